@@ -1,0 +1,32 @@
+#!/bin/sh
+# install-deps.sh: make sure every Debian package Tacet builds, boots and tests with is present.
+# Installs only what is missing, says what it installs, and works as root or through sudo.
+set -eu
+
+PACKAGES="make gcc libc6-dev python3
+gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
+qemu-system-misc opensbi device-tree-compiler
+libcmocka-dev libfdt-dev gdb-multiarch"
+
+missing=""
+for p in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing missing Debian packages:$missing"
+if [ "$(id -u)" -eq 0 ]; then
+	SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+	SUDO="sudo"
+else
+	echo "install-deps: not root and no sudo; install these packages by hand:$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing
+echo "install-deps: done"
