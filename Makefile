@@ -1,0 +1,147 @@
+# Tacet: a RISC-V SMP microkernel for QEMU virt.
+#   make qemu [SMP=4]   build and boot (Ctrl-A X leaves QEMU)
+#   make test           build and run every test (host unit tests and QEMU cases)
+#   make gdb            boot halted with a gdb stub and attach gdb-multiarch
+# Both qemu and test first run tools/install-deps.sh, which installs missing Debian packages.
+
+SMP ?= 4
+MEM ?= 128M
+# Machine variants: one device tree per (variant, hart count), dumped from this QEMU.
+VARIANT ?= aclint
+DEBUG ?= 1
+
+BUILD := build
+CROSS := riscv64-unknown-elf-
+CC := $(CROSS)gcc
+NM := $(CROSS)nm
+OBJCOPY := $(CROSS)objcopy
+QEMU := qemu-system-riscv64
+OPENSBI := /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
+
+CFLAGS := -std=gnu11 -march=rv64gc -mabi=lp64 -mcmodel=medany -mno-relax \
+	-ffreestanding -nostdlib -fno-builtin -fno-stack-protector -fno-pie \
+	-fno-omit-frame-pointer -fno-optimize-sibling-calls \
+	-O2 -g -Wall -Wextra -Werror -Ikernel -MMD -MP
+ifeq ($(DEBUG),1)
+CFLAGS += -DCONFIG_DEBUG
+endif
+LDFLAGS := -nostdlib -static -Wl,--no-relax -Wl,-T,kernel/arch/riscv/kernel.ld -Wl,--build-id=none
+
+# The kernel, explicitly: generic first, then the RISC-V port.
+KERNEL_SRCS := \
+	kernel/main.c kernel/hart.c kernel/platform.c kernel/mm.c kernel/page_alloc.c \
+	kernel/fdt.c kernel/console.c kernel/kfmt.c kernel/kstring.c kernel/spinlock.c \
+	kernel/panic.c kernel/ksyms.c kernel/timer.c kernel/ktest.c \
+	kernel/arch/riscv/entry.S kernel/arch/riscv/trap.S kernel/arch/riscv/trap.c \
+	kernel/arch/riscv/cpu.c kernel/arch/riscv/probe.c kernel/arch/riscv/vm.c \
+	kernel/arch/riscv/sbi.c kernel/arch/riscv/timer.c kernel/arch/riscv/ipi.c \
+	kernel/arch/riscv/plic.c
+KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_SRCS))
+
+.PHONY: all kernel qemu run gdb test deps host-tests dtbs clean
+all: kernel
+
+kernel: $(BUILD)/kernel.elf $(BUILD)/kernel.bin
+
+$(BUILD)/%.c.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/%.S.o: %.S
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# Two links: the first, with an empty symbol table, tells the text addresses; .ksyms comes
+# after .text, so the second link (with the table) keeps them, which the cmp checks.
+# (Data moves, but the table holds only text symbols.)
+$(BUILD)/ksyms0.S: tools/gensyms.sh
+	@mkdir -p $(@D)
+	tools/gensyms.sh $(NM) - > $@
+$(BUILD)/ksyms0.S.o $(BUILD)/ksyms.S.o: $(BUILD)/%.S.o: $(BUILD)/%.S
+	$(CC) $(CFLAGS) -c -o $@ $<
+$(BUILD)/kernel0.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.S.o kernel/arch/riscv/kernel.ld
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms0.S.o
+$(BUILD)/ksyms.S: $(BUILD)/kernel0.elf tools/gensyms.sh
+	tools/gensyms.sh $(NM) $< > $@
+$(BUILD)/kernel.elf: $(KERNEL_OBJS) $(BUILD)/ksyms.S.o kernel/arch/riscv/kernel.ld
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.S.o
+	@$(NM) -n $(BUILD)/kernel0.elf | awk '$$2 ~ /^[tT]$$/' > $(BUILD)/kernel0.syms
+	@$(NM) -n $@ | awk '$$2 ~ /^[tT]$$/' > $(BUILD)/kernel.syms
+	@cmp -s $(BUILD)/kernel0.syms $(BUILD)/kernel.syms || \
+		{ echo "ksyms: the symbol table moved code; fix kernel.ld"; rm -f $@; exit 1; }
+$(BUILD)/kernel.bin: $(BUILD)/kernel.elf
+	$(OBJCOPY) -O binary $< $@
+
+# --- device trees: QEMU's own tree for the machine options, plus Tacet's overlay -------------
+# $(BUILD)/dts/VARIANT-smpN.dtb for any variant below and any N.
+QEMU_MACHINE_aclint := -machine virt,aclint=on -cpu rv64
+QEMU_MACHINE_sbi := -machine virt,aclint=off -cpu rv64
+QEMU_MACHINE_nosstc := -machine virt,aclint=on -cpu rv64,sstc=off
+dts_variant = $(word 1,$(subst -smp, ,$(1)))
+dts_smp = $(word 2,$(subst -smp, ,$(1)))
+QEMU_ARGS = $(QEMU_MACHINE_$(1)) -smp $(2) -m $(MEM)
+
+$(BUILD)/dts/%.qemu.dtb:
+	@mkdir -p $(@D)
+	$(QEMU) $(call QEMU_ARGS,$(call dts_variant,$*),$(call dts_smp,$*)) \
+		-machine dumpdtb=$@ -nographic >$@.log 2>&1 || { cat $@.log; exit 1; }
+$(BUILD)/dts/tacet.dtbo: dts/tacet.dtso
+	@mkdir -p $(@D)
+	dtc -q -@ -I dts -O dtb -o $@ $<
+$(BUILD)/dts/%.dtb: $(BUILD)/dts/%.qemu.dtb $(BUILD)/dts/tacet.dtbo
+	fdtoverlay -i $< -o $@ $(BUILD)/dts/tacet.dtbo
+.PRECIOUS: $(BUILD)/dts/%.qemu.dtb
+
+# Malformed trees for the QEMU tests (see tests/qemu/baddtb.py).
+$(BUILD)/dts/bad/%.dtb: $(BUILD)/dts/aclint-smp4.dtb tests/qemu/baddtb.py
+	python3 tests/qemu/baddtb.py $< $(@D)
+
+dtbs: $(BUILD)/dts/$(VARIANT)-smp$(SMP).dtb
+
+# --- running ------------------------------------------------------------------------------
+QEMU_RUN = $(QEMU) $(call QEMU_ARGS,$(VARIANT),$(SMP)) -nographic -bios $(OPENSBI) \
+	-kernel $(BUILD)/kernel.bin -dtb $(BUILD)/dts/$(VARIANT)-smp$(SMP).dtb
+
+deps:
+	@tools/install-deps.sh
+
+qemu: deps
+	@$(MAKE) --no-print-directory run
+
+run: kernel dtbs
+	$(QEMU_RUN)
+
+gdb: deps
+	@$(MAKE) --no-print-directory kernel dtbs
+	$(QEMU_RUN) -S -gdb tcp::1234 & \
+	gdb-multiarch -q $(BUILD)/kernel.elf -ex 'set architecture riscv:rv64' \
+		-ex 'target remote :1234'; kill %1 2>/dev/null || true
+
+test: deps
+	@$(MAKE) --no-print-directory kernel host-tests
+	@python3 tests/run.py
+
+# --- host unit tests ------------------------------------------------------------------------
+HOST_CC := gcc
+HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all \
+	-Ikernel -Itests/host -DTACET_HOST_TEST
+HOST_TESTS :=
+include $(sort $(wildcard tests/host/*.mk))
+HOST_BINS := $(HOST_TESTS:%=$(BUILD)/host/test_%)
+
+host-tests: $(HOST_BINS)
+
+# Each tests/host/NAME.mk adds NAME to HOST_TESTS and may set HOST_SRCS_NAME (kernel sources
+# under test), HOST_LIBS_NAME (extra libraries) and HOST_DEPS_NAME (data the test needs built).
+.SECONDEXPANSION:
+$(BUILD)/host/test_%: tests/host/test_%.c $$(HOST_SRCS_$$*) $$(HOST_DEPS_$$*) | $(BUILD)/host
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_SRCS_$*) $(HOST_LIBS_$*) -lcmocka
+
+$(BUILD)/host:
+	mkdir -p $@
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(KERNEL_OBJS:.o=.d)

@@ -1,0 +1,70 @@
+/* arch.h: the one interface between generic kernel code and the architecture port.
+ * Generic code includes this, never a header under kernel/arch/. The RISC-V port implements it
+ * in kernel/arch/riscv/. Unless a comment says otherwise, call with interrupts masked. */
+#ifndef KERNEL_ARCH_H
+#define KERNEL_ARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+struct fdt;
+struct hart;
+struct trap_frame;
+
+/* --- this hart and its interrupt mask --- */
+struct hart *arch_this_hart(void);
+bool arch_irqs_masked(void);
+/* The idle loop's wait: sleep until an interrupt is pending, take it, mask again. The only
+ * place the kernel runs with interrupts enabled. */
+void arch_idle_wait(void);
+/* Stop this hart for good (panic on another hart, or nothing left to do). */
+_Noreturn void arch_halt(void);
+
+/* --- early console and last-resort power off (firmware), before the device tree is known --- */
+void arch_early_putc(char c);
+_Noreturn void arch_firmware_poweroff(void);
+
+/* --- board bring-up --- */
+/* Read what the port needs from the device tree (ISA extensions, timer and IPI devices, the
+ * interrupt controller). Returns 0, or prints why and returns -1. Boot hart only. */
+int arch_platform_init(const struct fdt *fdt);
+/* Names of the mechanisms chosen, for the boot banner. */
+const char *arch_timer_name(void);
+const char *arch_ipi_name(void);
+/* Map len bytes of device registers at physical pa; returns their kernel virtual address. */
+void *arch_map_device(uint64_t pa, uint64_t len);
+uintptr_t arch_phys_to_virt(uint64_t pa);
+
+/* --- memory: the kernel's own page tables (boot hart, before secondaries start) --- */
+/* Reach [pa, pa+len) through the direct map while still on the boot page table. */
+void arch_boot_map_direct(uint64_t pa, uint64_t len);
+/* Build the final page tables (W^X image, direct map of the RAM ranges) and switch to them. */
+struct phys_range;
+void arch_vm_init(const struct phys_range *ram, int nram);
+/* Physical extent of the kernel image. */
+uint64_t arch_kernel_phys_start(void);
+uint64_t arch_kernel_phys_end(void);
+
+/* --- harts --- */
+/* Allocate and map h's guarded kernel and interrupt stacks. Returns 0 or -1 (no memory). */
+int arch_hart_stacks_init(struct hart *h);
+/* Move the boot hart onto its guarded kernel stack and call fn there; does not return. */
+_Noreturn void arch_switch_to_kernel_stack(struct hart *h, void (*fn)(void));
+/* Per-hart interrupt set-up (enable timer, IPI, external sources). On the hart itself. */
+void arch_hart_init(struct hart *h);
+/* Start secondary hart h (SBI HSM); it enters hart_main(). Returns 0 or an SBI error. */
+int arch_hart_start(struct hart *h);
+
+/* --- time and IPIs --- */
+uint64_t arch_time_now(void);           /* timebase ticks */
+void arch_timer_set(uint64_t deadline); /* one-shot, this hart; UINT64_MAX disarms */
+void arch_ipi_send(const struct hart *target);
+
+/* --- diagnostics --- */
+void arch_dump_frame(const struct trap_frame *tf);
+/* Walk frame pointers from fp, printing at most max_depth return addresses as symbols. */
+void arch_backtrace(uintptr_t pc, uintptr_t fp, int max_depth);
+uintptr_t arch_current_fp(void);
+
+#endif

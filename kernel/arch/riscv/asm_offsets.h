@@ -1,0 +1,21 @@
+/* asm_offsets.h: byte offsets into struct trap_frame and struct hart used by the assembly;
+ * trap.c checks each one against the C structures with _Static_assert. */
+#ifndef ARCH_RISCV_ASM_OFFSETS_H
+#define ARCH_RISCV_ASM_OFFSETS_H
+
+/* struct trap_frame: x0..x31 (x0's slot is unused), then the trap CSRs */
+#define TF_REG(n)   ((n) * 8)
+#define TF_SEPC     (32 * 8)
+#define TF_SSTATUS  (33 * 8)
+#define TF_SCAUSE   (34 * 8)
+#define TF_STVAL    (35 * 8)
+#define TF_SIZE     (36 * 8) /* a multiple of 16, as the psABI wants sp */
+
+/* struct hart: the fields the trap entry touches before it has a stack */
+#define HART_TRAP_SCRATCH0     0
+#define HART_TRAP_SCRATCH1     8
+#define HART_IRQ_STACK_TOP     16
+#define HART_OVERFLOW_STACK_TOP 24
+#define HART_KSTACK_TOP        32
+
+#endif

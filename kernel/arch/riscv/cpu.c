@@ -1,0 +1,114 @@
+/* cpu.c: this hart's state and interrupt mask, the idle wait, halting, the firmware console and
+ * backtraces: the small arch_* primitives generic code uses everywhere. */
+#include "arch.h"
+#include "hart.h"
+#include "ksyms.h"
+#include "console.h"
+#include "layout.h"
+#include "riscv.h"
+#include "riscv_platform.h"
+#include "sbi.h"
+#include "trap.h"
+
+/* Static: every hart may need it before its own stacks exist (see trap.S). */
+#define OVERFLOW_STACK_SIZE 4096
+static uint8_t overflow_stacks[MAX_HARTS][OVERFLOW_STACK_SIZE] __attribute__((aligned(16)));
+extern const char boot_stack_top[];
+#define BOOT_STACK_SIZE 16384
+
+struct hart *arch_this_hart(void)
+{
+	struct hart *h;
+
+	__asm__("mv %0, tp" : "=r"(h));
+	return h;
+}
+
+bool arch_irqs_masked(void)
+{
+	return !(csr_read(sstatus) & SSTATUS_SIE);
+}
+
+/* wfi wakes on any pending interrupt enabled in sie, whatever sstatus.SIE says, so an
+ * interrupt that arrives just before it is not lost; the csrsi/csrci pair then lets it trap.
+ * trap.c checks that interrupts arrive only inside [idle_window_start, idle_window_end]. */
+void __attribute__((noinline)) arch_idle_wait(void)
+{
+	__asm__ volatile("wfi\n"
+			 ".globl idle_window_start\n"
+			 "idle_window_start:\n"
+			 "csrsi sstatus, %0\n"
+			 "csrci sstatus, %0\n"
+			 ".globl idle_window_end\n"
+			 "idle_window_end:\n"
+			 :
+			 : "i"(SSTATUS_SIE)
+			 : "memory");
+}
+
+void arch_halt(void)
+{
+	csr_write(sie, 0);
+	for (;;)
+		__asm__ volatile("wfi");
+}
+
+void arch_early_putc(char c)
+{
+	sbi_console_putchar(c);
+}
+
+void arch_firmware_poweroff(void)
+{
+	sbi_shutdown();
+}
+
+uintptr_t arch_overflow_stack_top(unsigned int id)
+{
+	return (uintptr_t)overflow_stacks[id] + OVERFLOW_STACK_SIZE;
+}
+
+/* Is [addr, addr + 16) inside a stack the kernel runs on? Guards the frame-pointer walk. */
+static bool on_a_stack(uintptr_t addr)
+{
+	uintptr_t boot_top = (uintptr_t)boot_stack_top;
+	uintptr_t ovf = (uintptr_t)overflow_stacks;
+
+	if (addr & 7)
+		return false;
+	if (addr >= boot_top - BOOT_STACK_SIZE && addr + 16 <= boot_top)
+		return true;
+	if (addr >= ovf && addr + 16 <= ovf + sizeof(overflow_stacks))
+		return true;
+	return (long)addr >> STACKS_REGION_SHIFT == STACKS_REGION_TAG &&
+	       ((addr >> STACK_SIZE_SHIFT) & 1) &&
+	       ((addr + 15) >> STACK_SLOT_SHIFT) == (addr >> STACK_SLOT_SHIFT);
+}
+
+uintptr_t arch_current_fp(void)
+{
+	return (uintptr_t)__builtin_frame_address(0);
+}
+
+/* RISC-V frame records: fp points just above the saved ra (fp - 8) and the caller's fp (fp - 16). */
+void arch_backtrace(uintptr_t pc, uintptr_t fp, int max_depth)
+{
+	if (pc) {
+		uintptr_t off;
+		const char *name = ksyms_lookup(pc, &off);
+
+		kprintf("  %#lx %s+%#lx\n", (unsigned long)pc, name ? name : "?",
+			name ? (unsigned long)off : 0UL);
+	}
+	for (int i = 0; i < max_depth && fp && on_a_stack(fp - 16); i++) {
+		uintptr_t ra = ((uintptr_t *)fp)[-1];
+		uintptr_t off;
+		const char *name = ksyms_lookup(ra, &off);
+
+		if (!ra)
+			break;
+		kprintf("  %#lx %s+%#lx\n", (unsigned long)ra, name ? name : "?",
+			name ? (unsigned long)off : 0UL);
+		fp = ((uintptr_t *)fp)[-2];
+	}
+}

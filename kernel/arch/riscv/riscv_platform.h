@@ -1,0 +1,25 @@
+/* riscv_platform.h: what the RISC-V port reads from the device tree, shared by its files. */
+#ifndef ARCH_RISCV_PLATFORM_H
+#define ARCH_RISCV_PLATFORM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct fdt;
+struct hart;
+
+/* Every hart's ISA string has Sstc: program stimecmp directly. */
+extern bool riscv_has_sstc;
+
+int timer_probe(const struct fdt *fdt);
+int ipi_probe(const struct fdt *fdt);
+int plic_probe(const struct fdt *fdt);
+void plic_init_hart(const struct hart *h);
+
+/* Top of hart id's static overflow stack (cpu.c), used once a guard page is hit. */
+uintptr_t arch_overflow_stack_top(unsigned int id);
+
+/* The hart id of a "riscv,cpu-intc" node's cpu, found by phandle; -1 if it is not one. */
+long riscv_intc_hartid(const struct fdt *fdt, uint32_t phandle);
+
+#endif

@@ -1,0 +1,130 @@
+/* trap.c: dispatch of kernel traps by scause, and the reports for the ones that must not
+ * happen (kernel exceptions, stack overflows). Runs on the trapping hart, interrupts masked. */
+#include <stddef.h>
+#include "asm_offsets.h"
+#include "layout.h"
+#include "riscv.h"
+#include "trap.h"
+#include "console.h"
+#include "hart.h"
+#include "ksyms.h"
+#include "panic.h"
+#include "timer.h"
+
+_Static_assert(offsetof(struct trap_frame, regs[1]) == TF_REG(1), "trap frame layout");
+_Static_assert(offsetof(struct trap_frame, sepc) == TF_SEPC, "trap frame sepc");
+_Static_assert(offsetof(struct trap_frame, sstatus) == TF_SSTATUS, "trap frame sstatus");
+_Static_assert(offsetof(struct trap_frame, scause) == TF_SCAUSE, "trap frame scause");
+_Static_assert(offsetof(struct trap_frame, stval) == TF_STVAL, "trap frame stval");
+_Static_assert(sizeof(struct trap_frame) == TF_SIZE, "trap frame size");
+_Static_assert(TF_SIZE % 16 == 0, "trap frame keeps sp 16-byte aligned");
+_Static_assert(offsetof(struct hart, trap_scratch[0]) == HART_TRAP_SCRATCH0, "hart scratch0");
+_Static_assert(offsetof(struct hart, trap_scratch[1]) == HART_TRAP_SCRATCH1, "hart scratch1");
+_Static_assert(offsetof(struct hart, irq_stack_top) == HART_IRQ_STACK_TOP, "hart irq stack");
+_Static_assert(offsetof(struct hart, overflow_stack_top) == HART_OVERFLOW_STACK_TOP,
+	       "hart overflow stack");
+_Static_assert(offsetof(struct hart, kstack_top) == HART_KSTACK_TOP, "hart kernel stack");
+
+static const char *const exception_names[] = {
+	[SCAUSE_MISALIGNED_FETCH] = "instruction address misaligned",
+	[SCAUSE_FETCH_ACCESS] = "instruction access fault",
+	[SCAUSE_ILLEGAL_INSN] = "illegal instruction",
+	[SCAUSE_BREAKPOINT] = "breakpoint",
+	[SCAUSE_MISALIGNED_LOAD] = "load address misaligned",
+	[SCAUSE_LOAD_ACCESS] = "load access fault",
+	[SCAUSE_MISALIGNED_STORE] = "store address misaligned",
+	[SCAUSE_STORE_ACCESS] = "store access fault",
+	[SCAUSE_ECALL_U] = "environment call from U-mode",
+	[SCAUSE_ECALL_S] = "environment call from S-mode",
+	[SCAUSE_FETCH_PAGE_FAULT] = "instruction page fault",
+	[SCAUSE_LOAD_PAGE_FAULT] = "load page fault",
+	[SCAUSE_STORE_PAGE_FAULT] = "store page fault",
+};
+
+static const char *scause_name(unsigned long scause)
+{
+	unsigned long code = scause & ~SCAUSE_INTERRUPT;
+
+	if (scause & SCAUSE_INTERRUPT)
+		return code == SCAUSE_IRQ_S_TIMER  ? "supervisor timer interrupt"
+		       : code == SCAUSE_IRQ_S_SOFT ? "supervisor software interrupt"
+		       : code == SCAUSE_IRQ_S_EXT  ? "supervisor external interrupt"
+						   : "unknown interrupt";
+	if (code < sizeof(exception_names) / sizeof(exception_names[0]) && exception_names[code])
+		return exception_names[code];
+	return "unknown exception";
+}
+
+static void check_interrupt_window(const struct trap_frame *tf)
+{
+	uintptr_t pc = tf->sepc;
+
+	/* Interrupts reach the kernel only where it opened the window itself. */
+	if (pc < (uintptr_t)idle_window_start || pc > (uintptr_t)idle_window_end)
+		panic_frame(tf, "interrupt taken outside the idle wait: SIE was set by accident");
+}
+
+static void handle_interrupt(struct trap_frame *tf)
+{
+	check_interrupt_window(tf);
+	switch (tf->scause & ~SCAUSE_INTERRUPT) {
+	case SCAUSE_IRQ_S_TIMER:
+		timer_handle();
+		break;
+	case SCAUSE_IRQ_S_SOFT:
+		csr_clear(sip, SIP_SSIP);
+		hart_handle_ipi();
+		break;
+	case SCAUSE_IRQ_S_EXT:
+		plic_handle();
+		break;
+	default:
+		panic_frame(tf, "unexpected interrupt");
+	}
+}
+
+void trap_kernel(struct trap_frame *tf)
+{
+	if (!(tf->sstatus & SSTATUS_SPP))
+		panic_frame(tf, "trap from user mode, but there is no user mode yet");
+	if (tf->scause & SCAUSE_INTERRUPT)
+		handle_interrupt(tf);
+	else
+		panic_frame(tf, "unexpected kernel exception");
+	if (csr_read(sstatus) & SSTATUS_SIE)
+		panic_frame(tf, "a trap handler left interrupts enabled");
+}
+
+void trap_stack_overflow(struct trap_frame *tf)
+{
+	uintptr_t sp = tf->regs[REG_SP];
+	uintptr_t slot = (sp - STACKS_BASE) >> STACK_SLOT_SHIFT;
+
+	kprintf("\nkernel stack overflow on hart %lu: the %s guard page was hit (sp %#lx, "
+		"fault address %#lx)\n",
+		(unsigned long)(slot / STACK_SLOTS_PER_HART),
+		slot % STACK_SLOTS_PER_HART ? "interrupt stack" : "kernel stack", (unsigned long)sp,
+		tf->stval);
+	panic_frame(tf, "kernel stack overflow on hart %lu (%s)",
+		    (unsigned long)(slot / STACK_SLOTS_PER_HART),
+		    slot % STACK_SLOTS_PER_HART ? "interrupt stack" : "kernel stack");
+}
+
+void arch_dump_frame(const struct trap_frame *tf)
+{
+	static const char *const names[32] = {
+		"zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
+		"a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
+		"s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+	};
+	uintptr_t off;
+	const char *sym = ksyms_lookup(tf->sepc, &off);
+
+	kprintf("scause %#lx (%s)\nsepc   %#lx %s+%#lx\nstval  %#lx\nsstatus %#lx\n", tf->scause,
+		scause_name(tf->scause), tf->sepc, sym ? sym : "?", sym ? (unsigned long)off : 0UL,
+		tf->stval, tf->sstatus);
+	for (int i = 1; i < 32; i++)
+		kprintf("%4s %016lx%s", names[i], tf->regs[i], i % 4 == 3 ? "\n" : "  ");
+	kprintf("\nbacktrace:\n");
+	arch_backtrace(tf->sepc, tf->regs[REG_S0], 32);
+}

@@ -1,0 +1,26 @@
+/* trap.h: the saved state of a trap (struct trap_frame) and the C handlers trap.S calls. */
+#ifndef ARCH_RISCV_TRAP_H
+#define ARCH_RISCV_TRAP_H
+
+#include <stdint.h>
+
+enum { REG_RA = 1, REG_SP = 2, REG_GP = 3, REG_TP = 4, REG_S0 = 8, REG_A0 = 10 };
+
+struct trap_frame {
+	unsigned long regs[32]; /* x0..x31 by number; regs[0] is unused */
+	unsigned long sepc;
+	unsigned long sstatus;
+	unsigned long scause;
+	unsigned long stval;
+};
+
+void trap_kernel(struct trap_frame *tf);
+_Noreturn void trap_stack_overflow(struct trap_frame *tf);
+
+/* The idle wait's interrupt window (idle.c): the only code that runs with SIE set. */
+extern const char idle_window_start[], idle_window_end[];
+
+/* The external interrupt: claim from the PLIC, account, complete (plic.c). */
+void plic_handle(void);
+
+#endif

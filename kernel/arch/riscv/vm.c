@@ -1,0 +1,211 @@
+/* vm.c: the kernel's Sv39 page tables. boot_pt (entry.S) is the 1 GiB-page table the harts
+ * start on; kernel_pt is the final one: image W^X in 4 KiB pages, RAM and devices in the direct
+ * map, the guarded stacks. Both are built by the boot hart before the others start and never
+ * change afterwards, so no lock and no remote TLB shootdown. */
+#include "arch.h"
+#include "console.h"
+#include "hart.h"
+#include "kstring.h"
+#include "layout.h"
+#include "mm.h"
+#include "page_alloc.h"
+#include "panic.h"
+#include "riscv.h"
+#include "riscv_platform.h"
+
+#define PT_ENTRIES    512
+#define PT_INDEX_BITS 9
+#define GIGA_SHIFT    30
+#define MEGA_SHIFT    21
+#define MAX_DEVICES   16
+
+typedef uint64_t pte_t; /* the hardware's format, not an abstraction */
+
+extern pte_t boot_pt[PT_ENTRIES];
+extern const char _kernel_start[], _text_end[], _rodata_end[], _kernel_end[];
+uint64_t kernel_satp; /* read by secondary_entry in entry.S */
+static pte_t *kernel_pt;
+static struct phys_range devices[MAX_DEVICES];
+static int ndevices;
+
+uintptr_t arch_phys_to_virt(uint64_t pa)
+{
+	return (uintptr_t)(pa + DIRECT_MAP_BASE);
+}
+
+static uint64_t kernel_gigapage_pa(void)
+{
+	return (boot_pt[(KERNEL_VBASE >> GIGA_SHIFT) & (PT_ENTRIES - 1)] >> PTE_PPN_SHIFT)
+	       << PAGE_SHIFT;
+}
+
+static uint64_t kernel_va_to_pa(uintptr_t va)
+{
+	return va - KERNEL_VBASE + kernel_gigapage_pa();
+}
+
+uint64_t arch_kernel_phys_start(void)
+{
+	return kernel_va_to_pa((uintptr_t)_kernel_start);
+}
+
+uint64_t arch_kernel_phys_end(void)
+{
+	return kernel_va_to_pa((uintptr_t)_kernel_end);
+}
+
+static pte_t leaf_pte(uint64_t pa, uint64_t perm)
+{
+	return ((pa >> PAGE_SHIFT) << PTE_PPN_SHIFT) | perm | PTE_V | PTE_A | PTE_D | PTE_G;
+}
+
+void arch_boot_map_direct(uint64_t pa, uint64_t len)
+{
+	uint64_t first = pa >> GIGA_SHIFT, last = (pa + len - 1) >> GIGA_SHIFT;
+
+	if (pa + len > DIRECT_MAP_SIZE || len == 0)
+		panic("arch_boot_map_direct: %#lx+%#lx is beyond the direct map", (unsigned long)pa,
+		      (unsigned long)len);
+	for (uint64_t g = first; g <= last; g++)
+		boot_pt[((DIRECT_MAP_BASE >> GIGA_SHIFT) + g) & (PT_ENTRIES - 1)] =
+			leaf_pte(g << GIGA_SHIFT, PTE_R | PTE_W);
+	sfence_vma_all();
+}
+
+static pte_t *table_at(pte_t pte)
+{
+	return (pte_t *)arch_phys_to_virt((pte >> PTE_PPN_SHIFT) << PAGE_SHIFT);
+}
+
+/* The entry for va at the level whose pages are 1 << shift bytes, creating tables on the way. */
+static pte_t *walk_create(pte_t *root, uintptr_t va, int shift)
+{
+	pte_t *table = root;
+
+	for (int level_shift = GIGA_SHIFT; level_shift > shift; level_shift -= PT_INDEX_BITS) {
+		pte_t *e = &table[(va >> level_shift) & (PT_ENTRIES - 1)];
+
+		if (!(*e & PTE_V)) {
+			uint64_t pa = page_alloc_zeroed();
+
+			if (!pa)
+				panic("vm: out of memory for page tables");
+			*e = ((pa >> PAGE_SHIFT) << PTE_PPN_SHIFT) | PTE_V;
+		} else if (*e & (PTE_R | PTE_W | PTE_X)) {
+			panic("vm: %#lx is already inside a large page", (unsigned long)va);
+		}
+		table = table_at(*e);
+	}
+	return &table[(va >> shift) & (PT_ENTRIES - 1)];
+}
+
+/* Map [va, va+len) to pa with perm, using the largest pages alignment allows. */
+static void map_range(pte_t *root, uintptr_t va, uint64_t pa, uint64_t len, uint64_t perm)
+{
+	while (len) {
+		int shift = PAGE_SHIFT;
+
+		for (int s = GIGA_SHIFT; s > PAGE_SHIFT; s -= PT_INDEX_BITS) {
+			if (((va | pa) & ((1UL << s) - 1)) == 0 && len >= (1UL << s)) {
+				shift = s;
+				break;
+			}
+		}
+		pte_t *e = walk_create(root, va, shift);
+
+		if (*e & PTE_V)
+			panic("vm: %#lx is mapped twice", (unsigned long)va);
+		*e = leaf_pte(pa, perm);
+		va += 1UL << shift;
+		pa += 1UL << shift;
+		len -= 1UL << shift;
+	}
+}
+
+static void map_image_part(const char *start, const char *end, uint64_t perm)
+{
+	map_range(kernel_pt, (uintptr_t)start, kernel_va_to_pa((uintptr_t)start),
+		  (uintptr_t)(end - start), perm);
+}
+
+/* The direct map of RAM: read-write, except the kernel image's own pages, which are only
+ * readable there, so no writable alias of kernel text exists. */
+static void map_ram(const struct phys_range *r)
+{
+	uint64_t ks = arch_kernel_phys_start(), ke = arch_kernel_phys_end();
+	uint64_t start = r->start & ~(PAGE_SIZE - 1), end = (r->end + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+
+	if (ke <= start || ks >= end) {
+		map_range(kernel_pt, arch_phys_to_virt(start), start, end - start, PTE_R | PTE_W);
+		return;
+	}
+	if (start < ks)
+		map_range(kernel_pt, arch_phys_to_virt(start), start, ks - start, PTE_R | PTE_W);
+	map_range(kernel_pt, arch_phys_to_virt(ks), ks, ke - ks, PTE_R);
+	if (ke < end)
+		map_range(kernel_pt, arch_phys_to_virt(ke), ke, end - ke, PTE_R | PTE_W);
+}
+
+void *arch_map_device(uint64_t pa, uint64_t len)
+{
+	uint64_t start = pa & ~(PAGE_SIZE - 1);
+	uint64_t end = (pa + len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+
+	if (kernel_pt) {
+		map_range(kernel_pt, arch_phys_to_virt(start), start, end - start, PTE_R | PTE_W);
+		sfence_vma_all();
+	} else {
+		if (ndevices == MAX_DEVICES)
+			panic("vm: more than %d device regions", MAX_DEVICES);
+		devices[ndevices++] = (struct phys_range){ start, end };
+		arch_boot_map_direct(start, end - start);
+	}
+	return (void *)arch_phys_to_virt(pa);
+}
+
+void arch_vm_init(const struct phys_range *ram, int nram)
+{
+	uint64_t root = page_alloc_zeroed();
+
+	if (!root)
+		panic("vm: no page for the kernel page table");
+	kernel_pt = (pte_t *)arch_phys_to_virt(root);
+	map_image_part(_kernel_start, _text_end, PTE_R | PTE_X);
+	map_image_part(_text_end, _rodata_end, PTE_R);
+	map_image_part(_rodata_end, _kernel_end, PTE_R | PTE_W);
+	for (int i = 0; i < nram; i++)
+		map_ram(&ram[i]);
+	for (int i = 0; i < ndevices; i++)
+		map_range(kernel_pt, arch_phys_to_virt(devices[i].start), devices[i].start,
+			  devices[i].end - devices[i].start, PTE_R | PTE_W);
+	kernel_satp = SATP_MODE_SV39 | (root >> PAGE_SHIFT);
+	sfence_vma_all();
+	csr_write(satp, kernel_satp);
+	sfence_vma_all();
+}
+
+/* Stack slot k of hart h: [guard (unmapped) | STACK_SIZE bytes of stack]; returns the top. */
+static uintptr_t map_stack(unsigned int hart_id, int k)
+{
+	uintptr_t slot = STACKS_BASE +
+			 ((uintptr_t)hart_id * STACK_SLOTS_PER_HART + (uintptr_t)k) * STACK_SLOT_SIZE;
+	uintptr_t base = slot + STACK_SLOT_SIZE - STACK_SIZE;
+
+	for (uintptr_t va = base; va < slot + STACK_SLOT_SIZE; va += PAGE_SIZE) {
+		uint64_t pa = page_alloc_zeroed();
+
+		if (!pa)
+			return 0;
+		map_range(kernel_pt, va, pa, PAGE_SIZE, PTE_R | PTE_W);
+	}
+	return slot + STACK_SLOT_SIZE;
+}
+
+int arch_hart_stacks_init(struct hart *h)
+{
+	h->kstack_top = map_stack(h->id, 0);
+	h->irq_stack_top = map_stack(h->id, 1);
+	h->overflow_stack_top = arch_overflow_stack_top(h->id);
+	sfence_vma_all();
+	return h->kstack_top && h->irq_stack_top ? 0 : -1;
+}

@@ -1,0 +1,19 @@
+/* console.h: the kernel's own polled console for boot and panic messages. Drivers proper (the
+ * interrupt-driven UART server) live in user space. */
+#ifndef KERNEL_CONSOLE_H
+#define KERNEL_CONSOLE_H
+
+#include <stdarg.h>
+
+struct fdt;
+
+/* Find the /chosen stdout-path UART (ns16550a) and print through it from now on; until then,
+ * and if there is none, output goes through the firmware. Boot hart, once. */
+void console_init(const struct fdt *fdt);
+/* Whole lines from different harts do not interleave: each call holds the console lock. */
+void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void kvprintf(const char *fmt, va_list ap);
+/* Panic: stop taking the console lock (its holder may be halted). */
+void console_take_over(void);
+
+#endif

@@ -1,0 +1,55 @@
+/* hart.h: per-hart kernel state (struct hart), one per hardware thread, reached via this_hart().
+ * Each field is written only by its own hart unless its comment says otherwise. */
+#ifndef KERNEL_HART_H
+#define KERNEL_HART_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "arch.h"
+
+#define MAX_HARTS 8
+
+enum ipi_reason {
+	IPI_PING = 1u << 0, /* test: answer with IPI_PONG */
+	IPI_PONG = 1u << 1, /* test: answer to IPI_PING */
+	IPI_WAKE = 1u << 2, /* just leave wfi and look again */
+	IPI_HALT = 1u << 3, /* stop: another hart panicked */
+};
+
+struct hart {
+	/* Read by the trap entry before it has a stack; offsets in arch asm_offsets.h. */
+	unsigned long trap_scratch[2];
+	uintptr_t irq_stack_top;
+	uintptr_t overflow_stack_top;
+	uintptr_t kstack_top;
+
+	unsigned int id;    /* logical number: 0 is the boot hart, the rest in device-tree order */
+	unsigned long hwid; /* the hart id of the ISA, SBI and device tree */
+	bool online;        /* set by the hart itself once running; read by the boot hart */
+
+	/* Counters, written by this hart only, read by others for tests. */
+	uint64_t timer_irqs;
+	uint64_t ipis;
+	uint64_t ext_irqs;
+
+	/* Requests from other harts: bits of enum ipi_reason set with an atomic OR, taken by this
+	 * hart with an atomic swap. ping_from/pong_from: bit n set by logical hart n. */
+	uint32_t ipi_pending;
+	uint32_t ping_from;
+	uint32_t pong_from;
+};
+
+extern struct hart harts[MAX_HARTS];
+extern unsigned int nharts; /* harts described by the device tree (<= MAX_HARTS) */
+
+static inline struct hart *this_hart(void)
+{
+	return arch_this_hart();
+}
+
+/* Post reasons to h and interrupt it. Any context. */
+void hart_signal(struct hart *h, uint32_t reasons);
+/* Handle this hart's IPI: called by the arch trap code with interrupts masked. */
+void hart_handle_ipi(void);
+
+#endif

@@ -1,0 +1,245 @@
+/* ktest.c: the in-kernel test cases the QEMU harness selects with "test=NAME".
+ * Work for all harts is posted as (ktest_hart_fn, ktest_generation); each hart runs it once
+ * from its idle loop. Counters written by one hart and read by the boot hart are atomics. */
+#include "ktest.h"
+#include "arch.h"
+#include "console.h"
+#include "hart.h"
+#include "kstring.h"
+#include "panic.h"
+#include "platform.h"
+#include "timer.h"
+
+#define KTEST_FAIL_EXIT_CODE 2
+#define TIMER_TEST_PERIOD_US 100
+#define TIMER_TEST_IRQS      100
+#define TIMER_TEST_TIMEOUT_US 5000000
+#define IPI_TEST_ROUNDS      100
+#define RECURSION_LIMIT      1000000
+
+struct ktest {
+	const char *name;
+	void (*run)(void);
+};
+
+static const char *current_test;
+static void (*ktest_hart_fn)(void);
+static uint32_t ktest_generation;
+static uint32_t ran_generation[MAX_HARTS];
+
+static _Noreturn void ktest_pass(void)
+{
+	kprintf("ktest: %s: PASS\n", current_test);
+	platform_poweroff(0);
+}
+
+static _Noreturn __attribute__((format(printf, 1, 2))) void ktest_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	kprintf("ktest: %s: FAIL: ", current_test);
+	va_start(ap, fmt);
+	kvprintf(fmt, ap);
+	va_end(ap);
+	kprintf("\n");
+	platform_poweroff(KTEST_FAIL_EXIT_CODE);
+}
+
+/* Run fn on every other hart (from their idle loops) and on this one. */
+static void run_on_all_harts(void (*fn)(void))
+{
+	__atomic_store_n(&ktest_hart_fn, fn, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&ktest_generation, 1, __ATOMIC_RELEASE);
+	for (unsigned int i = 1; i < nharts; i++)
+		hart_signal(&harts[i], IPI_WAKE);
+	ktest_hart_poll();
+}
+
+void ktest_hart_poll(void)
+{
+	unsigned int id = this_hart()->id;
+	uint32_t gen = __atomic_load_n(&ktest_generation, __ATOMIC_ACQUIRE);
+
+	if (ran_generation[id] == gen)
+		return;
+	ran_generation[id] = gen;
+	__atomic_load_n(&ktest_hart_fn, __ATOMIC_RELAXED)();
+}
+
+/* Sleep in wfi until done() holds or timeout_us passes; returns done()'s last value. */
+static int wait_until(int (*done)(void), uint64_t timeout_us)
+{
+	uint64_t deadline = timer_now() + timer_us_to_ticks(timeout_us);
+
+	while (!done() && timer_now() < deadline)
+		arch_idle_wait();
+	return done();
+}
+
+/* --- boot: reaching "harts online" is the test --- */
+static void test_boot(void)
+{
+	ktest_pass();
+}
+
+/* --- timer: every hart takes TIMER_TEST_IRQS one-shot timer interrupts --- */
+static void timer_test_tick(void)
+{
+	timer_arm(timer_now() + timer_us_to_ticks(TIMER_TEST_PERIOD_US), timer_test_tick);
+}
+
+static int all_harts_ticked(void)
+{
+	for (unsigned int i = 0; i < nharts; i++)
+		if (__atomic_load_n(&harts[i].timer_irqs, __ATOMIC_RELAXED) < TIMER_TEST_IRQS)
+			return 0;
+	return 1;
+}
+
+static void test_timer(void)
+{
+	uint64_t base[MAX_HARTS];
+
+	for (unsigned int i = 0; i < nharts; i++)
+		base[i] = __atomic_load_n(&harts[i].timer_irqs, __ATOMIC_RELAXED);
+	run_on_all_harts(timer_test_tick);
+	if (!wait_until(all_harts_ticked, TIMER_TEST_TIMEOUT_US)) {
+		for (unsigned int i = 0; i < nharts; i++)
+			kprintf("hart %u: %lu timer interrupts\n", i,
+				(unsigned long)(harts[i].timer_irqs - base[i]));
+		ktest_fail("not every hart took %d timer interrupts", TIMER_TEST_IRQS);
+	}
+	for (unsigned int i = 0; i < nharts; i++)
+		kprintf("hart %u: %lu timer interrupts\n", i,
+			(unsigned long)__atomic_load_n(&harts[i].timer_irqs, __ATOMIC_RELAXED));
+	ktest_pass();
+}
+
+/* --- ipi: every ordered pair of harts does IPI_TEST_ROUNDS ping-pong round trips --- */
+static uint32_t pongs_received[MAX_HARTS][MAX_HARTS]; /* [a][b]: a's pings b answered */
+static uint32_t pings_answered[MAX_HARTS][MAX_HARTS]; /* [b][a]: pings from a b answered */
+static uint32_t ipi_harts_done;
+
+void ktest_answer_pings(void)
+{
+	struct hart *me = this_hart();
+	uint32_t from = __atomic_exchange_n(&me->ping_from, 0, __ATOMIC_ACQ_REL);
+
+	for (unsigned int s = 0; s < nharts; s++) {
+		if (!(from & (1u << s)))
+			continue;
+		pings_answered[me->id][s]++;
+		__atomic_fetch_or(&harts[s].pong_from, 1u << me->id, __ATOMIC_RELEASE);
+		hart_signal(&harts[s], IPI_PONG);
+	}
+}
+
+static void ipi_ping_everyone(void)
+{
+	struct hart *me = this_hart();
+
+	for (int r = 0; r < IPI_TEST_ROUNDS; r++) {
+		for (unsigned int b = 0; b < nharts; b++) {
+			if (b == me->id)
+				continue;
+			__atomic_fetch_or(&harts[b].ping_from, 1u << me->id, __ATOMIC_RELEASE);
+			hart_signal(&harts[b], IPI_PING);
+			while (!((__atomic_load_n(&me->pong_from, __ATOMIC_ACQUIRE) >> b) & 1))
+				arch_idle_wait();
+			__atomic_fetch_and(&me->pong_from, ~(1u << b), __ATOMIC_RELAXED);
+			__atomic_fetch_add(&pongs_received[me->id][b], 1, __ATOMIC_RELAXED);
+		}
+	}
+	__atomic_fetch_add(&ipi_harts_done, 1, __ATOMIC_RELEASE);
+	hart_signal(&harts[0], IPI_WAKE);
+}
+
+static int all_harts_pinged(void)
+{
+	return __atomic_load_n(&ipi_harts_done, __ATOMIC_ACQUIRE) == nharts;
+}
+
+static void test_ipi(void)
+{
+	unsigned int pairs = 0;
+
+	if (nharts < 2)
+		ktest_fail("needs at least 2 harts, have %u", nharts);
+	run_on_all_harts(ipi_ping_everyone);
+	if (!wait_until(all_harts_pinged, TIMER_TEST_TIMEOUT_US))
+		ktest_fail("only %u of %u harts finished their ping-pongs",
+			   __atomic_load_n(&ipi_harts_done, __ATOMIC_ACQUIRE), nharts);
+	for (unsigned int a = 0; a < nharts; a++) {
+		for (unsigned int b = 0; b < nharts; b++) {
+			if (a == b)
+				continue;
+			if (pongs_received[a][b] != IPI_TEST_ROUNDS ||
+			    __atomic_load_n(&pings_answered[b][a], __ATOMIC_RELAXED) !=
+				    IPI_TEST_ROUNDS)
+				ktest_fail("hart %u -> %u: %u pongs, %u pings answered (want %d)", a,
+					   b, pongs_received[a][b], pings_answered[b][a],
+					   IPI_TEST_ROUNDS);
+			pairs++;
+		}
+	}
+	kprintf("ipi: %u ordered pairs x %d round trips through %s, all answered\n", pairs,
+		IPI_TEST_ROUNDS, arch_ipi_name());
+	ktest_pass();
+}
+
+/* --- stack overflows: the guard page must catch them and the report must name the stack --- */
+static int __attribute__((noinline)) recurse(int depth)
+{
+	volatile char frame[512];
+
+	frame[0] = (char)depth;
+	if (depth > RECURSION_LIMIT)
+		return frame[0];
+	return recurse(depth + 1) + frame[0];
+}
+
+static void test_stack_overflow(void)
+{
+	kprintf("ktest: recursing on the kernel stack\n");
+	recurse(0);
+	ktest_fail("recursion returned: no guard page");
+}
+
+static void recurse_in_timer_irq(void)
+{
+	recurse(0);
+}
+
+static int never(void)
+{
+	return 0;
+}
+
+static void test_irq_stack_overflow(void)
+{
+	kprintf("ktest: recursing on the interrupt stack\n");
+	timer_arm(timer_now(), recurse_in_timer_irq);
+	wait_until(never, TIMER_TEST_TIMEOUT_US);
+	ktest_fail("the interrupt stack never overflowed");
+}
+
+static const struct ktest tests[] = {
+	{ "boot", test_boot },
+	{ "timer", test_timer },
+	{ "ipi", test_ipi },
+	{ "stack_overflow", test_stack_overflow },
+	{ "irq_stack_overflow", test_irq_stack_overflow },
+};
+
+void ktest_main(void)
+{
+	static char name[32];
+
+	if (!platform_bootarg("test", name, sizeof(name)))
+		return;
+	current_test = name;
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (!strcmp(tests[i].name, name))
+			tests[i].run();
+	ktest_fail("no such test");
+}

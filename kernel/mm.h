@@ -1,0 +1,17 @@
+/* mm.h: the kernel's physical page allocator (a locked struct page_pool over free RAM). */
+#ifndef KERNEL_MM_H
+#define KERNEL_MM_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+/* Give the pool all RAM the platform describes minus reserved memory and the kernel image.
+ * Boot hart, once, after platform_init(). */
+void mm_init(void);
+/* A zeroed page's physical address; 0 when memory is exhausted. Any hart. */
+uint64_t page_alloc_zeroed(void);
+void page_free(uint64_t pa);
+size_t mm_free_pages(void);
+size_t mm_total_pages(void);
+
+#endif

@@ -1,0 +1,53 @@
+/* panic.c: the one way the kernel stops on a broken invariant. The first hart to panic owns the
+ * console from then on; the others are told to halt. Any context, interrupts masked. */
+#include <stdarg.h>
+#include "panic.h"
+#include "console.h"
+#include "hart.h"
+#include "platform.h"
+
+static uint32_t panicking;
+
+static void panic_begin(void)
+{
+	if (__atomic_exchange_n(&panicking, 1, __ATOMIC_ACQ_REL))
+		arch_halt(); /* another hart is already reporting */
+	console_take_over();
+	for (unsigned int i = 0; i < nharts; i++)
+		if (&harts[i] != this_hart() && harts[i].online)
+			hart_signal(&harts[i], IPI_HALT);
+}
+
+static _Noreturn void panic_end(void)
+{
+	kprintf("tacet: powering off after panic\n");
+	platform_poweroff(PANIC_EXIT_CODE);
+}
+
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+
+	panic_begin();
+	kprintf("\nPANIC on hart %u: ", this_hart()->id);
+	va_start(ap, fmt);
+	kvprintf(fmt, ap);
+	va_end(ap);
+	kprintf("\nbacktrace:\n");
+	arch_backtrace(0, arch_current_fp(), 32);
+	panic_end();
+}
+
+void panic_frame(const struct trap_frame *tf, const char *fmt, ...)
+{
+	va_list ap;
+
+	panic_begin();
+	kprintf("\nPANIC on hart %u: ", this_hart()->id);
+	va_start(ap, fmt);
+	kvprintf(fmt, ap);
+	va_end(ap);
+	kprintf("\n");
+	arch_dump_frame(tf);
+	panic_end();
+}

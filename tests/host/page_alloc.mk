@@ -1,0 +1,3 @@
+# Host unit tests of physical range arithmetic and the page pool.
+HOST_TESTS += page_alloc
+HOST_SRCS_page_alloc := kernel/page_alloc.c

@@ -1,0 +1,652 @@
+/* test_page_alloc.c: host unit tests of kernel/page_alloc.c: phys_ranges_subtract() on fixed
+ * cases and against a per-page model, and struct page_pool over a host arena whose "physical"
+ * addresses are host addresses (virt_offset 0). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "page_alloc.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define MIB          (1ULL << 20)
+#define OUT_MAX      32
+
+/* QEMU virt with -m 128M: RAM at 2 GiB, OpenSBI's PMP-protected region at its bottom. */
+#define QEMU_RAM_BASE    0x80000000ULL
+#define QEMU_RAM_SIZE    (128 * MIB)
+#define OPENSBI_END      0x80040000ULL
+#define KERNEL_START     0x80200000ULL
+#define KERNEL_END       0x80236789ULL /* not page aligned: the image's end */
+#define DTB_START        0x87ffe800ULL /* QEMU puts the DTB at the top of RAM */
+
+/* Checks one call against the expected ranges (nexp == -1: the call must fail). */
+static void check_subtract(const struct phys_range *mem, int nmem, const struct phys_range *resv,
+			   int nresv, const struct phys_range *exp, int nexp)
+{
+	struct phys_range out[OUT_MAX];
+	int n = phys_ranges_subtract(mem, nmem, resv, nresv, out, OUT_MAX);
+
+	assert_int_equal(n, nexp);
+	for (int i = 0; i < nexp; i++) {
+		if (out[i].start != exp[i].start || out[i].end != exp[i].end)
+			fail_msg("range %d: got [%#llx, %#llx), expected [%#llx, %#llx)", i,
+				 (unsigned long long)out[i].start, (unsigned long long)out[i].end,
+				 (unsigned long long)exp[i].start, (unsigned long long)exp[i].end);
+	}
+	/* Exactly enough room is enough; one less is an error. */
+	if (nexp > 0) {
+		assert_int_equal(phys_ranges_subtract(mem, nmem, resv, nresv, out, nexp), nexp);
+		assert_int_equal(phys_ranges_subtract(mem, nmem, resv, nresv, out, nexp - 1), -1);
+	}
+}
+
+#define CHECK(mem, resv, exp)                                                         \
+	check_subtract(mem, (int)ARRAY_LEN(mem), resv, (int)ARRAY_LEN(resv), exp, \
+		       (int)ARRAY_LEN(exp))
+#define CHECK_NONE(mem, resv) \
+	check_subtract(mem, (int)ARRAY_LEN(mem), resv, (int)ARRAY_LEN(resv), NULL, 0)
+
+static void test_subtract_qemu_virt(void **state)
+{
+	const struct phys_range mem[] = { { QEMU_RAM_BASE, QEMU_RAM_BASE + QEMU_RAM_SIZE } };
+	const struct phys_range resv[] = {
+		{ QEMU_RAM_BASE, OPENSBI_END },
+		{ KERNEL_START, KERNEL_END },
+		{ DTB_START, QEMU_RAM_BASE + QEMU_RAM_SIZE },
+	};
+	const struct phys_range exp[] = {
+		{ OPENSBI_END, KERNEL_START },
+		{ 0x80237000, 0x87ffe000 },
+	};
+
+	(void)state;
+	CHECK(mem, resv, exp);
+}
+
+static void test_subtract_no_reservations(void **state)
+{
+	const struct phys_range mem[] = { { 0x80000123, 0x80005fff } };
+	const struct phys_range exp[] = { { 0x80001000, 0x80005000 } };
+
+	(void)state;
+	check_subtract(mem, 1, NULL, 0, exp, 1);
+	check_subtract(NULL, 0, NULL, 0, NULL, 0);
+	check_subtract(NULL, 0, mem, 1, NULL, 0);
+}
+
+static void test_subtract_unsorted_overlapping(void **state)
+{
+	const struct phys_range mem[] = { { 0x1000, 0x20000 } };
+	const struct phys_range resv[] = {
+		{ 0x8000, 0xa000 }, { 0x3000, 0x5000 }, { 0x12000, 0x12001 },
+		{ 0x4000, 0x9000 }, { 0x3000, 0x5000 },
+	};
+	const struct phys_range exp[] = {
+		{ 0x1000, 0x3000 }, { 0xa000, 0x12000 }, { 0x13000, 0x20000 },
+	};
+
+	(void)state;
+	CHECK(mem, resv, exp);
+}
+
+static void test_subtract_covering_all(void **state)
+{
+	const struct phys_range mem[] = { { 0x80000000, 0x80100000 } };
+	const struct phys_range wider[] = { { 0x70000000, 0x90000000 } };
+	const struct phys_range same[] = { { 0x80000000, 0x80100000 } };
+	const struct phys_range pieces[] = { { 0x80080000, 0x80100000 },
+					     { 0x80000000, 0x80080000 } };
+
+	(void)state;
+	CHECK_NONE(mem, wider);
+	CHECK_NONE(mem, same);
+	CHECK_NONE(mem, pieces);
+}
+
+static void test_subtract_outside_memory(void **state)
+{
+	const struct phys_range mem[] = { { 0x80000000, 0x80100000 } };
+	const struct phys_range outside[] = { { 0x1000, 0x2000 }, { 0x90000000, 0x91000000 } };
+	const struct phys_range exp_all[] = { { 0x80000000, 0x80100000 } };
+	const struct phys_range straddle[] = { { 0x7fff0000, 0x80010000 },
+					       { 0x800ff800, 0x80200000 } };
+	const struct phys_range exp_mid[] = { { 0x80010000, 0x800ff000 } };
+
+	(void)state;
+	CHECK(mem, outside, exp_all);
+	CHECK(mem, straddle, exp_mid);
+}
+
+static void test_subtract_unaligned_edges(void **state)
+{
+	/* [0x1001, 0x2800) holds no whole page and disappears. */
+	const struct phys_range mem[] = { { 0x1001, 0x5fff } };
+	const struct phys_range resv[] = { { 0x2800, 0x2801 } };
+	const struct phys_range exp[] = { { 0x3000, 0x5000 } };
+	/* A one-byte reservation costs its whole page. */
+	const struct phys_range mem2[] = { { 0x10000, 0x20000 } };
+	const struct phys_range resv2[] = { { 0x14fff, 0x15000 } };
+	const struct phys_range exp2[] = { { 0x10000, 0x14000 }, { 0x15000, 0x20000 } };
+	/* Less than a page of memory. */
+	const struct phys_range tiny[] = { { 0x1800, 0x2400 } };
+
+	(void)state;
+	CHECK(mem, resv, exp);
+	CHECK(mem2, resv2, exp2);
+	check_subtract(tiny, 1, NULL, 0, NULL, 0);
+}
+
+static void test_subtract_two_banks(void **state)
+{
+	/* Given high bank first; a reservation spans the hole between the banks. */
+	const struct phys_range mem[] = { { 0x100000000, 0x100200000 },
+					  { 0x80000000, 0x80100000 } };
+	const struct phys_range resv[] = { { 0x800ff000, 0x100001000 } };
+	const struct phys_range exp[] = { { 0x80000000, 0x800ff000 },
+					  { 0x100001000, 0x100200000 } };
+	const struct phys_range exp_free[] = { { 0x80000000, 0x80100000 },
+					       { 0x100000000, 0x100200000 } };
+
+	(void)state;
+	CHECK(mem, resv, exp);
+	check_subtract(mem, 2, NULL, 0, exp_free, 2);
+}
+
+static void test_subtract_merges_banks(void **state)
+{
+	const struct phys_range adjacent[] = { { 0x3000, 0x5000 }, { 0x1000, 0x3000 } };
+	const struct phys_range overlapping[] = { { 0x1000, 0x4000 }, { 0x2000, 0x6000 } };
+	/* Merged before shrinking: the page at 0x2000 spans both banks and is whole. */
+	const struct phys_range unaligned[] = { { 0x1000, 0x2800 }, { 0x2800, 0x4000 } };
+	const struct phys_range exp_adjacent[] = { { 0x1000, 0x5000 } };
+	const struct phys_range exp_overlapping[] = { { 0x1000, 0x6000 } };
+	const struct phys_range exp_unaligned[] = { { 0x1000, 0x4000 } };
+
+	(void)state;
+	check_subtract(adjacent, 2, NULL, 0, exp_adjacent, 1);
+	check_subtract(overlapping, 2, NULL, 0, exp_overlapping, 1);
+	check_subtract(unaligned, 2, NULL, 0, exp_unaligned, 1);
+}
+
+static void test_subtract_empty_inputs(void **state)
+{
+	/* Empty ranges, in memory or reserved, change nothing, even inside other ranges. */
+	const struct phys_range mem[] = { { 0x5000, 0x5000 }, { 0x1000, 0x9000 }, { 0x0, 0x0 } };
+	const struct phys_range resv[] = { { 0x2000, 0x2000 }, { 0x2800, 0x2800 } };
+	const struct phys_range exp[] = { { 0x1000, 0x9000 } };
+
+	(void)state;
+	CHECK(mem, resv, exp);
+}
+
+static void test_subtract_extremes(void **state)
+{
+	/* Memory at 0 and at the very top of the address space: no wrap-around. */
+	const struct phys_range low[] = { { 0x0, 0x3000 } };
+	const struct phys_range exp_low[] = { { 0x0, 0x3000 } };
+	const struct phys_range top[] = { { 0xffffffffffff0000, UINT64_MAX } };
+	const struct phys_range exp_top[] = { { 0xffffffffffff0000, 0xfffffffffffff000 } };
+	const struct phys_range top_sliver[] = { { 0xfffffffffffff001, UINT64_MAX } };
+	const struct phys_range resv_top[] = { { 0xfffffffffffff800, UINT64_MAX } };
+
+	(void)state;
+	check_subtract(low, 1, NULL, 0, exp_low, 1);
+	check_subtract(top, 1, NULL, 0, exp_top, 1);
+	CHECK(top, resv_top, exp_top);
+	check_subtract(top_sliver, 1, NULL, 0, NULL, 0);
+}
+
+static void test_subtract_too_many(void **state)
+{
+	struct phys_range mem[] = { { 0x0, 0x10000 } };
+	struct phys_range resv[8];
+	struct phys_range exp[8];
+	struct phys_range out[8];
+
+	(void)state;
+	/* Reserve every odd page: eight free single pages. */
+	for (int i = 0; i < 8; i++) {
+		resv[i] = (struct phys_range){ (2 * i + 1) * PAGE_SIZE, (2 * i + 2) * PAGE_SIZE };
+		exp[i] = (struct phys_range){ 2 * i * PAGE_SIZE, (2 * i + 1) * PAGE_SIZE };
+	}
+	CHECK(mem, resv, exp);
+	assert_int_equal(phys_ranges_subtract(mem, 1, resv, 8, out, 7), -1);
+	assert_int_equal(phys_ranges_subtract(mem, 1, resv, 8, out, 0), -1);
+	assert_int_equal(phys_ranges_subtract(mem, 1, mem, 1, out, 0), 0);
+}
+
+static void test_subtract_reversed(void **state)
+{
+	const struct phys_range good[] = { { 0x1000, 0x9000 } };
+	const struct phys_range bad[] = { { 0x1000, 0x9000 }, { 0x5000, 0x4000 } };
+	struct phys_range out[OUT_MAX];
+
+	(void)state;
+	assert_int_equal(phys_ranges_subtract(bad, 2, good, 1, out, OUT_MAX), -1);
+	assert_int_equal(phys_ranges_subtract(good, 1, bad, 2, out, OUT_MAX), -1);
+	/* Even a reversed reservation far outside memory is an error. */
+	assert_int_equal(phys_ranges_subtract(good, 1, &bad[1], 1, out, OUT_MAX), -1);
+}
+
+/* --- randomized comparison with a per-byte model ------------------------------------------ */
+
+#define MODEL_PAGES    24
+#define MODEL_BYTES    (MODEL_PAGES * PAGE_SIZE)
+#define MODEL_BASE     0x80000000ULL
+#define MODEL_SLACK    (2 * PAGE_SIZE) /* reservations may reach this far outside the model */
+#define MODEL_ROUNDS   1000
+#define MODEL_SEED     0x7ace7ace12345678ULL
+#define MAX_MEM        4
+#define MAX_RESV       6
+#define MAX_RESV_PAGES 3 /* the usual length limit of a random reservation */
+
+static uint64_t rng_state;
+
+/* xorshift64: the same sequence on every host, unlike rand(). */
+static uint64_t rng_next(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static uint64_t rng_below(uint64_t n)
+{
+	return rng_next() % n;
+}
+
+/* Half the edges page aligned, since that is where off-by-ones hide. */
+static uint64_t random_edge(uint64_t lo, uint64_t hi)
+{
+	uint64_t v = lo + rng_below(hi - lo + 1);
+
+	if (rng_below(2))
+		v &= ~(PAGE_SIZE - 1);
+	return v < lo ? lo : v;
+}
+
+static struct phys_range random_range(uint64_t lo, uint64_t hi)
+{
+	uint64_t a = random_edge(lo, hi), b = random_edge(lo, hi);
+
+	if (rng_below(8) == 0)
+		b = a; /* empty */
+	return a <= b ? (struct phys_range){ a, b } : (struct phys_range){ b, a };
+}
+
+/* Reservations are mostly short, like firmware, images and DTBs, so that memory survives. */
+static struct phys_range random_reservation(uint64_t lo, uint64_t hi)
+{
+	uint64_t a, len;
+
+	if (rng_below(4) == 0)
+		return random_range(lo, hi);
+	a = random_edge(lo, hi);
+	len = rng_below(2) ? rng_below(MAX_RESV_PAGES + 1) * PAGE_SIZE :
+			     rng_below(MAX_RESV_PAGES * PAGE_SIZE);
+	return (struct phys_range){ a, a + len };
+}
+
+/* Marks the bytes of r that fall inside the model. */
+static void paint(bool *bytes, struct phys_range r)
+{
+	uint64_t lo = r.start < MODEL_BASE ? MODEL_BASE : r.start;
+	uint64_t hi = r.end > MODEL_BASE + MODEL_BYTES ? MODEL_BASE + MODEL_BYTES : r.end;
+
+	if (lo < hi)
+		memset(&bytes[lo - MODEL_BASE], true, hi - lo);
+}
+
+static void test_subtract_random(void **state)
+{
+	static bool in_mem[MODEL_BYTES], in_resv[MODEL_BYTES];
+	struct phys_range mem[MAX_MEM], resv[MAX_RESV], exp[MODEL_PAGES], out[OUT_MAX];
+
+	(void)state;
+	rng_state = MODEL_SEED;
+	for (int round = 0; round < MODEL_ROUNDS; round++) {
+		int nmem = (int)rng_below(MAX_MEM + 1), nresv = (int)rng_below(MAX_RESV + 1);
+		int nexp = 0, n;
+		bool in_run = false;
+
+		memset(in_mem, 0, sizeof(in_mem));
+		memset(in_resv, 0, sizeof(in_resv));
+		for (int i = 0; i < nmem; i++) {
+			mem[i] = random_range(MODEL_BASE, MODEL_BASE + MODEL_BYTES);
+			paint(in_mem, mem[i]);
+		}
+		for (int i = 0; i < nresv; i++) {
+			resv[i] = random_reservation(MODEL_BASE - MODEL_SLACK,
+						     MODEL_BASE + MODEL_BYTES + MODEL_SLACK);
+			paint(in_resv, resv[i]);
+		}
+
+		/* A page is free when every byte is in memory and none is reserved. */
+		for (uint64_t p = 0; p < MODEL_PAGES; p++) {
+			bool page_free = true;
+			uint64_t pa = MODEL_BASE + p * PAGE_SIZE;
+
+			for (uint64_t b = p * PAGE_SIZE; b < (p + 1) * PAGE_SIZE && page_free; b++)
+				page_free = in_mem[b] && !in_resv[b];
+			if (page_free && in_run) {
+				exp[nexp - 1].end = pa + PAGE_SIZE;
+			} else if (page_free) {
+				exp[nexp++] = (struct phys_range){ pa, pa + PAGE_SIZE };
+			}
+			in_run = page_free;
+		}
+
+		n = phys_ranges_subtract(mem, nmem, resv, nresv, out, OUT_MAX);
+		if (n != nexp)
+			fail_msg("round %d: %d ranges, model says %d", round, n, nexp);
+		for (int i = 0; i < n; i++)
+			if (out[i].start != exp[i].start || out[i].end != exp[i].end)
+				fail_msg("round %d range %d: [%#llx, %#llx), model [%#llx, %#llx)",
+					 round, i, (unsigned long long)out[i].start,
+					 (unsigned long long)out[i].end,
+					 (unsigned long long)exp[i].start,
+					 (unsigned long long)exp[i].end);
+		if (nexp > 0) {
+			n = phys_ranges_subtract(mem, nmem, resv, nresv, out, nexp - 1);
+			assert_int_equal(n, -1);
+		}
+	}
+}
+
+/* --- page pool ------------------------------------------------------------------------------ */
+
+#define ARENA_PAGES 64
+/* The arena's pages [0, 24) and [32, 64) go to the pool; [24, 32) is a hole outside it. */
+#define LOW_PAGES   24
+#define HIGH_FIRST  32
+#define POOL_PAGES  (LOW_PAGES + ARENA_PAGES - HIGH_FIRST)
+
+struct pool_fixture {
+	uint8_t *arena;
+	struct page_pool pool;
+};
+
+static uint64_t arena_pa(const struct pool_fixture *f, size_t page)
+{
+	return (uint64_t)(uintptr_t)f->arena + page * PAGE_SIZE;
+}
+
+static int pool_setup(void **state)
+{
+	struct pool_fixture *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	f->arena = aligned_alloc(PAGE_SIZE, ARENA_PAGES * PAGE_SIZE);
+	if (!f->arena) {
+		free(f);
+		return -1;
+	}
+	page_pool_init(&f->pool, 0);
+	if (page_pool_add_range(&f->pool, arena_pa(f, 0), arena_pa(f, LOW_PAGES)) < 0 ||
+	    page_pool_add_range(&f->pool, arena_pa(f, HIGH_FIRST), arena_pa(f, ARENA_PAGES)) < 0) {
+		free(f->arena);
+		free(f);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int pool_teardown(void **state)
+{
+	struct pool_fixture *f = *state;
+
+	free(f->arena);
+	free(f);
+	return 0;
+}
+
+static bool in_pool_ranges(const struct pool_fixture *f, uint64_t pa)
+{
+	return (pa >= arena_pa(f, 0) && pa < arena_pa(f, LOW_PAGES)) ||
+	       (pa >= arena_pa(f, HIGH_FIRST) && pa < arena_pa(f, ARENA_PAGES));
+}
+
+/* Allocates until the pool is empty, checking each page; returns how many it got. */
+static size_t alloc_all(struct pool_fixture *f, uint64_t *pages, size_t max)
+{
+	size_t n = 0;
+	uint64_t pa;
+
+	while ((pa = page_pool_alloc(&f->pool)) != 0) {
+		assert_true(n < max);
+		assert_int_equal(pa % PAGE_SIZE, 0);
+		assert_true(in_pool_ranges(f, pa));
+		for (size_t i = 0; i < n; i++)
+			assert_true(pages[i] != pa);
+		/* The whole page is the caller's: ASan checks it lies in the arena. */
+		memset((void *)(uintptr_t)pa, (int)n, PAGE_SIZE);
+		pages[n++] = pa;
+		assert_int_equal(f->pool.nfree, f->pool.ntotal - n);
+	}
+	assert_int_equal(page_pool_alloc(&f->pool), 0);
+	return n;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void test_pool_alloc_free_all(void **state)
+{
+	struct pool_fixture *f = *state;
+	uint64_t first[POOL_PAGES], again[POOL_PAGES];
+	size_t n;
+
+	assert_int_equal(f->pool.ntotal, POOL_PAGES);
+	assert_int_equal(f->pool.nfree, POOL_PAGES);
+	n = alloc_all(f, first, POOL_PAGES);
+	assert_int_equal(n, POOL_PAGES);
+	assert_int_equal(f->pool.nfree, 0);
+
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(page_pool_free(&f->pool, first[i]), 0);
+	assert_int_equal(f->pool.nfree, POOL_PAGES);
+
+	/* The same pages come back. */
+	assert_int_equal(alloc_all(f, again, POOL_PAGES), POOL_PAGES);
+	qsort(first, n, sizeof(first[0]), compare_u64);
+	qsort(again, n, sizeof(again[0]), compare_u64);
+	assert_memory_equal(first, again, sizeof(first));
+	assert_int_equal(f->pool.ntotal, POOL_PAGES);
+}
+
+static void test_pool_order(void **state)
+{
+	struct pool_fixture *f = *state;
+	uint64_t a, b;
+
+	/* The last range added comes first, in ascending order. */
+	assert_int_equal(page_pool_alloc(&f->pool), arena_pa(f, HIGH_FIRST));
+	assert_int_equal(page_pool_alloc(&f->pool), arena_pa(f, HIGH_FIRST + 1));
+	a = page_pool_alloc(&f->pool);
+	b = page_pool_alloc(&f->pool);
+	/* LIFO: the last page freed is the next allocated. */
+	assert_int_equal(page_pool_free(&f->pool, a), 0);
+	assert_int_equal(page_pool_free(&f->pool, b), 0);
+	assert_int_equal(page_pool_alloc(&f->pool), b);
+	assert_int_equal(page_pool_alloc(&f->pool), a);
+}
+
+/* A rejected free must leave the pool byte for byte as it was. */
+static void expect_free_rejected(struct pool_fixture *f, uint64_t pa)
+{
+	struct page_pool before = f->pool;
+
+	assert_int_equal(page_pool_free(&f->pool, pa), -1);
+	assert_memory_equal(&before, &f->pool, sizeof(before));
+}
+
+static void test_pool_bad_free(void **state)
+{
+	struct pool_fixture *f = *state;
+	uint64_t pages[POOL_PAGES];
+	uint64_t pa = page_pool_alloc(&f->pool);
+	size_t nfree = f->pool.nfree;
+
+	assert_true(pa != 0);
+	expect_free_rejected(f, pa + 8);
+	expect_free_rejected(f, pa + PAGE_SIZE / 2);
+	expect_free_rejected(f, arena_pa(f, LOW_PAGES));       /* the hole */
+	expect_free_rejected(f, arena_pa(f, HIGH_FIRST - 1));  /* the hole's last page */
+	expect_free_rejected(f, arena_pa(f, ARENA_PAGES));     /* just past the end */
+	expect_free_rejected(f, arena_pa(f, 0) - PAGE_SIZE);   /* just below the start */
+	expect_free_rejected(f, 0);
+	assert_int_equal(f->pool.nfree, nfree);
+
+	/* Double free: once fine, twice rejected. */
+	assert_int_equal(page_pool_free(&f->pool, pa), 0);
+	expect_free_rejected(f, pa);
+	/* A page that was never allocated is free too. */
+	expect_free_rejected(f, arena_pa(f, 0));
+	assert_int_equal(f->pool.nfree, nfree + 1);
+
+	/* The list is intact: everything is still there, once. */
+	assert_int_equal(alloc_all(f, pages, POOL_PAGES), POOL_PAGES);
+}
+
+/*
+ * White box: an allocated page whose second word happens to hold its free poison must still
+ * be accepted (the list walk finds it is not free). The poison is learnt from a free page.
+ */
+static void test_pool_poison_by_chance(void **state)
+{
+	struct pool_fixture *f = *state;
+	uint64_t victim = page_pool_alloc(&f->pool), probe = page_pool_alloc(&f->pool);
+	uint64_t poison;
+
+	assert_int_equal(page_pool_free(&f->pool, probe), 0);
+	poison = ((uint64_t *)(uintptr_t)probe)[1] ^ probe;
+	((uint64_t *)(uintptr_t)victim)[1] = victim ^ poison;
+	assert_int_equal(page_pool_free(&f->pool, victim), 0);
+	assert_int_equal(f->pool.nfree, POOL_PAGES);
+	expect_free_rejected(f, victim);
+}
+
+static void test_pool_empty(void **state)
+{
+	struct page_pool pool;
+	uint8_t *page = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
+
+	(void)state;
+	assert_non_null(page);
+	page_pool_init(&pool, 0);
+	assert_int_equal(page_pool_alloc(&pool), 0);
+	assert_int_equal(page_pool_free(&pool, (uint64_t)(uintptr_t)page), -1);
+	assert_int_equal(pool.nfree, 0);
+	assert_int_equal(pool.ntotal, 0);
+	free(page);
+}
+
+static void expect_add_rejected(struct page_pool *pool, uint64_t start, uint64_t end)
+{
+	struct page_pool before = *pool;
+
+	assert_int_equal(page_pool_add_range(pool, start, end), -1);
+	assert_memory_equal(&before, pool, sizeof(before));
+}
+
+static void test_pool_add_range_rejects(void **state)
+{
+	uint8_t *arena = aligned_alloc(PAGE_SIZE, ARENA_PAGES * PAGE_SIZE);
+	uint64_t base = (uint64_t)(uintptr_t)arena;
+	struct page_pool pool;
+
+	(void)state;
+	assert_non_null(arena);
+	page_pool_init(&pool, 0);
+	expect_add_rejected(&pool, base + 1, base + PAGE_SIZE);
+	expect_add_rejected(&pool, base, base + PAGE_SIZE + 1);
+	expect_add_rejected(&pool, base, base);
+	expect_add_rejected(&pool, base + PAGE_SIZE, base);
+
+	assert_int_equal(page_pool_add_range(&pool, base + 4 * PAGE_SIZE, base + 8 * PAGE_SIZE), 0);
+	expect_add_rejected(&pool, base + 4 * PAGE_SIZE, base + 8 * PAGE_SIZE); /* the same */
+	expect_add_rejected(&pool, base + 2 * PAGE_SIZE, base + 5 * PAGE_SIZE); /* low end */
+	expect_add_rejected(&pool, base + 7 * PAGE_SIZE, base + 9 * PAGE_SIZE); /* high end */
+	expect_add_rejected(&pool, base + 5 * PAGE_SIZE, base + 6 * PAGE_SIZE); /* inside */
+	expect_add_rejected(&pool, base + 3 * PAGE_SIZE, base + 9 * PAGE_SIZE); /* around */
+	/* Touching is not overlapping. */
+	assert_int_equal(page_pool_add_range(&pool, base + 8 * PAGE_SIZE, base + 9 * PAGE_SIZE), 0);
+	assert_int_equal(page_pool_add_range(&pool, base + 3 * PAGE_SIZE, base + 4 * PAGE_SIZE), 0);
+	assert_int_equal(pool.ntotal, 6);
+
+	/* Fill the remaining slots with one page each, then one too many. */
+	for (int i = pool.nranges; i < PAGE_POOL_MAX_RANGES; i++) {
+		uint64_t pa = base + (uint64_t)(16 + i) * PAGE_SIZE;
+
+		assert_int_equal(page_pool_add_range(&pool, pa, pa + PAGE_SIZE), 0);
+	}
+	assert_int_equal(pool.nranges, PAGE_POOL_MAX_RANGES);
+	expect_add_rejected(&pool, base + 60 * PAGE_SIZE, base + 61 * PAGE_SIZE);
+	assert_int_equal(pool.ntotal, 6 + PAGE_POOL_MAX_RANGES - 3);
+	assert_int_equal(pool.nfree, pool.ntotal);
+	free(arena);
+}
+
+/* Physical page 0 is never handed out: the range is accepted, the page is skipped. */
+static void test_pool_page_zero(void **state)
+{
+	uint8_t *arena = aligned_alloc(PAGE_SIZE, 4 * PAGE_SIZE);
+	struct page_pool pool;
+
+	(void)state;
+	assert_non_null(arena);
+	page_pool_init(&pool, (uintptr_t)arena);
+	assert_int_equal(page_pool_add_range(&pool, 0, 4 * PAGE_SIZE), 0);
+	assert_int_equal(pool.ntotal, 3);
+	assert_int_equal(page_pool_alloc(&pool), 1 * PAGE_SIZE);
+	assert_int_equal(page_pool_alloc(&pool), 2 * PAGE_SIZE);
+	assert_int_equal(page_pool_alloc(&pool), 3 * PAGE_SIZE);
+	assert_int_equal(page_pool_alloc(&pool), 0);
+	expect_add_rejected(&pool, 0, PAGE_SIZE);
+	assert_int_equal(page_pool_free(&pool, 0), -1);
+	assert_int_equal(page_pool_free(&pool, 2 * PAGE_SIZE), 0);
+	assert_int_equal(pool.nfree, 1);
+	free(arena);
+}
+
+#define POOL_TEST(fn) cmocka_unit_test_setup_teardown(fn, pool_setup, pool_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_subtract_qemu_virt),
+		cmocka_unit_test(test_subtract_no_reservations),
+		cmocka_unit_test(test_subtract_unsorted_overlapping),
+		cmocka_unit_test(test_subtract_covering_all),
+		cmocka_unit_test(test_subtract_outside_memory),
+		cmocka_unit_test(test_subtract_unaligned_edges),
+		cmocka_unit_test(test_subtract_two_banks),
+		cmocka_unit_test(test_subtract_merges_banks),
+		cmocka_unit_test(test_subtract_empty_inputs),
+		cmocka_unit_test(test_subtract_extremes),
+		cmocka_unit_test(test_subtract_too_many),
+		cmocka_unit_test(test_subtract_reversed),
+		cmocka_unit_test(test_subtract_random),
+		POOL_TEST(test_pool_alloc_free_all),
+		POOL_TEST(test_pool_order),
+		POOL_TEST(test_pool_bad_free),
+		POOL_TEST(test_pool_poison_by_chance),
+		cmocka_unit_test(test_pool_empty),
+		cmocka_unit_test(test_pool_add_range_rejects),
+		cmocka_unit_test(test_pool_page_zero),
+	};
+
+	return cmocka_run_group_tests_name("page_alloc", tests, NULL, NULL);
+}

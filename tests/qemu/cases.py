@@ -1,0 +1,71 @@
+"""cases.py: the QEMU test cases. Each boots the real kernel on one machine variant and checks
+what it prints and how QEMU exits.
+
+A case: name, variant (a QEMU_MACHINE_* in the Makefile), smp, bootargs (-append), the regular
+expressions that must all appear in the serial output, the QEMU exit status (the sifive test
+device's code: 0 pass, 1 kernel panic, 2 in-kernel test failure), and a timeout in seconds.
+"""
+
+PANIC = 1
+
+
+def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=30,
+         dtb=None, forbid=(r"PANIC", r"FAIL")):
+    return dict(name=name, variant=variant, smp=smp, bootargs=bootargs, expect=expect,
+                status=status, timeout=timeout, dtb=dtb, forbid=forbid)
+
+
+CASES = []
+
+for n in (1, 2, 4, 8):
+    CASES.append(case(f"boot-smp{n}", [rf"harts online: {n}\n", r"ktest: boot: PASS"],
+                      smp=n, bootargs="test=boot"))
+
+CASES += [
+    case("boot-banner", [r"Tacet microkernel", r"memory: 0x80000000-0x88000000 \(128 MiB\)",
+                         r"timer: sstc stimecmp, 10000000 Hz; ipi: aclint sswi",
+                         r"serial@10000000\s+ns16550a\s+0x10000000.* irq 10",
+                         r"plic@c000000", r"harts online: 4\n", r"ktest: boot: PASS"],
+         bootargs="test=boot"),
+    case("timer-smp1", [r"hart 0: \d+ timer interrupts", r"ktest: timer: PASS"],
+         smp=1, bootargs="test=timer"),
+    case("timer-smp4", [r"hart 3: \d+ timer interrupts", r"ktest: timer: PASS"],
+         bootargs="test=timer"),
+    case("timer-smp4-sbi-set-timer", [r"timer: sbi set_timer", r"hart 3: \d+ timer interrupts",
+                                      r"ktest: timer: PASS"],
+         variant="nosstc", bootargs="test=timer"),
+    case("ipi-smp2-sswi", [r"ipi: 2 ordered pairs x 100 round trips through aclint sswi",
+                           r"ktest: ipi: PASS"], smp=2, bootargs="test=ipi"),
+    case("ipi-smp4-sswi", [r"ipi: 12 ordered pairs x 100 round trips through aclint sswi",
+                           r"ktest: ipi: PASS"], bootargs="test=ipi"),
+    case("ipi-smp8-sswi", [r"ipi: 56 ordered pairs x 100 round trips through aclint sswi",
+                           r"ktest: ipi: PASS"], smp=8, bootargs="test=ipi"),
+    case("ipi-smp4-sbi", [r"ipi: 12 ordered pairs x 100 round trips through sbi send_ipi",
+                          r"ktest: ipi: PASS"], variant="sbi", bootargs="test=ipi"),
+    case("stack-overflow-kernel",
+         [r"kernel stack overflow on hart 0: the kernel stack guard page was hit",
+          r"PANIC on hart 0: kernel stack overflow on hart 0 \(kernel stack\)",
+          r"scause 0xf \(store page fault\)", r"recurse[\w.]*\+0x", r"test_stack_overflow\+0x",
+          r"powering off after panic"],
+         bootargs="test=stack_overflow", status=PANIC, forbid=(r"FAIL",)),
+    case("stack-overflow-interrupt",
+         [r"kernel stack overflow on hart 0: the interrupt stack guard page was hit",
+          r"PANIC on hart 0: kernel stack overflow on hart 0 \(interrupt stack\)",
+          r"recurse[\w.]*\+0x", r"powering off after panic"],
+         bootargs="test=irq_stack_overflow", status=PANIC, forbid=(r"FAIL",)),
+    case("unknown-test", [r"ktest: no_such_thing: FAIL: no such test"],
+         bootargs="test=no_such_thing", status=2, forbid=(r"PANIC",)),
+]
+
+# Malformed device trees that get past OpenSBI: the kernel must say what is wrong and power off
+# (through the firmware, which exits 0: without a tree there is no test device).
+CASES += [
+    case("bad-dtb-name-offset",
+         [r"tacet: bad device tree: property name offset outside the strings block",
+          r"cannot boot without a valid device tree; powering off"],
+         dtb="build/dts/bad/bad-nameoff.dtb", timeout=10),
+    case("bad-dtb-memory-reg",
+         [r"tacet: bad device tree: malformed reg in memory node: memory@80000000",
+          r"cannot boot without a valid device tree; powering off"],
+         dtb="build/dts/bad/bad-memreg.dtb", timeout=10),
+]

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""run.py: Tacet's test runner (`make test`). Runs every host unit test binary and every QEMU
+case in tests/qemu/cases.py, prints one line per test and ends with `N passed, N failed`; exits
+non-zero when anything failed. Logs go to build/test-logs/.
+
+  python3 tests/run.py [-k SUBSTRING] [--no-host] [--no-qemu]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
+import cases as qemu_cases  # noqa: E402
+
+BUILD = os.path.join(ROOT, "build")
+LOGS = os.path.join(BUILD, "test-logs")
+OPENSBI = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin"
+MACHINES = {
+    "aclint": ["-machine", "virt,aclint=on", "-cpu", "rv64"],
+    "sbi": ["-machine", "virt,aclint=off", "-cpu", "rv64"],
+    "nosstc": ["-machine", "virt,aclint=on", "-cpu", "rv64,sstc=off"],
+}
+MEM = "128M"
+
+
+class Results:
+    def __init__(self):
+        self.passed = 0
+        self.failed = []
+
+    def report(self, name, ok, detail="", seconds=None):
+        took = f" ({seconds:.2f}s)" if seconds is not None else ""
+        if ok:
+            self.passed += 1
+            print(f"PASS {name}{took}", flush=True)
+        else:
+            self.failed.append(name)
+            print(f"FAIL {name}{took}: {detail}", flush=True)
+
+
+def run_host_tests(results, pattern):
+    """Each cmocka case counts once: parse its [ OK ] / [ FAILED ] lines."""
+    bindir = os.path.join(BUILD, "host")
+    if not os.path.isdir(bindir):
+        results.report("host tests", False, "build/host missing: run make host-tests")
+        return
+    for binary in sorted(os.listdir(bindir)):
+        if not binary.startswith("test_"):
+            continue
+        path = os.path.join(bindir, binary)
+        if not os.access(path, os.X_OK) or os.path.isdir(path):
+            continue
+        suite = binary[len("test_"):]
+        if pattern and pattern not in f"host/{suite}":
+            continue
+        start = time.monotonic()
+        proc = subprocess.run([path], cwd=ROOT, capture_output=True, text=True, timeout=300)
+        took = time.monotonic() - start
+        out = proc.stdout + proc.stderr
+        with open(os.path.join(LOGS, f"host-{suite}.log"), "w") as f:
+            f.write(out)
+        oks = re.findall(r"^\[\s+OK\s+\] (\S+)", out, re.M)
+        fails = re.findall(r"^\[\s+FAILED\s+\] (\S+)$", out, re.M)
+        fails = [f for f in fails if not re.match(r"^\d+$", f)]
+        for name in oks:
+            results.report(f"host/{suite}/{name}", True)
+        for name in fails:
+            results.report(f"host/{suite}/{name}", False, f"see build/test-logs/host-{suite}.log")
+        if proc.returncode != 0 and not fails:
+            tail = "\n".join(out.strip().splitlines()[-15:])
+            results.report(f"host/{suite}", False,
+                           f"exit status {proc.returncode} (sanitizer?):\n{tail}", took)
+        if not oks and not fails and proc.returncode == 0:
+            results.report(f"host/{suite}", False, "ran no test cases")
+
+
+def dtb_for(c):
+    target = c["dtb"] or os.path.join("build", "dts", f"{c['variant']}-smp{c['smp']}.dtb")
+    subprocess.run(["make", "--no-print-directory", "-s", target], cwd=ROOT, check=True)
+    return os.path.join(ROOT, target)
+
+
+def qemu_command(c, dtb):
+    cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], "-smp", str(c["smp"]), "-m", MEM,
+           "-nographic", "-monitor", "none", "-serial", "stdio",
+           "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb]
+    if c["bootargs"]:
+        cmd += ["-append", c["bootargs"]]
+    return cmd
+
+
+def run_qemu_case(results, c):
+    name = f"qemu/{c['name']}"
+    dtb = dtb_for(c)
+    cmd = qemu_command(c, dtb)
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=c["timeout"])
+        out, status, timed_out = proc.stdout.decode(errors="replace"), proc.returncode, False
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode(errors="replace")
+        status, timed_out = None, True
+    took = time.monotonic() - start
+    out = out.replace("\r\n", "\n")
+    log = os.path.join(LOGS, f"qemu-{c['name']}.log")
+    with open(log, "w") as f:
+        f.write("$ " + " ".join(cmd) + "\n" + out)
+    problems = []
+    if timed_out:
+        problems.append(f"timed out after {c['timeout']}s")
+    elif status != c["status"]:
+        problems.append(f"QEMU exit status {status}, expected {c['status']}")
+    for pattern in c["expect"]:
+        if not re.search(pattern, out):
+            problems.append(f"missing /{pattern}/")
+    for pattern in c["forbid"]:
+        m = re.search(pattern, out)
+        if m:
+            problems.append(f"unexpected /{pattern}/ in: {out[m.start():m.start() + 120]!r}")
+    detail = "; ".join(problems)
+    if problems:
+        tail = "\n".join("    | " + line for line in out.strip().splitlines()[-12:])
+        detail += f"\n  log: {os.path.relpath(log, ROOT)}\n{tail}"
+    results.report(name, not problems, detail, took)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("-k", dest="pattern", default="", help="run tests whose name contains this")
+    ap.add_argument("--no-host", action="store_true")
+    ap.add_argument("--no-qemu", action="store_true")
+    args = ap.parse_args()
+    os.makedirs(LOGS, exist_ok=True)
+    results = Results()
+    if not args.no_host:
+        run_host_tests(results, args.pattern)
+    if not args.no_qemu:
+        for c in qemu_cases.CASES:
+            if args.pattern and args.pattern not in f"qemu/{c['name']}":
+                continue
+            run_qemu_case(results, c)
+    if results.failed:
+        print("failed: " + " ".join(results.failed))
+    print(f"{results.passed} passed, {len(results.failed)} failed")
+    return 1 if results.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
