@@ -22,9 +22,9 @@ struct hart {
 	uintptr_t irq_stack_top;
 	uintptr_t overflow_stack_top;
 	uintptr_t kstack_top;
+	unsigned long hwid; /* the hart id of the ISA, SBI and device tree */
 
 	unsigned int id;    /* logical number: 0 is the boot hart, the rest in device-tree order */
-	unsigned long hwid; /* the hart id of the ISA, SBI and device tree */
 	bool online;        /* set by the hart itself once running; read by the boot hart */
 
 	/* Counters, written by this hart only, read by others for tests. */

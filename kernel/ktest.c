@@ -119,6 +119,7 @@ static void test_timer(void)
 static uint32_t pongs_received[MAX_HARTS][MAX_HARTS]; /* [a][b]: a's pings b answered */
 static uint32_t pings_answered[MAX_HARTS][MAX_HARTS]; /* [b][a]: pings from a b answered */
 static uint32_t ipi_harts_done;
+static unsigned int ipi_target[MAX_HARTS]; /* whom each hart waits for */
 
 void ktest_answer_pings(void)
 {
@@ -134,6 +135,13 @@ void ktest_answer_pings(void)
 	}
 }
 
+static int pong_arrived(void)
+{
+	struct hart *me = this_hart();
+
+	return (__atomic_load_n(&me->pong_from, __ATOMIC_ACQUIRE) >> ipi_target[me->id]) & 1;
+}
+
 static void ipi_ping_everyone(void)
 {
 	struct hart *me = this_hart();
@@ -142,10 +150,13 @@ static void ipi_ping_everyone(void)
 		for (unsigned int b = 0; b < nharts; b++) {
 			if (b == me->id)
 				continue;
+			ipi_target[me->id] = b;
 			__atomic_fetch_or(&harts[b].ping_from, 1u << me->id, __ATOMIC_RELEASE);
 			hart_signal(&harts[b], IPI_PING);
-			while (!((__atomic_load_n(&me->pong_from, __ATOMIC_ACQUIRE) >> b) & 1))
-				arch_idle_wait();
+			if (!wait_until(pong_arrived, TIMER_TEST_TIMEOUT_US)) {
+				kprintf("ktest: hart %u: no pong from hart %u\n", me->id, b);
+				break;
+			}
 			__atomic_fetch_and(&me->pong_from, ~(1u << b), __ATOMIC_RELAXED);
 			__atomic_fetch_add(&pongs_received[me->id][b], 1, __ATOMIC_RELAXED);
 		}

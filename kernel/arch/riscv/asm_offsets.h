@@ -17,5 +17,7 @@
 #define HART_IRQ_STACK_TOP     16
 #define HART_OVERFLOW_STACK_TOP 24
 #define HART_KSTACK_TOP        32
+#define HART_HWID              40
+#define HART_SIZE              96
 
 #endif

@@ -21,7 +21,7 @@ _start:
 	lla	t0, boot_lottery
 	li	t1, 1
 	amoswap.w t1, t1, (t0)
-	bnez	t1, .Lpark
+	bnez	t1, secondary_entry	/* see secondary_entry */
 
 	/* boot_pt[pa >> 30] = boot_pt[KERNEL_VBASE index] = the gigapage holding the image */
 	lla	t0, boot_pt
@@ -58,13 +58,33 @@ _start:
 	call	kmain			/* kmain(hart id, DTB physical address) */
 	j	.Lpark
 
+/*
+ * A hart started by SBI HSM. Its own struct hart is found by hart id, not taken from a1:
+ * OpenSBI 1.1's hart_start marks the hart START_PENDING before it stores the entry address and
+ * argument, so a hart already waiting can leave with the stale ones (this hart's boot address,
+ * _start, and the DTB). Such a hart loses the lottery above and comes here too. One that
+ * arrives before the boot hart released the secondaries was not asked for and parks.
+ */
 	.globl secondary_entry
 secondary_entry:
+	lla	t0, secondaries_released
+	lw	t0, 0(t0)
+	beqz	t0, .Lpark
+	fence	r, rw			/* acquire: harts[] and kernel_satp are ready */
 	call	.Lmmu_on_boot_pt
 	ld	t0, .Lsecondary_high
 	jr	t0
 .Lsecondary_high_target:
-	mv	tp, a1
+	lla	tp, harts
+	lla	t1, nharts
+	lwu	t1, 0(t1)
+1:	beqz	t1, .Lpark		/* not a hart of ours */
+	ld	t2, HART_HWID(tp)
+	beq	t2, a0, 2f
+	addi	tp, tp, HART_SIZE
+	addi	t1, t1, -1
+	j	1b
+2:	mv	a1, tp
 	lla	t0, kernel_satp
 	ld	t0, 0(t0)
 	sfence.vma zero, zero
@@ -100,6 +120,9 @@ secondary_entry:
 	.section .data.boot, "aw"
 	.balign 4
 boot_lottery:	.word 0
+	/* Set by the boot hart before it starts the others (in .data: read before .bss is clear). */
+	.globl secondaries_released
+secondaries_released:	.word 0
 
 	/* Not in .bss: it is written before .bss is cleared. */
 	.balign 4096

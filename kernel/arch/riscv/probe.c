@@ -12,6 +12,7 @@
 
 bool riscv_has_sstc;
 extern const char secondary_entry[];
+extern uint32_t secondaries_released;
 
 /* Does an ISA string ("rv64imafdch_zicsr_sstc") name the multi-letter extension ext? */
 static bool isa_has(const char *isa, const char *ext)
@@ -70,7 +71,10 @@ void arch_hart_init(struct hart *h)
 int arch_hart_start(struct hart *h)
 {
 	uintptr_t entry_pa = (uintptr_t)secondary_entry - KERNEL_LINK + arch_kernel_phys_start();
-	struct sbiret ret = sbi_hart_start(h->hwid, entry_pa, (unsigned long)h);
+	struct sbiret ret;
+
+	__atomic_store_n(&secondaries_released, 1, __ATOMIC_RELEASE);
+	ret = sbi_hart_start(h->hwid, entry_pa, (unsigned long)h);
 
 	return (int)ret.error;
 }

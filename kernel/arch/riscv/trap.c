@@ -24,6 +24,8 @@ _Static_assert(offsetof(struct hart, irq_stack_top) == HART_IRQ_STACK_TOP, "hart
 _Static_assert(offsetof(struct hart, overflow_stack_top) == HART_OVERFLOW_STACK_TOP,
 	       "hart overflow stack");
 _Static_assert(offsetof(struct hart, kstack_top) == HART_KSTACK_TOP, "hart kernel stack");
+_Static_assert(offsetof(struct hart, hwid) == HART_HWID, "hart id");
+_Static_assert(sizeof(struct hart) == HART_SIZE, "struct hart size (entry.S walks harts[])");
 
 static const char *const exception_names[] = {
 	[SCAUSE_MISALIGNED_FETCH] = "instruction address misaligned",
