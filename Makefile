@@ -31,7 +31,7 @@ LDFLAGS := -nostdlib -static -Wl,--no-relax -Wl,-T,kernel/arch/riscv/kernel.ld -
 KERNEL_SRCS := \
 	kernel/main.c kernel/hart.c kernel/platform.c kernel/mm.c kernel/page_alloc.c \
 	kernel/fdt.c kernel/console.c kernel/kfmt.c kernel/kstring.c kernel/spinlock.c \
-	kernel/panic.c kernel/ksyms.c kernel/timer.c kernel/ktest.c \
+	kernel/panic.c kernel/ksyms.c kernel/timer.c kernel/ktest.c kernel/irq/irq.c \
 	kernel/arch/riscv/entry.S kernel/arch/riscv/trap.S kernel/arch/riscv/trap.c \
 	kernel/arch/riscv/cpu.c kernel/arch/riscv/probe.c kernel/arch/riscv/vm.c \
 	kernel/arch/riscv/sbi.c kernel/arch/riscv/timer.c kernel/arch/riscv/ipi.c \

@@ -61,6 +61,10 @@ uint64_t arch_time_now(void);           /* timebase ticks */
 void arch_timer_set(uint64_t deadline); /* one-shot, this hart; UINT64_MAX disarms */
 void arch_ipi_send(const struct hart *target);
 
+/* --- external interrupts (the interrupt layer's irqchip interface grows from here) --- */
+/* Route line irq to hart h and let it interrupt. Boot hart. */
+void arch_irq_enable(unsigned int irq, const struct hart *h);
+
 /* --- diagnostics --- */
 void arch_dump_frame(const struct trap_frame *tf);
 /* Walk frame pointers from fp, printing at most max_depth return addresses as symbols. */

@@ -8,12 +8,17 @@
 #include "kstring.h"
 #include "spinlock.h"
 
+#define UART_RBR 0 /* receive buffer register */
 #define UART_THR 0 /* transmit holding register */
+#define UART_IER 1 /* interrupt enable register */
 #define UART_LSR 5 /* line status register */
-#define UART_LSR_THRE (1u << 5)
+#define UART_IER_RX (1u << 0)   /* received data available */
+#define UART_LSR_DR (1u << 0)   /* data ready */
+#define UART_LSR_THRE (1u << 5) /* transmit holding register empty */
 
 static volatile uint8_t *uart_base;
 static uint32_t uart_shift; /* "reg-shift": registers are 1 << shift bytes apart */
+static uint32_t uart_irq;
 static struct spinlock console_lock = SPINLOCK_INIT("console");
 static int took_over;
 
@@ -46,6 +51,8 @@ void console_init(const struct fdt *fdt)
 		return; /* keep the firmware console */
 	if (!fdt_prop_u32(fdt, node, "reg-shift", &uart_shift))
 		uart_shift = 0;
+	if (!fdt_prop_u32(fdt, node, "interrupts", &uart_irq))
+		uart_irq = 0;
 	uart_base = arch_map_device(pa, len);
 }
 
@@ -80,6 +87,24 @@ void kprintf(const char *fmt, ...)
 	va_start(ap, fmt);
 	kvprintf(fmt, ap);
 	va_end(ap);
+}
+
+unsigned int console_irq(void)
+{
+	return uart_base ? uart_irq : 0;
+}
+
+void console_enable_rx_irq(void)
+{
+	if (uart_base)
+		uart_base[UART_IER << uart_shift] = UART_IER_RX;
+}
+
+int console_getc(void)
+{
+	if (!uart_base || !(uart_base[UART_LSR << uart_shift] & UART_LSR_DR))
+		return -1;
+	return uart_base[UART_RBR << uart_shift];
 }
 
 void console_take_over(void)

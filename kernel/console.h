@@ -13,6 +13,12 @@ void console_init(const struct fdt *fdt);
 /* Whole lines from different harts do not interleave: each call holds the console lock. */
 void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void kvprintf(const char *fmt, va_list ap);
+/* The console UART's interrupt line (0 if none) and receive side, for the in-kernel test of the
+ * external interrupt path: the UART server owns input once user space exists. */
+unsigned int console_irq(void);
+void console_enable_rx_irq(void);
+/* The next received byte, or -1 if none is waiting. */
+int console_getc(void);
 /* Panic: stop taking the console lock (its holder may be halted). */
 void console_take_over(void);
 

@@ -5,6 +5,7 @@
 #include "arch.h"
 #include "console.h"
 #include "hart.h"
+#include "irq/irq.h"
 #include "kstring.h"
 #include "panic.h"
 #include "platform.h"
@@ -234,12 +235,59 @@ static void test_irq_stack_overflow(void)
 	ktest_fail("the interrupt stack never overflowed");
 }
 
+/* --- uart_irq: console input arrives through the PLIC: claim, handle, complete --- */
+#define UART_TEST_INPUT "tacet"
+static char uart_received[sizeof(UART_TEST_INPUT)];
+static uint32_t uart_nreceived;
+static uint32_t uart_irq_harts; /* bit n: hart n took the line */
+
+static void uart_rx_irq(unsigned int irq)
+{
+	int c;
+
+	(void)irq;
+	__atomic_fetch_or(&uart_irq_harts, 1u << this_hart()->id, __ATOMIC_RELAXED);
+	/* Drain the receiver: the line stays raised while data is waiting. */
+	while ((c = console_getc()) >= 0)
+		if (uart_nreceived < sizeof(UART_TEST_INPUT) - 1)
+			uart_received[uart_nreceived++] = (char)c;
+}
+
+static int uart_input_complete(void)
+{
+	return __atomic_load_n(&uart_nreceived, __ATOMIC_ACQUIRE) == sizeof(UART_TEST_INPUT) - 1;
+}
+
+static void test_uart_irq(void)
+{
+	unsigned int irq = console_irq();
+
+	if (!irq)
+		ktest_fail("the console UART has no interrupt line");
+	irq_set_handler(irq, uart_rx_irq);
+	arch_irq_enable(irq, this_hart());
+	console_enable_rx_irq();
+	kprintf("ktest: type \"%s\"\n", UART_TEST_INPUT);
+	if (!wait_until(uart_input_complete, TIMER_TEST_TIMEOUT_US))
+		ktest_fail("received %u of %u characters", uart_nreceived,
+			   (unsigned int)sizeof(UART_TEST_INPUT) - 1);
+	if (strcmp(uart_received, UART_TEST_INPUT))
+		ktest_fail("received \"%s\"", uart_received);
+	if (uart_irq_harts != 1u)
+		ktest_fail("line %u was taken by harts %#x, routed to hart 0 only", irq,
+			   uart_irq_harts);
+	kprintf("uart: received \"%s\" in %lu interrupts of line %u on hart 0, %lu unhandled\n",
+		uart_received, (unsigned long)irq_count(irq), irq, (unsigned long)irq_unhandled());
+	ktest_pass();
+}
+
 static const struct ktest tests[] = {
 	{ "boot", test_boot },
 	{ "timer", test_timer },
 	{ "ipi", test_ipi },
 	{ "stack_overflow", test_stack_overflow },
 	{ "irq_stack_overflow", test_irq_stack_overflow },
+	{ "uart_irq", test_uart_irq },
 };
 
 void ktest_main(void)

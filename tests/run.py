@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -86,11 +87,36 @@ def dtb_for(c):
 
 def qemu_command(c, dtb):
     cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], "-smp", str(c["smp"]), "-m", MEM,
-           "-nographic", "-monitor", "none", "-serial", "stdio",
+           "-display", "none", "-monitor", "none", "-serial", "stdio",
            "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb]
     if c["bootargs"]:
         cmd += ["-append", c["bootargs"]]
     return cmd
+
+
+def boot(cmd, timeout, console_input):
+    """Run QEMU to its exit; type console_input = (pattern, text) once pattern was printed.
+    Returns (output, exit status or None, timed out?)."""
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    chunks = []
+    reader = threading.Thread(target=lambda: chunks.extend(iter(
+        lambda: proc.stdout.read1(4096), b"")), daemon=True)
+    reader.start()
+    deadline = time.monotonic() + timeout
+    typed = console_input is None
+    while proc.poll() is None and time.monotonic() < deadline:
+        if not typed and re.search(console_input[0], b"".join(chunks).decode(errors="replace")):
+            proc.stdin.write(console_input[1].encode())
+            proc.stdin.flush()
+            typed = True
+        time.sleep(0.01)
+    timed_out = proc.poll() is None
+    if timed_out:
+        proc.kill()
+    proc.wait()
+    reader.join(timeout=2)
+    return b"".join(chunks).decode(errors="replace"), proc.returncode, timed_out
 
 
 def run_qemu_case(results, c):
@@ -98,13 +124,7 @@ def run_qemu_case(results, c):
     dtb = dtb_for(c)
     cmd = qemu_command(c, dtb)
     start = time.monotonic()
-    try:
-        proc = subprocess.run(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True,
-                              timeout=c["timeout"])
-        out, status, timed_out = proc.stdout.decode(errors="replace"), proc.returncode, False
-    except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b"").decode(errors="replace")
-        status, timed_out = None, True
+    out, status, timed_out = boot(cmd, c["timeout"], c["input"])
     took = time.monotonic() - start
     out = out.replace("\r\n", "\n")
     log = os.path.join(LOGS, f"qemu-{c['name']}.log")

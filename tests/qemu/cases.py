@@ -10,9 +10,10 @@ PANIC = 1
 
 
 def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=30,
-         dtb=None, forbid=(r"PANIC", r"FAIL")):
+         dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None):
+    """console_input: (pattern, text): type text on the serial console once pattern appears."""
     return dict(name=name, variant=variant, smp=smp, bootargs=bootargs, expect=expect,
-                status=status, timeout=timeout, dtb=dtb, forbid=forbid)
+                status=status, timeout=timeout, dtb=dtb, forbid=forbid, input=console_input)
 
 
 CASES = []
@@ -53,6 +54,10 @@ CASES += [
           r"PANIC on hart 0: kernel stack overflow on hart 0 \(interrupt stack\)",
           r"recurse[\w.]*\+0x", r"powering off after panic"],
          bootargs="test=irq_stack_overflow", status=PANIC, forbid=(r"FAIL",)),
+    case("uart-irq-plic",
+         [r'uart: received "tacet" in [1-5] interrupts of line 10 on hart 0, 0 unhandled',
+          r"ktest: uart_irq: PASS"],
+         bootargs="test=uart_irq", console_input=(r'ktest: type "tacet"', "tacet")),
     case("unknown-test", [r"ktest: no_such_thing: FAIL: no such test"],
          bootargs="test=no_such_thing", status=2, forbid=(r"PANIC",)),
 ]

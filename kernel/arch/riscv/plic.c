@@ -1,15 +1,17 @@
 /* plic.c: the platform-level interrupt controller (RISC-V PLIC spec 1.0), S-mode contexts only.
- * This first version claims, counts and completes: the interrupt layer (kernel/irq/) with masks,
- * notifications and affinity comes later. ctx_of[] and the base are set at probe time and
- * read-only after; irq_counts[] entries are atomics (any hart may take any source). */
+ * This first version claims, hands the line to irq_handle() and completes; the masking protocol,
+ * affinity changes and priorities come with the interrupt layer. ctx_of[] and the base are set
+ * at probe time and read-only after. */
 #include "arch.h"
 #include "console.h"
 #include "fdt.h"
 #include "hart.h"
+#include "irq/irq.h"
 #include "riscv_platform.h"
 #include "trap.h"
 
 #define PLIC_PRIORITY(irq)   (4 * (irq))
+#define PLIC_PRIORITY_MIN    1  /* 0 would mean never interrupt */
 #define PLIC_ENABLE(ctx)     (0x2000 + 0x80 * (ctx))
 #define PLIC_THRESHOLD(ctx)  (0x200000 + 0x1000 * (ctx))
 #define PLIC_CLAIM(ctx)      (0x200004 + 0x1000 * (ctx))
@@ -19,7 +21,6 @@
 static volatile uint8_t *plic_base;
 static uint32_t plic_ndev;
 static int ctx_of[MAX_HARTS] = { [0 ... MAX_HARTS - 1] = -1 }; /* by logical hart id */
-static uint64_t irq_counts[PLIC_MAX_SOURCES];
 
 static volatile uint32_t *reg(uint32_t off)
 {
@@ -83,6 +84,16 @@ void plic_handle(void)
 	irq = *reg(PLIC_CLAIM(ctx));
 	if (irq == 0)
 		return; /* another hart claimed it first */
-	__atomic_fetch_add(&irq_counts[irq], 1, __ATOMIC_RELAXED);
+	irq_handle(irq);
 	*reg(PLIC_CLAIM(ctx)) = irq;
+}
+
+void arch_irq_enable(unsigned int irq, const struct hart *h)
+{
+	int ctx = ctx_of[h->id];
+
+	if (!plic_base || ctx < 0 || irq == 0 || irq > plic_ndev)
+		return;
+	*reg(PLIC_PRIORITY(irq)) = PLIC_PRIORITY_MIN;
+	*reg(PLIC_ENABLE(ctx) + 4 * (irq / 32)) |= 1u << (irq % 32);
 }
