@@ -67,8 +67,9 @@ void arch_irq_enable(unsigned int irq, const struct hart *h);
 
 /* --- diagnostics --- */
 void arch_dump_frame(const struct trap_frame *tf);
-/* Walk frame pointers from fp, printing at most max_depth return addresses as symbols. */
-void arch_backtrace(uintptr_t pc, uintptr_t fp, int max_depth);
+/* Print pc, then walk frame pointers from fp, printing at most max_depth return addresses as
+ * symbols; ra is the return address register at pc (for a leaf function), or 0. */
+void arch_backtrace(uintptr_t pc, uintptr_t fp, uintptr_t ra, int max_depth);
 uintptr_t arch_current_fp(void);
 
 #endif

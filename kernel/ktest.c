@@ -281,6 +281,26 @@ static void test_uart_irq(void)
 	ktest_pass();
 }
 
+/* --- kernel_exception: an illegal instruction in the kernel panics with a report --- */
+static void __attribute__((noinline)) execute_illegal_instruction(void)
+{
+	__asm__ volatile(".word 0" : : : "memory"); /* all-zero bits: defined to be illegal */
+}
+
+static void test_kernel_exception(void)
+{
+	execute_illegal_instruction();
+	ktest_fail("an illegal instruction did not trap");
+}
+
+/* --- enabled_interrupts: SIE set outside the idle wait is caught (debug builds) --- */
+static void test_enabled_interrupts(void)
+{
+	timer_arm(timer_now(), 0);
+	__asm__ volatile("csrsi sstatus, 2\n"
+			 "1: j 1b" : : : "memory"); /* the timer interrupt arrives here */
+}
+
 static const struct ktest tests[] = {
 	{ "boot", test_boot },
 	{ "timer", test_timer },
@@ -288,6 +308,8 @@ static const struct ktest tests[] = {
 	{ "stack_overflow", test_stack_overflow },
 	{ "irq_stack_overflow", test_irq_stack_overflow },
 	{ "uart_irq", test_uart_irq },
+	{ "kernel_exception", test_kernel_exception },
+	{ "enabled_interrupts", test_enabled_interrupts },
 };
 
 void ktest_main(void)

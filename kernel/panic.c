@@ -34,7 +34,7 @@ void panic(const char *fmt, ...)
 	kvprintf(fmt, ap);
 	va_end(ap);
 	kprintf("\nbacktrace:\n");
-	arch_backtrace(0, arch_current_fp(), 32);
+	arch_backtrace(0, arch_current_fp(), 0, 32);
 	panic_end();
 }
 

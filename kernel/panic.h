@@ -12,6 +12,13 @@ _Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 _Noreturn void panic_frame(const struct trap_frame *tf, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Debug builds (make DEBUG=1, the default) check the kernel's own rules on hot paths too. */
+#ifdef CONFIG_DEBUG
+#define KDEBUG 1
+#else
+#define KDEBUG 0
+#endif
+
 #define KASSERT(cond, ...)                                                                     \
 	do {                                                                                   \
 		if (!(cond))                                                                   \

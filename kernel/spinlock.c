@@ -6,7 +6,7 @@
 
 void spin_lock(struct spinlock *lock)
 {
-	if (!arch_irqs_masked())
+	if (KDEBUG && !arch_irqs_masked())
 		panic("spin_lock %s: interrupts are enabled", lock->name);
 	if (spin_is_held_by_me(lock))
 		panic("spin_lock %s: already held by this hart", lock->name);

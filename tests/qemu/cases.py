@@ -58,6 +58,18 @@ CASES += [
          [r'uart: received "tacet" in [1-5] interrupts of line 10 on hart 0, 0 unhandled',
           r"ktest: uart_irq: PASS"],
          bootargs="test=uart_irq", console_input=(r'ktest: type "tacet"', "tacet")),
+    case("kernel-exception-panics",
+         [r"PANIC on hart 0: unexpected kernel exception",
+          r"scause 0x2 \(illegal instruction\)",
+          r"sepc   0x[0-9a-f]+ execute_illegal_instruction\+0x",
+          r"backtrace:\n  0x[0-9a-f]+ execute_illegal_instruction\+0x[0-9a-f]+\n"
+          r"  0x[0-9a-f]+ test_kernel_exception\+0x[0-9a-f]+\n  0x[0-9a-f]+ ktest_main\+",
+          r"powering off after panic"],
+         bootargs="test=kernel_exception", status=PANIC, forbid=(r"FAIL",)),
+    case("interrupts-enabled-by-accident",
+         [r"PANIC on hart 0: interrupt taken outside the idle wait: SIE was set by accident",
+          r"sepc   0x[0-9a-f]+ test_enabled_interrupts\+0x"],
+         bootargs="test=enabled_interrupts", status=PANIC, forbid=(r"FAIL",)),
     case("unknown-test", [r"ktest: no_such_thing: FAIL: no such test"],
          bootargs="test=no_such_thing", status=2, forbid=(r"PANIC",)),
 ]

@@ -90,25 +90,34 @@ uintptr_t arch_current_fp(void)
 	return (uintptr_t)__builtin_frame_address(0);
 }
 
-/* RISC-V frame records: fp points just above the saved ra (fp - 8) and the caller's fp (fp - 16). */
-void arch_backtrace(uintptr_t pc, uintptr_t fp, int max_depth)
+static void print_pc(uintptr_t pc)
+{
+	uintptr_t off;
+	const char *name = ksyms_lookup(pc, &off);
+
+	kprintf("  %#lx %s+%#lx\n", (unsigned long)pc, name ? name : "?",
+		name ? (unsigned long)off : 0UL);
+}
+
+/* RISC-V frame records: fp points just above the saved ra (fp - 8) and the caller's fp (fp - 16).
+ * A leaf function saves no ra: its record is only the caller's fp, at fp - 8. So for the trapped
+ * function (pc, with its ra still in a register), a stack address at fp - 8 means a leaf: its
+ * caller is ra and the walk goes on from that fp. */
+void arch_backtrace(uintptr_t pc, uintptr_t fp, uintptr_t ra, int max_depth)
 {
 	if (pc) {
-		uintptr_t off;
-		const char *name = ksyms_lookup(pc, &off);
-
-		kprintf("  %#lx %s+%#lx\n", (unsigned long)pc, name ? name : "?",
-			name ? (unsigned long)off : 0UL);
+		print_pc(pc);
+		if (fp && on_a_stack(fp - 8) && on_a_stack(((uintptr_t *)fp)[-1] - 16)) {
+			print_pc(ra);
+			fp = ((uintptr_t *)fp)[-1];
+		}
 	}
 	for (int i = 0; i < max_depth && fp && on_a_stack(fp - 16); i++) {
-		uintptr_t ra = ((uintptr_t *)fp)[-1];
-		uintptr_t off;
-		const char *name = ksyms_lookup(ra, &off);
+		uintptr_t ret = ((uintptr_t *)fp)[-1];
 
-		if (!ra)
+		if (!ret)
 			break;
-		kprintf("  %#lx %s+%#lx\n", (unsigned long)ra, name ? name : "?",
-			name ? (unsigned long)off : 0UL);
+		print_pc(ret);
 		fp = ((uintptr_t *)fp)[-2];
 	}
 }

@@ -81,8 +81,10 @@ int arch_hart_start(struct hart *h)
 
 void arch_switch_to_kernel_stack(struct hart *h, void (*fn)(void))
 {
+	/* zero ra and s0: the backtrace of the new stack ends at fn */
 	__asm__ volatile("mv sp, %0\n"
 			 "li s0, 0\n"
+			 "li ra, 0\n"
 			 "jr %1\n"
 			 :
 			 : "r"(h->kstack_top), "r"(fn)

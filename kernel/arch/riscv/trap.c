@@ -62,7 +62,7 @@ static void check_interrupt_window(const struct trap_frame *tf)
 	uintptr_t pc = tf->sepc;
 
 	/* Interrupts reach the kernel only where it opened the window itself. */
-	if (pc < (uintptr_t)idle_window_start || pc > (uintptr_t)idle_window_end)
+	if (KDEBUG && (pc < (uintptr_t)idle_window_start || pc > (uintptr_t)idle_window_end))
 		panic_frame(tf, "interrupt taken outside the idle wait: SIE was set by accident");
 }
 
@@ -93,7 +93,7 @@ void trap_kernel(struct trap_frame *tf)
 		handle_interrupt(tf);
 	else
 		panic_frame(tf, "unexpected kernel exception");
-	if (csr_read(sstatus) & SSTATUS_SIE)
+	if (KDEBUG && (csr_read(sstatus) & SSTATUS_SIE))
 		panic_frame(tf, "a trap handler left interrupts enabled");
 }
 
@@ -128,5 +128,5 @@ void arch_dump_frame(const struct trap_frame *tf)
 	for (int i = 1; i < 32; i++)
 		kprintf("%4s %016lx%s", names[i], tf->regs[i], i % 4 == 3 ? "\n" : "  ");
 	kprintf("\nbacktrace:\n");
-	arch_backtrace(tf->sepc, tf->regs[REG_S0], 32);
+	arch_backtrace(tf->sepc, tf->regs[REG_S0], tf->regs[REG_RA], 32);
 }
