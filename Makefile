@@ -21,7 +21,7 @@ OPENSBI := /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
 CFLAGS := -std=gnu11 -march=rv64gc -mabi=lp64 -mcmodel=medany -mno-relax \
 	-ffreestanding -nostdlib -fno-builtin -fno-stack-protector -fno-pie \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls \
-	-O2 -g -Wall -Wextra -Werror -Ikernel -MMD -MP
+	-O2 -g -Wall -Wextra -Werror -Ikernel -Ikernel/arch/riscv/include -Ikernel/uapi -MMD -MP
 ifeq ($(DEBUG),1)
 CFLAGS += -DCONFIG_DEBUG
 endif
@@ -32,14 +32,17 @@ KERNEL_SRCS := \
 	kernel/main.c kernel/hart.c kernel/platform.c kernel/mm.c kernel/page_alloc.c \
 	kernel/fdt.c kernel/console.c kernel/kfmt.c kernel/kstring.c kernel/spinlock.c \
 	kernel/panic.c kernel/ksyms.c kernel/timer.c kernel/ktest.c kernel/irq/irq.c \
+	kernel/kalloc.c kernel/kobj.c kernel/cap.c kernel/process.c kernel/thread.c kernel/sched.c \
+	kernel/endpoint.c kernel/notification.c kernel/frame.c kernel/syscall.c kernel/elf.c \
+	kernel/rootserver.c kernel/runqueue.c \
 	kernel/arch/riscv/entry.S kernel/arch/riscv/trap.S kernel/arch/riscv/trap.c \
 	kernel/arch/riscv/cpu.c kernel/arch/riscv/probe.c kernel/arch/riscv/vm.c \
 	kernel/arch/riscv/sbi.c kernel/arch/riscv/timer.c kernel/arch/riscv/ipi.c \
-	kernel/arch/riscv/plic.c
+	kernel/arch/riscv/plic.c kernel/arch/riscv/context.c
 KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_SRCS))
 
-.PHONY: all kernel qemu run gdb test deps host-tests dtbs clean
-all: kernel
+.PHONY: all kernel userspace qemu run gdb test deps host-tests dtbs clean
+all: kernel userspace
 
 kernel: $(BUILD)/kernel.elf $(BUILD)/kernel.bin
 
@@ -72,6 +75,16 @@ $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(BUILD)/ksyms.S.o kernel/arch/riscv/kernel.
 $(BUILD)/kernel.bin: $(BUILD)/kernel.elf
 	$(OBJCOPY) -O binary $< $@
 
+# --- user space: lib/ and the servers (lib/lib.mk, servers/servers.mk define USER_* and
+# SERVERS), packed into the boot module archive QEMU loads with -initrd ---------------------
+SERVERS :=
+-include lib/lib.mk
+-include servers/servers.mk
+SERVER_ELFS := $(SERVERS:%=$(BUILD)/servers/%.elf)
+$(BUILD)/modules.img: $(SERVER_ELFS) tools/mkmodules.py
+	python3 tools/mkmodules.py $@ $(SERVER_ELFS)
+userspace: $(BUILD)/modules.img
+
 # --- device trees: QEMU's own tree for the machine options, plus Tacet's overlay -------------
 # $(BUILD)/dts/VARIANT-smpN.dtb for any variant below and any N.
 QEMU_MACHINE_aclint := -machine virt,aclint=on -cpu rv64
@@ -100,7 +113,8 @@ dtbs: $(BUILD)/dts/$(VARIANT)-smp$(SMP).dtb
 
 # --- running ------------------------------------------------------------------------------
 QEMU_RUN = $(QEMU) $(call QEMU_ARGS,$(VARIANT),$(SMP)) -nographic -bios $(OPENSBI) \
-	-kernel $(BUILD)/kernel.bin -dtb $(BUILD)/dts/$(VARIANT)-smp$(SMP).dtb
+	-kernel $(BUILD)/kernel.bin -dtb $(BUILD)/dts/$(VARIANT)-smp$(SMP).dtb \
+	-initrd $(BUILD)/modules.img
 
 deps:
 	@tools/install-deps.sh
@@ -108,24 +122,24 @@ deps:
 qemu: deps
 	@$(MAKE) --no-print-directory run
 
-run: kernel dtbs
+run: kernel userspace dtbs
 	$(QEMU_RUN)
 
 gdb: deps
-	@$(MAKE) --no-print-directory kernel dtbs
+	@$(MAKE) --no-print-directory kernel userspace dtbs
 	$(QEMU_RUN) -S -gdb tcp::1234 & \
 	gdb-multiarch -q $(BUILD)/kernel.elf -ex 'set architecture riscv:rv64' \
 		-ex 'target remote :1234'; kill %1 2>/dev/null || true
 
 test: deps
-	@$(MAKE) --no-print-directory kernel host-tests
+	@$(MAKE) --no-print-directory kernel userspace host-tests
 	@python3 tests/run.py
 
 # --- host unit tests ------------------------------------------------------------------------
 HOST_CC := gcc
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
-	-Ikernel -Itests/host -DTACET_HOST_TEST
+	-Ikernel -Ikernel/uapi -Itests/host -DTACET_HOST_TEST
 HOST_TESTS :=
 include $(sort $(wildcard tests/host/*.mk))
 HOST_BINS := $(HOST_TESTS:%=$(BUILD)/host/test_%)

@@ -7,10 +7,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include "arch_types.h" /* kernel/arch/<arch>/include: struct trap_frame and its accessors */
 
 struct fdt;
 struct hart;
-struct trap_frame;
 
 /* --- this hart and its interrupt mask --- */
 struct hart *arch_this_hart(void);
@@ -46,6 +46,29 @@ void arch_vm_init(const struct phys_range *ram, int nram);
 uint64_t arch_kernel_phys_start(void);
 uint64_t arch_kernel_phys_end(void);
 
+/* --- user address spaces (roots are physical addresses of top-level tables) --- */
+/* A new address space sharing the kernel half; 0 when out of memory. */
+uint64_t arch_aspace_new(void);
+/* Map one 4 KiB page with TACET_RIGHT_READ/WRITE and TACET_MAP_EXEC. 0 or -TACET_E*. */
+int arch_aspace_map(uint64_t root, uintptr_t va, uint64_t pa, unsigned int rights);
+int arch_aspace_unmap(uint64_t root, uintptr_t va, uint64_t *pa);
+/* Physical address of user va if mapped user-accessible with `need` rights; else -TACET_EFAULT. */
+int arch_aspace_lookup(uint64_t root, uintptr_t va, unsigned int need, uint64_t *pa);
+void arch_aspace_free(uint64_t root);
+/* Run on root (0: the kernel's own tables). */
+void arch_aspace_activate(uint64_t root);
+/* Highest user address + 1. */
+uintptr_t arch_user_top(void);
+
+/* --- user threads --- */
+/* A fresh user context: pc, sp, a0 = arg, user mode, interrupts on in user mode. */
+void arch_ctx_init_user(struct trap_frame *tf, uintptr_t pc, uintptr_t sp, unsigned long arg);
+/* Leave the kernel into the user context tf (on this hart's kernel stack). */
+_Noreturn void arch_return_to_user(struct trap_frame *tf);
+/* Floating-point state across thread switches: save if the thread dirtied it, restore. */
+void arch_fp_save(struct trap_frame *tf, struct fp_state *fp);
+void arch_fp_restore(struct trap_frame *tf, const struct fp_state *fp);
+
 /* --- harts --- */
 /* Allocate and map h's guarded kernel and interrupt stacks. Returns 0 or -1 (no memory). */
 int arch_hart_stacks_init(struct hart *h);
@@ -58,6 +81,7 @@ int arch_hart_start(struct hart *h);
 
 /* --- time and IPIs --- */
 uint64_t arch_time_now(void);           /* timebase ticks */
+uint64_t arch_cycles(void);             /* the cycle counter (= instret under QEMU -icount) */
 void arch_timer_set(uint64_t deadline); /* one-shot, this hart; UINT64_MAX disarms */
 void arch_ipi_send(const struct hart *target);
 

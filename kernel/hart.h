@@ -14,7 +14,10 @@ enum ipi_reason {
 	IPI_PONG = 1u << 1, /* test: answer to IPI_PING */
 	IPI_WAKE = 1u << 2, /* just leave wfi and look again */
 	IPI_HALT = 1u << 3, /* stop: another hart panicked */
+	IPI_RESCHED = 1u << 4, /* a thread became ready on this hart's run queue */
 };
+
+struct thread;
 
 struct hart {
 	/* Read by the trap entry before it has a stack; offsets in arch asm_offsets.h. */
@@ -23,9 +26,13 @@ struct hart {
 	uintptr_t overflow_stack_top;
 	uintptr_t kstack_top;
 	unsigned long hwid; /* the hart id of the ISA, SBI and device tree */
+	struct trap_frame *user_ctx; /* where a trap from user mode saves: current->ctx */
 
 	unsigned int id;    /* logical number: 0 is the boot hart, the rest in device-tree order */
 	bool online;        /* set by the hart itself once running; read by the boot hart */
+	struct thread *current; /* the user thread this hart runs, NULL when idle (BKL) */
+	bool need_resched;      /* pick again before returning to user mode */
+	uint64_t syscalls;
 
 	/* Counters, written by this hart only, read by others for tests. */
 	uint64_t timer_irqs;

@@ -7,6 +7,8 @@
 #include "mm.h"
 #include "panic.h"
 #include "platform.h"
+#include "rootserver.h"
+#include "sched.h"
 #include "timer.h"
 
 #define MIB (1024 * 1024)
@@ -14,14 +16,6 @@
 
 _Noreturn void kmain(unsigned long hwid, uint64_t dtb_pa);
 _Noreturn void hart_main(unsigned long hwid, struct hart *h);
-
-static _Noreturn void idle_loop(void)
-{
-	for (;;) {
-		ktest_hart_poll();
-		arch_idle_wait();
-	}
-}
 
 static void print_banner(void)
 {
@@ -88,7 +82,11 @@ static _Noreturn void boot_hart_continue(void)
 	start_secondaries();
 	kprintf("harts online: %u\n", harts_online());
 	ktest_main();
-	idle_loop();
+	bkl_lock();
+	if (rootserver_start() < 0)
+		kprintf("tacet: no user space; the harts idle\n");
+	bkl_unlock();
+	sched_start_hart();
 }
 
 void kmain(unsigned long hwid, uint64_t dtb_pa)
@@ -116,5 +114,5 @@ void hart_main(unsigned long hwid, struct hart *h)
 	arch_hart_init(h);
 	__atomic_store_n(&h->online, true, __ATOMIC_RELEASE);
 	hart_signal(&harts[0], IPI_WAKE);
-	idle_loop();
+	sched_start_hart();
 }

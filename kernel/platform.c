@@ -114,6 +114,25 @@ static void read_harts(const struct fdt *fdt, unsigned long boot_hwid)
 		harts[i].id = i;
 }
 
+/* /chosen linux,initrd-start/-end: one or two cells each. */
+static void read_initrd(const struct fdt *fdt)
+{
+	int chosen = fdt_path(fdt, "/chosen");
+	uint32_t ls, le;
+	const void *s = fdt_getprop(fdt, chosen, "linux,initrd-start", &ls);
+	const void *e = fdt_getprop(fdt, chosen, "linux,initrd-end", &le);
+
+	if (!s || !e)
+		return;
+	if ((ls != 4 && ls != 8) || (le != 4 && le != 8))
+		bad_tree("malformed linux,initrd-start/end", NULL);
+	platform.initrd_start = fdt_cells_read(s, ls / 4);
+	platform.initrd_end = fdt_cells_read(e, le / 4);
+	if (platform.initrd_end < platform.initrd_start)
+		bad_tree("linux,initrd-end before linux,initrd-start", NULL);
+	add_resv(platform.initrd_start, platform.initrd_end - platform.initrd_start);
+}
+
 void platform_init(uint64_t dtb_pa)
 {
 	const char *why;
@@ -134,6 +153,7 @@ void platform_init(uint64_t dtb_pa)
 	add_resv(dtb_pa, size);
 	read_memory(&platform.fdt);
 	read_reserved(&platform.fdt);
+	read_initrd(&platform.fdt);
 	read_harts(&platform.fdt, this_hart()->hwid);
 	platform.bootargs = fdt_prop_string(&platform.fdt, fdt_path(&platform.fdt, "/chosen"),
 					    "bootargs");

@@ -88,7 +88,8 @@ def dtb_for(c):
 def qemu_command(c, dtb):
     cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], "-smp", str(c["smp"]), "-m", MEM,
            "-display", "none", "-monitor", "none", "-serial", "stdio",
-           "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb]
+           "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb,
+           "-initrd", os.path.join(BUILD, "modules.img")]
     if c["bootargs"]:
         cmd += ["-append", c["bootargs"]]
     return cmd

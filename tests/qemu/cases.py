@@ -86,3 +86,15 @@ CASES += [
           r"cannot boot without a valid device tree; powering off"],
          dtb="build/dts/bad/bad-memreg.dtb", timeout=10),
 ]
+
+# User space: init starts the servers named in init.run= and powers off when all have ended.
+CASES += [
+    case("user-hello", [r"init: 4 harts, \d+ devices", r"hello from user space: 2 \+ 3 = 5",
+                        r"hello: libc ok", r"init: server hello finished with status 0",
+                        r"init: all 1 servers done; powering off"],
+         bootargs="init.run=hello"),
+    case("user-hello-every-hart",
+         [r"(?s)(init: server hello finished with status 0.*){4}",
+          r"init: all 4 servers done; powering off"],
+         bootargs="init.run=hello@0,hello@1,hello@2,hello@3"),
+]

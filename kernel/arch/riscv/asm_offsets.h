@@ -18,6 +18,7 @@
 #define HART_OVERFLOW_STACK_TOP 24
 #define HART_KSTACK_TOP        32
 #define HART_HWID              40
-#define HART_SIZE              96
+#define HART_USER_CTX          48
+#define HART_SIZE              128
 
 #endif

@@ -24,6 +24,11 @@ struct hart *arch_this_hart(void)
 	return h;
 }
 
+uint64_t arch_cycles(void)
+{
+	return rdcycle();
+}
+
 bool arch_irqs_masked(void)
 {
 	return !(csr_read(sstatus) & SSTATUS_SIE);

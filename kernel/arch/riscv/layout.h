@@ -9,6 +9,7 @@
 #ifndef ARCH_RISCV_LAYOUT_H
 #define ARCH_RISCV_LAYOUT_H
 
+#define USER_VA_TOP     0x0000004000000000 /* user addresses are below this */
 #define DIRECT_MAP_BASE 0xffffffc000000000
 #define DIRECT_MAP_SIZE 0x0000001000000000 /* 64 GiB of physical address space */
 #define STACKS_BASE     0xffffffd000000000

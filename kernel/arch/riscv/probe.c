@@ -65,6 +65,8 @@ void arch_hart_init(struct hart *h)
 	arch_timer_set(UINT64_MAX);
 	csr_clear(sip, SIP_SSIP);
 	plic_init_hart(h);
+	/* user space may read cycle, time and instret itself (benchmarks, timestamps) */
+	csr_write(scounteren, SCOUNTEREN_CY | SCOUNTEREN_TM | SCOUNTEREN_IR);
 	csr_write(sie, SIE_SSIE | SIE_STIE | SIE_SEIE);
 }
 

@@ -12,6 +12,10 @@
 #define SIE_SEIE (1UL << 9) /* supervisor external interrupt (PLIC) */
 #define SIP_SSIP SIE_SSIE
 
+#define SCOUNTEREN_CY (1UL << 0)
+#define SCOUNTEREN_TM (1UL << 1)
+#define SCOUNTEREN_IR (1UL << 2)
+
 #define SATP_MODE_SV39 (8UL << 60)
 
 /* Sv39 page table entry bits. */

@@ -1,10 +1,15 @@
 /* trap.S: the one trap vector. Saves the full context, picks the stack, calls trap_kernel().
  *
- * Every trap today comes from S-mode (user entry arrives with the user-space issue): the kernel
- * keeps tp = this hart's struct hart and sscratch = 0. Hardware clears sstatus.SIE on entry and
- * nothing here sets it, so the handler runs with interrupts masked.
+ * In the kernel, tp = this hart's struct hart and sscratch = 0; in user mode sscratch holds the
+ * struct hart, so one swap tells where the trap came from and gives the kernel its tp.
+ * Hardware clears sstatus.SIE on entry and nothing here sets it: handlers run masked.
  *
- * Stack choice: an interrupt moves to the hart's interrupt stack unless it is already on it (a
+ * From user mode: the context goes straight into the running thread's struct trap_frame
+ * (hart->user_ctx), the kernel stack starts empty, and trap_user() never returns: it leaves
+ * through arch_return_to_user() into whichever thread the scheduler picked.
+ *
+ * From the kernel: *
+ * stack choice: an interrupt moves to the hart's interrupt stack unless it is already on it (a
  * nested interrupt, allowed only through irq_enable_in_hardirq()); an exception stays on the
  * current stack. Before pushing the frame on a guarded stack the entry checks whether the frame
  * would land in the guard half of the 32 KiB slot (bit STACK_SIZE_SHIFT of the address clear):
@@ -18,6 +23,9 @@
 	.balign 4
 	.globl trap_vector
 trap_vector:
+	csrrw	tp, sscratch, tp
+	bnez	tp, .Lfrom_user
+	csrrw	tp, sscratch, zero		/* from the kernel: tp back, sscratch stays 0 */
 	sd	t0, HART_TRAP_SCRATCH0(tp)
 	sd	t1, HART_TRAP_SCRATCH1(tp)
 	mv	t0, sp
@@ -142,3 +150,94 @@ trap_vector:
 	call	trap_stack_overflow	/* does not return */
 1:	wfi
 	j	1b
+
+.Lfrom_user:	/* tp = struct hart, sscratch = the user's tp */
+	sd	t0, HART_TRAP_SCRATCH0(tp)
+	ld	t0, HART_USER_CTX(tp)
+	sd	x1, TF_REG(1)(t0)
+	sd	x2, TF_REG(2)(t0)
+	sd	x3, TF_REG(3)(t0)
+	sd	x6, TF_REG(6)(t0)
+	sd	x7, TF_REG(7)(t0)
+	sd	x8, TF_REG(8)(t0)
+	sd	x9, TF_REG(9)(t0)
+	sd	x10, TF_REG(10)(t0)
+	sd	x11, TF_REG(11)(t0)
+	sd	x12, TF_REG(12)(t0)
+	sd	x13, TF_REG(13)(t0)
+	sd	x14, TF_REG(14)(t0)
+	sd	x15, TF_REG(15)(t0)
+	sd	x16, TF_REG(16)(t0)
+	sd	x17, TF_REG(17)(t0)
+	sd	x18, TF_REG(18)(t0)
+	sd	x19, TF_REG(19)(t0)
+	sd	x20, TF_REG(20)(t0)
+	sd	x21, TF_REG(21)(t0)
+	sd	x22, TF_REG(22)(t0)
+	sd	x23, TF_REG(23)(t0)
+	sd	x24, TF_REG(24)(t0)
+	sd	x25, TF_REG(25)(t0)
+	sd	x26, TF_REG(26)(t0)
+	sd	x27, TF_REG(27)(t0)
+	sd	x28, TF_REG(28)(t0)
+	sd	x29, TF_REG(29)(t0)
+	sd	x30, TF_REG(30)(t0)
+	sd	x31, TF_REG(31)(t0)
+	ld	t1, HART_TRAP_SCRATCH0(tp)
+	sd	t1, TF_REG(5)(t0)
+	csrrw	t1, sscratch, zero		/* the user's tp; back in the kernel: sscratch = 0 */
+	sd	t1, TF_REG(4)(t0)
+	csrr	t1, sepc
+	sd	t1, TF_SEPC(t0)
+	csrr	t1, sstatus
+	sd	t1, TF_SSTATUS(t0)
+	csrr	t1, scause
+	sd	t1, TF_SCAUSE(t0)
+	csrr	t1, stval
+	sd	t1, TF_STVAL(t0)
+	ld	sp, HART_KSTACK_TOP(tp)
+	li	s0, 0
+	mv	a0, t0
+	call	trap_user		/* does not return */
+	j	1b
+
+/* arch_return_to_user(struct trap_frame *tf): into user mode with tf's registers. */
+	.globl arch_return_to_user
+arch_return_to_user:
+	csrw	sscratch, tp			/* the next trap comes from user mode */
+	ld	t0, TF_SEPC(a0)
+	csrw	sepc, t0
+	ld	t0, TF_SSTATUS(a0)
+	csrw	sstatus, t0
+	ld	x1, TF_REG(1)(a0)
+	ld	x2, TF_REG(2)(a0)
+	ld	x3, TF_REG(3)(a0)
+	ld	x4, TF_REG(4)(a0)
+	ld	x5, TF_REG(5)(a0)
+	ld	x6, TF_REG(6)(a0)
+	ld	x7, TF_REG(7)(a0)
+	ld	x8, TF_REG(8)(a0)
+	ld	x9, TF_REG(9)(a0)
+	ld	x11, TF_REG(11)(a0)
+	ld	x12, TF_REG(12)(a0)
+	ld	x13, TF_REG(13)(a0)
+	ld	x14, TF_REG(14)(a0)
+	ld	x15, TF_REG(15)(a0)
+	ld	x16, TF_REG(16)(a0)
+	ld	x17, TF_REG(17)(a0)
+	ld	x18, TF_REG(18)(a0)
+	ld	x19, TF_REG(19)(a0)
+	ld	x20, TF_REG(20)(a0)
+	ld	x21, TF_REG(21)(a0)
+	ld	x22, TF_REG(22)(a0)
+	ld	x23, TF_REG(23)(a0)
+	ld	x24, TF_REG(24)(a0)
+	ld	x25, TF_REG(25)(a0)
+	ld	x26, TF_REG(26)(a0)
+	ld	x27, TF_REG(27)(a0)
+	ld	x28, TF_REG(28)(a0)
+	ld	x29, TF_REG(29)(a0)
+	ld	x30, TF_REG(30)(a0)
+	ld	x31, TF_REG(31)(a0)
+	ld	x10, TF_REG(10)(a0)
+	sret

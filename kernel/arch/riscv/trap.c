@@ -10,6 +10,9 @@
 #include "ksyms.h"
 #include "panic.h"
 #include "timer.h"
+#include "sched.h"
+#include "syscall.h"
+#include "thread.h"
 
 _Static_assert(offsetof(struct trap_frame, regs[1]) == TF_REG(1), "trap frame layout");
 _Static_assert(offsetof(struct trap_frame, sepc) == TF_SEPC, "trap frame sepc");
@@ -25,6 +28,7 @@ _Static_assert(offsetof(struct hart, overflow_stack_top) == HART_OVERFLOW_STACK_
 	       "hart overflow stack");
 _Static_assert(offsetof(struct hart, kstack_top) == HART_KSTACK_TOP, "hart kernel stack");
 _Static_assert(offsetof(struct hart, hwid) == HART_HWID, "hart id");
+_Static_assert(offsetof(struct hart, user_ctx) == HART_USER_CTX, "hart user context");
 _Static_assert(sizeof(struct hart) == HART_SIZE, "struct hart size (entry.S walks harts[])");
 
 static const char *const exception_names[] = {
@@ -66,9 +70,8 @@ static void check_interrupt_window(const struct trap_frame *tf)
 		panic_frame(tf, "interrupt taken outside the idle wait: SIE was set by accident");
 }
 
-static void handle_interrupt(struct trap_frame *tf)
+static void dispatch_interrupt(struct trap_frame *tf)
 {
-	check_interrupt_window(tf);
 	switch (tf->scause & ~SCAUSE_INTERRUPT) {
 	case SCAUSE_IRQ_S_TIMER:
 		timer_handle();
@@ -85,16 +88,39 @@ static void handle_interrupt(struct trap_frame *tf)
 	}
 }
 
+static void handle_interrupt(struct trap_frame *tf)
+{
+	check_interrupt_window(tf);
+	dispatch_interrupt(tf);
+}
+
 void trap_kernel(struct trap_frame *tf)
 {
 	if (!(tf->sstatus & SSTATUS_SPP))
-		panic_frame(tf, "trap from user mode, but there is no user mode yet");
+		panic_frame(tf, "a trap from user mode took the kernel's path");
 	if (tf->scause & SCAUSE_INTERRUPT)
 		handle_interrupt(tf);
 	else
 		panic_frame(tf, "unexpected kernel exception");
 	if (KDEBUG && (csr_read(sstatus) & SSTATUS_SIE))
 		panic_frame(tf, "a trap handler left interrupts enabled");
+}
+
+/* Every trap from user mode: tf is the running thread's saved context. */
+void trap_user(struct trap_frame *tf)
+{
+	struct thread *t = this_hart()->current;
+
+	bkl_lock();
+	if (tf->scause & SCAUSE_INTERRUPT) {
+		dispatch_interrupt(tf);
+	} else if (tf->scause == SCAUSE_ECALL_U) {
+		tf->sepc += 4; /* resume after the ecall, whenever that is */
+		syscall_dispatch(t);
+	} else {
+		thread_fault(t);
+	}
+	sched_exit_to_user();
 }
 
 void trap_stack_overflow(struct trap_frame *tf)

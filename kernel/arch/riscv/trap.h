@@ -3,18 +3,12 @@
 #define ARCH_RISCV_TRAP_H
 
 #include <stdint.h>
+#include "arch_types.h"
 
 enum { REG_RA = 1, REG_SP = 2, REG_GP = 3, REG_TP = 4, REG_S0 = 8, REG_A0 = 10 };
 
-struct trap_frame {
-	unsigned long regs[32]; /* x0..x31 by number; regs[0] is unused */
-	unsigned long sepc;
-	unsigned long sstatus;
-	unsigned long scause;
-	unsigned long stval;
-};
-
 void trap_kernel(struct trap_frame *tf);
+_Noreturn void trap_user(struct trap_frame *tf);
 _Noreturn void trap_stack_overflow(struct trap_frame *tf);
 
 /* The idle wait's interrupt window (idle.c): the only code that runs with SIE set. */

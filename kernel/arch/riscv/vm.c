@@ -12,6 +12,7 @@
 #include "panic.h"
 #include "riscv.h"
 #include "riscv_platform.h"
+#include <tacet/abi.h>
 
 #define PT_ENTRIES    512
 #define PT_INDEX_BITS 9
@@ -54,9 +55,12 @@ uint64_t arch_kernel_phys_end(void)
 	return kernel_va_to_pa((uintptr_t)_kernel_end);
 }
 
+/* perm carries PTE_U for user pages; kernel pages are global (in every address space). */
 static pte_t leaf_pte(uint64_t pa, uint64_t perm)
 {
-	return ((pa >> PAGE_SHIFT) << PTE_PPN_SHIFT) | perm | PTE_V | PTE_A | PTE_D | PTE_G;
+	uint64_t scope = (perm & PTE_U) ? 0 : PTE_G;
+
+	return ((pa >> PAGE_SHIFT) << PTE_PPN_SHIFT) | perm | PTE_V | PTE_A | PTE_D | scope;
 }
 
 void arch_boot_map_direct(uint64_t pa, uint64_t len)
@@ -77,8 +81,9 @@ static pte_t *table_at(pte_t pte)
 	return (pte_t *)arch_phys_to_virt((pte >> PTE_PPN_SHIFT) << PAGE_SHIFT);
 }
 
-/* The entry for va at the level whose pages are 1 << shift bytes, creating tables on the way. */
-static pte_t *walk_create(pte_t *root, uintptr_t va, int shift)
+/* The entry for va at the level whose pages are 1 << shift bytes, creating tables on the way
+ * if create is set; NULL if a table is missing (or cannot be allocated). */
+static pte_t *walk(pte_t *root, uintptr_t va, int shift, bool create)
 {
 	pte_t *table = root;
 
@@ -86,17 +91,27 @@ static pte_t *walk_create(pte_t *root, uintptr_t va, int shift)
 		pte_t *e = &table[(va >> level_shift) & (PT_ENTRIES - 1)];
 
 		if (!(*e & PTE_V)) {
-			uint64_t pa = page_alloc_zeroed();
+			uint64_t pa = create ? page_alloc_zeroed() : 0;
 
 			if (!pa)
-				panic("vm: out of memory for page tables");
+				return NULL;
 			*e = ((pa >> PAGE_SHIFT) << PTE_PPN_SHIFT) | PTE_V;
 		} else if (*e & (PTE_R | PTE_W | PTE_X)) {
-			panic("vm: %#lx is already inside a large page", (unsigned long)va);
+			return NULL; /* inside a large page: not for 4 KiB user mappings */
 		}
 		table = table_at(*e);
 	}
 	return &table[(va >> shift) & (PT_ENTRIES - 1)];
+}
+
+static pte_t *walk_create(pte_t *root, uintptr_t va, int shift)
+{
+	pte_t *e = walk(root, va, shift, true);
+
+	if (!e)
+		panic("vm: cannot map %#lx (no memory for a table, or inside a large page)",
+		      (unsigned long)va);
+	return e;
 }
 
 /* Map [va, va+len) to pa with perm, using the largest pages alignment allows. */
@@ -208,4 +223,116 @@ int arch_hart_stacks_init(struct hart *h)
 	h->overflow_stack_top = arch_overflow_stack_top(h->id);
 	sfence_vma_all();
 	return h->kstack_top && h->irq_stack_top ? 0 : -1;
+}
+
+/* --- user address spaces: the lower half is the process's, the upper half the kernel's --- */
+
+#define KERNEL_HALF_FIRST (PT_ENTRIES / 2)
+
+uint64_t arch_aspace_new(void)
+{
+	uint64_t root = page_alloc_zeroed();
+	pte_t *pt;
+
+	if (!root)
+		return 0;
+	pt = (pte_t *)arch_phys_to_virt(root);
+	/* The kernel's top-level entries are all made at boot, so a copy stays complete. */
+	for (int i = KERNEL_HALF_FIRST; i < PT_ENTRIES; i++)
+		pt[i] = kernel_pt[i];
+	return root;
+}
+
+static uint64_t user_pte_perm(unsigned int rights)
+{
+	uint64_t perm = PTE_U;
+
+	if (rights & TACET_RIGHT_READ)
+		perm |= PTE_R;
+	if (rights & TACET_RIGHT_WRITE)
+		perm |= PTE_W | PTE_R; /* write-only is reserved in Sv39 */
+	if (rights & TACET_MAP_EXEC)
+		perm |= PTE_X;
+	return perm;
+}
+
+int arch_aspace_map(uint64_t root, uintptr_t va, uint64_t pa, unsigned int rights)
+{
+	pte_t *e;
+
+	if (va >= USER_VA_TOP || (va & (PAGE_SIZE - 1)) || (pa & (PAGE_SIZE - 1)))
+		return -TACET_EINVAL;
+	e = walk((pte_t *)arch_phys_to_virt(root), va, PAGE_SHIFT, true);
+	if (!e)
+		return -TACET_ENOMEM;
+	if (*e & PTE_V)
+		return -TACET_EEXIST;
+	*e = leaf_pte(pa, user_pte_perm(rights));
+	return 0;
+}
+
+int arch_aspace_unmap(uint64_t root, uintptr_t va, uint64_t *pa)
+{
+	pte_t *e;
+
+	if (va >= USER_VA_TOP || (va & (PAGE_SIZE - 1)))
+		return -TACET_EINVAL;
+	e = walk((pte_t *)arch_phys_to_virt(root), va, PAGE_SHIFT, false);
+	if (!e || !(*e & PTE_V))
+		return -TACET_ENOENT;
+	if (pa)
+		*pa = (*e >> PTE_PPN_SHIFT) << PAGE_SHIFT;
+	*e = 0;
+	sfence_vma_all();
+	return 0;
+}
+
+int arch_aspace_lookup(uint64_t root, uintptr_t va, unsigned int need, uint64_t *pa)
+{
+	pte_t *e;
+	uint64_t want = user_pte_perm(need);
+
+	if (va >= USER_VA_TOP)
+		return -TACET_EFAULT;
+	e = walk((pte_t *)arch_phys_to_virt(root), va & ~(PAGE_SIZE - 1), PAGE_SHIFT, false);
+	if (!e || !(*e & PTE_V) || (*e & want) != want)
+		return -TACET_EFAULT;
+	*pa = ((*e >> PTE_PPN_SHIFT) << PAGE_SHIFT) | (va & (PAGE_SIZE - 1));
+	return 0;
+}
+
+static void free_tables(pte_t *table, int level_shift)
+{
+	for (int i = 0; i < PT_ENTRIES; i++) {
+		pte_t e = table[i];
+
+		if ((e & PTE_V) && !(e & (PTE_R | PTE_W | PTE_X)) && level_shift > PAGE_SHIFT + PT_INDEX_BITS)
+			free_tables(table_at(e), level_shift - PT_INDEX_BITS);
+		if ((e & PTE_V) && !(e & (PTE_R | PTE_W | PTE_X)))
+			page_free((e >> PTE_PPN_SHIFT) << PAGE_SHIFT);
+	}
+}
+
+/* Frees the page tables of the user half (not the frames they mapped) and the root. */
+void arch_aspace_free(uint64_t root)
+{
+	pte_t *pt = (pte_t *)arch_phys_to_virt(root);
+
+	for (int i = 0; i < KERNEL_HALF_FIRST; i++) {
+		if ((pt[i] & PTE_V) && !(pt[i] & (PTE_R | PTE_W | PTE_X))) {
+			free_tables(table_at(pt[i]), GIGA_SHIFT - PT_INDEX_BITS);
+			page_free((pt[i] >> PTE_PPN_SHIFT) << PAGE_SHIFT);
+		}
+	}
+	page_free(root);
+}
+
+void arch_aspace_activate(uint64_t root)
+{
+	uint64_t satp = root ? SATP_MODE_SV39 | (root >> PAGE_SHIFT) : kernel_satp;
+
+	if (csr_read(satp) != satp) {
+		csr_write(satp, satp);
+		sfence_vma_all();
+	}
 }

@@ -1,0 +1,48 @@
+/* arch_types.h: the RISC-V types generic code keeps by value (a thread's saved user context),
+ * with the accessors it uses on them. Reached only through kernel/arch.h. */
+#ifndef ARCH_RISCV_ARCH_TYPES_H
+#define ARCH_RISCV_ARCH_TYPES_H
+
+#include <stdint.h>
+
+/* Everything a trap saves. For a user thread it lives in the thread; for a kernel trap, on the
+ * stack. Layout fixed by asm_offsets.h (checked in trap.c). */
+struct trap_frame {
+	unsigned long regs[32]; /* x0..x31 by number; regs[0] is unused */
+	unsigned long sepc;
+	unsigned long sstatus;
+	unsigned long scause;
+	unsigned long stval;
+};
+
+/* The floating-point registers of a user thread, saved only when it used them. */
+struct fp_state {
+	uint64_t f[32];
+	uint64_t fcsr;
+};
+
+enum { ARCH_REG_RA = 1, ARCH_REG_SP = 2, ARCH_REG_A0 = 10, ARCH_REG_A7 = 17 };
+#define ARCH_SYSCALL_ARGS 7 /* a0..a6 */
+
+static inline unsigned long arch_ctx_syscall_nr(const struct trap_frame *tf)
+{
+	return tf->regs[ARCH_REG_A7];
+}
+
+static inline unsigned long arch_ctx_arg(const struct trap_frame *tf, int i)
+{
+	return tf->regs[ARCH_REG_A0 + i];
+}
+
+/* Result registers are the argument registers: a0 (status), a1..a6. */
+static inline void arch_ctx_set_ret(struct trap_frame *tf, int i, unsigned long v)
+{
+	tf->regs[ARCH_REG_A0 + i] = v;
+}
+
+static inline unsigned long arch_ctx_pc(const struct trap_frame *tf)
+{
+	return tf->sepc;
+}
+
+#endif

@@ -1,0 +1,31 @@
+/* endpoint.h: synchronous IPC endpoints: call, receive, reply, with the message in registers.
+ * BKL held. The sys_* functions take the calling thread and set its result registers. */
+#ifndef KERNEL_ENDPOINT_H
+#define KERNEL_ENDPOINT_H
+
+#include "kobj.h"
+#include "thread.h"
+
+struct endpoint {
+	struct kobj obj;
+	struct tqueue senders;   /* BLOCKED_SEND, oldest first */
+	struct tqueue receivers; /* BLOCKED_RECV, oldest first */
+};
+
+struct endpoint *endpoint_new(void);
+void endpoint_destroy(struct endpoint *ep);
+
+void sys_call(struct thread *t);
+void sys_recv(struct thread *t);
+void sys_reply(struct thread *t);
+void sys_reply_recv(struct thread *t);
+
+/* t leaves the endpoint queue it waits in. */
+void endpoint_cancel(struct thread *t);
+/* Wake a caller blocked for a reply with an error instead of an answer. */
+void endpoint_reply_error(struct thread *caller, long err);
+/* Send t's fault to its process's fault endpoint as a call (t waits for the reply, which
+ * resumes it). Returns 0, or -1 if nobody can be told. */
+int endpoint_send_fault(struct thread *t);
+
+#endif

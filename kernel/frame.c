@@ -1,0 +1,42 @@
+/* frame.c: frame objects. RAM frames own their pages; BKL held. */
+#include "frame.h"
+#include "kalloc.h"
+#include "mm.h"
+#include "page_alloc.h"
+
+struct frame *frame_wrap(uint64_t pa, uint64_t pages, int device)
+{
+	struct frame *f = kalloc(sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->obj.type = TACET_CAP_FRAME;
+	f->pa = pa;
+	f->pages = pages;
+	f->device = device;
+	return f;
+}
+
+struct frame *frame_alloc(uint64_t pages)
+{
+	struct frame *f;
+	uint64_t pa;
+
+	/* one page at a time from the pool: contiguity holds only for a single page today */
+	if (pages != 1)
+		return NULL;
+	pa = page_alloc_zeroed();
+	if (!pa)
+		return NULL;
+	f = frame_wrap(pa, 1, 0);
+	if (!f)
+		page_free(pa);
+	return f;
+}
+
+void frame_destroy(struct frame *f)
+{
+	if (!f->device && f->pages == 1)
+		page_free(f->pa);
+	kfree(f, sizeof(*f));
+}

@@ -1,0 +1,15 @@
+/* kalloc.h: allocation of kernel objects (threads, processes, endpoints, ...) from size-class
+ * caches carved out of pages. Objects come back zeroed. Any hart, interrupts masked. */
+#ifndef KERNEL_KALLOC_H
+#define KERNEL_KALLOC_H
+
+#include <stddef.h>
+
+#define KALLOC_MAX 2048 /* larger things take whole pages (page_alloc_zeroed) */
+
+void *kalloc(size_t size);
+void kfree(void *obj, size_t size);
+/* Objects allocated and not freed: the leak check of tests and `mem`. */
+size_t kalloc_live(void);
+
+#endif

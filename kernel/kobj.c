@@ -1,0 +1,58 @@
+/* kobj.c: the end of a kernel object's life, by type (BKL held). */
+#include "kobj.h"
+#include "endpoint.h"
+#include "frame.h"
+#include "kalloc.h"
+#include "notification.h"
+#include "panic.h"
+#include "process.h"
+#include "thread.h"
+
+#include <stddef.h>
+
+/* kobj_put turns the header back into its object: it must be the first member of each. */
+_Static_assert(offsetof(struct endpoint, obj) == 0, "endpoint header");
+_Static_assert(offsetof(struct notification, obj) == 0, "notification header");
+_Static_assert(offsetof(struct frame, obj) == 0, "frame header");
+_Static_assert(offsetof(struct process, obj) == 0, "process header");
+_Static_assert(offsetof(struct thread, obj) == 0, "thread header");
+
+static void thread_free(struct thread *t)
+{
+	struct thread **pp;
+
+	for (pp = &all_threads; *pp; pp = &(*pp)->all_next) {
+		if (*pp == t) {
+			*pp = t->all_next;
+			break;
+		}
+	}
+	kobj_put(&t->proc->obj);
+	kfree(t, sizeof(*t));
+}
+
+void kobj_put(struct kobj *o)
+{
+	KASSERT(o->refs > 0, "kobj_put: object of type %u has no references", o->type);
+	if (--o->refs)
+		return;
+	switch (o->type) {
+	case TACET_CAP_ENDPOINT:
+		endpoint_destroy((struct endpoint *)o);
+		break;
+	case TACET_CAP_NOTIFICATION:
+		notification_destroy((struct notification *)o);
+		break;
+	case TACET_CAP_FRAME:
+		frame_destroy((struct frame *)o);
+		break;
+	case TACET_CAP_PROCESS:
+		process_free((struct process *)o);
+		break;
+	case TACET_CAP_THREAD:
+		thread_free((struct thread *)o);
+		break;
+	default:
+		panic("kobj_put: unknown object type %u", o->type);
+	}
+}

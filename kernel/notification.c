@@ -1,0 +1,109 @@
+/* notification.c: notification objects; owns their bits and waiter queues (BKL held).
+ * A waiter woken by a signal gets the bits in a0 and the word is cleared: each bit set between
+ * two waits is seen exactly once. */
+#include "notification.h"
+#include "cap.h"
+#include "kalloc.h"
+#include "process.h"
+#include "sched.h"
+
+struct notification *notification_new(void)
+{
+	struct notification *n = kalloc(sizeof(*n));
+
+	if (n)
+		n->obj.type = TACET_CAP_NOTIFICATION;
+	return n;
+}
+
+void notification_destroy(struct notification *n)
+{
+	struct thread *t;
+
+	while ((t = tqueue_pop(&n->waiters))) {
+		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-TACET_EDEAD);
+		t->blocked_on = NULL;
+		sched_ready(t);
+	}
+	kfree(n, sizeof(*n));
+}
+
+void notification_signal(struct notification *n, uint64_t bits)
+{
+	struct thread *w;
+
+	n->bits |= bits;
+	if (!n->bits || !(w = tqueue_pop(&n->waiters)))
+		return;
+	arch_ctx_set_ret(&w->ctx, 0, n->bits);
+	n->bits = 0;
+	w->blocked_on = NULL;
+	sched_ready(w);
+}
+
+static struct notification *decode(struct thread *t, uint32_t rights, long *err)
+{
+	struct cap *c = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 0),
+				   TACET_CAP_NOTIFICATION, rights, err);
+
+	return c ? (struct notification *)c->obj : NULL;
+}
+
+void sys_signal(struct thread *t)
+{
+	long err;
+	struct cap *c = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 0),
+				   TACET_CAP_NOTIFICATION, TACET_RIGHT_WRITE, &err);
+
+	if (c && (arch_ctx_arg(&t->ctx, 1) >> 63))
+		c = NULL, err = TACET_EINVAL; /* results come back in a0: bit 63 would read as an error */
+	if (!c) {
+		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+		return;
+	}
+	/* a badged capability signals its badge; an unbadged one the bits given */
+	notification_signal((struct notification *)c->obj,
+			    c->badge ? c->badge : arch_ctx_arg(&t->ctx, 1));
+	arch_ctx_set_ret(&t->ctx, 0, 0);
+}
+
+static long take_bits(struct notification *n)
+{
+	long bits = (long)n->bits;
+
+	n->bits = 0;
+	return bits;
+}
+
+void sys_wait(struct thread *t)
+{
+	long err;
+	struct notification *n = decode(t, TACET_RIGHT_READ, &err);
+
+	if (!n) {
+		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+	} else if (n->bits) {
+		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)take_bits(n));
+	} else {
+		t->blocked_on = n;
+		tqueue_push(&n->waiters, t, 0);
+		sched_block(t, TACET_THREAD_BLOCKED_NTFN);
+	}
+}
+
+void sys_poll(struct thread *t)
+{
+	long err;
+	struct notification *n = decode(t, TACET_RIGHT_READ, &err);
+
+	arch_ctx_set_ret(&t->ctx, 0, n ? (unsigned long)take_bits(n) : (unsigned long)-err);
+}
+
+void notification_cancel(struct thread *t)
+{
+	struct notification *n = t->blocked_on;
+
+	if (n)
+		tqueue_remove(&n->waiters, t);
+	t->blocked_on = NULL;
+}

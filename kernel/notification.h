@@ -1,0 +1,24 @@
+/* notification.h: notification objects: a word of badge bits that signal() ORs in and wait()
+ * takes (blocking) or poll() takes (not blocking). BKL held. */
+#ifndef KERNEL_NOTIFICATION_H
+#define KERNEL_NOTIFICATION_H
+
+#include "kobj.h"
+#include "thread.h"
+
+struct notification {
+	struct kobj obj;
+	uint64_t bits;
+	struct tqueue waiters; /* BLOCKED_NTFN, oldest first */
+};
+
+struct notification *notification_new(void);
+void notification_destroy(struct notification *n);
+/* OR bits in; the oldest waiter (if any) takes them all and runs. From any kernel path. */
+void notification_signal(struct notification *n, uint64_t bits);
+void sys_signal(struct thread *t);
+void sys_wait(struct thread *t);
+void sys_poll(struct thread *t);
+void notification_cancel(struct thread *t);
+
+#endif

@@ -1,0 +1,167 @@
+/* process.c: processes (address space + cspace) and user-memory access. Owns all_processes.
+ * BKL held. */
+#include "process.h"
+#include "arch.h"
+#include "kalloc.h"
+#include "frame.h"
+#include "kstring.h"
+#include "page_alloc.h"
+
+struct process *all_processes;
+
+struct process *process_new(const char *name)
+{
+	struct process *p = kalloc(sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->obj.type = TACET_CAP_PROCESS;
+	p->root = arch_aspace_new();
+	p->cspace = cspace_new();
+	if (!p->root || !p->cspace) {
+		if (p->root)
+			arch_aspace_free(p->root);
+		if (p->cspace)
+			cspace_free(p->cspace);
+		kfree(p, sizeof(*p));
+		return NULL;
+	}
+	for (size_t i = 0; i < PROCESS_NAME_MAX - 1 && name[i]; i++)
+		p->name[i] = name[i];
+	p->next = all_processes;
+	all_processes = p;
+	return p;
+}
+
+long process_map(struct process *p, uintptr_t va, uint64_t pa, uint64_t pages, unsigned int rights)
+{
+	uint64_t i;
+	long err = 0;
+
+	for (i = 0; i < pages; i++) {
+		err = arch_aspace_map(p->root, va + i * PAGE_SIZE, pa + i * PAGE_SIZE, rights);
+		if (err)
+			break;
+	}
+	if (err)
+		while (i--)
+			arch_aspace_unmap(p->root, va + i * PAGE_SIZE, NULL);
+	return err;
+}
+
+long process_map_frame(struct process *p, uintptr_t va, struct frame *f, unsigned int rights)
+{
+	struct mapping *m = kalloc(sizeof(*m));
+	long err;
+
+	if (!m)
+		return -TACET_ENOMEM;
+	err = process_map(p, va, f->pa, f->pages, rights);
+	if (err) {
+		kfree(m, sizeof(*m));
+		return err;
+	}
+	kobj_get(&f->obj);
+	*m = (struct mapping){ va, f, rights, p->mappings };
+	p->mappings = m;
+	return 0;
+}
+
+static void unmap_one(struct process *p, struct mapping *m)
+{
+	for (uint64_t i = 0; i < m->frame->pages; i++)
+		arch_aspace_unmap(p->root, m->va + i * PAGE_SIZE, NULL);
+	kobj_put(&m->frame->obj);
+	kfree(m, sizeof(*m));
+}
+
+long process_unmap(struct process *p, uintptr_t va, uint64_t pages)
+{
+	uintptr_t end = va + pages * PAGE_SIZE;
+	struct mapping **mp, *m;
+
+	for (m = p->mappings; m; m = m->next)
+		if (m->va >= va && m->va < end && m->va + m->frame->pages * PAGE_SIZE > end)
+			return -TACET_EINVAL;
+	for (mp = &p->mappings; (m = *mp);) {
+		if (m->va >= va && m->va < end) {
+			*mp = m->next;
+			unmap_one(p, m);
+		} else {
+			mp = &m->next;
+		}
+	}
+	return 0;
+}
+
+static long copy_user(struct process *p, uintptr_t uva, void *kbuf, uint64_t len, int to_user)
+{
+	while (len) {
+		uint64_t pa, chunk = PAGE_SIZE - (uva & (PAGE_SIZE - 1));
+		unsigned int need = to_user ? TACET_RIGHT_WRITE : TACET_RIGHT_READ;
+
+		if (chunk > len)
+			chunk = len;
+		if (arch_aspace_lookup(p->root, uva, need, &pa) < 0)
+			return -TACET_EFAULT;
+		if (to_user)
+			memcpy((void *)arch_phys_to_virt(pa), kbuf, chunk);
+		else
+			memcpy(kbuf, (void *)arch_phys_to_virt(pa), chunk);
+		uva += chunk;
+		kbuf = (char *)kbuf + chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+long copy_from_user(struct process *p, void *dst, uintptr_t src, uint64_t len)
+{
+	if (src + len < src || src + len > arch_user_top())
+		return -TACET_EFAULT;
+	return copy_user(p, src, dst, len, 0);
+}
+
+long copy_to_user(struct process *p, uintptr_t dst, const void *src, uint64_t len)
+{
+	if (dst + len < dst || dst + len > arch_user_top())
+		return -TACET_EFAULT;
+	return copy_user(p, dst, (void *)src, len, 1);
+}
+
+/* The last thread ended: give back its memory and capabilities. The struct lives on while
+ * capabilities or threads still name it. */
+void process_release(struct process *p)
+{
+	struct process **pp;
+
+	for (pp = &all_processes; *pp; pp = &(*pp)->next) {
+		if (*pp == p) {
+			*pp = p->next;
+			break;
+		}
+	}
+	while (p->mappings) {
+		struct mapping *m = p->mappings;
+
+		p->mappings = m->next;
+		unmap_one(p, m);
+	}
+	if (p->cspace) {
+		struct cspace *cs = p->cspace;
+
+		p->cspace = NULL;
+		cspace_free(cs); /* may drop the last reference to p itself: nothing after this */
+	}
+}
+
+void process_free(struct process *p)
+{
+	if (p->cspace)
+		process_release(p);
+	if (p->root)
+		arch_aspace_free(p->root);
+	if (p->fault_ep)
+		kobj_put(p->fault_ep);
+	kfree(p, sizeof(*p));
+}

@@ -1,0 +1,57 @@
+/* process.h: a process is an address space (page tables) plus a capability table; threads run
+ * in it. BKL held for all of these. */
+#ifndef KERNEL_PROCESS_H
+#define KERNEL_PROCESS_H
+
+#include <stdint.h>
+#include "cap.h"
+#include "kobj.h"
+
+#define PROCESS_NAME_MAX 16
+
+struct endpoint;
+struct frame;
+
+/* One frame mapped into the address space; it holds a reference, so a frame stays alive while
+ * mapped even after its last capability is deleted. */
+struct mapping {
+	uintptr_t va;
+	struct frame *frame;
+	unsigned int rights;
+	struct mapping *next;
+};
+
+struct process {
+	struct kobj obj;
+	char name[PROCESS_NAME_MAX];
+	uint64_t root;            /* page table root (physical) */
+	struct cspace *cspace;
+	unsigned int nthreads;    /* live threads */
+	struct kobj *fault_ep;    /* endpoint told about faults (a reference), or NULL */
+	uint64_t fault_badge;
+	struct mapping *mappings; /* frames mapped with TACET_SYS_MAP */
+	struct process *next;     /* every process, for `ps` */
+	int is_root_server;       /* init: its end ends the system */
+};
+
+struct process *process_new(const char *name);
+/* Map `pages` pages of physical memory at user va with TACET_RIGHT_* / TACET_MAP_EXEC rights.
+ * Returns 0 or -TACET_E* (and maps nothing on failure). */
+long process_map(struct process *p, uintptr_t va, uint64_t pa, uint64_t pages, unsigned int rights);
+/* Map all of frame f at va (page aligned) with rights; 0 or -TACET_E*. */
+long process_map_frame(struct process *p, uintptr_t va, struct frame *f, unsigned int rights);
+/* Unmap every frame mapped at an address in [va, va + pages pages); a frame that is only partly
+ * inside the range makes it -TACET_EINVAL (nothing changes). */
+long process_unmap(struct process *p, uintptr_t va, uint64_t pages);
+/* Copy between kernel memory and the process's user memory, checking the user mapping's rights.
+ * Return 0 or -TACET_EFAULT. */
+long copy_from_user(struct process *p, void *dst, uintptr_t src, uint64_t len);
+long copy_to_user(struct process *p, uintptr_t dst, const void *src, uint64_t len);
+/* After the last thread: release the cspace (the address space goes with the struct). */
+void process_release(struct process *p);
+/* At the last reference (kobj_put). */
+void process_free(struct process *p);
+
+extern struct process *all_processes;
+
+#endif

@@ -1,0 +1,144 @@
+/* sched.c: owns the BKL and the per-hart run queues (runqueues[h] holds READY threads whose
+ * affinity is hart h; a RUNNING thread is in no queue). Everything here runs with the BKL held,
+ * except the idle wait, which drops it. */
+#include "sched.h"
+#include "console.h"
+#include "hart.h"
+#include "ktest.h"
+#include "panic.h"
+#include "process.h"
+#include "spinlock.h"
+#include "timer.h"
+#include "runqueue.h"
+
+static struct runqueue runqueues[MAX_HARTS];
+static struct spinlock bkl = SPINLOCK_INIT("bkl");
+static bool slice_expired[MAX_HARTS];
+
+void bkl_lock(void)
+{
+	spin_lock(&bkl);
+}
+
+void bkl_unlock(void)
+{
+	spin_unlock(&bkl);
+}
+
+int bkl_held(void)
+{
+	return spin_is_held_by_me(&bkl);
+}
+
+void sched_ready(struct thread *t)
+{
+	struct hart *h = &harts[t->hart];
+
+	KASSERT(bkl_held(), "sched_ready: BKL not held");
+	t->state = TACET_THREAD_READY;
+	rq_push(&runqueues[t->hart], t, false);
+	if (h->current && h->current->state == TACET_THREAD_RUNNING && t->prio <= h->current->prio)
+		return; /* it waits its turn */
+	if (h == this_hart())
+		h->need_resched = true;
+	else
+		hart_signal(h, IPI_RESCHED);
+}
+
+void sched_unready(struct thread *t)
+{
+	KASSERT(t->state == TACET_THREAD_READY, "sched_unready: thread %u is not ready", t->tid);
+	rq_remove(&runqueues[t->hart], t);
+}
+
+void sched_block(struct thread *t, enum tacet_thread_state state)
+{
+	t->state = state;
+	harts[t->hart].need_resched = true;
+}
+
+void sched_yield(void)
+{
+	slice_expired[this_hart()->id] = true;
+}
+
+static void slice_end(void)
+{
+	slice_expired[this_hart()->id] = true;
+}
+
+/* Keep running cur? Only if nothing better is READY (an equal one only once its slice ended). */
+static bool keep_running(struct hart *me, struct thread *cur)
+{
+	int top = rq_top(&runqueues[me->id]);
+
+	if (!cur || cur->state != TACET_THREAD_RUNNING)
+		return false;
+	if (top < cur->prio || (top == cur->prio && !slice_expired[me->id]))
+		return true;
+	/* preempted: a higher priority goes first and cur keeps its place at the front; a spent
+	 * slice sends it behind its equals */
+	cur->state = TACET_THREAD_READY;
+	rq_push(&runqueues[me->id], cur, top > cur->prio);
+	return false;
+}
+
+/* The previous thread is off this hart: keep its FPU state; drop the last reference of a dead one. */
+static void switch_from(struct thread *prev)
+{
+	arch_fp_save(&prev->ctx, &prev->fp);
+	if (prev->state == TACET_THREAD_DEAD)
+		kobj_put(&prev->obj);
+}
+
+static void switch_to(struct hart *me, struct thread *next)
+{
+	arch_aspace_activate(next->proc->root); /* a no-op within one process */
+	arch_fp_restore(&next->ctx, &next->fp);
+	next->state = TACET_THREAD_RUNNING;
+	me->current = next;
+	me->user_ctx = &next->ctx;
+	slice_expired[me->id] = false;
+	timer_arm(timer_now() + timer_us_to_ticks(SCHED_SLICE_US), slice_end);
+}
+
+void sched_exit_to_user(void)
+{
+	struct hart *me = this_hart();
+	struct thread *cur = me->current, *next;
+
+	KASSERT(bkl_held(), "sched_exit_to_user: BKL not held");
+	if (!keep_running(me, cur)) {
+		if (cur)
+			switch_from(cur);
+		while (!(next = rq_pop(&runqueues[me->id]))) {
+			if (cur) {
+				arch_aspace_activate(0);
+				me->current = NULL;
+				me->user_ctx = NULL;
+				cur = NULL;
+				timer_disarm();
+			}
+			bkl_unlock();
+			ktest_hart_poll();
+			arch_idle_wait();
+			bkl_lock();
+		}
+		if (next != cur)
+			switch_to(me, next);
+		else
+			next->state = TACET_THREAD_RUNNING;
+	} else if (slice_expired[me->id]) {
+		slice_expired[me->id] = false; /* alone at its priority: a new slice */
+		timer_arm(timer_now() + timer_us_to_ticks(SCHED_SLICE_US), slice_end);
+	}
+	me->need_resched = false;
+	bkl_unlock();
+	arch_return_to_user(me->user_ctx);
+}
+
+void sched_start_hart(void)
+{
+	bkl_lock();
+	sched_exit_to_user();
+}

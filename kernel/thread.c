@@ -1,0 +1,104 @@
+/* thread.c: thread creation, exit and user faults; owns all_threads and the thread ids.
+ * BKL held. A thread holds one reference on itself while it lives; the scheduler drops it once
+ * a dead thread is off its hart. */
+#include "thread.h"
+#include "console.h"
+#include "endpoint.h"
+#include "hart.h"
+#include "kalloc.h"
+#include "notification.h"
+#include "panic.h"
+#include "platform.h"
+#include "process.h"
+#include "sched.h"
+
+struct thread *all_threads;
+static unsigned int next_tid = 1;
+
+struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigned long arg,
+			  unsigned int prio, unsigned int hart)
+{
+	struct thread *t = kalloc(sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->obj.type = TACET_CAP_THREAD;
+	t->obj.refs = 1; /* alive */
+	t->proc = p;
+	kobj_get(&p->obj);
+	p->nthreads++;
+	t->tid = next_tid++;
+	t->prio = (uint8_t)prio;
+	t->hart = (uint8_t)hart;
+	arch_ctx_init_user(&t->ctx, pc, sp, arg);
+	t->all_next = all_threads;
+	all_threads = t;
+	sched_ready(t);
+	return t;
+}
+
+/* Take t out of whatever it waits in. */
+static void thread_detach(struct thread *t)
+{
+	switch (t->state) {
+	case TACET_THREAD_READY:
+		sched_unready(t);
+		break;
+	case TACET_THREAD_BLOCKED_SEND:
+	case TACET_THREAD_BLOCKED_RECV:
+		endpoint_cancel(t);
+		break;
+	case TACET_THREAD_BLOCKED_NTFN:
+		notification_cancel(t);
+		break;
+	case TACET_THREAD_BLOCKED_REPLY:
+		if (t->replier)
+			t->replier->reply_to = NULL;
+		t->replier = NULL;
+		break;
+	default:
+		break;
+	}
+	if (t->reply_to) { /* a caller waits for an answer that will not come */
+		endpoint_reply_error(t->reply_to, TACET_EDEAD);
+		t->reply_to = NULL;
+	}
+}
+
+static void process_end(struct process *p, long status)
+{
+	kprintf("tacet: process %s ended (status %ld)\n", p->name, status);
+	if (p->is_root_server) {
+		kprintf("tacet: init ended; powering off\n");
+		platform_poweroff(status == 0 ? 0 : PANIC_EXIT_CODE + 2);
+	}
+	arch_aspace_activate(0); /* its page tables are about to go */
+	process_release(p);
+}
+
+void thread_exit(struct thread *t, long status)
+{
+	struct process *p = t->proc;
+
+	int running = harts[t->hart].current == t;
+
+	thread_detach(t);
+	t->state = TACET_THREAD_DEAD;
+	if (--p->nthreads == 0)
+		process_end(p, status);
+	/* the alive reference: the scheduler drops a running thread's once it is off the hart */
+	if (!running)
+		kobj_put(&t->obj);
+}
+
+void thread_fault(struct thread *t)
+{
+	struct process *p = t->proc;
+	const struct trap_frame *tf = &t->ctx;
+
+	kprintf("tacet: thread %u of %s faulted: scause %#lx pc %#lx address %#lx\n", t->tid,
+		p->name, tf->scause, tf->sepc, tf->stval);
+	if (p->fault_ep && endpoint_send_fault(t) == 0)
+		return; /* the supervisor decides */
+	thread_exit(t, -TACET_EFAULT);
+}

@@ -1,0 +1,50 @@
+/* thread.h: threads (the kernel's TCB): saved user context, scheduling parameters, IPC state.
+ * Every field is guarded by the BKL. */
+#ifndef KERNEL_THREAD_H
+#define KERNEL_THREAD_H
+
+#include <stdint.h>
+#include <tacet/abi.h>
+#include "arch.h"
+#include "kobj.h"
+#include "runqueue.h"
+
+struct process;
+
+struct thread {
+	struct kobj obj;       /* first, like every kernel object: kobj_put casts back */
+	struct trap_frame ctx; /* user registers, saved by the trap entry */
+	struct fp_state fp;
+	struct process *proc;  /* holds a reference */
+	unsigned int tid;
+	uint8_t prio;          /* 0..TACET_PRIO_MAX, larger runs first */
+	uint8_t hart;          /* logical hart it runs on (affinity) */
+	enum tacet_thread_state state;
+	struct thread *next, *prev; /* run queue or wait queue links */
+
+	/* IPC: the message a blocked sender carries, or the slot a receiver takes a cap into. */
+	void *blocked_on;      /* endpoint or notification it waits on */
+	unsigned long msg_tag;
+	unsigned long msg_w[TACET_MSG_WORDS];
+	uint64_t msg_badge;    /* badge of the capability it sends with */
+	int msg_is_call;       /* a blocked sender that wants a reply */
+	int in_fault;          /* its "call" is a fault report: the reply resumes or ends it */
+	unsigned long recv_slot;
+	struct thread *reply_to; /* the caller waiting for this thread's reply */
+	struct thread *replier;  /* the server that owes this (BLOCKED_REPLY) thread a reply */
+
+	struct thread *all_next; /* every thread, for `ps` */
+};
+
+/* A new thread of p, READY on `hart` at `prio`, entering user mode at pc with sp and a0 = arg. */
+struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigned long arg,
+			  unsigned int prio, unsigned int hart);
+/* The current thread ends (exit or fault it cannot survive): it leaves every queue, wakes its
+ * callers with TACET_EDEAD, and its process ends with its last thread. */
+void thread_exit(struct thread *t, long status);
+/* A user fault: report to the process's fault endpoint, or end the thread. */
+void thread_fault(struct thread *t);
+
+extern struct thread *all_threads;
+
+#endif

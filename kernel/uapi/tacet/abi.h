@@ -1,0 +1,149 @@
+/* abi.h: Tacet's system call ABI, shared by the kernel and lib/ (user space includes it as
+ * <tacet/abi.h>). Changing a value here changes the ABI: kernel and servers are built together.
+ *
+ * Calling convention (RISC-V): `ecall` with the call number in a7 and arguments in a0..a6.
+ * On return a0 holds the result: >= 0 on success, a negative TACET_E* code on failure; calls
+ * that return more put it in a1..a6 (listed per call). Other registers are preserved.
+ *
+ * IPC messages travel in registers only: a tag word (label, word count, capability transfer)
+ * and up to TACET_MSG_WORDS data words.
+ */
+#ifndef TACET_ABI_H
+#define TACET_ABI_H
+
+#define TACET_MSG_WORDS 4
+
+/* Call numbers. Arguments are named in the order a0, a1, ...; "slot" is a capability slot. */
+enum tacet_sys {
+	TACET_SYS_NULL = 0,          /* () -> 0: the null syscall (benchmarks) */
+	TACET_SYS_DEBUG_WRITE = 1,   /* (buf, len) -> len: kernel console, for early output */
+	TACET_SYS_EXIT = 2,          /* (status): end this thread; the last one ends its process */
+	TACET_SYS_YIELD = 3,         /* () -> 0 */
+	TACET_SYS_CALL = 4,          /* (ep, tag, w0..w3) -> 0; a1 = tag, a2..a5 = reply words */
+	TACET_SYS_RECV = 5,          /* (ep, recv_slot) -> 0; a1 = tag, a2..a5 = words, a6 = badge */
+	TACET_SYS_REPLY = 6,         /* (tag, w0..w3) -> 0 */
+	TACET_SYS_REPLY_RECV = 7,    /* (ep, tag, w0..w3, recv_slot) -> as RECV */
+	TACET_SYS_SIGNAL = 8,        /* (ntfn, bits) -> 0; bit 63 is reserved (TACET_EINVAL) */
+	TACET_SYS_WAIT = 9,          /* (ntfn) -> bits (blocks until some are set; clears them) */
+	TACET_SYS_POLL = 10,         /* (ntfn) -> bits (never blocks; clears them) */
+	TACET_SYS_CAP_COPY = 11,     /* (src, dst, rights, badge) -> 0: copy with rights & mask */
+	TACET_SYS_CAP_DELETE = 12,   /* (slot) -> 0 */
+	TACET_SYS_CAP_INFO = 13,     /* (slot) -> type; a1 = rights, a2 = badge (empty: EEMPTY) */
+	TACET_SYS_CAP_GIVE = 14,     /* (process, src, dst, rights) -> 0: copy into another cspace */
+	TACET_SYS_ENDPOINT_NEW = 15, /* (dst) -> 0 */
+	TACET_SYS_NTFN_NEW = 16,     /* (dst) -> 0 */
+	TACET_SYS_FRAME_NEW = 17,    /* (dst, pages) -> 0: zeroed RAM, physically contiguous */
+	TACET_SYS_MAP = 18,          /* (process, frame, vaddr, rights) -> 0 */
+	TACET_SYS_UNMAP = 19,        /* (process, vaddr, pages) -> 0 */
+	TACET_SYS_PROCESS_NEW = 20,  /* (dst, fault_ep, name) -> 0: empty address space and cspace */
+	TACET_SYS_THREAD_NEW = 21,   /* (process, dst, pc, sp, arg, sched) -> 0: starts it */
+	TACET_SYS_THREAD_SET = 22,   /* (thread, sched) -> 0: priority and affinity */
+	TACET_SYS_INFO = 23,         /* (kind, index, buf, len) -> bytes written (ps, mem) */
+	TACET_SYS_CYCLES = 24,       /* () -> the cycle counter (benchmarks) */
+	TACET_SYS_COUNT
+};
+
+/* Error codes, returned negated. lib/ has tacet_strerror(). */
+enum tacet_err {
+	TACET_OK = 0,
+	TACET_EINVAL = 1,   /* an argument is out of its range */
+	TACET_ENOSYS = 2,   /* no such system call */
+	TACET_EBADSLOT = 3, /* the slot number is outside the capability table */
+	TACET_EEMPTY = 4,   /* the slot holds no capability */
+	TACET_ETYPE = 5,    /* the capability is of the wrong type for this call */
+	TACET_EPERM = 6,    /* the capability lacks a right this call needs */
+	TACET_EFAULT = 7,   /* a user pointer is not mapped readable/writable by the caller */
+	TACET_EALIGN = 8,   /* an address is not suitably aligned */
+	TACET_ENOMEM = 9,   /* the kernel is out of memory */
+	TACET_EEXIST = 10,  /* the destination slot or address is already in use */
+	TACET_ENOREPLY = 11, /* the server received another message without replying */
+	TACET_EDEAD = 12,   /* the other side is gone */
+	TACET_ERANGE = 13,  /* a length or count is too large */
+	TACET_ENOENT = 14,  /* nothing at that index (TACET_SYS_INFO) */
+	TACET_EBUSY = 15,   /* the object is in a state that does not allow this */
+	TACET_ERRNO_COUNT
+};
+
+/* Capability types and rights. */
+enum tacet_cap_type {
+	TACET_CAP_NULL = 0,
+	TACET_CAP_ENDPOINT = 1,
+	TACET_CAP_NOTIFICATION = 2,
+	TACET_CAP_IRQ = 3,
+	TACET_CAP_FRAME = 4,
+	TACET_CAP_PROCESS = 5,
+	TACET_CAP_THREAD = 6,
+};
+#define TACET_RIGHT_READ  (1u << 0) /* recv / wait / map readable */
+#define TACET_RIGHT_WRITE (1u << 1) /* call, send / signal / map writable */
+#define TACET_RIGHT_GRANT (1u << 2) /* may carry capabilities in messages */
+#define TACET_RIGHTS_ALL  (TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_RIGHT_GRANT)
+/* Mapping rights for TACET_SYS_MAP: READ, WRITE, and: */
+#define TACET_MAP_EXEC    (1u << 3) /* never together with WRITE (W^X) */
+
+/* The message tag: label (what the message means, defined by each protocol), how many of the
+ * data words are valid, and whether the sender's capability in slot `cap` travels with it
+ * (needs GRANT on the endpoint capability; lands in the receiver's recv_slot). A received
+ * tag has the capability bit set only if one arrived, with TACET_TAG_SLOT = the recv_slot. At
+ * most TACET_MSG_WORDS words: more is TACET_EINVAL. Replies carry no capability. */
+#define TACET_TAG(label, words) \
+	(((unsigned long)(label) & 0xffff) << 16 | ((unsigned long)(words) & 0xf))
+#define TACET_TAG_CAP(label, words, slot) \
+	(TACET_TAG(label, words) | 1ul << 8 | ((unsigned long)(slot) & 0xffffffff) << 32)
+#define TACET_TAG_LABEL(tag)   (((tag) >> 16) & 0xffff)
+#define TACET_TAG_WORDS(tag)   ((tag) & 0xf)
+#define TACET_TAG_HAS_CAP(tag) (((tag) >> 8) & 1)
+#define TACET_TAG_SLOT(tag)    ((tag) >> 32)
+
+/* Scheduling word for THREAD_NEW / THREAD_SET: priority 0..255 (255 most urgent) and the hart
+ * (logical number) the thread runs on. */
+#define TACET_SCHED(prio, hart) ((unsigned long)(prio) | (unsigned long)(hart) << 8)
+#define TACET_SCHED_PRIO(s)     ((s) & 0xff)
+#define TACET_SCHED_HART(s)     (((s) >> 8) & 0xff)
+#define TACET_PRIO_MAX 255
+
+/* TACET_SYS_INFO kinds. */
+enum tacet_info {
+	TACET_INFO_THREAD = 0, /* struct tacet_thread_info of the index-th thread */
+	TACET_INFO_MEM = 1,    /* struct tacet_mem_info (index 0) */
+	TACET_INFO_HART = 2,   /* struct tacet_hart_info of hart index */
+};
+
+struct tacet_thread_info {
+	char process[16];
+	unsigned int tid;
+	unsigned int hart;
+	unsigned int priority;
+	unsigned int state; /* enum tacet_thread_state */
+};
+
+enum tacet_thread_state {
+	TACET_THREAD_RUNNING, TACET_THREAD_READY, TACET_THREAD_BLOCKED_SEND,
+	TACET_THREAD_BLOCKED_RECV, TACET_THREAD_BLOCKED_REPLY, TACET_THREAD_BLOCKED_NTFN,
+	TACET_THREAD_FAULTED, TACET_THREAD_DEAD,
+};
+
+struct tacet_mem_info {
+	unsigned long total_pages;
+	unsigned long free_pages;
+	unsigned long kernel_objects;
+};
+
+struct tacet_hart_info {
+	unsigned long hwid;
+	unsigned long timer_irqs;
+	unsigned long ipis;
+	unsigned long ext_irqs;
+	unsigned long syscalls;
+};
+
+/* Fault message sent to a process's fault endpoint: label, then the words below. */
+#define TACET_LABEL_FAULT 0xfa17
+/* words: [0] cause (scause), [1] pc, [2] faulting address (stval), [3] thread id.
+ * The reply's label decides: resume the thread (after fixing what faulted) or end it. */
+enum tacet_fault_reply {
+	TACET_FAULT_RESUME = 0,
+	TACET_FAULT_KILL = 1,
+};
+
+#endif

@@ -1,0 +1,43 @@
+/* bootinfo.h: what the kernel hands the root server (init) at start: a read-only page at
+ * TACET_BOOTINFO_VADDR, whose address init also receives in a0. Capabilities are slots in
+ * init's capability table. */
+#ifndef TACET_BOOTINFO_H
+#define TACET_BOOTINFO_H
+
+#define TACET_BOOTINFO_MAGIC 0x54414345544249ul /* "TACETBI" */
+#define TACET_BOOTINFO_VADDR 0x0000000000001000ul
+#define TACET_MODULES_VADDR  0x0000001000000000ul /* the module archive, read-only */
+#define TACET_BOOTINFO_MAX_DEVICES 32
+#define TACET_BOOTINFO_BOOTARGS_MAX 256
+
+/* init's fixed slots */
+enum tacet_init_slot {
+	TACET_SLOT_SELF_PROCESS = 1, /* init's own process */
+	TACET_SLOT_SELF_THREAD = 2,  /* init's thread */
+	TACET_SLOT_FAULT_EP = 3,     /* endpoint init receives its children's faults on */
+	TACET_SLOT_MODULES = 4,      /* frame: the module archive */
+	TACET_SLOT_DTB = 5,          /* frame: the device tree blob */
+	TACET_SLOT_FIRST_DEVICE = 16, /* frames of device MMIO, in devices[] order */
+	TACET_SLOT_FIRST_FREE = 64,  /* the first slot init may use for its own */
+};
+
+struct tacet_bootinfo_device {
+	char compatible[32];
+	unsigned long paddr;
+	unsigned long size;
+	unsigned int irq; /* 0 if none */
+	unsigned int slot; /* the frame capability's slot in init's cspace */
+};
+
+struct tacet_bootinfo {
+	unsigned long magic;
+	unsigned long nharts;
+	unsigned long modules_vaddr;
+	unsigned long modules_size;
+	unsigned long dtb_size;
+	unsigned long ndevices;
+	char bootargs[TACET_BOOTINFO_BOOTARGS_MAX]; /* /chosen/bootargs, NUL-terminated */
+	struct tacet_bootinfo_device devices[TACET_BOOTINFO_MAX_DEVICES];
+};
+
+#endif

@@ -1,0 +1,16 @@
+/* exit.c: _exit(), where picolibc's exit() and abort() end. A server started by init first
+ * tells init its status (INIT_EXIT on TACET_CHILD_INIT, see <tacet/init_proto.h>); then the
+ * thread, and with the last one the process, ends in the kernel. */
+#include <unistd.h>
+#include <tacet.h>
+#include <tacet/init_proto.h>
+
+void _exit(int status)
+{
+	struct tacet_msg msg = { .tag = TACET_TAG(INIT_EXIT, 1), .w = { (unsigned long)status } };
+
+	/* init itself has its thread in that slot, not an endpoint */
+	if (tacet_cap_info(TACET_CHILD_INIT, NULL, NULL) == TACET_CAP_ENDPOINT)
+		tacet_call(TACET_CHILD_INIT, &msg);
+	tacet_exit(status);
+}

@@ -1,0 +1,26 @@
+/* tacet.h: the user-space API of Tacet that servers are written against: the system calls
+ * (inline, from <tacet/syscall.h>), error strings, the start argument and the console sink.
+ * The C library itself is picolibc; lib/ supplies only what is Tacet's and picolibc's hooks. */
+#ifndef TACET_H
+#define TACET_H
+
+#include <tacet/abi.h>
+#include <tacet/syscall.h>
+
+/* The a0 the process's first thread started with: for init, the address of its struct
+ * tacet_bootinfo; for other servers whatever their creator passed. Set by crt0, before
+ * main(). */
+extern unsigned long tacet_start_arg;
+
+/* A message for a TACET_E* code, given either negated (as calls return it) or not; an unknown
+ * code gets "unknown error N". The string is static and must not be written; an unknown code
+ * reuses one buffer, so that string is good until the next such call. */
+const char *tacet_strerror(long err);
+
+/* Where stdout and stderr go, a line at a time: write len bytes of buf, return how many were
+ * taken (> 0) or a negative TACET_E* code. tacet_debug_write (the kernel console) at start;
+ * the console server's client replaces it. Not thread-safe: switch it before starting more
+ * threads. */
+extern long (*tacet_console_write)(const void *buf, unsigned long len);
+
+#endif

@@ -1,0 +1,28 @@
+/* init_proto.h: what init gives every server it starts, and init's IPC protocol.
+ *
+ * A server starts with: slot TACET_CHILD_SELF, its own process (to map memory into itself);
+ * slot TACET_CHILD_INIT, an endpoint to init badged with the server's number. Its stack is
+ * TACET_CHILD_STACK_PAGES pages below TACET_CHILD_STACK_TOP; a0 holds its number.
+ *
+ * Calls on TACET_CHILD_INIT (label, words):
+ *   INIT_EXIT (status): the server is done; init records the status and replies; the server
+ *       then exits. When every server started has exited or faulted, init powers off with
+ *       status 0 if all were 0 (the QEMU tests end this way).
+ */
+#ifndef TACET_INIT_PROTO_H
+#define TACET_INIT_PROTO_H
+
+enum tacet_child_slot {
+	TACET_CHILD_SELF = 1,
+	TACET_CHILD_INIT = 2,
+	TACET_CHILD_FIRST_FREE = 16,
+};
+
+#define TACET_CHILD_STACK_TOP   0x0000003fff000000ul
+#define TACET_CHILD_STACK_PAGES 16
+
+enum tacet_init_label {
+	INIT_EXIT = 1,
+};
+
+#endif

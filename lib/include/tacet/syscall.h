@@ -1,0 +1,383 @@
+/* tacet/syscall.h: one inline wrapper per Tacet system call (the ABI of <tacet/abi.h>): the
+ * arguments go into a0..a6, the call number into a7, and the kernel's answer comes back in a0
+ * (a negative TACET_E* code on failure) and, for some calls, a1..a6. Include <tacet.h>.
+ *
+ * Everything is static inline so that a caller's path to the kernel is the register moves and
+ * the ecall, nothing more (the IPC benchmarks measure exactly that). Every wrapper clobbers
+ * "memory": a system call is also a compiler barrier, so stores into a buffer shared with
+ * another process are not moved past the call that tells the other side about them.
+ *
+ * May be called from any thread, at any time; none of these touch user-space state.
+ */
+#ifndef TACET_SYSCALL_H
+#define TACET_SYSCALL_H
+
+#include <tacet/abi.h>
+
+/* An IPC message: the tag (TACET_TAG()) and the data words, all carried in registers. */
+struct tacet_msg {
+	unsigned long tag;
+	unsigned long w[TACET_MSG_WORDS];
+};
+
+/* The IPC wrappers below pass w[0..3] in four consecutive registers. */
+_Static_assert(TACET_MSG_WORDS == 4, "IPC wrappers pass exactly four message words");
+
+/*
+ * The raw calls, for the calls with only a0 as result. The register variables pin each value
+ * to the register the ABI names; the kernel preserves everything but a0 for these calls.
+ */
+static inline long tacet_syscall0(unsigned long nr)
+{
+	register unsigned long a0 __asm__("a0");
+	register unsigned long a7 __asm__("a7") = nr;
+
+	__asm__ volatile("ecall" : "=r"(a0) : "r"(a7) : "memory");
+	return (long)a0;
+}
+
+static inline long tacet_syscall1(unsigned long nr, unsigned long arg0)
+{
+	register unsigned long a0 __asm__("a0") = arg0;
+	register unsigned long a7 __asm__("a7") = nr;
+
+	__asm__ volatile("ecall" : "+r"(a0) : "r"(a7) : "memory");
+	return (long)a0;
+}
+
+static inline long tacet_syscall2(unsigned long nr, unsigned long arg0, unsigned long arg1)
+{
+	register unsigned long a0 __asm__("a0") = arg0;
+	register unsigned long a1 __asm__("a1") = arg1;
+	register unsigned long a7 __asm__("a7") = nr;
+
+	__asm__ volatile("ecall" : "+r"(a0) : "r"(a1), "r"(a7) : "memory");
+	return (long)a0;
+}
+
+static inline long tacet_syscall3(unsigned long nr, unsigned long arg0, unsigned long arg1,
+				  unsigned long arg2)
+{
+	register unsigned long a0 __asm__("a0") = arg0;
+	register unsigned long a1 __asm__("a1") = arg1;
+	register unsigned long a2 __asm__("a2") = arg2;
+	register unsigned long a7 __asm__("a7") = nr;
+
+	__asm__ volatile("ecall" : "+r"(a0) : "r"(a1), "r"(a2), "r"(a7) : "memory");
+	return (long)a0;
+}
+
+static inline long tacet_syscall4(unsigned long nr, unsigned long arg0, unsigned long arg1,
+				  unsigned long arg2, unsigned long arg3)
+{
+	register unsigned long a0 __asm__("a0") = arg0;
+	register unsigned long a1 __asm__("a1") = arg1;
+	register unsigned long a2 __asm__("a2") = arg2;
+	register unsigned long a3 __asm__("a3") = arg3;
+	register unsigned long a7 __asm__("a7") = nr;
+
+	__asm__ volatile("ecall" : "+r"(a0) : "r"(a1), "r"(a2), "r"(a3), "r"(a7) : "memory");
+	return (long)a0;
+}
+
+static inline long tacet_syscall6(unsigned long nr, unsigned long arg0, unsigned long arg1,
+				  unsigned long arg2, unsigned long arg3, unsigned long arg4,
+				  unsigned long arg5)
+{
+	register unsigned long a0 __asm__("a0") = arg0;
+	register unsigned long a1 __asm__("a1") = arg1;
+	register unsigned long a2 __asm__("a2") = arg2;
+	register unsigned long a3 __asm__("a3") = arg3;
+	register unsigned long a4 __asm__("a4") = arg4;
+	register unsigned long a5 __asm__("a5") = arg5;
+	register unsigned long a7 __asm__("a7") = nr;
+
+	__asm__ volatile("ecall"
+			 : "+r"(a0)
+			 : "r"(a1), "r"(a2), "r"(a3), "r"(a4), "r"(a5), "r"(a7)
+			 : "memory");
+	return (long)a0;
+}
+
+/* --- threads and the console ------------------------------------------------------------- */
+
+/* Returns 0: the cheapest round trip into the kernel and back. */
+static inline long tacet_null(void)
+{
+	return tacet_syscall0(TACET_SYS_NULL);
+}
+
+/* Writes len bytes to the kernel console; returns len. For early output and the default sink
+ * of stdout (see tacet_console_write). */
+static inline long tacet_debug_write(const void *buf, unsigned long len)
+{
+	return tacet_syscall2(TACET_SYS_DEBUG_WRITE, (unsigned long)buf, len);
+}
+
+/* Ends the calling thread; the last thread of a process ends the process. Plain exit() runs
+ * atexit handlers and flushes stdout first, then comes here through _exit(). */
+_Noreturn static inline void tacet_exit(long status)
+{
+	/* The kernel never returns from this call; if it ever did, asking again is the only
+	 * answer that keeps the promise of _Noreturn. */
+	for (;;)
+		tacet_syscall1(TACET_SYS_EXIT, (unsigned long)status);
+}
+
+/* Gives the hart to another ready thread of the same or higher priority; returns 0. */
+static inline long tacet_yield(void)
+{
+	return tacet_syscall0(TACET_SYS_YIELD);
+}
+
+/* The cycle counter of the hart the thread runs on (benchmarks). */
+static inline unsigned long tacet_cycles(void)
+{
+	return (unsigned long)tacet_syscall0(TACET_SYS_CYCLES);
+}
+
+/* --- IPC: endpoints ---------------------------------------------------------------------- */
+/*
+ * The IPC calls return words in a1..a6, so all of a0..a6 are outputs of the asm even where
+ * this wrapper ignores them: the kernel may write any of them. A message is only copied out
+ * when the call succeeded; on failure *msg keeps what the caller put there.
+ */
+
+/* Sends *msg on endpoint ep and waits for the reply, which overwrites *msg. Returns 0. */
+static inline long tacet_call(unsigned long ep, struct tacet_msg *msg)
+{
+	register unsigned long a0 __asm__("a0") = ep;
+	register unsigned long a1 __asm__("a1") = msg->tag;
+	register unsigned long a2 __asm__("a2") = msg->w[0];
+	register unsigned long a3 __asm__("a3") = msg->w[1];
+	register unsigned long a4 __asm__("a4") = msg->w[2];
+	register unsigned long a5 __asm__("a5") = msg->w[3];
+	register unsigned long a6 __asm__("a6");
+	register unsigned long a7 __asm__("a7") = TACET_SYS_CALL;
+
+	__asm__ volatile("ecall"
+			 : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4), "+r"(a5), "=r"(a6)
+			 : "r"(a7)
+			 : "memory");
+	if ((long)a0 < 0)
+		return (long)a0;
+	msg->tag = a1;
+	msg->w[0] = a2;
+	msg->w[1] = a3;
+	msg->w[2] = a4;
+	msg->w[3] = a5;
+	return (long)a0;
+}
+
+/* Waits for a message on endpoint ep into *msg; the sender's badge goes to *badge (if badge is
+ * not NULL), a capability it transfers to slot recv_slot. Returns 0. */
+static inline long tacet_recv(unsigned long ep, unsigned long recv_slot, struct tacet_msg *msg,
+			      unsigned long *badge)
+{
+	register unsigned long a0 __asm__("a0") = ep;
+	register unsigned long a1 __asm__("a1") = recv_slot;
+	register unsigned long a2 __asm__("a2");
+	register unsigned long a3 __asm__("a3");
+	register unsigned long a4 __asm__("a4");
+	register unsigned long a5 __asm__("a5");
+	register unsigned long a6 __asm__("a6");
+	register unsigned long a7 __asm__("a7") = TACET_SYS_RECV;
+
+	__asm__ volatile("ecall"
+			 : "+r"(a0), "+r"(a1), "=r"(a2), "=r"(a3), "=r"(a4), "=r"(a5), "=r"(a6)
+			 : "r"(a7)
+			 : "memory");
+	if ((long)a0 < 0)
+		return (long)a0;
+	msg->tag = a1;
+	msg->w[0] = a2;
+	msg->w[1] = a3;
+	msg->w[2] = a4;
+	msg->w[3] = a5;
+	if (badge)
+		*badge = a6;
+	return (long)a0;
+}
+
+/* Answers the last message received (the caller blocked in tacet_call). Returns 0. */
+static inline long tacet_reply(const struct tacet_msg *msg)
+{
+	register unsigned long a0 __asm__("a0") = msg->tag;
+	register unsigned long a1 __asm__("a1") = msg->w[0];
+	register unsigned long a2 __asm__("a2") = msg->w[1];
+	register unsigned long a3 __asm__("a3") = msg->w[2];
+	register unsigned long a4 __asm__("a4") = msg->w[3];
+	register unsigned long a5 __asm__("a5");
+	register unsigned long a6 __asm__("a6");
+	register unsigned long a7 __asm__("a7") = TACET_SYS_REPLY;
+
+	__asm__ volatile("ecall"
+			 : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4), "=r"(a5), "=r"(a6)
+			 : "r"(a7)
+			 : "memory");
+	return (long)a0;
+}
+
+/* A server's loop in one call: replies *reply, then waits on ep as tacet_recv() does. reply and
+ * msg may be the same message. Returns 0. */
+static inline long tacet_reply_recv(unsigned long ep, const struct tacet_msg *reply,
+				    unsigned long recv_slot, struct tacet_msg *msg,
+				    unsigned long *badge)
+{
+	register unsigned long a0 __asm__("a0") = ep;
+	register unsigned long a1 __asm__("a1") = reply->tag;
+	register unsigned long a2 __asm__("a2") = reply->w[0];
+	register unsigned long a3 __asm__("a3") = reply->w[1];
+	register unsigned long a4 __asm__("a4") = reply->w[2];
+	register unsigned long a5 __asm__("a5") = reply->w[3];
+	register unsigned long a6 __asm__("a6") = recv_slot;
+	register unsigned long a7 __asm__("a7") = TACET_SYS_REPLY_RECV;
+
+	__asm__ volatile("ecall"
+			 : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4), "+r"(a5), "+r"(a6)
+			 : "r"(a7)
+			 : "memory");
+	if ((long)a0 < 0)
+		return (long)a0;
+	msg->tag = a1;
+	msg->w[0] = a2;
+	msg->w[1] = a3;
+	msg->w[2] = a4;
+	msg->w[3] = a5;
+	if (badge)
+		*badge = a6;
+	return (long)a0;
+}
+
+/* --- IPC: notifications ------------------------------------------------------------------ */
+/*
+ * The bits come back in a0, which also carries errors: a word with bit 63 set reads as a
+ * negative number. Protocols should leave bit 63 unused.
+ */
+
+/* Sets bits in notification ntfn, waking its waiter. Returns 0. */
+static inline long tacet_signal(unsigned long ntfn, unsigned long bits)
+{
+	return tacet_syscall2(TACET_SYS_SIGNAL, ntfn, bits);
+}
+
+/* Blocks until some bit of ntfn is set; returns the bits and clears them. */
+static inline long tacet_wait(unsigned long ntfn)
+{
+	return tacet_syscall1(TACET_SYS_WAIT, ntfn);
+}
+
+/* Returns the bits set in ntfn (possibly none) and clears them; never blocks. */
+static inline long tacet_poll(unsigned long ntfn)
+{
+	return tacet_syscall1(TACET_SYS_POLL, ntfn);
+}
+
+/* --- capabilities ------------------------------------------------------------------------ */
+
+/* Copies the capability in slot src to the empty slot dst, keeping only the rights in mask
+ * rights, and badging it with badge (endpoint and notification capabilities). Returns 0. */
+static inline long tacet_cap_copy(unsigned long src, unsigned long dst, unsigned long rights,
+				  unsigned long badge)
+{
+	return tacet_syscall4(TACET_SYS_CAP_COPY, src, dst, rights, badge);
+}
+
+/* Empties slot. Returns 0. */
+static inline long tacet_cap_delete(unsigned long slot)
+{
+	return tacet_syscall1(TACET_SYS_CAP_DELETE, slot);
+}
+
+/* Returns the type (enum tacet_cap_type) of the capability in slot; its rights and badge go to
+ * *rights and *badge, either of which may be NULL. */
+static inline long tacet_cap_info(unsigned long slot, unsigned long *rights, unsigned long *badge)
+{
+	register unsigned long a0 __asm__("a0") = slot;
+	register unsigned long a1 __asm__("a1");
+	register unsigned long a2 __asm__("a2");
+	register unsigned long a7 __asm__("a7") = TACET_SYS_CAP_INFO;
+
+	__asm__ volatile("ecall" : "+r"(a0), "=r"(a1), "=r"(a2) : "r"(a7) : "memory");
+	if ((long)a0 < 0)
+		return (long)a0;
+	if (rights)
+		*rights = a1;
+	if (badge)
+		*badge = a2;
+	return (long)a0;
+}
+
+/* Copies the capability in the caller's slot src into slot dst of the process whose capability
+ * is in slot process, with rights masked by rights. Returns 0. */
+static inline long tacet_cap_give(unsigned long process, unsigned long src, unsigned long dst,
+				  unsigned long rights)
+{
+	return tacet_syscall4(TACET_SYS_CAP_GIVE, process, src, dst, rights);
+}
+
+/* --- objects ----------------------------------------------------------------------------- */
+
+/* Creates an endpoint; its capability (all rights) lands in the empty slot dst. Returns 0. */
+static inline long tacet_endpoint_new(unsigned long dst)
+{
+	return tacet_syscall1(TACET_SYS_ENDPOINT_NEW, dst);
+}
+
+/* Creates a notification, capability in the empty slot dst. Returns 0. */
+static inline long tacet_ntfn_new(unsigned long dst)
+{
+	return tacet_syscall1(TACET_SYS_NTFN_NEW, dst);
+}
+
+/* Allocates pages of zeroed, physically contiguous RAM as a frame, capability in slot dst.
+ * Returns 0. */
+static inline long tacet_frame_new(unsigned long dst, unsigned long pages)
+{
+	return tacet_syscall2(TACET_SYS_FRAME_NEW, dst, pages);
+}
+
+/* Maps the frame in slot frame at vaddr (page aligned) in the process in slot process, with
+ * rights TACET_RIGHT_READ / _WRITE / TACET_MAP_EXEC (never WRITE with EXEC). Returns 0. */
+static inline long tacet_map(unsigned long process, unsigned long frame, unsigned long vaddr,
+			     unsigned long rights)
+{
+	return tacet_syscall4(TACET_SYS_MAP, process, frame, vaddr, rights);
+}
+
+/* Unmaps pages pages at vaddr in the process in slot process. Returns 0. */
+static inline long tacet_unmap(unsigned long process, unsigned long vaddr, unsigned long pages)
+{
+	return tacet_syscall3(TACET_SYS_UNMAP, process, vaddr, pages);
+}
+
+/* Creates a process with an empty address space and capability table, capability in slot dst;
+ * its threads' faults go to the endpoint in slot fault_ep; name (NUL-terminated) shows in
+ * TACET_INFO_THREAD. Returns 0. */
+static inline long tacet_process_new(unsigned long dst, unsigned long fault_ep, const char *name)
+{
+	return tacet_syscall3(TACET_SYS_PROCESS_NEW, dst, fault_ep, (unsigned long)name);
+}
+
+/* Creates and starts a thread in the process in slot process, capability in slot dst: it
+ * begins at pc with sp, and arg in a0; sched is TACET_SCHED(priority, hart). Returns 0. */
+static inline long tacet_thread_new(unsigned long process, unsigned long dst, unsigned long pc,
+				    unsigned long sp, unsigned long arg, unsigned long sched)
+{
+	return tacet_syscall6(TACET_SYS_THREAD_NEW, process, dst, pc, sp, arg, sched);
+}
+
+/* Changes the priority and hart (TACET_SCHED()) of the thread in slot thread. Returns 0. */
+static inline long tacet_thread_set(unsigned long thread, unsigned long sched)
+{
+	return tacet_syscall2(TACET_SYS_THREAD_SET, thread, sched);
+}
+
+/* Copies the index-th record of kind (enum tacet_info) into buf, at most len bytes; returns the
+ * bytes written, or -TACET_ENOENT past the last record. */
+static inline long tacet_info(unsigned long kind, unsigned long index, void *buf, unsigned long len)
+{
+	return tacet_syscall4(TACET_SYS_INFO, kind, index, (unsigned long)buf, len);
+}
+
+#endif

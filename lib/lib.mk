@@ -1,0 +1,62 @@
+# lib.mk: the user-space build (included by the Makefile): libtacet.a, crt0.o, and the generic
+# rule that links a server, $(BUILD)/servers/NAME.elf, from the sources servers/servers.mk
+# lists in SERVER_SRCS_NAME.
+#
+# picolibc comes through its gcc specs. Its libraries exist only for the multilibs gcc was
+# built with: rv64gc with lp64 has none (gcc would fall back to the lp64d one, which does not
+# link), and the kernel does not save floating-point registers or enable sstatus.FS for user
+# threads, so any FP instruction would trap. User space is therefore rv64imac/lp64.
+
+USER_CC := $(CROSS)gcc
+USER_AR := $(CROSS)ar
+USER_ARCH := -march=rv64imac -mabi=lp64 -mcmodel=medany
+USER_CFLAGS := --specs=picolibc.specs $(USER_ARCH) -O2 -g -fno-omit-frame-pointer \
+	-Wall -Wextra -Werror -std=gnu11 -Ikernel/uapi -Ilib/include -MMD -MP
+USER_LDSCRIPT := lib/user.ld
+USER_LDFLAGS := --specs=picolibc.specs $(USER_ARCH) -nostartfiles -static -T $(USER_LDSCRIPT)
+
+USER_CRT0 := $(BUILD)/lib/crt0.o
+LIBTACET := $(BUILD)/lib/libtacet.a
+LIBTACET_SRCS := lib/stdio.c lib/exit.c lib/heap.S lib/strerror.c
+LIBTACET_OBJS := $(patsubst lib/%,$(BUILD)/lib/%.o,$(basename $(LIBTACET_SRCS)))
+
+# servers/NAME/x.c -> $(BUILD)/servers/NAME/x.o
+user_objs = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
+
+$(BUILD)/lib/%.o: lib/%.c
+	@mkdir -p $(@D)
+	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+
+$(BUILD)/lib/%.o: lib/%.S
+	@mkdir -p $(@D)
+	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+
+$(LIBTACET): $(LIBTACET_OBJS)
+	@rm -f $@
+	$(USER_AR) rcs $@ $^
+
+$(BUILD)/servers/%.o: servers/%.c
+	@mkdir -p $(@D)
+	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+
+$(BUILD)/servers/%.o: servers/%.S
+	@mkdir -p $(@D)
+	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+
+# libtacet.a and picolibc's libc.a in one group, since each needs the other: libc wants the
+# hooks (stdout for printf, _exit for exit, __heap_start for sbrk), strerror.o wants snprintf.
+# picolibc's specs add libgcc and --gc-sections.
+.SECONDEXPANSION:
+$(BUILD)/servers/%.elf: $$(call user_objs,$$(SERVER_SRCS_$$*)) $(USER_CRT0) $(LIBTACET) \
+		$(USER_LDSCRIPT)
+	$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(call user_objs,$(SERVER_SRCS_$*)) \
+		-Wl,--start-group $(LIBTACET) -lc -Wl,--end-group
+
+# The servers' objects come from the pattern rules above: without this make would delete them
+# as intermediates after each link.
+.SECONDARY: $(USER_CRT0) $(call user_objs,$(wildcard servers/*/*.c servers/*/*.S))
+
+-include $(wildcard $(BUILD)/lib/*.d $(BUILD)/servers/*/*.d)
+
+# The archive's format lives in tools/tacet_modules.py, beside the Makefile's mkmodules.py.
+$(BUILD)/modules.img: tools/tacet_modules.py

@@ -1,0 +1,253 @@
+/* init: the root server. Starts the servers named by the boot argument `init.run=a,b,...`
+ * from the boot module archive, each in its own process with only the capabilities listed in
+ * <tacet/init_proto.h>, then supervises them: it reports every fault (and ends the faulting
+ * thread) and powers the machine off once every server it started has finished.
+ *
+ * IPC: receives on its fault endpoint (badge = server number + 1) and on the init endpoint
+ * (INIT_EXIT, badge = server number + 1); both are the same endpoint, told apart by label. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tacet.h>
+#include <tacet/bootinfo.h>
+#include <tacet/init_proto.h>
+#include <tacet/modules.h>
+#include "../../kernel/elf.h"
+
+#define MAX_SERVERS 16
+#define SCRATCH_VA 0x0000002000000000ul /* where init maps a page it fills for a child */
+#define SERVER_PRIORITY 100
+#define PAGE 4096ul
+
+struct server {
+	char name[TACET_MODULE_NAME_MAX];
+	unsigned long process_slot;
+	int done;
+	long status;
+};
+
+static const struct tacet_bootinfo *bi;
+static struct server servers[MAX_SERVERS];
+static unsigned int nservers;
+static unsigned long next_slot = TACET_SLOT_FIRST_FREE;
+
+static unsigned long alloc_slot(void)
+{
+	return next_slot++;
+}
+
+static const struct tacet_module *find_module(const char *name)
+{
+	const struct tacet_modules_header *h = (const void *)bi->modules_vaddr;
+	const struct tacet_module *m = (const void *)(h + 1);
+
+	if (memcmp(h->magic, TACET_MODULES_MAGIC, sizeof(h->magic)))
+		return NULL;
+	for (uint32_t i = 0; i < h->count; i++)
+		if (!strncmp(m[i].name, name, TACET_MODULE_NAME_MAX))
+			return &m[i];
+	return NULL;
+}
+
+/* One fresh page for the child at va: filled through init's scratch mapping, then moved. */
+static long child_page(unsigned long child, unsigned long va, unsigned int rights,
+		       const uint8_t *src, unsigned long off, unsigned long len)
+{
+	unsigned long slot = alloc_slot();
+	long err = tacet_frame_new(slot, 1);
+
+	if (!err && len) {
+		err = tacet_map(TACET_SLOT_SELF_PROCESS, slot, SCRATCH_VA,
+				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+		if (!err) {
+			memcpy((uint8_t *)SCRATCH_VA + off, src, len);
+			err = tacet_unmap(TACET_SLOT_SELF_PROCESS, SCRATCH_VA, 1);
+		}
+	}
+	if (!err)
+		err = tacet_map(child, slot, va, rights);
+	/* the child's mapping keeps the frame; init needs no capability to it */
+	tacet_cap_delete(slot);
+	next_slot--;
+	return err;
+}
+
+static unsigned int map_rights(uint32_t flags)
+{
+	return (flags & ELF_SEG_R ? TACET_RIGHT_READ : 0) |
+	       (flags & ELF_SEG_W ? TACET_RIGHT_WRITE : 0) | (flags & ELF_SEG_X ? TACET_MAP_EXEC : 0);
+}
+
+static long load_segment(unsigned long child, const uint8_t *image, const struct elf_segment *s)
+{
+	for (unsigned long va = s->vaddr & ~(PAGE - 1); va < s->vaddr + s->memsz; va += PAGE) {
+		unsigned long from = va < s->vaddr ? s->vaddr : va;
+		unsigned long to = va + PAGE < s->vaddr + s->filesz ? va + PAGE : s->vaddr + s->filesz;
+		unsigned long len = to > from ? to - from : 0;
+		long err = child_page(child, va, map_rights(s->flags), image + s->offset + (from - s->vaddr),
+				      from - va, len);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static long start_server(const char *name, unsigned int id, unsigned int hart)
+{
+	const struct tacet_module *m = find_module(name);
+	struct elf_segment segs[8];
+	unsigned long entry, child, fault_ep = alloc_slot(), ep = alloc_slot();
+	const char *why;
+	int n;
+	long err;
+
+	if (!m) {
+		printf("init: no module \"%s\"\n", name);
+		return -TACET_ENOENT;
+	}
+	n = elf_parse((const uint8_t *)bi->modules_vaddr + m->offset, m->size, TACET_CHILD_STACK_TOP,
+		      segs, 8, &entry, &why);
+	if (n < 0) {
+		printf("init: %s: bad executable: %s\n", name, why);
+		return -TACET_EINVAL;
+	}
+	child = alloc_slot();
+	err = tacet_cap_copy(TACET_SLOT_FAULT_EP, fault_ep, TACET_RIGHT_WRITE, id + 1);
+	if (!err)
+		err = tacet_process_new(child, fault_ep, name);
+	for (int i = 0; !err && i < n; i++)
+		err = load_segment(child, (const uint8_t *)bi->modules_vaddr + m->offset, &segs[i]);
+	for (unsigned long p = 0; !err && p < TACET_CHILD_STACK_PAGES; p++)
+		err = child_page(child, TACET_CHILD_STACK_TOP - (p + 1) * PAGE,
+				 TACET_RIGHT_READ | TACET_RIGHT_WRITE, NULL, 0, 0);
+	if (!err)
+		err = tacet_cap_give(child, child, TACET_CHILD_SELF, TACET_RIGHTS_ALL);
+	if (!err)
+		err = tacet_cap_copy(TACET_SLOT_FAULT_EP, ep, TACET_RIGHT_WRITE, id + 1);
+	if (!err)
+		err = tacet_cap_give(child, ep, TACET_CHILD_INIT, TACET_RIGHT_WRITE);
+	if (!err)
+		err = tacet_thread_new(child, 0, entry, TACET_CHILD_STACK_TOP, id,
+				       TACET_SCHED(SERVER_PRIORITY, hart));
+	tacet_cap_delete(fault_ep);
+	tacet_cap_delete(ep);
+	if (err < 0) {
+		printf("init: cannot start %s: %s\n", name, tacet_strerror(err));
+		return err;
+	}
+	snprintf(servers[id].name, sizeof(servers[id].name), "%s", name);
+	servers[id].process_slot = child;
+	return 0;
+}
+
+/* `init.run=a,b@2,c`: module names, each optionally on a hart. */
+static void start_servers(void)
+{
+	const char *p = strstr(bi->bootargs, "init.run=");
+
+	if (!p) {
+		printf("init: no init.run= in the boot arguments; nothing to start\n");
+		return;
+	}
+	p += strlen("init.run=");
+	while (*p && *p != ' ' && nservers < MAX_SERVERS) {
+		char name[TACET_MODULE_NAME_MAX] = { 0 };
+		unsigned int n = 0, hart = 0;
+
+		while (*p && *p != ',' && *p != ' ' && *p != '@' && n < sizeof(name) - 1)
+			name[n++] = *p++;
+		if (*p == '@')
+			hart = (unsigned int)strtoul(p + 1, (char **)&p, 10);
+		if (hart >= bi->nharts)
+			hart = 0;
+		if (start_server(name, nservers, hart) == 0)
+			nservers++;
+		if (*p == ',')
+			p++;
+	}
+}
+
+static int all_done(void)
+{
+	for (unsigned int i = 0; i < nservers; i++)
+		if (!servers[i].done)
+			return 0;
+	return 1;
+}
+
+static void power_off(int failed)
+{
+	for (unsigned long i = 0; i < bi->ndevices; i++) {
+		const struct tacet_bootinfo_device *d = &bi->devices[i];
+
+		if (strcmp(d->compatible, "sifive,test1") && strcmp(d->compatible, "sifive,test0"))
+			continue;
+		if (tacet_map(TACET_SLOT_SELF_PROCESS, d->slot, SCRATCH_VA,
+			      TACET_RIGHT_READ | TACET_RIGHT_WRITE) == 0)
+			*(volatile uint32_t *)SCRATCH_VA = failed ? (1u << 16) | 0x3333 : 0x5555;
+	}
+	tacet_exit(failed); /* no test device: the kernel powers off when init ends */
+}
+
+/* One message on the fault/init endpoint; fills *reply, returns whether to reply. */
+static int handle(const struct tacet_msg *msg, unsigned long badge, struct tacet_msg *reply)
+{
+	struct server *s = badge && badge <= nservers ? &servers[badge - 1] : NULL;
+	const char *name = s ? s->name : "?";
+
+	if (TACET_TAG_LABEL(msg->tag) == TACET_LABEL_FAULT) {
+		printf("init: server %s faulted: cause %lu at pc %#lx, address %#lx (thread %lu); "
+		       "ending it\n", name, msg->w[0], msg->w[1], msg->w[2], msg->w[3]);
+		if (s) {
+			s->done = 1;
+			s->status = -TACET_EFAULT;
+		}
+		reply->tag = TACET_TAG(TACET_FAULT_KILL, 0);
+		return 1;
+	}
+	if (TACET_TAG_LABEL(msg->tag) == INIT_EXIT && s) {
+		s->done = 1;
+		s->status = (long)msg->w[0];
+		printf("init: server %s finished with status %ld\n", name, s->status);
+	}
+	reply->tag = TACET_TAG(0, 0);
+	return 1;
+}
+
+int main(void)
+{
+	struct tacet_msg msg = { 0 }, reply = { 0 };
+	unsigned long badge = 0;
+	long err;
+
+	bi = (const struct tacet_bootinfo *)tacet_start_arg;
+	if (bi->magic != TACET_BOOTINFO_MAGIC) {
+		printf("init: bad boot information\n");
+		return 1;
+	}
+	printf("init: %lu harts, %lu devices, boot arguments \"%s\"\n", bi->nharts, bi->ndevices,
+	       bi->bootargs);
+	start_servers();
+	err = tacet_recv(TACET_SLOT_FAULT_EP, 0, &msg, &badge);
+	while (nservers && err == 0) {
+		handle(&msg, badge, &reply);
+		if (all_done())
+			break;
+		err = tacet_reply_recv(TACET_SLOT_FAULT_EP, &reply, 0, &msg, &badge);
+	}
+	if (err)
+		printf("init: receive failed: %s\n", tacet_strerror(err));
+	if (nservers && all_done())
+		tacet_reply(&reply);
+	{
+		int failed = 0;
+
+		for (unsigned int i = 0; i < nservers; i++)
+			failed |= servers[i].status != 0;
+		printf("init: all %u servers done%s; powering off\n", nservers,
+		       failed ? " (some failed)" : "");
+		power_off(failed);
+	}
+	return 0;
+}
