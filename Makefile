@@ -41,7 +41,7 @@ KERNEL_SRCS := \
 	kernel/arch/riscv/plic.c kernel/arch/riscv/context.c
 KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_SRCS))
 
-.PHONY: all kernel userspace qemu run gdb test deps host-tests dtbs clean
+.PHONY: all kernel userspace qemu run gdb test bench deps host-tests dtbs clean
 all: kernel userspace
 
 kernel: $(BUILD)/kernel.elf $(BUILD)/kernel.bin
@@ -134,6 +134,9 @@ gdb: deps
 test: deps
 	@$(MAKE) --no-print-directory kernel userspace host-tests
 	@python3 tests/run.py
+
+# --- benchmarks (make bench): tests/bench/bench.mk ----------------------------------------
+-include tests/bench/bench.mk
 
 # --- host unit tests ------------------------------------------------------------------------
 HOST_CC := gcc

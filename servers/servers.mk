@@ -8,3 +8,6 @@ SERVER_SRCS_hello := servers/hello/hello.c
 # init: the root server the kernel starts; it starts the others (init.run= in the bootargs).
 SERVERS += init
 SERVER_SRCS_init := servers/init/init.c servers/init/elf.c
+
+# Test and benchmark servers keep their own lists beside their sources.
+include $(sort $(wildcard servers/*/module.mk))

@@ -23,4 +23,10 @@ const char *tacet_strerror(long err);
  * threads. */
 extern long (*tacet_console_write)(const void *buf, unsigned long len);
 
+/* init's name service (<tacet/init_proto.h>): publish the capability in slot under name;
+ * look a name up into slot dst, waiting (yielding) up to `tries` times for it to appear.
+ * Return 0 or a negative TACET_E* code. */
+long tacet_publish(const char *name, unsigned long slot);
+long tacet_lookup(const char *name, unsigned long dst, unsigned int tries);
+
 #endif

@@ -3,8 +3,9 @@
  * <tacet/init_proto.h>, then supervises them: it reports every fault (and ends the faulting
  * thread) and powers the machine off once every server it started has finished.
  *
- * IPC: receives on its fault endpoint (badge = server number + 1) and on the init endpoint
- * (INIT_EXIT, badge = server number + 1); both are the same endpoint, told apart by label. */
+ * IPC: one endpoint, told apart by label: the servers' faults (badge = server number + 1) and
+ * the init protocol of <tacet/init_proto.h> (INIT_EXIT, INIT_PUBLISH, INIT_LOOKUP; same badge).
+ * `init.run=name@hart/priority,...`: hart and priority are optional (0 and 100). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "../../kernel/elf.h"
 
 #define MAX_SERVERS 16
+#define MAX_NAMES 16
 #define SCRATCH_VA 0x0000002000000000ul /* where init maps a page it fills for a child */
 #define SERVER_PRIORITY 100
 #define PAGE 4096ul
@@ -30,6 +32,14 @@ static const struct tacet_bootinfo *bi;
 static struct server servers[MAX_SERVERS];
 static unsigned int nservers;
 static unsigned long next_slot = TACET_SLOT_FIRST_FREE;
+
+struct published {
+	unsigned long name[TACET_NAME_WORDS];
+	unsigned long slot;
+};
+
+static struct published names[MAX_NAMES];
+static unsigned int nnames;
 
 static unsigned long alloc_slot(void)
 {
@@ -93,7 +103,7 @@ static long load_segment(unsigned long child, const uint8_t *image, const struct
 	return 0;
 }
 
-static long start_server(const char *name, unsigned int id, unsigned int hart)
+static long start_server(const char *name, unsigned int id, unsigned int hart, unsigned int prio)
 {
 	const struct tacet_module *m = find_module(name);
 	struct elf_segment segs[8];
@@ -126,10 +136,10 @@ static long start_server(const char *name, unsigned int id, unsigned int hart)
 	if (!err)
 		err = tacet_cap_copy(TACET_SLOT_FAULT_EP, ep, TACET_RIGHT_WRITE, id + 1);
 	if (!err)
-		err = tacet_cap_give(child, ep, TACET_CHILD_INIT, TACET_RIGHT_WRITE);
+		err = tacet_cap_give(child, ep, TACET_CHILD_INIT, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
 	if (!err)
 		err = tacet_thread_new(child, 0, entry, TACET_CHILD_STACK_TOP, id,
-				       TACET_SCHED(SERVER_PRIORITY, hart));
+				       TACET_SCHED(prio, hart));
 	tacet_cap_delete(fault_ep);
 	tacet_cap_delete(ep);
 	if (err < 0) {
@@ -153,15 +163,17 @@ static void start_servers(void)
 	p += strlen("init.run=");
 	while (*p && *p != ' ' && nservers < MAX_SERVERS) {
 		char name[TACET_MODULE_NAME_MAX] = { 0 };
-		unsigned int n = 0, hart = 0;
+		unsigned int n = 0, hart = 0, prio = SERVER_PRIORITY;
 
-		while (*p && *p != ',' && *p != ' ' && *p != '@' && n < sizeof(name) - 1)
+		while (*p && *p != ',' && *p != ' ' && *p != '@' && *p != '/' && n < sizeof(name) - 1)
 			name[n++] = *p++;
 		if (*p == '@')
 			hart = (unsigned int)strtoul(p + 1, (char **)&p, 10);
+		if (*p == '/')
+			prio = (unsigned int)strtoul(p + 1, (char **)&p, 10);
 		if (hart >= bi->nharts)
 			hart = 0;
-		if (start_server(name, nservers, hart) == 0)
+		if (start_server(name, nservers, hart, prio) == 0)
 			nservers++;
 		if (*p == ',')
 			p++;
@@ -190,6 +202,40 @@ static void power_off(int failed)
 	tacet_exit(failed); /* no test device: the kernel powers off when init ends */
 }
 
+static struct published *find_name(const unsigned long *w)
+{
+	for (unsigned int i = 0; i < nnames; i++)
+		if (!memcmp(names[i].name, w, sizeof(names[i].name)))
+			return &names[i];
+	return NULL;
+}
+
+/* INIT_PUBLISH: the capability arrived in recv_slot (the tag says whether it did). */
+static long publish(const struct tacet_msg *msg, unsigned long recv_slot)
+{
+	if (!TACET_TAG_HAS_CAP(msg->tag))
+		return -TACET_EINVAL;
+	if (find_name(msg->w) || nnames == MAX_NAMES) {
+		tacet_cap_delete(recv_slot);
+		return find_name(msg->w) ? -TACET_EEXIST : -TACET_ENOMEM;
+	}
+	memcpy(names[nnames].name, msg->w, sizeof(names[nnames].name));
+	names[nnames++].slot = recv_slot;
+	next_slot++; /* recv_slot is now taken */
+	return 0;
+}
+
+static long lookup(const struct tacet_msg *msg, struct server *s)
+{
+	struct published *n = find_name(msg->w);
+
+	if (!s)
+		return -TACET_EPERM;
+	if (!n)
+		return -TACET_ENOENT;
+	return tacet_cap_give(s->process_slot, n->slot, msg->w[TACET_NAME_WORDS], TACET_RIGHTS_ALL);
+}
+
 /* One message on the fault/init endpoint; fills *reply, returns whether to reply. */
 static int handle(const struct tacet_msg *msg, unsigned long badge, struct tacet_msg *reply)
 {
@@ -206,12 +252,25 @@ static int handle(const struct tacet_msg *msg, unsigned long badge, struct tacet
 		reply->tag = TACET_TAG(TACET_FAULT_KILL, 0);
 		return 1;
 	}
-	if (TACET_TAG_LABEL(msg->tag) == INIT_EXIT && s) {
-		s->done = 1;
-		s->status = (long)msg->w[0];
-		printf("init: server %s finished with status %ld\n", name, s->status);
+	reply->tag = TACET_TAG(0, 1);
+	reply->w[0] = 0;
+	switch (TACET_TAG_LABEL(msg->tag)) {
+	case INIT_EXIT:
+		if (s) {
+			s->done = 1;
+			s->status = (long)msg->w[0];
+			printf("init: server %s finished with status %ld\n", name, s->status);
+		}
+		break;
+	case INIT_PUBLISH:
+		reply->w[0] = (unsigned long)publish(msg, next_slot);
+		break;
+	case INIT_LOOKUP:
+		reply->w[0] = (unsigned long)lookup(msg, s);
+		break;
+	default:
+		reply->w[0] = (unsigned long)-TACET_EINVAL;
 	}
-	reply->tag = TACET_TAG(0, 0);
 	return 1;
 }
 
@@ -229,12 +288,13 @@ int main(void)
 	printf("init: %lu harts, %lu devices, boot arguments \"%s\"\n", bi->nharts, bi->ndevices,
 	       bi->bootargs);
 	start_servers();
-	err = tacet_recv(TACET_SLOT_FAULT_EP, 0, &msg, &badge);
+	/* a capability that comes with a message (INIT_PUBLISH) lands in the next free slot */
+	err = tacet_recv(TACET_SLOT_FAULT_EP, next_slot, &msg, &badge);
 	while (nservers && err == 0) {
 		handle(&msg, badge, &reply);
 		if (all_done())
 			break;
-		err = tacet_reply_recv(TACET_SLOT_FAULT_EP, &reply, 0, &msg, &badge);
+		err = tacet_reply_recv(TACET_SLOT_FAULT_EP, &reply, next_slot, &msg, &badge);
 	}
 	if (err)
 		printf("init: receive failed: %s\n", tacet_strerror(err));

@@ -6,6 +6,10 @@ expressions that must all appear in the serial output, the QEMU exit status (the
 device's code: 0 pass, 1 kernel panic, 2 in-kernel test failure), and a timeout in seconds.
 """
 
+import glob
+import importlib.util
+import os
+
 PANIC = 1
 
 
@@ -98,3 +102,12 @@ CASES += [
           r"init: all 4 servers done; powering off"],
          bootargs="init.run=hello@0,hello@1,hello@2,hello@3"),
 ]
+
+
+# More cases live in tests/qemu/cases_*.py, each defining CASES with case().
+for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.py"))):
+    _spec = importlib.util.spec_from_file_location(os.path.basename(_path)[:-3], _path)
+    _mod = importlib.util.module_from_spec(_spec)
+    _mod.case = case
+    _spec.loader.exec_module(_mod)
+    CASES += _mod.CASES

@@ -8,6 +8,13 @@
  *   INIT_EXIT (status): the server is done; init records the status and replies; the server
  *       then exits. When every server started has exited or faulted, init powers off with
  *       status 0 if all were 0 (the QEMU tests end this way).
+ *   INIT_PUBLISH (name0, name1, name2) + a capability (TACET_TAG_CAP; the INIT endpoint
+ *       capability has GRANT): init keeps the capability under the name (up to 23 bytes, in
+ *       the three words). Reply w0: 0, or -TACET_EEXIST / -TACET_ENOMEM.
+ *   INIT_LOOKUP (name0, name1, name2, dst): init puts a copy of the capability published under
+ *       the name into the caller's slot dst. Reply w0: 0, -TACET_ENOENT (not published yet),
+ *       or the error of the copy (e.g. -TACET_EEXIST if dst is in use).
+ * lib/ wraps these as tacet_publish() and tacet_lookup().
  */
 #ifndef TACET_INIT_PROTO_H
 #define TACET_INIT_PROTO_H
@@ -23,6 +30,10 @@ enum tacet_child_slot {
 
 enum tacet_init_label {
 	INIT_EXIT = 1,
+	INIT_PUBLISH = 2,
+	INIT_LOOKUP = 3,
 };
+
+#define TACET_NAME_WORDS 3 /* a published name: up to 23 bytes and a NUL in three words */
 
 #endif

@@ -1,0 +1,45 @@
+/* names.c: the client side of init's name service (INIT_PUBLISH / INIT_LOOKUP). */
+#include <string.h>
+#include <tacet.h>
+#include <tacet/init_proto.h>
+
+static long pack_name(const char *name, unsigned long *w)
+{
+	size_t len = strlen(name);
+
+	if (len >= TACET_NAME_WORDS * sizeof(unsigned long))
+		return -TACET_ERANGE;
+	memset(w, 0, TACET_NAME_WORDS * sizeof(unsigned long));
+	memcpy(w, name, len);
+	return 0;
+}
+
+long tacet_publish(const char *name, unsigned long slot)
+{
+	struct tacet_msg msg = { .tag = TACET_TAG_CAP(INIT_PUBLISH, TACET_NAME_WORDS, slot) };
+	long err = pack_name(name, msg.w);
+
+	if (!err)
+		err = tacet_call(TACET_CHILD_INIT, &msg);
+	return err ? err : (long)msg.w[0];
+}
+
+long tacet_lookup(const char *name, unsigned long dst, unsigned int tries)
+{
+	struct tacet_msg msg;
+	long err;
+
+	do {
+		msg.tag = TACET_TAG(INIT_LOOKUP, TACET_NAME_WORDS + 1);
+		err = pack_name(name, msg.w);
+		msg.w[TACET_NAME_WORDS] = dst;
+		if (!err)
+			err = tacet_call(TACET_CHILD_INIT, &msg);
+		if (!err)
+			err = (long)msg.w[0];
+		if (err != -TACET_ENOENT)
+			return err;
+		tacet_yield();
+	} while (tries--);
+	return err;
+}
