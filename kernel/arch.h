@@ -88,6 +88,9 @@ void arch_ipi_send(const struct hart *target);
 /* --- external interrupts (the interrupt layer's irqchip interface grows from here) --- */
 /* Route line irq to hart h and let it interrupt. Boot hart. */
 void arch_irq_enable(unsigned int irq, const struct hart *h);
+/* Stop / let line irq interrupt (its priority), keeping the routing; any hart. */
+void arch_irq_mask(unsigned int irq);
+void arch_irq_unmask(unsigned int irq);
 
 /* --- diagnostics --- */
 void arch_dump_frame(const struct trap_frame *tf);

@@ -8,6 +8,7 @@
 #include "endpoint.h"
 #include "cap.h"
 #include "kalloc.h"
+#include "notification.h"
 #include "process.h"
 #include "sched.h"
 
@@ -125,11 +126,25 @@ void sys_call(struct thread *t)
 	sched_block(t, TACET_THREAD_BLOCKED_SEND);
 }
 
-/* Receive on ep (already decoded) into t. */
+void endpoint_deliver_notify(struct thread *t, uint64_t bits)
+{
+	set_result(t, 0);
+	arch_ctx_set_ret(&t->ctx, 1, TACET_TAG(TACET_LABEL_NOTIFY, 1));
+	arch_ctx_set_ret(&t->ctx, 2, bits);
+	arch_ctx_set_ret(&t->ctx, 6, 0);
+}
+
+/* Receive on ep (already decoded) into t: a waiting sender first, then pending bits of t's
+ * bound notification, else block. */
 static void receive(struct thread *t, struct endpoint *ep)
 {
 	struct thread *s = tqueue_pop(&ep->senders);
+	uint64_t bits;
 
+	if (!s && (bits = notification_take_bound(t))) {
+		endpoint_deliver_notify(t, bits);
+		return;
+	}
 	if (!s) {
 		t->blocked_on = ep;
 		tqueue_push(&ep->receivers, t, 0);

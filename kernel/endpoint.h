@@ -20,6 +20,8 @@ void sys_recv(struct thread *t);
 void sys_reply(struct thread *t);
 void sys_reply_recv(struct thread *t);
 
+/* End t's receive with the bits of its bound notification (label TACET_LABEL_NOTIFY). */
+void endpoint_deliver_notify(struct thread *t, uint64_t bits);
 /* t leaves the endpoint queue it waits in. */
 void endpoint_cancel(struct thread *t);
 /* Wake a caller blocked for a reply with an error instead of an answer. */

@@ -2,6 +2,7 @@
 #include "kobj.h"
 #include "endpoint.h"
 #include "frame.h"
+#include "irq/irq.h"
 #include "kalloc.h"
 #include "notification.h"
 #include "panic.h"
@@ -16,6 +17,7 @@ _Static_assert(offsetof(struct notification, obj) == 0, "notification header");
 _Static_assert(offsetof(struct frame, obj) == 0, "frame header");
 _Static_assert(offsetof(struct process, obj) == 0, "process header");
 _Static_assert(offsetof(struct thread, obj) == 0, "thread header");
+_Static_assert(offsetof(struct irq_line, obj) == 0, "irq line header");
 
 static void thread_free(struct thread *t)
 {
@@ -51,6 +53,9 @@ void kobj_put(struct kobj *o)
 		break;
 	case TACET_CAP_THREAD:
 		thread_free((struct thread *)o);
+		break;
+	case TACET_CAP_IRQ:
+		irq_line_destroy((struct irq_line *)o);
 		break;
 	default:
 		panic("kobj_put: unknown object type %u", o->type);

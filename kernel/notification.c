@@ -3,6 +3,7 @@
  * two waits is seen exactly once. */
 #include "notification.h"
 #include "cap.h"
+#include "endpoint.h"
 #include "kalloc.h"
 #include "process.h"
 #include "sched.h"
@@ -33,7 +34,17 @@ void notification_signal(struct notification *n, uint64_t bits)
 	struct thread *w;
 
 	n->bits |= bits;
-	if (!n->bits || !(w = tqueue_pop(&n->waiters)))
+	if (!n->bits)
+		return;
+	w = tqueue_pop(&n->waiters);
+	if (!w && n->bound && n->bound->state == TACET_THREAD_BLOCKED_RECV) {
+		endpoint_cancel(n->bound);
+		endpoint_deliver_notify(n->bound, n->bits);
+		n->bits = 0;
+		sched_ready(n->bound);
+		return;
+	}
+	if (!w)
 		return;
 	arch_ctx_set_ret(&w->ctx, 0, n->bits);
 	n->bits = 0;
@@ -106,4 +117,26 @@ void notification_cancel(struct thread *t)
 	if (n)
 		tqueue_remove(&n->waiters, t);
 	t->blocked_on = NULL;
+}
+
+void sys_ntfn_bind(struct thread *t)
+{
+	long err;
+	struct notification *n = decode(t, TACET_RIGHT_READ, &err);
+
+	if (n && (n->bound || t->bound_ntfn))
+		n = NULL, err = TACET_EBUSY;
+	if (!n) {
+		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+		return;
+	}
+	kobj_get(&n->obj);
+	n->bound = t;
+	t->bound_ntfn = n;
+	arch_ctx_set_ret(&t->ctx, 0, 0);
+}
+
+uint64_t notification_take_bound(struct thread *t)
+{
+	return t->bound_ntfn ? (uint64_t)take_bits(t->bound_ntfn) : 0;
 }

@@ -10,6 +10,7 @@ struct notification {
 	struct kobj obj;
 	uint64_t bits;
 	struct tqueue waiters; /* BLOCKED_NTFN, oldest first */
+	struct thread *bound;  /* its RECV also ends on a signal (NTFN_BIND), or NULL */
 };
 
 struct notification *notification_new(void);
@@ -20,5 +21,8 @@ void sys_signal(struct thread *t);
 void sys_wait(struct thread *t);
 void sys_poll(struct thread *t);
 void notification_cancel(struct thread *t);
+void sys_ntfn_bind(struct thread *t);
+/* Take the bits of t's bound notification, if any are set (0 if none). */
+uint64_t notification_take_bound(struct thread *t);
 
 #endif

@@ -9,6 +9,7 @@
 #include "endpoint.h"
 #include "frame.h"
 #include "hart.h"
+#include "irq/irq.h"
 #include "kstring.h"
 #include "mm.h"
 #include "page_alloc.h"
@@ -136,6 +137,9 @@ static void give_devices(struct process *p, struct tacet_bootinfo *bi)
 		d->paddr = pa;
 		d->size = len;
 		d->irq = irq;
+		if (irq && give(p, TACET_SLOT_FIRST_IRQ + (unsigned int)bi->ndevices,
+				(struct kobj *)irq_line_get(irq), TACET_RIGHT_WRITE) == 0)
+			d->irq_slot = TACET_SLOT_FIRST_IRQ + (unsigned int)bi->ndevices;
 		bi->ndevices++;
 	}
 }

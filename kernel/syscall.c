@@ -9,6 +9,7 @@
 #include "endpoint.h"
 #include "frame.h"
 #include "hart.h"
+#include "irq/irq.h"
 #include "kalloc.h"
 #include "kstring.h"
 #include "mm.h"
@@ -426,6 +427,9 @@ static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_THREAD_SET] = sys_thread_set,
 	[TACET_SYS_INFO] = sys_info,
 	[TACET_SYS_CYCLES] = sys_cycles,
+	[TACET_SYS_IRQ_BIND] = sys_irq_bind,
+	[TACET_SYS_IRQ_ACK] = sys_irq_ack,
+	[TACET_SYS_NTFN_BIND] = sys_ntfn_bind,
 };
 
 void syscall_dispatch(struct thread *t)

@@ -10,6 +10,7 @@
 #include "runqueue.h"
 
 struct process;
+struct notification;
 
 struct thread {
 	struct kobj obj;       /* first, like every kernel object: kobj_put casts back */
@@ -33,6 +34,7 @@ struct thread {
 	struct thread *reply_to; /* the caller waiting for this thread's reply */
 	struct thread *replier;  /* the server that owes this (BLOCKED_REPLY) thread a reply */
 
+	struct notification *bound_ntfn; /* signals end this thread's RECV too (a reference) */
 	struct thread *all_next; /* every thread, for `ps` */
 };
 

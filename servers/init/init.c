@@ -103,7 +103,29 @@ static long load_segment(unsigned long child, const uint8_t *image, const struct
 	return 0;
 }
 
-static long start_server(const char *name, unsigned int id, unsigned int hart, unsigned int prio)
+/* The device whose compatible is compat: its frame and IRQ into the child's fixed slots. */
+static long give_device(unsigned long child, const char *compat)
+{
+	for (unsigned long i = 0; i < bi->ndevices; i++) {
+		const struct tacet_bootinfo_device *d = &bi->devices[i];
+		long err;
+
+		if (strcmp(d->compatible, compat))
+			continue;
+		if (d->paddr & (PAGE - 1))
+			return -TACET_EALIGN;
+		err = tacet_cap_give(child, d->slot, TACET_CHILD_DEVICE,
+				     TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+		if (!err && d->irq_slot)
+			err = tacet_cap_give(child, d->irq_slot, TACET_CHILD_DEVICE_IRQ,
+					     TACET_RIGHT_WRITE);
+		return err;
+	}
+	return -TACET_ENOENT;
+}
+
+static long start_server(const char *name, unsigned int id, unsigned int hart, unsigned int prio,
+			 const char *device)
 {
 	const struct tacet_module *m = find_module(name);
 	struct elf_segment segs[8];
@@ -133,8 +155,11 @@ static long start_server(const char *name, unsigned int id, unsigned int hart, u
 				 TACET_RIGHT_READ | TACET_RIGHT_WRITE, NULL, 0, 0);
 	if (!err)
 		err = tacet_cap_give(child, child, TACET_CHILD_SELF, TACET_RIGHTS_ALL);
+	if (!err && device[0])
+		err = give_device(child, device);
 	if (!err)
-		err = tacet_cap_copy(TACET_SLOT_FAULT_EP, ep, TACET_RIGHT_WRITE, id + 1);
+		err = tacet_cap_copy(TACET_SLOT_FAULT_EP, ep, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT,
+				     id + 1);
 	if (!err)
 		err = tacet_cap_give(child, ep, TACET_CHILD_INIT, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
 	if (!err)
@@ -151,7 +176,8 @@ static long start_server(const char *name, unsigned int id, unsigned int hart, u
 	return 0;
 }
 
-/* `init.run=a,b@2,c`: module names, each optionally on a hart. */
+/* `init.run=a,b@2/150,c:ns16550a`: module names, each optionally on a hart, at a priority,
+ * with a device. */
 static void start_servers(void)
 {
 	const char *p = strstr(bi->bootargs, "init.run=");
@@ -162,18 +188,21 @@ static void start_servers(void)
 	}
 	p += strlen("init.run=");
 	while (*p && *p != ' ' && nservers < MAX_SERVERS) {
-		char name[TACET_MODULE_NAME_MAX] = { 0 };
+		char name[TACET_MODULE_NAME_MAX] = { 0 }, device[32] = { 0 };
 		unsigned int n = 0, hart = 0, prio = SERVER_PRIORITY;
 
-		while (*p && *p != ',' && *p != ' ' && *p != '@' && *p != '/' && n < sizeof(name) - 1)
+		while (*p && !strchr(", @/:", *p) && n < sizeof(name) - 1)
 			name[n++] = *p++;
 		if (*p == '@')
 			hart = (unsigned int)strtoul(p + 1, (char **)&p, 10);
 		if (*p == '/')
 			prio = (unsigned int)strtoul(p + 1, (char **)&p, 10);
+		if (*p == ':')
+			for (p++, n = 0; *p && *p != ',' && *p != ' ' && n < sizeof(device) - 1;)
+				device[n++] = *p++;
 		if (hart >= bi->nharts)
 			hart = 0;
-		if (start_server(name, nservers, hart, prio) == 0)
+		if (start_server(name, nservers, hart, prio, device) == 0)
 			nservers++;
 		if (*p == ',')
 			p++;
@@ -187,6 +216,7 @@ static int all_done(void)
 			return 0;
 	return 1;
 }
+
 
 static void power_off(int failed)
 {
@@ -267,6 +297,10 @@ static int handle(const struct tacet_msg *msg, unsigned long badge, struct tacet
 		break;
 	case INIT_LOOKUP:
 		reply->w[0] = (unsigned long)lookup(msg, s);
+		break;
+	case INIT_POWEROFF:
+		printf("init: power off requested by %s\n", name);
+		power_off(msg->w[0] != 0);
 		break;
 	default:
 		reply->w[0] = (unsigned long)-TACET_EINVAL;

@@ -111,3 +111,13 @@ for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.p
     _mod.case = case
     _spec.loader.exec_module(_mod)
     CASES += _mod.CASES
+
+# The console server and shell, as `make qemu` boots them (the overlay's init.run=uart:ns16550a).
+CASES += [
+    case("shell",
+         [r"uart: console ready", r"tacet> echo hello tacet\n+hello tacet\n",
+          r"commands: help, echo TEXT, ps, harts, mem, poweroff",
+          r"\d+ uart\s+0\s+100 running", r"\d+ init\s+0\s+200 recv",
+          r"pages: \d+ total, \d+ free", r"init: power off requested by uart"],
+         console_input=(r"tacet> ", "help\recho hello tacet\rps\rmem\rharts\rpoweroff\r")),
+]

@@ -97,3 +97,15 @@ void arch_irq_enable(unsigned int irq, const struct hart *h)
 	*reg(PLIC_PRIORITY(irq)) = PLIC_PRIORITY_MIN;
 	*reg(PLIC_ENABLE(ctx) + 4 * (irq / 32)) |= 1u << (irq % 32);
 }
+
+void arch_irq_mask(unsigned int irq)
+{
+	if (plic_base && irq && irq <= plic_ndev)
+		*reg(PLIC_PRIORITY(irq)) = 0;
+}
+
+void arch_irq_unmask(unsigned int irq)
+{
+	if (plic_base && irq && irq <= plic_ndev)
+		*reg(PLIC_PRIORITY(irq)) = PLIC_PRIORITY_MIN;
+}

@@ -40,6 +40,9 @@ enum tacet_sys {
 	TACET_SYS_THREAD_SET = 22,   /* (thread, sched) -> 0: priority and affinity */
 	TACET_SYS_INFO = 23,         /* (kind, index, buf, len) -> bytes written (ps, mem) */
 	TACET_SYS_CYCLES = 24,       /* () -> the cycle counter (benchmarks) */
+	TACET_SYS_IRQ_BIND = 25,     /* (irq, ntfn, badge) -> 0: the line signals badge, oneshot */
+	TACET_SYS_IRQ_ACK = 26,      /* (irq) -> 0: done with this interrupt; the line may fire again */
+	TACET_SYS_NTFN_BIND = 27,    /* (ntfn) -> 0: RECV also returns when ntfn is signalled */
 	TACET_SYS_COUNT
 };
 
@@ -136,6 +139,10 @@ struct tacet_hart_info {
 	unsigned long ext_irqs;
 	unsigned long syscalls;
 };
+
+/* A RECV on a thread with a bound notification (NTFN_BIND) returns this label when the
+ * notification was signalled: w0 = the bits (taken and cleared), badge 0. */
+#define TACET_LABEL_NOTIFY 0xb175
 
 /* Fault message sent to a process's fault endpoint: label, then the words below. */
 #define TACET_LABEL_FAULT 0xfa17

@@ -18,7 +18,8 @@ enum tacet_init_slot {
 	TACET_SLOT_MODULES = 4,      /* frame: the module archive */
 	TACET_SLOT_DTB = 5,          /* frame: the device tree blob */
 	TACET_SLOT_FIRST_DEVICE = 16, /* frames of device MMIO, in devices[] order */
-	TACET_SLOT_FIRST_FREE = 64,  /* the first slot init may use for its own */
+	TACET_SLOT_FIRST_IRQ = 48,   /* IRQ handler capabilities, in devices[] order */
+	TACET_SLOT_FIRST_FREE = 80,  /* the first slot init may use for its own */
 };
 
 struct tacet_bootinfo_device {
@@ -27,6 +28,7 @@ struct tacet_bootinfo_device {
 	unsigned long size;
 	unsigned int irq; /* 0 if none */
 	unsigned int slot; /* the frame capability's slot in init's cspace */
+	unsigned int irq_slot; /* the IRQ handler capability's slot, 0 if none */
 };
 
 struct tacet_bootinfo {

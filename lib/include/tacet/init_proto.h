@@ -1,7 +1,10 @@
 /* init_proto.h: what init gives every server it starts, and init's IPC protocol.
  *
  * A server starts with: slot TACET_CHILD_SELF, its own process (to map memory into itself);
- * slot TACET_CHILD_INIT, an endpoint to init badged with the server's number. Its stack is
+ * slot TACET_CHILD_INIT, an endpoint to init badged with the server's number; and, if its
+ * init.run= entry names a device (`name:compatible`), that device's MMIO frame in
+ * TACET_CHILD_DEVICE (page aligned) and its IRQ handler capability in TACET_CHILD_DEVICE_IRQ.
+ * Its stack is
  * TACET_CHILD_STACK_PAGES pages below TACET_CHILD_STACK_TOP; a0 holds its number.
  *
  * Calls on TACET_CHILD_INIT (label, words):
@@ -14,6 +17,7 @@
  *   INIT_LOOKUP (name0, name1, name2, dst): init puts a copy of the capability published under
  *       the name into the caller's slot dst. Reply w0: 0, -TACET_ENOENT (not published yet),
  *       or the error of the copy (e.g. -TACET_EEXIST if dst is in use).
+ *   INIT_POWEROFF (status): power the machine off now (the shell's `poweroff`).
  * lib/ wraps these as tacet_publish() and tacet_lookup().
  */
 #ifndef TACET_INIT_PROTO_H
@@ -22,6 +26,8 @@
 enum tacet_child_slot {
 	TACET_CHILD_SELF = 1,
 	TACET_CHILD_INIT = 2,
+	TACET_CHILD_DEVICE = 3,
+	TACET_CHILD_DEVICE_IRQ = 4,
 	TACET_CHILD_FIRST_FREE = 16,
 };
 
@@ -32,6 +38,7 @@ enum tacet_init_label {
 	INIT_EXIT = 1,
 	INIT_PUBLISH = 2,
 	INIT_LOOKUP = 3,
+	INIT_POWEROFF = 4,
 };
 
 #define TACET_NAME_WORDS 3 /* a published name: up to 23 bytes and a NUL in three words */

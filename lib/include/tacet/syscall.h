@@ -380,4 +380,22 @@ static inline long tacet_info(unsigned long kind, unsigned long index, void *buf
 	return tacet_syscall4(TACET_SYS_INFO, kind, index, (unsigned long)buf, len);
 }
 
+/* Interrupts: bind the line named by the IRQ handler capability irq to notification ntfn
+ * (it signals badge; the line stays masked until tacet_irq_ack). */
+static inline long tacet_irq_bind(unsigned long irq, unsigned long ntfn, unsigned long badge)
+{
+	return tacet_syscall3(TACET_SYS_IRQ_BIND, irq, ntfn, badge);
+}
+
+static inline long tacet_irq_ack(unsigned long irq)
+{
+	return tacet_syscall1(TACET_SYS_IRQ_ACK, irq);
+}
+
+/* Let this thread's receives also end when ntfn is signalled (label TACET_LABEL_NOTIFY). */
+static inline long tacet_ntfn_bind(unsigned long ntfn)
+{
+	return tacet_syscall1(TACET_SYS_NTFN_BIND, ntfn);
+}
+
 #endif

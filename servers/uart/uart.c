@@ -1,0 +1,204 @@
+/* uart: the ns16550a driver and console server, with a small shell.
+ *
+ * Devices (from init): the UART's registers in TACET_CHILD_DEVICE, its interrupt line in
+ * TACET_CHILD_DEVICE_IRQ. Receive is interrupt-driven: the line is bound to a notification
+ * that is bound to this thread, so one receive loop takes both client messages and interrupts;
+ * after draining the receiver it acknowledges the line (oneshot). Output polls the
+ * transmitter-empty bit (the interrupt-driven transmit path comes with the interrupt layer).
+ *
+ * IPC: publishes "console" (an endpoint). CONSOLE_WRITE (label 0x10, 4 words): up to 32 bytes
+ * of text packed in w0..w3, NUL-padded; reply w0 = bytes written.
+ *
+ * Shell: help, echo, ps, harts, mem, poweroff. */
+#include <stdio.h>
+#include <string.h>
+#include <tacet.h>
+#include <tacet/init_proto.h>
+
+#define UART_VA       0x0000002000000000ul
+#define UART_RBR      0
+#define UART_THR      0
+#define UART_IER      1
+#define UART_LSR      5
+#define UART_IER_RX   0x01
+#define UART_LSR_DR   0x01
+#define UART_LSR_THRE 0x20
+
+#define SLOT_NTFN     (TACET_CHILD_FIRST_FREE + 0)
+#define SLOT_EP       (TACET_CHILD_FIRST_FREE + 1)
+#define IRQ_BADGE     1
+#define CONSOLE_WRITE 0x10
+#define LINE_MAX      128
+
+static volatile uint8_t *uart = (volatile uint8_t *)UART_VA;
+static char line[LINE_MAX];
+static unsigned int line_len;
+
+static void uart_putc(char c)
+{
+	while (!(uart[UART_LSR] & UART_LSR_THRE))
+		;
+	uart[UART_THR] = (uint8_t)c;
+}
+
+/* The console sink for this server's own printf: straight to the device. */
+static long uart_write(const void *buf, unsigned long len)
+{
+	const char *s = buf;
+
+	for (unsigned long i = 0; i < len; i++) {
+		if (s[i] == '\n')
+			uart_putc('\r');
+		uart_putc(s[i]);
+	}
+	return (long)len;
+}
+
+static const char *const state_names[] = {
+	"running", "ready", "send", "recv", "reply", "wait", "faulted", "dead",
+};
+
+static void cmd_ps(void)
+{
+	struct tacet_thread_info ti;
+
+	printf("  TID PROCESS          HART PRIO STATE\n");
+	for (unsigned long i = 0; tacet_info(TACET_INFO_THREAD, i, &ti, sizeof(ti)) > 0; i++)
+		printf("%5u %-16.16s %4u %4u %s\n", ti.tid, ti.process, ti.hart, ti.priority,
+		       ti.state < sizeof(state_names) / sizeof(state_names[0]) ? state_names[ti.state]
+									  : "?");
+}
+
+static void cmd_harts(void)
+{
+	struct tacet_hart_info hi;
+
+	printf("HART HWID   TIMER IRQS       IPIS  EXT IRQS   SYSCALLS\n");
+	for (unsigned long i = 0; tacet_info(TACET_INFO_HART, i, &hi, sizeof(hi)) > 0; i++)
+		printf("%4lu %4lu %12lu %10lu %9lu %10lu\n", i, hi.hwid, hi.timer_irqs, hi.ipis,
+		       hi.ext_irqs, hi.syscalls);
+}
+
+static void cmd_mem(void)
+{
+	struct tacet_mem_info mi;
+
+	if (tacet_info(TACET_INFO_MEM, 0, &mi, sizeof(mi)) < 0) {
+		printf("mem: unavailable\n");
+		return;
+	}
+	printf("pages: %lu total, %lu free (%lu KiB free); kernel objects: %lu\n", mi.total_pages,
+	       mi.free_pages, mi.free_pages * 4, mi.kernel_objects);
+}
+
+static void cmd_poweroff(void)
+{
+	struct tacet_msg msg = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
+
+	printf("powering off\n");
+	tacet_call(TACET_CHILD_INIT, &msg);
+}
+
+static void run_command(char *cmd)
+{
+	char *arg = strchr(cmd, ' ');
+
+	if (arg)
+		*arg++ = '\0';
+	if (!cmd[0])
+		return;
+	if (!strcmp(cmd, "help"))
+		printf("commands: help, echo TEXT, ps, harts, mem, poweroff\n");
+	else if (!strcmp(cmd, "echo"))
+		printf("%s\n", arg ? arg : "");
+	else if (!strcmp(cmd, "ps"))
+		cmd_ps();
+	else if (!strcmp(cmd, "harts"))
+		cmd_harts();
+	else if (!strcmp(cmd, "mem"))
+		cmd_mem();
+	else if (!strcmp(cmd, "poweroff"))
+		cmd_poweroff();
+	else
+		printf("%s: unknown command (try help)\n", cmd);
+}
+
+/* One received byte: line editing with echo. */
+static void shell_input(char c)
+{
+	if (c == '\r' || c == '\n') {
+		printf("\n");
+		line[line_len] = '\0';
+		run_command(line);
+		line_len = 0;
+		printf("tacet> ");
+	} else if ((c == 0x7f || c == '\b') && line_len) {
+		line_len--;
+		printf("\b \b");
+	} else if (c >= ' ' && c < 0x7f && line_len < LINE_MAX - 1) {
+		line[line_len++] = c;
+		printf("%c", c);
+	}
+	fflush(stdout);
+}
+
+static void drain_receiver(void)
+{
+	while (uart[UART_LSR] & UART_LSR_DR)
+		shell_input((char)uart[UART_RBR]);
+	tacet_irq_ack(TACET_CHILD_DEVICE_IRQ);
+}
+
+static long serve_write(const struct tacet_msg *msg)
+{
+	const char *text = (const char *)msg->w;
+
+	return uart_write(text, strnlen(text, sizeof(msg->w)));
+}
+
+int main(void)
+{
+	struct tacet_msg msg, reply = { 0 };
+	unsigned long badge;
+	long err;
+
+	const char *step = "map the device";
+
+	err = tacet_map(TACET_CHILD_SELF, TACET_CHILD_DEVICE, UART_VA,
+			TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	if (!err && (step = "create the notification"))
+		err = tacet_ntfn_new(SLOT_NTFN);
+	if (!err && (step = "bind the interrupt"))
+		err = tacet_irq_bind(TACET_CHILD_DEVICE_IRQ, SLOT_NTFN, IRQ_BADGE);
+	if (!err && (step = "bind the notification"))
+		err = tacet_ntfn_bind(SLOT_NTFN);
+	if (!err && (step = "create the endpoint"))
+		err = tacet_endpoint_new(SLOT_EP);
+	if (!err && (step = "publish \"console\""))
+		err = tacet_publish("console", SLOT_EP);
+	if (err) {
+		printf("uart: cannot %s: %s\n", step, tacet_strerror(err));
+		return 1;
+	}
+	tacet_console_write = uart_write;
+	uart[UART_IER] = UART_IER_RX;
+	printf("uart: console ready; type help\ntacet> ");
+	fflush(stdout);
+	err = tacet_recv(SLOT_EP, 0, &msg, &badge);
+	for (;;) {
+		if (err) {
+			printf("uart: receive failed: %s\n", tacet_strerror(err));
+			return 1;
+		}
+		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
+			drain_receiver();
+			err = tacet_recv(SLOT_EP, 0, &msg, &badge); /* nobody to reply to */
+			continue;
+		}
+		reply.tag = TACET_TAG(0, 1);
+		reply.w[0] = TACET_TAG_LABEL(msg.tag) == CONSOLE_WRITE
+				     ? (unsigned long)serve_write(&msg)
+				     : (unsigned long)-TACET_EINVAL;
+		err = tacet_reply_recv(SLOT_EP, &reply, 0, &msg, &badge);
+	}
+}
