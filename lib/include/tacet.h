@@ -29,4 +29,8 @@ extern long (*tacet_console_write)(const void *buf, unsigned long len);
 long tacet_publish(const char *name, unsigned long slot);
 long tacet_lookup(const char *name, unsigned long dst, unsigned int tries);
 
+/* Send stdout/stderr to the console server from now on (looked up as "console" into slot
+ * TACET_CHILD_CONSOLE, trying `tries` times). 0, or the lookup's error (output unchanged). */
+long tacet_console_attach(unsigned int tries);
+
 #endif

@@ -116,6 +116,9 @@ static int check_strerror(void)
 
 int main(void)
 {
+	/* through the console server if one is already up, else the kernel's debug output */
+	if (tacet_console_attach(0) == 0)
+		printf("hello: writing through the console server\n");
 	printf("hello from %s: %d + %d = %d\n", "user space", 2, 3, 5);
 	if (check_snprintf() || check_strtoul() || check_qsort() || check_malloc() ||
 	    check_strerror())

@@ -6,13 +6,13 @@
  * after draining the receiver it acknowledges the line (oneshot). Output polls the
  * transmitter-empty bit (the interrupt-driven transmit path comes with the interrupt layer).
  *
- * IPC: publishes "console" (an endpoint). CONSOLE_WRITE (label 0x10, 4 words): up to 32 bytes
- * of text packed in w0..w3, NUL-padded; reply w0 = bytes written.
+ * IPC: publishes "console", serving <tacet/console_proto.h> (CONSOLE_WRITE).
  *
  * Shell: help, echo, ps, harts, mem, poweroff. */
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>
+#include <tacet/console_proto.h>
 #include <tacet/init_proto.h>
 
 #define UART_VA       0x0000002000000000ul
@@ -27,7 +27,6 @@
 #define SLOT_NTFN     (TACET_CHILD_FIRST_FREE + 0)
 #define SLOT_EP       (TACET_CHILD_FIRST_FREE + 1)
 #define IRQ_BADGE     1
-#define CONSOLE_WRITE 0x10
 #define LINE_MAX      128
 
 static volatile uint8_t *uart = (volatile uint8_t *)UART_VA;

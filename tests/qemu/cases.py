@@ -121,3 +121,12 @@ CASES += [
           r"pages: \d+ total, \d+ free", r"init: power off requested by uart"],
          console_input=(r"tacet> ", "help\recho hello tacet\rps\rmem\rharts\rpoweroff\r")),
 ]
+
+# Other servers print through the console server once it is up (uart before hello on hart 0).
+CASES += [
+    case("console-over-ipc",
+         [r"hello: writing through the console server", r"hello: libc ok",
+          r"init: server hello finished with status 0", r"init: power off requested by uart"],
+         bootargs="init.run=uart:ns16550a,hello/50",
+         console_input=(r"init: server hello finished", "poweroff\r")),
+]

@@ -28,6 +28,7 @@ enum tacet_child_slot {
 	TACET_CHILD_INIT = 2,
 	TACET_CHILD_DEVICE = 3,
 	TACET_CHILD_DEVICE_IRQ = 4,
+	TACET_CHILD_CONSOLE = 5, /* where tacet_console_attach() puts the console endpoint */
 	TACET_CHILD_FIRST_FREE = 16,
 };
 
