@@ -17,6 +17,7 @@ struct free_obj {
 
 static struct free_obj *free_lists[KALLOC_CLASSES];
 static size_t live;
+static size_t cache_pages;
 static struct spinlock kalloc_lock = SPINLOCK_INIT("kalloc");
 
 static int size_class(size_t size)
@@ -37,6 +38,7 @@ static int grow_locked(int c)
 	if (!pa)
 		return -1;
 	page = (char *)arch_phys_to_virt(pa);
+	cache_pages++;
 	for (size_t off = 0; off + obj <= PAGE_SIZE; off += obj) {
 		struct free_obj *f = (struct free_obj *)(page + off);
 
@@ -83,4 +85,9 @@ void kfree(void *obj, size_t size)
 size_t kalloc_live(void)
 {
 	return __atomic_load_n(&live, __ATOMIC_RELAXED);
+}
+
+size_t kalloc_pages(void)
+{
+	return __atomic_load_n(&cache_pages, __ATOMIC_RELAXED);
 }

@@ -11,5 +11,7 @@ void *kalloc(size_t size);
 void kfree(void *obj, size_t size);
 /* Objects allocated and not freed: the leak check of tests and `mem`. */
 size_t kalloc_live(void);
+/* Pages the caches took from the page allocator. */
+size_t kalloc_pages(void);
 
 #endif

@@ -377,6 +377,7 @@ static void sys_info(struct thread *t)
 		out.mem.total_pages = mm_total_pages();
 		out.mem.free_pages = mm_free_pages();
 		out.mem.kernel_objects = kalloc_live();
+		out.mem.kernel_object_pages = kalloc_pages();
 		n = index ? -TACET_ENOENT : (long)sizeof(out.mem);
 	} else if (kind == TACET_INFO_HART) {
 		if (index >= nharts) {

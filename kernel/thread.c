@@ -77,7 +77,10 @@ static void process_end(struct process *p, long status)
 		kprintf("tacet: init ended; powering off\n");
 		platform_poweroff(status == 0 ? 0 : PANIC_EXIT_CODE + 2);
 	}
-	arch_aspace_activate(0); /* its page tables are about to go */
+	/* its page tables are about to go: leave them if this hart runs on them (it need not:
+	 * init's reply to a fault ends another process's last thread) */
+	if (this_hart()->current && this_hart()->current->proc == p)
+		arch_aspace_activate(0);
 	process_release(p);
 }
 

@@ -273,7 +273,7 @@ static int handle(const struct tacet_msg *msg, unsigned long badge, struct tacet
 	const char *name = s ? s->name : "?";
 
 	if (TACET_TAG_LABEL(msg->tag) == TACET_LABEL_FAULT) {
-		printf("init: server %s faulted: cause %lu at pc %#lx, address %#lx (thread %lu); "
+		printf("init: server %s faulted: cause %lu at pc 0x%lx, address 0x%lx (thread %lu); "
 		       "ending it\n", name, msg->w[0], msg->w[1], msg->w[2], msg->w[3]);
 		if (s) {
 			s->done = 1;
@@ -308,8 +308,49 @@ static int handle(const struct tacet_msg *msg, unsigned long badge, struct tacet
 	return 1;
 }
 
+#define LEAK_CHECK_TICKS 10000000ul /* 1 s of the 10 MHz timebase */
+
+static unsigned long time_now(void)
+{
+	unsigned long t;
+
+	__asm__ volatile("rdtime %0" : "=r"(t));
+	return t;
+}
+
+/* Every server gone: drop what init held for them; then every page and kernel object must be
+ * back (the object caches keep their pages, so those count as free). A server on another hart
+ * may still be leaving the kernel: look again for up to a second. */
+static void leak_check(const struct tacet_mem_info *before)
+{
+	struct tacet_mem_info after;
+	int same = 0;
+	unsigned long deadline = time_now() + LEAK_CHECK_TICKS;
+
+	for (unsigned int i = 0; i < nservers; i++)
+		tacet_cap_delete(servers[i].process_slot);
+	for (unsigned int i = 0; i < nnames; i++)
+		tacet_cap_delete(names[i].slot);
+	/* lowest priority, so that a server still exiting on this hart gets to finish */
+	tacet_thread_set(TACET_SLOT_SELF_THREAD, TACET_SCHED(0, 0));
+	while (!same && time_now() < deadline) {
+		if (tacet_info(TACET_INFO_MEM, 0, &after, sizeof(after)) < 0)
+			return;
+		same = before->free_pages + before->kernel_object_pages ==
+			       after.free_pages + after.kernel_object_pages &&
+		       before->kernel_objects == after.kernel_objects;
+		if (!same)
+			tacet_yield();
+	}
+	printf("init: leak check: free pages %lu -> %lu (object caches %lu -> %lu), kernel objects "
+	       "%lu -> %lu: %s\n", before->free_pages, after.free_pages, before->kernel_object_pages,
+	       after.kernel_object_pages, before->kernel_objects, after.kernel_objects,
+	       same ? "PASS" : "FAIL");
+}
+
 int main(void)
 {
+	struct tacet_mem_info mem_before;
 	struct tacet_msg msg = { 0 }, reply = { 0 };
 	unsigned long badge = 0;
 	long err;
@@ -321,6 +362,12 @@ int main(void)
 	}
 	printf("init: %lu harts, %lu devices, boot arguments \"%s\"\n", bi->nharts, bi->ndevices,
 	       bi->bootargs);
+	/* init's own page tables for the scratch page are made once, before the baseline */
+	if (tacet_frame_new(next_slot, 1) == 0 &&
+	    tacet_map(TACET_SLOT_SELF_PROCESS, next_slot, SCRATCH_VA, TACET_RIGHT_READ) == 0)
+		tacet_unmap(TACET_SLOT_SELF_PROCESS, SCRATCH_VA, 1);
+	tacet_cap_delete(next_slot);
+	tacet_info(TACET_INFO_MEM, 0, &mem_before, sizeof(mem_before));
 	start_servers();
 	/* a capability that comes with a message (INIT_PUBLISH) lands in the next free slot */
 	err = tacet_recv(TACET_SLOT_FAULT_EP, next_slot, &msg, &badge);
@@ -332,8 +379,10 @@ int main(void)
 	}
 	if (err)
 		printf("init: receive failed: %s\n", tacet_strerror(err));
-	if (nservers && all_done())
+	if (nservers && all_done()) {
 		tacet_reply(&reply);
+		leak_check(&mem_before);
+	}
 	{
 		int failed = 0;
 

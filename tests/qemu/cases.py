@@ -95,11 +95,12 @@ CASES += [
 CASES += [
     case("user-hello", [r"init: 4 harts, \d+ devices", r"hello from user space: 2 \+ 3 = 5",
                         r"hello: libc ok", r"init: server hello finished with status 0",
+                        r"init: leak check: .*: PASS",
                         r"init: all 1 servers done; powering off"],
          bootargs="init.run=hello"),
     case("user-hello-every-hart",
          [r"(?s)(init: server hello finished with status 0.*){4}",
-          r"init: all 4 servers done; powering off"],
+          r"init: leak check: .*: PASS", r"init: all 4 servers done; powering off"],
          bootargs="init.run=hello@0,hello@1,hello@2,hello@3"),
 ]
 

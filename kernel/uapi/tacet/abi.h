@@ -129,7 +129,8 @@ enum tacet_thread_state {
 struct tacet_mem_info {
 	unsigned long total_pages;
 	unsigned long free_pages;
-	unsigned long kernel_objects;
+	unsigned long kernel_objects;      /* live kernel objects */
+	unsigned long kernel_object_pages; /* pages the object caches hold (they never shrink) */
 };
 
 struct tacet_hart_info {
