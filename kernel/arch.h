@@ -57,6 +57,8 @@ int arch_aspace_lookup(uint64_t root, uintptr_t va, unsigned int need, uint64_t 
 void arch_aspace_free(uint64_t root);
 /* Run on root (0: the kernel's own tables). */
 void arch_aspace_activate(uint64_t root);
+/* If this hart runs on root, move it to the kernel's own tables (root is about to go). */
+void arch_aspace_deactivate(uint64_t root);
 /* Highest user address + 1. */
 uintptr_t arch_user_top(void);
 

@@ -59,6 +59,7 @@ struct cap *cap_empty_slot(struct cspace *cs, unsigned long slot, long *err)
 void cap_install(struct cap *dst, struct kobj *obj, uint32_t rights, uint64_t badge)
 {
 	kobj_get(obj);
+	kobj_cap_added(obj);
 	dst->obj = obj;
 	dst->rights = (uint8_t)rights;
 	dst->badge = badge;
@@ -71,5 +72,6 @@ void cap_clear(struct cap *c)
 	if (!o)
 		return;
 	memset(c, 0, sizeof(*c));
+	kobj_cap_removed(o);
 	kobj_put(o);
 }

@@ -61,3 +61,17 @@ void kobj_put(struct kobj *o)
 		panic("kobj_put: unknown object type %u", o->type);
 	}
 }
+
+void kobj_cap_added(struct kobj *o)
+{
+	if (o->type == TACET_CAP_PROCESS)
+		((struct process *)o)->ncaps++;
+}
+
+void kobj_cap_removed(struct kobj *o)
+{
+	struct process *p = (struct process *)o;
+
+	if (o->type == TACET_CAP_PROCESS && --p->ncaps == 0 && p->nthreads)
+		process_kill(p);
+}

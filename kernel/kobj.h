@@ -19,4 +19,10 @@ static inline void kobj_get(struct kobj *o)
 /* Drop a reference; destroys the object (by type) at zero. */
 void kobj_put(struct kobj *o);
 
+/* A capability now names o / no longer does (cap.c). Besides the reference, a process counts
+ * the capabilities to it: when the last one goes, nobody can supervise it any more and its
+ * threads are ended (a process holding a capability to itself lives on). */
+void kobj_cap_added(struct kobj *o);
+void kobj_cap_removed(struct kobj *o);
+
 #endif

@@ -4,7 +4,11 @@
 #include "arch.h"
 #include "kalloc.h"
 #include "frame.h"
+#include "thread.h"
+#include "console.h"
 #include "kstring.h"
+#include "panic.h"
+#include "platform.h"
 #include "page_alloc.h"
 
 struct process *all_processes;
@@ -164,4 +168,46 @@ void process_free(struct process *p)
 	if (p->fault_ep)
 		kobj_put(p->fault_ep);
 	kfree(p, sizeof(*p));
+}
+
+void process_kill(struct process *p)
+{
+	struct thread *t, *next;
+
+	kobj_get(&p->obj); /* it must outlive its last thread's exit */
+	for (t = all_threads; t && p->nthreads; t = next) {
+		next = t->all_next; /* thread_exit may free t */
+		if (t->proc == p && t->state != TACET_THREAD_DEAD)
+			thread_exit(t, -TACET_EDEAD);
+	}
+	kobj_put(&p->obj);
+}
+
+static struct process *child_of(struct process *p)
+{
+	for (struct process *q = all_processes; q; q = q->next)
+		if (q->parent == p)
+			return q;
+	return NULL;
+}
+
+void process_end(struct process *p, long status)
+{
+	struct process *q;
+
+	kprintf("tacet: process %s ended (status %ld)\n", p->name, status);
+	if (p->is_root_server) {
+		kprintf("tacet: init ended; powering off\n");
+		platform_poweroff(status == 0 ? 0 : PANIC_EXIT_CODE + 2);
+	}
+	arch_aspace_deactivate(p->root); /* its page tables go with its last reference */
+	/* what it created goes with it: this also breaks capability cycles among them */
+	while ((q = child_of(p))) {
+		q->parent = NULL;
+		if (q->nthreads)
+			process_kill(q); /* its last thread's exit ends it */
+		else
+			process_end(q, -TACET_EDEAD);
+	}
+	process_release(p);
 }

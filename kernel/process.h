@@ -27,9 +27,11 @@ struct process {
 	uint64_t root;            /* page table root (physical) */
 	struct cspace *cspace;
 	unsigned int nthreads;    /* live threads */
+	unsigned int ncaps;       /* capabilities naming it (see kobj_cap_removed) */
 	struct kobj *fault_ep;    /* endpoint told about faults (a reference), or NULL */
 	uint64_t fault_badge;
 	struct mapping *mappings; /* frames mapped with TACET_SYS_MAP */
+	struct process *parent;   /* its creator, which owns it: it ends when its creator ends */
 	struct process *next;     /* every process, for `ps` */
 	int is_root_server;       /* init: its end ends the system */
 };
@@ -47,6 +49,11 @@ long process_unmap(struct process *p, uintptr_t va, uint64_t pages);
  * Return 0 or -TACET_EFAULT. */
 long copy_from_user(struct process *p, void *dst, uintptr_t src, uint64_t len);
 long copy_to_user(struct process *p, uintptr_t dst, const void *src, uint64_t len);
+/* End every thread of p (nobody holds a capability to it any more). */
+void process_kill(struct process *p);
+/* p's last thread ended (or it is ended without ever having had one): release its memory and
+ * capabilities and end the processes it created. The root server's end powers off. */
+void process_end(struct process *p, long status);
 /* After the last thread: release the cspace (the address space goes with the struct). */
 void process_release(struct process *p);
 /* At the last reference (kobj_put). */

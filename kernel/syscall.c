@@ -268,6 +268,7 @@ static void sys_process_new(struct thread *t)
 		p->fault_ep = ep->obj;
 		p->fault_badge = ep->badge;
 	}
+	p->parent = t->proc;
 	cap_install(dst, &p->obj, TACET_RIGHTS_ALL, 0);
 	ret(t, 0);
 }

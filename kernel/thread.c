@@ -70,20 +70,6 @@ static void thread_detach(struct thread *t)
 	}
 }
 
-static void process_end(struct process *p, long status)
-{
-	kprintf("tacet: process %s ended (status %ld)\n", p->name, status);
-	if (p->is_root_server) {
-		kprintf("tacet: init ended; powering off\n");
-		platform_poweroff(status == 0 ? 0 : PANIC_EXIT_CODE + 2);
-	}
-	/* its page tables are about to go: leave them if this hart runs on them (it need not:
-	 * init's reply to a fault ends another process's last thread) */
-	if (this_hart()->current && this_hart()->current->proc == p)
-		arch_aspace_activate(0);
-	process_release(p);
-}
-
 void thread_exit(struct thread *t, long status)
 {
 	struct process *p = t->proc;
@@ -97,6 +83,8 @@ void thread_exit(struct thread *t, long status)
 	/* the alive reference: the scheduler drops a running thread's once it is off the hart */
 	if (!running)
 		kobj_put(&t->obj);
+	else if (&harts[t->hart] != this_hart())
+		hart_signal(&harts[t->hart], IPI_RESCHED); /* it must stop running there */
 }
 
 void thread_fault(struct thread *t)

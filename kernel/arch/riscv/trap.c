@@ -112,7 +112,9 @@ void trap_user(struct trap_frame *tf)
 	struct thread *t = this_hart()->current;
 
 	bkl_lock();
-	if (tf->scause & SCAUSE_INTERRUPT) {
+	if (t->state == TACET_THREAD_DEAD) {
+		/* ended by another hart while it trapped here: just leave it */
+	} else if (tf->scause & SCAUSE_INTERRUPT) {
 		dispatch_interrupt(tf);
 	} else if (tf->scause == SCAUSE_ECALL_U) {
 		tf->sepc += 4; /* resume after the ecall, whenever that is */

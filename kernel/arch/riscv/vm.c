@@ -336,3 +336,9 @@ void arch_aspace_activate(uint64_t root)
 		sfence_vma_all();
 	}
 }
+
+void arch_aspace_deactivate(uint64_t root)
+{
+	if (csr_read(satp) == (SATP_MODE_SV39 | (root >> PAGE_SHIFT)))
+		arch_aspace_activate(0);
+}
