@@ -12,9 +12,7 @@
 struct fdt;
 struct hart;
 
-/* --- this hart and its interrupt mask --- */
-struct hart *arch_this_hart(void);
-bool arch_irqs_masked(void);
+/* --- this hart and its interrupt mask: arch_this_hart(), arch_irqs_masked() (arch_types.h) --- */
 /* The idle loop's wait: sleep until an interrupt is pending, take it, mask again. The only
  * place the kernel runs with interrupts enabled. */
 void arch_idle_wait(void);
@@ -67,9 +65,11 @@ uintptr_t arch_user_top(void);
 void arch_ctx_init_user(struct trap_frame *tf, uintptr_t pc, uintptr_t sp, unsigned long arg);
 /* Leave the kernel into the user context tf (on this hart's kernel stack). */
 _Noreturn void arch_return_to_user(struct trap_frame *tf);
-/* Floating-point state across thread switches: save if the thread dirtied it, restore. */
-void arch_fp_save(struct trap_frame *tf, struct fp_state *fp);
-void arch_fp_restore(struct trap_frame *tf, const struct fp_state *fp);
+/* Floating-point state across thread switches: arch_fp_save(), arch_fp_restore() (inline, in
+ * arch_types.h): save if the thread dirtied it, restore if its FPU is on. */
+/* A user thread's first FPU instruction traps (the FPU starts off): if tf is such a trap, turn
+ * the thread's FPU on and return true (retry the instruction). */
+bool arch_fp_trap(struct trap_frame *tf, const struct fp_state *fp);
 
 /* --- harts --- */
 /* Allocate and map h's guarded kernel and interrupt stacks. Returns 0 or -1 (no memory). */

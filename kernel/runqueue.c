@@ -44,11 +44,13 @@ void rq_push(struct runqueue *rq, struct thread *t, bool front)
 {
 	tqueue_push(&rq->level[t->prio], t, front);
 	rq->bitmap[t->prio / 64] |= 1UL << (t->prio % 64);
+	rq->nready++;
 }
 
 void rq_remove(struct runqueue *rq, struct thread *t)
 {
 	tqueue_remove(&rq->level[t->prio], t);
+	rq->nready--;
 	if (!rq->level[t->prio].head)
 		rq->bitmap[t->prio / 64] &= ~(1UL << (t->prio % 64));
 }
@@ -69,6 +71,8 @@ static int highest_bit(uint64_t w)
 
 int rq_top(const struct runqueue *rq)
 {
+	if (!rq->nready)
+		return -1;
 	for (int w = PRIO_BITMAP_WORDS - 1; w >= 0; w--)
 		if (rq->bitmap[w])
 			return w * 64 + highest_bit(rq->bitmap[w]);

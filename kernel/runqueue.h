@@ -23,6 +23,7 @@ struct thread *tqueue_pop(struct tqueue *q);
 #define PRIO_BITMAP_WORDS (PRIO_LEVELS / 64)
 
 struct runqueue {
+	unsigned int nready;                /* threads queued, for a quick "empty?" */
 	uint64_t bitmap[PRIO_BITMAP_WORDS]; /* bit p: level[p] is not empty */
 	struct tqueue level[PRIO_LEVELS];
 };

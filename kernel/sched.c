@@ -11,24 +11,11 @@
 #include "timer.h"
 #include "runqueue.h"
 
-static struct runqueue runqueues[MAX_HARTS];
-static struct spinlock bkl = SPINLOCK_INIT("bkl");
+struct runqueue runqueues[MAX_HARTS];
+struct spinlock bkl = SPINLOCK_INIT("bkl");
 static bool slice_expired[MAX_HARTS];
-
-void bkl_lock(void)
-{
-	spin_lock(&bkl);
-}
-
-void bkl_unlock(void)
-{
-	spin_unlock(&bkl);
-}
-
-int bkl_held(void)
-{
-	return spin_is_held_by_me(&bkl);
-}
+static bool slice_armed[MAX_HARTS];
+static uint64_t slice_ticks;
 
 void sched_ready(struct thread *t)
 {
@@ -65,6 +52,17 @@ void sched_yield(void)
 static void slice_end(void)
 {
 	slice_expired[this_hart()->id] = true;
+	slice_armed[this_hart()->id] = false;
+}
+
+/* A slice belongs to the hart's current run of work: a direct IPC switch keeps it going. */
+static void slice_start(struct hart *me)
+{
+	if (!slice_ticks)
+		slice_ticks = timer_us_to_ticks(SCHED_SLICE_US);
+	slice_expired[me->id] = false;
+	slice_armed[me->id] = true;
+	timer_arm(timer_now() + slice_ticks, slice_end);
 }
 
 /* Keep running cur? Only if nothing better is READY (an equal one only once its slice ended). */
@@ -91,6 +89,16 @@ static void switch_from(struct thread *prev)
 		kobj_put(&prev->obj);
 }
 
+void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *next)
+{
+	arch_fp_save(&prev->ctx, &prev->fp);
+	arch_aspace_activate(next->proc->root); /* a no-op within one process */
+	arch_fp_restore(&next->ctx, &next->fp);
+	next->state = TACET_THREAD_RUNNING;
+	me->current = next;
+	me->user_ctx = &next->ctx;
+}
+
 static void switch_to(struct hart *me, struct thread *next)
 {
 	arch_aspace_activate(next->proc->root); /* a no-op within one process */
@@ -98,8 +106,8 @@ static void switch_to(struct hart *me, struct thread *next)
 	next->state = TACET_THREAD_RUNNING;
 	me->current = next;
 	me->user_ctx = &next->ctx;
-	slice_expired[me->id] = false;
-	timer_arm(timer_now() + timer_us_to_ticks(SCHED_SLICE_US), slice_end);
+	if (slice_expired[me->id] || !slice_armed[me->id])
+		slice_start(me);
 }
 
 void sched_exit_to_user(void)
@@ -118,6 +126,7 @@ void sched_exit_to_user(void)
 				me->user_ctx = NULL;
 				cur = NULL;
 				timer_disarm();
+				slice_armed[me->id] = false;
 			}
 			bkl_unlock();
 			ktest_hart_poll();
@@ -129,8 +138,7 @@ void sched_exit_to_user(void)
 		else
 			next->state = TACET_THREAD_RUNNING;
 	} else if (slice_expired[me->id]) {
-		slice_expired[me->id] = false; /* alone at its priority: a new slice */
-		timer_arm(timer_now() + timer_us_to_ticks(SCHED_SLICE_US), slice_end);
+		slice_start(me); /* alone at its priority: a new slice */
 	}
 	me->need_resched = false;
 	bkl_unlock();

@@ -8,13 +8,31 @@
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
+#include <stdbool.h>
 #include "thread.h"
+#include "hart.h"
+#include "spinlock.h"
+
+struct hart;
 
 #define SCHED_SLICE_US 5000
 
-void bkl_lock(void);
-void bkl_unlock(void);
-int bkl_held(void);
+extern struct spinlock bkl;
+
+static inline void bkl_lock(void)
+{
+	spin_lock(&bkl);
+}
+
+static inline void bkl_unlock(void)
+{
+	spin_unlock(&bkl);
+}
+
+static inline int bkl_held(void)
+{
+	return spin_is_held_by_me(&bkl);
+}
 
 /* t becomes READY on its hart's queue; that hart is told to reschedule if t should preempt. */
 void sched_ready(struct thread *t);
@@ -27,6 +45,18 @@ void sched_yield(void);
 /* Leave the kernel: pick the thread to run on this hart (idling until there is one), switch
  * to it and return to user mode. Called with the BKL held; releases it. */
 _Noreturn void sched_exit_to_user(void);
+/* Fast paths (fastpath.c): may `next` run on this hart right now, ahead of every READY one?
+ * Then switch to it directly, no run queue involved (prev no longer runs). */
+extern struct runqueue runqueues[MAX_HARTS];
+
+static inline bool sched_may_switch_to(const struct hart *me, const struct thread *next)
+{
+	const struct runqueue *rq = &runqueues[me->id];
+
+	return next->hart == me->id && (!rq->nready || rq_top(rq) <= (int)next->prio);
+}
+void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *next);
+
 /* The boot path of every hart: enter the scheduler without a current thread. */
 _Noreturn void sched_start_hart(void);
 

@@ -17,8 +17,8 @@ void arch_ctx_init_user(struct trap_frame *tf, uintptr_t pc, uintptr_t sp, unsig
 	tf->sepc = pc;
 	tf->regs[ARCH_REG_SP] = sp;
 	tf->regs[ARCH_REG_A0] = arg;
-	/* sret to U-mode (SPP = 0); the FPU usable, its registers all zero */
-	tf->sstatus = SSTATUS_SPIE | SSTATUS_FS_INITIAL;
+	/* sret to U-mode (SPP = 0); the FPU off until the thread first uses it (arch_fp_trap) */
+	tf->sstatus = SSTATUS_SPIE | SSTATUS_FS_OFF;
 }
 
 #define FP_REGS(op)                                                                            \
@@ -29,25 +29,33 @@ void arch_ctx_init_user(struct trap_frame *tf, uintptr_t pc, uintptr_t sp, unsig
 #define FLD(n) "fld f" #n ", " #n "*8(%0)\n"
 
 /* The kernel itself runs with FS off; open it just for the copy. */
-void arch_fp_save(struct trap_frame *tf, struct fp_state *fp)
+void arch_fp_save_regs(struct trap_frame *tf, struct fp_state *fp)
 {
-	if ((tf->sstatus & SSTATUS_FS_MASK) != SSTATUS_FS_DIRTY)
-		return;
 	csr_set(sstatus, SSTATUS_FS_CLEAN);
 	__asm__ volatile(FP_REGS(FSD) "frcsr t0\n sd t0, 32*8(%0)\n" : : "r"(fp) : "t0", "memory");
 	csr_clear(sstatus, SSTATUS_FS_MASK);
 	tf->sstatus = (tf->sstatus & ~SSTATUS_FS_MASK) | SSTATUS_FS_CLEAN;
 }
 
-void arch_fp_restore(struct trap_frame *tf, const struct fp_state *fp)
+void arch_fp_restore_regs(struct trap_frame *tf, const struct fp_state *fp)
 {
-	if ((tf->sstatus & SSTATUS_FS_MASK) == SSTATUS_FS_OFF)
-		return;
 	csr_set(sstatus, SSTATUS_FS_CLEAN);
 	__asm__ volatile(FP_REGS(FLD) "ld t0, 32*8(%0)\n fscsr t0\n" : : "r"(fp) : "t0", "memory");
 	csr_clear(sstatus, SSTATUS_FS_MASK);
 	if ((tf->sstatus & SSTATUS_FS_MASK) == SSTATUS_FS_DIRTY)
 		tf->sstatus = (tf->sstatus & ~SSTATUS_FS_MASK) | SSTATUS_FS_CLEAN;
+}
+
+bool arch_fp_trap(struct trap_frame *tf, const struct fp_state *fp)
+{
+	if ((tf->scause & ~SCAUSE_INTERRUPT) != SCAUSE_ILLEGAL_INSN || (tf->scause & SCAUSE_INTERRUPT) ||
+	    (tf->sstatus & SSTATUS_FS_MASK) != SSTATUS_FS_OFF)
+		return false;
+	/* Maybe an FPU instruction: switch the FPU on with the thread's (zero) state and retry.
+	 * If it was not one, it traps again with the FPU on and is a real fault. */
+	tf->sstatus |= SSTATUS_FS_INITIAL;
+	arch_fp_restore(tf, fp);
+	return true;
 }
 
 uintptr_t arch_user_top(void)

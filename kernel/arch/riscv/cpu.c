@@ -16,22 +16,9 @@ static uint8_t overflow_stacks[MAX_HARTS][OVERFLOW_STACK_SIZE] __attribute__((al
 extern const char boot_stack_top[];
 #define BOOT_STACK_SIZE 16384
 
-struct hart *arch_this_hart(void)
-{
-	struct hart *h;
-
-	__asm__("mv %0, tp" : "=r"(h));
-	return h;
-}
-
 uint64_t arch_cycles(void)
 {
 	return rdcycle();
-}
-
-bool arch_irqs_masked(void)
-{
-	return !(csr_read(sstatus) & SSTATUS_SIE);
 }
 
 /* wfi wakes on any pending interrupt enabled in sie, whatever sstatus.SIE says, so an

@@ -12,6 +12,7 @@
 #include "timer.h"
 #include "sched.h"
 #include "syscall.h"
+#include "fastpath.h"
 #include "thread.h"
 
 _Static_assert(offsetof(struct trap_frame, regs[1]) == TF_REG(1), "trap frame layout");
@@ -29,6 +30,9 @@ _Static_assert(offsetof(struct hart, overflow_stack_top) == HART_OVERFLOW_STACK_
 _Static_assert(offsetof(struct hart, kstack_top) == HART_KSTACK_TOP, "hart kernel stack");
 _Static_assert(offsetof(struct hart, hwid) == HART_HWID, "hart id");
 _Static_assert(offsetof(struct hart, user_ctx) == HART_USER_CTX, "hart user context");
+_Static_assert(offsetof(struct hart, syscalls) == HART_SYSCALLS, "hart syscall count");
+_Static_assert(SCAUSE_ECALL_U_CODE == SCAUSE_ECALL_U, "ecall cause in trap.S");
+_Static_assert(TACET_SYS_NULL == 0, "trap.S answers call 0 itself");
 _Static_assert(sizeof(struct hart) == HART_SIZE, "struct hart size (entry.S walks harts[])");
 
 static const char *const exception_names[] = {
@@ -109,9 +113,18 @@ void trap_kernel(struct trap_frame *tf)
 /* Every trap from user mode: tf is the running thread's saved context. */
 void trap_user(struct trap_frame *tf)
 {
-	struct thread *t = this_hart()->current;
+	struct hart *me = this_hart();
+	struct thread *t = me->current;
 
 	bkl_lock();
+	if (tf->scause == SCAUSE_ECALL_U && t->state != TACET_THREAD_DEAD &&
+	    ((arch_ctx_syscall_nr(tf) == TACET_SYS_CALL && fastpath_call(me, t)) ||
+	     (arch_ctx_syscall_nr(tf) == TACET_SYS_REPLY_RECV && fastpath_reply_recv(me, t)))) {
+		t->ctx.sepc += 4; /* t resumes after its ecall whenever it runs again */
+		me->syscalls++;
+		bkl_unlock();
+		arch_return_to_user(me->user_ctx);
+	}
 	if (t->state == TACET_THREAD_DEAD) {
 		/* ended by another hart while it trapped here: just leave it */
 	} else if (tf->scause & SCAUSE_INTERRUPT) {
@@ -119,7 +132,7 @@ void trap_user(struct trap_frame *tf)
 	} else if (tf->scause == SCAUSE_ECALL_U) {
 		tf->sepc += 4; /* resume after the ecall, whenever that is */
 		syscall_dispatch(t);
-	} else {
+	} else if (!arch_fp_trap(tf, &t->fp)) {
 		thread_fault(t);
 	}
 	sched_exit_to_user();

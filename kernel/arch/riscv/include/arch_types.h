@@ -45,4 +45,45 @@ static inline unsigned long arch_ctx_pc(const struct trap_frame *tf)
 	return tf->sepc;
 }
 
+struct hart;
+
+/* This hart's struct hart: the kernel keeps it in tp. */
+static inline struct hart *arch_this_hart(void)
+{
+	struct hart *h;
+
+	__asm__("mv %0, tp" : "=r"(h));
+	return h;
+}
+
+/* sstatus.SIE clear: the kernel's normal state. */
+static inline int arch_irqs_masked(void)
+{
+	unsigned long s;
+
+	__asm__ volatile("csrr %0, sstatus" : "=r"(s));
+	return !(s & (1UL << 1));
+}
+
+/* sstatus.FS: the thread's FPU state (see context.c). */
+#define ARCH_SSTATUS_FS_MASK  (3UL << 13)
+#define ARCH_SSTATUS_FS_DIRTY (3UL << 13)
+
+void arch_fp_save_regs(struct trap_frame *tf, struct fp_state *fp);
+void arch_fp_restore_regs(struct trap_frame *tf, const struct fp_state *fp);
+
+/* At a thread switch: keep the leaving thread's FPU registers if it changed them. */
+static inline void arch_fp_save(struct trap_frame *tf, struct fp_state *fp)
+{
+	if ((tf->sstatus & ARCH_SSTATUS_FS_MASK) == ARCH_SSTATUS_FS_DIRTY)
+		arch_fp_save_regs(tf, fp);
+}
+
+/* ... and load the arriving thread's, if its FPU is on. */
+static inline void arch_fp_restore(struct trap_frame *tf, const struct fp_state *fp)
+{
+	if (tf->sstatus & ARCH_SSTATUS_FS_MASK)
+		arch_fp_restore_regs(tf, fp);
+}
+
 #endif

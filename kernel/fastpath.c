@@ -1,0 +1,88 @@
+/* fastpath.c: the IPC fast paths (in the spirit of seL4's): a call that finds its server
+ * waiting, and a reply_recv whose caller can run at once, both on this hart, switch straight
+ * from one thread to the other: no run queue, no scheduler pass. Anything unusual (a
+ * capability in the message, another hart, a more urgent READY thread, a pending earlier
+ * caller, senders already queued) returns 0 and the ordinary path (endpoint.c) runs.
+ * BKL held; on success the caller must return to user mode on this hart's new current thread. */
+#include "fastpath.h"
+#include "cap.h"
+#include "endpoint.h"
+#include "hart.h"
+#include "notification.h"
+#include "process.h"
+#include "sched.h"
+
+static inline unsigned long arg(const struct thread *t, int i)
+{
+	return arch_ctx_arg(&t->ctx, i);
+}
+
+/* tag and words from `from`'s argument registers (first = the tag's index) into `to`. */
+static inline void copy_message(struct thread *to, const struct thread *from, int first,
+				unsigned long tag)
+{
+	arch_ctx_set_ret(&to->ctx, 0, 0);
+	arch_ctx_set_ret(&to->ctx, 1, tag);
+	for (int i = 0; i < TACET_MSG_WORDS; i++)
+		arch_ctx_set_ret(&to->ctx, 2 + i, arg(from, first + 1 + i));
+}
+
+int fastpath_call(struct hart *me, struct thread *t)
+{
+	unsigned long tag = arg(t, 1);
+	struct cspace *cs = t->proc->cspace;
+	unsigned long slot = arg(t, 0);
+	struct cap *c;
+	struct endpoint *ep;
+	struct thread *r;
+
+	if (TACET_TAG_HAS_CAP(tag) || TACET_TAG_WORDS(tag) > TACET_MSG_WORDS || slot == 0 ||
+	    slot >= CSPACE_SLOTS)
+		return 0;
+	c = &cs->slots[slot];
+	if (!c->obj || c->obj->type != TACET_CAP_ENDPOINT || !(c->rights & TACET_RIGHT_WRITE))
+		return 0;
+	ep = (struct endpoint *)c->obj;
+	r = ep->receivers.head;
+	if (!r || r->reply_to || r->prio < t->prio || !sched_may_switch_to(me, r))
+		return 0;
+	tqueue_pop(&ep->receivers);
+	r->blocked_on = NULL;
+	copy_message(r, t, 1, tag);
+	arch_ctx_set_ret(&r->ctx, 6, c->badge);
+	r->reply_to = t;
+	t->replier = r;
+	t->state = TACET_THREAD_BLOCKED_REPLY;
+	sched_switch_direct(me, t, r);
+	return 1;
+}
+
+int fastpath_reply_recv(struct hart *me, struct thread *t)
+{
+	struct thread *caller = t->reply_to;
+	unsigned long tag = arg(t, 1), slot = arg(t, 0), recv_slot = arg(t, 6);
+	struct cspace *cs = t->proc->cspace;
+	struct cap *c;
+	struct endpoint *ep;
+
+	if (!caller || caller->in_fault || TACET_TAG_HAS_CAP(tag) ||
+	    TACET_TAG_WORDS(tag) > TACET_MSG_WORDS || slot == 0 || slot >= CSPACE_SLOTS ||
+	    recv_slot >= CSPACE_SLOTS || (recv_slot && cs->slots[recv_slot].obj))
+		return 0;
+	c = &cs->slots[slot];
+	if (!c->obj || c->obj->type != TACET_CAP_ENDPOINT || !(c->rights & TACET_RIGHT_READ))
+		return 0;
+	ep = (struct endpoint *)c->obj;
+	if (ep->senders.head || (t->bound_ntfn && t->bound_ntfn->bits) ||
+	    !sched_may_switch_to(me, caller))
+		return 0;
+	copy_message(caller, t, 1, tag);
+	caller->replier = NULL;
+	t->reply_to = NULL;
+	t->recv_slot = recv_slot;
+	t->blocked_on = ep;
+	tqueue_push(&ep->receivers, t, 0);
+	t->state = TACET_THREAD_BLOCKED_RECV;
+	sched_switch_direct(me, t, caller);
+	return 1;
+}
