@@ -4,6 +4,7 @@
 #include "arch.h"
 #include "kalloc.h"
 #include "frame.h"
+#include "notification.h"
 #include "thread.h"
 #include "console.h"
 #include "kstring.h"
@@ -167,6 +168,8 @@ void process_free(struct process *p)
 		arch_aspace_free(p->root);
 	if (p->fault_ep)
 		kobj_put(p->fault_ep);
+	if (p->exit_ntfn)
+		kobj_put(p->exit_ntfn);
 	kfree(p, sizeof(*p));
 }
 
@@ -201,6 +204,13 @@ void process_end(struct process *p, long status)
 		platform_poweroff(status == 0 ? 0 : PANIC_EXIT_CODE + 2);
 	}
 	arch_aspace_deactivate(p->root); /* its page tables go with its last reference */
+	if (p->exit_ntfn) {
+		struct kobj *n = p->exit_ntfn;
+
+		p->exit_ntfn = NULL;
+		notification_signal((struct notification *)n, p->exit_badge);
+		kobj_put(n);
+	}
 	/* what it created goes with it: this also breaks capability cycles among them */
 	while ((q = child_of(p))) {
 		q->parent = NULL;

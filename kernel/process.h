@@ -29,6 +29,8 @@ struct process {
 	unsigned int nthreads;    /* live threads */
 	unsigned int ncaps;       /* capabilities naming it (see kobj_cap_removed) */
 	struct kobj *fault_ep;    /* endpoint told about faults (a reference), or NULL */
+	struct kobj *exit_ntfn;   /* notification signalled (exit_badge) when it ends, or NULL */
+	uint64_t exit_badge;
 	uint64_t fault_badge;
 	struct mapping *mappings; /* frames mapped with TACET_SYS_MAP */
 	struct process *parent;   /* its creator, which owns it: it ends when its creator ends */

@@ -273,6 +273,27 @@ static void sys_process_new(struct thread *t)
 	ret(t, 0);
 }
 
+static void sys_process_watch(struct thread *t)
+{
+	long err;
+	struct process *p = decode_process(t, ARG(t, 0), &err);
+	struct cap *n = p ? cap_lookup(t->proc->cspace, ARG(t, 1), TACET_CAP_NOTIFICATION,
+				       TACET_RIGHT_WRITE, &err) : NULL;
+
+	if (n && p->exit_ntfn)
+		n = NULL, err = TACET_EBUSY;
+	if (n && (ARG(t, 2) >> 63 || !ARG(t, 2)))
+		n = NULL, err = TACET_EINVAL;
+	if (!n) {
+		ret(t, -err);
+		return;
+	}
+	kobj_get(n->obj);
+	p->exit_ntfn = n->obj;
+	p->exit_badge = ARG(t, 2);
+	ret(t, 0);
+}
+
 static long decode_sched(struct thread *t, unsigned long sched)
 {
 	if (sched >> 16)
@@ -432,6 +453,7 @@ static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_IRQ_BIND] = sys_irq_bind,
 	[TACET_SYS_IRQ_ACK] = sys_irq_ack,
 	[TACET_SYS_NTFN_BIND] = sys_ntfn_bind,
+	[TACET_SYS_PROCESS_WATCH] = sys_process_watch,
 };
 
 void syscall_dispatch(struct thread *t)

@@ -24,14 +24,15 @@
 struct server {
 	char name[TACET_MODULE_NAME_MAX];
 	unsigned long process_slot;
-	int done;
-	long status;
+	int done;    /* its process has ended (the kernel signalled exits_slot) */
+	long status; /* what it reported with INIT_EXIT, or -TACET_EFAULT after a fault */
 };
 
 static const struct tacet_bootinfo *bi;
 static struct server servers[MAX_SERVERS];
 static unsigned int nservers;
 static unsigned long next_slot = TACET_SLOT_FIRST_FREE;
+static unsigned long exits_slot; /* notification: bit n = server n's process ended */
 
 struct published {
 	unsigned long name[TACET_NAME_WORDS];
@@ -163,6 +164,8 @@ static long start_server(const char *name, unsigned int id, unsigned int hart, u
 	if (!err)
 		err = tacet_cap_give(child, ep, TACET_CHILD_INIT, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
 	if (!err)
+		err = tacet_process_watch(child, exits_slot, 1ul << id);
+	if (!err)
 		err = tacet_thread_new(child, 0, entry, TACET_CHILD_STACK_TOP, id,
 				       TACET_SCHED(prio, hart));
 	tacet_cap_delete(fault_ep);
@@ -275,10 +278,8 @@ static int handle(const struct tacet_msg *msg, unsigned long badge, struct tacet
 	if (TACET_TAG_LABEL(msg->tag) == TACET_LABEL_FAULT) {
 		printf("init: server %s faulted: cause %lu at pc 0x%lx, address 0x%lx (thread %lu); "
 		       "ending it\n", name, msg->w[0], msg->w[1], msg->w[2], msg->w[3]);
-		if (s) {
-			s->done = 1;
+		if (s)
 			s->status = -TACET_EFAULT;
-		}
 		reply->tag = TACET_TAG(TACET_FAULT_KILL, 0);
 		return 1;
 	}
@@ -287,7 +288,6 @@ static int handle(const struct tacet_msg *msg, unsigned long badge, struct tacet
 	switch (TACET_TAG_LABEL(msg->tag)) {
 	case INIT_EXIT:
 		if (s) {
-			s->done = 1;
 			s->status = (long)msg->w[0];
 			printf("init: server %s finished with status %ld\n", name, s->status);
 		}
@@ -308,44 +308,34 @@ static int handle(const struct tacet_msg *msg, unsigned long badge, struct tacet
 	return 1;
 }
 
-#define LEAK_CHECK_TICKS 10000000ul /* 1 s of the 10 MHz timebase */
-
-static unsigned long time_now(void)
-{
-	unsigned long t;
-
-	__asm__ volatile("rdtime %0" : "=r"(t));
-	return t;
-}
-
-/* Every server gone: drop what init held for them; then every page and kernel object must be
- * back (the object caches keep their pages, so those count as free). A server on another hart
- * may still be leaving the kernel: look again for up to a second. */
+/* Every server's process has ended: drop what init held for them; then every page and kernel
+ * object must be back (the object caches keep their pages, so those count as free). The
+ * kernel signals the end after it has released the process, so one look is enough. */
 static void leak_check(const struct tacet_mem_info *before)
 {
 	struct tacet_mem_info after;
-	int same = 0;
-	unsigned long deadline = time_now() + LEAK_CHECK_TICKS;
+	int same;
 
 	for (unsigned int i = 0; i < nservers; i++)
 		tacet_cap_delete(servers[i].process_slot);
 	for (unsigned int i = 0; i < nnames; i++)
 		tacet_cap_delete(names[i].slot);
-	/* lowest priority, so that a server still exiting on this hart gets to finish */
-	tacet_thread_set(TACET_SLOT_SELF_THREAD, TACET_SCHED(0, 0));
-	while (!same && time_now() < deadline) {
-		if (tacet_info(TACET_INFO_MEM, 0, &after, sizeof(after)) < 0)
-			return;
-		same = before->free_pages + before->kernel_object_pages ==
-			       after.free_pages + after.kernel_object_pages &&
-		       before->kernel_objects == after.kernel_objects;
-		if (!same)
-			tacet_yield();
-	}
+	if (tacet_info(TACET_INFO_MEM, 0, &after, sizeof(after)) < 0)
+		return;
+	same = before->free_pages + before->kernel_object_pages ==
+		       after.free_pages + after.kernel_object_pages &&
+	       before->kernel_objects == after.kernel_objects;
 	printf("init: leak check: free pages %lu -> %lu (object caches %lu -> %lu), kernel objects "
 	       "%lu -> %lu: %s\n", before->free_pages, after.free_pages, before->kernel_object_pages,
 	       after.kernel_object_pages, before->kernel_objects, after.kernel_objects,
 	       same ? "PASS" : "FAIL");
+}
+
+static void note_exits(unsigned long bits)
+{
+	for (unsigned int i = 0; i < nservers; i++)
+		if (bits & (1ul << i))
+			servers[i].done = 1;
 }
 
 int main(void)
@@ -367,22 +357,31 @@ int main(void)
 	    tacet_map(TACET_SLOT_SELF_PROCESS, next_slot, SCRATCH_VA, TACET_RIGHT_READ) == 0)
 		tacet_unmap(TACET_SLOT_SELF_PROCESS, SCRATCH_VA, 1);
 	tacet_cap_delete(next_slot);
+	exits_slot = alloc_slot();
+	err = tacet_ntfn_new(exits_slot);
+	if (!err)
+		err = tacet_ntfn_bind(exits_slot); /* ends come in through the receive loop */
+	if (err)
+		printf("init: cannot watch servers: %s\n", tacet_strerror(err));
 	tacet_info(TACET_INFO_MEM, 0, &mem_before, sizeof(mem_before));
 	start_servers();
 	/* a capability that comes with a message (INIT_PUBLISH) lands in the next free slot */
 	err = tacet_recv(TACET_SLOT_FAULT_EP, next_slot, &msg, &badge);
 	while (nservers && err == 0) {
+		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
+			note_exits(msg.w[0]);
+			if (all_done())
+				break;
+			err = tacet_recv(TACET_SLOT_FAULT_EP, next_slot, &msg, &badge);
+			continue;
+		}
 		handle(&msg, badge, &reply);
-		if (all_done())
-			break;
 		err = tacet_reply_recv(TACET_SLOT_FAULT_EP, &reply, next_slot, &msg, &badge);
 	}
 	if (err)
 		printf("init: receive failed: %s\n", tacet_strerror(err));
-	if (nservers && all_done()) {
-		tacet_reply(&reply);
+	if (nservers && all_done())
 		leak_check(&mem_before);
-	}
 	{
 		int failed = 0;
 

@@ -14,10 +14,13 @@ PANIC = 1
 
 
 def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=30,
-         dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None):
-    """console_input: (pattern, text): type text on the serial console once pattern appears."""
+         dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None, icount=False):
+    """console_input: (pattern, text): type text on the serial console once pattern appears.
+    icount: run under -icount shift=0,align=off,sleep=off -seed 1, so that guest time is the
+    retired-instruction count and the run is deterministic (for timing-sensitive checks)."""
     return dict(name=name, variant=variant, smp=smp, bootargs=bootargs, expect=expect,
-                status=status, timeout=timeout, dtb=dtb, forbid=forbid, input=console_input)
+                status=status, timeout=timeout, dtb=dtb, forbid=forbid, input=console_input,
+                icount=icount)
 
 
 CASES = []

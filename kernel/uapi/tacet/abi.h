@@ -43,6 +43,7 @@ enum tacet_sys {
 	TACET_SYS_IRQ_BIND = 25,     /* (irq, ntfn, badge) -> 0: the line signals badge, oneshot */
 	TACET_SYS_IRQ_ACK = 26,      /* (irq) -> 0: done with this interrupt; the line may fire again */
 	TACET_SYS_NTFN_BIND = 27,    /* (ntfn) -> 0: RECV also returns when ntfn is signalled */
+	TACET_SYS_PROCESS_WATCH = 28, /* (process, ntfn, badge) -> 0: signal badge when it ends */
 	TACET_SYS_COUNT
 };
 

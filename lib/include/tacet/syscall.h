@@ -398,4 +398,11 @@ static inline long tacet_ntfn_bind(unsigned long ntfn)
 	return tacet_syscall1(TACET_SYS_NTFN_BIND, ntfn);
 }
 
+/* Signal badge on ntfn when the process ends (its last thread is gone). */
+static inline long tacet_process_watch(unsigned long process, unsigned long ntfn,
+				       unsigned long badge)
+{
+	return tacet_syscall3(TACET_SYS_PROCESS_WATCH, process, ntfn, badge);
+}
+
 #endif

@@ -1,0 +1,14 @@
+# module.mk: the in-guest test servers (tests/qemu/cases_ipc.py runs them through init.run=):
+# the IPC pair, the three sides of the priority-preemption test and two servers that fault.
+SERVERS += ipc_server ipc_client
+SERVER_SRCS_ipc_server := servers/tests/ipc_server.c
+SERVER_SRCS_ipc_client := servers/tests/ipc_client.c
+
+SERVERS += prio_high prio_low prio_signal
+SERVER_SRCS_prio_high := servers/tests/prio_high.c
+SERVER_SRCS_prio_low := servers/tests/prio_low.c
+SERVER_SRCS_prio_signal := servers/tests/prio_signal.c
+
+SERVERS += faulter faulter_ill
+SERVER_SRCS_faulter := servers/tests/faulter.c
+SERVER_SRCS_faulter_ill := servers/tests/faulter_ill.c

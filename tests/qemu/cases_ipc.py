@@ -1,0 +1,71 @@
+"""cases_ipc.py: user-space tests of IPC, scheduling and faults, each a set of servers from
+servers/tests/ started by init: the IPC client/server pair on one hart and across two, priority
+preemption across harts, and faults reported by init.
+"""
+
+IPC_CHECKS = [
+    r"ipc_client: call/reply x1000: PASS",
+    r"ipc_client: badge 0 \(unbadged\): PASS",
+    r"ipc_client: badge 7: PASS",
+    r"ipc_client: badge 9: PASS",
+    r"ipc_client: grant: notification sent with TAKE_CAP: PASS",
+    r"ipc_client: grant: server signalled through the transferred cap: PASS",
+    r"ipc_client: grant: sender keeps its capability: PASS",
+    r"ipc_client: no grant: call carrying a cap -> EPERM: PASS",
+    r"ipc_client: no grant: refused call not seen by the server: PASS",
+    r"ipc_client: no grant: plain call still works: PASS",
+    r"ipc_server: notification bits 0x30\n",
+    r"ipc_client: notification wakes the server: PASS",
+    r"ipc_client: bad args: call slot 0 -> EBADSLOT: PASS",
+    r"ipc_client: bad args: call slot 128 -> EBADSLOT: PASS",
+    r"ipc_client: bad args: call slot 1000 -> EBADSLOT: PASS",
+    r"ipc_client: bad args: call empty slot 127 -> EEMPTY: PASS",
+    r"ipc_client: bad args: call empty slot 100 -> EEMPTY: PASS",
+    r"ipc_client: bad args: call on a notification -> ETYPE: PASS",
+    r"ipc_client: bad args: debug_write unmapped -> EFAULT: PASS",
+    r"ipc_client: bad args: debug_write kernel address -> EFAULT: PASS",
+    r"ipc_client: bad args: debug_write 1 MiB -> ERANGE: PASS",
+    r"ipc_client: bad args: map unaligned -> EALIGN: PASS",
+    r"ipc_client: bad args: map WRITE\|EXEC -> EINVAL: PASS",
+    r"ipc_client: bad args: then a good map works: PASS",
+    r"ipc_client: bad args: syscall 999 -> ENOSYS: PASS",
+    r"ipc_client: bad args: tag with 5 words -> EINVAL: PASS",
+    r"ipc_client: bad args: server saw no 5-word message: PASS",
+    r"ipc_client: bad args: info with a short buffer -> ERANGE: PASS",
+    r"ipc_client: bad args: info with a full buffer works: PASS",
+    r"ipc_client: unknown label -> EINVAL: PASS",
+    r"ipc_client: quit without the magic -> EINVAL: PASS",
+    r"ipc_client: quit: PASS",
+    r"ipc_client: all checks passed",
+    r"init: server ipc_server finished with status 0",
+    r"init: server ipc_client finished with status 0",
+    r"init: all 2 servers done; powering off", r"init: leak check: .*: PASS",
+]
+
+CASES = [
+    case("ipc-same-hart", IPC_CHECKS, bootargs="init.run=ipc_server@1,ipc_client@1"),
+    # Each round trip here wakes the other hart's QEMU thread twice: on a busy host that can
+    # take milliseconds, so the 1000 echoes alone may take seconds.
+    case("ipc-cross-hart", IPC_CHECKS, bootargs="init.run=ipc_server@1,ipc_client@2",
+         timeout=60),
+    # prio_high (150) must run within 1 ms of guest time of prio_signal's signal from hart 2,
+    # while prio_low (100) spins on hart 1 for 200 ms: well before prio_low is done.
+    case("priority-preemption",
+         [r"(?s)prio_high: woken after \d+ ticks: PASS.*prio_low: spin done",
+          r"prio_high: prio_low preempted: PASS",
+          r"prio_signal: signalled at \d+",
+          r"init: all 3 servers done; powering off"],
+         bootargs="init.run=prio_high@1/150,prio_low@1/100,prio_signal@2", icount=True,
+         timeout=60),
+    # Two servers fault (a load from 0, an illegal instruction), one finishes: init reports
+    # both faults, ends the two, and powers off with status 1 since servers failed.
+    case("fault-reported",
+         [r"init: server faulter faulted: cause 13 at pc 0x[0-9a-f]+, address 0x0 "
+          r"\(thread \d+\); ending it",
+          r"(?s)faulter_ill: executing \.word 0 at (0x[0-9a-f]+)\n.*"
+          r"init: server faulter_ill faulted: cause 2 at pc \1, address 0x[0-9a-f]+ "
+          r"\(thread \d+\); ending it",
+          r"init: server hello finished with status 0",
+          r"init: all 3 servers done \(some failed\); powering off"],
+         bootargs="init.run=faulter@1,faulter_ill@3,hello@2", status=1),
+]
