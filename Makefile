@@ -132,7 +132,7 @@ gdb: deps
 		-ex 'target remote :1234'; kill %1 2>/dev/null || true
 
 test: deps
-	@$(MAKE) --no-print-directory kernel userspace host-tests
+	@$(MAKE) --no-print-directory kernel userspace host-tests $(BUILD)/dts/aclint-smp2.dtb
 	@python3 tests/run.py
 
 # --- benchmarks (make bench): tests/bench/bench.mk ----------------------------------------

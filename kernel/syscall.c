@@ -81,6 +81,9 @@ static void sys_cap_copy(struct thread *t)
 	struct cap *dst = src ? cap_empty_slot(t->proc->cspace, ARG(t, 1), &err) : NULL;
 	uint64_t badge = ARG(t, 3);
 
+	/* a notification's badge is what it signals: bit 63 is reserved there (TACET_SYS_SIGNAL) */
+	if (dst && src->obj->type == TACET_CAP_NOTIFICATION && !src->badge && badge >> 63)
+		dst = NULL, err = TACET_EINVAL;
 	if (!dst) {
 		ret(t, -err);
 		return;

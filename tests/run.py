@@ -152,11 +152,27 @@ def run_qemu_case(results, c):
     results.report(name, not problems, detail, took)
 
 
+def run_bench_determinism(results):
+    """The benchmarks must give the same figures on every run: boot them all twice."""
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "bench", "bench.py"),
+                           "--check-deterministic"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    out = proc.stdout + proc.stderr
+    with open(os.path.join(LOGS, "bench-determinism.log"), "w") as f:
+        f.write(out)
+    tail = "\n".join("    | " + line for line in out.strip().splitlines()[-8:])
+    results.report("bench/deterministic", proc.returncode == 0,
+                   f"figures differ between two runs (build/test-logs/bench-determinism.log)\n"
+                   f"{tail}", time.monotonic() - start)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("-k", dest="pattern", default="", help="run tests whose name contains this")
     ap.add_argument("--no-host", action="store_true")
     ap.add_argument("--no-qemu", action="store_true")
+    ap.add_argument("--no-bench", action="store_true")
     args = ap.parse_args()
     os.makedirs(LOGS, exist_ok=True)
     results = Results()
@@ -167,6 +183,8 @@ def main():
             if args.pattern and args.pattern not in f"qemu/{c['name']}":
                 continue
             run_qemu_case(results, c)
+    if not args.no_bench and not args.no_qemu and (not args.pattern or args.pattern in "bench"):
+        run_bench_determinism(results)
     if results.failed:
         print("failed: " + " ".join(results.failed))
     print(f"{results.passed} passed, {len(results.failed)} failed")

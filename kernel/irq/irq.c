@@ -108,6 +108,8 @@ void sys_irq_bind(struct thread *t)
 
 	if (n && l->ntfn)
 		n = NULL, err = TACET_EBUSY; /* shared lines come with the interrupt layer */
+	if (n && arch_ctx_arg(&t->ctx, 2) >> 63)
+		n = NULL, err = TACET_EINVAL; /* the badge is signalled: bit 63 is reserved */
 	if (!n) {
 		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
 		return;

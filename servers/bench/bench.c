@@ -1,0 +1,95 @@
+/* bench.c: the benchmark servers' shared code: the read-pair overhead, the sorted summary
+ * line, and raw threads (see bench.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <tacet.h>
+#include <tacet/init_proto.h>
+#include "bench.h"
+
+#define PAGE_SIZE   4096ul
+#define MAX_THREADS 4
+
+/* What a raw thread runs; its a0 points here. */
+struct bench_thread {
+	void (*fn)(unsigned long arg);
+	unsigned long arg;
+};
+
+static struct bench_thread threads[MAX_THREADS];
+static unsigned int nthreads;
+static unsigned long overhead_samples[BENCH_SAMPLES];
+
+static int compare_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return (x > y) - (x < y);
+}
+
+unsigned long bench_overhead(void)
+{
+	for (unsigned long i = 0; i < BENCH_WARMUP + BENCH_SAMPLES; i++) {
+		unsigned long c0 = bench_rdcycle();
+		unsigned long c1 = bench_rdcycle();
+
+		if (i >= BENCH_WARMUP)
+			overhead_samples[i - BENCH_WARMUP] = c1 - c0;
+	}
+	qsort(overhead_samples, BENCH_SAMPLES, sizeof(overhead_samples[0]), compare_ulong);
+	printf("bench: rdcycle pair overhead %lu instructions\n",
+	       overhead_samples[(BENCH_SAMPLES - 1) / 2]);
+	return overhead_samples[(BENCH_SAMPLES - 1) / 2];
+}
+
+void bench_report(const char *name, unsigned long *samples, unsigned long n)
+{
+	qsort(samples, n, sizeof(samples[0]), compare_ulong);
+	printf("BENCH %s samples=%lu min=%lu median=%lu max=%lu\n", name, n, samples[0],
+	       samples[(n - 1) / 2], samples[n - 1]);
+}
+
+/* Where a raw thread starts (a0 = its struct bench_thread): the thread has only sp and a0, so
+ * gp comes first (lla without relaxation: relaxed, it would be relative to gp itself). */
+__asm__(".pushsection .text.bench_thread_entry, \"ax\", @progbits\n"
+	".globl bench_thread_entry\n"
+	".type bench_thread_entry, @function\n"
+	"bench_thread_entry:\n"
+	".option push\n"
+	".option norelax\n"
+	"	lla gp, __global_pointer$\n"
+	".option pop\n"
+	"	li s0, 0\n" /* the end of the frame chain */
+	"	call bench_thread_main\n"
+	".size bench_thread_entry, . - bench_thread_entry\n"
+	".popsection\n");
+
+void bench_thread_entry(void);
+_Noreturn void bench_thread_main(const struct bench_thread *t);
+
+_Noreturn void bench_thread_main(const struct bench_thread *t)
+{
+	t->fn(t->arg);
+	tacet_exit(0);
+}
+
+long bench_thread_start(void (*fn)(unsigned long arg), unsigned long arg, unsigned int prio,
+			unsigned int hart, unsigned long stack_slot, unsigned long stack_va)
+{
+	struct bench_thread *t;
+	long err;
+
+	if (nthreads == MAX_THREADS)
+		return -TACET_ENOMEM;
+	t = &threads[nthreads++];
+	t->fn = fn;
+	t->arg = arg;
+	err = tacet_frame_new(stack_slot, 1);
+	if (!err)
+		err = tacet_map(TACET_CHILD_SELF, stack_slot, stack_va,
+				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	if (!err)
+		err = tacet_thread_new(TACET_CHILD_SELF, 0, (unsigned long)bench_thread_entry,
+				       stack_va + PAGE_SIZE, (unsigned long)t,
+				       TACET_SCHED(prio, hart));
+	return err < 0 ? err : 0;
+}

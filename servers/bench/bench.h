@@ -1,0 +1,44 @@
+/* bench.h: what the benchmark servers share: the counter read, the overhead of a read pair,
+ * the summary line tests/bench/bench.py parses, and raw threads started inside a server.
+ *
+ * Under `make bench` QEMU runs with -icount shift=0: the cycle counter counts retired
+ * instructions, one count for all harts, so every figure is "instructions retired by the
+ * whole machine between two reads". An empty read pair counts too (1 instruction: the
+ * first read itself); bench_overhead() measures it and the servers subtract it from every
+ * sample.
+ */
+#ifndef BENCH_BENCH_H
+#define BENCH_BENCH_H
+
+#define BENCH_SAMPLES 2000 /* recorded per benchmark */
+#define BENCH_WARMUP  100  /* run first and thrown away */
+
+/* The cycle counter, readable from user mode (scounteren.CY); volatile and a compiler barrier,
+ * so that it stays exactly where it is written relative to the code it brackets. */
+static inline unsigned long bench_rdcycle(void)
+{
+	unsigned long c;
+
+	__asm__ volatile("rdcycle %0" : "=r"(c) : : "memory");
+	return c;
+}
+
+/* The instructions counted by an empty rdcycle; rdcycle pair: its median over
+ * BENCH_SAMPLES pairs (its minimum and maximum are the same under -icount), also printed as
+ * `bench: rdcycle pair overhead N instructions` for tests/bench/bench.py. */
+unsigned long bench_overhead(void);
+
+/* Sorts samples (n of them, already less the overhead) and prints
+ * `BENCH name samples=n min=.. median=.. max=..` (the median of an even count is the lower of
+ * the middle two, so that every figure is a measured sample). */
+void bench_report(const char *name, unsigned long *samples, unsigned long n);
+
+/* A thread of this process, started at fn(arg) on `hart` at `prio` with a one-page stack of its
+ * own (frame in slot stack_slot, mapped at stack_va). It starts with gp set and nothing else:
+ * no TLS and no C runtime, so fn may make raw system calls (<tacet/syscall.h>) and touch
+ * memory, nothing more (no printf, no errno); returning from fn ends the thread.
+ * Returns 0 or a negative TACET_E* code. */
+long bench_thread_start(void (*fn)(unsigned long arg), unsigned long arg, unsigned int prio,
+			unsigned int hart, unsigned long stack_slot, unsigned long stack_va);
+
+#endif

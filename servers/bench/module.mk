@@ -1,0 +1,18 @@
+# module.mk: the benchmark servers `make bench` runs (tests/bench/bench.py says how): the null
+# system call, the IPC round trip (one server, a client per hart placement) and the
+# notification wake-up (same hart, cross hart).
+BENCH_COMMON := servers/bench/bench.c
+
+SERVERS += bench_null
+SERVER_SRCS_bench_null := servers/bench/null.c $(BENCH_COMMON)
+
+SERVERS += bench_ipc_srv bench_ipc_same bench_ipc_cross
+SERVER_SRCS_bench_ipc_srv := servers/bench/ipc_server.c
+SERVER_SRCS_bench_ipc_same := servers/bench/ipc_same.c servers/bench/ipc_client.c $(BENCH_COMMON)
+SERVER_SRCS_bench_ipc_cross := servers/bench/ipc_cross.c servers/bench/ipc_client.c \
+	$(BENCH_COMMON)
+
+SERVERS += bench_ntfn_same bench_ntfn_cross
+SERVER_SRCS_bench_ntfn_same := servers/bench/notify_same.c servers/bench/notify.c $(BENCH_COMMON)
+SERVER_SRCS_bench_ntfn_cross := servers/bench/notify_cross.c servers/bench/notify.c \
+	$(BENCH_COMMON)
