@@ -1,6 +1,6 @@
 /* fastpath.c: the IPC fast paths (in the spirit of seL4's): a call that finds its server
- * waiting, and a reply_recv whose caller can run at once, both on this hart, switch straight
- * from one thread to the other: no run queue, no scheduler pass. Anything unusual (a
+ * waiting, a reply_recv whose caller can run at once, and a signal that wakes a more urgent
+ * waiter, all on this hart, switch straight from one thread to the other: no scheduler pass. Anything unusual (a
  * capability in the message, another hart, a more urgent READY thread, a pending earlier
  * caller, senders already queued) returns 0 and the ordinary path (endpoint.c) runs.
  * BKL held; on success the caller must return to user mode on this hart's new current thread. */
@@ -84,5 +84,34 @@ int fastpath_reply_recv(struct hart *me, struct thread *t)
 	tqueue_push(&ep->receivers, t, 0);
 	t->state = TACET_THREAD_BLOCKED_RECV;
 	sched_switch_direct(me, t, caller);
+	return 1;
+}
+
+int fastpath_signal(struct hart *me, struct thread *t)
+{
+	unsigned long slot = arg(t, 0), bits = arg(t, 1);
+	struct cspace *cs = t->proc->cspace;
+	struct notification *n;
+	struct thread *w;
+	struct cap *c;
+
+	if (slot == 0 || slot >= CSPACE_SLOTS)
+		return 0;
+	c = &cs->slots[slot];
+	if (!c->obj || c->obj->type != TACET_CAP_NOTIFICATION || !(c->rights & TACET_RIGHT_WRITE))
+		return 0;
+	n = (struct notification *)c->obj;
+	w = n->waiters.head;
+	if (c->badge)
+		bits = c->badge;
+	if (!w || !bits || bits >> 63 || w->prio <= t->prio || !sched_may_switch_to(me, w))
+		return 0;
+	tqueue_pop(&n->waiters);
+	w->blocked_on = NULL;
+	arch_ctx_set_ret(&w->ctx, 0, n->bits | bits);
+	n->bits = 0;
+	arch_ctx_set_ret(&t->ctx, 0, 0);
+	sched_preempted(me, t); /* t stays ready, first in line at its priority */
+	sched_switch_direct(me, t, w);
 	return 1;
 }

@@ -8,5 +8,6 @@ struct thread;
 /* Return 1 if the call was done and this hart now runs another thread; 0 for the slow path. */
 int fastpath_call(struct hart *me, struct thread *t);
 int fastpath_reply_recv(struct hart *me, struct thread *t);
+int fastpath_signal(struct hart *me, struct thread *t);
 
 #endif

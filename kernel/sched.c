@@ -89,6 +89,12 @@ static void switch_from(struct thread *prev)
 		kobj_put(&prev->obj);
 }
 
+void sched_preempted(struct hart *me, struct thread *t)
+{
+	t->state = TACET_THREAD_READY;
+	rq_push(&runqueues[me->id], t, true);
+}
+
 void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *next)
 {
 	arch_fp_save(&prev->ctx, &prev->fp);

@@ -56,6 +56,8 @@ static inline bool sched_may_switch_to(const struct hart *me, const struct threa
 	return next->hart == me->id && (!rq->nready || rq_top(rq) <= (int)next->prio);
 }
 void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *next);
+/* The running thread t gives way to a more urgent one: READY, first among its equals. */
+void sched_preempted(struct hart *me, struct thread *t);
 
 /* The boot path of every hart: enter the scheduler without a current thread. */
 _Noreturn void sched_start_hart(void);
