@@ -17,6 +17,22 @@ static inline unsigned long arg(const struct thread *t, int i)
 	return arch_ctx_arg(&t->ctx, i);
 }
 
+/* The object of a capability in slot with type and right, or NULL (then the slow path reports
+ * the error). */
+static inline struct kobj *fast_cap(const struct thread *t, unsigned long slot, uint32_t type,
+				    uint32_t right, const struct cap **cap)
+{
+	const struct cap *c;
+
+	if (slot == 0 || slot >= CSPACE_SLOTS)
+		return NULL;
+	c = &t->proc->cspace->slots[slot];
+	if (!c->obj || c->obj->type != type || !(c->rights & right))
+		return NULL;
+	*cap = c;
+	return c->obj;
+}
+
 /* tag and words from `from`'s argument registers (first = the tag's index) into `to`. */
 static inline void copy_message(struct thread *to, const struct thread *from, int first,
 				unsigned long tag)
@@ -30,19 +46,15 @@ static inline void copy_message(struct thread *to, const struct thread *from, in
 int fastpath_call(struct hart *me, struct thread *t)
 {
 	unsigned long tag = arg(t, 1);
-	struct cspace *cs = t->proc->cspace;
-	unsigned long slot = arg(t, 0);
-	struct cap *c;
+	const struct cap *c;
 	struct endpoint *ep;
 	struct thread *r;
 
-	if (TACET_TAG_HAS_CAP(tag) || TACET_TAG_WORDS(tag) > TACET_MSG_WORDS || slot == 0 ||
-	    slot >= CSPACE_SLOTS)
+	if (TACET_TAG_HAS_CAP(tag) || TACET_TAG_WORDS(tag) > TACET_MSG_WORDS)
 		return 0;
-	c = &cs->slots[slot];
-	if (!c->obj || c->obj->type != TACET_CAP_ENDPOINT || !(c->rights & TACET_RIGHT_WRITE))
+	ep = (struct endpoint *)fast_cap(t, arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_WRITE, &c);
+	if (!ep)
 		return 0;
-	ep = (struct endpoint *)c->obj;
 	r = ep->receivers.head;
 	if (!r || r->reply_to || r->prio < t->prio || !sched_may_switch_to(me, r))
 		return 0;
@@ -60,20 +72,16 @@ int fastpath_call(struct hart *me, struct thread *t)
 int fastpath_reply_recv(struct hart *me, struct thread *t)
 {
 	struct thread *caller = t->reply_to;
-	unsigned long tag = arg(t, 1), slot = arg(t, 0), recv_slot = arg(t, 6);
-	struct cspace *cs = t->proc->cspace;
-	struct cap *c;
+	unsigned long tag = arg(t, 1), recv_slot = arg(t, 6);
+	const struct cap *c;
 	struct endpoint *ep;
 
 	if (!caller || caller->in_fault || TACET_TAG_HAS_CAP(tag) ||
-	    TACET_TAG_WORDS(tag) > TACET_MSG_WORDS || slot == 0 || slot >= CSPACE_SLOTS ||
-	    recv_slot >= CSPACE_SLOTS || (recv_slot && cs->slots[recv_slot].obj))
+	    TACET_TAG_WORDS(tag) > TACET_MSG_WORDS || recv_slot >= CSPACE_SLOTS ||
+	    (recv_slot && t->proc->cspace->slots[recv_slot].obj))
 		return 0;
-	c = &cs->slots[slot];
-	if (!c->obj || c->obj->type != TACET_CAP_ENDPOINT || !(c->rights & TACET_RIGHT_READ))
-		return 0;
-	ep = (struct endpoint *)c->obj;
-	if (ep->senders.head || (t->bound_ntfn && t->bound_ntfn->bits) ||
+	ep = (struct endpoint *)fast_cap(t, arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_READ, &c);
+	if (!ep || ep->senders.head || (t->bound_ntfn && t->bound_ntfn->bits) ||
 	    !sched_may_switch_to(me, caller))
 		return 0;
 	copy_message(caller, t, 1, tag);
@@ -89,18 +97,15 @@ int fastpath_reply_recv(struct hart *me, struct thread *t)
 
 int fastpath_signal(struct hart *me, struct thread *t)
 {
-	unsigned long slot = arg(t, 0), bits = arg(t, 1);
-	struct cspace *cs = t->proc->cspace;
+	unsigned long bits = arg(t, 1);
+	const struct cap *c;
 	struct notification *n;
 	struct thread *w;
-	struct cap *c;
 
-	if (slot == 0 || slot >= CSPACE_SLOTS)
+	n = (struct notification *)fast_cap(t, arg(t, 0), TACET_CAP_NOTIFICATION,
+					    TACET_RIGHT_WRITE, &c);
+	if (!n)
 		return 0;
-	c = &cs->slots[slot];
-	if (!c->obj || c->obj->type != TACET_CAP_NOTIFICATION || !(c->rights & TACET_RIGHT_WRITE))
-		return 0;
-	n = (struct notification *)c->obj;
 	w = n->waiters.head;
 	if (c->badge)
 		bits = c->badge;

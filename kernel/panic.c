@@ -24,30 +24,34 @@ static _Noreturn void panic_end(void)
 	platform_poweroff(PANIC_EXIT_CODE);
 }
 
+/* The report's first line; then the trap state (from a trap) or a backtrace from here. */
+static _Noreturn void panic_report(const struct trap_frame *tf, const char *fmt, va_list ap)
+{
+	panic_begin();
+	kprintf("\nPANIC on hart %u: ", this_hart()->id);
+	kvprintf(fmt, ap);
+	kprintf("\n");
+	if (tf) {
+		arch_dump_frame(tf);
+	} else {
+		kprintf("backtrace:\n");
+		arch_backtrace(0, arch_current_fp(), 0, 32);
+	}
+	panic_end();
+}
+
 void panic(const char *fmt, ...)
 {
 	va_list ap;
 
-	panic_begin();
-	kprintf("\nPANIC on hart %u: ", this_hart()->id);
 	va_start(ap, fmt);
-	kvprintf(fmt, ap);
-	va_end(ap);
-	kprintf("\nbacktrace:\n");
-	arch_backtrace(0, arch_current_fp(), 0, 32);
-	panic_end();
+	panic_report(NULL, fmt, ap);
 }
 
 void panic_frame(const struct trap_frame *tf, const char *fmt, ...)
 {
 	va_list ap;
 
-	panic_begin();
-	kprintf("\nPANIC on hart %u: ", this_hart()->id);
 	va_start(ap, fmt);
-	kvprintf(fmt, ap);
-	va_end(ap);
-	kprintf("\n");
-	arch_dump_frame(tf);
-	panic_end();
+	panic_report(tf, fmt, ap);
 }
