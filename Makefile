@@ -81,8 +81,13 @@ SERVERS :=
 -include lib/lib.mk
 -include servers/servers.mk
 SERVER_ELFS := $(SERVERS:%=$(BUILD)/servers/%.elf)
-$(BUILD)/modules.img: $(SERVER_ELFS) tools/mkmodules.py
-	python3 tools/mkmodules.py $@ $(SERVER_ELFS)
+# The archive holds copies without debug information (gdb reads build/servers/*.elf).
+SERVER_BOOT_ELFS := $(SERVERS:%=$(BUILD)/modules/%.elf)
+$(BUILD)/modules/%.elf: $(BUILD)/servers/%.elf
+	@mkdir -p $(@D)
+	$(CROSS)objcopy --strip-debug $< $@
+$(BUILD)/modules.img: $(SERVER_BOOT_ELFS) tools/mkmodules.py
+	python3 tools/mkmodules.py $@ $(SERVER_BOOT_ELFS)
 userspace: $(BUILD)/modules.img
 
 # --- device trees: QEMU's own tree for the machine options, plus Tacet's overlay -------------
