@@ -87,12 +87,7 @@ uint64_t arch_cycles(void);             /* the cycle counter (= instret under QE
 void arch_timer_set(uint64_t deadline); /* one-shot, this hart; UINT64_MAX disarms */
 void arch_ipi_send(const struct hart *target);
 
-/* --- external interrupts (the interrupt layer's irqchip interface grows from here) --- */
-/* Route line irq to hart h and let it interrupt. Boot hart. */
-void arch_irq_enable(unsigned int irq, const struct hart *h);
-/* Stop / let line irq interrupt (its priority), keeping the routing; any hart. */
-void arch_irq_mask(unsigned int irq);
-void arch_irq_unmask(unsigned int irq);
+/* --- external interrupts: the controller registers a struct irqchip (kernel/irq/irqchip.h) --- */
 
 /* --- diagnostics --- */
 void arch_dump_frame(const struct trap_frame *tf);

@@ -33,6 +33,7 @@ struct hart {
 	struct thread *current; /* the user thread this hart runs, NULL when idle (BKL) */
 	bool need_resched;      /* pick again before returning to user mode */
 	uint64_t syscalls;
+	uint64_t trap_cycle;    /* cycle counter at the last trap entry (trap.S) */
 
 	/* Counters, written by this hart only, read by others for tests. */
 	uint64_t timer_irqs;

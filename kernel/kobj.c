@@ -17,7 +17,7 @@ _Static_assert(offsetof(struct notification, obj) == 0, "notification header");
 _Static_assert(offsetof(struct frame, obj) == 0, "frame header");
 _Static_assert(offsetof(struct process, obj) == 0, "process header");
 _Static_assert(offsetof(struct thread, obj) == 0, "thread header");
-_Static_assert(offsetof(struct irq_line, obj) == 0, "irq line header");
+_Static_assert(offsetof(struct irq_desc, obj) == 0, "irq line header");
 
 static void thread_free(struct thread *t)
 {
@@ -55,8 +55,7 @@ void kobj_put(struct kobj *o)
 		thread_free((struct thread *)o);
 		break;
 	case TACET_CAP_IRQ:
-		irq_line_destroy((struct irq_line *)o);
-		break;
+		panic("kobj_put: interrupt line %u lost its table reference", ((struct irq_desc *)o)->irq);
 	default:
 		panic("kobj_put: unknown object type %u", o->type);
 	}

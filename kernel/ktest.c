@@ -264,8 +264,7 @@ static void test_uart_irq(void)
 
 	if (!irq)
 		ktest_fail("the console UART has no interrupt line");
-	irq_set_handler(irq, uart_rx_irq);
-	arch_irq_enable(irq, this_hart());
+	irq_set_handler(irq, uart_rx_irq, this_hart()->id);
 	console_enable_rx_irq();
 	kprintf("ktest: type \"%s\"\n", UART_TEST_INPUT);
 	if (!wait_until(uart_input_complete, TIMER_TEST_TIMEOUT_US))
@@ -276,8 +275,9 @@ static void test_uart_irq(void)
 	if (uart_irq_harts != 1u)
 		ktest_fail("line %u was taken by harts %#x, routed to hart 0 only", irq,
 			   uart_irq_harts);
-	kprintf("uart: received \"%s\" in %lu interrupts of line %u on hart 0, %lu unhandled\n",
-		uart_received, (unsigned long)irq_count(irq), irq, (unsigned long)irq_unhandled());
+	kprintf("uart: received \"%s\" in %lu interrupts of line %u on hart 0, %lu spurious\n",
+		uart_received, (unsigned long)irq_desc_get(irq)->count, irq,
+		(unsigned long)irq_spurious());
 	ktest_pass();
 }
 

@@ -3,6 +3,7 @@
 #include "arch.h"
 #include "console.h"
 #include "hart.h"
+#include "irq/irq.h"
 #include "ktest.h"
 #include "mm.h"
 #include "panic.h"
@@ -97,6 +98,7 @@ void kmain(unsigned long hwid, uint64_t dtb_pa)
 	if (arch_platform_init(&platform.fdt) < 0)
 		platform_poweroff(PANIC_EXIT_CODE);
 	mm_init();
+	irq_init();
 	console_init(&platform.fdt);
 	platform_init_devices();
 	arch_vm_init(platform.ram, platform.nram);

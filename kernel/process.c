@@ -4,6 +4,7 @@
 #include "arch.h"
 #include "kalloc.h"
 #include "frame.h"
+#include "irq/irq.h"
 #include "notification.h"
 #include "thread.h"
 #include "console.h"
@@ -146,6 +147,7 @@ void process_release(struct process *p)
 			break;
 		}
 	}
+	irq_release_owner(p); /* a driver's end frees its lines for the next one */
 	while (p->mappings) {
 		struct mapping *m = p->mappings;
 

@@ -138,7 +138,7 @@ static void give_devices(struct process *p, struct tacet_bootinfo *bi)
 		d->size = len;
 		d->irq = irq;
 		if (irq && give(p, TACET_SLOT_FIRST_IRQ + (unsigned int)bi->ndevices,
-				(struct kobj *)irq_line_get(irq), TACET_RIGHT_WRITE) == 0)
+				(struct kobj *)irq_desc_get(irq), TACET_RIGHT_WRITE) == 0)
 			d->irq_slot = TACET_SLOT_FIRST_IRQ + (unsigned int)bi->ndevices;
 		bi->ndevices++;
 	}

@@ -391,6 +391,7 @@ static void sys_info(struct thread *t)
 		struct tacet_thread_info thread;
 		struct tacet_mem_info mem;
 		struct tacet_hart_info hart;
+		struct tacet_irq_info irq;
 	} out;
 	unsigned long kind = ARG(t, 0), index = ARG(t, 1), len = ARG(t, 3);
 	long n;
@@ -415,6 +416,8 @@ static void sys_info(struct thread *t)
 			out.hart.syscalls = harts[index].syscalls;
 			n = sizeof(out.hart);
 		}
+	} else if (kind == TACET_INFO_IRQ) {
+		n = irq_info(index, &out);
 	} else {
 		n = -TACET_EINVAL;
 	}
@@ -457,6 +460,8 @@ static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_IRQ_ACK] = sys_irq_ack,
 	[TACET_SYS_NTFN_BIND] = sys_ntfn_bind,
 	[TACET_SYS_PROCESS_WATCH] = sys_process_watch,
+	[TACET_SYS_IRQ_UNBIND] = sys_irq_unbind,
+	[TACET_SYS_IRQ_SET_AFFINITY] = sys_irq_set_affinity,
 };
 
 void syscall_dispatch(struct thread *t)

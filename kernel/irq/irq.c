@@ -1,137 +1,256 @@
-/* irq.c: the generic interrupt layer's top half and IRQ handler objects. irq_handlers[] is
- * written before a line is enabled and read-only after; the counters are atomics (any hart may
- * take any line); lines[] and each line's binding are guarded by the BKL.
+/* irq.c: the generic interrupt layer. Owns descs[] (one struct irq_desc per line, made at boot,
+ * never freed) and the controller's operations. The BKL guards each line's state and binding;
+ * the top half takes it when it must signal (from user mode the trap path already holds it).
+ * Statistics are per line, updated by whichever hart takes the line.
  *
- * A bound line's protocol (oneshot):
- *   IDLE --fires--> top half: mask (PLIC priority 0), complete, signal --> PENDING
- *   PENDING --driver irq_ack--> unmask --> IDLE (fires again at once if still asserted)
- * Masking by priority, not by the enable bit, keeps the completion valid (the PLIC ignores a
- * completion for a source not enabled for that context). */
+ * A line's protocol (threaded delivery, oneshot):
+ *
+ *   UNBOUND --irq_bind--> IDLE (routed to desc->hart, unmasked)
+ *   IDLE --fires--> top half: claim; mask; state PENDING; signal the notification; complete
+ *   PENDING --irq_ack--> IDLE: unmask (fires again at once if the device still asserts it)
+ *   IDLE / PENDING --irq_unbind, or the binder's process ends--> UNBOUND (masked)
+ *
+ * What the PLIC sees: a line is masked through its priority (0), never by clearing its enable
+ * bit, because the PLIC ignores a completion for a source not enabled for that context and the
+ * claim would stay open. The claim is completed in the top half, never held until the ack
+ * (that would block the hart's other lines). Affinity = the one context whose enable bit is set.
+ */
 #include "irq/irq.h"
+#include "irq/irqchip.h"
 #include "arch.h"
 #include "cap.h"
-#include "hart.h"
 #include "kalloc.h"
 #include "notification.h"
+#include "panic.h"
 #include "process.h"
 #include "sched.h"
+#include <tacet/abi.h>
 
-static irq_handler_fn irq_handlers[IRQ_MAX];
-static uint64_t irq_counts[IRQ_MAX];
-static uint64_t unhandled;
-static struct irq_line *lines[IRQ_MAX];
+static const struct irqchip *chip;
+static struct irq_desc *descs[IRQ_MAX];
+static uint64_t spurious;
 
-static void signal_bound(unsigned int irq)
+void irqchip_register(const struct irqchip *c)
+{
+	chip = c;
+}
+
+/* After the page allocator is up: a descriptor for every line, all UNBOUND. */
+void irq_init(void)
+{
+	unsigned int n = chip ? chip->nr_irqs : 0;
+
+	for (unsigned int irq = 1; irq <= n && irq < IRQ_MAX; irq++) {
+		struct irq_desc *d = kalloc(sizeof(*d));
+
+		if (!d)
+			panic("irq_init: no memory for line %u", irq);
+		d->obj.type = TACET_CAP_IRQ;
+		d->obj.refs = 1; /* descs[]'s own: lines live for ever */
+		d->irq = irq;
+		chip->mask(irq); /* routed nowhere until bound (each hart starts with none enabled) */
+		descs[irq] = d;
+	}
+}
+
+struct irq_desc *irq_desc_get(unsigned int irq)
+{
+	return irq < IRQ_MAX ? descs[irq] : NULL;
+}
+
+static void account(struct irq_desc *d, struct hart *me)
+{
+	uint64_t top = arch_cycles() - me->trap_cycle;
+
+	__atomic_fetch_add(&d->count, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&d->per_hart[me->id], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&d->top_half_total, top, __ATOMIC_RELAXED);
+	if (top > d->top_half_max)
+		d->top_half_max = top; /* a lost race loses one sample of a maximum, no more */
+}
+
+/* A bound line fired: mask it and tell its server. */
+static void deliver(struct irq_desc *d)
 {
 	int locked = bkl_held();
-	struct irq_line *l;
 
 	if (!locked)
-		bkl_lock(); /* from the idle wait; from user mode the trap path holds it */
-	l = lines[irq];
-	if (l && l->ntfn) {
-		arch_irq_mask(irq);
-		notification_signal(l->ntfn, l->badge);
+		bkl_lock(); /* from the idle wait */
+	chip->mask(d->irq);
+	if (d->state == IRQ_IDLE) {
+		d->state = IRQ_PENDING;
+		notification_signal(d->ntfn, d->badge);
 	} else {
-		__atomic_fetch_add(&unhandled, 1, __ATOMIC_RELAXED);
+		/* unbound or already pending: it should not have been able to fire */
+		__atomic_fetch_add(&spurious, 1, __ATOMIC_RELAXED);
 	}
 	if (!locked)
 		bkl_unlock();
 }
 
-void irq_handle(unsigned int irq)
+void irq_external(void)
 {
-	irq_handler_fn fn = irq < IRQ_MAX ? irq_handlers[irq] : 0;
+	struct hart *me = this_hart();
+	unsigned int irq;
+	struct irq_desc *d;
 
-	if (irq >= IRQ_MAX) {
-		__atomic_fetch_add(&unhandled, 1, __ATOMIC_RELAXED);
-		return;
+	me->ext_irqs++;
+	irq = chip ? chip->claim(me->id) : 0;
+	d = irq_desc_get(irq);
+	if (!d) {
+		__atomic_fetch_add(&spurious, 1, __ATOMIC_RELAXED);
+		return; /* nothing pending any more: another hart claimed it */
 	}
-	__atomic_fetch_add(&irq_counts[irq], 1, __ATOMIC_RELAXED);
-	if (fn)
-		fn(irq);
+	if (d->handler)
+		d->handler(irq);
 	else
-		signal_bound(irq);
+		deliver(d);
+	chip->complete(me->id, irq);
+	account(d, me);
 }
 
-void irq_set_handler(unsigned int irq, irq_handler_fn fn)
+void irq_set_handler(unsigned int irq, irq_handler_fn fn, unsigned int hart)
 {
-	if (irq < IRQ_MAX)
-		irq_handlers[irq] = fn;
+	struct irq_desc *d = irq_desc_get(irq);
+
+	if (!d)
+		return;
+	d->handler = fn;
+	d->hart = hart;
+	d->state = IRQ_IDLE;
+	chip->set_affinity(irq, hart);
+	chip->set_priority(irq, 1);
+	chip->unmask(irq);
 }
 
-uint64_t irq_count(unsigned int irq)
+uint64_t irq_spurious(void)
 {
-	return irq < IRQ_MAX ? __atomic_load_n(&irq_counts[irq], __ATOMIC_RELAXED) : 0;
+	return __atomic_load_n(&spurious, __ATOMIC_RELAXED);
 }
 
-uint64_t irq_unhandled(void)
+static void unbind(struct irq_desc *d)
 {
-	return __atomic_load_n(&unhandled, __ATOMIC_RELAXED);
+	chip->mask(d->irq);
+	d->state = IRQ_UNBOUND;
+	d->owner = NULL;
+	kobj_put(&d->ntfn->obj);
+	d->ntfn = NULL;
 }
 
-struct irq_line *irq_line_get(unsigned int irq)
+void irq_release_owner(struct process *p)
 {
-	if (irq == 0 || irq >= IRQ_MAX)
-		return NULL;
-	if (!lines[irq]) {
-		lines[irq] = kalloc(sizeof(struct irq_line));
-		if (lines[irq]) {
-			lines[irq]->obj.type = TACET_CAP_IRQ;
-			lines[irq]->obj.refs = 1; /* the table's own */
-			lines[irq]->irq = irq;
-		}
-	}
-	return lines[irq];
+	for (unsigned int irq = 1; irq < IRQ_MAX && descs[irq]; irq++)
+		if (descs[irq]->owner == p)
+			unbind(descs[irq]);
 }
 
-void irq_line_destroy(struct irq_line *l)
-{
-	/* never reached: lines[] keeps a reference to every line */
-	(void)l;
-}
-
-static struct irq_line *decode_line(struct thread *t, long *err)
+static struct irq_desc *decode(struct thread *t, long *err)
 {
 	struct cap *c = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 0), TACET_CAP_IRQ,
 				   TACET_RIGHT_WRITE, err);
 
-	return c ? (struct irq_line *)c->obj : NULL;
+	return c ? (struct irq_desc *)c->obj : NULL;
+}
+
+static void ret(struct thread *t, long v)
+{
+	arch_ctx_set_ret(&t->ctx, 0, (unsigned long)v);
 }
 
 void sys_irq_bind(struct thread *t)
 {
 	long err;
-	struct irq_line *l = decode_line(t, &err);
-	struct cap *n = l ? cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 1),
+	struct irq_desc *d = decode(t, &err);
+	struct cap *n = d ? cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 1),
 				       TACET_CAP_NOTIFICATION, TACET_RIGHT_WRITE, &err) : NULL;
+	uint64_t badge = arch_ctx_arg(&t->ctx, 2);
 
-	if (n && l->ntfn)
-		n = NULL, err = TACET_EBUSY; /* shared lines come with the interrupt layer */
-	if (n && arch_ctx_arg(&t->ctx, 2) >> 63)
+	if (n && d->state != IRQ_UNBOUND)
+		n = NULL, err = TACET_EBUSY; /* bound already: shared lines are not supported yet */
+	if (n && (!badge || badge >> 63))
 		n = NULL, err = TACET_EINVAL; /* the badge is signalled: bit 63 is reserved */
 	if (!n) {
-		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+		ret(t, -err);
 		return;
 	}
 	kobj_get(n->obj);
-	l->ntfn = (struct notification *)n->obj;
-	l->badge = arch_ctx_arg(&t->ctx, 2);
-	arch_irq_enable(l->irq, &harts[0]);
-	arch_ctx_set_ret(&t->ctx, 0, 0);
+	d->ntfn = (struct notification *)n->obj;
+	d->badge = badge;
+	d->owner = t->proc;
+	d->state = IRQ_IDLE;
+	chip->set_affinity(d->irq, d->hart);
+	chip->set_priority(d->irq, 1);
+	chip->unmask(d->irq);
+	ret(t, 0);
 }
 
 void sys_irq_ack(struct thread *t)
 {
 	long err;
-	struct irq_line *l = decode_line(t, &err);
+	struct irq_desc *d = decode(t, &err);
 
-	if (l && !l->ntfn)
-		l = NULL, err = TACET_EINVAL;
-	if (!l) {
-		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+	if (d && d->state == IRQ_UNBOUND)
+		d = NULL, err = TACET_EINVAL;
+	if (!d) {
+		ret(t, -err);
 		return;
 	}
-	arch_irq_unmask(l->irq);
-	arch_ctx_set_ret(&t->ctx, 0, 0);
+	if (d->state == IRQ_PENDING) {
+		d->state = IRQ_IDLE;
+		chip->unmask(d->irq);
+	}
+	ret(t, 0);
+}
+
+void sys_irq_unbind(struct thread *t)
+{
+	long err;
+	struct irq_desc *d = decode(t, &err);
+
+	if (d && d->state == IRQ_UNBOUND)
+		d = NULL, err = TACET_EINVAL;
+	if (!d) {
+		ret(t, -err);
+		return;
+	}
+	unbind(d);
+	ret(t, 0);
+}
+
+void sys_irq_set_affinity(struct thread *t)
+{
+	long err;
+	struct irq_desc *d = decode(t, &err);
+	unsigned long hart = arch_ctx_arg(&t->ctx, 1);
+
+	if (d && (hart >= nharts || !harts[hart].online))
+		d = NULL, err = TACET_EINVAL;
+	if (!d) {
+		ret(t, -err);
+		return;
+	}
+	/* A line pending in the PLIC stays pending: the new hart's context claims it. */
+	d->hart = (unsigned int)hart;
+	chip->set_affinity(d->irq, d->hart);
+	ret(t, 0);
+}
+
+long irq_info(unsigned long index, void *out)
+{
+	struct tacet_irq_info *ii = out;
+	struct irq_desc *d = index < IRQ_MAX ? descs[index] : NULL;
+
+	if (!d)
+		return -TACET_ENOENT;
+	ii->irq = d->irq;
+	ii->state = d->state;
+	ii->hart = d->hart;
+	ii->bound = d->ntfn || d->handler;
+	ii->count = __atomic_load_n(&d->count, __ATOMIC_RELAXED);
+	for (unsigned int h = 0; h < MAX_HARTS && h < TACET_INFO_MAX_HARTS; h++)
+		ii->per_hart[h] = __atomic_load_n(&d->per_hart[h], __ATOMIC_RELAXED);
+	ii->top_half_max = d->top_half_max;
+	ii->top_half_total = __atomic_load_n(&d->top_half_total, __ATOMIC_RELAXED);
+	ii->spurious_all = irq_spurious();
+	return sizeof(*ii);
 }

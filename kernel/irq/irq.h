@@ -1,12 +1,10 @@
-/* irq.h: the generic interrupt layer. Today: in-kernel handlers for kernel tests, and IRQ
- * handler objects (capabilities to one line) that user-space drivers bind to a notification:
- * the top half masks the line, signals the notification and returns; the driver's irq_ack
- * unmasks it (oneshot). Shared lines, affinity, storms, the fast path and statistics come
- * with the interrupt-layer issue. */
+/* irq.h: the generic interrupt layer: one struct irq_desc per line, the masked top half, the
+ * IRQ handler capability's system calls, statistics. See irq.c for the line protocol. */
 #ifndef KERNEL_IRQ_IRQ_H
 #define KERNEL_IRQ_IRQ_H
 
 #include <stdint.h>
+#include "hart.h"
 #include "kobj.h"
 
 #define IRQ_MAX 1024
@@ -14,30 +12,51 @@
 typedef void (*irq_handler_fn)(unsigned int irq);
 
 struct notification;
+struct process;
 struct thread;
 
-/* A capability to one interrupt line. BKL guards ntfn and badge. */
-struct irq_line {
-	struct kobj obj;
-	unsigned int irq;
-	struct notification *ntfn; /* bound notification (a reference), or NULL */
-	uint64_t badge;
+enum irq_state {
+	IRQ_UNBOUND,  /* nobody handles it: masked */
+	IRQ_IDLE,     /* bound and unmasked: may fire */
+	IRQ_PENDING,  /* fired: masked, notification signalled, waiting for irq_ack */
 };
 
-/* Called by the interrupt controller driver for a claimed line, interrupts masked, before the
- * claim is completed. */
-void irq_handle(unsigned int irq);
-/* Install fn for irq (boot hart, before the line is enabled). */
-void irq_set_handler(unsigned int irq, irq_handler_fn fn);
-/* Times irq was handled, on all harts together. Any context. */
-uint64_t irq_count(unsigned int irq);
-/* Lines that fired with no handler. */
-uint64_t irq_unhandled(void);
+/* A line. It is also the object an IRQ handler capability names. BKL guards all but the
+ * statistics, which the top half updates with atomics. */
+struct irq_desc {
+	struct kobj obj;
+	unsigned int irq;
+	enum irq_state state;
+	unsigned int hart;          /* affinity: the one hart it is routed to */
+	struct notification *ntfn;  /* IRQ_IDLE / IRQ_PENDING: where it signals (a reference) */
+	uint64_t badge;
+	struct process *owner;      /* who bound it: its end unbinds the line */
+	irq_handler_fn handler;     /* in-kernel handler instead (kernel tests) */
 
-/* The object for line irq, created once (boot, BKL held); NULL if out of memory. */
-struct irq_line *irq_line_get(unsigned int irq);
-void irq_line_destroy(struct irq_line *l);
+	uint64_t count;             /* interrupts taken */
+	uint64_t per_hart[MAX_HARTS];
+	uint64_t top_half_max;      /* cycles from trap entry to the end of the top half */
+	uint64_t top_half_total;
+};
+
+/* A descriptor for every line of the registered controller. Boot hart, after mm_init. */
+void irq_init(void);
+/* The external interrupt of this hart, from the trap code: claim, handle, complete. */
+void irq_external(void);
+/* The descriptor of line irq (NULL if the controller has no such line). */
+struct irq_desc *irq_desc_get(unsigned int irq);
+/* Kernel tests: handle irq in the kernel with fn, routed to hart and unmasked. Boot hart. */
+void irq_set_handler(unsigned int irq, irq_handler_fn fn, unsigned int hart);
+/* Claims that found no line (another hart got it first, or nothing was pending). */
+uint64_t irq_spurious(void);
+/* A process ends: unbind and mask the lines it had bound (BKL held). */
+void irq_release_owner(struct process *p);
+
 void sys_irq_bind(struct thread *t);
 void sys_irq_ack(struct thread *t);
+void sys_irq_unbind(struct thread *t);
+void sys_irq_set_affinity(struct thread *t);
+/* TACET_INFO_IRQ: line index's statistics into out (struct tacet_irq_info). */
+long irq_info(unsigned long index, void *out);
 
 #endif

@@ -8,7 +8,7 @@
  *
  * IPC: publishes "console", serving <tacet/console_proto.h> (CONSOLE_WRITE).
  *
- * Shell: help, echo, ps, harts, mem, poweroff. */
+ * Shell: help, echo, ps, harts, irqs, mem, poweroff. */
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>
@@ -78,6 +78,33 @@ static void cmd_harts(void)
 		       hi.ext_irqs, hi.syscalls);
 }
 
+/* Like /proc/interrupts: every line that was ever bound or taken. */
+static void cmd_irqs(void)
+{
+	static const char *const states[] = { "unbound", "idle", "pending" };
+	struct tacet_irq_info ii;
+	unsigned long nharts = 0;
+	struct tacet_hart_info hi;
+
+	while (tacet_info(TACET_INFO_HART, nharts, &hi, sizeof(hi)) > 0)
+		nharts++;
+	printf(" IRQ STATE    HART      COUNT");
+	for (unsigned long h = 0; h < nharts && h < TACET_INFO_MAX_HARTS; h++)
+		printf("    HART%lu", h);
+	printf("  TOP MAX  TOP AVG (cycles)\n");
+	for (unsigned long i = 1; tacet_info(TACET_INFO_IRQ, i, &ii, sizeof(ii)) > 0; i++) {
+		if (!ii.bound && !ii.count)
+			continue;
+		printf("%4u %-8s %4u %10lu", ii.irq, ii.state < 3 ? states[ii.state] : "?", ii.hart,
+		       ii.count);
+		for (unsigned long h = 0; h < nharts && h < TACET_INFO_MAX_HARTS; h++)
+			printf(" %8lu", ii.per_hart[h]);
+		printf(" %8lu %8lu\n", ii.top_half_max, ii.count ? ii.top_half_total / ii.count : 0);
+	}
+	if (tacet_info(TACET_INFO_IRQ, 1, &ii, sizeof(ii)) > 0)
+		printf("spurious claims: %lu\n", ii.spurious_all);
+}
+
 static void cmd_mem(void)
 {
 	struct tacet_mem_info mi;
@@ -107,13 +134,15 @@ static void run_command(char *cmd)
 	if (!cmd[0])
 		return;
 	if (!strcmp(cmd, "help"))
-		printf("commands: help, echo TEXT, ps, harts, mem, poweroff\n");
+		printf("commands: help, echo TEXT, ps, harts, irqs, mem, poweroff\n");
 	else if (!strcmp(cmd, "echo"))
 		printf("%s\n", arg ? arg : "");
 	else if (!strcmp(cmd, "ps"))
 		cmd_ps();
 	else if (!strcmp(cmd, "harts"))
 		cmd_harts();
+	else if (!strcmp(cmd, "irqs"))
+		cmd_irqs();
 	else if (!strcmp(cmd, "mem"))
 		cmd_mem();
 	else if (!strcmp(cmd, "poweroff"))

@@ -62,7 +62,7 @@ CASES += [
           r"recurse[\w.]*\+0x", r"powering off after panic"],
          bootargs="test=irq_stack_overflow", status=PANIC, forbid=(r"FAIL",)),
     case("uart-irq-plic",
-         [r'uart: received "tacet" in [1-5] interrupts of line 10 on hart 0, 0 unhandled',
+         [r'uart: received "tacet" in [1-5] interrupts of line 10 on hart 0, 0 spurious',
           r"ktest: uart_irq: PASS"],
          bootargs="test=uart_irq", console_input=(r'ktest: type "tacet"', "tacet")),
     case("kernel-exception-panics",
@@ -120,10 +120,11 @@ for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.p
 CASES += [
     case("shell",
          [r"uart: console ready", r"tacet> echo hello tacet\n+hello tacet\n",
-          r"commands: help, echo TEXT, ps, harts, mem, poweroff",
+          r"commands: help, echo TEXT, ps, harts, irqs, mem, poweroff",
+          r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
           r"\d+ uart\s+0\s+100 running", r"\d+ init\s+0\s+200 recv",
           r"pages: \d+ total, \d+ free", r"init: power off requested by uart"],
-         console_input=(r"tacet> ", "help\recho hello tacet\rps\rmem\rharts\rpoweroff\r")),
+         console_input=(r"tacet> ", "help\recho hello tacet\rps\rmem\rharts\rirqs\rpoweroff\r")),
 ]
 
 # Other servers print through the console server once it is up (uart before hello on hart 0).

@@ -20,7 +20,8 @@
 #define HART_HWID              40
 #define HART_USER_CTX          48
 #define HART_SYSCALLS          80
-#define HART_SIZE              128
+#define HART_TRAP_CYCLE        88
+#define HART_SIZE              136
 
 #define SCAUSE_ECALL_U_CODE    8 /* = SCAUSE_ECALL_U, for the assembly */
 

@@ -1,14 +1,13 @@
 /* plic.c: the platform-level interrupt controller (RISC-V PLIC spec 1.0), S-mode contexts only.
- * This first version claims, hands the line to irq_handle() and completes; the masking protocol,
- * affinity changes and priorities come with the interrupt layer. ctx_of[] and the base are set
- * at probe time and read-only after. */
+ * It implements struct irqchip for kernel/irq/ (which owns the line protocol). ctx_of[] and the
+ * base are set at probe time and read-only after; enable words are changed with atomics, since
+ * two harts may route different lines of one word at once. */
 #include "arch.h"
 #include "console.h"
 #include "fdt.h"
 #include "hart.h"
-#include "irq/irq.h"
+#include "irq/irqchip.h"
 #include "riscv_platform.h"
-#include "trap.h"
 
 #define PLIC_PRIORITY(irq)   (4 * (irq))
 #define PLIC_PRIORITY_MIN    1  /* 0 would mean never interrupt */
@@ -21,6 +20,8 @@
 static volatile uint8_t *plic_base;
 static uint32_t plic_ndev;
 static int ctx_of[MAX_HARTS] = { [0 ... MAX_HARTS - 1] = -1 }; /* by logical hart id */
+
+static struct irqchip plic_chip; /* the operations, defined below */
 
 static volatile uint32_t *reg(uint32_t off)
 {
@@ -57,6 +58,8 @@ int plic_probe(const struct fdt *fdt)
 				ctx_of[h] = (int)i;
 	}
 	plic_base = arch_map_device(pa, size);
+	plic_chip.nr_irqs = plic_ndev;
+	irqchip_register(&plic_chip);
 	return 0;
 }
 
@@ -72,40 +75,54 @@ void plic_init_hart(const struct hart *h)
 	*reg(PLIC_THRESHOLD(ctx)) = 0;
 }
 
-void plic_handle(void)
+static void plic_mask(unsigned int irq)
 {
-	struct hart *me = this_hart();
-	int ctx = ctx_of[me->id];
-	uint32_t irq;
-
-	if (ctx < 0)
-		return;
-	me->ext_irqs++;
-	irq = *reg(PLIC_CLAIM(ctx));
-	if (irq == 0)
-		return; /* another hart claimed it first */
-	irq_handle(irq);
-	*reg(PLIC_CLAIM(ctx)) = irq;
+	*reg(PLIC_PRIORITY(irq)) = 0;
 }
 
-void arch_irq_enable(unsigned int irq, const struct hart *h)
-{
-	int ctx = ctx_of[h->id];
+static unsigned int line_priority[PLIC_MAX_SOURCES]; /* what unmask restores */
 
-	if (!plic_base || ctx < 0 || irq == 0 || irq > plic_ndev)
-		return;
-	*reg(PLIC_PRIORITY(irq)) = PLIC_PRIORITY_MIN;
-	*reg(PLIC_ENABLE(ctx) + 4 * (irq / 32)) |= 1u << (irq % 32);
+static void plic_set_priority(unsigned int irq, unsigned int prio)
+{
+	line_priority[irq] = prio ? prio : PLIC_PRIORITY_MIN;
 }
 
-void arch_irq_mask(unsigned int irq)
+static void plic_unmask(unsigned int irq)
 {
-	if (plic_base && irq && irq <= plic_ndev)
-		*reg(PLIC_PRIORITY(irq)) = 0;
+	*reg(PLIC_PRIORITY(irq)) = line_priority[irq] ? line_priority[irq] : PLIC_PRIORITY_MIN;
 }
 
-void arch_irq_unmask(unsigned int irq)
+/* Exactly one context enabled for the line: the hart's. Enable the new one before disabling the
+ * others, so a pending line always has a context to be claimed from. */
+static void plic_set_affinity(unsigned int irq, unsigned int hart)
 {
-	if (plic_base && irq && irq <= plic_ndev)
-		*reg(PLIC_PRIORITY(irq)) = PLIC_PRIORITY_MIN;
+	uint32_t bit = 1u << (irq % 32);
+
+	if (ctx_of[hart] >= 0)
+		__atomic_fetch_or(reg(PLIC_ENABLE(ctx_of[hart]) + 4 * (irq / 32)), bit,
+				  __ATOMIC_RELAXED);
+	for (unsigned int h = 0; h < nharts; h++)
+		if (h != hart && ctx_of[h] >= 0)
+			__atomic_fetch_and(reg(PLIC_ENABLE(ctx_of[h]) + 4 * (irq / 32)), ~bit,
+					   __ATOMIC_RELAXED);
 }
+
+static unsigned int plic_claim(unsigned int hart)
+{
+	return ctx_of[hart] >= 0 ? *reg(PLIC_CLAIM(ctx_of[hart])) : 0;
+}
+
+static void plic_complete(unsigned int hart, unsigned int irq)
+{
+	*reg(PLIC_CLAIM(ctx_of[hart])) = irq;
+}
+
+static struct irqchip plic_chip = {
+	.name = "plic",
+	.mask = plic_mask,
+	.unmask = plic_unmask,
+	.set_affinity = plic_set_affinity,
+	.set_priority = plic_set_priority,
+	.claim = plic_claim,
+	.complete = plic_complete,
+};

@@ -28,6 +28,8 @@ trap_vector:
 	csrrw	tp, sscratch, zero		/* from the kernel: tp back, sscratch stays 0 */
 	sd	t0, HART_TRAP_SCRATCH0(tp)
 	sd	t1, HART_TRAP_SCRATCH1(tp)
+	rdcycle	t1				/* for the top half's time (irq.c) */
+	sd	t1, HART_TRAP_CYCLE(tp)
 	mv	t0, sp
 	csrr	t1, scause
 	bgez	t1, .Lcheck_guard		/* exception: stay on this stack */
@@ -153,6 +155,8 @@ trap_vector:
 
 .Lfrom_user:	/* tp = struct hart, sscratch = the user's tp */
 	sd	t0, HART_TRAP_SCRATCH0(tp)
+	rdcycle	t0
+	sd	t0, HART_TRAP_CYCLE(tp)
 	ld	t0, HART_USER_CTX(tp)
 	sd	x1, TF_REG(1)(t0)
 	sd	x2, TF_REG(2)(t0)

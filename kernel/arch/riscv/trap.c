@@ -13,6 +13,7 @@
 #include "sched.h"
 #include "syscall.h"
 #include "fastpath.h"
+#include "irq/irq.h"
 #include "thread.h"
 
 _Static_assert(offsetof(struct trap_frame, regs[1]) == TF_REG(1), "trap frame layout");
@@ -31,6 +32,7 @@ _Static_assert(offsetof(struct hart, kstack_top) == HART_KSTACK_TOP, "hart kerne
 _Static_assert(offsetof(struct hart, hwid) == HART_HWID, "hart id");
 _Static_assert(offsetof(struct hart, user_ctx) == HART_USER_CTX, "hart user context");
 _Static_assert(offsetof(struct hart, syscalls) == HART_SYSCALLS, "hart syscall count");
+_Static_assert(offsetof(struct hart, trap_cycle) == HART_TRAP_CYCLE, "hart trap cycle");
 _Static_assert(SCAUSE_ECALL_U_CODE == SCAUSE_ECALL_U, "ecall cause in trap.S");
 _Static_assert(TACET_SYS_NULL == 0, "trap.S answers call 0 itself");
 _Static_assert(sizeof(struct hart) == HART_SIZE, "struct hart size (entry.S walks harts[])");
@@ -85,7 +87,7 @@ static void dispatch_interrupt(struct trap_frame *tf)
 		hart_handle_ipi();
 		break;
 	case SCAUSE_IRQ_S_EXT:
-		plic_handle();
+		irq_external();
 		break;
 	default:
 		panic_frame(tf, "unexpected interrupt");

@@ -14,7 +14,5 @@ _Noreturn void trap_stack_overflow(struct trap_frame *tf);
 /* The idle wait's interrupt window (idle.c): the only code that runs with SIE set. */
 extern const char idle_window_start[], idle_window_end[];
 
-/* The external interrupt: claim from the PLIC, account, complete (plic.c). */
-void plic_handle(void);
 
 #endif

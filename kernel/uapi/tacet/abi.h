@@ -44,6 +44,8 @@ enum tacet_sys {
 	TACET_SYS_IRQ_ACK = 26,      /* (irq) -> 0: done with this interrupt; the line may fire again */
 	TACET_SYS_NTFN_BIND = 27,    /* (ntfn) -> 0: RECV also returns when ntfn is signalled */
 	TACET_SYS_PROCESS_WATCH = 28, /* (process, ntfn, badge) -> 0: signal badge when it ends */
+	TACET_SYS_IRQ_UNBIND = 29,   /* (irq) -> 0: the line is masked and free to bind again */
+	TACET_SYS_IRQ_SET_AFFINITY = 30, /* (irq, hart) -> 0: the line interrupts that hart only */
 	TACET_SYS_COUNT
 };
 
@@ -111,6 +113,21 @@ enum tacet_info {
 	TACET_INFO_THREAD = 0, /* struct tacet_thread_info of the index-th thread */
 	TACET_INFO_MEM = 1,    /* struct tacet_mem_info (index 0) */
 	TACET_INFO_HART = 2,   /* struct tacet_hart_info of hart index */
+	TACET_INFO_IRQ = 3,    /* struct tacet_irq_info of interrupt line index */
+};
+
+#define TACET_INFO_MAX_HARTS 8
+
+struct tacet_irq_info {
+	unsigned int irq;
+	unsigned int state; /* 0 unbound, 1 idle (may fire), 2 pending (waiting for irq_ack) */
+	unsigned int hart;  /* the hart it is routed to */
+	unsigned int bound;
+	unsigned long count;
+	unsigned long per_hart[TACET_INFO_MAX_HARTS];
+	unsigned long top_half_max;   /* cycles, trap entry to top half done */
+	unsigned long top_half_total;
+	unsigned long spurious_all;   /* claims that found no line, all lines together */
 };
 
 struct tacet_thread_info {

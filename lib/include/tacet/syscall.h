@@ -405,4 +405,15 @@ static inline long tacet_process_watch(unsigned long process, unsigned long ntfn
 	return tacet_syscall3(TACET_SYS_PROCESS_WATCH, process, ntfn, badge);
 }
 
+static inline long tacet_irq_unbind(unsigned long irq)
+{
+	return tacet_syscall1(TACET_SYS_IRQ_UNBIND, irq);
+}
+
+/* Route the line to one hart (logical number). */
+static inline long tacet_irq_set_affinity(unsigned long irq, unsigned long hart)
+{
+	return tacet_syscall2(TACET_SYS_IRQ_SET_AFFINITY, irq, hart);
+}
+
 #endif
