@@ -13,6 +13,10 @@ struct fdt;
 struct hart;
 
 /* --- this hart and its interrupt mask: arch_this_hart(), arch_irqs_masked() (arch_types.h) --- */
+/* Only for irq_enable_in_hardirq(): open / close this hart's interrupt window in a handler. */
+void arch_local_irq_enable(void);
+void arch_local_irq_disable(void);
+uintptr_t arch_stack_pointer(void);
 /* The idle loop's wait: sleep until an interrupt is pending, take it, mask again. The only
  * place the kernel runs with interrupts enabled. */
 void arch_idle_wait(void);

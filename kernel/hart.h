@@ -35,6 +35,14 @@ struct hart {
 	uint64_t syscalls;
 	uint64_t trap_cycle;    /* cycle counter at the last trap entry (trap.S) */
 
+	/* Interrupt nesting (irq.c): how deep this hart is in interrupt handlers, how many of
+	 * those levels opened the window with irq_enable_in_hardirq(), and what the guard saw. */
+	unsigned int irq_depth;
+	unsigned int hardirq_windows;
+	unsigned int irq_depth_max;
+	uintptr_t irq_sp_min;   /* lowest interrupt-stack pointer seen by the guard */
+	uint64_t nest_refused;  /* irq_enable_in_hardirq() calls the guard refused */
+
 	/* Counters, written by this hart only, read by others for tests. */
 	uint64_t timer_irqs;
 	uint64_t ipis;

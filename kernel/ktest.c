@@ -17,6 +17,8 @@
 #define TIMER_TEST_TIMEOUT_US 5000000
 #define IPI_TEST_ROUNDS      100
 #define RECURSION_LIMIT      1000000
+#define STACK_SIZE_BYTES     16384 /* a hart's interrupt stack (arch layout.h) */
+#define IRQ_STACK_MARGIN     4096  /* the flood must stay this far from the guard page */
 
 struct ktest {
 	const char *name;
@@ -264,7 +266,8 @@ static void test_uart_irq(void)
 
 	if (!irq)
 		ktest_fail("the console UART has no interrupt line");
-	irq_set_handler(irq, uart_rx_irq, this_hart()->id);
+	if (irq_request_fast(irq, uart_rx_irq, IRQF_DISABLED, this_hart()->id) < 0)
+		ktest_fail("cannot request line %u", irq);
 	console_enable_rx_irq();
 	kprintf("ktest: type \"%s\"\n", UART_TEST_INPUT);
 	if (!wait_until(uart_input_complete, TIMER_TEST_TIMEOUT_US))
@@ -301,6 +304,69 @@ static void test_enabled_interrupts(void)
 			 "1: j 1b" : : : "memory"); /* the timer interrupt arrives here */
 }
 
+/* --- irq_nest: a flood of nesting interrupts is stopped by the guard, never by the guard page --- */
+#define NEST_FLOOD 2000
+static uint32_t nest_runs;
+static unsigned int nest_pad; /* bytes of stack each handler level takes */
+
+/* A timer callback (a top-half handler) that re-arms at once and opens the window, so its own
+ * next interrupt nests into it: each level nests another, as deep as the guard allows. */
+static void __attribute__((noinline)) nest_tick(void)
+{
+	volatile char pad[nest_pad ? nest_pad : 1];
+
+	pad[0] = (char)nest_runs;
+	if (++nest_runs >= NEST_FLOOD)
+		return;
+	timer_arm(timer_now(), nest_tick); /* due now: pending as soon as it is armed */
+	if (irq_enable_in_hardirq())
+		for (volatile int i = 0; i < 100; i++) /* the nested interrupt arrives here */
+			;
+	(void)pad[0];
+}
+
+static int nest_flood_over(void)
+{
+	return __atomic_load_n(&nest_runs, __ATOMIC_RELAXED) >= NEST_FLOOD;
+}
+
+static void nest_flood(unsigned int pad, const char *what)
+{
+	struct hart *me = this_hart();
+	uint64_t refused = me->nest_refused;
+	uintptr_t deepest;
+
+	nest_runs = 0;
+	nest_pad = pad;
+	me->irq_depth_max = 0;
+	me->irq_sp_min = 0;
+	timer_arm(timer_now(), nest_tick);
+	if (!wait_until(nest_flood_over, TIMER_TEST_TIMEOUT_US))
+		ktest_fail("%s: the flood stopped after %u handler runs", what, nest_runs);
+	timer_disarm();
+	deepest = me->irq_stack_top - me->irq_sp_min;
+	kprintf("irq_nest: %s: %u handler runs, depth %u (limit %d), %lu nestings refused, "
+		"deepest interrupt-stack use %lu of %d bytes\n", what, nest_runs, me->irq_depth_max,
+		IRQ_NEST_MAX, (unsigned long)(me->nest_refused - refused), (unsigned long)deepest,
+		STACK_SIZE_BYTES);
+	if (me->nest_refused == refused)
+		ktest_fail("%s: the guard never refused a nesting", what);
+	if (me->irq_depth_max > IRQ_NEST_MAX)
+		ktest_fail("%s: nested %u deep", what, me->irq_depth_max);
+	if (deepest >= STACK_SIZE_BYTES - IRQ_STACK_MARGIN)
+		ktest_fail("%s: came within %lu bytes of the guard page", what,
+			   (unsigned long)(STACK_SIZE_BYTES - deepest));
+}
+
+static void test_irq_nest(void)
+{
+	nest_flood(1536, "large frames (the stack threshold stops it)");
+	nest_flood(16, "small frames (the depth limit stops it)");
+	if (this_hart()->irq_depth_max != IRQ_NEST_MAX)
+		ktest_fail("small frames did not reach the depth limit (%u)", this_hart()->irq_depth_max);
+	ktest_pass();
+}
+
 static const struct ktest tests[] = {
 	{ "boot", test_boot },
 	{ "timer", test_timer },
@@ -309,6 +375,7 @@ static const struct ktest tests[] = {
 	{ "irq_stack_overflow", test_irq_stack_overflow },
 	{ "uart_irq", test_uart_irq },
 	{ "kernel_exception", test_kernel_exception },
+	{ "irq_nest", test_irq_nest },
 	{ "enabled_interrupts", test_enabled_interrupts },
 };
 

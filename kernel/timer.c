@@ -3,6 +3,7 @@
 #include "timer.h"
 #include "arch.h"
 #include "hart.h"
+#include "irq/irq.h"
 #include "platform.h"
 
 #define US_PER_S 1000000
@@ -47,6 +48,10 @@ void timer_handle(void)
 	timer_fn_of[me->id] = 0;
 	timer_deadline[me->id] = UINT64_MAX;
 	arch_timer_set(UINT64_MAX);
-	if (fn)
-		fn(); /* may re-arm */
+	if (fn) {
+		unsigned int saved = irq_hardirq_enter();
+
+		fn(); /* may re-arm, may irq_enable_in_hardirq() */
+		irq_hardirq_exit(saved);
+	}
 }

@@ -101,26 +101,69 @@ void irq_external(void)
 		__atomic_fetch_add(&spurious, 1, __ATOMIC_RELAXED);
 		return; /* nothing pending any more: another hart claimed it */
 	}
-	if (d->handler)
+	if (d->handler) {
+		unsigned int saved = irq_hardirq_enter();
+
 		d->handler(irq);
-	else
+		irq_hardirq_exit(saved);
+	} else {
 		deliver(d);
+	}
 	chip->complete(me->id, irq);
 	account(d, me);
 }
 
-void irq_set_handler(unsigned int irq, irq_handler_fn fn, unsigned int hart)
+int irq_request_fast(unsigned int irq, irq_handler_fn fn, unsigned int flags, unsigned int hart)
 {
 	struct irq_desc *d = irq_desc_get(irq);
 
-	if (!d)
-		return;
+	(void)(flags & IRQF_DISABLED); /* a no-op: see irq.h */
+	if (!d || d->state != IRQ_UNBOUND)
+		return -1;
 	d->handler = fn;
 	d->hart = hart;
 	d->state = IRQ_IDLE;
 	chip->set_affinity(irq, hart);
 	chip->set_priority(irq, 1);
 	chip->unmask(irq);
+	return 0;
+}
+
+bool irq_enable_in_hardirq(void)
+{
+	struct hart *me = this_hart();
+	uintptr_t sp = arch_stack_pointer();
+	uintptr_t used = me->irq_stack_top - sp;
+
+	if (sp < me->irq_sp_min || !me->irq_sp_min)
+		me->irq_sp_min = sp;
+	if (me->irq_depth >= IRQ_NEST_MAX || used > IRQ_STACK_GUARD || sp > me->irq_stack_top) {
+		me->nest_refused++;
+		return false;
+	}
+	me->hardirq_windows++;
+	arch_local_irq_enable();
+	return true;
+}
+
+unsigned int irq_hardirq_enter(void)
+{
+	struct hart *me = this_hart();
+
+	if (++me->irq_depth > me->irq_depth_max)
+		me->irq_depth_max = me->irq_depth;
+	return me->hardirq_windows;
+}
+
+void irq_hardirq_exit(unsigned int saved)
+{
+	struct hart *me = this_hart();
+
+	if (me->hardirq_windows != saved) {
+		arch_local_irq_disable(); /* the handler's window closes with it */
+		me->hardirq_windows = saved;
+	}
+	me->irq_depth--;
 }
 
 uint64_t irq_spurious(void)

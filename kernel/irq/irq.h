@@ -3,6 +3,7 @@
 #ifndef KERNEL_IRQ_IRQ_H
 #define KERNEL_IRQ_IRQ_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "hart.h"
 #include "kobj.h"
@@ -45,8 +46,29 @@ void irq_init(void);
 void irq_external(void);
 /* The descriptor of line irq (NULL if the controller has no such line). */
 struct irq_desc *irq_desc_get(unsigned int irq);
-/* Kernel tests: handle irq in the kernel with fn, routed to hart and unmasked. Boot hart. */
-void irq_set_handler(unsigned int irq, irq_handler_fn fn, unsigned int hart);
+/* Flags of irq_request_fast(). */
+enum irq_flags {
+	/* Accepted and ignored: every handler runs with interrupts disabled already (the name and
+	 * meaning come from Linux, where it became a no-op in 2.6.35). */
+	IRQF_DISABLED = 1u << 0,
+};
+
+/* The fast path: run fn in the top half, with interrupts masked, for line irq routed to hart;
+ * the line is unmasked. fn must be short; it may call irq_enable_in_hardirq(). Boot hart,
+ * before the line is bound. Returns 0, or -1 if the line does not exist or is bound. */
+int irq_request_fast(unsigned int irq, irq_handler_fn fn, unsigned int flags, unsigned int hart);
+
+/* The explicit escape: let other interrupts nest into the running in-kernel handler (fast
+ * handler or timer callback) until it returns. Refused, and counted, when this hart is already
+ * IRQ_NEST_MAX deep or has used more than IRQ_STACK_GUARD bytes of its interrupt stack, so
+ * nesting can never reach the guard page. Returns whether interrupts are now enabled. Call only
+ * from a top-half handler. */
+#define IRQ_NEST_MAX 8
+#define IRQ_STACK_GUARD (8 * 1024)
+bool irq_enable_in_hardirq(void);
+/* Around every top-half handler: the window a handler opened closes when it returns. */
+unsigned int irq_hardirq_enter(void);
+void irq_hardirq_exit(unsigned int saved);
 /* Claims that found no line (another hart got it first, or nothing was pending). */
 uint64_t irq_spurious(void);
 /* A process ends: unbind and mask the lines it had bound (BKL held). */

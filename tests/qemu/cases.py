@@ -77,6 +77,13 @@ CASES += [
          [r"PANIC on hart 0: interrupt taken outside the idle wait: SIE was set by accident",
           r"sepc   0x[0-9a-f]+ test_enabled_interrupts\+0x"],
          bootargs="test=enabled_interrupts", status=PANIC, forbid=(r"FAIL",)),
+    case("irq-nesting-guard",
+         [r"irq_nest: large frames .*: 2000 handler runs, depth [2-7] \(limit 8\), [1-9]\d* "
+          r"nestings refused, deepest interrupt-stack use \d+ of 16384 bytes",
+          r"irq_nest: small frames .*: 2000 handler runs, depth 8 \(limit 8\), [1-9]\d* "
+          r"nestings refused",
+          r"ktest: irq_nest: PASS"],
+         bootargs="test=irq_nest"),
     case("unknown-test", [r"ktest: no_such_thing: FAIL: no such test"],
          bootargs="test=no_such_thing", status=2, forbid=(r"PANIC",)),
 ]

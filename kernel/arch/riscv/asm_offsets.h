@@ -21,7 +21,7 @@
 #define HART_USER_CTX          48
 #define HART_SYSCALLS          80
 #define HART_TRAP_CYCLE        88
-#define HART_SIZE              136
+#define HART_SIZE              168
 
 #define SCAUSE_ECALL_U_CODE    8 /* = SCAUSE_ECALL_U, for the assembly */
 

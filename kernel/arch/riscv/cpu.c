@@ -16,6 +16,24 @@ static uint8_t overflow_stacks[MAX_HARTS][OVERFLOW_STACK_SIZE] __attribute__((al
 extern const char boot_stack_top[];
 #define BOOT_STACK_SIZE 16384
 
+void arch_local_irq_enable(void)
+{
+	csr_set(sstatus, SSTATUS_SIE);
+}
+
+void arch_local_irq_disable(void)
+{
+	csr_clear(sstatus, SSTATUS_SIE);
+}
+
+uintptr_t arch_stack_pointer(void)
+{
+	uintptr_t sp;
+
+	__asm__ volatile("mv %0, sp" : "=r"(sp));
+	return sp;
+}
+
 uint64_t arch_cycles(void)
 {
 	return rdcycle();
