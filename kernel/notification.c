@@ -29,27 +29,29 @@ void notification_destroy(struct notification *n)
 	kfree(n, sizeof(*n));
 }
 
-void notification_signal(struct notification *n, uint64_t bits)
+struct thread *notification_signal(struct notification *n, uint64_t bits)
 {
 	struct thread *w;
 
 	n->bits |= bits;
 	if (!n->bits)
-		return;
+		return NULL;
 	w = tqueue_pop(&n->waiters);
 	if (!w && n->bound && n->bound->state == TACET_THREAD_BLOCKED_RECV) {
-		endpoint_cancel(n->bound);
-		endpoint_deliver_notify(n->bound, n->bits);
+		w = n->bound;
+		endpoint_cancel(w);
+		endpoint_deliver_notify(w, n->bits);
 		n->bits = 0;
-		sched_ready(n->bound);
-		return;
+		sched_ready(w);
+		return w;
 	}
 	if (!w)
-		return;
+		return NULL;
 	arch_ctx_set_ret(&w->ctx, 0, n->bits);
 	n->bits = 0;
 	w->blocked_on = NULL;
 	sched_ready(w);
+	return w;
 }
 
 static struct notification *decode(struct thread *t, uint32_t rights, long *err)

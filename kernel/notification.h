@@ -15,8 +15,9 @@ struct notification {
 
 struct notification *notification_new(void);
 void notification_destroy(struct notification *n);
-/* OR bits in; the oldest waiter (if any) takes them all and runs. From any kernel path. */
-void notification_signal(struct notification *n, uint64_t bits);
+/* OR bits in; the oldest waiter (or the bound thread in RECV) takes them all and becomes READY;
+ * returns it, or NULL if nobody was waiting. From any kernel path. */
+struct thread *notification_signal(struct notification *n, uint64_t bits);
 void sys_signal(struct thread *t);
 void sys_wait(struct thread *t);
 void sys_poll(struct thread *t);

@@ -4,6 +4,7 @@
 #include "sched.h"
 #include "console.h"
 #include "hart.h"
+#include "irq/irq.h"
 #include "ktest.h"
 #include "panic.h"
 #include "process.h"
@@ -103,6 +104,8 @@ void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *ne
 	next->state = TACET_THREAD_RUNNING;
 	me->current = next;
 	me->user_ctx = &next->ctx;
+	if (next->irq_woken_by)
+		irq_note_running(next);
 }
 
 static void switch_to(struct hart *me, struct thread *next)
@@ -112,6 +115,8 @@ static void switch_to(struct hart *me, struct thread *next)
 	next->state = TACET_THREAD_RUNNING;
 	me->current = next;
 	me->user_ctx = &next->ctx;
+	if (next->irq_woken_by)
+		irq_note_running(next);
 	if (slice_expired[me->id] || !slice_armed[me->id])
 		slice_start(me);
 }

@@ -11,6 +11,7 @@
 
 struct process;
 struct notification;
+struct irq_desc;
 
 struct thread {
 	struct kobj obj;       /* first, like every kernel object: kobj_put casts back */
@@ -35,6 +36,10 @@ struct thread {
 	struct thread *replier;  /* the server that owes this (BLOCKED_REPLY) thread a reply */
 
 	struct notification *bound_ntfn; /* signals end this thread's RECV too (a reference) */
+	/* Interrupt statistics (irq.c): the line that woke it, when, and when it began to run. */
+	struct irq_desc *irq_woken_by;
+	uint64_t irq_woken_at;
+	uint64_t irq_running_at;
 	struct thread *all_next; /* every thread, for `ps` */
 };
 

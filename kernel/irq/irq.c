@@ -78,8 +78,15 @@ static void deliver(struct irq_desc *d)
 		bkl_lock(); /* from the idle wait */
 	chip->mask(d->irq);
 	if (d->state == IRQ_IDLE) {
+		struct thread *w;
+
 		d->state = IRQ_PENDING;
-		notification_signal(d->ntfn, d->badge);
+		w = notification_signal(d->ntfn, d->badge);
+		if (w) {
+			w->irq_woken_by = d;
+			w->irq_woken_at = arch_cycles();
+			w->irq_running_at = 0;
+		}
 	} else {
 		/* unbound or already pending: it should not have been able to fire */
 		__atomic_fetch_add(&spurious, 1, __ATOMIC_RELAXED);
@@ -227,10 +234,35 @@ void sys_irq_bind(struct thread *t)
 	ret(t, 0);
 }
 
+static void stat_add(uint64_t *max, uint64_t *total, uint64_t *n, uint64_t v)
+{
+	if (v > *max)
+		*max = v;
+	*total += v;
+	(*n)++;
+}
+
+void irq_note_running(struct thread *t)
+{
+	struct irq_desc *d = t->irq_woken_by;
+
+	if (!d || t->irq_running_at)
+		return;
+	t->irq_running_at = arch_cycles();
+	stat_add(&d->wake_max, &d->wake_total, &d->wakes, t->irq_running_at - t->irq_woken_at);
+}
+
 void sys_irq_ack(struct thread *t)
 {
 	long err;
 	struct irq_desc *d = decode(t, &err);
+
+	if (d && t->irq_woken_by == d && t->irq_running_at) {
+		stat_add(&d->server_max, &d->server_total, &d->served,
+			 arch_cycles() - t->irq_running_at);
+		t->irq_woken_by = NULL;
+		t->irq_running_at = 0;
+	}
 
 	if (d && d->state == IRQ_UNBOUND)
 		d = NULL, err = TACET_EINVAL;
@@ -295,5 +327,9 @@ long irq_info(unsigned long index, void *out)
 	ii->top_half_max = d->top_half_max;
 	ii->top_half_total = __atomic_load_n(&d->top_half_total, __ATOMIC_RELAXED);
 	ii->spurious_all = irq_spurious();
+	ii->wake_max = d->wake_max;
+	ii->wake_avg = d->wakes ? d->wake_total / d->wakes : 0;
+	ii->server_max = d->server_max;
+	ii->server_avg = d->served ? d->server_total / d->served : 0;
 	return sizeof(*ii);
 }

@@ -38,6 +38,8 @@ struct irq_desc {
 	uint64_t per_hart[MAX_HARTS];
 	uint64_t top_half_max;      /* cycles from trap entry to the end of the top half */
 	uint64_t top_half_total;
+	uint64_t wake_max, wake_total, wakes;       /* top half done -> its server running */
+	uint64_t server_max, server_total, served;  /* server running -> its irq_ack */
 };
 
 /* A descriptor for every line of the registered controller. Boot hart, after mm_init. */
@@ -73,6 +75,9 @@ void irq_hardirq_exit(unsigned int saved);
 uint64_t irq_spurious(void);
 /* A process ends: unbind and mask the lines it had bound (BKL held). */
 void irq_release_owner(struct process *p);
+
+/* The scheduler is about to run t: if an interrupt woke it, count the wake-up latency. */
+void irq_note_running(struct thread *t);
 
 void sys_irq_bind(struct thread *t);
 void sys_irq_ack(struct thread *t);

@@ -91,7 +91,7 @@ static void cmd_irqs(void)
 	printf(" IRQ STATE    HART      COUNT");
 	for (unsigned long h = 0; h < nharts && h < TACET_INFO_MAX_HARTS; h++)
 		printf("    HART%lu", h);
-	printf("  TOP MAX  TOP AVG (cycles)\n");
+	printf("  TOP MAX  TOP AVG WAKE MAX SERV MAX (cycles)\n");
 	for (unsigned long i = 1; tacet_info(TACET_INFO_IRQ, i, &ii, sizeof(ii)) > 0; i++) {
 		if (!ii.bound && !ii.count)
 			continue;
@@ -99,7 +99,8 @@ static void cmd_irqs(void)
 		       ii.count);
 		for (unsigned long h = 0; h < nharts && h < TACET_INFO_MAX_HARTS; h++)
 			printf(" %8lu", ii.per_hart[h]);
-		printf(" %8lu %8lu\n", ii.top_half_max, ii.count ? ii.top_half_total / ii.count : 0);
+		printf(" %8lu %8lu %8lu %8lu\n", ii.top_half_max,
+		       ii.count ? ii.top_half_total / ii.count : 0, ii.wake_max, ii.server_max);
 	}
 	if (tacet_info(TACET_INFO_IRQ, 1, &ii, sizeof(ii)) > 0)
 		printf("spurious claims: %lu\n", ii.spurious_all);

@@ -128,6 +128,8 @@ struct tacet_irq_info {
 	unsigned long top_half_max;   /* cycles, trap entry to top half done */
 	unsigned long top_half_total;
 	unsigned long spurious_all;   /* claims that found no line, all lines together */
+	unsigned long wake_max, wake_avg;     /* cycles, top half done -> server running */
+	unsigned long server_max, server_avg; /* cycles, server running -> its irq_ack */
 };
 
 struct tacet_thread_info {
