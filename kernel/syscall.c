@@ -462,6 +462,7 @@ static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_PROCESS_WATCH] = sys_process_watch,
 	[TACET_SYS_IRQ_UNBIND] = sys_irq_unbind,
 	[TACET_SYS_IRQ_SET_AFFINITY] = sys_irq_set_affinity,
+	[TACET_SYS_IRQ_ENABLE] = sys_irq_enable,
 };
 
 void syscall_dispatch(struct thread *t)

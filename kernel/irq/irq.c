@@ -3,12 +3,15 @@
  * the top half takes it when it must signal (from user mode the trap path already holds it).
  * Statistics are per line, updated by whichever hart takes the line.
  *
- * A line's protocol (threaded delivery, oneshot):
+ * A line's protocol (threaded delivery, oneshot; one or, with TACET_IRQ_SHARED, several binders):
  *
  *   UNBOUND --irq_bind--> IDLE (routed to desc->hart, unmasked)
- *   IDLE --fires--> top half: claim; mask; state PENDING; signal the notification; complete
- *   PENDING --irq_ack--> IDLE: unmask (fires again at once if the device still asserts it)
- *   IDLE / PENDING --irq_unbind, or the binder's process ends--> UNBOUND (masked)
+ *   IDLE --fires--> top half: claim; mask; signal every binder; complete --> PENDING
+ *   PENDING --the last binder's irq_ack--> IDLE: unmask (fires again at once if still asserted)
+ *           (the ack says whether the interrupt was that binder's device: handled)
+ *   PENDING --acks show a storm, or IRQ_UNHANDLED_LIMIT unhandled in a row--> DISABLED (masked,
+ *           reported on the console) --irq_enable--> IDLE
+ *   any --the last binder's irq_unbind, or its process ends--> UNBOUND (masked)
  *
  * What the PLIC sees: a line is masked through its priority (0), never by clearing its enable
  * bit, because the PLIC ignores a completion for a source not enabled for that context and the
@@ -24,6 +27,8 @@
 #include "panic.h"
 #include "process.h"
 #include "sched.h"
+#include "console.h"
+#include "timer.h"
 #include <tacet/abi.h>
 
 static const struct irqchip *chip;
@@ -69,44 +74,49 @@ static void account(struct irq_desc *d, struct hart *me)
 		d->top_half_max = top; /* a lost race loses one sample of a maximum, no more */
 }
 
-/* A bound line fired: mask it and tell its server. */
+/* A bound line fired: mask it and tell every binder. BKL held. */
 static void deliver(struct irq_desc *d)
 {
-	int locked = bkl_held();
-
-	if (!locked)
-		bkl_lock(); /* from the idle wait */
 	chip->mask(d->irq);
 	if (d->state == IRQ_IDLE) {
-		struct thread *w;
-
 		d->state = IRQ_PENDING;
-		w = notification_signal(d->ntfn, d->badge);
-		if (w) {
-			w->irq_woken_by = d;
-			w->irq_woken_at = arch_cycles();
-			w->irq_running_at = 0;
+		d->acks_due = d->nbinders;
+		d->handled = false;
+		for (unsigned int i = 0; i < d->nbinders; i++) {
+			struct irq_binder *b = &d->binders[i];
+			struct thread *w = notification_signal(b->ntfn, b->badge);
+
+			b->waiting = true;
+			if (w) {
+				w->irq_woken_by = d;
+				w->irq_woken_at = arch_cycles();
+				w->irq_running_at = 0;
+			}
 		}
 	} else {
-		/* unbound or already pending: it should not have been able to fire */
+		/* unbound, pending or disabled: it should not have been able to fire */
 		__atomic_fetch_add(&spurious, 1, __ATOMIC_RELAXED);
 	}
-	if (!locked)
-		bkl_unlock();
 }
 
 void irq_external(void)
 {
 	struct hart *me = this_hart();
+	int locked = bkl_held();
 	unsigned int irq;
 	struct irq_desc *d;
 
 	me->ext_irqs++;
+	/* From the idle wait, take the BKL before the claim: no system call may move the line
+	 * between its claim and its completion, which the PLIC would ignore from a context the
+	 * line is no longer enabled for (the claim would stay open, the line dead). */
+	if (!locked)
+		bkl_lock();
 	irq = chip ? chip->claim(me->id) : 0;
 	d = irq_desc_get(irq);
 	if (!d) {
 		__atomic_fetch_add(&spurious, 1, __ATOMIC_RELAXED);
-		return; /* nothing pending any more: another hart claimed it */
+		goto out; /* nothing pending any more: another hart claimed it */
 	}
 	if (d->handler) {
 		unsigned int saved = irq_hardirq_enter();
@@ -118,6 +128,9 @@ void irq_external(void)
 	}
 	chip->complete(me->id, irq);
 	account(d, me);
+out:
+	if (!locked)
+		bkl_unlock();
 }
 
 int irq_request_fast(unsigned int irq, irq_handler_fn fn, unsigned int flags, unsigned int hart)
@@ -178,20 +191,100 @@ uint64_t irq_spurious(void)
 	return __atomic_load_n(&spurious, __ATOMIC_RELAXED);
 }
 
-static void unbind(struct irq_desc *d)
+/* Every binder has acknowledged: detection, then the line may fire again. */
+static void acks_done(struct irq_desc *d)
 {
-	chip->mask(d->irq);
-	d->state = IRQ_UNBOUND;
-	d->owner = NULL;
-	kobj_put(&d->ntfn->obj);
-	d->ntfn = NULL;
+	uint64_t now = timer_now();
+
+	if (!d->handled) {
+		d->unhandled++;
+		d->unhandled_streak++;
+	} else {
+		d->unhandled_streak = 0;
+	}
+	if (now - d->window_start > timer_us_to_ticks(IRQ_STORM_WINDOW_US)) {
+		d->window_start = now;
+		d->window_count = 0;
+	}
+	d->window_count++;
+	if (d->unhandled_streak >= IRQ_UNHANDLED_LIMIT || d->window_count > IRQ_STORM_LIMIT) {
+		d->state = IRQ_DISABLED;
+		d->disabled_count++;
+		kprintf("tacet: irq %u disabled: %s; irq_enable turns it back on\n", d->irq,
+			d->unhandled_streak >= IRQ_UNHANDLED_LIMIT
+				? "nobody handled it in a row of interrupts"
+				: "an interrupt storm");
+		return; /* stays masked */
+	}
+	d->state = IRQ_IDLE;
+	chip->unmask(d->irq);
+}
+
+/* Binder b acknowledges (or leaves): the line goes on when nobody owes an ack. */
+static void binder_done(struct irq_desc *d, struct irq_binder *b, bool handled)
+{
+	if (!b->waiting)
+		return;
+	b->waiting = false;
+	d->handled |= handled;
+	if (--d->acks_due == 0 && d->state == IRQ_PENDING)
+		acks_done(d);
+}
+
+static void unbind(struct irq_desc *d, struct irq_binder *b)
+{
+	struct notification *n = b->ntfn;
+
+	/* a binder leaving a shared line acknowledges; the last one just unbinds */
+	if (d->nbinders > 1)
+		binder_done(d, b, false);
+	*b = d->binders[--d->nbinders];
+	d->binders[d->nbinders] = (struct irq_binder){ 0 };
+	if (!d->nbinders) {
+		chip->mask(d->irq);
+		d->state = IRQ_UNBOUND;
+		d->shared = false;
+		d->unhandled_streak = 0; /* detection starts afresh for the next server */
+		d->window_count = 0;
+	}
+	kobj_put(&n->obj);
 }
 
 void irq_release_owner(struct process *p)
 {
 	for (unsigned int irq = 1; irq < IRQ_MAX && descs[irq]; irq++)
-		if (descs[irq]->owner == p)
-			unbind(descs[irq]);
+		for (unsigned int i = 0; i < descs[irq]->nbinders;)
+			if (descs[irq]->binders[i].owner == p)
+				unbind(descs[irq], &descs[irq]->binders[i]);
+			else
+				i++;
+}
+
+/* The binder of d that belongs to t's process, or NULL. */
+static struct irq_binder *binder_of(struct irq_desc *d, const struct thread *t)
+{
+	for (unsigned int i = 0; i < d->nbinders; i++)
+		if (d->binders[i].owner == t->proc)
+			return &d->binders[i];
+	return NULL;
+}
+
+static void stat_add(uint64_t *max, uint64_t *total, uint64_t *n, uint64_t v)
+{
+	if (v > *max)
+		*max = v;
+	*total += v;
+	(*n)++;
+}
+
+void irq_note_running(struct thread *t)
+{
+	struct irq_desc *d = t->irq_woken_by;
+
+	if (!d || t->irq_running_at)
+		return;
+	t->irq_running_at = arch_cycles();
+	stat_add(&d->wake_max, &d->wake_total, &d->wakes, t->irq_running_at - t->irq_woken_at);
 }
 
 static struct irq_desc *decode(struct thread *t, long *err)
@@ -214,66 +307,53 @@ void sys_irq_bind(struct thread *t)
 	struct cap *n = d ? cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 1),
 				       TACET_CAP_NOTIFICATION, TACET_RIGHT_WRITE, &err) : NULL;
 	uint64_t badge = arch_ctx_arg(&t->ctx, 2);
+	unsigned long flags = arch_ctx_arg(&t->ctx, 3);
+	bool shared = flags & TACET_IRQ_SHARED;
 
-	if (n && d->state != IRQ_UNBOUND)
-		n = NULL, err = TACET_EBUSY; /* bound already: shared lines are not supported yet */
-	if (n && (!badge || badge >> 63))
+	if (n && (flags & ~(unsigned long)TACET_IRQ_SHARED || !badge || badge >> 63))
 		n = NULL, err = TACET_EINVAL; /* the badge is signalled: bit 63 is reserved */
+	else if (n && d->handler)
+		n = NULL, err = TACET_EBUSY; /* the kernel handles it (fast path) */
+	else if (n && d->nbinders && (!shared || !d->shared || binder_of(d, t)))
+		n = NULL, err = TACET_EBUSY; /* bound already, and not both ways shared */
+	else if (n && d->nbinders == IRQ_MAX_BINDERS)
+		n = NULL, err = TACET_ENOMEM;
 	if (!n) {
 		ret(t, -err);
 		return;
 	}
 	kobj_get(n->obj);
-	d->ntfn = (struct notification *)n->obj;
-	d->badge = badge;
-	d->owner = t->proc;
-	d->state = IRQ_IDLE;
-	chip->set_affinity(d->irq, d->hart);
-	chip->set_priority(d->irq, 1);
-	chip->unmask(d->irq);
+	d->binders[d->nbinders++] = (struct irq_binder){ (struct notification *)n->obj, badge,
+							  t->proc, false };
+	d->shared = shared;
+	if (d->state == IRQ_UNBOUND) {
+		d->state = IRQ_IDLE;
+		chip->set_affinity(d->irq, d->hart);
+		chip->set_priority(d->irq, 1);
+		chip->unmask(d->irq);
+	}
 	ret(t, 0);
-}
-
-static void stat_add(uint64_t *max, uint64_t *total, uint64_t *n, uint64_t v)
-{
-	if (v > *max)
-		*max = v;
-	*total += v;
-	(*n)++;
-}
-
-void irq_note_running(struct thread *t)
-{
-	struct irq_desc *d = t->irq_woken_by;
-
-	if (!d || t->irq_running_at)
-		return;
-	t->irq_running_at = arch_cycles();
-	stat_add(&d->wake_max, &d->wake_total, &d->wakes, t->irq_running_at - t->irq_woken_at);
 }
 
 void sys_irq_ack(struct thread *t)
 {
 	long err;
 	struct irq_desc *d = decode(t, &err);
+	struct irq_binder *b = d ? binder_of(d, t) : NULL;
 
-	if (d && t->irq_woken_by == d && t->irq_running_at) {
+	if (d && !b)
+		d = NULL, err = TACET_EINVAL; /* not bound by this process */
+	if (!d) {
+		ret(t, -err);
+		return;
+	}
+	if (t->irq_woken_by == d && t->irq_running_at) {
 		stat_add(&d->server_max, &d->server_total, &d->served,
 			 arch_cycles() - t->irq_running_at);
 		t->irq_woken_by = NULL;
 		t->irq_running_at = 0;
 	}
-
-	if (d && d->state == IRQ_UNBOUND)
-		d = NULL, err = TACET_EINVAL;
-	if (!d) {
-		ret(t, -err);
-		return;
-	}
-	if (d->state == IRQ_PENDING) {
-		d->state = IRQ_IDLE;
-		chip->unmask(d->irq);
-	}
+	binder_done(d, b, arch_ctx_arg(&t->ctx, 1) != 0);
 	ret(t, 0);
 }
 
@@ -281,14 +361,35 @@ void sys_irq_unbind(struct thread *t)
 {
 	long err;
 	struct irq_desc *d = decode(t, &err);
+	struct irq_binder *b = d ? binder_of(d, t) : NULL;
 
-	if (d && d->state == IRQ_UNBOUND)
+	if (d && !b)
 		d = NULL, err = TACET_EINVAL;
 	if (!d) {
 		ret(t, -err);
 		return;
 	}
-	unbind(d);
+	unbind(d, b);
+	ret(t, 0);
+}
+
+void sys_irq_enable(struct thread *t)
+{
+	long err;
+	struct irq_desc *d = decode(t, &err);
+
+	if (d && d->state != IRQ_DISABLED)
+		d = NULL, err = TACET_EINVAL;
+	if (!d) {
+		ret(t, -err);
+		return;
+	}
+	d->unhandled_streak = 0;
+	d->window_count = 0;
+	for (unsigned int i = 0; i < d->nbinders; i++)
+		d->binders[i].waiting = false;
+	d->state = IRQ_IDLE;
+	chip->unmask(d->irq);
 	ret(t, 0);
 }
 
@@ -320,7 +421,9 @@ long irq_info(unsigned long index, void *out)
 	ii->irq = d->irq;
 	ii->state = d->state;
 	ii->hart = d->hart;
-	ii->bound = d->ntfn || d->handler;
+	ii->bound = d->handler ? 1 : d->nbinders;
+	ii->unhandled = d->unhandled;
+	ii->disabled_count = d->disabled_count;
 	ii->count = __atomic_load_n(&d->count, __ATOMIC_RELAXED);
 	for (unsigned int h = 0; h < MAX_HARTS && h < TACET_INFO_MAX_HARTS; h++)
 		ii->per_hart[h] = __atomic_load_n(&d->per_hart[h], __ATOMIC_RELAXED);

@@ -19,7 +19,22 @@ struct thread;
 enum irq_state {
 	IRQ_UNBOUND,  /* nobody handles it: masked */
 	IRQ_IDLE,     /* bound and unmasked: may fire */
-	IRQ_PENDING,  /* fired: masked, notification signalled, waiting for irq_ack */
+	IRQ_PENDING,  /* fired: masked, every binder signalled, waiting for all their irq_acks */
+	IRQ_DISABLED, /* a storm, or nobody handled it IRQ_UNHANDLED_LIMIT times: masked until
+		       * irq_enable (the binders stay) */
+};
+
+#define IRQ_MAX_BINDERS 4        /* servers sharing one line (PCI INTx) */
+#define IRQ_UNHANDLED_LIMIT 1000 /* consecutive interrupts no binder handled: disable */
+#define IRQ_STORM_LIMIT 5000     /* interrupts within IRQ_STORM_WINDOW_US: disable */
+#define IRQ_STORM_WINDOW_US 100000
+
+/* One server bound to the line. */
+struct irq_binder {
+	struct notification *ntfn; /* a reference */
+	uint64_t badge;
+	struct process *owner;     /* its end unbinds it */
+	bool waiting;              /* signalled, has not acknowledged yet */
 };
 
 /* A line. It is also the object an IRQ handler capability names. BKL guards all but the
@@ -29,11 +44,20 @@ struct irq_desc {
 	unsigned int irq;
 	enum irq_state state;
 	unsigned int hart;          /* affinity: the one hart it is routed to */
-	struct notification *ntfn;  /* IRQ_IDLE / IRQ_PENDING: where it signals (a reference) */
-	uint64_t badge;
-	struct process *owner;      /* who bound it: its end unbinds the line */
-	irq_handler_fn handler;     /* in-kernel handler instead (kernel tests) */
+	struct irq_binder binders[IRQ_MAX_BINDERS];
+	unsigned int nbinders;
+	bool shared;                /* bound with TACET_IRQ_SHARED: more binders may join */
+	unsigned int acks_due;      /* PENDING: binders still to acknowledge */
+	bool handled;               /* PENDING: some binder said the interrupt was its device's */
+	irq_handler_fn handler;     /* in-kernel handler instead (the fast path) */
 
+	/* Spurious and storm detection (at acknowledgement, never in the top half). */
+	uint64_t unhandled;         /* interrupts no binder handled */
+	uint32_t unhandled_streak;
+	uint64_t window_start;      /* timebase ticks */
+	uint32_t window_count;
+
+	uint64_t disabled_count;    /* times detection disabled it */
 	uint64_t count;             /* interrupts taken */
 	uint64_t per_hart[MAX_HARTS];
 	uint64_t top_half_max;      /* cycles from trap entry to the end of the top half */
@@ -83,6 +107,7 @@ void sys_irq_bind(struct thread *t);
 void sys_irq_ack(struct thread *t);
 void sys_irq_unbind(struct thread *t);
 void sys_irq_set_affinity(struct thread *t);
+void sys_irq_enable(struct thread *t);
 /* TACET_INFO_IRQ: line index's statistics into out (struct tacet_irq_info). */
 long irq_info(unsigned long index, void *out);
 

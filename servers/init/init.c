@@ -104,6 +104,15 @@ static long load_segment(unsigned long child, const uint8_t *image, const struct
 	return 0;
 }
 
+/* Does a device's compatible string name what init.run asked for? Either whole, or without
+ * its vendor ("goldfish-rtc" for "google,goldfish-rtc": a comma separates init.run entries). */
+static int compatible_matches(const char *compatible, const char *wanted)
+{
+	const char *comma = strchr(compatible, ',');
+
+	return !strcmp(compatible, wanted) || (comma && !strcmp(comma + 1, wanted));
+}
+
 /* The device whose compatible is compat: its frame and IRQ into the child's fixed slots. */
 static long give_device(unsigned long child, const char *compat)
 {
@@ -111,7 +120,7 @@ static long give_device(unsigned long child, const char *compat)
 		const struct tacet_bootinfo_device *d = &bi->devices[i];
 		long err;
 
-		if (strcmp(d->compatible, compat))
+		if (!compatible_matches(d->compatible, compat))
 			continue;
 		if (d->paddr & (PAGE - 1))
 			return -TACET_EALIGN;

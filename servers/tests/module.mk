@@ -12,3 +12,7 @@ SERVER_SRCS_prio_signal := servers/tests/prio_signal.c
 SERVERS += faulter faulter_ill
 SERVER_SRCS_faulter := servers/tests/faulter.c
 SERVER_SRCS_faulter_ill := servers/tests/faulter_ill.c
+
+# storm: keeps the goldfish RTC's interrupt asserted (storm and spurious detection).
+SERVERS += storm
+SERVER_SRCS_storm := servers/tests/storm.c

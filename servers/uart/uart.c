@@ -81,7 +81,7 @@ static void cmd_harts(void)
 /* Like /proc/interrupts: every line that was ever bound or taken. */
 static void cmd_irqs(void)
 {
-	static const char *const states[] = { "unbound", "idle", "pending" };
+	static const char *const states[] = { "unbound", "idle", "pending", "disabled" };
 	struct tacet_irq_info ii;
 	unsigned long nharts = 0;
 	struct tacet_hart_info hi;
@@ -95,7 +95,7 @@ static void cmd_irqs(void)
 	for (unsigned long i = 1; tacet_info(TACET_INFO_IRQ, i, &ii, sizeof(ii)) > 0; i++) {
 		if (!ii.bound && !ii.count)
 			continue;
-		printf("%4u %-8s %4u %10lu", ii.irq, ii.state < 3 ? states[ii.state] : "?", ii.hart,
+		printf("%4u %-8s %4u %10lu", ii.irq, ii.state < 4 ? states[ii.state] : "?", ii.hart,
 		       ii.count);
 		for (unsigned long h = 0; h < nharts && h < TACET_INFO_MAX_HARTS; h++)
 			printf(" %8lu", ii.per_hart[h]);
@@ -173,9 +173,13 @@ static void shell_input(char c)
 
 static void drain_receiver(void)
 {
-	while (uart[UART_LSR] & UART_LSR_DR)
+	int handled = 0;
+
+	while (uart[UART_LSR] & UART_LSR_DR) {
 		shell_input((char)uart[UART_RBR]);
-	tacet_irq_ack(TACET_CHILD_DEVICE_IRQ);
+		handled = 1;
+	}
+	tacet_irq_ack(TACET_CHILD_DEVICE_IRQ, handled);
 }
 
 static long serve_write(const struct tacet_msg *msg)
@@ -198,7 +202,7 @@ int main(void)
 	if (!err && (step = "create the notification"))
 		err = tacet_ntfn_new(SLOT_NTFN);
 	if (!err && (step = "bind the interrupt"))
-		err = tacet_irq_bind(TACET_CHILD_DEVICE_IRQ, SLOT_NTFN, IRQ_BADGE);
+		err = tacet_irq_bind(TACET_CHILD_DEVICE_IRQ, SLOT_NTFN, IRQ_BADGE, 0);
 	if (!err && (step = "bind the notification"))
 		err = tacet_ntfn_bind(SLOT_NTFN);
 	if (!err && (step = "create the endpoint"))

@@ -1,24 +1,37 @@
-/* fake_kernel.c: host fakes of page_alloc_zeroed, page_free, arch_phys_to_virt and kobj_put for
- * unit tests of generic kernel code (see fake_kernel.h). Single-threaded, like the tests. */
+/* fake_kernel.c: host fakes of page_alloc_zeroed, page_free, arch_phys_to_virt, kobj_put, kalloc,
+ * kfree and panic for unit tests of generic kernel code (see fake_kernel.h). Single-threaded,
+ * like the tests. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "fake_kernel.h"
 #include "arch.h"
+#include "kalloc.h"
 #include "kobj.h"
 #include "mm.h"
 #include "page_alloc.h"
+#include "panic.h"
+
+/* A kalloc() object: the list link and its size in front of the memory handed out. */
+struct fake_object {
+	struct fake_object *next;
+	size_t size;
+	max_align_t mem[];
+};
 
 static size_t pages_in_use;
 static size_t page_limit = SIZE_MAX;
 static size_t put_calls;
 static size_t ndestroyed;
 static struct kobj *destroyed[FAKE_DESTROYED_MAX];
+static struct fake_object *objects;
+static size_t nobjects;
 
 uint64_t page_alloc_zeroed(void)
 {
@@ -59,6 +72,53 @@ void kobj_put(struct kobj *o)
 	if (ndestroyed == FAKE_DESTROYED_MAX)
 		fail_msg("kobj_put: more than %d objects destroyed", FAKE_DESTROYED_MAX);
 	destroyed[ndestroyed++] = o;
+}
+
+void *kalloc(size_t size)
+{
+	struct fake_object *o = calloc(1, sizeof(*o) + size);
+
+	if (!o)
+		return NULL;
+	o->size = size;
+	o->next = objects;
+	objects = o;
+	nobjects++;
+	return o->mem;
+}
+
+void kfree(void *obj, size_t size)
+{
+	for (struct fake_object **link = &objects; *link; link = &(*link)->next) {
+		struct fake_object *o = *link;
+
+		if ((void *)o->mem != obj)
+			continue;
+		if (o->size != size)
+			fail_msg("kfree(%p, %zu): allocated with size %zu", obj, size, o->size);
+		*link = o->next;
+		nobjects--;
+		free(o);
+		return;
+	}
+	fail_msg("kfree(%p, %zu): not a live kalloc() object", obj, size);
+}
+
+size_t kalloc_live(void)
+{
+	return nobjects;
+}
+
+void panic(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fail_msg("panic: %s", msg);
+	abort(); /* fail_msg() leaves the test; this only tells the compiler */
 }
 
 size_t fake_pages_in_use(void)

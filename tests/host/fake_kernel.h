@@ -1,5 +1,6 @@
 /* fake_kernel.h: host stand-ins for the kernel services generic code calls (pages, the direct
- * map, kobj_put), built as tests/host/fake_kernel.c, with counters and a record tests inspect.
+ * map, kobj_put, kalloc, panic), built as tests/host/fake_kernel.c, with counters and a record
+ * tests inspect.
  * A test linking it needs -Ikernel/arch/riscv/include (arch.h reaches the port's types). */
 #ifndef TESTS_HOST_FAKE_KERNEL_H
 #define TESTS_HOST_FAKE_KERNEL_H
@@ -28,7 +29,17 @@ struct kobj *fake_destroyed(size_t i);
 /* How many times o has been destroyed (more than once is a bug in the code under test). */
 size_t fake_destroyed_times(const struct kobj *o);
 
-/* Forget every count and record and lift the page limit (pages in use stay counted). */
+/*
+ * Kernel objects: kalloc() hands out zeroed host memory and keeps every live object on a list,
+ * so that objects the kernel keeps for ever (the irq descriptors) are not leaks; kfree() checks
+ * the pointer and size against the allocation and fails the current test if they do not match.
+ * kalloc_live() (kalloc.h) counts them.
+ *
+ * panic() fails the current test with its message.
+ */
+
+/* Forget every count and record and lift the page limit (pages and objects in use stay
+ * counted). */
 void fake_kernel_reset(void);
 
 #endif

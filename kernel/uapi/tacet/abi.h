@@ -40,12 +40,14 @@ enum tacet_sys {
 	TACET_SYS_THREAD_SET = 22,   /* (thread, sched) -> 0: priority and affinity */
 	TACET_SYS_INFO = 23,         /* (kind, index, buf, len) -> bytes written (ps, mem) */
 	TACET_SYS_CYCLES = 24,       /* () -> the cycle counter (benchmarks) */
-	TACET_SYS_IRQ_BIND = 25,     /* (irq, ntfn, badge) -> 0: the line signals badge, oneshot */
-	TACET_SYS_IRQ_ACK = 26,      /* (irq) -> 0: done with this interrupt; the line may fire again */
+	TACET_SYS_IRQ_BIND = 25,     /* (irq, ntfn, badge, flags) -> 0: the line signals badge */
+	TACET_SYS_IRQ_ACK = 26,      /* (irq, handled) -> 0: done (oneshot: unmasked once every
+				      * binder of the line has acknowledged) */
 	TACET_SYS_NTFN_BIND = 27,    /* (ntfn) -> 0: RECV also returns when ntfn is signalled */
 	TACET_SYS_PROCESS_WATCH = 28, /* (process, ntfn, badge) -> 0: signal badge when it ends */
 	TACET_SYS_IRQ_UNBIND = 29,   /* (irq) -> 0: the line is masked and free to bind again */
 	TACET_SYS_IRQ_SET_AFFINITY = 30, /* (irq, hart) -> 0: the line interrupts that hart only */
+	TACET_SYS_IRQ_ENABLE = 31,   /* (irq) -> 0: re-enable a line storm detection disabled */
 	TACET_SYS_COUNT
 };
 
@@ -120,14 +122,16 @@ enum tacet_info {
 
 struct tacet_irq_info {
 	unsigned int irq;
-	unsigned int state; /* 0 unbound, 1 idle (may fire), 2 pending (waiting for irq_ack) */
+	unsigned int state; /* 0 unbound, 1 idle, 2 pending (waiting for irq_ack), 3 disabled */
 	unsigned int hart;  /* the hart it is routed to */
-	unsigned int bound;
+	unsigned int bound; /* binders (or 1 for an in-kernel handler) */
 	unsigned long count;
 	unsigned long per_hart[TACET_INFO_MAX_HARTS];
 	unsigned long top_half_max;   /* cycles, trap entry to top half done */
 	unsigned long top_half_total;
 	unsigned long spurious_all;   /* claims that found no line, all lines together */
+	unsigned long unhandled;      /* interrupts no binder handled */
+	unsigned long disabled_count; /* times storm or spurious detection disabled it */
 	unsigned long wake_max, wake_avg;     /* cycles, top half done -> server running */
 	unsigned long server_max, server_avg; /* cycles, server running -> its irq_ack */
 };
@@ -160,6 +164,9 @@ struct tacet_hart_info {
 	unsigned long ext_irqs;
 	unsigned long syscalls;
 };
+
+/* IRQ_BIND flags: the line may be shared (each binder must pass it). */
+#define TACET_IRQ_SHARED 1u
 
 /* A RECV on a thread with a bound notification (NTFN_BIND) returns this label when the
  * notification was signalled: w0 = the bits (taken and cleared), badge 0. */

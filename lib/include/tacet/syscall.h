@@ -380,16 +380,26 @@ static inline long tacet_info(unsigned long kind, unsigned long index, void *buf
 	return tacet_syscall4(TACET_SYS_INFO, kind, index, (unsigned long)buf, len);
 }
 
-/* Interrupts: bind the line named by the IRQ handler capability irq to notification ntfn
- * (it signals badge; the line stays masked until tacet_irq_ack). */
-static inline long tacet_irq_bind(unsigned long irq, unsigned long ntfn, unsigned long badge)
+/* Interrupts: bind the line named by the IRQ handler capability irq to notification ntfn (it
+ * signals badge; after each interrupt the line stays masked until every binder called
+ * tacet_irq_ack). flags: TACET_IRQ_SHARED to share the line with other binders. */
+static inline long tacet_irq_bind(unsigned long irq, unsigned long ntfn, unsigned long badge,
+				  unsigned long flags)
 {
-	return tacet_syscall3(TACET_SYS_IRQ_BIND, irq, ntfn, badge);
+	return tacet_syscall4(TACET_SYS_IRQ_BIND, irq, ntfn, badge, flags);
 }
 
-static inline long tacet_irq_ack(unsigned long irq)
+/* Done with the interrupt; handled says whether it was this server's device's (an interrupt
+ * nobody handles counts toward disabling the line). */
+static inline long tacet_irq_ack(unsigned long irq, int handled)
 {
-	return tacet_syscall1(TACET_SYS_IRQ_ACK, irq);
+	return tacet_syscall2(TACET_SYS_IRQ_ACK, irq, (unsigned long)(handled != 0));
+}
+
+/* Turn a line back on that storm or spurious detection disabled. */
+static inline long tacet_irq_enable(unsigned long irq)
+{
+	return tacet_syscall1(TACET_SYS_IRQ_ENABLE, irq);
 }
 
 /* Let this thread's receives also end when ntfn is signalled (label TACET_LABEL_NOTIFY). */

@@ -47,6 +47,21 @@ static inline unsigned long arch_ctx_pc(const struct trap_frame *tf)
 
 struct hart;
 
+#ifdef TACET_HOST_TEST
+/* Host unit tests (tests/host) run generic code on the build machine, which has neither tp nor
+ * sstatus: the test says which hart runs, and interrupts are masked as in the kernel. */
+extern struct hart *host_current_hart;
+
+static inline struct hart *arch_this_hart(void)
+{
+	return host_current_hart;
+}
+
+static inline int arch_irqs_masked(void)
+{
+	return 1;
+}
+#else
 /* This hart's struct hart: the kernel keeps it in tp. */
 static inline struct hart *arch_this_hart(void)
 {
@@ -64,6 +79,7 @@ static inline int arch_irqs_masked(void)
 	__asm__ volatile("csrr %0, sstatus" : "=r"(s));
 	return !(s & (1UL << 1));
 }
+#endif
 
 /* sstatus.FS: the thread's FPU state (see context.c). */
 #define ARCH_SSTATUS_FS_MASK  (3UL << 13)

@@ -1,0 +1,351 @@
+/* fake_irqchip.c: the fake interrupt controller and machine of fake_irqchip.h: per-line controller
+ * state, the operation log, harts[], the BKL, the cycle counter, the timebase, the console and
+ * notification_signal. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fake_irqchip.h"
+#include "arch.h"
+#include "console.h"
+#include "hart.h"
+#include "irq/irq.h"
+#include "irq/irqchip.h"
+#include "notification.h"
+#include "sched.h"
+#include "spinlock.h"
+#include "timer.h"
+
+_Static_assert(FAKE_NHARTS <= MAX_HARTS, "the fake machine fits harts[]");
+_Static_assert(FAKE_NR_IRQS < IRQ_MAX, "every fake line gets a descriptor");
+
+#define FAKE_IRQ_STACK_BASE 0x40000000UL /* made-up addresses: irq.c only compares them */
+#define FAKE_IRQ_STACK_SIZE 0x10000UL
+
+struct hart harts[MAX_HARTS];
+unsigned int nharts;
+struct hart *host_current_hart;
+struct spinlock bkl = SPINLOCK_INIT("bkl");
+
+static struct fake_line lines[FAKE_NR_IRQS + 1];
+static struct fake_event events[FAKE_LOG_MAX];
+static size_t nevents;
+static void (*claim_hook)(unsigned int hart, unsigned int irq);
+static uint64_t cycles;
+static uint64_t now;
+static uintptr_t irq_stack_used;
+static struct {
+	struct notification *ntfn;
+	struct thread *t;
+} waiters[4];
+static unsigned int console_lines;
+static char console_last[256];
+
+static struct fake_line *line(unsigned int irq)
+{
+	if (irq == 0 || irq > FAKE_NR_IRQS)
+		fail_msg("fake irqchip: line %u does not exist (1..%d)", irq, FAKE_NR_IRQS);
+	return &lines[irq];
+}
+
+static void log_event(struct fake_event e)
+{
+	if (nevents == FAKE_LOG_MAX)
+		fail_msg("fake irqchip: more than %d operations logged", FAKE_LOG_MAX);
+	e.bkl_held = bkl_held();
+	events[nevents++] = e;
+}
+
+/* --- the controller --- */
+
+static void fake_mask(unsigned int irq)
+{
+	line(irq)->masked = true;
+	line(irq)->masks++;
+	log_event((struct fake_event){ .op = FAKE_MASK, .irq = irq, .hart = fake_hart() });
+}
+
+static void fake_unmask(unsigned int irq)
+{
+	line(irq)->masked = false;
+	line(irq)->unmasks++;
+	log_event((struct fake_event){ .op = FAKE_UNMASK, .irq = irq, .hart = fake_hart() });
+}
+
+static void fake_set_affinity(unsigned int irq, unsigned int hart)
+{
+	if (hart >= nharts)
+		fail_msg("fake irqchip: line %u routed to hart %u of %u", irq, hart, nharts);
+	line(irq)->routed = 1u << hart;
+	log_event((struct fake_event){ .op = FAKE_SET_AFFINITY, .irq = irq, .hart = hart });
+}
+
+static void fake_set_priority(unsigned int irq, unsigned int prio)
+{
+	line(irq)->prio = prio;
+	log_event((struct fake_event){
+		.op = FAKE_SET_PRIORITY, .irq = irq, .hart = fake_hart(), .prio = prio });
+}
+
+static bool claimable(const struct fake_line *l, unsigned int hart)
+{
+	return l->pending && !l->masked && l->prio > 0 && (l->routed & (1u << hart)) &&
+	       l->claimed_by < 0;
+}
+
+/* The most urgent claimable line, the lowest number among equals (as the PLIC chooses). */
+static unsigned int fake_claim(unsigned int hart)
+{
+	unsigned int best = 0;
+
+	if (hart >= nharts)
+		fail_msg("fake irqchip: claim by hart %u of %u", hart, nharts);
+	for (unsigned int irq = 1; irq <= FAKE_NR_IRQS; irq++)
+		if (claimable(&lines[irq], hart) && (!best || lines[irq].prio > lines[best].prio))
+			best = irq;
+	log_event((struct fake_event){ .op = FAKE_CLAIM, .irq = best, .hart = hart });
+	if (!best)
+		return 0;
+	lines[best].pending = false;
+	lines[best].claimed_by = (int)hart;
+	lines[best].claims++;
+	if (claim_hook)
+		claim_hook(hart, best);
+	return best;
+}
+
+static void fake_complete(unsigned int hart, unsigned int irq)
+{
+	struct fake_line *l = line(irq);
+
+	log_event((struct fake_event){ .op = FAKE_COMPLETE, .irq = irq, .hart = hart });
+	l->completes++;
+	if (!(l->routed & (1u << hart)))
+		l->ignored_completes++;
+	else if (l->claimed_by < 0)
+		l->stray_completes++;
+	else
+		l->claimed_by = -1;
+}
+
+static const struct irqchip fake_chip = {
+	.name = "fake",
+	.nr_irqs = FAKE_NR_IRQS,
+	.mask = fake_mask,
+	.unmask = fake_unmask,
+	.set_affinity = fake_set_affinity,
+	.set_priority = fake_set_priority,
+	.claim = fake_claim,
+	.complete = fake_complete,
+};
+
+void fake_irqchip_reset(void)
+{
+	memset(lines, 0, sizeof(lines));
+	for (unsigned int irq = 0; irq <= FAKE_NR_IRQS; irq++)
+		lines[irq].claimed_by = -1;
+	nevents = 0;
+	claim_hook = NULL;
+	cycles = 0;
+	now = 0;
+	irq_stack_used = 256;
+	memset(waiters, 0, sizeof(waiters));
+	console_lines = 0;
+	console_last[0] = 0;
+	memset(harts, 0, sizeof(harts));
+	for (unsigned int h = 0; h < FAKE_NHARTS; h++) {
+		harts[h].id = h;
+		harts[h].hwid = h;
+		harts[h].online = true;
+		harts[h].irq_stack_top = FAKE_IRQ_STACK_BASE + (h + 1) * FAKE_IRQ_STACK_SIZE;
+	}
+	nharts = FAKE_NHARTS;
+	host_current_hart = &harts[0];
+	bkl = (struct spinlock)SPINLOCK_INIT("bkl");
+	irqchip_register(&fake_chip);
+}
+
+const struct irqchip *fake_irqchip(void)
+{
+	return &fake_chip;
+}
+
+void fake_irqchip_raise(unsigned int irq)
+{
+	line(irq)->pending = true;
+}
+
+const struct fake_line *fake_irqchip_line(unsigned int irq)
+{
+	return line(irq);
+}
+
+void fake_irqchip_on_claim(void (*hook)(unsigned int hart, unsigned int irq))
+{
+	claim_hook = hook;
+}
+
+/* --- the log --- */
+
+size_t fake_log_len(void)
+{
+	return nevents;
+}
+
+const struct fake_event *fake_log(size_t i)
+{
+	if (i >= nevents)
+		fail_msg("fake log: event %zu of %zu", i, nevents);
+	return &events[i];
+}
+
+size_t fake_log_count(enum fake_op op)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nevents; i++)
+		n += events[i].op == op;
+	return n;
+}
+
+void fake_log_clear(void)
+{
+	nevents = 0;
+}
+
+const char *fake_op_name(enum fake_op op)
+{
+	static const char *const names[] = {
+		[FAKE_MASK] = "mask",
+		[FAKE_UNMASK] = "unmask",
+		[FAKE_SET_AFFINITY] = "set_affinity",
+		[FAKE_SET_PRIORITY] = "set_priority",
+		[FAKE_CLAIM] = "claim",
+		[FAKE_COMPLETE] = "complete",
+		[FAKE_SIGNAL] = "signal",
+		[FAKE_IRQ_ENABLE] = "irq_enable",
+		[FAKE_IRQ_DISABLE] = "irq_disable",
+	};
+
+	return op < sizeof(names) / sizeof(names[0]) && names[op] ? names[op] : "?";
+}
+
+/* --- the machine --- */
+
+void fake_set_hart(unsigned int h)
+{
+	if (h >= nharts)
+		fail_msg("fake machine: hart %u of %u", h, nharts);
+	host_current_hart = &harts[h];
+}
+
+unsigned int fake_hart(void)
+{
+	return host_current_hart->id;
+}
+
+void fake_set_cycles(uint64_t c)
+{
+	cycles = c;
+}
+
+void fake_set_irq_stack_used(uintptr_t used)
+{
+	irq_stack_used = used;
+}
+
+void fake_set_time(uint64_t ticks)
+{
+	now = ticks;
+}
+
+uint64_t timer_now(void)
+{
+	return now;
+}
+
+uint64_t timer_us_to_ticks(uint64_t us)
+{
+	return us * FAKE_TICKS_PER_US;
+}
+
+void kprintf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(console_last, sizeof(console_last), fmt, ap);
+	va_end(ap);
+	console_lines++;
+}
+
+unsigned int fake_console_lines(void)
+{
+	return console_lines;
+}
+
+const char *fake_console_last(void)
+{
+	return console_last;
+}
+
+uint64_t arch_cycles(void)
+{
+	return cycles;
+}
+
+uintptr_t arch_stack_pointer(void)
+{
+	return host_current_hart->irq_stack_top - irq_stack_used;
+}
+
+void arch_local_irq_enable(void)
+{
+	log_event((struct fake_event){ .op = FAKE_IRQ_ENABLE, .hart = fake_hart() });
+}
+
+void arch_local_irq_disable(void)
+{
+	log_event((struct fake_event){ .op = FAKE_IRQ_DISABLE, .hart = fake_hart() });
+}
+
+void spin_misuse(const struct spinlock *lock, const char *what)
+{
+	fail_msg("spinlock %s: %s (hart %u)", lock->name, what, fake_hart());
+	abort(); /* fail_msg() leaves the test; this only tells the compiler */
+}
+
+/* --- notifications --- */
+
+void fake_set_waiter(struct notification *n, struct thread *t)
+{
+	for (size_t i = 0; i < sizeof(waiters) / sizeof(waiters[0]); i++) {
+		if (!waiters[i].ntfn) {
+			waiters[i].ntfn = n;
+			waiters[i].t = t;
+			return;
+		}
+	}
+	fail_msg("fake_set_waiter: more than %zu waiters", sizeof(waiters) / sizeof(waiters[0]));
+}
+
+struct thread *notification_signal(struct notification *n, uint64_t bits)
+{
+	n->bits |= bits;
+	log_event((struct fake_event){
+		.op = FAKE_SIGNAL, .hart = fake_hart(), .ntfn = n, .bits = bits });
+	for (size_t i = 0; i < sizeof(waiters) / sizeof(waiters[0]); i++) {
+		if (waiters[i].ntfn == n) {
+			struct thread *t = waiters[i].t;
+
+			waiters[i].ntfn = NULL;
+			return t;
+		}
+	}
+	return NULL;
+}

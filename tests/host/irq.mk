@@ -1,0 +1,10 @@
+# irq.mk: host tests of the generic interrupt layer (kernel/irq/irq.c) against the fake
+# controller and machine of fake_irqchip.c, with the real capability tables (kernel/cap.c).
+HOST_TESTS += irq
+HOST_SRCS_irq := kernel/irq/irq.c kernel/cap.c tests/host/fake_irqchip.c tests/host/fake_kernel.c
+HOST_DEPS_irq := kernel/irq/irq.h kernel/irq/irqchip.h tests/host/fake_irqchip.h \
+	tests/host/fake_kernel.h
+
+# arch.h reaches the port's types, whose host path (TACET_HOST_TEST) runs as the hart the test
+# chooses; CONFIG_DEBUG turns on the spinlock assertions, so misuse of the BKL fails a test.
+$(BUILD)/host/test_irq: HOST_CFLAGS += -Ikernel/arch/riscv/include -DCONFIG_DEBUG

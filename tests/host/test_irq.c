@@ -1,0 +1,1807 @@
+/* test_irq.c: host unit tests of the generic interrupt layer (kernel/irq/irq.c) through its entry
+ * points (irq_init, irq_external, the IRQ system calls, irq_info, irq_release_owner,
+ * irq_note_running, irq_request_fast) against the fake controller and machine of fake_irqchip.c
+ * and the real capability tables; then random bind/fire/ack/unbind/move sequences by two
+ * processes against a model of the line protocol written at the top of irq.c. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cap.h"
+#include "fake_irqchip.h"
+#include "fake_kernel.h"
+#include "irq/irq.h"
+#include "irq/irqchip.h"
+#include "kalloc.h"
+#include "notification.h"
+#include "process.h"
+#include "sched.h"
+#include "thread.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#define LINE  5 /* the lines the test process holds capabilities to */
+#define LINE2 7
+#define LINE3 9
+#define BADGE 0x40ULL
+#define BIT63 (1ULL << 63)
+
+/* The test process's capabilities (the other process holds LINE3 and ntfn2 in its first two). */
+enum slot {
+	SLOT_IRQ = 1, /* LINE, WRITE */
+	SLOT_NTFN,    /* ntfn, WRITE */
+	SLOT_IRQ_RO,  /* LINE, READ only */
+	SLOT_NTFN_RO, /* ntfn, READ only */
+	SLOT_EP,      /* an endpoint, every right */
+	SLOT_IRQ2,    /* LINE2, WRITE */
+	SLOT_IRQ3,    /* LINE3, WRITE */
+	SLOT_NTFN2,   /* ntfn2, WRITE */
+	SLOT_FREE,    /* empty, for a test's own capability */
+	SLOT_EMPTY = 20,
+};
+
+/* One test's kernel objects: two processes with a thread each, two notifications. */
+struct world {
+	struct process proc, other;
+	struct thread thr, other_thr;
+	struct notification ntfn, ntfn2;
+	struct kobj ep;
+	uint64_t spurious0; /* irq_spurious() when the test began: it counts for ever */
+};
+
+static struct world w;
+
+/* --- fixtures --- */
+
+/* The fake machine alone: irq_init() not yet run. */
+static int setup_machine(void **state)
+{
+	(void)state;
+	fake_kernel_reset();
+	fake_irqchip_reset();
+	assert_int_equal(fake_pages_in_use(), 0);
+	return 0;
+}
+
+static void install(struct cspace *cs, unsigned long slot, struct kobj *obj, uint32_t rights)
+{
+	long err = 0;
+	struct cap *c = cap_empty_slot(cs, slot, &err);
+
+	if (!c)
+		fail_msg("slot %lu: error %ld", slot, err);
+	cap_install(c, obj, rights, 0);
+}
+
+static struct irq_desc *desc(unsigned int irq)
+{
+	struct irq_desc *d = irq_desc_get(irq);
+
+	if (!d)
+		fail_msg("line %u has no descriptor", irq);
+	return d;
+}
+
+static void new_process(struct process *p, struct thread *t)
+{
+	p->obj = (struct kobj){ TACET_CAP_PROCESS, 1 };
+	p->cspace = cspace_new();
+	assert_non_null(p->cspace);
+	t->obj = (struct kobj){ TACET_CAP_THREAD, 1 };
+	t->proc = p;
+}
+
+/* The machine, every line UNBOUND, and the two processes with their capabilities. */
+static int setup(void **state)
+{
+	setup_machine(state);
+	irq_init();
+	memset(&w, 0, sizeof(w));
+	new_process(&w.proc, &w.thr);
+	new_process(&w.other, &w.other_thr);
+	w.ntfn.obj = (struct kobj){ TACET_CAP_NOTIFICATION, 1 };
+	w.ntfn2.obj = (struct kobj){ TACET_CAP_NOTIFICATION, 1 };
+	w.ep = (struct kobj){ TACET_CAP_ENDPOINT, 1 };
+	install(w.proc.cspace, SLOT_IRQ, &desc(LINE)->obj, TACET_RIGHT_WRITE);
+	install(w.proc.cspace, SLOT_NTFN, &w.ntfn.obj, TACET_RIGHT_WRITE);
+	install(w.proc.cspace, SLOT_IRQ_RO, &desc(LINE)->obj, TACET_RIGHT_READ);
+	install(w.proc.cspace, SLOT_NTFN_RO, &w.ntfn.obj, TACET_RIGHT_READ);
+	install(w.proc.cspace, SLOT_EP, &w.ep, TACET_RIGHTS_ALL);
+	install(w.proc.cspace, SLOT_IRQ2, &desc(LINE2)->obj, TACET_RIGHT_WRITE);
+	install(w.proc.cspace, SLOT_IRQ3, &desc(LINE3)->obj, TACET_RIGHT_WRITE);
+	install(w.proc.cspace, SLOT_NTFN2, &w.ntfn2.obj, TACET_RIGHT_WRITE);
+	install(w.other.cspace, SLOT_IRQ, &desc(LINE3)->obj, TACET_RIGHT_WRITE);
+	install(w.other.cspace, SLOT_NTFN, &w.ntfn2.obj, TACET_RIGHT_WRITE);
+	fake_log_clear();
+	w.spurious0 = irq_spurious();
+	return 0;
+}
+
+/* What must hold after every test: the BKL free, every claim completed on a hart the line was
+ * routed to, no handler level left open, and what the controller sees matches each line's
+ * state (only an IDLE line is unmasked). */
+static int check_machine(void **state)
+{
+	(void)state;
+	assert_int_equal(__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED), 0);
+	for (unsigned int irq = 1; irq <= FAKE_NR_IRQS; irq++) {
+		const struct fake_line *l = fake_irqchip_line(irq);
+		const struct irq_desc *d = irq_desc_get(irq);
+
+		if (l->claimed_by >= 0)
+			fail_msg("line %u: claim by hart %d never completed", irq, l->claimed_by);
+		if (l->ignored_completes)
+			fail_msg("line %u: %u completions from a hart it is not routed to "
+				 "(the PLIC ignores them)", irq, l->ignored_completes);
+		if (l->stray_completes)
+			fail_msg("line %u: %u completions without a claim", irq,
+				 l->stray_completes);
+		if (d && l->masked != (d->state != IRQ_IDLE))
+			fail_msg("line %u: state %d but the controller has it %s", irq, d->state,
+				 l->masked ? "masked" : "unmasked");
+	}
+	for (unsigned int h = 0; h < FAKE_NHARTS; h++)
+		assert_int_equal(harts[h].irq_depth, 0);
+	return 0;
+}
+
+static unsigned int bindings_to(const struct notification *n)
+{
+	unsigned int k = 0;
+
+	for (unsigned int irq = 1; irq <= FAKE_NR_IRQS; irq++)
+		for (unsigned int i = 0; i < desc(irq)->nbinders; i++)
+			k += desc(irq)->binders[i].ntfn == n;
+	return k;
+}
+
+/* Also: the capabilities gone, each notification holds its own reference plus one per line
+ * still bound to it, and each line only descs[]'s own. (The cspaces go first, so that a
+ * failure here does not leave pages to the next test.) */
+static int teardown(void **state)
+{
+	cspace_free(w.proc.cspace);
+	cspace_free(w.other.cspace);
+	assert_int_equal(fake_pages_in_use(), 0);
+	check_machine(state);
+	assert_int_equal(w.ntfn.obj.refs, 1 + bindings_to(&w.ntfn));
+	assert_int_equal(w.ntfn2.obj.refs, 1 + bindings_to(&w.ntfn2));
+	for (unsigned int irq = 1; irq <= FAKE_NR_IRQS; irq++)
+		assert_int_equal(desc(irq)->obj.refs, 1);
+	assert_int_equal(fake_destroyed_count(), 0);
+	return 0;
+}
+
+/* --- driving the kernel --- */
+
+/* A system call by t on the running hart, under the BKL like every kernel entry from user mode.
+ * The result registers are the argument registers (arch_types.h). */
+static long call(void (*fn)(struct thread *), struct thread *t, unsigned long a0,
+		 unsigned long a1, unsigned long a2, unsigned long a3)
+{
+	arch_ctx_set_ret(&t->ctx, 0, a0);
+	arch_ctx_set_ret(&t->ctx, 1, a1);
+	arch_ctx_set_ret(&t->ctx, 2, a2);
+	arch_ctx_set_ret(&t->ctx, 3, a3);
+	bkl_lock();
+	fn(t);
+	bkl_unlock();
+	return (long)arch_ctx_arg(&t->ctx, 0);
+}
+
+static long bind_as(struct thread *t, unsigned long irq_slot, unsigned long ntfn_slot,
+		    uint64_t badge, unsigned long flags)
+{
+	return call(sys_irq_bind, t, irq_slot, ntfn_slot, badge, flags);
+}
+
+static long bind(unsigned long irq_slot, unsigned long ntfn_slot, uint64_t badge)
+{
+	return bind_as(&w.thr, irq_slot, ntfn_slot, badge, 0);
+}
+
+/* handled: the interrupt was the acknowledging server's device's. */
+static long ack_as(struct thread *t, unsigned long irq_slot, bool handled)
+{
+	return call(sys_irq_ack, t, irq_slot, handled, 0, 0);
+}
+
+static long ack(unsigned long irq_slot)
+{
+	return ack_as(&w.thr, irq_slot, true);
+}
+
+static long unbind_as(struct thread *t, unsigned long irq_slot)
+{
+	return call(sys_irq_unbind, t, irq_slot, 0, 0, 0);
+}
+
+static long unbind(unsigned long irq_slot)
+{
+	return unbind_as(&w.thr, irq_slot);
+}
+
+static long set_affinity(unsigned long irq_slot, unsigned long hart)
+{
+	return call(sys_irq_set_affinity, &w.thr, irq_slot, hart, 0, 0);
+}
+
+static long enable(unsigned long irq_slot)
+{
+	return call(sys_irq_enable, &w.thr, irq_slot, 0, 0, 0);
+}
+
+/* Hart h takes its external interrupt from the idle wait (BKL free). */
+static void interrupt(unsigned int h)
+{
+	unsigned int was = fake_hart();
+
+	fake_set_hart(h);
+	irq_external();
+	fake_set_hart(was);
+}
+
+/* ... or in the trap path from user mode, which holds the BKL (and keeps it). */
+static void interrupt_from_user(unsigned int h)
+{
+	unsigned int was = fake_hart();
+
+	fake_set_hart(h);
+	bkl_lock();
+	irq_external();
+	assert_true(bkl_held());
+	bkl_unlock();
+	fake_set_hart(was);
+}
+
+static uint64_t spurious_since_setup(void)
+{
+	return irq_spurious() - w.spurious0;
+}
+
+/* --- the log --- */
+
+#define EV(o, i, h)    { .op = (o), .irq = (i), .hart = (h) }
+#define PRIO(i, p)     { .op = FAKE_SET_PRIORITY, .irq = (i), .prio = (p) }
+#define SIGNAL(n, b)   { .op = FAKE_SIGNAL, .ntfn = (n), .bits = (b) }
+#define EXPECT_LOG(...)                                                                        \
+	do {                                                                                   \
+		const struct fake_event want_[] = { __VA_ARGS__ };                             \
+		expect_log(want_, ARRAY_LEN(want_));                                           \
+	} while (0)
+#define EXPECT_NO_LOG() expect_log(NULL, 0)
+
+static void print_log(void)
+{
+	for (size_t i = 0; i < fake_log_len(); i++) {
+		const struct fake_event *e = fake_log(i);
+
+		print_message("  %zu: %s irq %u hart %u prio %u ntfn %p bits %#llx%s\n", i,
+			      fake_op_name(e->op), e->irq, e->hart, e->prio, (void *)e->ntfn,
+			      (unsigned long long)e->bits, e->bkl_held ? " (BKL)" : "");
+	}
+}
+
+static bool same_event(const struct fake_event *got, const struct fake_event *want)
+{
+	if (got->op != want->op)
+		return false;
+	switch (want->op) {
+	case FAKE_CLAIM:
+	case FAKE_COMPLETE:
+	case FAKE_SET_AFFINITY:
+		return got->irq == want->irq && got->hart == want->hart;
+	case FAKE_SET_PRIORITY:
+		return got->irq == want->irq && got->prio == want->prio;
+	case FAKE_SIGNAL:
+		return got->ntfn == want->ntfn && got->bits == want->bits;
+	case FAKE_MASK:
+	case FAKE_UNMASK:
+		return got->irq == want->irq;
+	default:
+		return true;
+	}
+}
+
+/* Since the last fake_log_clear(), exactly want[0..n) happened, in that order. */
+static void expect_log(const struct fake_event *want, size_t n)
+{
+	bool ok = fake_log_len() == n;
+
+	for (size_t i = 0; ok && i < n; i++)
+		ok = same_event(fake_log(i), &want[i]);
+	if (ok)
+		return;
+	print_message("operations logged:\n");
+	print_log();
+	print_message("expected:\n");
+	for (size_t i = 0; i < n; i++)
+		print_message("  %zu: %s irq %u hart %u\n", i, fake_op_name(want[i].op),
+			      want[i].irq, want[i].hart);
+	fail_msg("the controller and notifications saw another sequence");
+}
+
+static size_t log_index(enum fake_op op, unsigned int irq)
+{
+	for (size_t i = 0; i < fake_log_len(); i++)
+		if (fake_log(i)->op == op && fake_log(i)->irq == irq)
+			return i;
+	return SIZE_MAX;
+}
+
+/* --- irq_init --- */
+
+static void test_init_masks_every_line(void **state)
+{
+	size_t live = kalloc_live();
+
+	(void)state;
+	irq_init();
+	assert_int_equal(kalloc_live(), live + FAKE_NR_IRQS);
+	assert_int_equal(fake_log_len(), FAKE_NR_IRQS);
+	for (unsigned int irq = 1; irq <= FAKE_NR_IRQS; irq++) {
+		const struct irq_desc *d = irq_desc_get(irq);
+		const struct fake_line *l = fake_irqchip_line(irq);
+
+		assert_non_null(d);
+		assert_int_equal(d->irq, irq);
+		assert_int_equal(d->obj.type, TACET_CAP_IRQ);
+		assert_int_equal(d->obj.refs, 1);
+		assert_int_equal(d->state, IRQ_UNBOUND);
+		assert_int_equal(d->nbinders, 0);
+		assert_null(d->handler);
+		assert_int_equal(d->count, 0);
+		assert_true(l->masked);
+		assert_int_equal(l->masks, 1);
+		assert_int_equal(l->unmasks, 0);
+		assert_int_equal(l->routed, 0);
+		assert_int_equal(fake_log(irq - 1)->op, FAKE_MASK);
+		assert_int_equal(fake_log(irq - 1)->irq, irq);
+		for (unsigned int other = 1; other < irq; other++)
+			assert_ptr_not_equal(irq_desc_get(other), d);
+	}
+	assert_null(irq_desc_get(0));
+	assert_null(irq_desc_get(FAKE_NR_IRQS + 1));
+	assert_null(irq_desc_get(IRQ_MAX));
+	assert_null(irq_desc_get(UINT_MAX));
+}
+
+/* --- bind --- */
+
+static void test_bind_routes_and_unmasks(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+	const struct fake_line *l = fake_irqchip_line(LINE);
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(d->nbinders, 1);
+	assert_false(d->shared);
+	assert_ptr_equal(d->binders[0].ntfn, &w.ntfn);
+	assert_int_equal(d->binders[0].badge, BADGE);
+	assert_ptr_equal(d->binders[0].owner, &w.proc);
+	assert_false(d->binders[0].waiting);
+	assert_int_equal(d->hart, 0);
+	assert_int_equal(w.ntfn.obj.refs, 1 + 2 + 1); /* own, two capabilities, the binding */
+	assert_int_equal(l->routed, 1u << 0);
+	assert_int_equal(l->prio, 1);
+	assert_false(l->masked);
+	/* Routed and given a priority before it may interrupt. */
+	EXPECT_LOG(EV(FAKE_SET_AFFINITY, LINE, 0), PRIO(LINE, 1), EV(FAKE_UNMASK, LINE, 0));
+	assert_int_equal(fake_kobj_put_calls(), 0);
+}
+
+static void test_bind_twice_is_busy(void **state)
+{
+	struct irq_desc *d = desc(LINE3);
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ3, SLOT_NTFN, BADGE), 0);
+	fake_log_clear();
+	assert_int_equal(bind(SLOT_IRQ3, SLOT_NTFN2, 0x2), -TACET_EBUSY);
+	assert_int_equal(bind(SLOT_IRQ3, SLOT_NTFN, BADGE), -TACET_EBUSY);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, 0x2, 0), -TACET_EBUSY);
+	/* Pending (fired, not acked) is bound too. */
+	fake_irqchip_raise(LINE3);
+	interrupt(0);
+	fake_log_clear();
+	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, 0x2, 0), -TACET_EBUSY);
+	EXPECT_NO_LOG();
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(d->nbinders, 1);
+	assert_ptr_equal(d->binders[0].ntfn, &w.ntfn);
+	assert_int_equal(d->binders[0].badge, BADGE);
+	assert_int_equal(w.ntfn.obj.refs, 1 + 2 + 1);
+	assert_int_equal(w.ntfn2.obj.refs, 1 + 2);
+}
+
+static void test_bind_bad_badge_or_flags(void **state)
+{
+	static const uint64_t bad_badges[] = { 0, BIT63, BIT63 | 1, UINT64_MAX };
+	static const unsigned long bad_flags[] = { 2, TACET_IRQ_SHARED | 2, 1UL << 32, ULONG_MAX };
+	struct irq_desc *d = desc(LINE);
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(bad_badges); i++)
+		assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, bad_badges[i]), -TACET_EINVAL);
+	for (size_t i = 0; i < ARRAY_LEN(bad_flags); i++)
+		assert_int_equal(bind_as(&w.thr, SLOT_IRQ, SLOT_NTFN, BADGE, bad_flags[i]),
+				 -TACET_EINVAL);
+	EXPECT_NO_LOG();
+	assert_int_equal(d->state, IRQ_UNBOUND);
+	assert_int_equal(d->nbinders, 0);
+	assert_int_equal(w.ntfn.obj.refs, 1 + 2);
+	/* Every other bit may be signalled. */
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BIT63 - 1), 0);
+	assert_int_equal(d->binders[0].badge, BIT63 - 1);
+}
+
+struct slot_case {
+	unsigned long irq_slot, ntfn_slot;
+	long err;
+};
+
+static void test_bind_capability_errors(void **state)
+{
+	static const struct slot_case cases[] = {
+		{ 0, SLOT_NTFN, TACET_EBADSLOT },
+		{ CSPACE_SLOTS, SLOT_NTFN, TACET_EBADSLOT },
+		{ ULONG_MAX, SLOT_NTFN, TACET_EBADSLOT },
+		{ SLOT_EMPTY, SLOT_NTFN, TACET_EEMPTY },
+		{ SLOT_NTFN, SLOT_NTFN, TACET_ETYPE },
+		{ SLOT_EP, SLOT_NTFN, TACET_ETYPE },
+		{ SLOT_IRQ_RO, SLOT_NTFN, TACET_EPERM },
+		{ SLOT_IRQ, 0, TACET_EBADSLOT },
+		{ SLOT_IRQ, CSPACE_SLOTS, TACET_EBADSLOT },
+		{ SLOT_IRQ, SLOT_EMPTY, TACET_EEMPTY },
+		{ SLOT_IRQ, SLOT_IRQ2, TACET_ETYPE },
+		{ SLOT_IRQ, SLOT_EP, TACET_ETYPE },
+		{ SLOT_IRQ, SLOT_NTFN_RO, TACET_EPERM },
+		{ SLOT_IRQ_RO, SLOT_EMPTY, TACET_EPERM }, /* the line is decoded first */
+	};
+	struct irq_desc *d = desc(LINE);
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		long got = bind(cases[i].irq_slot, cases[i].ntfn_slot, BADGE);
+
+		if (got != -cases[i].err)
+			fail_msg("bind(%lu, %lu): %ld, expected %ld", cases[i].irq_slot,
+				 cases[i].ntfn_slot, got, -cases[i].err);
+		assert_int_equal(d->state, IRQ_UNBOUND);
+		assert_int_equal(d->nbinders, 0);
+	}
+	EXPECT_NO_LOG();
+	assert_int_equal(w.ntfn.obj.refs, 1 + 2);
+	assert_int_equal(w.ep.refs, 1 + 1);
+}
+
+/* ack, unbind, set_affinity and enable decode the line the same way. */
+static void test_line_capability_errors(void **state)
+{
+	static const struct slot_case cases[] = {
+		{ 0, 0, TACET_EBADSLOT },        { CSPACE_SLOTS, 0, TACET_EBADSLOT },
+		{ SLOT_EMPTY, 0, TACET_EEMPTY }, { SLOT_NTFN, 0, TACET_ETYPE },
+		{ SLOT_EP, 0, TACET_ETYPE },     { SLOT_IRQ_RO, 0, TACET_EPERM },
+	};
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	fake_log_clear();
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		assert_int_equal(ack(cases[i].irq_slot), -cases[i].err);
+		assert_int_equal(unbind(cases[i].irq_slot), -cases[i].err);
+		assert_int_equal(set_affinity(cases[i].irq_slot, 1), -cases[i].err);
+		assert_int_equal(enable(cases[i].irq_slot), -cases[i].err);
+	}
+	EXPECT_NO_LOG();
+	assert_int_equal(desc(LINE)->state, IRQ_PENDING);
+	assert_int_equal(desc(LINE)->hart, 0);
+	assert_int_equal(desc(LINE)->nbinders, 1);
+}
+
+/* --- the top half --- */
+
+static void test_fire_signals_once(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+	const struct fake_line *l = fake_irqchip_line(LINE);
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_log_clear();
+	harts[0].trap_cycle = 1000;
+	fake_set_cycles(1250);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	/* The protocol: claim; mask; signal; complete. The claim completes in the top half with
+	 * the line already masked, so it cannot come straight back. */
+	EXPECT_LOG(EV(FAKE_CLAIM, LINE, 0), EV(FAKE_MASK, LINE, 0), SIGNAL(&w.ntfn, BADGE),
+		   EV(FAKE_COMPLETE, LINE, 0));
+	assert_true(fake_log(2)->bkl_held);
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(d->acks_due, 1);
+	assert_true(d->binders[0].waiting);
+	assert_true(l->masked);
+	assert_int_equal(l->claims, 1);
+	assert_int_equal(l->completes, 1);
+	assert_int_equal(w.ntfn.bits, BADGE);
+	assert_int_equal(harts[0].ext_irqs, 1);
+	assert_int_equal(d->count, 1);
+	assert_int_equal(d->per_hart[0], 1);
+	for (unsigned int h = 1; h < MAX_HARTS; h++)
+		assert_int_equal(d->per_hart[h], 0);
+	assert_int_equal(d->top_half_max, 250);
+	assert_int_equal(d->top_half_total, 250);
+	assert_int_equal(spurious_since_setup(), 0);
+
+	/* Faster, then slower: the maximum keeps the slowest, the total adds them. */
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	harts[0].trap_cycle = 5000;
+	fake_set_cycles(5100);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	assert_int_equal(d->top_half_max, 250);
+	assert_int_equal(d->top_half_total, 350);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	harts[0].trap_cycle = 9000;
+	fake_set_cycles(9400);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	assert_int_equal(d->top_half_max, 400);
+	assert_int_equal(d->top_half_total, 750);
+	assert_int_equal(d->count, 3);
+	assert_int_equal(d->per_hart[0], 3);
+	assert_int_equal(harts[0].ext_irqs, 3);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 3);
+}
+
+/* From user mode the trap path holds the BKL already: the top half uses it, keeps it. */
+static void test_fire_from_user_mode(void **state)
+{
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_log_clear();
+	fake_irqchip_raise(LINE);
+	interrupt_from_user(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, LINE, 0), EV(FAKE_MASK, LINE, 0), SIGNAL(&w.ntfn, BADGE),
+		   EV(FAKE_COMPLETE, LINE, 0));
+	assert_true(fake_log(2)->bkl_held);
+	assert_int_equal(desc(LINE)->state, IRQ_PENDING);
+}
+
+static void test_pending_is_oneshot(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+	const struct fake_line *l = fake_irqchip_line(LINE);
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	assert_int_equal(d->state, IRQ_PENDING);
+	/* The device asserts again before the server acks: the controller holds it back. */
+	fake_irqchip_raise(LINE);
+	fake_log_clear();
+	for (unsigned int h = 0; h < FAKE_NHARTS; h++)
+		interrupt(h);
+	EXPECT_LOG(EV(FAKE_CLAIM, 0, 0), EV(FAKE_CLAIM, 0, 1), EV(FAKE_CLAIM, 0, 2),
+		   EV(FAKE_CLAIM, 0, 3));
+	assert_true(l->masked);
+	assert_true(l->pending);
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(d->count, 1);
+	assert_int_equal(spurious_since_setup(), FAKE_NHARTS);
+
+	/* The ack unmasks it: the held-back interrupt comes through, once. */
+	fake_log_clear();
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	EXPECT_LOG(EV(FAKE_UNMASK, LINE, 0));
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_false(l->masked);
+	fake_log_clear();
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, LINE, 0), EV(FAKE_MASK, LINE, 0), SIGNAL(&w.ntfn, BADGE),
+		   EV(FAKE_COMPLETE, LINE, 0));
+	assert_int_equal(d->count, 2);
+	fake_log_clear();
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, 0, 0));
+}
+
+static void test_ack(void **state)
+{
+	struct irq_desc *d = desc(LINE3);
+
+	(void)state;
+	assert_int_equal(ack(SLOT_IRQ3), -TACET_EINVAL); /* unbound */
+	assert_int_equal(d->state, IRQ_UNBOUND);
+	assert_int_equal(bind(SLOT_IRQ3, SLOT_NTFN, BADGE), 0);
+	fake_log_clear();
+	assert_int_equal(ack(SLOT_IRQ3), 0); /* idle: nothing to do */
+	EXPECT_NO_LOG();
+	assert_int_equal(d->state, IRQ_IDLE);
+	fake_irqchip_raise(LINE3);
+	interrupt(0);
+	fake_log_clear();
+	/* Only a binder acknowledges: the other process holds the line but did not bind it. */
+	assert_int_equal(ack_as(&w.other_thr, SLOT_IRQ, true), -TACET_EINVAL);
+	assert_int_equal(d->state, IRQ_PENDING);
+	EXPECT_NO_LOG();
+	assert_int_equal(ack(SLOT_IRQ3), 0);
+	EXPECT_LOG(EV(FAKE_UNMASK, LINE3, 0));
+	assert_int_equal(d->state, IRQ_IDLE);
+	fake_log_clear();
+	assert_int_equal(ack(SLOT_IRQ3), 0); /* twice: the second changes nothing */
+	EXPECT_NO_LOG();
+	assert_int_equal(d->count, 1);
+	assert_int_equal(d->unhandled, 0);
+}
+
+/* A claim that finds nothing (another hart took it, or nothing was pending) completes nothing. */
+static void test_spurious_claim(void **state)
+{
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_log_clear();
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, 0, 0));
+	assert_int_equal(spurious_since_setup(), 1);
+	assert_int_equal(harts[0].ext_irqs, 1);
+	assert_int_equal(desc(LINE)->count, 0);
+
+	/* Pending, but routed to hart 0: hart 1's claim finds nothing. */
+	fake_irqchip_raise(LINE);
+	fake_log_clear();
+	interrupt(1);
+	EXPECT_LOG(EV(FAKE_CLAIM, 0, 1));
+	assert_int_equal(spurious_since_setup(), 2);
+	assert_true(fake_irqchip_line(LINE)->pending);
+
+	/* Pending on a line nobody bound: masked, never claimed. */
+	fake_irqchip_raise(LINE2);
+	interrupt(0);
+	assert_int_equal(desc(LINE)->count, 1);
+	fake_log_clear();
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, 0, 0));
+	assert_int_equal(spurious_since_setup(), 3);
+	assert_int_equal(desc(LINE2)->count, 0);
+}
+
+/* Before a controller registers (or on a board without one), an external interrupt is only
+ * counted. */
+static void test_no_controller(void **state)
+{
+	(void)state;
+	irqchip_register(NULL);
+	interrupt(0);
+	irqchip_register(fake_irqchip());
+	EXPECT_NO_LOG();
+	assert_int_equal(harts[0].ext_irqs, 1);
+	assert_int_equal(spurious_since_setup(), 1);
+}
+
+/* --- affinity --- */
+
+static void test_affinity_routes_to_one_hart(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+	const struct fake_line *l = fake_irqchip_line(LINE);
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_log_clear();
+	assert_int_equal(set_affinity(SLOT_IRQ, 2), 0);
+	EXPECT_LOG(EV(FAKE_SET_AFFINITY, LINE, 2)); /* and no mask or unmask on the way */
+	assert_int_equal(l->routed, 1u << 2);
+	assert_int_equal(d->hart, 2);
+	assert_int_equal(d->state, IRQ_IDLE);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	interrupt(1);
+	interrupt(3);
+	assert_int_equal(d->count, 0);
+	assert_int_equal(spurious_since_setup(), 3);
+	interrupt(2);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 1);
+	assert_int_equal(d->per_hart[2], 1);
+	assert_int_equal(d->per_hart[0], 0);
+	/* Back to hart 0: exactly {0} again. */
+	assert_int_equal(set_affinity(SLOT_IRQ, 0), 0);
+	assert_int_equal(l->routed, 1u << 0);
+	assert_int_equal(d->state, IRQ_PENDING); /* moving does not ack */
+}
+
+static void test_affinity_invalid_hart(void **state)
+{
+	static const unsigned long bad[] = { 3 /* offline */, FAKE_NHARTS, MAX_HARTS,
+					     (1UL << 32) | 1, ULONG_MAX };
+	struct irq_desc *d = desc(LINE);
+
+	(void)state;
+	harts[3].online = false;
+	harts[FAKE_NHARTS].online = true; /* past nharts: refused whatever the array holds */
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_log_clear();
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+		if (set_affinity(SLOT_IRQ, bad[i]) != -TACET_EINVAL)
+			fail_msg("set_affinity to hart %#lx was not refused", bad[i]);
+		assert_int_equal(d->hart, 0);
+		assert_int_equal(fake_irqchip_line(LINE)->routed, 1u << 0);
+	}
+	EXPECT_NO_LOG();
+	assert_int_equal(set_affinity(SLOT_IRQ, FAKE_NHARTS - 2), 0);
+}
+
+/* An interrupt pending in the controller when the line moves is taken by the new hart only. */
+static void test_affinity_moves_pending_interrupt(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_irqchip_raise(LINE); /* hart 0 has not taken it yet */
+	assert_int_equal(set_affinity(SLOT_IRQ, 2), 0);
+	interrupt(0);
+	interrupt(1);
+	assert_true(fake_irqchip_line(LINE)->pending);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 0);
+	interrupt(2);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 1);
+	assert_int_equal(d->per_hart[2], 1);
+
+	/* Moved while PENDING (signalled, not acked): the next one goes to the new hart. */
+	assert_int_equal(set_affinity(SLOT_IRQ, 1), 0);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	fake_irqchip_raise(LINE);
+	interrupt(2);
+	interrupt(0);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 1);
+	interrupt(1);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 2);
+	assert_int_equal(d->per_hart[1], 1);
+	assert_int_equal(d->count, 2);
+}
+
+/* An unbound line may be moved; it stays masked, and binding routes it there. */
+static void test_affinity_before_bind(void **state)
+{
+	const struct fake_line *l = fake_irqchip_line(LINE2);
+
+	(void)state;
+	assert_int_equal(set_affinity(SLOT_IRQ2, 2), 0);
+	assert_true(l->masked);
+	assert_int_equal(l->unmasks, 0);
+	assert_int_equal(desc(LINE2)->state, IRQ_UNBOUND);
+	assert_int_equal(l->routed, 1u << 2);
+	fake_log_clear();
+	assert_int_equal(bind(SLOT_IRQ2, SLOT_NTFN, BADGE), 0);
+	EXPECT_LOG(EV(FAKE_SET_AFFINITY, LINE2, 2), PRIO(LINE2, 1), EV(FAKE_UNMASK, LINE2, 0));
+	fake_irqchip_raise(LINE2);
+	interrupt(2);
+	assert_int_equal(desc(LINE2)->per_hart[2], 1);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 1);
+}
+
+/* --- unbind and the binder's end --- */
+
+static void test_unbind(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+	const struct fake_line *l = fake_irqchip_line(LINE);
+
+	(void)state;
+	for (int fired = 0; fired < 2; fired++) {
+		size_t puts;
+
+		assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+		if (fired) {
+			fake_irqchip_raise(LINE);
+			interrupt(0);
+			assert_int_equal(d->state, IRQ_PENDING);
+		}
+		puts = fake_kobj_put_calls();
+		fake_log_clear();
+		assert_int_equal(unbind(SLOT_IRQ), 0);
+		assert_int_equal(fake_log(fake_log_len() - 1)->op, FAKE_MASK); /* ends masked */
+		assert_int_equal(d->state, IRQ_UNBOUND);
+		assert_int_equal(d->nbinders, 0);
+		assert_null(d->binders[0].ntfn);
+		assert_true(l->masked);
+		assert_int_equal(fake_kobj_put_calls(), puts + 1);
+		assert_int_equal(w.ntfn.obj.refs, 1 + 2);
+		/* Unbound: it does not fire, and has nothing left to unbind or ack. */
+		fake_irqchip_raise(LINE);
+		interrupt(0);
+		assert_int_equal(fake_log_count(FAKE_SIGNAL), 0);
+		assert_int_equal(unbind(SLOT_IRQ), -TACET_EINVAL);
+		assert_int_equal(ack(SLOT_IRQ), -TACET_EINVAL);
+		assert_int_equal(fake_kobj_put_calls(), puts + 1);
+	}
+	/* Bound again, elsewhere: the interrupt the device kept asserting arrives there. */
+	w.ntfn.bits = 0;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN2, 0x2), 0);
+	fake_log_clear();
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, LINE, 0), EV(FAKE_MASK, LINE, 0), SIGNAL(&w.ntfn2, 0x2),
+		   EV(FAKE_COMPLETE, LINE, 0));
+	assert_int_equal(w.ntfn.bits, 0);
+	assert_int_equal(fake_destroyed_count(), 0);
+}
+
+/* A binding is a reference: it keeps a notification whose capabilities are gone alive, and
+ * unbinding drops it exactly once. */
+static void test_unbind_drops_last_reference(void **state)
+{
+	struct notification n = { .obj = { TACET_CAP_NOTIFICATION, 1 } };
+
+	(void)state;
+	install(w.proc.cspace, SLOT_FREE, &n.obj, TACET_RIGHT_WRITE);
+	assert_int_equal(bind(SLOT_IRQ, SLOT_FREE, BADGE), 0);
+	cap_clear(&w.proc.cspace->slots[SLOT_FREE]);
+	kobj_put(&n.obj);
+	assert_int_equal(n.obj.refs, 1);
+	assert_int_equal(fake_destroyed_count(), 0);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	assert_int_equal(n.bits, BADGE);
+	assert_int_equal(unbind(SLOT_IRQ), 0);
+	assert_int_equal(n.obj.refs, 0);
+	assert_int_equal(fake_destroyed_times(&n.obj), 1);
+	fake_kernel_reset(); /* forget n before it goes out of scope */
+}
+
+static void test_release_owner(void **state)
+{
+	size_t puts;
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, 0x1), 0);
+	assert_int_equal(bind(SLOT_IRQ2, SLOT_NTFN, 0x2), 0);
+	assert_int_equal(bind_as(&w.thr, SLOT_IRQ3, SLOT_NTFN, 0x8, TACET_IRQ_SHARED), 0);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, 0x4, TACET_IRQ_SHARED), 0);
+	fake_irqchip_raise(LINE);
+	interrupt(0); /* LINE PENDING, LINE2 and LINE3 IDLE */
+	puts = fake_kobj_put_calls();
+	fake_log_clear();
+	bkl_lock();
+	irq_release_owner(&w.proc);
+	bkl_unlock();
+	assert_int_equal(desc(LINE)->state, IRQ_UNBOUND);
+	assert_int_equal(desc(LINE2)->state, IRQ_UNBOUND);
+	assert_true(fake_irqchip_line(LINE)->masked);
+	assert_true(fake_irqchip_line(LINE2)->masked);
+	/* The shared line keeps its other binder, unmasked. */
+	assert_int_equal(desc(LINE3)->state, IRQ_IDLE);
+	assert_int_equal(desc(LINE3)->nbinders, 1);
+	assert_ptr_equal(desc(LINE3)->binders[0].owner, &w.other);
+	assert_ptr_equal(desc(LINE3)->binders[0].ntfn, &w.ntfn2);
+	assert_false(fake_irqchip_line(LINE3)->masked);
+	assert_int_equal(fake_kobj_put_calls(), puts + 3);
+	assert_int_equal(w.ntfn.obj.refs, 1 + 2);
+
+	/* Again: nothing left to do. */
+	fake_log_clear();
+	bkl_lock();
+	irq_release_owner(&w.proc);
+	bkl_unlock();
+	EXPECT_NO_LOG();
+	assert_int_equal(fake_kobj_put_calls(), puts + 3);
+
+	bkl_lock();
+	irq_release_owner(&w.other);
+	bkl_unlock();
+	assert_int_equal(desc(LINE3)->state, IRQ_UNBOUND);
+	assert_true(fake_irqchip_line(LINE3)->masked);
+	assert_int_equal(fake_kobj_put_calls(), puts + 4);
+	assert_int_equal(w.ntfn2.obj.refs, 1 + 2);
+}
+
+/* --- shared lines --- */
+
+static void test_shared_line(void **state)
+{
+	struct irq_desc *d = desc(LINE3);
+	const struct fake_line *l = fake_irqchip_line(LINE3);
+
+	(void)state;
+	assert_int_equal(bind_as(&w.thr, SLOT_IRQ3, SLOT_NTFN, 0x1, TACET_IRQ_SHARED), 0);
+	fake_log_clear();
+	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, 0x4, TACET_IRQ_SHARED), 0);
+	EXPECT_NO_LOG(); /* already routed and unmasked */
+	assert_int_equal(d->nbinders, 2);
+	assert_true(d->shared);
+
+	/* One interrupt: one claim, one mask, every binder signalled, one completion. */
+	fake_irqchip_raise(LINE3);
+	interrupt(0);
+	assert_int_equal(fake_log_len(), 5);
+	assert_int_equal(fake_log(0)->op, FAKE_CLAIM);
+	assert_int_equal(fake_log(1)->op, FAKE_MASK);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 2);
+	assert_int_equal(fake_log(4)->op, FAKE_COMPLETE);
+	assert_int_equal(w.ntfn.bits, 0x1);
+	assert_int_equal(w.ntfn2.bits, 0x4);
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(d->acks_due, 2);
+
+	/* It stays masked until the last binder acknowledges; acking twice counts once. */
+	fake_log_clear();
+	assert_int_equal(ack_as(&w.thr, SLOT_IRQ3, false), 0);
+	assert_int_equal(ack_as(&w.thr, SLOT_IRQ3, false), 0);
+	EXPECT_NO_LOG();
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_true(l->masked);
+	assert_int_equal(ack_as(&w.other_thr, SLOT_IRQ, true), 0);
+	EXPECT_LOG(EV(FAKE_UNMASK, LINE3, 0));
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(d->unhandled, 0); /* one binder handled it */
+
+	/* Nobody handled the next one. */
+	fake_irqchip_raise(LINE3);
+	interrupt(0);
+	assert_int_equal(ack_as(&w.thr, SLOT_IRQ3, false), 0);
+	assert_int_equal(ack_as(&w.other_thr, SLOT_IRQ, false), 0);
+	assert_int_equal(d->unhandled, 1);
+
+	/* A binder that leaves while PENDING owes no ack any more. */
+	fake_irqchip_raise(LINE3);
+	interrupt(0);
+	assert_int_equal(ack_as(&w.thr, SLOT_IRQ3, true), 0);
+	assert_int_equal(unbind_as(&w.other_thr, SLOT_IRQ), 0);
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_false(l->masked);
+	assert_int_equal(d->nbinders, 1);
+	assert_ptr_equal(d->binders[0].owner, &w.proc);
+
+	/* A binder that joins while PENDING is not owed the interrupt before it. */
+	fake_irqchip_raise(LINE3);
+	interrupt(0);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, 0x4, TACET_IRQ_SHARED), 0);
+	assert_int_equal(ack_as(&w.other_thr, SLOT_IRQ, true), 0);
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(ack_as(&w.thr, SLOT_IRQ3, true), 0);
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(d->count, 4);
+}
+
+/* A second process with capabilities to LINE3 and ntfn2, for the binders limit. */
+struct extra {
+	struct process p;
+	struct thread t;
+};
+
+static void test_shared_bind_rules(void **state)
+{
+	struct extra extra[IRQ_MAX_BINDERS];
+	struct irq_desc *d = desc(LINE3);
+
+	(void)state;
+	/* Not shared, then shared: busy; and the other way round. */
+	assert_int_equal(bind(SLOT_IRQ3, SLOT_NTFN, 0x1), 0);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, 0x4, TACET_IRQ_SHARED),
+			 -TACET_EBUSY);
+	assert_int_equal(unbind(SLOT_IRQ3), 0);
+	assert_int_equal(bind_as(&w.thr, SLOT_IRQ3, SLOT_NTFN, 0x1, TACET_IRQ_SHARED), 0);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, 0x4, 0), -TACET_EBUSY);
+	/* One binding per process. */
+	assert_int_equal(bind_as(&w.thr, SLOT_IRQ3, SLOT_NTFN2, 0x2, TACET_IRQ_SHARED),
+			 -TACET_EBUSY);
+	assert_int_equal(d->nbinders, 1);
+
+	/* Up to IRQ_MAX_BINDERS. */
+	memset(extra, 0, sizeof(extra));
+	for (unsigned int i = 0; i < IRQ_MAX_BINDERS; i++) {
+		new_process(&extra[i].p, &extra[i].t);
+		install(extra[i].p.cspace, SLOT_IRQ, &d->obj, TACET_RIGHT_WRITE);
+		install(extra[i].p.cspace, SLOT_NTFN, &w.ntfn2.obj, TACET_RIGHT_WRITE);
+	}
+	for (unsigned int i = 0; i < IRQ_MAX_BINDERS - 1; i++)
+		assert_int_equal(bind_as(&extra[i].t, SLOT_IRQ, SLOT_NTFN, 1ULL << (i + 1),
+					 TACET_IRQ_SHARED), 0);
+	assert_int_equal(d->nbinders, IRQ_MAX_BINDERS);
+	assert_int_equal(bind_as(&extra[IRQ_MAX_BINDERS - 1].t, SLOT_IRQ, SLOT_NTFN, 0x100,
+				 TACET_IRQ_SHARED), -TACET_ENOMEM);
+	assert_int_equal(d->nbinders, IRQ_MAX_BINDERS);
+	assert_int_equal(w.ntfn2.obj.refs, 1 + 2 + IRQ_MAX_BINDERS + IRQ_MAX_BINDERS - 1);
+
+	/* Each process's end removes its binder only. */
+	fake_irqchip_raise(LINE3);
+	interrupt(0);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), IRQ_MAX_BINDERS);
+	for (unsigned int i = 0; i < IRQ_MAX_BINDERS; i++) {
+		bkl_lock();
+		irq_release_owner(&extra[i].p);
+		bkl_unlock();
+		cspace_free(extra[i].p.cspace);
+	}
+	assert_int_equal(d->nbinders, 1);
+	assert_ptr_equal(d->binders[0].owner, &w.proc);
+	assert_int_equal(d->state, IRQ_PENDING); /* w.proc still owes its ack */
+	assert_int_equal(ack(SLOT_IRQ3), 0);
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(w.ntfn2.obj.refs, 1 + 2);
+}
+
+/* --- spurious and storm detection --- */
+
+/* One interrupt of the line, acknowledged by w.thr as handled or not. */
+static void fire_and_ack(unsigned long slot, unsigned int irq, bool handled)
+{
+	fake_log_clear();
+	fake_irqchip_raise(irq);
+	interrupt(desc(irq)->hart);
+	assert_int_equal(ack_as(&w.thr, slot, handled), 0);
+}
+
+static void test_unhandled_disables(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+	const struct fake_line *l = fake_irqchip_line(LINE);
+	struct tacet_irq_info ii;
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	/* A handled interrupt breaks the streak. */
+	for (unsigned int i = 0; i < IRQ_UNHANDLED_LIMIT - 1; i++)
+		fire_and_ack(SLOT_IRQ, LINE, false);
+	fire_and_ack(SLOT_IRQ, LINE, true);
+	for (unsigned int i = 0; i < IRQ_UNHANDLED_LIMIT - 1; i++)
+		fire_and_ack(SLOT_IRQ, LINE, false);
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(fake_console_lines(), 0);
+	/* The LIMIT-th in a row disables it: masked, reported, the binder stays. */
+	fire_and_ack(SLOT_IRQ, LINE, false);
+	assert_int_equal(d->state, IRQ_DISABLED);
+	assert_true(l->masked);
+	assert_int_equal(d->nbinders, 1);
+	assert_int_equal(fake_log_count(FAKE_UNMASK), 0);
+	assert_int_equal(fake_console_lines(), 1);
+	assert_non_null(strstr(fake_console_last(), "disabled"));
+	assert_int_equal(irq_info(LINE, &ii), sizeof(ii));
+	assert_int_equal(ii.state, 3);
+	assert_int_equal(ii.disabled_count, 1);
+	assert_int_equal(ii.unhandled, 2 * (IRQ_UNHANDLED_LIMIT - 1) + 1);
+
+	/* Disabled: it does not fire; acks and binds change nothing. */
+	fake_irqchip_raise(LINE);
+	fake_log_clear();
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, 0, 0));
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN2, 0x2), -TACET_EBUSY);
+	assert_int_equal(d->state, IRQ_DISABLED);
+
+	/* irq_enable: IDLE and unmasked; the interrupt held back comes through. */
+	fake_log_clear();
+	assert_int_equal(enable(SLOT_IRQ), 0);
+	EXPECT_LOG(EV(FAKE_UNMASK, LINE, 0));
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(enable(SLOT_IRQ), -TACET_EINVAL); /* only a DISABLED line */
+	fake_log_clear();
+	interrupt(0);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 1);
+	/* The streak starts again from zero. */
+	assert_int_equal(ack_as(&w.thr, SLOT_IRQ, false), 0);
+	assert_int_equal(d->state, IRQ_IDLE);
+}
+
+static void test_storm_disables(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+	uint64_t window = (uint64_t)IRQ_STORM_WINDOW_US * FAKE_TICKS_PER_US;
+	uint64_t t0 = 1000000;
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	/* IRQ_STORM_LIMIT handled interrupts inside one window are allowed... */
+	fake_set_time(t0);
+	for (unsigned int i = 0; i < IRQ_STORM_LIMIT; i++)
+		fire_and_ack(SLOT_IRQ, LINE, true);
+	assert_int_equal(d->state, IRQ_IDLE);
+	/* ... and a new window starts afresh. */
+	fake_set_time(t0 + window + 1);
+	for (unsigned int i = 0; i < IRQ_STORM_LIMIT; i++)
+		fire_and_ack(SLOT_IRQ, LINE, true);
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(fake_console_lines(), 0);
+	/* One more in the same window is a storm. */
+	fire_and_ack(SLOT_IRQ, LINE, true);
+	assert_int_equal(d->state, IRQ_DISABLED);
+	assert_true(fake_irqchip_line(LINE)->masked);
+	assert_int_equal(d->disabled_count, 1);
+	assert_int_equal(d->unhandled, 0);
+	assert_int_equal(fake_console_lines(), 1);
+	assert_non_null(strstr(fake_console_last(), "storm"));
+	assert_int_equal(enable(SLOT_IRQ), 0);
+	fire_and_ack(SLOT_IRQ, LINE, true);
+	assert_int_equal(d->state, IRQ_IDLE);
+}
+
+/* A line that detection disabled, then unbound, starts afresh for its next server: the old
+ * streak must not disable it at the new server's first unhandled interrupt. */
+static void test_rebind_after_disable_starts_afresh(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	for (unsigned int i = 0; i < IRQ_UNHANDLED_LIMIT; i++)
+		fire_and_ack(SLOT_IRQ, LINE, false);
+	assert_int_equal(d->state, IRQ_DISABLED);
+	assert_int_equal(unbind(SLOT_IRQ), 0);
+	assert_int_equal(d->state, IRQ_UNBOUND);
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN2, 0x2), 0);
+	fire_and_ack(SLOT_IRQ, LINE, false);
+	if (d->state == IRQ_DISABLED)
+		fail_msg("line %d disabled at the new binder's first unhandled interrupt: the "
+			 "unhandled streak survived unbind and bind", LINE);
+	assert_int_equal(d->state, IRQ_IDLE);
+}
+
+/* --- statistics --- */
+
+static void test_irq_info(void **state)
+{
+	struct tacet_irq_info ii, untouched;
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	harts[0].trap_cycle = 100;
+	fake_set_cycles(130);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	assert_int_equal(ack_as(&w.thr, SLOT_IRQ, false), 0);
+	assert_int_equal(set_affinity(SLOT_IRQ, 2), 0);
+	harts[2].trap_cycle = 1000;
+	fake_set_cycles(1100);
+	fake_irqchip_raise(LINE);
+	interrupt(2);
+	interrupt(1); /* spurious */
+
+	memset(&ii, 0xa5, sizeof(ii));
+	assert_int_equal(irq_info(LINE, &ii), sizeof(ii));
+	assert_int_equal(ii.irq, LINE);
+	assert_int_equal(ii.state, IRQ_PENDING);
+	assert_int_equal(ii.state, 2); /* the ABI's number */
+	assert_int_equal(ii.hart, 2);
+	assert_int_equal(ii.bound, 1);
+	assert_int_equal(ii.count, 2);
+	for (unsigned int h = 0; h < TACET_INFO_MAX_HARTS; h++)
+		assert_int_equal(ii.per_hart[h], h == 0 || h == 2);
+	assert_int_equal(ii.top_half_max, 100);
+	assert_int_equal(ii.top_half_total, 130);
+	assert_int_equal(ii.spurious_all, irq_spurious());
+	assert_true(ii.spurious_all >= 1);
+	assert_int_equal(ii.unhandled, 1);
+	assert_int_equal(ii.disabled_count, 0);
+	assert_int_equal(ii.wake_max, 0); /* nobody was waiting */
+	assert_int_equal(ii.wake_avg, 0);
+	assert_int_equal(ii.server_max, 0);
+	assert_int_equal(ii.server_avg, 0);
+
+	memset(&ii, 0xa5, sizeof(ii));
+	assert_int_equal(irq_info(LINE2, &ii), sizeof(ii));
+	assert_int_equal(ii.irq, LINE2);
+	assert_int_equal(ii.state, 0);
+	assert_int_equal(ii.bound, 0);
+	assert_int_equal(ii.count, 0);
+	assert_int_equal(ii.top_half_max, 0);
+	assert_int_equal(irq_info(1, &ii), sizeof(ii));
+	assert_int_equal(ii.irq, 1);
+	assert_int_equal(irq_info(FAKE_NR_IRQS, &ii), sizeof(ii));
+	assert_int_equal(ii.irq, FAKE_NR_IRQS);
+
+	/* Past the last line (and line 0, which does not exist): nothing written. */
+	static const unsigned long none[] = { 0, FAKE_NR_IRQS + 1, IRQ_MAX, ULONG_MAX };
+
+	for (size_t i = 0; i < ARRAY_LEN(none); i++) {
+		memset(&ii, 0xa5, sizeof(ii));
+		memset(&untouched, 0xa5, sizeof(untouched));
+		assert_int_equal(irq_info(none[i], &ii), -TACET_ENOENT);
+		assert_memory_equal(&ii, &untouched, sizeof(ii));
+	}
+}
+
+/* Wake-up latency (top half done -> the woken server runs) and server time (running -> ack). */
+static void test_latency_statistics(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+	struct tacet_irq_info ii;
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_set_waiter(&w.ntfn, &w.thr);
+	fake_set_cycles(100);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	assert_ptr_equal(w.thr.irq_woken_by, d);
+	assert_int_equal(w.thr.irq_woken_at, 100);
+	assert_int_equal(w.thr.irq_running_at, 0);
+	fake_set_cycles(350);
+	irq_note_running(&w.thr);
+	fake_set_cycles(500);
+	irq_note_running(&w.thr); /* scheduled again: still the first time counts */
+	irq_note_running(&w.other_thr); /* not woken by an interrupt */
+	assert_int_equal(d->wakes, 1);
+	fake_set_cycles(1350);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	assert_null(w.thr.irq_woken_by);
+	assert_int_equal(d->served, 1);
+
+	fake_set_waiter(&w.ntfn, &w.thr);
+	fake_set_cycles(2000);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	fake_set_cycles(2050);
+	irq_note_running(&w.thr);
+	fake_set_cycles(2250);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+
+	/* Nobody waiting: no wake-up to measure. */
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	assert_null(w.thr.irq_woken_by);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+
+	assert_int_equal(irq_info(LINE, &ii), sizeof(ii));
+	assert_int_equal(ii.wake_max, 250);
+	assert_int_equal(ii.wake_avg, (250 + 50) / 2);
+	assert_int_equal(ii.server_max, 1000);
+	assert_int_equal(ii.server_avg, (1000 + 200) / 2);
+	assert_int_equal(ii.count, 3);
+}
+
+/* --- in-kernel handlers --- */
+
+static struct {
+	unsigned int n;
+	unsigned int irq;
+	bool claim_open;    /* the handler ran before the completion */
+	bool want_window;   /* it calls irq_enable_in_hardirq() */
+	bool window;        /* what that returned */
+} handled;
+
+static void handler(unsigned int irq)
+{
+	const struct fake_line *l = fake_irqchip_line(irq);
+
+	handled.n++;
+	handled.irq = irq;
+	handled.claim_open = l->claimed_by == (int)fake_hart();
+	if (handled.want_window)
+		handled.window = irq_enable_in_hardirq();
+}
+
+static void test_fast_handler(void **state)
+{
+	struct irq_desc *d = desc(LINE2);
+	const struct fake_line *l = fake_irqchip_line(LINE2);
+	struct tacet_irq_info ii;
+
+	(void)state;
+	memset(&handled, 0, sizeof(handled));
+	assert_int_equal(irq_request_fast(LINE2, handler, 0, 1), 0);
+	EXPECT_LOG(EV(FAKE_SET_AFFINITY, LINE2, 1), PRIO(LINE2, 1), EV(FAKE_UNMASK, LINE2, 0));
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(d->hart, 1);
+	fake_log_clear();
+	fake_irqchip_raise(LINE2);
+	interrupt(1);
+	/* The handler instead of the notification: no mask, no signal, completed after it. */
+	EXPECT_LOG(EV(FAKE_CLAIM, LINE2, 1), EV(FAKE_COMPLETE, LINE2, 1));
+	assert_int_equal(handled.n, 1);
+	assert_int_equal(handled.irq, LINE2);
+	assert_true(handled.claim_open);
+	assert_false(l->masked);
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(d->count, 1);
+	assert_int_equal(d->per_hart[1], 1);
+	assert_int_equal(harts[1].irq_depth_max, 1);
+	fake_irqchip_raise(LINE2);
+	interrupt(1);
+	assert_int_equal(handled.n, 2);
+
+	/* The line is taken: by a server, or by a second handler. */
+	assert_int_equal(bind(SLOT_IRQ2, SLOT_NTFN, BADGE), -TACET_EBUSY);
+	assert_int_equal(bind_as(&w.thr, SLOT_IRQ2, SLOT_NTFN, BADGE, TACET_IRQ_SHARED),
+			 -TACET_EBUSY);
+	assert_int_equal(irq_request_fast(LINE2, handler, 0, 0), -1);
+	assert_int_equal(d->hart, 1);
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	assert_int_equal(irq_request_fast(LINE, handler, 0, 0), -1);
+	assert_ptr_equal(desc(LINE)->binders[0].ntfn, &w.ntfn);
+	assert_null(desc(LINE)->handler);
+	assert_int_equal(irq_request_fast(0, handler, 0, 0), -1);
+	assert_int_equal(irq_request_fast(FAKE_NR_IRQS + 1, handler, 0, 0), -1);
+	assert_int_equal(irq_request_fast(LINE3, handler, IRQF_DISABLED, 0), 0);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 0);
+	assert_int_equal(irq_info(LINE2, &ii), sizeof(ii));
+	assert_int_equal(ii.bound, 1);
+	assert_int_equal(ii.state, IRQ_IDLE);
+}
+
+/* A handler may open its interrupt window; it closes when the handler returns. The guard
+ * refuses near the nesting limit or the interrupt stack's guard. */
+static void test_fast_handler_window(void **state)
+{
+	struct hart *h0 = &harts[0];
+
+	(void)state;
+	memset(&handled, 0, sizeof(handled));
+	handled.want_window = true;
+	assert_int_equal(irq_request_fast(LINE2, handler, 0, 0), 0);
+	fake_log_clear();
+	fake_irqchip_raise(LINE2);
+	interrupt(0);
+	assert_true(handled.window);
+	EXPECT_LOG(EV(FAKE_CLAIM, LINE2, 0), EV(FAKE_IRQ_ENABLE, 0, 0), EV(FAKE_IRQ_DISABLE, 0, 0),
+		   EV(FAKE_COMPLETE, LINE2, 0));
+	assert_int_equal(h0->hardirq_windows, 0);
+	assert_int_equal(h0->nest_refused, 0);
+
+	/* One level below the limit is allowed; at the limit it is refused. */
+	h0->irq_depth = IRQ_NEST_MAX - 2;
+	fake_irqchip_raise(LINE2);
+	interrupt(0);
+	assert_true(handled.window);
+	h0->irq_depth = IRQ_NEST_MAX - 1;
+	fake_log_clear();
+	fake_irqchip_raise(LINE2);
+	interrupt(0);
+	assert_false(handled.window);
+	assert_int_equal(h0->nest_refused, 1);
+	EXPECT_LOG(EV(FAKE_CLAIM, LINE2, 0), EV(FAKE_COMPLETE, LINE2, 0));
+	assert_int_equal(h0->irq_depth, IRQ_NEST_MAX - 1);
+	h0->irq_depth = 0;
+
+	/* Too much of the interrupt stack used: refused. */
+	fake_set_irq_stack_used(IRQ_STACK_GUARD + 1);
+	fake_log_clear();
+	fake_irqchip_raise(LINE2);
+	interrupt(0);
+	assert_false(handled.window);
+	assert_int_equal(h0->nest_refused, 2);
+	EXPECT_LOG(EV(FAKE_CLAIM, LINE2, 0), EV(FAKE_COMPLETE, LINE2, 0));
+	assert_int_equal(h0->irq_sp_min, h0->irq_stack_top - IRQ_STACK_GUARD - 1);
+	assert_int_equal(h0->hardirq_windows, 0);
+	assert_int_equal(handled.n, 4);
+}
+
+/* --- races with another hart: a system call between a claim and its completion --- */
+
+/* What hart 1 does when hart 0 claims: run its system call now if the BKL lets it, else as
+ * soon as hart 0 lets the BKL go (after the top half). */
+static struct {
+	long (*syscall)(void);
+	bool deferred;
+	long ret;
+} other_hart;
+
+static void other_hart_calls(unsigned int hart, unsigned int irq)
+{
+	(void)irq;
+	if (hart != 0 || !other_hart.syscall)
+		return;
+	if (__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED)) {
+		other_hart.deferred = true;
+		return;
+	}
+	fake_set_hart(1);
+	other_hart.ret = other_hart.syscall();
+	fake_set_hart(0);
+	other_hart.syscall = NULL;
+}
+
+static void interrupt_racing(unsigned int h, long (*syscall)(void))
+{
+	memset(&other_hart, 0, sizeof(other_hart));
+	other_hart.syscall = syscall;
+	fake_irqchip_on_claim(other_hart_calls);
+	interrupt(h);
+	fake_irqchip_on_claim(NULL);
+	if (other_hart.deferred) {
+		fake_set_hart(1);
+		other_hart.ret = other_hart.syscall();
+		fake_set_hart(0);
+	}
+	assert_int_equal(other_hart.ret, 0);
+}
+
+static long unbind_line(void)
+{
+	return unbind(SLOT_IRQ);
+}
+
+static long move_line_to_hart2(void)
+{
+	return set_affinity(SLOT_IRQ, 2);
+}
+
+/* The server unbinds while hart 0 is taking the line: the claim still completes, and the
+ * notification is signalled at most once, never after the unbind. */
+static void test_claim_races_unbind(void **state)
+{
+	size_t signal_at, last_mask = SIZE_MAX;
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_log_clear();
+	fake_irqchip_raise(LINE);
+	interrupt_racing(0, unbind_line);
+	assert_int_equal(desc(LINE)->state, IRQ_UNBOUND);
+	assert_true(fake_irqchip_line(LINE)->masked);
+	assert_int_equal(fake_irqchip_line(LINE)->completes, 1);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL) + spurious_since_setup(), 1);
+	/* Either the unbind came first (the top half finds the line UNBOUND: spurious, no
+	 * signal) or the signal did, and the unbind's mask is the last operation. */
+	signal_at = log_index(FAKE_SIGNAL, 0);
+	for (size_t i = 0; i < fake_log_len(); i++)
+		if (fake_log(i)->op == FAKE_MASK)
+			last_mask = i;
+	assert_true(last_mask != SIZE_MAX);
+	if (signal_at != SIZE_MAX)
+		assert_true(signal_at < last_mask);
+}
+
+/* The server moves the line while hart 0 is taking it. The completion must still reach the
+ * controller: the PLIC ignores one from a hart the line is no longer routed to, and the line
+ * would never interrupt again. */
+static void test_claim_races_affinity(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_irqchip_raise(LINE);
+	interrupt_racing(0, move_line_to_hart2);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 1);
+	assert_int_equal(d->hart, 2);
+	if (fake_irqchip_line(LINE)->claimed_by >= 0)
+		fail_msg("the completion of line %d was lost: it moved from hart 0 to hart 2 "
+			 "between claim and complete, and the claim is still open", LINE);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	fake_irqchip_raise(LINE);
+	interrupt(2);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 2);
+}
+
+/* --- random sequences against a model --- */
+
+#define MODEL_LINES 3
+#define MODEL_PROCS 2 /* w.proc and w.other: only LINE3 can be bound by both */
+#define MODEL_STEPS 4000
+
+struct model_binder {
+	bool bound;
+	bool waiting; /* signalled, has not acknowledged */
+	uint64_t badge;
+};
+
+struct model_line {
+	unsigned int irq;
+	unsigned long slot[MODEL_PROCS]; /* each process's capability to it, 0 for none */
+	enum irq_state state;
+	unsigned int hart;  /* the descriptor's affinity */
+	int routed;         /* the hart the controller routes it to, -1 for none yet */
+	bool pending;       /* asserted, not yet claimed */
+	bool shared;
+	unsigned int acks_due;
+	struct model_binder b[MODEL_PROCS];
+	uint64_t count, per_hart[MAX_HARTS];
+};
+
+struct model {
+	struct model_line lines[MODEL_LINES];
+	uint64_t signals, spurious, puts, shared_fires;
+	uint64_t rng;
+};
+
+static struct thread *model_thread(int p)
+{
+	return p ? &w.other_thr : &w.thr;
+}
+
+static struct notification *model_ntfn(int p)
+{
+	return p ? &w.ntfn2 : &w.ntfn;
+}
+
+static unsigned int model_binders(const struct model_line *ml)
+{
+	return ml->b[0].bound + ml->b[1].bound;
+}
+
+static uint64_t next_random(struct model *m)
+{
+	/* xorshift64 */
+	m->rng ^= m->rng << 13;
+	m->rng ^= m->rng >> 7;
+	m->rng ^= m->rng << 17;
+	return m->rng;
+}
+
+/* Binder p acknowledged, or left: the line goes on once nobody owes an ack. (Detection never
+ * disables a line here: a run is far shorter than its limits.) */
+static void model_binder_done(struct model_line *ml, int p)
+{
+	if (!ml->b[p].waiting)
+		return;
+	ml->b[p].waiting = false;
+	if (--ml->acks_due == 0 && ml->state == IRQ_PENDING)
+		ml->state = IRQ_IDLE;
+}
+
+static void model_unbind(struct model *m, struct model_line *ml, int p)
+{
+	model_binder_done(ml, p);
+	ml->b[p] = (struct model_binder){ 0 };
+	m->puts++;
+	if (!model_binders(ml)) {
+		ml->state = IRQ_UNBOUND;
+		ml->shared = false;
+	}
+}
+
+static void check_model(const struct model *m, unsigned int step)
+{
+	unsigned int to_ntfn[MODEL_PROCS] = { 0 };
+
+	for (int i = 0; i < MODEL_LINES; i++) {
+		const struct model_line *ml = &m->lines[i];
+		const struct irq_desc *d = desc(ml->irq);
+		const struct fake_line *l = fake_irqchip_line(ml->irq);
+
+		if (d->state != ml->state || d->hart != ml->hart || d->count != ml->count ||
+		    d->nbinders != model_binders(ml) || l->pending != ml->pending ||
+		    l->masked != (ml->state != IRQ_IDLE) ||
+		    l->routed != (ml->routed < 0 ? 0u : 1u << ml->routed))
+			fail_msg("step %u, line %u: state %d hart %u count %llu binders %u "
+				 "pending %d masked %d routed %#x; model: state %d hart %u "
+				 "count %llu binders %u pending %d routed %d", step, ml->irq,
+				 d->state, d->hart,
+				 (unsigned long long)d->count, d->nbinders, l->pending, l->masked,
+				 l->routed, ml->state, ml->hart, (unsigned long long)ml->count,
+				 model_binders(ml), ml->pending, ml->routed);
+		for (unsigned int k = 0; k < d->nbinders; k++) {
+			const struct irq_binder *b = &d->binders[k];
+			int p = b->owner == &w.other;
+
+			assert_true(b->owner == &w.proc || b->owner == &w.other);
+			assert_true(ml->b[p].bound);
+			assert_ptr_equal(b->ntfn, model_ntfn(p));
+			assert_int_equal(b->badge, ml->b[p].badge);
+			assert_int_equal(b->waiting, ml->b[p].waiting);
+			to_ntfn[p]++;
+		}
+		if (d->nbinders)
+			assert_int_equal(d->shared, ml->shared);
+		if (ml->state == IRQ_PENDING)
+			assert_int_equal(d->acks_due, ml->acks_due);
+		for (unsigned int h = 0; h < MAX_HARTS; h++)
+			assert_int_equal(d->per_hart[h], ml->per_hart[h]);
+	}
+	assert_int_equal(spurious_since_setup(), m->spurious);
+	assert_int_equal(fake_kobj_put_calls(), m->puts);
+	assert_int_equal(w.ntfn.obj.refs, 1 + 2 + to_ntfn[0]);
+	assert_int_equal(w.ntfn2.obj.refs, 1 + 2 + to_ntfn[1]);
+	check_machine(NULL);
+}
+
+/* The top half of a line with the model's binders: claim, mask, one signal per binder (in any
+ * order), complete. */
+static void expect_fire(const struct model_line *ml, unsigned int h, unsigned int step)
+{
+	unsigned int n = model_binders(ml);
+	bool used[MODEL_PROCS] = { false };
+
+	if (fake_log_len() != 3 + n || !same_event(fake_log(0), &(struct fake_event)EV(
+						  FAKE_CLAIM, ml->irq, h)) ||
+	    !same_event(fake_log(1), &(struct fake_event)EV(FAKE_MASK, ml->irq, h)) ||
+	    !same_event(fake_log(2 + n), &(struct fake_event)EV(FAKE_COMPLETE, ml->irq, h))) {
+		print_log();
+		fail_msg("step %u: line %u taken by hart %u with %u binders", step, ml->irq, h, n);
+	}
+	for (unsigned int k = 0; k < n; k++) {
+		const struct fake_event *e = fake_log(2 + k);
+		int p = e->ntfn == &w.ntfn2;
+
+		if (e->op != FAKE_SIGNAL || used[p] || !ml->b[p].bound ||
+		    e->ntfn != model_ntfn(p) || e->bits != ml->b[p].badge) {
+			print_log();
+			fail_msg("step %u: line %u signalled someone it should not have", step,
+				 ml->irq);
+		}
+		used[p] = true;
+	}
+}
+
+/* Hart h takes an interrupt: the model says which line the controller hands it, if any. */
+static void model_fire(struct model *m, unsigned int h, bool from_user, unsigned int step)
+{
+	struct model_line *taken = NULL;
+
+	for (int i = 0; i < MODEL_LINES && !taken; i++) {
+		struct model_line *ml = &m->lines[i];
+
+		if (ml->pending && ml->state == IRQ_IDLE && ml->routed == (int)h)
+			taken = ml; /* the lowest number: the lines are in order */
+	}
+	if (from_user)
+		interrupt_from_user(h);
+	else
+		interrupt(h);
+	if (!taken) {
+		m->spurious++;
+		EXPECT_LOG(EV(FAKE_CLAIM, 0, h));
+		return;
+	}
+	expect_fire(taken, h, step);
+	taken->pending = false;
+	taken->state = IRQ_PENDING;
+	taken->acks_due = model_binders(taken);
+	taken->count++;
+	taken->per_hart[h]++;
+	for (int p = 0; p < MODEL_PROCS; p++)
+		taken->b[p].waiting = taken->b[p].bound;
+	m->signals += taken->acks_due;
+	m->shared_fires += taken->acks_due > 1;
+}
+
+static void model_step(struct model *m, unsigned int step)
+{
+	uint64_t r = next_random(m);
+	struct model_line *ml = &m->lines[(r >> 8) % MODEL_LINES];
+	int p = ml->slot[1] && ((r >> 12) & 1);
+	struct thread *t = model_thread(p);
+	unsigned long slot = ml->slot[p];
+	unsigned int op = r % 100;
+	long got, want, also = 1; /* also: another acceptable result */
+
+	fake_log_clear();
+	if (op < 22) {
+		fake_irqchip_raise(ml->irq);
+		ml->pending = true;
+		return;
+	}
+	if (op < 47) {
+		model_fire(m, (unsigned int)((r >> 16) % 3), (r >> 24) & 1, step);
+		return;
+	}
+	if (op < 60) {
+		want = ml->b[p].bound ? 0 : -TACET_EINVAL;
+		got = ack_as(t, slot, (r >> 20) & 1);
+		if (!want)
+			model_binder_done(ml, p);
+	} else if (op < 72) {
+		bool shared = (r >> 21) & 1;
+		uint64_t badge = (r >> 22) & 7 ? (next_random(m) & (BIT63 - 1)) | 1 :
+						 ((r >> 25) & 1) << 63;
+		bool busy = model_binders(ml) && (!shared || !ml->shared || ml->b[p].bound);
+
+		want = !badge || badge >> 63 ? -TACET_EINVAL : busy ? -TACET_EBUSY : 0;
+		if (want == -TACET_EINVAL && busy)
+			also = -TACET_EBUSY; /* both are wrong: either error will do */
+		got = bind_as(t, slot, SLOT_NTFN, badge, shared ? TACET_IRQ_SHARED : 0);
+		if (!want) {
+			ml->b[p] = (struct model_binder){ true, false, badge };
+			ml->shared = shared;
+			if (ml->state == IRQ_UNBOUND) {
+				ml->state = IRQ_IDLE;
+				ml->routed = (int)ml->hart;
+			}
+		}
+	} else if (op < 81) {
+		want = ml->b[p].bound ? 0 : -TACET_EINVAL;
+		got = unbind_as(t, slot);
+		if (!want)
+			model_unbind(m, ml, p);
+	} else if (op < 93) {
+		unsigned long h = (r >> 16) % (FAKE_NHARTS + 1);
+
+		want = h < nharts && harts[h].online ? 0 : -TACET_EINVAL;
+		got = call(sys_irq_set_affinity, t, slot, h, 0, 0);
+		if (!want) {
+			ml->hart = (unsigned int)h;
+			ml->routed = (int)h;
+		}
+	} else if (op < 96) {
+		want = -TACET_EINVAL; /* never DISABLED here */
+		got = call(sys_irq_enable, t, slot, 0, 0, 0);
+	} else {
+		bkl_lock();
+		irq_release_owner(p ? &w.other : &w.proc);
+		bkl_unlock();
+		for (int i = 0; i < MODEL_LINES; i++)
+			if (m->lines[i].b[p].bound)
+				model_unbind(m, &m->lines[i], p);
+		return;
+	}
+	if (got != want && got != also)
+		fail_msg("step %u, line %u, process %d (op %u): returned %ld, model says %ld", step,
+			 ml->irq, p, op, got, want);
+}
+
+static void test_random_against_model(void **state)
+{
+	static const uint64_t seeds[] = { 0x7ace7, 0x1234567887654321ULL, 42 };
+
+	(void)state;
+	for (size_t s = 0; s < ARRAY_LEN(seeds); s++) {
+		struct model m = {
+			.lines = { { LINE, { SLOT_IRQ, 0 }, .routed = -1 },
+				   { LINE2, { SLOT_IRQ2, 0 }, .routed = -1 },
+				   { LINE3, { SLOT_IRQ3, SLOT_IRQ }, .routed = -1 } },
+			.rng = seeds[s],
+		};
+
+		if (s) { /* each seed starts from fresh lines */
+			teardown(state);
+			setup(state);
+		}
+		harts[3].online = false; /* a hart the lines may not be moved to */
+		fake_kernel_reset();
+		for (unsigned int step = 0; step < MODEL_STEPS; step++) {
+			model_step(&m, step);
+			check_model(&m, step);
+		}
+		/* The sequence did exercise the protocol. */
+		for (int i = 0; i < MODEL_LINES; i++)
+			assert_true(m.lines[i].count > 0);
+		assert_true(m.signals > 100);
+		assert_true(m.spurious > 100);
+		assert_true(m.shared_fires > 0);
+	}
+}
+
+#define IRQ_TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_init_masks_every_line, setup_machine,
+						check_machine),
+		IRQ_TEST(test_bind_routes_and_unmasks),
+		IRQ_TEST(test_bind_twice_is_busy),
+		IRQ_TEST(test_bind_bad_badge_or_flags),
+		IRQ_TEST(test_bind_capability_errors),
+		IRQ_TEST(test_line_capability_errors),
+		IRQ_TEST(test_fire_signals_once),
+		IRQ_TEST(test_fire_from_user_mode),
+		IRQ_TEST(test_pending_is_oneshot),
+		IRQ_TEST(test_ack),
+		IRQ_TEST(test_spurious_claim),
+		IRQ_TEST(test_no_controller),
+		IRQ_TEST(test_affinity_routes_to_one_hart),
+		IRQ_TEST(test_affinity_invalid_hart),
+		IRQ_TEST(test_affinity_moves_pending_interrupt),
+		IRQ_TEST(test_affinity_before_bind),
+		IRQ_TEST(test_unbind),
+		IRQ_TEST(test_unbind_drops_last_reference),
+		IRQ_TEST(test_release_owner),
+		IRQ_TEST(test_shared_line),
+		IRQ_TEST(test_shared_bind_rules),
+		IRQ_TEST(test_unhandled_disables),
+		IRQ_TEST(test_storm_disables),
+		IRQ_TEST(test_rebind_after_disable_starts_afresh),
+		IRQ_TEST(test_irq_info),
+		IRQ_TEST(test_latency_statistics),
+		IRQ_TEST(test_fast_handler),
+		IRQ_TEST(test_fast_handler_window),
+		IRQ_TEST(test_claim_races_unbind),
+		IRQ_TEST(test_claim_races_affinity),
+		IRQ_TEST(test_random_against_model),
+	};
+
+	return cmocka_run_group_tests_name("irq", tests, NULL, NULL);
+}

@@ -1,0 +1,22 @@
+"""cases_irq.py: the interrupt layer seen from user space (kernel-only cases are in cases.py)."""
+
+CASES = [
+    # A device whose interrupt stays asserted, and a driver that does not handle it: the kernel
+    # disables the line after the limit and says so; irq_enable brings it back; the shell on
+    # the console's own line answers throughout.
+    case("irq-unhandled-disabled",
+         [r"tacet: irq 11 disabled: nobody handled it in a row of interrupts",
+          r"storm: unhandled: line disabled after 1000 interrupts: PASS",
+          r"storm: unhandled: re-enabled: PASS",
+          r"echo still answering\n+still answering\n",
+          r"init: power off requested by uart"],
+         bootargs="init.run=uart:ns16550a,storm@1:goldfish-rtc",
+         console_input=(r"storm: unhandled: re-enabled", "echo still answering\rpoweroff\r")),
+    # The shell's irqs: the console's line bound and counted on hart 0; the RTC's line back to
+    # unbound once its driver ended, with the 1000 unhandled interrupts and the one after.
+    case("irqs-command",
+         [r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
+          r"  11 unbound\s+0\s+1001 ", r"init: power off requested by uart"],
+         bootargs="init.run=uart:ns16550a,storm@1:goldfish-rtc",
+         console_input=(r"tacet: process storm ended", "irqs\rpoweroff\r")),
+]
