@@ -7,6 +7,88 @@
 #include "kalloc.h"
 #include "process.h"
 #include "sched.h"
+#include "hart.h"
+#include "timer.h"
+
+static struct notification *timers[MAX_HARTS]; /* per hart, soonest first (BKL) */
+static uint64_t timer_next[MAX_HARTS] = { [0 ... MAX_HARTS - 1] = UINT64_MAX };
+
+static void timer_unlink(struct notification *n)
+{
+	struct notification **pp;
+
+	if (!n->timer_deadline)
+		return;
+	for (pp = &timers[n->timer_hart]; *pp; pp = &(*pp)->timer_next) {
+		if (*pp == n) {
+			*pp = n->timer_next;
+			break;
+		}
+	}
+	n->timer_deadline = 0;
+	__atomic_store_n(&timer_next[n->timer_hart],
+			 timers[n->timer_hart] ? timers[n->timer_hart]->timer_deadline : UINT64_MAX,
+			 __ATOMIC_RELAXED);
+}
+
+static void timer_link(struct notification *n, unsigned int hart, uint64_t deadline)
+{
+	struct notification **pp = &timers[hart];
+
+	while (*pp && (*pp)->timer_deadline <= deadline)
+		pp = &(*pp)->timer_next;
+	n->timer_deadline = deadline;
+	n->timer_hart = hart;
+	n->timer_next = *pp;
+	*pp = n;
+	__atomic_store_n(&timer_next[hart], timers[hart]->timer_deadline, __ATOMIC_RELAXED);
+}
+
+uint64_t notification_timer_next(unsigned int hart)
+{
+	return __atomic_load_n(&timer_next[hart], __ATOMIC_RELAXED);
+}
+
+void notification_timers_expire(unsigned int hart, uint64_t now)
+{
+	int locked = bkl_held();
+	struct notification *n;
+
+	if (!locked)
+		bkl_lock(); /* from the idle wait */
+	while ((n = timers[hart]) && n->timer_deadline <= now) {
+		uint64_t badge = n->timer_badge;
+
+		timer_unlink(n);
+		notification_signal(n, badge);
+	}
+	if (!locked)
+		bkl_unlock();
+}
+
+void sys_timer_set(struct thread *t)
+{
+	long err;
+	struct cap *c = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 0),
+				   TACET_CAP_NOTIFICATION, TACET_RIGHT_WRITE, &err);
+	uint64_t badge = arch_ctx_arg(&t->ctx, 1), deadline = arch_ctx_arg(&t->ctx, 2);
+	struct notification *n;
+
+	if (c && (!badge || badge >> 63))
+		c = NULL, err = TACET_EINVAL; /* the badge is signalled: bit 63 is reserved */
+	if (!c) {
+		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+		return;
+	}
+	n = (struct notification *)c->obj;
+	timer_unlink(n);
+	if (deadline) {
+		n->timer_badge = badge;
+		timer_link(n, this_hart()->id, deadline);
+		timer_reprogram(); /* this hart's hardware timer: the soonest of everything */
+	}
+	arch_ctx_set_ret(&t->ctx, 0, 0);
+}
 
 struct notification *notification_new(void)
 {
@@ -20,6 +102,8 @@ struct notification *notification_new(void)
 void notification_destroy(struct notification *n)
 {
 	struct thread *t;
+
+	timer_unlink(n);
 
 	while ((t = tqueue_pop(&n->waiters))) {
 		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-TACET_EDEAD);

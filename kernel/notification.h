@@ -11,6 +11,11 @@ struct notification {
 	uint64_t bits;
 	struct tqueue waiters; /* BLOCKED_NTFN, oldest first */
 	struct thread *bound;  /* its RECV also ends on a signal (NTFN_BIND), or NULL */
+	/* Its timer (TIMER_SET): signals timer_badge at timer_deadline, on hart timer_hart. */
+	uint64_t timer_deadline; /* 0: none */
+	uint64_t timer_badge;
+	unsigned int timer_hart;
+	struct notification *timer_next; /* the hart's armed timers, soonest first */
 };
 
 struct notification *notification_new(void);
@@ -23,6 +28,12 @@ void sys_wait(struct thread *t);
 void sys_poll(struct thread *t);
 void notification_cancel(struct thread *t);
 void sys_ntfn_bind(struct thread *t);
+void sys_timer_set(struct thread *t);
+/* The hart's soonest notification timer (UINT64_MAX if none): read by timer.c without the BKL,
+ * so at worst stale, which costs one early interrupt. */
+uint64_t notification_timer_next(unsigned int hart);
+/* Signal the hart's notification timers that are due (timer interrupt; takes the BKL). */
+void notification_timers_expire(unsigned int hart, uint64_t now);
 /* Take the bits of t's bound notification, if any are set (0 if none). */
 uint64_t notification_take_bound(struct thread *t);
 

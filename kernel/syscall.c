@@ -463,6 +463,7 @@ static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_IRQ_UNBIND] = sys_irq_unbind,
 	[TACET_SYS_IRQ_SET_AFFINITY] = sys_irq_set_affinity,
 	[TACET_SYS_IRQ_ENABLE] = sys_irq_enable,
+	[TACET_SYS_TIMER_SET] = sys_timer_set,
 };
 
 void syscall_dispatch(struct thread *t)

@@ -1,15 +1,26 @@
-/* timer.c: one pending deadline per hart (timer_deadline[], timer_fn_of[]), touched only by
- * that hart with interrupts masked, so no lock. */
+/* timer.c: per hart, the kernel's one pending deadline (timer_deadline[], timer_fn_of[]: the
+ * scheduler's slice, kernel tests), touched only by that hart with interrupts masked, so no
+ * lock; the hardware is programmed for the sooner of it and the hart's notification timers
+ * (notification.c). */
 #include "timer.h"
 #include "arch.h"
 #include "hart.h"
 #include "irq/irq.h"
+#include "notification.h"
 #include "platform.h"
 
 #define US_PER_S 1000000
 
-static uint64_t timer_deadline[MAX_HARTS];
+static uint64_t timer_deadline[MAX_HARTS] = { [0 ... MAX_HARTS - 1] = UINT64_MAX };
 static timer_fn timer_fn_of[MAX_HARTS];
+
+void timer_reprogram(void)
+{
+	unsigned int id = this_hart()->id;
+	uint64_t user = notification_timer_next(id);
+
+	arch_timer_set(user < timer_deadline[id] ? user : timer_deadline[id]);
+}
 
 void timer_arm(uint64_t deadline, timer_fn fn)
 {
@@ -17,7 +28,7 @@ void timer_arm(uint64_t deadline, timer_fn fn)
 
 	timer_deadline[id] = deadline;
 	timer_fn_of[id] = fn;
-	arch_timer_set(deadline);
+	timer_reprogram();
 }
 
 void timer_disarm(void)
@@ -26,7 +37,7 @@ void timer_disarm(void)
 
 	timer_fn_of[id] = 0;
 	timer_deadline[id] = UINT64_MAX;
-	arch_timer_set(UINT64_MAX);
+	timer_reprogram();
 }
 
 uint64_t timer_now(void)
@@ -42,12 +53,18 @@ uint64_t timer_us_to_ticks(uint64_t us)
 void timer_handle(void)
 {
 	struct hart *me = this_hart();
-	timer_fn fn = timer_fn_of[me->id];
+	uint64_t now = timer_now();
+	timer_fn fn = NULL;
 
 	me->timer_irqs++;
-	timer_fn_of[me->id] = 0;
-	timer_deadline[me->id] = UINT64_MAX;
-	arch_timer_set(UINT64_MAX);
+	if (notification_timer_next(me->id) <= now)
+		notification_timers_expire(me->id, now);
+	if (timer_deadline[me->id] <= now) {
+		fn = timer_fn_of[me->id];
+		timer_fn_of[me->id] = 0;
+		timer_deadline[me->id] = UINT64_MAX;
+	}
+	timer_reprogram();
 	if (fn) {
 		unsigned int saved = irq_hardirq_enter();
 

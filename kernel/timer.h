@@ -10,6 +10,8 @@ typedef void (*timer_fn)(void);
 /* Call fn on this hart at or after `deadline` (timebase ticks); replaces any earlier one. */
 void timer_arm(uint64_t deadline, timer_fn fn);
 void timer_disarm(void);
+/* Program this hart's hardware for the soonest of its deadlines (after a change to them). */
+void timer_reprogram(void);
 uint64_t timer_now(void);
 uint64_t timer_us_to_ticks(uint64_t us);
 /* The timer interrupt, from the arch trap code, interrupts masked. */

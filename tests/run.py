@@ -98,8 +98,9 @@ def qemu_command(c, dtb):
 
 
 def boot(cmd, timeout, console_input):
-    """Run QEMU to its exit; type console_input = (pattern, text) once pattern was printed.
-    Returns (output, exit status or None, timed out?)."""
+    """Run QEMU to its exit; console_input is (pattern, text) or a list of them: type each
+    text once its pattern was printed, in order. Returns (output, exit status or None,
+    timed out?)."""
     proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     chunks = []
@@ -107,12 +108,12 @@ def boot(cmd, timeout, console_input):
         lambda: proc.stdout.read1(4096), b"")), daemon=True)
     reader.start()
     deadline = time.monotonic() + timeout
-    typed = console_input is None
+    steps = [] if console_input is None else (
+        list(console_input) if isinstance(console_input, list) else [console_input])
     while proc.poll() is None and time.monotonic() < deadline:
-        if not typed and re.search(console_input[0], b"".join(chunks).decode(errors="replace")):
-            proc.stdin.write(console_input[1].encode())
+        if steps and re.search(steps[0][0], b"".join(chunks).decode(errors="replace")):
+            proc.stdin.write(steps.pop(0)[1].encode())
             proc.stdin.flush()
-            typed = True
         time.sleep(0.01)
     timed_out = proc.poll() is None
     if timed_out:

@@ -8,7 +8,8 @@
  *
  * IPC: publishes "console", serving <tacet/console_proto.h> (CONSOLE_WRITE).
  *
- * Shell: help, echo, ps, harts, irqs, mem, poweroff. */
+ * Shell: help, echo, ps, harts, irqs, irqtop (redrawn every second on a notification timer
+ * until a key is pressed), mem, poweroff. */
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>
@@ -78,8 +79,17 @@ static void cmd_harts(void)
 		       hi.ext_irqs, hi.syscalls);
 }
 
-/* Like /proc/interrupts: every line that was ever bound or taken. */
-static void cmd_irqs(void)
+#define MAX_LINES 128
+#define TIMER_BADGE 2
+#define IRQTOP_PERIOD_TICKS 10000000ul /* 1 s of the 10 MHz timebase */
+
+static int irqtop;                       /* the live table is on screen */
+static unsigned long irqtop_refreshes;
+static unsigned long last_count[MAX_LINES];
+
+/* Like /proc/interrupts: every line that was ever bound or taken; with rate, the interrupts
+ * per second since the last table (irqtop). */
+static void irq_table(int rate)
 {
 	static const char *const states[] = { "unbound", "idle", "pending", "disabled" };
 	struct tacet_irq_info ii;
@@ -91,7 +101,7 @@ static void cmd_irqs(void)
 	printf(" IRQ STATE    HART      COUNT");
 	for (unsigned long h = 0; h < nharts && h < TACET_INFO_MAX_HARTS; h++)
 		printf("    HART%lu", h);
-	printf("  TOP MAX  TOP AVG WAKE MAX SERV MAX (cycles)\n");
+	printf("  TOP MAX  TOP AVG WAKE MAX SERV MAX (cycles)%s\n", rate ? "   RATE/s" : "");
 	for (unsigned long i = 1; tacet_info(TACET_INFO_IRQ, i, &ii, sizeof(ii)) > 0; i++) {
 		if (!ii.bound && !ii.count)
 			continue;
@@ -99,11 +109,42 @@ static void cmd_irqs(void)
 		       ii.count);
 		for (unsigned long h = 0; h < nharts && h < TACET_INFO_MAX_HARTS; h++)
 			printf(" %8lu", ii.per_hart[h]);
-		printf(" %8lu %8lu %8lu %8lu\n", ii.top_half_max,
+		printf(" %8lu %8lu %8lu %8lu", ii.top_half_max,
 		       ii.count ? ii.top_half_total / ii.count : 0, ii.wake_max, ii.server_max);
+		if (rate && i < MAX_LINES)
+			printf("  %8lu", ii.count - last_count[i]);
+		if (i < MAX_LINES)
+			last_count[i] = ii.count;
+		printf("\n");
 	}
 	if (tacet_info(TACET_INFO_IRQ, 1, &ii, sizeof(ii)) > 0)
 		printf("spurious claims: %lu\n", ii.spurious_all);
+}
+
+static void cmd_irqs(void)
+{
+	irq_table(0);
+}
+
+/* A live irq table, redrawn every second (a notification timer) until a key is pressed. */
+static void irqtop_draw(void)
+{
+	printf("\033[H\033[Jirqtop: refresh %lu, any key stops\n", ++irqtop_refreshes);
+	irq_table(1);
+	fflush(stdout);
+	tacet_timer_set(SLOT_NTFN, TIMER_BADGE, tacet_time() + IRQTOP_PERIOD_TICKS);
+}
+
+static void cmd_irqtop(void)
+{
+	struct tacet_irq_info ii;
+
+	irqtop = 1;
+	irqtop_refreshes = 0;
+	/* the rates of the first refresh count from now */
+	for (unsigned long i = 1; i < MAX_LINES && tacet_info(TACET_INFO_IRQ, i, &ii, sizeof(ii)) > 0; i++)
+		last_count[i] = ii.count;
+	irqtop_draw();
 }
 
 static void cmd_mem(void)
@@ -135,7 +176,7 @@ static void run_command(char *cmd)
 	if (!cmd[0])
 		return;
 	if (!strcmp(cmd, "help"))
-		printf("commands: help, echo TEXT, ps, harts, irqs, mem, poweroff\n");
+		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, poweroff\n");
 	else if (!strcmp(cmd, "echo"))
 		printf("%s\n", arg ? arg : "");
 	else if (!strcmp(cmd, "ps"))
@@ -144,6 +185,8 @@ static void run_command(char *cmd)
 		cmd_harts();
 	else if (!strcmp(cmd, "irqs"))
 		cmd_irqs();
+	else if (!strcmp(cmd, "irqtop"))
+		cmd_irqtop();
 	else if (!strcmp(cmd, "mem"))
 		cmd_mem();
 	else if (!strcmp(cmd, "poweroff"))
@@ -176,10 +219,28 @@ static void drain_receiver(void)
 	int handled = 0;
 
 	while (uart[UART_LSR] & UART_LSR_DR) {
-		shell_input((char)uart[UART_RBR]);
+		char c = (char)uart[UART_RBR];
+
 		handled = 1;
+		if (irqtop) { /* any key ends the live table */
+			irqtop = 0;
+			tacet_timer_set(SLOT_NTFN, TIMER_BADGE, 0);
+			printf("irqtop: stopped\ntacet> ");
+			fflush(stdout);
+			continue;
+		}
+		shell_input(c);
 	}
 	tacet_irq_ack(TACET_CHILD_DEVICE_IRQ, handled);
+}
+
+/* The bound notification's bits: the UART's interrupt, the irqtop timer. */
+static void notified(unsigned long bits)
+{
+	if (bits & IRQ_BADGE)
+		drain_receiver();
+	if ((bits & TIMER_BADGE) && irqtop)
+		irqtop_draw();
 }
 
 static long serve_write(const struct tacet_msg *msg)
@@ -224,7 +285,7 @@ int main(void)
 			return 1;
 		}
 		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
-			drain_receiver();
+			notified(msg.w[0]);
 			err = tacet_recv(SLOT_EP, 0, &msg, &badge); /* nobody to reply to */
 			continue;
 		}

@@ -1,6 +1,13 @@
 """cases_irq.py: the interrupt layer seen from user space (kernel-only cases are in cases.py)."""
 
 CASES = [
+    # irqtop: the table is redrawn every second by a notification timer until a key is pressed.
+    case("irqtop",
+         [r"irqtop: refresh 1, any key stops", r"irqtop: refresh 2, any key stops",
+          r"RATE/s\n  10 ", r"irqtop: stopped", r"init: power off requested by uart"],
+         bootargs="init.run=uart:ns16550a",
+         console_input=[(r"tacet> ", "irqtop\r"), (r"irqtop: refresh 2", "q"),
+                        (r"irqtop: stopped", "poweroff\r")]),
     # A device whose interrupt stays asserted, and a driver that does not handle it: the kernel
     # disables the line after the limit and says so; irq_enable brings it back; the shell on
     # the console's own line answers throughout.

@@ -48,6 +48,8 @@ enum tacet_sys {
 	TACET_SYS_IRQ_UNBIND = 29,   /* (irq) -> 0: the line is masked and free to bind again */
 	TACET_SYS_IRQ_SET_AFFINITY = 30, /* (irq, hart) -> 0: the line interrupts that hart only */
 	TACET_SYS_IRQ_ENABLE = 31,   /* (irq) -> 0: re-enable a line storm detection disabled */
+	TACET_SYS_TIMER_SET = 32,    /* (ntfn, badge, deadline) -> 0: signal badge at that time
+				      * (timebase ticks, as rdtime reads; 0 cancels); one per ntfn */
 	TACET_SYS_COUNT
 };
 

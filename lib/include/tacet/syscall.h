@@ -426,4 +426,20 @@ static inline long tacet_irq_set_affinity(unsigned long irq, unsigned long hart)
 	return tacet_syscall2(TACET_SYS_IRQ_SET_AFFINITY, irq, hart);
 }
 
+/* Signal badge on ntfn when the time (timebase ticks, as rdtime reads) reaches deadline; 0
+ * cancels. One timer per notification; it fires on the calling thread's hart. */
+static inline long tacet_timer_set(unsigned long ntfn, unsigned long badge, unsigned long deadline)
+{
+	return tacet_syscall3(TACET_SYS_TIMER_SET, ntfn, badge, deadline);
+}
+
+/* The timebase (10 MHz on QEMU virt): user mode may read it. */
+static inline unsigned long tacet_time(void)
+{
+	unsigned long t;
+
+	__asm__ volatile("rdtime %0" : "=r"(t));
+	return t;
+}
+
 #endif
