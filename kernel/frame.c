@@ -34,9 +34,22 @@ struct frame *frame_alloc(uint64_t pages)
 	return f;
 }
 
+struct frame *frame_derive(struct frame *f, uint64_t first, uint64_t pages)
+{
+	struct frame *d = frame_wrap(f->pa + first * PAGE_SIZE, pages, f->device);
+
+	if (d) {
+		kobj_get(&f->obj);
+		d->parent = f;
+	}
+	return d;
+}
+
 void frame_destroy(struct frame *f)
 {
-	if (!f->device && f->pages == 1)
+	if (f->parent)
+		kobj_put(&f->parent->obj); /* the pages are the parent's */
+	else if (!f->device && f->pages == 1)
 		page_free(f->pa);
 	kfree(f, sizeof(*f));
 }

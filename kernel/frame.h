@@ -11,6 +11,7 @@ struct frame {
 	uint64_t pa;
 	uint64_t pages;
 	int device; /* MMIO: not RAM, not freed */
+	struct frame *parent; /* a derived frame: part of this one (a reference); owns nothing */
 };
 
 /* A frame object over existing physical memory (device MMIO, the module archive, the DTB). */
@@ -18,5 +19,7 @@ struct frame *frame_wrap(uint64_t pa, uint64_t pages, int device);
 /* `pages` zeroed, physically contiguous RAM pages; NULL when there is no such run. */
 struct frame *frame_alloc(uint64_t pages);
 void frame_destroy(struct frame *f);
+/* A frame covering pages [first, first + pages) of f; NULL when out of memory. */
+struct frame *frame_derive(struct frame *f, uint64_t first, uint64_t pages);
 
 #endif

@@ -111,6 +111,64 @@ static int is_kernel_device(const struct fdt *fdt, int node)
 	return 0;
 }
 
+/* One bootinfo entry: a frame over [pa, pa + len) if len, an IRQ handler capability if irq. */
+static void add_device(struct process *p, struct tacet_bootinfo *bi, const char *compat,
+		       uint64_t pa, uint64_t len, uint32_t irq)
+{
+	struct tacet_bootinfo_device *d = &bi->devices[bi->ndevices];
+	unsigned int index = (unsigned int)bi->ndevices;
+
+	if (bi->ndevices == TACET_BOOTINFO_MAX_DEVICES)
+		return;
+	if (len && give(p, TACET_SLOT_FIRST_DEVICE + index,
+			(struct kobj *)frame_wrap(pa & ~(PAGE_SIZE - 1), pages_of(pa, len), 1),
+			TACET_RIGHT_READ | TACET_RIGHT_WRITE) < 0)
+		return;
+	d->slot = len ? TACET_SLOT_FIRST_DEVICE + index : 0;
+	for (size_t i = 0; i < sizeof(d->compatible) - 1 && compat[i]; i++)
+		d->compatible[i] = compat[i];
+	d->paddr = pa;
+	d->size = len;
+	d->irq = irq;
+	if (irq && give(p, TACET_SLOT_FIRST_IRQ + index, (struct kobj *)irq_desc_get(irq),
+			TACET_RIGHT_WRITE) == 0)
+		d->irq_slot = TACET_SLOT_FIRST_IRQ + index;
+	bi->ndevices++;
+}
+
+#define PCI_RANGE_CELLS 7   /* child (3) + parent address (2) + size (2) */
+#define PCI_IMAP_CELLS 6    /* child unit (3) + child pin (1) + parent phandle (1) + line (1) */
+#define PCI_SPACE(hi) (((hi) >> 24) & 3)
+
+/* A PCIe host bridge: besides its ECAM registers, its address windows (`ranges`) as frames and
+ * the controller lines its INTx pins reach (`interrupt-map`) as IRQ handler capabilities, for the
+ * PCI server to hand out per device. */
+static void give_pci_host(struct process *p, struct tacet_bootinfo *bi, int node)
+{
+	static const char *const spaces[] = { "tacet,pci-config", "tacet,pci-io",
+					      "tacet,pci-mmio32", "tacet,pci-mmio64" };
+	const struct fdt *fdt = &platform.fdt;
+	uint32_t len, seen[8] = { 0 };
+	const uint8_t *r = fdt_getprop(fdt, node, "ranges", &len);
+	unsigned int nseen = 0;
+
+	for (uint32_t off = 0; r && off + PCI_RANGE_CELLS * 4 <= len; off += PCI_RANGE_CELLS * 4)
+		add_device(p, bi, spaces[PCI_SPACE(fdt_be32(r + off))], fdt_cells_read(r + off + 12, 2),
+			   fdt_cells_read(r + off + 20, 2), 0);
+	r = fdt_getprop(fdt, node, "interrupt-map", &len);
+	for (uint32_t off = 0; r && off + PCI_IMAP_CELLS * 4 <= len; off += PCI_IMAP_CELLS * 4) {
+		uint32_t irq = fdt_be32(r + off + 20);
+		unsigned int i;
+
+		for (i = 0; i < nseen && seen[i] != irq; i++)
+			;
+		if (i == nseen && nseen < 8) {
+			seen[nseen++] = irq;
+			add_device(p, bi, "tacet,pci-intx", 0, 0, irq);
+		}
+	}
+}
+
 /* Every enabled /soc device with registers, but the kernel's own, as a frame capability. */
 static void give_devices(struct process *p, struct tacet_bootinfo *bi)
 {
@@ -119,28 +177,16 @@ static void give_devices(struct process *p, struct tacet_bootinfo *bi)
 
 	for (int n = soc >= 0 ? fdt_first_child(fdt, soc) : -1; n >= 0; n = fdt_next_sibling(fdt, n)) {
 		const char *compat = fdt_prop_string(fdt, n, "compatible");
-		struct tacet_bootinfo_device *d = &bi->devices[bi->ndevices];
 		uint64_t pa, len;
 		uint32_t irq = 0;
 
-		if (bi->ndevices == TACET_BOOTINFO_MAX_DEVICES || !compat ||
-		    !fdt_node_is_enabled(fdt, n) || is_kernel_device(fdt, n) ||
+		if (!compat || !fdt_node_is_enabled(fdt, n) || is_kernel_device(fdt, n) ||
 		    fdt_reg(fdt, n, 0, &pa, &len) < 0)
 			continue;
 		fdt_prop_u32(fdt, n, "interrupts", &irq);
-		d->slot = TACET_SLOT_FIRST_DEVICE + (unsigned int)bi->ndevices;
-		if (give(p, d->slot, (struct kobj *)frame_wrap(pa & ~(PAGE_SIZE - 1), pages_of(pa, len), 1),
-			 TACET_RIGHT_READ | TACET_RIGHT_WRITE) < 0)
-			continue;
-		for (size_t i = 0; i < sizeof(d->compatible) - 1 && compat[i]; i++)
-			d->compatible[i] = compat[i];
-		d->paddr = pa;
-		d->size = len;
-		d->irq = irq;
-		if (irq && give(p, TACET_SLOT_FIRST_IRQ + (unsigned int)bi->ndevices,
-				(struct kobj *)irq_desc_get(irq), TACET_RIGHT_WRITE) == 0)
-			d->irq_slot = TACET_SLOT_FIRST_IRQ + (unsigned int)bi->ndevices;
-		bi->ndevices++;
+		add_device(p, bi, compat, pa, len, irq);
+		if (fdt_node_is_compatible(fdt, n, "pci-host-ecam-generic"))
+			give_pci_host(p, bi, n);
 	}
 }
 

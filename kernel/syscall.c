@@ -192,6 +192,29 @@ static void sys_frame_new(struct thread *t)
 		install_new(t, dst, (struct kobj *)frame_alloc(1));
 }
 
+static void sys_frame_derive(struct thread *t)
+{
+	long err;
+	struct cap *src = cap_lookup(t->proc->cspace, ARG(t, 0), TACET_CAP_FRAME, 0, &err);
+	struct cap *dst = src ? cap_empty_slot(t->proc->cspace, ARG(t, 1), &err) : NULL;
+	struct frame *f = src ? (struct frame *)src->obj : NULL;
+	uint64_t first = ARG(t, 2), pages = ARG(t, 3);
+
+	if (dst && (!pages || first >= f->pages || pages > f->pages - first))
+		dst = NULL, err = TACET_ERANGE;
+	if (!dst) {
+		ret(t, -err);
+		return;
+	}
+	f = frame_derive(f, first, pages);
+	if (!f) {
+		ret(t, -TACET_ENOMEM);
+		return;
+	}
+	cap_install(dst, &f->obj, src->rights, 0); /* no more rights than the whole had */
+	ret(t, 0);
+}
+
 /* --- memory --- */
 
 static void sys_map(struct thread *t)
@@ -464,6 +487,7 @@ static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_IRQ_SET_AFFINITY] = sys_irq_set_affinity,
 	[TACET_SYS_IRQ_ENABLE] = sys_irq_enable,
 	[TACET_SYS_TIMER_SET] = sys_timer_set,
+	[TACET_SYS_FRAME_DERIVE] = sys_frame_derive,
 };
 
 void syscall_dispatch(struct thread *t)

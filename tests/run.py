@@ -92,6 +92,7 @@ def qemu_command(c, dtb):
            "-initrd", os.path.join(BUILD, "modules.img")]
     if c["bootargs"]:
         cmd += ["-append", c["bootargs"]]
+    cmd += c.get("qemu_args", [])
     if c.get("icount"):
         cmd += ["-icount", "shift=0,align=off,sleep=off", "-seed", "1"]
     return cmd

@@ -16,3 +16,7 @@ SERVER_SRCS_faulter_ill := servers/tests/faulter_ill.c
 # storm: keeps the goldfish RTC's interrupt asserted (storm and spurious detection).
 SERVERS += storm
 SERVER_SRCS_storm := servers/tests/storm.c
+
+# pcitest: lists PCI bus 0 through a part of the ECAM frame (frame derivation).
+SERVERS += pcitest
+SERVER_SRCS_pcitest := servers/tests/pcitest.c

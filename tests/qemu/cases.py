@@ -14,13 +14,14 @@ PANIC = 1
 
 
 def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=30,
-         dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None, icount=False):
+         dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None, icount=False, qemu_args=()):
     """console_input: (pattern, text): type text on the serial console once pattern appears.
     icount: run under -icount shift=0,align=off,sleep=off -seed 1, so that guest time is the
-    retired-instruction count and the run is deterministic (for timing-sensitive checks)."""
+    retired-instruction count and the run is deterministic (for timing-sensitive checks).
+    qemu_args: more QEMU arguments (extra devices)."""
     return dict(name=name, variant=variant, smp=smp, bootargs=bootargs, expect=expect,
                 status=status, timeout=timeout, dtb=dtb, forbid=forbid, input=console_input,
-                icount=icount)
+                icount=icount, qemu_args=list(qemu_args))
 
 
 CASES = []

@@ -26,4 +26,12 @@ CASES = [
           r"  11 unbound\s+0\s+1001 ", r"init: power off requested by uart"],
          bootargs="init.run=uart:ns16550a,storm@1:goldfish-rtc",
          console_input=(r"tacet: process storm ended", "irqs\rpoweroff\r")),
+    # The PCI host bridge's configuration space through a derived part of its ECAM frame;
+    # QEMU's edu device shows up beside the host bridge.
+    case("pci-bus0",
+         [r"pci: 00:00.0 vendor 1b36 device 0008 class 060000",
+          r"pci: 00:0[1-9a-f].0 vendor 1234 device 11e8",
+          r"pcitest: 2 devices on bus 0: PASS", r"init: leak check: .*: PASS",
+          r"init: all 1 servers done; powering off"],
+         bootargs="init.run=pcitest:pci-host-ecam-generic", qemu_args=("-device", "edu")),
 ]

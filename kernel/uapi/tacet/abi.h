@@ -50,6 +50,8 @@ enum tacet_sys {
 	TACET_SYS_IRQ_ENABLE = 31,   /* (irq) -> 0: re-enable a line storm detection disabled */
 	TACET_SYS_TIMER_SET = 32,    /* (ntfn, badge, deadline) -> 0: signal badge at that time
 				      * (timebase ticks, as rdtime reads; 0 cancels); one per ntfn */
+	TACET_SYS_FRAME_DERIVE = 33, /* (frame, dst, first_page, pages) -> 0: a frame capability
+				      * for part of a frame (e.g. one device of a PCI window) */
 	TACET_SYS_COUNT
 };
 

@@ -442,4 +442,11 @@ static inline unsigned long tacet_time(void)
 	return t;
 }
 
+/* A frame capability in dst for pages [first, first + pages) of frame (same rights). */
+static inline long tacet_frame_derive(unsigned long frame, unsigned long dst, unsigned long first,
+				      unsigned long pages)
+{
+	return tacet_syscall4(TACET_SYS_FRAME_DERIVE, frame, dst, first, pages);
+}
+
 #endif
