@@ -96,9 +96,9 @@ void sched_preempted(struct hart *me, struct thread *t)
 	rq_push(&runqueues[me->id], t, true);
 }
 
-void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *next)
+/* next becomes this hart's running thread (the previous one's FPU state is already saved). */
+static void make_current(struct hart *me, struct thread *next)
 {
-	arch_fp_save(&prev->ctx, &prev->fp);
 	arch_aspace_activate(next->proc->root); /* a no-op within one process */
 	arch_fp_restore(&next->ctx, &next->fp);
 	next->state = TACET_THREAD_RUNNING;
@@ -108,15 +108,15 @@ void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *ne
 		irq_note_running(next);
 }
 
+void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *next)
+{
+	arch_fp_save(&prev->ctx, &prev->fp);
+	make_current(me, next);
+}
+
 static void switch_to(struct hart *me, struct thread *next)
 {
-	arch_aspace_activate(next->proc->root); /* a no-op within one process */
-	arch_fp_restore(&next->ctx, &next->fp);
-	next->state = TACET_THREAD_RUNNING;
-	me->current = next;
-	me->user_ctx = &next->ctx;
-	if (next->irq_woken_by)
-		irq_note_running(next);
+	make_current(me, next);
 	if (slice_expired[me->id] || !slice_armed[me->id])
 		slice_start(me);
 }

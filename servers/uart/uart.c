@@ -4,7 +4,7 @@
  * TACET_CHILD_DEVICE_IRQ. Receive is interrupt-driven: the line is bound to a notification
  * that is bound to this thread, so one receive loop takes both client messages and interrupts;
  * after draining the receiver it acknowledges the line (oneshot). Output polls the
- * transmitter-empty bit (the interrupt-driven transmit path comes with the interrupt layer).
+ * transmitter-empty bit (an interrupt-driven transmit path is still to come).
  *
  * IPC: publishes "console", serving <tacet/console_proto.h> (CONSOLE_WRITE).
  *
