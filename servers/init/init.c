@@ -113,25 +113,71 @@ static int compatible_matches(const char *compatible, const char *wanted)
 	return !strcmp(compatible, wanted) || (comma && !strcmp(comma + 1, wanted));
 }
 
-/* The device whose compatible is compat: its frame and IRQ into the child's fixed slots. */
-static long give_device(unsigned long child, const char *compat)
-{
-	for (unsigned long i = 0; i < bi->ndevices; i++) {
-		const struct tacet_bootinfo_device *d = &bi->devices[i];
-		long err;
+_Static_assert(TACET_CHILD_DEVICE_IRQ == TACET_CHILD_DEVICE + 1, "a device's slots are a pair");
 
-		if (!compatible_matches(d->compatible, compat))
-			continue;
-		if (d->paddr & (PAGE - 1))
-			return -TACET_EALIGN;
-		err = tacet_cap_give(child, d->slot, TACET_CHILD_DEVICE,
-				     TACET_RIGHT_READ | TACET_RIGHT_WRITE);
-		if (!err && d->irq_slot)
-			err = tacet_cap_give(child, d->irq_slot, TACET_CHILD_DEVICE_IRQ,
-					     TACET_RIGHT_WRITE);
-		return err;
+/* Give device d to the child: frame and IRQ into the pair of slots at `slot`. */
+static long give_one_device(unsigned long child, const struct tacet_bootinfo_device *d,
+			    unsigned long slot, struct tacet_bootinfo_device *desc)
+{
+	long err = 0;
+
+	if (d->slot && (d->paddr & (PAGE - 1)))
+		return -TACET_EALIGN;
+	*desc = *d;
+	desc->slot = d->slot ? (unsigned int)slot : 0;
+	desc->irq_slot = d->irq_slot ? (unsigned int)slot + 1 : 0;
+	if (d->slot)
+		err = tacet_cap_give(child, d->slot, slot, TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	if (!err && d->irq_slot)
+		err = tacet_cap_give(child, d->irq_slot, slot + 1, TACET_RIGHT_WRITE);
+	return err;
+}
+
+/* The devices `compat+compat...` names: each into the child's device slots, the first also
+ * into TACET_CHILD_DEVICE / TACET_CHILD_DEVICE_IRQ, all described on a read-only page. */
+static long give_devices(unsigned long child, const char *spec)
+{
+	struct tacet_child_devices *list = (struct tacet_child_devices *)SCRATCH_VA;
+	unsigned long page = alloc_slot();
+	long err = tacet_frame_new(page, 1);
+
+	if (!err)
+		err = tacet_map(TACET_SLOT_SELF_PROCESS, page, SCRATCH_VA,
+				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	while (!err && *spec) {
+		char want[32] = { 0 };
+		unsigned int n = 0, matched = 0;
+
+		while (*spec && *spec != '+' && n < sizeof(want) - 1)
+			want[n++] = *spec++;
+		if (*spec == '+')
+			spec++;
+		for (unsigned long i = 0; !err && i < bi->ndevices; i++) {
+			const struct tacet_bootinfo_device *d = &bi->devices[i];
+			unsigned long k = list->count;
+
+			if (!compatible_matches(d->compatible, want))
+				continue;
+			if (k == TACET_CHILD_MAX_DEVICES)
+				err = -TACET_ERANGE;
+			else
+				err = give_one_device(child, d, TACET_CHILD_DEVICE_SLOTS + 2 * k,
+						      &list->devices[k]);
+			if (!err && k == 0)
+				err = give_one_device(child, d, TACET_CHILD_DEVICE,
+						      &(struct tacet_bootinfo_device){ 0 });
+			list->count += !err;
+			matched++;
+		}
+		if (!err && !matched)
+			err = -TACET_ENOENT;
 	}
-	return -TACET_ENOENT;
+	tacet_unmap(TACET_SLOT_SELF_PROCESS, SCRATCH_VA, 1);
+	if (!err)
+		err = tacet_map(child, page, TACET_CHILD_DEVICES_VADDR, TACET_RIGHT_READ);
+	tacet_cap_delete(page);
+	next_slot--;
+	return err;
 }
 
 static long start_server(const char *name, unsigned int id, unsigned int hart, unsigned int prio,
@@ -166,7 +212,7 @@ static long start_server(const char *name, unsigned int id, unsigned int hart, u
 	if (!err)
 		err = tacet_cap_give(child, child, TACET_CHILD_SELF, TACET_RIGHTS_ALL);
 	if (!err && device[0])
-		err = give_device(child, device);
+		err = give_devices(child, device);
 	if (!err)
 		err = tacet_cap_copy(TACET_SLOT_FAULT_EP, ep, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT,
 				     id + 1);
@@ -200,7 +246,7 @@ static void start_servers(void)
 	}
 	p += strlen("init.run=");
 	while (*p && *p != ' ' && nservers < MAX_SERVERS) {
-		char name[TACET_MODULE_NAME_MAX] = { 0 }, device[32] = { 0 };
+		char name[TACET_MODULE_NAME_MAX] = { 0 }, device[128] = { 0 };
 		unsigned int n = 0, hart = 0, prio = SERVER_PRIORITY;
 
 		while (*p && !strchr(", @/:", *p) && n < sizeof(name) - 1)

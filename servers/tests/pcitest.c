@@ -1,6 +1,7 @@
 /* pcitest: lists the devices on PCI bus 0 through the host bridge's ECAM registers, to test the
  * kernel's frame derivation (a 1 MiB part of the 256 MiB ECAM frame) and the PCI resources in
- * the boot information. Started as `pcitest:pci-host-ecam-generic`. No IPC protocol. */
+ * the boot information, delegated by init. Started as
+ * `pcitest:pci-host-ecam-generic+pci-mmio32+pci-intx`. No IPC protocol. */
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
@@ -44,6 +45,26 @@ int main(void)
 	    rights != (TACET_RIGHT_READ | TACET_RIGHT_WRITE)) {
 		printf("pcitest: FAIL: derived frame rights %#lx\n", rights);
 		return 1;
+	}
+	{
+		const struct tacet_child_devices *given = (const void *)TACET_CHILD_DEVICES_VADDR;
+		unsigned long intx = 0;
+
+		printf("pcitest: given %lu devices:", given->count);
+		for (unsigned long i = 0; i < given->count; i++) {
+			const struct tacet_bootinfo_device *d = &given->devices[i];
+
+			printf(" %s", d->compatible);
+			if (d->irq_slot && tacet_cap_info(d->irq_slot, NULL, NULL) == TACET_CAP_IRQ) {
+				printf("(irq %u)", d->irq);
+				intx++;
+			}
+		}
+		printf("\n");
+		if (intx != 4) {
+			printf("pcitest: FAIL: %lu INTx lines, want 4\n", intx);
+			return 1;
+		}
 	}
 	printf("pcitest: %d devices on bus 0: %s\n", found, found ? "PASS" : "FAIL");
 	return found ? 0 : 1;

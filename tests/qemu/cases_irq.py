@@ -31,7 +31,11 @@ CASES = [
     case("pci-bus0",
          [r"pci: 00:00.0 vendor 1b36 device 0008 class 060000",
           r"pci: 00:0[1-9a-f].0 vendor 1234 device 11e8",
+          r"pcitest: given 6 devices: pci-host-ecam-generic tacet,pci-mmio32 "
+          r"tacet,pci-intx\(irq 32\) tacet,pci-intx\(irq 33\) tacet,pci-intx\(irq 34\) "
+          r"tacet,pci-intx\(irq 35\)",
           r"pcitest: 2 devices on bus 0: PASS", r"init: leak check: .*: PASS",
           r"init: all 1 servers done; powering off"],
-         bootargs="init.run=pcitest:pci-host-ecam-generic", qemu_args=("-device", "edu")),
+         bootargs="init.run=pcitest:pci-host-ecam-generic+pci-mmio32+pci-intx",
+         qemu_args=("-device", "edu")),
 ]

@@ -2,8 +2,12 @@
  *
  * A server starts with: slot TACET_CHILD_SELF, its own process (to map memory into itself);
  * slot TACET_CHILD_INIT, an endpoint to init badged with the server's number; and, if its
- * init.run= entry names a device (`name:compatible`), that device's MMIO frame in
- * TACET_CHILD_DEVICE (page aligned) and its IRQ handler capability in TACET_CHILD_DEVICE_IRQ.
+ * init.run= entry names devices (`name:compatible+compatible...`, each matching every device
+ * with that compatible string, whole or without its vendor), the first one's MMIO frame in
+ * TACET_CHILD_DEVICE (page aligned) and IRQ handler capability in TACET_CHILD_DEVICE_IRQ, and
+ * all of them described in a read-only struct tacet_child_devices at TACET_CHILD_DEVICES_VADDR,
+ * device i's frame in slot TACET_CHILD_DEVICE_SLOTS + 2i and its IRQ in the slot after (the
+ * descriptions' slot and irq_slot name these; 0 when the device has none).
  * Its stack is
  * TACET_CHILD_STACK_PAGES pages below TACET_CHILD_STACK_TOP; a0 holds its number.
  *
@@ -23,6 +27,8 @@
 #ifndef TACET_INIT_PROTO_H
 #define TACET_INIT_PROTO_H
 
+#include <tacet/bootinfo.h>
+
 enum tacet_child_slot {
 	TACET_CHILD_SELF = 1,
 	TACET_CHILD_INIT = 2,
@@ -30,6 +36,15 @@ enum tacet_child_slot {
 	TACET_CHILD_DEVICE_IRQ = 4,
 	TACET_CHILD_CONSOLE = 5, /* where tacet_console_attach() puts the console endpoint */
 	TACET_CHILD_FIRST_FREE = 16,
+	TACET_CHILD_DEVICE_SLOTS = 64, /* 64..95: the devices' frames and IRQs, in pairs */
+};
+
+#define TACET_CHILD_MAX_DEVICES 16
+#define TACET_CHILD_DEVICES_VADDR 0x0000000000001000ul
+
+struct tacet_child_devices {
+	unsigned long count;
+	struct tacet_bootinfo_device devices[TACET_CHILD_MAX_DEVICES];
 };
 
 #define TACET_CHILD_STACK_TOP   0x0000003fff000000ul
