@@ -57,6 +57,8 @@ int arch_aspace_unmap(uint64_t root, uintptr_t va, uint64_t *pa);
 /* Physical address of user va if mapped user-accessible with `need` rights; else -TACET_EFAULT. */
 int arch_aspace_lookup(uint64_t root, uintptr_t va, unsigned int need, uint64_t *pa);
 void arch_aspace_free(uint64_t root);
+/* Forget this hart's cached translations. */
+void arch_tlb_flush_local(void);
 /* Run on root (0: the kernel's own tables). */
 void arch_aspace_activate(uint64_t root);
 /* If this hart runs on root, move it to the kernel's own tables (root is about to go). */

@@ -12,6 +12,19 @@ void hart_signal(struct hart *h, uint32_t reasons)
 	arch_ipi_send(h);
 }
 
+void hart_tlb_flush_if_asked(void)
+{
+	struct hart *me = this_hart();
+
+	if (__atomic_load_n(&me->tlb_flush_pending, __ATOMIC_ACQUIRE)) {
+		/* In the kernel, the kernel's own tables do (their kernel half is the same), and they
+		 * cannot go away: leaving user mode re-activates the thread's (sched.c). */
+		arch_aspace_activate(0);
+		arch_tlb_flush_local();
+		__atomic_store_n(&me->tlb_flush_pending, 0, __ATOMIC_RELEASE);
+	}
+}
+
 void hart_handle_ipi(void)
 {
 	struct hart *me = this_hart();
@@ -22,5 +35,7 @@ void hart_handle_ipi(void)
 		arch_halt();
 	if (reasons & IPI_PING)
 		ktest_answer_pings();
+	if (reasons & IPI_TLB)
+		hart_tlb_flush_if_asked();
 	/* IPI_PONG and IPI_WAKE need nothing here: the woken loop re-checks its condition. */
 }

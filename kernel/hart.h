@@ -15,6 +15,7 @@ enum ipi_reason {
 	IPI_WAKE = 1u << 2, /* just leave wfi and look again */
 	IPI_HALT = 1u << 3, /* stop: another hart panicked */
 	IPI_RESCHED = 1u << 4, /* a thread became ready on this hart's run queue */
+	IPI_TLB = 1u << 5,     /* flush the TLB: a mapping of the process it runs went away */
 };
 
 struct thread;
@@ -53,6 +54,9 @@ struct hart {
 	uint32_t ipi_pending;
 	uint32_t ping_from;
 	uint32_t pong_from;
+	/* Set by the hart that unmapped (holding the BKL), cleared by this hart once its TLB holds
+	 * nothing stale: in its IPI handler, or while it spins for the BKL. */
+	uint32_t tlb_flush_pending;
 };
 
 extern struct hart harts[MAX_HARTS];
@@ -67,5 +71,7 @@ static inline struct hart *this_hart(void)
 void hart_signal(struct hart *h, uint32_t reasons);
 /* Handle this hart's IPI: called by the arch trap code with interrupts masked. */
 void hart_handle_ipi(void);
+/* A requested TLB flush, if any (hart_tlb_shootdown's other side). */
+void hart_tlb_flush_if_asked(void);
 
 #endif

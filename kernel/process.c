@@ -4,6 +4,7 @@
 #include "arch.h"
 #include "kalloc.h"
 #include "frame.h"
+#include "hart.h"
 #include "irq/irq.h"
 #include "notification.h"
 #include "thread.h"
@@ -14,6 +15,28 @@
 #include "page_alloc.h"
 
 struct process *all_processes;
+
+/* After unmapping in p, or before p's memory goes: no hart that runs one of p's threads may
+ * keep a stale translation. Ask each to flush and wait until all have (they do it in their IPI
+ * handler, or while they spin for the BKL this hart holds). BKL held. */
+static void tlb_shootdown(struct process *p)
+{
+	struct hart *me = this_hart();
+	uint32_t asked = 0;
+
+	for (unsigned int h = 0; h < nharts; h++) {
+		if (&harts[h] == me || !harts[h].current || harts[h].current->proc != p)
+			continue;
+		__atomic_store_n(&harts[h].tlb_flush_pending, 1, __ATOMIC_RELEASE);
+		hart_signal(&harts[h], IPI_TLB);
+		asked |= 1u << h;
+	}
+	for (unsigned int h = 0; h < nharts; h++)
+		if (asked & (1u << h))
+			while (__atomic_load_n(&harts[h].tlb_flush_pending, __ATOMIC_ACQUIRE))
+				;
+}
+
 
 struct process *process_new(const char *name)
 {
@@ -73,10 +96,16 @@ long process_map_frame(struct process *p, uintptr_t va, struct frame *f, unsigne
 	return 0;
 }
 
-static void unmap_one(struct process *p, struct mapping *m)
+static void unmap_pages(struct process *p, struct mapping *m)
 {
 	for (uint64_t i = 0; i < m->frame->pages; i++)
 		arch_aspace_unmap(p->root, m->va + i * PAGE_SIZE, NULL);
+}
+
+/* A mapping of a process no hart runs any more (it ended): no shootdown needed. */
+static void unmap_one(struct process *p, struct mapping *m)
+{
+	unmap_pages(p, m);
 	kobj_put(&m->frame->obj);
 	kfree(m, sizeof(*m));
 }
@@ -89,13 +118,25 @@ long process_unmap(struct process *p, uintptr_t va, uint64_t pages)
 	for (m = p->mappings; m; m = m->next)
 		if (m->va >= va && m->va < end && m->va + m->frame->pages * PAGE_SIZE > end)
 			return -TACET_EINVAL;
+	struct mapping *gone = NULL;
+
 	for (mp = &p->mappings; (m = *mp);) {
 		if (m->va >= va && m->va < end) {
 			*mp = m->next;
-			unmap_one(p, m);
+			unmap_pages(p, m);
+			m->next = gone;
+			gone = m;
 		} else {
 			mp = &m->next;
 		}
+	}
+	/* No hart may still reach a page when its frame can be freed (a stale write into a free
+	 * page would corrupt the free list), so: page tables, then every TLB, then the frames. */
+	tlb_shootdown(p);
+	while ((m = gone)) {
+		gone = m->next;
+		kobj_put(&m->frame->obj);
+		kfree(m, sizeof(*m));
 	}
 	return 0;
 }
@@ -141,6 +182,8 @@ void process_release(struct process *p)
 {
 	struct process **pp;
 
+	/* a thread of p killed from another hart may still be in user mode there */
+	tlb_shootdown(p);
 	for (pp = &all_processes; *pp; pp = &(*pp)->next) {
 		if (*pp == p) {
 			*pp = p->next;

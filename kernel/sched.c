@@ -152,6 +152,8 @@ void sched_exit_to_user(void)
 		slice_start(me); /* alone at its priority: a new slice */
 	}
 	me->need_resched = false;
+	/* a TLB shootdown may have moved this hart to the kernel's tables meanwhile */
+	arch_aspace_activate(me->current->proc->root);
 	bkl_unlock();
 	arch_return_to_user(me->user_ctx);
 }

@@ -19,9 +19,17 @@ struct hart;
 
 extern struct spinlock bkl;
 
+/* Like spin_lock(), but a hart waiting for the BKL still answers TLB shootdowns: the holder
+ * may be waiting for exactly that (process.c). */
 static inline void bkl_lock(void)
 {
-	spin_lock(&bkl);
+	if (KDEBUG && !arch_irqs_masked())
+		spin_misuse(&bkl, "interrupts are enabled");
+	if (KDEBUG && spin_is_held_by_me(&bkl))
+		spin_misuse(&bkl, "already held by this hart");
+	while (!spin_trylock(&bkl))
+		while (__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED))
+			hart_tlb_flush_if_asked();
 }
 
 static inline void bkl_unlock(void)

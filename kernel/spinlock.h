@@ -38,6 +38,15 @@ static inline void spin_lock(struct spinlock *lock)
 	lock->owner = (int)this_hart()->id;
 }
 
+/* One attempt; 1 if taken. */
+static inline int spin_trylock(struct spinlock *lock)
+{
+	if (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))
+		return 0;
+	lock->owner = (int)this_hart()->id;
+	return 1;
+}
+
 static inline void spin_unlock(struct spinlock *lock)
 {
 	if (KDEBUG && !spin_is_held_by_me(lock))

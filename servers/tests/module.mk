@@ -20,3 +20,7 @@ SERVER_SRCS_storm := servers/tests/storm.c
 # pcitest: lists PCI bus 0 through a part of the ECAM frame (frame derivation).
 SERVERS += pcitest
 SERVER_SRCS_pcitest := servers/tests/pcitest.c
+
+# tlbtest: unmap while another hart reads the page (TLB shootdown).
+SERVERS += tlbtest
+SERVER_SRCS_tlbtest := servers/tests/tlbtest.c servers/bench/bench.c

@@ -68,4 +68,11 @@ CASES = [
           r"init: server hello finished with status 0",
           r"init: all 3 servers done \(some failed\); powering off"],
          bootargs="init.run=faulter@1,faulter_ill@3,hello@2", status=1),
+    # A page unmapped while another hart's thread of the same process reads it: the TLB
+    # shootdown makes that thread fault at once; init reports it and ends only that thread.
+    case("tlb-shootdown",
+         [r"tlbtest: unmapped the page while hart 2 reads it \(success\)",
+          r"init: server tlbtest faulted: cause 13 at pc 0x[0-9a-f]+, address 0x2100000000",
+          r"tlbtest: reader stopped after the unmap: PASS", r"init: leak check: .*: PASS"],
+         bootargs="init.run=tlbtest@1"),
 ]

@@ -337,6 +337,11 @@ void arch_aspace_activate(uint64_t root)
 	}
 }
 
+void arch_tlb_flush_local(void)
+{
+	sfence_vma_all();
+}
+
 void arch_aspace_deactivate(uint64_t root)
 {
 	if (csr_read(satp) == (SATP_MODE_SV39 | (root >> PAGE_SHIFT)))

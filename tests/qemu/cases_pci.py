@@ -1,0 +1,32 @@
+"""cases_pci.py: the PCI server and the edu driver: BAR assignment, INTx routing, claims, and
+interrupts on a PCI line, alone and shared. The PCI server never ends, so the console's shell
+powers the machine off once the drivers have reported."""
+
+CASES = [
+    # One edu device: the PCI server places its BAR0 in the 32-bit window and routes slot 1's
+    # INTA; the driver claims it and takes 1000 interrupts, one at a time.
+    case("pci-edu",
+         [r"pci: 00:00.0 1b36:0008 class 060000 bar0 none irq none",
+          r"pci: 00:01.0 1234:11e8 class 00ff00 bar0 0x40000000 size 0x100000 irq 33",
+          r"edu 0: id 0x10000ed, irq 33",
+          r"edu 0: raised 1000, handled 1000 \(0 for other devices\): PASS",
+          r"init: power off requested by uart"],
+         bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,edu",
+         qemu_args=("-device", "edu"),
+         console_input=(r"edu 0: raised", "poweroff\r")),
+    # Three edu devices in slots 1, 5 and 9 (congruent mod 4) share one INTx line; three edu
+    # servers on different harts each claim one and raise 1000 interrupts at the same time:
+    # every interrupt is handled once, by its own driver, and none is lost.
+    case("pci-edu-shared-line",
+         [r"pci: 00:01.0 1234:11e8 class 00ff00 bar0 0x40000000 size 0x100000 irq 33",
+          r"pci: 00:05.0 1234:11e8 class 00ff00 bar0 0x40100000 size 0x100000 irq 33",
+          r"pci: 00:09.0 1234:11e8 class 00ff00 bar0 0x40200000 size 0x100000 irq 33",
+          r"edu 0: raised 1000, handled 1000 \(\d+ for other devices\): PASS",
+          r"edu 1: raised 1000, handled 1000 \(\d+ for other devices\): PASS",
+          r"edu 2: raised 1000, handled 1000 \(\d+ for other devices\): PASS",
+          r"init: power off requested by uart"],
+         bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+                  "edu@1,edu@2,edu@3",
+         qemu_args=("-device", "edu,addr=1", "-device", "edu,addr=5", "-device", "edu,addr=9"),
+         console_input=(r"(edu \d: raised[^\n]*\n[\s\S]*){3}", "poweroff\r"), timeout=60),
+]
