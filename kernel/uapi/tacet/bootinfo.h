@@ -29,6 +29,9 @@ struct tacet_bootinfo_device {
 	unsigned int irq; /* 0 if none */
 	unsigned int slot; /* the frame capability's slot in init's cspace */
 	unsigned int irq_slot; /* the IRQ handler capability's slot, 0 if none */
+	/* tacet,pci-intx: the (device number % 4, pin) pairs the host bridge's interrupt-map
+	 * routes to this line: bit 4 * (device % 4) + pin - 1 (pin 1 = INTA); else 0 */
+	unsigned int pci_routes;
 };
 
 struct tacet_bootinfo {

@@ -1,0 +1,318 @@
+/* pci: the PCI bus server: enumerates bus 0, assigns memory BARs and hands devices to drivers.
+ *
+ * Devices (from init, `pci:pci-host-ecam-generic+pci-mmio32+pci-intx`): the host bridge's
+ * ECAM frame, the 32-bit memory window (tacet,pci-mmio32) as one frame, and the bridge's
+ * INTx lines (tacet,pci-intx) as IRQ handler capabilities, in interrupt-map order.
+ *
+ * At start it walks bus 0 (every function of multi-function devices), sizes each BAR by writing
+ * all-ones and reading back, places the memory BARs in the 32-bit window at their natural
+ * alignment (at least a page each, so no two devices share a page and a driver's frame covers
+ * only its own device), enables memory decoding and bus mastering, computes the INTx line and
+ * prints one line per function:
+ *   pci: 00:SS.F VVVV:DDDD class CCCCCC bar0 0xADDR size 0xSIZE irq N
+ *
+ * INTx routing: the kernel read the host bridge's interrupt-map (with its mask) and says, for
+ * each INTx line it handed over, which (device % 4, pin) pairs reach it (pci_routes in the
+ * device description); the server picks the line whose bit for the function is set.
+ * Not handled: I/O BARs (left disabled), buses behind bridges, prefetchable/64-bit windows
+ * (64-bit BARs are placed in the 32-bit window, upper half 0).
+ *
+ * IPC: publishes "pci" and serves <pci_proto.h>: PCI_CLAIM gives a driver its device's BAR0
+ * as a frame and its INTx line, through the driver's own process capability that came with the
+ * message (cap_give), and then drops that capability.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <tacet.h>
+#include <tacet/init_proto.h>
+#include <tacet/pci_proto.h>
+
+#define ECAM_VA      0x0000002000000000ul
+#define BUS_PAGES    256 /* 1 MiB of configuration space per bus */
+#define PAGE         4096ul
+
+#define SLOT_BUS0    (TACET_CHILD_FIRST_FREE + 0)
+#define SLOT_EP      (TACET_CHILD_FIRST_FREE + 1)
+#define SLOT_CLIENT  (TACET_CHILD_FIRST_FREE + 2) /* a claiming driver's process */
+#define SLOT_BAR     (TACET_CHILD_FIRST_FREE + 3) /* a BAR's frame on its way to the driver */
+
+/* configuration space registers (offsets in bytes) */
+#define CFG_ID       0x00
+#define CFG_COMMAND  0x04
+#define CFG_CLASS    0x08
+#define CFG_HEADER   0x0c
+#define CFG_BAR0     0x10
+#define CFG_INTR     0x3c /* line (byte 0), pin (byte 1) */
+#define CMD_MEMORY   (1u << 1)
+#define CMD_MASTER   (1u << 2)
+#define BAR_IO       (1u << 0)
+#define BAR_TYPE_64  (2u << 1)
+#define BAR_TYPE_MASK (3u << 1)
+
+#define MAX_FUNCS    32
+#define MAX_BARS     6
+#define MAX_INTX     4
+
+struct pci_func {
+	unsigned int dev, fn;
+	uint16_t vendor, device;
+	uint32_t class;
+	unsigned long bar[MAX_BARS];  /* assigned bus address, 0 if none */
+	unsigned long size[MAX_BARS]; /* 0 if the BAR is not implemented or not placed */
+	unsigned int pin;             /* 1..4 for INTA..INTD, 0 for none */
+	unsigned int intx;            /* index into intx[] when pin != 0 */
+	int claimed;
+};
+
+static struct pci_func funcs[MAX_FUNCS];
+static unsigned int nfuncs;
+
+static const struct tacet_bootinfo_device *window; /* tacet,pci-mmio32 */
+static unsigned long window_next;                  /* the next free bus address in it */
+static const struct tacet_bootinfo_device *intx[MAX_INTX];
+static unsigned int nintx;
+
+/* The index in intx[] of the line interrupt-map routes (device % 4, pin) to; 0 if none says so
+ * (the bit is checked again when the line is used). */
+static unsigned int intx_of(unsigned int dev, unsigned int pin)
+{
+	for (unsigned int i = 0; i < nintx; i++)
+		if (intx[i]->pci_routes & (1u << (4 * (dev % 4) + pin - 1)))
+			return i;
+	return 0;
+}
+
+static volatile uint32_t *cfg_reg(unsigned int dev, unsigned int fn, unsigned int off)
+{
+	return (volatile uint32_t *)(ECAM_VA + (dev << 15 | fn << 12 | off));
+}
+
+static uint32_t cfg_read(unsigned int dev, unsigned int fn, unsigned int off)
+{
+	return *cfg_reg(dev, fn, off);
+}
+
+static void cfg_write(unsigned int dev, unsigned int fn, unsigned int off, uint32_t v)
+{
+	*cfg_reg(dev, fn, off) = v;
+}
+
+/* A block of size bytes (a power of two) in the window, aligned to its size; 0 if full. */
+static unsigned long window_alloc(unsigned long size)
+{
+	unsigned long addr;
+
+	if (size < PAGE)
+		size = PAGE;
+	addr = (window_next + size - 1) & ~(size - 1);
+	if (addr < window_next || addr + size > window->paddr + window->size)
+		return 0;
+	window_next = addr + size;
+	return addr;
+}
+
+/* Sizes and places the BARs of a function (memory decoding must be off). */
+static void setup_bars(struct pci_func *f, unsigned int nbars)
+{
+	for (unsigned int i = 0; i < nbars; i++) {
+		unsigned int off = CFG_BAR0 + 4 * i;
+		uint32_t orig = cfg_read(f->dev, f->fn, off), lo, hi = 0xffffffff;
+		int is64 = !(orig & BAR_IO) && (orig & BAR_TYPE_MASK) == BAR_TYPE_64;
+		unsigned long mask, size;
+
+		cfg_write(f->dev, f->fn, off, 0xffffffff);
+		lo = cfg_read(f->dev, f->fn, off);
+		if (is64 && i + 1 < nbars) {
+			cfg_write(f->dev, f->fn, off + 4, 0xffffffff);
+			hi = cfg_read(f->dev, f->fn, off + 4);
+		}
+		if (orig & BAR_IO) {
+			cfg_write(f->dev, f->fn, off, orig); /* no I/O window: left unassigned */
+			continue;
+		}
+		/* the address bits that stuck at 0 give the size; none stuck: not implemented */
+		if (is64)
+			mask = (unsigned long)hi << 32 | (lo & ~0xfu);
+		else
+			mask = (lo & ~0xfu) ? 0xffffffff00000000ul | (lo & ~0xfu) : 0;
+		size = mask ? ~mask + 1 : 0;
+		if (size && (f->bar[i] = window_alloc(size)) != 0) {
+			f->size[i] = size;
+			cfg_write(f->dev, f->fn, off, (uint32_t)f->bar[i] | (orig & 0xf));
+		} else {
+			cfg_write(f->dev, f->fn, off, orig);
+		}
+		if (is64) {
+			cfg_write(f->dev, f->fn, off + 4, 0);
+			i++; /* the upper half is not a BAR of its own */
+		}
+	}
+}
+
+static void probe(unsigned int dev, unsigned int fn)
+{
+	uint32_t id = cfg_read(dev, fn, CFG_ID), cmd, intr;
+	unsigned int header = (cfg_read(dev, fn, CFG_HEADER) >> 16) & 0x7f;
+	struct pci_func *f;
+
+	if (nfuncs == MAX_FUNCS) {
+		printf("pci: 00:%02x.%u: more than %d functions; ignored\n", dev, fn, MAX_FUNCS);
+		return;
+	}
+	f = &funcs[nfuncs++];
+	f->dev = dev;
+	f->fn = fn;
+	f->vendor = id & 0xffff;
+	f->device = id >> 16;
+	f->class = cfg_read(dev, fn, CFG_CLASS) >> 8;
+	cmd = cfg_read(dev, fn, CFG_COMMAND) & 0xffff;
+	cfg_write(dev, fn, CFG_COMMAND, cmd & ~(CMD_MEMORY | 1u)); /* no decoding while sizing */
+	setup_bars(f, header == 0 ? 6 : header == 1 ? 2 : 0);
+	intr = cfg_read(dev, fn, CFG_INTR);
+	f->pin = (intr >> 8) & 0xff;
+	if (f->pin >= 1 && f->pin <= 4 && nintx == MAX_INTX) {
+		f->intx = intx_of(dev, f->pin);
+		cfg_write(dev, fn, CFG_INTR, (intr & ~0xffu) | (intx[f->intx]->irq & 0xff));
+	} else {
+		f->pin = 0;
+	}
+	cfg_write(dev, fn, CFG_COMMAND, (cmd & ~1u) | CMD_MEMORY | CMD_MASTER);
+
+	printf("pci: 00:%02x.%u %04x:%04x class %06x", dev, fn, f->vendor, f->device, f->class);
+	if (f->size[0])
+		printf(" bar0 %#lx size %#lx", f->bar[0], f->size[0]);
+	else
+		printf(" bar0 none");
+	if (f->pin)
+		printf(" irq %u\n", intx[f->intx]->irq);
+	else
+		printf(" irq none\n");
+}
+
+static void enumerate(void)
+{
+	for (unsigned int dev = 0; dev < 32; dev++) {
+		unsigned int nfn = 1;
+
+		if ((cfg_read(dev, 0, CFG_ID) & 0xffff) == 0xffff)
+			continue;
+		if (cfg_read(dev, 0, CFG_HEADER) & (0x80u << 16))
+			nfn = 8;
+		for (unsigned int fn = 0; fn < nfn; fn++)
+			if ((cfg_read(dev, fn, CFG_ID) & 0xffff) != 0xffff)
+				probe(dev, fn);
+	}
+}
+
+/* PCI_CLAIM: decode everything first, then hand the two capabilities over. */
+static long claim(const struct tacet_msg *msg, unsigned long *irq, unsigned long *size,
+		  unsigned long *slot)
+{
+	unsigned long vendor = msg->w[0], device = msg->w[1], index = msg->w[2];
+	unsigned long slots = msg->w[3];
+	struct pci_func *f = NULL;
+	long err;
+
+	if (!TACET_TAG_HAS_CAP(msg->tag) ||
+	    tacet_cap_info(SLOT_CLIENT, NULL, NULL) != TACET_CAP_PROCESS)
+		return -TACET_EPERM;
+	for (unsigned int i = 0; i < nfuncs; i++) {
+		if (funcs[i].vendor != vendor || funcs[i].device != device)
+			continue;
+		if (index-- == 0) {
+			f = &funcs[i];
+			break;
+		}
+	}
+	if (!f)
+		return -TACET_ENOENT;
+	if (f->claimed)
+		return -TACET_EBUSY;
+	if (!f->size[0] || !f->pin)
+		return -TACET_EINVAL;
+
+	err = tacet_frame_derive(window->slot, SLOT_BAR, (f->bar[0] - window->paddr) / PAGE,
+				 (f->size[0] + PAGE - 1) / PAGE);
+	if (!err)
+		err = tacet_cap_give(SLOT_CLIENT, SLOT_BAR, PCI_SLOTS_FRAME(slots),
+				     TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	tacet_cap_delete(SLOT_BAR);
+	if (!err) {
+		err = tacet_cap_give(SLOT_CLIENT, intx[f->intx]->irq_slot, PCI_SLOTS_IRQ(slots),
+				     TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+		/* if this fails the driver keeps the frame but the device stays unclaimed:
+		 * a shortcut (there is no call to take a capability back from a cspace) */
+	}
+	if (err)
+		return err;
+	f->claimed = 1;
+	*irq = intx[f->intx]->irq;
+	*size = f->size[0];
+	*slot = f->dev;
+	return 0;
+}
+
+int main(void)
+{
+	const struct tacet_child_devices *given = (const void *)TACET_CHILD_DEVICES_VADDR;
+	const struct tacet_bootinfo_device *ecam = NULL;
+	struct tacet_msg msg, reply = { 0 };
+	const char *step = "find the ECAM and the 32-bit window";
+	long err = 0;
+
+	for (unsigned long i = 0; i < given->count; i++) {
+		const struct tacet_bootinfo_device *d = &given->devices[i];
+
+		if (!strcmp(d->compatible, "pci-host-ecam-generic"))
+			ecam = d;
+		else if (!strcmp(d->compatible, "tacet,pci-mmio32"))
+			window = d;
+		else if (!strcmp(d->compatible, "tacet,pci-intx") && d->irq_slot &&
+			 nintx < MAX_INTX)
+			intx[nintx++] = d;
+	}
+	if (!ecam || !window)
+		err = -TACET_ENOENT;
+	if (!err && (step = "map bus 0"))
+		err = tacet_frame_derive(ecam->slot, SLOT_BUS0, 0, BUS_PAGES);
+	if (!err)
+		err = tacet_map(TACET_CHILD_SELF, SLOT_BUS0, ECAM_VA,
+				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	if (err) {
+		printf("pci: cannot %s: %s\n", step, tacet_strerror(err));
+		return 1;
+	}
+	if (nintx != MAX_INTX)
+		printf("pci: %u INTx lines, not %d: devices get no interrupt\n", nintx, MAX_INTX);
+	window_next = window->paddr;
+	enumerate();
+	printf("pci: %u functions on bus 0\n", nfuncs);
+
+	err = tacet_endpoint_new(SLOT_EP);
+	if (!err && (step = "publish \"pci\""))
+		err = tacet_publish("pci", SLOT_EP);
+	if (err) {
+		printf("pci: cannot %s: %s\n", step, tacet_strerror(err));
+		return 1;
+	}
+	err = tacet_recv(SLOT_EP, SLOT_CLIENT, &msg, NULL);
+	for (;;) {
+		unsigned long irq = 0, size = 0, slot = 0;
+
+		if (err) {
+			printf("pci: receive failed: %s\n", tacet_strerror(err));
+			return 1;
+		}
+		if (TACET_TAG_LABEL(msg.tag) == PCI_CLAIM)
+			err = claim(&msg, &irq, &size, &slot);
+		else
+			err = -TACET_EINVAL;
+		tacet_cap_delete(SLOT_CLIENT); /* empty unless a capability came along */
+		reply.tag = TACET_TAG(0, 4);
+		reply.w[0] = (unsigned long)err;
+		reply.w[1] = irq;
+		reply.w[2] = size;
+		reply.w[3] = slot;
+		err = tacet_reply_recv(SLOT_EP, &reply, SLOT_CLIENT, &msg, NULL);
+	}
+}
