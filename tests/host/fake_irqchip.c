@@ -349,3 +349,8 @@ struct thread *notification_signal(struct notification *n, uint64_t bits)
 	}
 	return NULL;
 }
+
+/* The BKL's spin loop answers TLB shootdowns (kernel/hart.c); nothing to flush on the host. */
+void hart_tlb_flush_if_asked(void)
+{
+}
