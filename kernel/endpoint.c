@@ -23,13 +23,8 @@ struct endpoint *endpoint_new(void)
 
 void endpoint_destroy(struct endpoint *ep)
 {
-	struct thread *t;
-
-	while ((t = tqueue_pop(&ep->senders)) || (t = tqueue_pop(&ep->receivers))) {
-		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-TACET_EDEAD);
-		t->blocked_on = NULL;
-		sched_ready(t);
-	}
+	thread_wake_all(&ep->senders, TACET_EDEAD);
+	thread_wake_all(&ep->receivers, TACET_EDEAD);
 	kfree(ep, sizeof(*ep));
 }
 

@@ -101,15 +101,8 @@ struct notification *notification_new(void)
 
 void notification_destroy(struct notification *n)
 {
-	struct thread *t;
-
 	timer_unlink(n);
-
-	while ((t = tqueue_pop(&n->waiters))) {
-		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-TACET_EDEAD);
-		t->blocked_on = NULL;
-		sched_ready(t);
-	}
+	thread_wake_all(&n->waiters, TACET_EDEAD);
 	kfree(n, sizeof(*n));
 }
 

@@ -36,22 +36,6 @@ static int fail(const char *what)
 	return -1;
 }
 
-static const struct tacet_module *find_module(const void *archive, uint64_t size, const char *name)
-{
-	const struct tacet_modules_header *h = archive;
-	const struct tacet_module *m = (const void *)(h + 1);
-
-	if (size < sizeof(*h) || memcmp(h->magic, TACET_MODULES_MAGIC, sizeof(h->magic)) ||
-	    h->version != TACET_MODULES_VERSION ||
-	    h->count > (size - sizeof(*h)) / sizeof(*m))
-		return NULL;
-	for (uint32_t i = 0; i < h->count; i++)
-		if (!strncmp(m[i].name, name, TACET_MODULE_NAME_MAX) && m[i].offset <= size &&
-		    m[i].size <= size - m[i].offset)
-			return &m[i];
-	return NULL;
-}
-
 static unsigned int segment_rights(uint32_t flags)
 {
 	unsigned int r = 0;
@@ -252,7 +236,7 @@ int rootserver_start(void)
 		return fail("no boot module archive (QEMU -initrd)");
 	if (platform.initrd_start & (PAGE_SIZE - 1))
 		return fail("the module archive is not page aligned");
-	m = find_module(archive, size, "init");
+	m = tacet_module_find(archive, size, "init");
 	if (!m)
 		return fail("no module \"init\" in the archive");
 	nsegs = elf_parse(archive + m->offset, m->size, arch_user_top(), segs, INIT_MAX_SEGMENTS,

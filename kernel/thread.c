@@ -37,6 +37,17 @@ struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigne
 	return t;
 }
 
+void thread_wake_all(struct tqueue *q, long err)
+{
+	struct thread *t;
+
+	while ((t = tqueue_pop(q))) {
+		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+		t->blocked_on = NULL;
+		sched_ready(t);
+	}
+}
+
 /* Take t out of whatever it waits in. */
 static void thread_detach(struct thread *t)
 {

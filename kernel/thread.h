@@ -46,6 +46,8 @@ struct thread {
 /* A new thread of p, READY on `hart` at `prio`, entering user mode at pc with sp and a0 = arg. */
 struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigned long arg,
 			  unsigned int prio, unsigned int hart);
+/* Wake every thread waiting in q with -err as its result (their object is going away). */
+void thread_wake_all(struct tqueue *q, long err);
 /* The current thread ends (exit or fault it cannot survive): it leaves every queue, wakes its
  * callers with TACET_EDEAD, and its process ends with its last thread. */
 void thread_exit(struct thread *t, long status);

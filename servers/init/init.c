@@ -47,19 +47,6 @@ static unsigned long alloc_slot(void)
 	return next_slot++;
 }
 
-static const struct tacet_module *find_module(const char *name)
-{
-	const struct tacet_modules_header *h = (const void *)bi->modules_vaddr;
-	const struct tacet_module *m = (const void *)(h + 1);
-
-	if (memcmp(h->magic, TACET_MODULES_MAGIC, sizeof(h->magic)))
-		return NULL;
-	for (uint32_t i = 0; i < h->count; i++)
-		if (!strncmp(m[i].name, name, TACET_MODULE_NAME_MAX))
-			return &m[i];
-	return NULL;
-}
-
 /* One fresh page for the child at va: filled through init's scratch mapping, then moved. */
 static long child_page(unsigned long child, unsigned long va, unsigned int rights,
 		       const uint8_t *src, unsigned long off, unsigned long len)
@@ -183,7 +170,8 @@ static long give_devices(unsigned long child, const char *spec)
 static long start_server(const char *name, unsigned int id, unsigned int hart, unsigned int prio,
 			 const char *device)
 {
-	const struct tacet_module *m = find_module(name);
+	const struct tacet_module *m =
+		tacet_module_find((const void *)bi->modules_vaddr, bi->modules_size, name);
 	struct elf_segment segs[8];
 	unsigned long entry, child, fault_ep = alloc_slot(), ep = alloc_slot();
 	const char *why;
