@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "page_alloc.h"
+#include "host_rng.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define MIB          (1ULL << 20)
@@ -245,21 +246,6 @@ static void test_subtract_reversed(void **state)
 #define MAX_RESV       6
 #define MAX_RESV_PAGES 3 /* the usual length limit of a random reservation */
 
-static uint64_t rng_state;
-
-/* xorshift64: the same sequence on every host, unlike rand(). */
-static uint64_t rng_next(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
-static uint64_t rng_below(uint64_t n)
-{
-	return rng_next() % n;
-}
 
 /* Half the edges page aligned, since that is where off-by-ones hide. */
 static uint64_t random_edge(uint64_t lo, uint64_t hi)

@@ -11,6 +11,7 @@
 
 #include "runqueue.h"
 #include "thread.h"
+#include "host_rng.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define NTHREADS     8
@@ -280,21 +281,6 @@ struct model {
 	int prio_of[POOL]; /* -1: not queued */
 };
 
-static uint64_t rng_state;
-
-/* xorshift64: the same sequence on every host, unlike rand(). */
-static uint64_t rng_next(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
-static uint64_t rng_below(uint64_t n)
-{
-	return rng_next() % n;
-}
 
 static int model_top(const struct model *m)
 {
