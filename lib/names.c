@@ -3,6 +3,8 @@
 #include <tacet.h>
 #include <tacet/init_proto.h>
 
+#define LOOKUP_PAUSE_TICKS 10000ul /* between tries: 1 ms of QEMU virt's 10 MHz timebase */
+
 static long pack_name(const char *name, unsigned long *w)
 {
 	size_t len = strlen(name);
@@ -24,6 +26,18 @@ long tacet_publish(const char *name, unsigned long slot)
 	return err ? err : (long)msg.w[0];
 }
 
+/* Sleep a little on a notification made in slot (empty, and left empty): a yield would keep
+ * the hart busy, and a busy hart can starve the one that is about to publish (under -icount QEMU
+ * runs the harts in turn, and a hart runs until it waits). */
+static void pause_in(unsigned long slot)
+{
+	if (tacet_ntfn_new(slot))
+		return (void)tacet_yield();
+	if (!tacet_timer_set(slot, 1, tacet_time() + LOOKUP_PAUSE_TICKS))
+		tacet_wait(slot);
+	tacet_cap_delete(slot);
+}
+
 long tacet_lookup(const char *name, unsigned long dst, unsigned int tries)
 {
 	struct tacet_msg msg;
@@ -37,9 +51,9 @@ long tacet_lookup(const char *name, unsigned long dst, unsigned int tries)
 			err = tacet_call(TACET_CHILD_INIT, &msg);
 		if (!err)
 			err = (long)msg.w[0];
-		if (err != -TACET_ENOENT)
+		if (err != -TACET_ENOENT || !tries)
 			return err;
-		tacet_yield();
+		pause_in(dst);
 	} while (tries--);
 	return err;
 }

@@ -24,7 +24,8 @@ const char *tacet_strerror(long err);
 extern long (*tacet_console_write)(const void *buf, unsigned long len);
 
 /* init's name service (<tacet/init_proto.h>): publish the capability in slot under name;
- * look a name up into slot dst, waiting (yielding) up to `tries` times for it to appear.
+ * look a name up into slot dst (which must be empty), trying again up to `tries` times, 1 ms
+ * apart, until it appears.
  * Return 0 or a negative TACET_E* code. */
 long tacet_publish(const char *name, unsigned long slot);
 long tacet_lookup(const char *name, unsigned long dst, unsigned int tries);

@@ -1,137 +1,193 @@
-/* edu: a driver for QEMU's edu PCI device (1234:11e8) that tests interrupt delivery on a PCI
- * INTx line, possibly shared with other devices.
+/* edu.c: the edu interrupt test: a driver for QEMU's edu PCI device that checks interrupt
+ * delivery on a PCI INTx line, possibly shared with other devices, possibly moved between harts
+ * while interrupts flow.
  *
- * Device: claimed from the PCI server (looked up as "pci"; <pci_proto.h>): the first edu device
- * not yet claimed by another edu server, counting from index 0, so that several edu servers
- * started together take one device each. Its BAR0 registers (hw/misc/edu.c): 0x00 identification
- * (low byte 0xed), 0x04 liveness (reads back what was written, inverted), 0x24 interrupt status,
- * 0x60 raise (the written bits are or-ed into the status and the interrupt asserted), 0x64
- * acknowledge (the written bits are cleared; the interrupt is deasserted when none are left).
+ * Device: the first edu device not yet claimed by another edu server (edu_dev.h), so that
+ * several edu servers started together take one device each.
  *
- * Test: binds the line with TACET_IRQ_SHARED, then raises EDU_ROUNDS interrupts one at a time.
+ * Test: binds the line with TACET_IRQ_SHARED, then raises `rounds` interrupts one at a time.
  * Every notification is acknowledged to the kernel (tacet_irq_ack) with handled = whether this
  * device's status had bits set, since a shared line is unmasked only once every binder has
  * acknowledged; a notification with status 0 was another device's. A timer catches a lost
- * interrupt. Prints `edu N: raised R, handled H (O for other devices): PASS` (N the device's
- * index among the edu devices) and exits 0 if every interrupt raised was handled exactly once.
+ * interrupt. With move_every, the line starts on the driver's home hart (index mod harts) and,
+ * in every move_every interrupts, goes to another hart (a different one each time) for 1 in
+ * AWAY_SHARE of them and comes back: each move is made right after a raise, so that interrupt
+ * is in flight while the line moves. After each stretch the line's per-hart counts
+ * (TACET_INFO_IRQ) are checked: the stretch's interrupts were taken on its hart, but the first,
+ * which may have been taken on the previous one, and nowhere else. (Mostly at home, because
+ * a cross-hart delivery costs an IPI and a wake-up from wfi, slow when QEMU's harts outnumber
+ * the host's CPUs.)
+ * Prints `edu N: raised R, handled H (O for other devices): PASS` (N the device's index among
+ * the edu devices), with `, M moves` when moving, and exits 0 if every interrupt raised was
+ * handled exactly once.
  *
  * IPC: none served; calls PCI_CLAIM on "pci".
  */
 #include <stdio.h>
+#include <string.h>
 #include <tacet.h>
-#include <tacet/init_proto.h>
-#include <tacet/pci_proto.h>
+#include "edu.h"
+#include "edu_dev.h"
 
-#define EDU_VENDOR    0x1234
-#define EDU_DEVICE    0x11e8
-#define EDU_ROUNDS    1000
-#define EDU_MAX_INDEX 32
+#define EDU_VA      0x0000002000000000ul
+#define IRQ_BADGE   1
+#define TIMER_BADGE 2
+#define LOST_TICKS  10000000ul /* 1 s of the 10 MHz timebase: the interrupt was lost */
+#define MAX_HARTS   TACET_INFO_MAX_HARTS
+#define AWAY_SHARE  25 /* moving: 1 in 25 interrupts is taken away from the driver's hart */
 
-#define EDU_VA        0x0000002000000000ul
-#define EDU_ID        (0x00 / 4)
-#define EDU_LIVENESS  (0x04 / 4)
-#define EDU_IRQ_STATUS (0x24 / 4)
-#define EDU_IRQ_RAISE (0x60 / 4)
-#define EDU_IRQ_ACK   (0x64 / 4)
-#define EDU_IRQ_BIT   0x1u
+struct edu_run {
+	struct edu dev;
+	unsigned long raised, handled, others;
+};
 
-#define SLOT_PCI      (TACET_CHILD_FIRST_FREE + 0)
-#define SLOT_BAR      (TACET_CHILD_FIRST_FREE + 1)
-#define SLOT_IRQ      (TACET_CHILD_FIRST_FREE + 2)
-#define SLOT_NTFN     (TACET_CHILD_FIRST_FREE + 3)
-#define IRQ_BADGE     1
-#define TIMER_BADGE   2
-#define LOST_TICKS    10000000ul /* 1 s of the 10 MHz timebase: the interrupt was lost */
-
-static volatile uint32_t *const edu = (volatile uint32_t *)EDU_VA;
-
-/* Claims the first free edu device: its index, or a negative TACET_E* code. */
-static long claim(unsigned long *irq)
+/* Raise one interrupt, after which `between` (if set) runs while it is in flight; then wait for
+ * it. Returns 0, or 1 after printing why the test failed. */
+static int one_interrupt(struct edu_run *r, void (*between)(struct edu_run *r))
 {
-	for (unsigned long index = 0; index < EDU_MAX_INDEX; index++) {
-		struct tacet_msg msg = {
-			.tag = TACET_TAG_CAP(PCI_CLAIM, 4, TACET_CHILD_SELF),
-			.w = { EDU_VENDOR, EDU_DEVICE, index, PCI_SLOTS(SLOT_BAR, SLOT_IRQ) },
-		};
-		long err = tacet_call(SLOT_PCI, &msg);
+	int ours = 0;
 
-		if (!err)
-			err = (long)msg.w[0];
-		if (err == -TACET_EBUSY)
-			continue;
-		if (err)
-			return err;
-		*irq = msg.w[1];
-		return (long)index;
-	}
-	return -TACET_ENOENT;
-}
+	r->dev.regs[EDU_IRQ_RAISE] = EDU_IRQ_BIT;
+	r->raised++;
+	if (between)
+		between(r);
+	while (!ours) {
+		/* taken on this hart, the interrupt has been signalled already; else wait, with a
+		 * timer that catches a lost one */
+		long bits = tacet_poll(EDU_SLOT_NTFN);
 
-int main(void)
-{
-	unsigned long irq = 0, raised = 0, handled = 0, others = 0;
-	const char *step = "look up \"pci\"";
-	long index = -1, err;
-	uint32_t id;
+		if (!bits) {
+			tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, tacet_time() + LOST_TICKS);
+			bits = tacet_wait(EDU_SLOT_NTFN);
+			tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, 0);
+		}
 
-	err = tacet_lookup("pci", SLOT_PCI, 10000);
-	if (!err && (step = "claim an edu device")) {
-		index = claim(&irq);
-		err = index < 0 ? index : 0;
-	}
-	if (!err && (step = "map its registers"))
-		err = tacet_map(TACET_CHILD_SELF, SLOT_BAR, EDU_VA,
-				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
-	if (!err && (step = "create the notification"))
-		err = tacet_ntfn_new(SLOT_NTFN);
-	if (!err && (step = "bind the interrupt"))
-		err = tacet_irq_bind(SLOT_IRQ, SLOT_NTFN, IRQ_BADGE, TACET_IRQ_SHARED);
-	if (err) {
-		printf("edu: cannot %s: %s: FAIL\n", step, tacet_strerror(err));
-		return 1;
-	}
-	id = edu[EDU_ID];
-	edu[EDU_LIVENESS] = 0x5a5a0f0f;
-	if ((id & 0xff) != 0xed || edu[EDU_LIVENESS] != ~0x5a5a0f0fu) {
-		printf("edu %ld: not alive (id %#x): FAIL\n", index, id);
-		return 1;
-	}
-	printf("edu %ld: id %#x, irq %lu\n", index, id, irq);
+		if (bits < 0) {
+			printf("edu %ld: wait failed: %s: FAIL\n", r->dev.index, tacet_strerror(bits));
+			return 1;
+		}
+		if (bits & IRQ_BADGE) {
+			uint32_t status = r->dev.regs[EDU_IRQ_STATUS];
 
-	while (raised < EDU_ROUNDS) {
-		int ours = 0;
-
-		edu[EDU_IRQ_RAISE] = EDU_IRQ_BIT;
-		raised++;
-		tacet_timer_set(SLOT_NTFN, TIMER_BADGE, tacet_time() + LOST_TICKS);
-		while (!ours) {
-			long bits = tacet_wait(SLOT_NTFN);
-			uint32_t status;
-
-			if (bits < 0) {
-				printf("edu %ld: wait failed: %s: FAIL\n", index, tacet_strerror(bits));
-				return 1;
+			ours = status != 0;
+			if (ours) {
+				r->dev.regs[EDU_IRQ_ACK] = status; /* deasserts our part of the line */
+				r->handled++;
+			} else {
+				r->others++;
 			}
-			if (bits & IRQ_BADGE) {
-				status = edu[EDU_IRQ_STATUS];
-				ours = status != 0;
-				if (ours) {
-					edu[EDU_IRQ_ACK] = status; /* deasserts our part of the line */
-					handled++;
-				} else {
-					others++;
-				}
-				tacet_irq_ack(SLOT_IRQ, ours);
-			}
-			if (!ours && (bits & TIMER_BADGE)) {
-				printf("edu %ld: interrupt %lu lost (status %#x): FAIL\n", index,
-				       raised, edu[EDU_IRQ_STATUS]);
-				return 1;
-			}
+			tacet_irq_ack(EDU_SLOT_IRQ, ours);
+		}
+		if (!ours && (bits & TIMER_BADGE)) {
+			printf("edu %ld: interrupt %lu lost (status %#x): FAIL\n", r->dev.index,
+			       r->raised, r->dev.regs[EDU_IRQ_STATUS]);
+			return 1;
 		}
 	}
-	tacet_timer_set(SLOT_NTFN, TIMER_BADGE, 0);
-	printf("edu %ld: raised %lu, handled %lu (%lu for other devices): %s\n", index, raised,
-	       handled, others, raised == handled ? "PASS" : "FAIL");
-	return raised == handled ? 0 : 1;
+	return 0;
+}
+
+static unsigned long nharts(void)
+{
+	struct tacet_hart_info hi;
+	unsigned long n = 0;
+
+	while (n < MAX_HARTS && tacet_info(TACET_INFO_HART, n, &hi, sizeof(hi)) > 0)
+		n++;
+	return n;
+}
+
+static int irq_counts(const struct edu_run *r, unsigned long per_hart[MAX_HARTS])
+{
+	struct tacet_irq_info ii;
+
+	if (tacet_info(TACET_INFO_IRQ, r->dev.irq, &ii, sizeof(ii)) < 0)
+		return -1;
+	memcpy(per_hart, ii.per_hart, sizeof(ii.per_hart));
+	return 0;
+}
+
+static unsigned long next_hart;
+
+static void move_line(struct edu_run *r)
+{
+	long err = tacet_irq_set_affinity(EDU_SLOT_IRQ, next_hart);
+
+	if (err)
+		printf("edu %ld: cannot move line %lu to hart %lu: %s: FAIL\n", r->dev.index,
+		       r->dev.irq, next_hart, tacet_strerror(err));
+}
+
+/* One phase of `count` interrupts moving the line from hart `from` to hart `to`: checks where
+ * they were taken. Returns 0, or 1 after printing the failure. */
+static int phase(struct edu_run *r, unsigned long count, unsigned long from, unsigned long to,
+		 unsigned long harts)
+{
+	unsigned long before[MAX_HARTS], after[MAX_HARTS];
+
+	if (irq_counts(r, before) < 0)
+		return 1;
+	next_hart = to;
+	for (unsigned long i = 0; i < count; i++)
+		if (one_interrupt(r, i == 0 ? move_line : NULL))
+			return 1;
+	if (irq_counts(r, after) < 0)
+		return 1;
+	for (unsigned long h = 0; h < harts; h++) {
+		unsigned long got = after[h] - before[h];
+		int ok = h == to ? got >= count - 1 : h == from ? got <= 1 : got == 0;
+
+		if (!ok) {
+			printf("edu %ld: line %lu routed to hart %lu was taken %lu times on hart %lu "
+			       "(of %lu): FAIL\n", r->dev.index, r->dev.irq, to, got, h, count);
+			return 1;
+		}
+	}
+	if (after[to] - before[to] + after[from] - before[from] != count && from != to) {
+		printf("edu %ld: %lu interrupts raised in a phase, %lu taken: FAIL\n", r->dev.index,
+		       count, after[to] - before[to] + after[from] - before[from]);
+		return 1;
+	}
+	return 0;
+}
+
+int edu_test(unsigned long rounds, unsigned long move_every)
+{
+	struct edu_run r = { 0 };
+	unsigned long harts = nharts(), moves = 0, home, away_count = move_every / AWAY_SHARE;
+
+	if (edu_open(&r.dev, EDU_VA, IRQ_BADGE))
+		return 1;
+	printf("edu %ld: id %#x, irq %lu\n", r.dev.index, r.dev.regs[EDU_ID], r.dev.irq);
+	home = (unsigned long)r.dev.index % harts;
+	if (move_every && tacet_irq_set_affinity(EDU_SLOT_IRQ, home))
+		return 1;
+	while (r.raised < rounds) {
+		unsigned long n = rounds - r.raised, away;
+
+		if (!move_every || harts < 2 || !away_count) {
+			if (one_interrupt(&r, NULL))
+				return 1;
+			continue;
+		}
+		if (n > move_every)
+			n = move_every;
+		if (n <= away_count) {
+			if (phase(&r, n, home, home, harts))
+				return 1;
+			continue;
+		}
+		/* a few interrupts on another hart (each time the next one), the rest back home */
+		away = (home + 1 + moves / 2 % (harts - 1)) % harts;
+		if (phase(&r, away_count, home, away, harts) ||
+		    phase(&r, n - away_count, away, home, harts))
+			return 1;
+		moves += 2;
+	}
+	printf("edu %ld: raised %lu, handled %lu (%lu for other devices)", r.dev.index, r.raised,
+	       r.handled, r.others);
+	if (move_every)
+		printf(", %lu moves", moves);
+	printf(": %s\n", r.raised == r.handled ? "PASS" : "FAIL");
+	return r.raised == r.handled ? 0 : 1;
 }

@@ -1,0 +1,43 @@
+/* edu_dev.h: QEMU's edu PCI device (1234:11e8, hw/misc/edu.c) as the edu servers and the
+ * interrupt benchmarks use it: claimed from the PCI server, its BAR0 mapped, its INTx line bound
+ * to a new notification.
+ *
+ * Registers (32-bit, BAR0): 0x00 identification (low byte 0xed), 0x04 liveness (reads back what
+ * was written, inverted), 0x24 interrupt status, 0x60 raise (the written bits are or-ed into the
+ * status and the interrupt asserted), 0x64 acknowledge (the written bits are cleared; the
+ * interrupt is deasserted when none are left).
+ */
+#ifndef EDU_DEV_H
+#define EDU_DEV_H
+
+#include <stdint.h>
+#include <tacet/init_proto.h>
+
+#define EDU_ID         (0x00 / 4)
+#define EDU_LIVENESS   (0x04 / 4)
+#define EDU_IRQ_STATUS (0x24 / 4)
+#define EDU_IRQ_RAISE  (0x60 / 4)
+#define EDU_IRQ_ACK    (0x64 / 4)
+#define EDU_IRQ_BIT    0x1u
+
+/* The capability slots edu_open() fills; a server's own slots start at EDU_SLOT_FREE. */
+enum edu_slot {
+	EDU_SLOT_PCI = TACET_CHILD_FIRST_FREE, /* the PCI server's endpoint */
+	EDU_SLOT_BAR,                          /* BAR0's frame */
+	EDU_SLOT_IRQ,                          /* the line's IRQ handler capability */
+	EDU_SLOT_NTFN,                         /* the notification the line signals */
+	EDU_SLOT_FREE,
+};
+
+struct edu {
+	volatile uint32_t *regs; /* BAR0, mapped */
+	unsigned long irq;       /* the line's number */
+	long index;              /* the device's index among the edu devices */
+};
+
+/* Claims the first edu device no other server has claimed, maps its BAR0 at va, makes the
+ * notification and binds the line to it (shared, with badge), then checks the device answers.
+ * Returns 0, or prints `edu: cannot STEP: ERROR` and returns a negative TACET_E* code. */
+long edu_open(struct edu *e, unsigned long va, unsigned long badge);
+
+#endif
