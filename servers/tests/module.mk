@@ -24,3 +24,7 @@ SERVER_SRCS_pcitest := servers/tests/pcitest.c
 # tlbtest: unmap while another hart reads the page (TLB shootdown).
 SERVERS += tlbtest
 SERVER_SRCS_tlbtest := servers/tests/tlbtest.c servers/bench/bench.c
+
+# irqbad: the interrupt system calls with bad arguments (and the line working afterwards).
+SERVERS += irqbad
+SERVER_SRCS_irqbad := servers/tests/irqbad.c

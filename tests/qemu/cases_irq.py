@@ -38,4 +38,16 @@ CASES = [
           r"init: all 1 servers done; powering off"],
          bootargs="init.run=pcitest:pci-host-ecam-generic+pci-mmio32+pci-intx",
          qemu_args=("-device", "edu")),
+    # Bad input to the interrupt system calls: each refused with its error code (no line
+    # capability, wrong type, missing right, bad badge or flag, no such hart, not bound, bound
+    # twice), and the line still delivers an interrupt afterwards.
+    case("irq-bad-arguments",
+         [r"irqbad: bind without a capability \(empty slot\) -> empty capability slot: PASS",
+          r"irqbad: ack a line not bound -> invalid argument: PASS",
+          r"irqbad: affinity to hart 99 -> invalid argument: PASS",
+          r"irqbad: bind again, not shared -> object busy: PASS",
+          r"irqbad: the line still works: PASS",
+          r"irqbad: 23 checks, 0 failed",
+          r"init: all 1 servers done; powering off"],
+         bootargs="init.run=irqbad:goldfish-rtc"),
 ]

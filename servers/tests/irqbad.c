@@ -1,0 +1,129 @@
+/* irqbad: every interrupt system call with bad arguments gets its error code, and the line
+ * still works afterwards. Started as `irqbad:goldfish-rtc` (the RTC's alarm is the interrupt:
+ * its frame and line arrive in TACET_CHILD_DEVICE / TACET_CHILD_DEVICE_IRQ).
+ * Prints `irqbad: WHAT -> ERROR: PASS` per check, `irqbad: the line still works: PASS`, then
+ * `irqbad: N checks, N failed`. No IPC protocol. */
+#include <stdio.h>
+#include <tacet.h>
+#include <tacet/init_proto.h>
+
+#define RTC_VA          0x0000002000000000ul
+#define RTC_ALARM_LOW   (0x08 / 4)
+#define RTC_ALARM_HIGH  (0x0c / 4)
+#define RTC_IRQ_ENABLED (0x10 / 4)
+#define RTC_CLEAR_INT   (0x1c / 4)
+#define IRQ             TACET_CHILD_DEVICE_IRQ
+#define SLOT_NTFN       (TACET_CHILD_FIRST_FREE + 0)
+#define SLOT_IRQ_RO     (TACET_CHILD_FIRST_FREE + 1) /* the line without the write right */
+#define SLOT_EMPTY      (TACET_CHILD_FIRST_FREE + 2)
+#define SLOT_BEYOND     1000
+#define NO_SUCH_HART    99
+#define BAD_FLAG        0x80ul
+#define LOST_TICKS      10000000ul /* 1 s of the 10 MHz timebase */
+
+static unsigned int checks, failed;
+
+static void expect(const char *what, long got, long want)
+{
+	checks++;
+	if (got == want) {
+		printf("irqbad: %s -> %s: PASS\n", what, want ? tacet_strerror(want) : "0");
+		return;
+	}
+	failed++;
+	printf("irqbad: %s -> %s, expected %s: FAIL\n", what, got ? tacet_strerror(got) : "0",
+	       want ? tacet_strerror(want) : "0");
+}
+
+static unsigned long harts(void)
+{
+	struct tacet_hart_info hi;
+	unsigned long n = 0;
+
+	while (tacet_info(TACET_INFO_HART, n, &hi, sizeof(hi)) > 0)
+		n++;
+	return n;
+}
+
+/* The refused calls, before and after the line is bound. */
+static void bad_calls(void)
+{
+	expect("ack a line not bound", tacet_irq_ack(IRQ, 1), -TACET_EINVAL);
+	expect("unbind a line not bound", tacet_irq_unbind(IRQ), -TACET_EINVAL);
+	expect("enable a line not disabled", tacet_irq_enable(IRQ), -TACET_EINVAL);
+	expect("bind without a capability (empty slot)", tacet_irq_bind(SLOT_EMPTY, SLOT_NTFN, 1, 0),
+	       -TACET_EEMPTY);
+	expect("bind a slot beyond the table", tacet_irq_bind(SLOT_BEYOND, SLOT_NTFN, 1, 0),
+	       -TACET_EBADSLOT);
+	expect("bind a notification as a line", tacet_irq_bind(SLOT_NTFN, SLOT_NTFN, 1, 0),
+	       -TACET_ETYPE);
+	expect("bind with a read-only line capability", tacet_irq_bind(SLOT_IRQ_RO, SLOT_NTFN, 1, 0),
+	       -TACET_EPERM);
+	expect("bind to the line itself as notification", tacet_irq_bind(IRQ, IRQ, 1, 0),
+	       -TACET_ETYPE);
+	expect("bind with badge 0", tacet_irq_bind(IRQ, SLOT_NTFN, 0, 0), -TACET_EINVAL);
+	expect("bind with badge bit 63", tacet_irq_bind(IRQ, SLOT_NTFN, 1ul << 63, 0),
+	       -TACET_EINVAL);
+	expect("bind with an unknown flag", tacet_irq_bind(IRQ, SLOT_NTFN, 1, BAD_FLAG),
+	       -TACET_EINVAL);
+	expect("affinity to hart 99", tacet_irq_set_affinity(IRQ, NO_SUCH_HART), -TACET_EINVAL);
+	expect("affinity to the hart after the last", tacet_irq_set_affinity(IRQ, harts()),
+	       -TACET_EINVAL);
+	expect("affinity without the write right", tacet_irq_set_affinity(SLOT_IRQ_RO, 0),
+	       -TACET_EPERM);
+}
+
+/* One alarm interrupt through the bound line, acknowledged: 0, or a negative code. */
+static long one_interrupt(volatile uint32_t *rtc)
+{
+	long bits;
+
+	tacet_timer_set(SLOT_NTFN, 2, tacet_time() + LOST_TICKS);
+	rtc[RTC_IRQ_ENABLED] = 1;
+	rtc[RTC_ALARM_HIGH] = 0;
+	rtc[RTC_ALARM_LOW] = 1; /* an alarm long past: the line rises now */
+	bits = tacet_wait(SLOT_NTFN);
+	tacet_timer_set(SLOT_NTFN, 2, 0);
+	if (bits < 0)
+		return bits;
+	if (!(bits & 1))
+		return -TACET_EDEAD; /* the timer: the interrupt never came */
+	rtc[RTC_CLEAR_INT] = 1;
+	rtc[RTC_IRQ_ENABLED] = 0;
+	return tacet_irq_ack(IRQ, 1);
+}
+
+int main(void)
+{
+	volatile uint32_t *rtc = (volatile uint32_t *)RTC_VA;
+	long err = tacet_map(TACET_CHILD_SELF, TACET_CHILD_DEVICE, RTC_VA,
+			     TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+
+	if (!err)
+		err = tacet_ntfn_new(SLOT_NTFN);
+	if (!err)
+		err = tacet_cap_copy(IRQ, SLOT_IRQ_RO, TACET_RIGHT_READ, 0);
+	if (err) {
+		printf("irqbad: cannot start: %s: FAIL\n", tacet_strerror(err));
+		return 1;
+	}
+	bad_calls();
+	expect("bind", tacet_irq_bind(IRQ, SLOT_NTFN, 1, 0), 0);
+	expect("bind again, not shared", tacet_irq_bind(IRQ, SLOT_NTFN, 1, 0), -TACET_EBUSY);
+	expect("bind again, shared", tacet_irq_bind(IRQ, SLOT_NTFN, 1, TACET_IRQ_SHARED),
+	       -TACET_EBUSY);
+	expect("ack with no interrupt pending", tacet_irq_ack(IRQ, 1), 0);
+	expect("enable a bound line not disabled", tacet_irq_enable(IRQ), -TACET_EINVAL);
+	expect("affinity to hart 99, bound", tacet_irq_set_affinity(IRQ, NO_SUCH_HART),
+	       -TACET_EINVAL);
+	err = one_interrupt(rtc);
+	checks++;
+	if (err)
+		failed++;
+	printf("irqbad: the line still works: %s%s\n", err ? tacet_strerror(err) : "",
+	       err ? ": FAIL" : "PASS");
+	expect("unbind", tacet_irq_unbind(IRQ), 0);
+	expect("unbind twice", tacet_irq_unbind(IRQ), -TACET_EINVAL);
+	printf("irqbad: %u checks, %u failed\n", checks, failed);
+	return failed ? 1 : 0;
+}
