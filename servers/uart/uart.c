@@ -1,10 +1,13 @@
 /* uart: the ns16550a driver and console server, with a small shell.
  *
  * Devices (from init): the UART's registers in TACET_CHILD_DEVICE, its interrupt line in
- * TACET_CHILD_DEVICE_IRQ. Receive is interrupt-driven: the line is bound to a notification
- * that is bound to this thread, so one receive loop takes both client messages and interrupts;
- * after draining the receiver it acknowledges the line (oneshot). Output polls the
- * transmitter-empty bit (an interrupt-driven transmit path is still to come).
+ * TACET_CHILD_DEVICE_IRQ. Both directions are interrupt-driven: the line is bound to a
+ * notification that is bound to this thread, so one receive loop takes both client messages and
+ * interrupts. On an interrupt the server drains the receiver into rx[], refills the transmitter
+ * (its 16-byte FIFO) from tx[], and acknowledges the line (oneshot); then it runs the shell on
+ * what arrived. Output (its own printf and clients' CONSOLE_WRITE) goes into tx[] and returns at
+ * once; the transmitter-empty interrupt is on while tx[] holds anything. Only a full tx[] or a
+ * power-off waits for the transmitter, on the same notification.
  *
  * IPC: publishes "console", serving <tacet/console_proto.h> (CONSOLE_WRITE).
  *
@@ -20,28 +23,79 @@
 #define UART_RBR      0
 #define UART_THR      0
 #define UART_IER      1
+#define UART_IIR      2 /* read */
+#define UART_FCR      2 /* write */
 #define UART_LSR      5
 #define UART_IER_RX   0x01
+#define UART_IER_THRE 0x02
+#define UART_FCR_FIFO 0x07 /* enable, clear both */
 #define UART_LSR_DR   0x01
 #define UART_LSR_THRE 0x20
+#define UART_FIFO     16
 
 #define SLOT_NTFN     (TACET_CHILD_FIRST_FREE + 0)
 #define SLOT_EP       (TACET_CHILD_FIRST_FREE + 1)
 #define IRQ_BADGE     1
 #define LINE_MAX      128
 
+#define TX_SIZE       4096 /* a power of two */
+#define RX_SIZE       256  /* a power of two */
+
 static volatile uint8_t *uart = (volatile uint8_t *)UART_VA;
 static char line[LINE_MAX];
 static unsigned int line_len;
+static char tx[TX_SIZE], rx[RX_SIZE];
+static unsigned long tx_head, tx_tail, rx_head, rx_tail; /* free-running; head - tail = used */
+static unsigned long pending_bits; /* notification bits seen while waiting for the transmitter */
+
+/* The transmitter-empty interrupt is wanted while there is something to send. */
+static void tx_irq(int on)
+{
+	uart[UART_IER] = (uint8_t)(UART_IER_RX | (on ? UART_IER_THRE : 0));
+}
+
+/* The line fired: take what arrived, send what fits, acknowledge. */
+static void uart_service(void)
+{
+	int handled = (uart[UART_IIR] & 1) == 0; /* bit 0 clear: the UART had a reason */
+
+	while (uart[UART_LSR] & UART_LSR_DR) {
+		char c = (char)uart[UART_RBR];
+
+		if (rx_head - rx_tail < RX_SIZE)
+			rx[rx_head++ % RX_SIZE] = c;
+		handled = 1;
+	}
+	if (uart[UART_LSR] & UART_LSR_THRE) {
+		for (int i = 0; i < UART_FIFO && tx_tail != tx_head; i++)
+			uart[UART_THR] = (uint8_t)tx[tx_tail++ % TX_SIZE];
+		if (tx_tail == tx_head)
+			tx_irq(0);
+	}
+	tacet_irq_ack(TACET_CHILD_DEVICE_IRQ, handled);
+}
+
+/* Wait for the line once (the transmitter needs room); other bits wait for the main loop. */
+static void wait_for_uart(void)
+{
+	long bits = tacet_wait(SLOT_NTFN);
+
+	if (bits < 0)
+		return;
+	if (bits & IRQ_BADGE)
+		uart_service();
+	pending_bits |= (unsigned long)bits & ~(unsigned long)IRQ_BADGE;
+}
 
 static void uart_putc(char c)
 {
-	while (!(uart[UART_LSR] & UART_LSR_THRE))
-		;
-	uart[UART_THR] = (uint8_t)c;
+	while (tx_head - tx_tail == TX_SIZE)
+		wait_for_uart();
+	tx[tx_head++ % TX_SIZE] = c;
 }
 
-/* The console sink for this server's own printf: straight to the device. */
+/* The console sink for this server's own printf and its clients: into tx[], then the
+ * transmitter-empty interrupt takes it from there. */
 static long uart_write(const void *buf, unsigned long len)
 {
 	const char *s = buf;
@@ -51,7 +105,17 @@ static long uart_write(const void *buf, unsigned long len)
 			uart_putc('\r');
 		uart_putc(s[i]);
 	}
+	if (len)
+		tx_irq(1); /* the transmitter is empty now or will be: the interrupt comes */
 	return (long)len;
+}
+
+/* Everything in tx[] out to the device (before powering off). */
+static void uart_flush(void)
+{
+	fflush(stdout);
+	while (tx_tail != tx_head)
+		wait_for_uart();
 }
 
 static const char *const state_names[] = {
@@ -164,6 +228,7 @@ static void cmd_poweroff(void)
 	struct tacet_msg msg = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
 
 	printf("powering off\n");
+	uart_flush();
 	tacet_call(TACET_CHILD_INIT, &msg);
 }
 
@@ -214,15 +279,13 @@ static void shell_input(char c)
 	fflush(stdout);
 }
 
-static void drain_receiver(void)
+/* What the receiver took: the shell's input (any key ends irqtop). */
+static void shell_take_input(void)
 {
-	int handled = 0;
+	while (rx_tail != rx_head) {
+		char c = rx[rx_tail++ % RX_SIZE];
 
-	while (uart[UART_LSR] & UART_LSR_DR) {
-		char c = (char)uart[UART_RBR];
-
-		handled = 1;
-		if (irqtop) { /* any key ends the live table */
+		if (irqtop) {
 			irqtop = 0;
 			tacet_timer_set(SLOT_NTFN, TIMER_BADGE, 0);
 			printf("irqtop: stopped\ntacet> ");
@@ -231,14 +294,16 @@ static void drain_receiver(void)
 		}
 		shell_input(c);
 	}
-	tacet_irq_ack(TACET_CHILD_DEVICE_IRQ, handled);
 }
 
 /* The bound notification's bits: the UART's interrupt, the irqtop timer. */
 static void notified(unsigned long bits)
 {
+	bits |= pending_bits;
+	pending_bits = 0;
 	if (bits & IRQ_BADGE)
-		drain_receiver();
+		uart_service();
+	shell_take_input();
 	if ((bits & TIMER_BADGE) && irqtop)
 		irqtop_draw();
 }
@@ -275,7 +340,8 @@ int main(void)
 		return 1;
 	}
 	tacet_console_write = uart_write;
-	uart[UART_IER] = UART_IER_RX;
+	uart[UART_FCR] = UART_FCR_FIFO;
+	tx_irq(0);
 	printf("uart: console ready; type help\ntacet> ");
 	fflush(stdout);
 	err = tacet_recv(SLOT_EP, 0, &msg, &badge);
@@ -286,6 +352,8 @@ int main(void)
 		}
 		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
 			notified(msg.w[0]);
+			while (pending_bits) /* seen while waiting for the transmitter */
+				notified(0);
 			err = tacet_recv(SLOT_EP, 0, &msg, &badge); /* nobody to reply to */
 			continue;
 		}
@@ -293,6 +361,8 @@ int main(void)
 		reply.w[0] = TACET_TAG_LABEL(msg.tag) == CONSOLE_WRITE
 				     ? (unsigned long)serve_write(&msg)
 				     : (unsigned long)-TACET_EINVAL;
+		while (pending_bits)
+			notified(0);
 		err = tacet_reply_recv(SLOT_EP, &reply, 0, &msg, &badge);
 	}
 }
