@@ -30,13 +30,13 @@ static void (*ktest_hart_fn)(void);
 static uint32_t ktest_generation;
 static uint32_t ran_generation[MAX_HARTS];
 
-static _Noreturn void ktest_pass(void)
+_Noreturn void ktest_pass(void)
 {
 	kprintf("ktest: %s: PASS\n", current_test);
 	platform_poweroff(0);
 }
 
-static _Noreturn __attribute__((format(printf, 1, 2))) void ktest_fail(const char *fmt, ...)
+_Noreturn void ktest_fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -46,6 +46,22 @@ static _Noreturn __attribute__((format(printf, 1, 2))) void ktest_fail(const cha
 	va_end(ap);
 	kprintf("\n");
 	platform_poweroff(KTEST_FAIL_EXIT_CODE);
+}
+
+void ktest_report(const char *name, uint64_t *samples, unsigned int n)
+{
+	/* Shell sort, gaps n/2, n/4, ..., 1: small and enough for a few thousand samples. */
+	for (unsigned int gap = n / 2; gap; gap /= 2)
+		for (unsigned int i = gap; i < n; i++)
+			for (unsigned int j = i; j >= gap && samples[j - gap] > samples[j]; j -= gap) {
+				uint64_t t = samples[j];
+
+				samples[j] = samples[j - gap];
+				samples[j - gap] = t;
+			}
+	kprintf("BENCH %s samples=%u min=%lu median=%lu max=%lu\n", name, n,
+		(unsigned long)samples[0], (unsigned long)samples[(n - 1) / 2],
+		(unsigned long)samples[n - 1]);
 }
 
 /* Run fn on every other hart (from their idle loops) and on this one. */
@@ -377,6 +393,7 @@ static const struct ktest tests[] = {
 	{ "kernel_exception", test_kernel_exception },
 	{ "irq_nest", test_irq_nest },
 	{ "enabled_interrupts", test_enabled_interrupts },
+	{ "irq_fast_latency", ktest_irq_fast_latency },
 };
 
 void ktest_main(void)

@@ -4,11 +4,22 @@
 #ifndef KERNEL_KTEST_H
 #define KERNEL_KTEST_H
 
+#include <stdint.h>
+
 /* Boot hart, once every hart is online: run the chosen test, if any (does not return then). */
 void ktest_main(void);
 /* Idle loop hook on every hart: run work the test posted for all harts. */
 void ktest_hart_poll(void);
 /* IPI handler: answer the pings other harts sent to this one. */
 void ktest_answer_pings(void);
+
+/* For the test cases (ktest*.c): the end of a case, and a benchmark's summary line
+ * `BENCH name samples=n min=.. median=.. max=..` (samples sorted in place; tests/bench/bench.py
+ * reads it). */
+_Noreturn void ktest_pass(void);
+_Noreturn __attribute__((format(printf, 1, 2))) void ktest_fail(const char *fmt, ...);
+void ktest_report(const char *name, uint64_t *samples, unsigned int n);
+/* The cases kept in files of their own. */
+void ktest_irq_fast_latency(void);
 
 #endif

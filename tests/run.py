@@ -154,19 +154,25 @@ def run_qemu_case(results, c):
     results.report(name, not problems, detail, took)
 
 
-def run_bench_determinism(results):
-    """The benchmarks must give the same figures on every run: boot them all twice."""
+def run_bench_checks(results):
+    """The benchmarks must give the same figures on every run, and each figure must stay
+    within its budget (tests/bench/budgets.json): boot them all twice, check both."""
     start = time.monotonic()
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "bench", "bench.py"),
-                           "--check-deterministic"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=600)
+                           "--check-deterministic", "--check-budgets"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
     out = proc.stdout + proc.stderr
-    with open(os.path.join(LOGS, "bench-determinism.log"), "w") as f:
+    with open(os.path.join(LOGS, "bench.log"), "w") as f:
         f.write(out)
+    took = time.monotonic() - start
     tail = "\n".join("    | " + line for line in out.strip().splitlines()[-8:])
-    results.report("bench/deterministic", proc.returncode == 0,
-                   f"figures differ between two runs (build/test-logs/bench-determinism.log)\n"
-                   f"{tail}", time.monotonic() - start)
+    deterministic = "bench: deterministic:" in out
+    results.report("bench/deterministic", deterministic,
+                   f"figures differ between two runs, or a benchmark failed "
+                   f"(build/test-logs/bench.log)\n{tail}", took)
+    if deterministic:
+        results.report("bench/budgets", proc.returncode == 0 and "within their budgets" in out,
+                       f"a path got slower than its budget (build/test-logs/bench.log)\n{tail}")
 
 
 def main():
@@ -186,7 +192,7 @@ def main():
                 continue
             run_qemu_case(results, c)
     if not args.no_bench and not args.no_qemu and (not args.pattern or args.pattern in "bench"):
-        run_bench_determinism(results)
+        run_bench_checks(results)
     if results.failed:
         print("failed: " + " ".join(results.failed))
     print(f"{results.passed} passed, {len(results.failed)} failed")

@@ -1,7 +1,8 @@
 /* irq.c: the generic interrupt layer. Owns descs[] (one struct irq_desc per line, made at boot,
  * never freed) and the controller's operations. The BKL guards each line's state and binding;
  * the top half takes it when it must signal (from user mode the trap path already holds it).
- * Statistics are per line, updated by whichever hart takes the line.
+ * Statistics are per line, updated under the BKL by whichever hart takes the line; readers
+ * (irq_info) hold it too.
  *
  * A line's protocol (threaded delivery, oneshot; one or, with TACET_IRQ_SHARED, several binders):
  *
@@ -63,15 +64,18 @@ struct irq_desc *irq_desc_get(unsigned int irq)
 	return irq < IRQ_MAX ? descs[irq] : NULL;
 }
 
+/* The top half is done (BKL held, so plain updates; readers may see a torn maximum, no more). */
 static void account(struct irq_desc *d, struct hart *me)
 {
-	uint64_t top = arch_cycles() - me->trap_cycle;
+	uint64_t now = arch_cycles(), top = now - me->trap_cycle;
 
-	__atomic_fetch_add(&d->count, 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&d->per_hart[me->id], 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&d->top_half_total, top, __ATOMIC_RELAXED);
+	d->last_trap = me->trap_cycle;
+	d->last_done = now;
+	d->count++;
+	d->per_hart[me->id]++;
+	d->top_half_total += top;
 	if (top > d->top_half_max)
-		d->top_half_max = top; /* a lost race loses one sample of a maximum, no more */
+		d->top_half_max = top;
 }
 
 /* A bound line fired: mask it and tell every binder. BKL held. */
@@ -424,11 +428,13 @@ long irq_info(unsigned long index, void *out)
 	ii->bound = d->handler ? 1 : d->nbinders;
 	ii->unhandled = d->unhandled;
 	ii->disabled_count = d->disabled_count;
-	ii->count = __atomic_load_n(&d->count, __ATOMIC_RELAXED);
+	ii->count = d->count;
 	for (unsigned int h = 0; h < MAX_HARTS && h < TACET_INFO_MAX_HARTS; h++)
-		ii->per_hart[h] = __atomic_load_n(&d->per_hart[h], __ATOMIC_RELAXED);
+		ii->per_hart[h] = d->per_hart[h];
 	ii->top_half_max = d->top_half_max;
-	ii->top_half_total = __atomic_load_n(&d->top_half_total, __ATOMIC_RELAXED);
+	ii->top_half_total = d->top_half_total;
+	ii->last_trap = d->last_trap;
+	ii->last_done = d->last_done;
 	ii->spurious_all = irq_spurious();
 	ii->wake_max = d->wake_max;
 	ii->wake_avg = d->wakes ? d->wake_total / d->wakes : 0;

@@ -37,8 +37,8 @@ struct irq_binder {
 	bool waiting;              /* signalled, has not acknowledged yet */
 };
 
-/* A line. It is also the object an IRQ handler capability names. BKL guards all but the
- * statistics, which the top half updates with atomics. */
+/* A line. It is also the object an IRQ handler capability names. The BKL guards all of it,
+ * statistics included (the top half always holds it). */
 struct irq_desc {
 	struct kobj obj;
 	unsigned int irq;
@@ -62,6 +62,7 @@ struct irq_desc {
 	uint64_t per_hart[MAX_HARTS];
 	uint64_t top_half_max;      /* cycles from trap entry to the end of the top half */
 	uint64_t top_half_total;
+	uint64_t last_trap, last_done; /* the latest interrupt's trap entry and top half done */
 	uint64_t wake_max, wake_total, wakes;       /* top half done -> its server running */
 	uint64_t server_max, server_total, served;  /* server running -> its irq_ack */
 };

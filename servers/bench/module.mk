@@ -1,6 +1,6 @@
 # module.mk: the benchmark servers `make bench` runs (tests/bench/bench.py says how): the null
-# system call, the IPC round trip (one server, a client per hart placement) and the
-# notification wake-up (same hart, cross hart).
+# system call, the IPC round trip (one server, a client per hart placement), the
+# notification wake-up (same hart, cross hart) and the interrupt latencies.
 BENCH_COMMON := servers/bench/bench.c
 
 SERVERS += bench_null
@@ -16,3 +16,9 @@ SERVERS += bench_ntfn_same bench_ntfn_cross
 SERVER_SRCS_bench_ntfn_same := servers/bench/notify_same.c servers/bench/notify.c $(BENCH_COMMON)
 SERVER_SRCS_bench_ntfn_cross := servers/bench/notify_cross.c servers/bench/notify.c \
 	$(BENCH_COMMON)
+
+# The interrupt latencies, with the PCI server and an edu device (servers/edu/edu_dev.c).
+SERVERS += bench_irq_same bench_irq_cross
+BENCH_IRQ := servers/bench/irq.c servers/edu/edu_dev.c $(BENCH_COMMON)
+SERVER_SRCS_bench_irq_same := servers/bench/irq_same.c $(BENCH_IRQ)
+SERVER_SRCS_bench_irq_cross := servers/bench/irq_cross.c $(BENCH_IRQ)

@@ -4,9 +4,13 @@ of servers/bench/ started by init, under -icount, where the cycle counter counts
 instructions (one count for all harts) and a run is deterministic. Prints a table and writes
 build/bench/results.json; the serial logs go to build/bench/NAME.log.
 
-  python3 tests/bench/bench.py [-k SUBSTRING] [--check-deterministic] [--jobs N]
+  python3 tests/bench/bench.py [-k SUBSTRING] [--check-deterministic] [--check-budgets]
+                               [--jobs N]
 
 --check-deterministic runs every benchmark twice and exits 1, naming the figures, if any differ.
+--check-budgets exits 1 if a figure's median or maximum is over its budget in
+tests/bench/budgets.json (the message names the path, the budget and the new count); a change
+that makes a path faster should lower its budget there.
 Expects `make kernel userspace build/dts/aclint-smp2.dtb` done (make bench does it).
 
 Every figure is in instructions, less the cost of an empty rdcycle; rdcycle pair (measured by
@@ -32,36 +36,50 @@ MEM = "128M"
 TIMEOUT = 180  # seconds per boot
 ICOUNT = ["-icount", "shift=0,align=off,sleep=off", "-seed", "1", "-rtc", "clock=vm"]
 
-# (benchmark, init.run=): the servers and their harts/priorities (servers/bench/module.mk).
+PCI = "pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
+EDU = ["-device", "edu"]
+
+# (boot, -append, the figures it reports, more QEMU arguments): the servers and their
+# harts/priorities (servers/bench/module.mk), or an in-kernel benchmark (kernel/ktest_bench.c).
 BENCHMARKS = [
-    ("null_syscall", "bench_null@1"),
-    ("ipc_call_reply_same_hart", "bench_ipc_srv@1,bench_ipc_same@1"),
-    ("ipc_call_reply_cross_hart", "bench_ipc_srv@1,bench_ipc_cross@0"),
-    ("notify_wake_same_hart", "bench_ntfn_same@1/200"),
-    ("notify_wake_cross_hart", "bench_ntfn_cross@1/200"),
+    ("null_syscall", "init.run=bench_null@1", ["null_syscall"], []),
+    ("ipc_call_reply_same_hart", "init.run=bench_ipc_srv@1,bench_ipc_same@1",
+     ["ipc_call_reply_same_hart"], []),
+    ("ipc_call_reply_cross_hart", "init.run=bench_ipc_srv@1,bench_ipc_cross@0",
+     ["ipc_call_reply_cross_hart"], []),
+    ("notify_wake_same_hart", "init.run=bench_ntfn_same@1/200", ["notify_wake_same_hart"], []),
+    ("notify_wake_cross_hart", "init.run=bench_ntfn_cross@1/200", ["notify_wake_cross_hart"],
+     []),
+    ("irq_same_hart", f"init.run={PCI},bench_irq_same@1/200",
+     ["irq_raise_to_trap", "irq_top_half", "irq_raise_to_server_same_hart"], EDU),
+    ("irq_cross_hart", f"init.run={PCI},bench_irq_cross@1/200",
+     ["irq_raise_to_server_cross_hart"], EDU),
+    ("irq_fast_handler", "test=irq_fast_latency", ["irq_raise_to_fast_handler"], EDU),
 ]
+BUDGETS = os.path.join(ROOT, "tests", "bench", "budgets.json")
 
 BENCH_RE = re.compile(r"^BENCH (\S+) samples=(\d+) min=(\d+) median=(\d+) max=(\d+)\s*$", re.M)
 OVERHEAD_RE = re.compile(r"^bench: rdcycle pair overhead (\d+) instructions", re.M)
-DONE_RE = re.compile(r"init: all \d+ servers done; powering off")
+DONE_RE = re.compile(r"init: all \d+ servers done; powering off|"
+                     r"init: power off requested by bench_|ktest: irq_fast_latency: PASS")
 
 
 class BenchError(Exception):
     pass
 
 
-def qemu_command(run):
+def qemu_command(append, extra):
     dtb = os.path.join(BUILD, "dts", f"aclint-smp{SMP}.dtb")
     return ["qemu-system-riscv64", "-machine", "virt,aclint=on", "-cpu", "rv64",
             "-smp", str(SMP), "-m", MEM, *ICOUNT,
             "-display", "none", "-monitor", "none", "-serial", "stdio",
             "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb,
-            "-initrd", os.path.join(BUILD, "modules.img"), "-append", f"init.run={run}"]
+            "-initrd", os.path.join(BUILD, "modules.img"), "-append", append, *extra]
 
 
-def run_one(name, run, tag):
-    """Boot one benchmark; returns its figures as a dict (results.json's fields + overhead)."""
-    cmd = qemu_command(run)
+def run_one(boot, append, figures, extra, tag):
+    """Boot one benchmark; returns its figures as dicts (results.json's fields + overhead)."""
+    cmd = qemu_command(append, extra)
     start = time.monotonic()
     try:
         proc = subprocess.run(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -70,29 +88,54 @@ def run_one(name, run, tag):
     except subprocess.TimeoutExpired as e:
         out, status = (e.stdout or b"").decode(errors="replace"), None
     took = time.monotonic() - start
-    log = os.path.join(OUT, f"{name}{tag}.log")
+    log = os.path.join(OUT, f"{boot}{tag}.log")
     with open(log, "w") as f:
         f.write("$ " + " ".join(cmd) + "\n" + out)
     where = os.path.relpath(log, ROOT)
     if status is None:
-        raise BenchError(f"{name}: timed out after {TIMEOUT}s (log: {where})")
-    found = [m for m in BENCH_RE.finditer(out) if m.group(1) == name]
+        raise BenchError(f"{boot}: timed out after {TIMEOUT}s (log: {where})")
     overhead = OVERHEAD_RE.search(out)
-    if "PANIC" in out or status != 0 or not DONE_RE.search(out) or len(found) != 1 or not overhead:
-        raise BenchError(f"{name}: no clean result (QEMU exit status {status}; log: {where})")
-    m = found[0]
-    return {"name": name, "unit": "instructions", "samples": int(m.group(2)),
-            "min": int(m.group(3)), "median": int(m.group(4)), "max": int(m.group(5)),
-            "overhead": int(overhead.group(1)), "seconds": took}
+    if "PANIC" in out or status != 0 or not DONE_RE.search(out) or not overhead:
+        raise BenchError(f"{boot}: no clean result (QEMU exit status {status}; log: {where})")
+    results = []
+    for name in figures:
+        found = [m for m in BENCH_RE.finditer(out) if m.group(1) == name]
+        if len(found) != 1:
+            raise BenchError(f"{boot}: {len(found)} results for {name} (log: {where})")
+        m = found[0]
+        results.append({"name": name, "unit": "instructions", "samples": int(m.group(2)),
+                        "min": int(m.group(3)), "median": int(m.group(4)),
+                        "max": int(m.group(5)), "overhead": int(overhead.group(1)),
+                        "seconds": took})
+    return results
 
 
 def run_all(selected, rounds, jobs):
     """rounds x every selected benchmark, in parallel (-icount makes each run independent of
     the host's load). Returns one list of results per round, in BENCHMARKS order."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [[pool.submit(run_one, name, run, f".{r + 1}" if rounds > 1 else "")
-                    for name, run in selected] for r in range(rounds)]
-        return [[f.result() for f in round_futures] for round_futures in futures]
+        futures = [[pool.submit(run_one, *bench, f".{r + 1}" if rounds > 1 else "")
+                    for bench in selected] for r in range(rounds)]
+        return [[res for f in round_futures for res in f.result()] for round_futures in futures]
+
+
+def check_budgets(results):
+    """Each figure's median and maximum against tests/bench/budgets.json: the failures, as
+    readable lines."""
+    with open(BUDGETS) as f:
+        budgets = json.load(f)
+    problems = []
+    for r in results:
+        budget = budgets.get(r["name"])
+        if budget is None:
+            problems.append(f"{r['name']}: no budget in {os.path.relpath(BUDGETS, ROOT)}")
+            continue
+        for key in ("median", "max"):
+            if r[key] > budget[key]:
+                problems.append(f"{r['name']}: {key} {r[key]} instructions is over its budget "
+                                f"of {budget[key]} ({os.path.relpath(BUDGETS, ROOT)}): the path "
+                                f"got slower")
+    return problems
 
 
 def print_table(results):
@@ -119,10 +162,13 @@ def main():
     ap.add_argument("-k", dest="pattern", default="", help="only benchmarks whose name has this")
     ap.add_argument("--check-deterministic", action="store_true",
                     help="run everything twice; fail if any figure differs")
+    ap.add_argument("--check-budgets", action="store_true",
+                    help="fail if a median or maximum is over its budget (tests/bench/budgets.json)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="QEMU instances at once (default: one per host CPU)")
     args = ap.parse_args()
-    selected = [b for b in BENCHMARKS if args.pattern in b[0]]
+    selected = [b for b in BENCHMARKS
+                if args.pattern in b[0] or any(args.pattern in f for f in b[2])]
     if not selected:
         sys.exit(f"bench: no benchmark matches {args.pattern!r}")
     for path in ("kernel.bin", "modules.img", f"dts/aclint-smp{SMP}.dtb"):
@@ -141,7 +187,7 @@ def main():
         json.dump([{k: r[k] for k in ("name", "unit", "samples", "min", "median", "max")}
                    for r in results], f, indent=2)
         f.write("\n")
-    print(f"bench: {len(results) * len(rounds)} boots in {time.monotonic() - start:.1f}s; "
+    print(f"bench: {len(selected) * len(rounds)} boots in {time.monotonic() - start:.1f}s; "
           f"results in {os.path.relpath(os.path.join(OUT, 'results.json'), ROOT)}")
     if args.check_deterministic:
         diffs = compare(rounds[0], rounds[1])
@@ -152,6 +198,15 @@ def main():
             return 1
         print(f"bench: deterministic: two runs of {len(results)} benchmarks gave identical "
               "figures")
+    if args.check_budgets:
+        problems = check_budgets(results)
+        if problems:
+            print("bench: FAIL over budget:")
+            for p in problems:
+                print("  " + p)
+            return 1
+        print(f"bench: all {len(results)} figures within their budgets "
+              f"({os.path.relpath(BUDGETS, ROOT)})")
     return 0
 
 

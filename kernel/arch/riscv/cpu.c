@@ -34,11 +34,6 @@ uintptr_t arch_stack_pointer(void)
 	return sp;
 }
 
-uint64_t arch_cycles(void)
-{
-	return rdcycle();
-}
-
 /* wfi wakes on any pending interrupt enabled in sie, whatever sstatus.SIE says, so an
  * interrupt that arrives just before it is not lost; the csrsi/csrci pair then lets it trap.
  * trap.c checks that interrupts arrive only inside [idle_window_start, idle_window_end]. */

@@ -20,6 +20,7 @@
 static volatile uint8_t *plic_base;
 static uint32_t plic_ndev;
 static int ctx_of[MAX_HARTS] = { [0 ... MAX_HARTS - 1] = -1 }; /* by logical hart id */
+static volatile uint32_t *claim_reg[MAX_HARTS]; /* each hart's claim/complete register */
 
 static struct irqchip plic_chip; /* the operations, defined below */
 
@@ -73,6 +74,7 @@ void plic_init_hart(const struct hart *h)
 	for (uint32_t word = 0; word <= plic_ndev / 32; word++)
 		*reg(PLIC_ENABLE(ctx) + 4 * word) = 0;
 	*reg(PLIC_THRESHOLD(ctx)) = 0;
+	claim_reg[h->id] = reg(PLIC_CLAIM(ctx));
 }
 
 static void plic_mask(unsigned int irq)
@@ -109,12 +111,12 @@ static void plic_set_affinity(unsigned int irq, unsigned int hart)
 
 static unsigned int plic_claim(unsigned int hart)
 {
-	return ctx_of[hart] >= 0 ? *reg(PLIC_CLAIM(ctx_of[hart])) : 0;
+	return claim_reg[hart] ? *claim_reg[hart] : 0;
 }
 
 static void plic_complete(unsigned int hart, unsigned int irq)
 {
-	*reg(PLIC_CLAIM(ctx_of[hart])) = irq;
+	*claim_reg[hart] = irq;
 }
 
 static struct irqchip plic_chip = {

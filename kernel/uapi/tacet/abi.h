@@ -138,6 +138,9 @@ struct tacet_irq_info {
 	unsigned long disabled_count; /* times storm or spurious detection disabled it */
 	unsigned long wake_max, wake_avg;     /* cycles, top half done -> server running */
 	unsigned long server_max, server_avg; /* cycles, server running -> its irq_ack */
+	/* The cycle counter at the latest interrupt's trap entry and at the end of its top half
+	 * (under -icount: retired instructions, so the benchmarks take latencies from them). */
+	unsigned long last_trap, last_done;
 };
 
 struct tacet_thread_info {

@@ -61,6 +61,8 @@ static inline int arch_irqs_masked(void)
 {
 	return 1;
 }
+
+uint64_t arch_cycles(void); /* the test's own clock */
 #else
 /* This hart's struct hart: the kernel keeps it in tp. */
 static inline struct hart *arch_this_hart(void)
@@ -78,6 +80,16 @@ static inline int arch_irqs_masked(void)
 
 	__asm__ volatile("csrr %0, sstatus" : "=r"(s));
 	return !(s & (1UL << 1));
+}
+
+/* The cycle counter (= instret under QEMU -icount): inline, as the top half reads it on every
+ * interrupt. */
+static inline uint64_t arch_cycles(void)
+{
+	uint64_t c;
+
+	__asm__ volatile("rdcycle %0" : "=r"(c));
+	return c;
 }
 #endif
 

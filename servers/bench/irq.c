@@ -1,0 +1,170 @@
+/* irq.c: the interrupt-latency benchmarks. An edu device (claimed from the PCI server, its line
+ * bound to a notification) raises an interrupt when a register is written; the figures are
+ * taken from that write:
+ *   irq_raise_to_trap   to the kernel's trap entry (the cycle count trap.S stamps);
+ *   irq_top_half        from the trap entry to the end of the top half (claim, mask, signal,
+ *                       complete, accounting);
+ *   NAME                to the bound thread running after its tacet_wait() returns;
+ * the kernel's two stamps of the latest interrupt are read from TACET_INFO_IRQ.
+ *
+ * Three raw threads (bench.h), as in notify.c:
+ *   raiser (RAISER_PRIO, the line's hart): waits for the go-ahead, then reads the cycle counter,
+ *       keeps the count in raise_at and writes the edu's raise register;
+ *   waiter (WAITER_PRIO): tacet_wait() on the line's notification, reads the counter, then
+ *       acknowledges the device and the line, collects the samples and tells the acker;
+ *   acker (ACKER_PRIO, the waiter's hart): below the waiter, so it runs only once the waiter
+ *       waits again, then gives the raiser the go-ahead. Nobody spins (under -icount a spinning
+ *       hart would stall the others).
+ * On one hart the waiter outranks the raiser: the interrupt (taken right after the write, in
+ * user mode) switches to it at once.
+ */
+#include <stdio.h>
+#include <tacet.h>
+#include <tacet/init_proto.h>
+#include "../edu/edu_dev.h"
+#include "bench.h"
+#include "irq.h"
+
+enum irq_slot {
+	SLOT_ACK = EDU_SLOT_FREE, /* the acker tells the raiser: go on */
+	SLOT_ACKER,               /* the waiter tells the acker: I am about to wait */
+	SLOT_DONE,                /* the raiser tells main: all samples are in */
+	SLOT_STACK_WAITER,
+	SLOT_STACK_ACKER,
+	SLOT_STACK_RAISER,
+};
+
+#define WAITER_PRIO 150
+#define ACKER_PRIO  130
+#define RAISER_PRIO 120
+_Static_assert(WAITER_PRIO > ACKER_PRIO && ACKER_PRIO > RAISER_PRIO && IRQ_PRIO_MAIN >= WAITER_PRIO,
+	       "the protocol rests on these priorities");
+
+#define EDU_VA     0x0000002000000000ul
+#define STACKS_VA  0x0000003000000000ul /* the threads' stacks: a page each, a gap between */
+#define PAGE_SIZE  4096ul
+#define IRQ_BADGE  1ul
+#define ACKER_QUIT 2ul /* in SLOT_ACKER's bits: the waiter is done */
+#define ROUNDS     (BENCH_WARMUP + BENCH_SAMPLES)
+
+static struct edu dev;
+static volatile unsigned long raise_at;
+static unsigned long to_trap[BENCH_SAMPLES], top_half[BENCH_SAMPLES], to_server[BENCH_SAMPLES];
+static unsigned long overhead, nsamples;
+static long failure; /* the waiter's: a negative TACET_E* code */
+
+/* The counter read and the device write back to back; the count is kept before the write,
+ * since on the line's own hart the interrupt is taken right after it. */
+static inline void raise_now(void)
+{
+	unsigned long c;
+
+	__asm__ volatile("rdcycle %0\n"
+			 "sd %0, %1\n"
+			 "sw %2, %3"
+			 : "=&r"(c), "=m"(raise_at)
+			 : "r"(EDU_IRQ_BIT), "m"(dev.regs[EDU_IRQ_RAISE])
+			 : "memory");
+}
+
+static void waiter(unsigned long arg)
+{
+	struct tacet_irq_info ii;
+
+	(void)arg;
+	for (unsigned long i = 0; i < ROUNDS && !failure; i++) {
+		long bits = tacet_wait(EDU_SLOT_NTFN);
+		unsigned long end = bench_rdcycle(), start = raise_at;
+		long err = bits < 0 ? bits : 0;
+
+		dev.regs[EDU_IRQ_ACK] = dev.regs[EDU_IRQ_STATUS];
+		if (!err)
+			err = tacet_irq_ack(EDU_SLOT_IRQ, 1);
+		if (!err && tacet_info(TACET_INFO_IRQ, dev.irq, &ii, sizeof(ii)) < 0)
+			err = -TACET_EINVAL;
+		if (err) {
+			failure = err;
+			break;
+		}
+		if (i >= BENCH_WARMUP) {
+			to_trap[nsamples] = ii.last_trap - start - overhead;
+			top_half[nsamples] = ii.last_done - ii.last_trap - overhead;
+			to_server[nsamples] = end - start - overhead;
+			nsamples++;
+		}
+		if (i < ROUNDS - 1)
+			tacet_signal(SLOT_ACKER, 1);
+	}
+	tacet_signal(SLOT_ACKER, ACKER_QUIT);
+}
+
+/* One go-ahead at the start, one each time the waiter blocks again, one when it is done. */
+static void acker(unsigned long arg)
+{
+	long bits;
+
+	(void)arg;
+	do {
+		tacet_signal(SLOT_ACK, 1);
+		bits = tacet_wait(SLOT_ACKER);
+	} while (bits > 0 && !(bits & ACKER_QUIT));
+	tacet_signal(SLOT_ACK, 1);
+}
+
+static void raiser(unsigned long arg)
+{
+	(void)arg;
+	for (unsigned long i = 0; i < ROUNDS; i++) {
+		tacet_wait(SLOT_ACK);
+		if (failure)
+			break;
+		raise_now();
+	}
+	tacet_wait(SLOT_ACK);
+	tacet_signal(SLOT_DONE, 1);
+}
+
+static void power_off(void)
+{
+	struct tacet_msg msg = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
+
+	tacet_call(TACET_CHILD_INIT, &msg);
+}
+
+int bench_irq(const char *name, unsigned int waiter_hart, unsigned int raiser_hart,
+	      int report_top_half)
+{
+	long err;
+
+	overhead = bench_overhead();
+	err = edu_open(&dev, EDU_VA, IRQ_BADGE);
+	if (!err)
+		err = tacet_irq_set_affinity(EDU_SLOT_IRQ, raiser_hart);
+	for (unsigned long slot = SLOT_ACK; !err && slot <= SLOT_DONE; slot++)
+		err = tacet_ntfn_new(slot);
+	/* the waiter first: it must be waiting before the acker's first go-ahead */
+	if (!err)
+		err = bench_thread_start(waiter, 0, WAITER_PRIO, waiter_hart, SLOT_STACK_WAITER,
+					 STACKS_VA);
+	if (!err)
+		err = bench_thread_start(acker, 0, ACKER_PRIO, waiter_hart, SLOT_STACK_ACKER,
+					 STACKS_VA + 2 * PAGE_SIZE);
+	if (!err)
+		err = bench_thread_start(raiser, 0, RAISER_PRIO, raiser_hart, SLOT_STACK_RAISER,
+					 STACKS_VA + 4 * PAGE_SIZE);
+	if (!err && tacet_wait(SLOT_DONE) < 0)
+		err = -TACET_EDEAD;
+	if (!err && (err = failure) == 0 && nsamples != BENCH_SAMPLES)
+		err = -TACET_EINVAL;
+	if (err) {
+		printf("%s: %s (%lu samples)\n", name, tacet_strerror(err), nsamples);
+		return 1;
+	}
+	if (report_top_half) {
+		bench_report("irq_raise_to_trap", to_trap, BENCH_SAMPLES);
+		bench_report("irq_top_half", top_half, BENCH_SAMPLES);
+	}
+	bench_report(name, to_server, BENCH_SAMPLES);
+	power_off();
+	return 0;
+}
