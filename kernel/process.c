@@ -213,8 +213,9 @@ void process_free(struct process *p)
 		arch_aspace_free(p->root);
 	if (p->fault_ep)
 		kobj_put(p->fault_ep);
-	if (p->exit_ntfn)
-		kobj_put(p->exit_ntfn);
+	for (int i = 0; i < PROCESS_WATCHERS; i++)
+		if (p->watchers[i].ntfn)
+			kobj_put(p->watchers[i].ntfn);
 	kfree(p, sizeof(*p));
 }
 
@@ -249,11 +250,13 @@ void process_end(struct process *p, long status)
 		platform_poweroff(status == 0 ? 0 : PANIC_EXIT_CODE + 2);
 	}
 	arch_aspace_deactivate(p->root); /* its page tables go with its last reference */
-	if (p->exit_ntfn) {
-		struct kobj *n = p->exit_ntfn;
+	for (int i = 0; i < PROCESS_WATCHERS; i++) {
+		struct kobj *n = p->watchers[i].ntfn;
 
-		p->exit_ntfn = NULL;
-		notification_signal((struct notification *)n, p->exit_badge);
+		if (!n)
+			continue;
+		p->watchers[i].ntfn = NULL;
+		notification_signal((struct notification *)n, p->watchers[i].badge);
 		kobj_put(n);
 	}
 	/* what it created goes with it: this also breaks capability cycles among them */

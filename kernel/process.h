@@ -21,6 +21,8 @@ struct mapping {
 	struct mapping *next;
 };
 
+#define PROCESS_WATCHERS 4 /* TACET_SYS_PROCESS_WATCH: its parent, a PCI server, ... */
+
 struct process {
 	struct kobj obj;
 	char name[PROCESS_NAME_MAX];
@@ -29,8 +31,10 @@ struct process {
 	unsigned int nthreads;    /* live threads */
 	unsigned int ncaps;       /* capabilities naming it (see kobj_cap_removed) */
 	struct kobj *fault_ep;    /* endpoint told about faults (a reference), or NULL */
-	struct kobj *exit_ntfn;   /* notification signalled (exit_badge) when it ends, or NULL */
-	uint64_t exit_badge;
+	struct process_watcher {  /* notifications signalled (badge) when it ends */
+		struct kobj *ntfn;    /* a reference, or NULL */
+		uint64_t badge;
+	} watchers[PROCESS_WATCHERS];
 	uint64_t fault_badge;
 	struct mapping *mappings; /* frames mapped with TACET_SYS_MAP */
 	struct process *parent;   /* its creator, which owns it: it ends when its creator ends */

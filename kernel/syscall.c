@@ -305,8 +305,12 @@ static void sys_process_watch(struct thread *t)
 	struct process *p = decode_process(t, ARG(t, 0), &err);
 	struct cap *n = p ? cap_lookup(t->proc->cspace, ARG(t, 1), TACET_CAP_NOTIFICATION,
 				       TACET_RIGHT_WRITE, &err) : NULL;
+	int free_slot = -1;
 
-	if (n && p->exit_ntfn)
+	for (int i = 0; n && i < PROCESS_WATCHERS; i++)
+		if (!p->watchers[i].ntfn && free_slot < 0)
+			free_slot = i;
+	if (n && free_slot < 0)
 		n = NULL, err = TACET_EBUSY;
 	if (n && (ARG(t, 2) >> 63 || !ARG(t, 2)))
 		n = NULL, err = TACET_EINVAL;
@@ -315,8 +319,7 @@ static void sys_process_watch(struct thread *t)
 		return;
 	}
 	kobj_get(n->obj);
-	p->exit_ntfn = n->obj;
-	p->exit_badge = ARG(t, 2);
+	p->watchers[free_slot] = (struct process_watcher){ n->obj, ARG(t, 2) };
 	ret(t, 0);
 }
 

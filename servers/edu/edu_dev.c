@@ -8,10 +8,15 @@
 #define EDU_DEVICE    0x11e8
 #define EDU_MAX_INDEX 32
 #define LOOKUP_TRIES  10000 /* 1 ms apart: 10 s */
+#define CLAIM_TRIES   1000
+#define CLAIM_PAUSE_TICKS 100000ul /* 10 ms of QEMU virt's 10 MHz timebase */
 
-/* Claims the first free edu device: its index, or a negative TACET_E* code. */
-static long claim(unsigned long *irq)
+/* One pass over the edu devices: the index of the first one claimed, or a negative TACET_E*
+ * code (-TACET_EBUSY: there are some, all claimed). */
+static long claim_once(unsigned long *irq)
 {
+	long busy = 0;
+
 	for (unsigned long index = 0; index < EDU_MAX_INDEX; index++) {
 		struct tacet_msg msg = {
 			.tag = TACET_TAG_CAP(PCI_CLAIM, 4, TACET_CHILD_SELF),
@@ -21,8 +26,12 @@ static long claim(unsigned long *irq)
 
 		if (!err)
 			err = (long)msg.w[0];
-		if (err == -TACET_EBUSY)
+		if (err == -TACET_EBUSY) {
+			busy = 1;
 			continue;
+		}
+		if (err == -TACET_ENOENT && busy)
+			return -TACET_EBUSY;
 		if (err)
 			return err;
 		*irq = msg.w[1];
@@ -31,12 +40,28 @@ static long claim(unsigned long *irq)
 	return -TACET_ENOENT;
 }
 
+/* Claims the first free edu device, waiting (up to CLAIM_TRIES x CLAIM_PAUSE_TICKS) for one to
+ * be released when all are claimed: its index, or a negative TACET_E* code. */
+static long claim(unsigned long *irq)
+{
+	long index = claim_once(irq);
+
+	for (unsigned int i = 0; index == -TACET_EBUSY && i < CLAIM_TRIES; i++) {
+		tacet_timer_set(EDU_SLOT_NTFN, 1, tacet_time() + CLAIM_PAUSE_TICKS);
+		tacet_wait(EDU_SLOT_NTFN);
+		index = claim_once(irq);
+	}
+	return index;
+}
+
 long edu_open(struct edu *e, unsigned long va, unsigned long badge)
 {
 	const char *step = "look up \"pci\"";
 	long err = tacet_lookup("pci", EDU_SLOT_PCI, LOOKUP_TRIES);
 
 	e->index = -1;
+	if (!err && (step = "create the notification"))
+		err = tacet_ntfn_new(EDU_SLOT_NTFN);
 	if (!err && (step = "claim an edu device")) {
 		e->index = claim(&e->irq);
 		err = e->index < 0 ? e->index : 0;
@@ -44,8 +69,6 @@ long edu_open(struct edu *e, unsigned long va, unsigned long badge)
 	if (!err && (step = "map its registers"))
 		err = tacet_map(TACET_CHILD_SELF, EDU_SLOT_BAR, va,
 				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
-	if (!err && (step = "create the notification"))
-		err = tacet_ntfn_new(EDU_SLOT_NTFN);
 	if (!err && (step = "bind the interrupt"))
 		err = tacet_irq_bind(EDU_SLOT_IRQ, EDU_SLOT_NTFN, badge, TACET_IRQ_SHARED);
 	if (err) {

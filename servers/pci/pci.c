@@ -19,7 +19,9 @@
  *
  * IPC: publishes "pci" and serves <pci_proto.h>: PCI_CLAIM gives a driver its device's BAR0
  * as a frame and its INTx line, through the driver's own process capability that came with the
- * message (cap_give), and then drops that capability.
+ * message (cap_give), watches that process (PROCESS_WATCH, the bit of the device's index, on a
+ * notification bound to this thread) and drops the capability. When the driver ends, the
+ * device is released: `pci: 00:SS.F released (its driver ended)`, and may be claimed again.
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +37,7 @@
 #define SLOT_EP      (TACET_CHILD_FIRST_FREE + 1)
 #define SLOT_CLIENT  (TACET_CHILD_FIRST_FREE + 2) /* a claiming driver's process */
 #define SLOT_BAR     (TACET_CHILD_FIRST_FREE + 3) /* a BAR's frame on its way to the driver */
+#define SLOT_ENDS    (TACET_CHILD_FIRST_FREE + 4) /* drivers' ends: bit i for funcs[i] */
 
 /* configuration space registers (offsets in bytes) */
 #define CFG_ID       0x00
@@ -49,7 +52,7 @@
 #define BAR_TYPE_64  (2u << 1)
 #define BAR_TYPE_MASK (3u << 1)
 
-#define MAX_FUNCS    32
+#define MAX_FUNCS    32 /* at most 63: a bit of SLOT_ENDS each */
 #define MAX_BARS     6
 #define MAX_INTX     4
 
@@ -231,8 +234,11 @@ static long claim(const struct tacet_msg *msg, unsigned long *irq, unsigned long
 	if (!f->size[0] || !f->pin)
 		return -TACET_EINVAL;
 
-	err = tacet_frame_derive(window->slot, SLOT_BAR, (f->bar[0] - window->paddr) / PAGE,
-				 (f->size[0] + PAGE - 1) / PAGE);
+	/* first the watch, so that a claim is always released when its driver ends */
+	err = tacet_process_watch(SLOT_CLIENT, SLOT_ENDS, 1ul << (f - funcs));
+	if (!err)
+			err = tacet_frame_derive(window->slot, SLOT_BAR, (f->bar[0] - window->paddr) / PAGE,
+					 (f->size[0] + PAGE - 1) / PAGE);
 	if (!err)
 		err = tacet_cap_give(SLOT_CLIENT, SLOT_BAR, PCI_SLOTS_FRAME(slots),
 				     TACET_RIGHT_READ | TACET_RIGHT_WRITE);
@@ -250,6 +256,17 @@ static long claim(const struct tacet_msg *msg, unsigned long *irq, unsigned long
 	*size = f->size[0];
 	*slot = f->dev;
 	return 0;
+}
+
+/* Drivers ended (bit i: funcs[i]'s): their devices are free again. */
+static void release(unsigned long bits)
+{
+	for (unsigned int i = 0; i < nfuncs; i++) {
+		if (!(bits & (1ul << i)) || !funcs[i].claimed)
+			continue;
+		funcs[i].claimed = 0;
+		printf("pci: 00:%02x.%x released (its driver ended)\n", funcs[i].dev, funcs[i].fn);
+	}
 }
 
 int main(void)
@@ -289,6 +306,10 @@ int main(void)
 	printf("pci: %u functions on bus 0\n", nfuncs);
 
 	err = tacet_endpoint_new(SLOT_EP);
+	if (!err && (step = "make the notification of drivers' ends"))
+		err = tacet_ntfn_new(SLOT_ENDS);
+	if (!err)
+		err = tacet_ntfn_bind(SLOT_ENDS);
 	if (!err && (step = "publish \"pci\""))
 		err = tacet_publish("pci", SLOT_EP);
 	if (err) {
@@ -302,6 +323,11 @@ int main(void)
 		if (err) {
 			printf("pci: receive failed: %s\n", tacet_strerror(err));
 			return 1;
+		}
+		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
+			release(msg.w[0]);
+			err = tacet_recv(SLOT_EP, SLOT_CLIENT, &msg, NULL); /* nobody to reply to */
+			continue;
 		}
 		if (TACET_TAG_LABEL(msg.tag) == PCI_CLAIM)
 			err = claim(&msg, &irq, &size, &slot);

@@ -43,4 +43,17 @@ CASES = [
          qemu_args=("-device", "edu,addr=1", "-device", "edu,addr=2", "-device", "edu,addr=3",
                     "-device", "edu,addr=4"),
          console_input=(r"(edu \d: raised[^\n]*\n[\s\S]*){4}", "poweroff\r"), timeout=240),
+    # A claim ends with its driver: two edu servers and one edu device; the second waits while
+    # the first holds the device, and claims it once the first has ended (the PCI server
+    # watches each claiming driver's process).
+    case("pci-claim-released",
+         [r"edu 0: raised 1000, handled 1000 \(0 for other devices\): PASS[\s\S]*"
+          r"pci: 00:01\.0 released \(its driver ended\)[\s\S]*"
+          r"edu 0: raised 1000, handled 1000 \(0 for other devices\): PASS[\s\S]*"
+          r"pci: 00:01\.0 released \(its driver ended\)",
+          r"init: power off requested by uart"],
+         bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+                  "edu@1,edu@2",
+         qemu_args=("-device", "edu",),
+         console_input=(r"(released[^\n]*\n[\s\S]*){2}", "poweroff\r")),
 ]

@@ -44,7 +44,8 @@ enum tacet_sys {
 	TACET_SYS_IRQ_ACK = 26,      /* (irq, handled) -> 0: done (oneshot: unmasked once every
 				      * binder of the line has acknowledged) */
 	TACET_SYS_NTFN_BIND = 27,    /* (ntfn) -> 0: RECV also returns when ntfn is signalled */
-	TACET_SYS_PROCESS_WATCH = 28, /* (process, ntfn, badge) -> 0: signal badge when it ends */
+	TACET_SYS_PROCESS_WATCH = 28, /* (process, ntfn, badge) -> 0: signal badge when it ends
+				       * (up to 4 watchers; then EBUSY) */
 	TACET_SYS_IRQ_UNBIND = 29,   /* (irq) -> 0: the line is masked and free to bind again */
 	TACET_SYS_IRQ_SET_AFFINITY = 30, /* (irq, hart) -> 0: the line interrupts that hart only */
 	TACET_SYS_IRQ_ENABLE = 31,   /* (irq) -> 0: re-enable a line storm detection disabled */

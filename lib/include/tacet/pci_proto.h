@@ -8,10 +8,11 @@
  *       process capability. Build slots with PCI_SLOTS(frame, irq).
  *       Reply w0: 0, or -TACET_ENOENT (no such device), -TACET_EBUSY (already claimed),
  *       -TACET_EPERM (no process capability came with the message), -TACET_EINVAL (the device
- *       has no memory BAR0 or no interrupt pin), or the error of the capability transfer.
+ *       has no memory BAR0 or no interrupt pin), -TACET_EBUSY also when the driver's process
+ *       has 4 watchers already (PROCESS_WATCH), or the error of the capability transfer.
  *       w1: the IRQ number, w2: BAR0's size in bytes, w3: the device's slot on bus 0.
  *
- * A claim lasts as long as the server: it is not yet released when the driver ends.
+ * A claim lasts until the driver's process ends; then the device may be claimed again.
  */
 #ifndef PCI_PROTO_H
 #define PCI_PROTO_H

@@ -408,7 +408,8 @@ static inline long tacet_ntfn_bind(unsigned long ntfn)
 	return tacet_syscall1(TACET_SYS_NTFN_BIND, ntfn);
 }
 
-/* Signal badge on ntfn when the process ends (its last thread is gone). */
+/* Signal badge on ntfn when the process ends (its last thread is gone). A process takes up to
+ * 4 watchers (its creator, a server it claimed a device from, ...); then -TACET_EBUSY. */
 static inline long tacet_process_watch(unsigned long process, unsigned long ntfn,
 				       unsigned long badge)
 {
