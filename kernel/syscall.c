@@ -110,13 +110,18 @@ static void sys_cap_info(struct thread *t)
 {
 	long err;
 	struct cap *c = cap_lookup(t->proc->cspace, ARG(t, 0), TACET_CAP_NULL, 0, &err);
+	const struct frame *f;
 
 	if (!c) {
 		ret(t, -err);
 		return;
 	}
+	f = c->obj->type == TACET_CAP_FRAME ? (const struct frame *)c->obj : NULL;
 	arch_ctx_set_ret(&t->ctx, 1, c->rights);
 	arch_ctx_set_ret(&t->ctx, 2, c->badge);
+	/* a frame's physical address and size, for DMA (as seL4's Page_GetAddress) */
+	arch_ctx_set_ret(&t->ctx, 3, f ? f->pa : 0);
+	arch_ctx_set_ret(&t->ctx, 4, f ? f->pages : 0);
 	ret(t, c->obj->type);
 }
 

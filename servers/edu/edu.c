@@ -19,7 +19,9 @@
  * the host's CPUs.)
  * Prints `edu N: raised R, handled H (O for other devices): PASS` (N the device's index among
  * the edu devices), with `, M moves` when moving, and exits 0 if every interrupt raised was
- * handled exactly once.
+ * handled exactly once. Then, if asked, the device's other interrupts: 10! computed with a
+ * completion interrupt, and a DMA round trip (a page of RAM to the device's buffer and back,
+ * each transfer ending with an interrupt), each printing its own PASS line.
  *
  * IPC: none served; calls PCI_CLAIM on "pci".
  */
@@ -35,23 +37,37 @@
 #define LOST_TICKS  10000000ul /* 1 s of the 10 MHz timebase: the interrupt was lost */
 #define MAX_HARTS   TACET_INFO_MAX_HARTS
 #define AWAY_SHARE  25 /* moving: 1 in 25 interrupts is taken away from the driver's hart */
+#define EDU_FACT    (0x08 / 4)
+#define EDU_STATUS  (0x20 / 4)
+#define EDU_STATUS_FACT_IRQ 0x80 /* interrupt when the factorial is done */
+#define EDU_FACT_IRQ 0x1u        /* its bit in the interrupt status */
+#define EDU_DMA_SRC   (0x80 / 8) /* 64-bit registers */
+#define EDU_DMA_DST   (0x88 / 8)
+#define EDU_DMA_COUNT (0x90 / 8)
+#define EDU_DMA_CMD   (0x98 / 8)
+#define EDU_DMA_START  0x1
+#define EDU_DMA_TO_RAM 0x2
+#define EDU_DMA_IRQ_ON 0x4
+#define EDU_DMA_IRQ    0x100u    /* its bit in the interrupt status */
+#define EDU_DMA_BUFFER 0x40000ul /* the device's own 4 KiB, as its DMA engine addresses it */
+#define DMA_VA      0x0000002100000000ul
+#define DMA_LEN     2048ul      /* half a page: there, then back into the other half */
+#define SLOT_DMA    EDU_SLOT_FREE
 
 struct edu_run {
 	struct edu dev;
 	unsigned long raised, handled, others;
 };
 
-/* Raise one interrupt, after which `between` (if set) runs while it is in flight; then wait for
- * it. Returns 0, or 1 after printing why the test failed. */
-static int one_interrupt(struct edu_run *r, void (*between)(struct edu_run *r))
+/* Waits for an interrupt of this device (its status, 0x24, non-zero: other devices' interrupts
+ * on a shared line are acknowledged as not handled), acknowledges it to the device and the
+ * kernel. `what` names it in a failure. Returns the status it acknowledged, or 0 after printing
+ * why the test failed. */
+static uint32_t wait_ours(struct edu_run *r, const char *what)
 {
-	int ours = 0;
+	uint32_t status = 0;
 
-	r->dev.regs[EDU_IRQ_RAISE] = EDU_IRQ_BIT;
-	r->raised++;
-	if (between)
-		between(r);
-	while (!ours) {
+	while (!status) {
 		/* taken on this hart, the interrupt has been signalled already; else wait, with a
 		 * timer that catches a lost one */
 		long bits = tacet_poll(EDU_SLOT_NTFN);
@@ -61,30 +77,103 @@ static int one_interrupt(struct edu_run *r, void (*between)(struct edu_run *r))
 			bits = tacet_wait(EDU_SLOT_NTFN);
 			tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, 0);
 		}
-
 		if (bits < 0) {
 			printf("edu %ld: wait failed: %s: FAIL\n", r->dev.index, tacet_strerror(bits));
-			return 1;
+			return 0;
 		}
 		if (bits & IRQ_BADGE) {
-			uint32_t status = r->dev.regs[EDU_IRQ_STATUS];
-
-			ours = status != 0;
-			if (ours) {
+			status = r->dev.regs[EDU_IRQ_STATUS];
+			if (status)
 				r->dev.regs[EDU_IRQ_ACK] = status; /* deasserts our part of the line */
-				r->handled++;
-			} else {
+			else
 				r->others++;
-			}
-			tacet_irq_ack(EDU_SLOT_IRQ, ours);
+			tacet_irq_ack(EDU_SLOT_IRQ, status != 0);
 		}
-		if (!ours && (bits & TIMER_BADGE)) {
-			printf("edu %ld: interrupt %lu lost (status %#x): FAIL\n", r->dev.index,
-			       r->raised, r->dev.regs[EDU_IRQ_STATUS]);
-			return 1;
+		if (!status && (bits & TIMER_BADGE)) {
+			printf("edu %ld: %s lost (status %#x): FAIL\n", r->dev.index, what,
+			       r->dev.regs[EDU_IRQ_STATUS]);
+			return 0;
 		}
 	}
+	return status;
+}
+
+/* Raise one interrupt, after which `between` (if set) runs while it is in flight; then wait for
+ * it. Returns 0, or 1 after printing why the test failed. */
+static int one_interrupt(struct edu_run *r, void (*between)(struct edu_run *r))
+{
+	r->dev.regs[EDU_IRQ_RAISE] = EDU_IRQ_BIT;
+	r->raised++;
+	if (between)
+		between(r);
+	if (!wait_ours(r, "a raised interrupt"))
+		return 1;
+	r->handled++;
 	return 0;
+}
+
+/* The device computes 10! and interrupts when done (status bit 0x80 asks for it). */
+static int factorial(struct edu_run *r)
+{
+	uint32_t status, result;
+
+	r->dev.regs[EDU_STATUS] = EDU_STATUS_FACT_IRQ;
+	r->dev.regs[EDU_FACT] = 10;
+	status = wait_ours(r, "the factorial's completion interrupt");
+	result = r->dev.regs[EDU_FACT];
+	r->dev.regs[EDU_STATUS] = 0;
+	if (!status)
+		return 1;
+	printf("edu %ld: factorial 10 = %u, completion interrupt %#x: %s\n", r->dev.index, result,
+	       status, result == 3628800 && status == EDU_FACT_IRQ ? "PASS" : "FAIL");
+	return result == 3628800 && status == EDU_FACT_IRQ ? 0 : 1;
+}
+
+/* One DMA transfer of len bytes, src to dst (to_ram: from the device's buffer), waiting for its
+ * completion interrupt. Returns 0, or 1 after printing the failure. */
+static int dma(struct edu_run *r, uint64_t src, uint64_t dst, uint64_t len, int to_ram)
+{
+	volatile uint64_t *regs64 = (volatile uint64_t *)r->dev.regs;
+	uint32_t status;
+
+	regs64[EDU_DMA_SRC] = src;
+	regs64[EDU_DMA_DST] = dst;
+	regs64[EDU_DMA_COUNT] = len;
+	regs64[EDU_DMA_CMD] = EDU_DMA_START | EDU_DMA_IRQ_ON | (to_ram ? EDU_DMA_TO_RAM : 0);
+	status = wait_ours(r, "a DMA completion interrupt");
+	if (status && status != EDU_DMA_IRQ)
+		printf("edu %ld: DMA completion: status %#x, not %#x: FAIL\n", r->dev.index, status,
+		       EDU_DMA_IRQ);
+	return status == EDU_DMA_IRQ ? 0 : 1;
+}
+
+/* A page of RAM to the device's buffer and back into the page's other half, by DMA (the bus
+ * sees physical addresses: QEMU virt has no IOMMU). */
+static int dma_round_trip(struct edu_run *r)
+{
+	volatile uint8_t *buf = (volatile uint8_t *)DMA_VA;
+	unsigned long pa = 0, pages = 0, bad = 0;
+	long err = tacet_frame_new(SLOT_DMA, 1);
+
+	if (!err)
+		err = tacet_map(TACET_CHILD_SELF, SLOT_DMA, DMA_VA,
+				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	if (!err)
+		err = tacet_frame_info(SLOT_DMA, &pa, &pages);
+	if (err) {
+		printf("edu %ld: DMA buffer: %s: FAIL\n", r->dev.index, tacet_strerror(err));
+		return 1;
+	}
+	for (unsigned long i = 0; i < DMA_LEN; i++)
+		buf[i] = (uint8_t)(i * 7 + (unsigned long)r->dev.index);
+	if (dma(r, pa, EDU_DMA_BUFFER, DMA_LEN, 0) ||
+	    dma(r, EDU_DMA_BUFFER, pa + DMA_LEN, DMA_LEN, 1))
+		return 1;
+	for (unsigned long i = 0; i < DMA_LEN; i++)
+		bad += buf[DMA_LEN + i] != buf[i];
+	printf("edu %ld: DMA %lu bytes from RAM at %#lx to the device and back: %lu differ: %s\n",
+	       r->dev.index, DMA_LEN, pa, bad, bad ? "FAIL" : "PASS");
+	return bad ? 1 : 0;
 }
 
 static unsigned long nharts(void)
@@ -151,7 +240,7 @@ static int phase(struct edu_run *r, unsigned long count, unsigned long from, uns
 	return 0;
 }
 
-int edu_test(unsigned long rounds, unsigned long move_every)
+int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras)
 {
 	struct edu_run r = { 0 };
 	unsigned long harts = nharts(), moves = 0, home, away_count = move_every / AWAY_SHARE;
@@ -189,5 +278,11 @@ int edu_test(unsigned long rounds, unsigned long move_every)
 	if (move_every)
 		printf(", %lu moves", moves);
 	printf(": %s\n", r.raised == r.handled ? "PASS" : "FAIL");
-	return r.raised == r.handled ? 0 : 1;
+	if (r.raised != r.handled)
+		return 1;
+	if ((extras & EDU_TEST_FACTORIAL) && factorial(&r))
+		return 1;
+	if ((extras & EDU_TEST_DMA) && dma_round_trip(&r))
+		return 1;
+	return 0;
 }

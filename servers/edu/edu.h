@@ -6,7 +6,12 @@
 /* Raises `rounds` interrupts one at a time and checks each is handled exactly once. With
  * move_every > 0, in every move_every interrupts the line moves to another hart and back, each
  * time while one is in flight, and the per-hart counts are checked (edu.c). Returns main()'s
- * exit status. */
-int edu_test(unsigned long rounds, unsigned long move_every);
+ * exit status. extras: EDU_TEST_* below. */
+int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras);
+
+/* edu_test()'s extras: the device's own completion interrupts, after the raised ones. */
+#define EDU_TEST_FACTORIAL 0x1u /* 10!, computed by the device */
+#define EDU_TEST_DMA       0x2u /* RAM -> device -> RAM; needs QEMU's -device edu,dma_mask=
+				 * covering RAM (its default reaches 256 MiB; RAM is at 2 GiB) */
 
 #endif

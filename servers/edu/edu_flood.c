@@ -5,5 +5,5 @@
 
 int main(void)
 {
-	return edu_test(25000, 2500);
+	return edu_test(25000, 2500, 0);
 }

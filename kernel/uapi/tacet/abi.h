@@ -28,7 +28,8 @@ enum tacet_sys {
 	TACET_SYS_POLL = 10,         /* (ntfn) -> bits (never blocks; clears them) */
 	TACET_SYS_CAP_COPY = 11,     /* (src, dst, rights, badge) -> 0: copy with rights & mask */
 	TACET_SYS_CAP_DELETE = 12,   /* (slot) -> 0 */
-	TACET_SYS_CAP_INFO = 13,     /* (slot) -> type; a1 = rights, a2 = badge (empty: EEMPTY) */
+	TACET_SYS_CAP_INFO = 13,     /* (slot) -> type; a1 = rights, a2 = badge (empty: EEMPTY);
+				      * a frame's: a3 = physical address, a4 = pages */
 	TACET_SYS_CAP_GIVE = 14,     /* (process, src, dst, rights) -> 0: copy into another cspace */
 	TACET_SYS_ENDPOINT_NEW = 15, /* (dst) -> 0 */
 	TACET_SYS_NTFN_NEW = 16,     /* (dst) -> 0 */

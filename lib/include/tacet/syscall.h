@@ -275,6 +275,28 @@ static inline long tacet_poll(unsigned long ntfn)
 
 /* --- capabilities ------------------------------------------------------------------------ */
 
+/* The physical address and size (pages) of the frame in slot, for a device's DMA. Returns 0 or
+ * a negative TACET_E* code (-TACET_ETYPE: not a frame). */
+static inline long tacet_frame_info(unsigned long slot, unsigned long *paddr, unsigned long *pages)
+{
+	register unsigned long a0 __asm__("a0") = slot;
+	register unsigned long a1 __asm__("a1");
+	register unsigned long a2 __asm__("a2");
+	register unsigned long a3 __asm__("a3");
+	register unsigned long a4 __asm__("a4");
+	register unsigned long a7 __asm__("a7") = TACET_SYS_CAP_INFO;
+
+	__asm__ volatile("ecall" : "+r"(a0), "=r"(a1), "=r"(a2), "=r"(a3), "=r"(a4) : "r"(a7)
+			 : "memory");
+	if ((long)a0 < 0)
+		return (long)a0;
+	if (a0 != TACET_CAP_FRAME)
+		return -TACET_ETYPE;
+	*paddr = a3;
+	*pages = a4;
+	return 0;
+}
+
 /* Copies the capability in slot src to the empty slot dst, keeping only the rights in mask
  * rights, and badging it with badge (endpoint and notification capabilities). Returns 0. */
 static inline long tacet_cap_copy(unsigned long src, unsigned long dst, unsigned long rights,
@@ -296,9 +318,14 @@ static inline long tacet_cap_info(unsigned long slot, unsigned long *rights, uns
 	register unsigned long a0 __asm__("a0") = slot;
 	register unsigned long a1 __asm__("a1");
 	register unsigned long a2 __asm__("a2");
+	register unsigned long a3 __asm__("a3"); /* a frame's address and size: see below */
+	register unsigned long a4 __asm__("a4");
 	register unsigned long a7 __asm__("a7") = TACET_SYS_CAP_INFO;
 
-	__asm__ volatile("ecall" : "+r"(a0), "=r"(a1), "=r"(a2) : "r"(a7) : "memory");
+	__asm__ volatile("ecall" : "+r"(a0), "=r"(a1), "=r"(a2), "=r"(a3), "=r"(a4) : "r"(a7)
+			 : "memory");
+	(void)a3;
+	(void)a4;
 	if ((long)a0 < 0)
 		return (long)a0;
 	if (rights)
