@@ -118,9 +118,11 @@ $(BUILD)/dts/bad/%.dtb: $(BUILD)/dts/aclint-smp4.dtb tests/qemu/baddtb.py
 dtbs: $(BUILD)/dts/$(VARIANT)-smp$(SMP).dtb
 
 # --- running ------------------------------------------------------------------------------
+# BOOTARGS replaces the overlay's default boot arguments (init.run=uart:ns16550a); QEMU_EXTRA
+# adds QEMU arguments (devices: QEMU_EXTRA="-device edu").
 QEMU_RUN = $(QEMU) $(call QEMU_ARGS,$(VARIANT),$(SMP)) -nographic -bios $(OPENSBI) \
 	-kernel $(BUILD)/kernel.bin -dtb $(BUILD)/dts/$(VARIANT)-smp$(SMP).dtb \
-	-initrd $(BUILD)/modules.img
+	-initrd $(BUILD)/modules.img $(if $(BOOTARGS),-append "$(BOOTARGS)") $(QEMU_EXTRA)
 
 deps:
 	@tools/install-deps.sh
