@@ -1,5 +1,5 @@
 /* bench.c: the benchmark servers' shared code: the read-pair overhead, the sorted summary
- * line, and raw threads (see bench.h). */
+ * line, raw threads and the three-thread turn-taking (see bench.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <tacet.h>
@@ -92,4 +92,37 @@ long bench_thread_start(void (*fn)(unsigned long arg), unsigned long arg, unsign
 				       stack_va + PAGE_SIZE, (unsigned long)t,
 				       TACET_SCHED(prio, hart));
 	return err < 0 ? err : 0;
+}
+
+static unsigned long trio_ack_slot, trio_acker_slot;
+
+/* One go-ahead at the start, one each time the waiter blocks again, one when it is done. */
+static void trio_acker(unsigned long arg)
+{
+	long bits;
+
+	(void)arg;
+	do {
+		tacet_signal(trio_ack_slot, 1);
+		bits = tacet_wait(trio_acker_slot);
+	} while (bits > 0 && !(bits & BENCH_ACKER_QUIT));
+	tacet_signal(trio_ack_slot, 1);
+}
+
+long bench_trio_start(const struct bench_trio *trio)
+{
+	long err;
+
+	trio_ack_slot = trio->ack_slot;
+	trio_acker_slot = trio->acker_slot;
+	/* the waiter first: it must be waiting before the acker's first go-ahead */
+	err = bench_thread_start(trio->waiter, 0, BENCH_WAITER_PRIO, trio->waiter_hart,
+				 trio->first_stack_slot, trio->stacks_va);
+	if (!err)
+		err = bench_thread_start(trio_acker, 0, BENCH_ACKER_PRIO, trio->waiter_hart,
+					 trio->first_stack_slot + 1, trio->stacks_va + 2 * PAGE_SIZE);
+	if (!err)
+		err = bench_thread_start(trio->driver, 0, BENCH_DRIVER_PRIO, trio->driver_hart,
+					 trio->first_stack_slot + 2, trio->stacks_va + 4 * PAGE_SIZE);
+	return err;
 }

@@ -41,4 +41,28 @@ void bench_report(const char *name, unsigned long *samples, unsigned long n);
 long bench_thread_start(void (*fn)(unsigned long arg), unsigned long arg, unsigned int prio,
 			unsigned int hart, unsigned long stack_slot, unsigned long stack_va);
 
+/* The turn-taking of the wake-up benchmarks (notify.c, irq.c): three threads of this process,
+ * nobody spinning (under -icount a spinning hart would stall the others):
+ *   waiter (BENCH_WAITER_PRIO, waiter_hart): waits for what is measured, takes its sample, then
+ *       tells the acker through acker_slot (1, or BENCH_ACKER_QUIT when done);
+ *   acker (BENCH_ACKER_PRIO, waiter_hart): below the waiter, so it runs only once the waiter
+ *       waits again; then gives the driver the go-ahead on ack_slot;
+ *   driver (BENCH_DRIVER_PRIO, driver_hart): waits for the go-ahead, then does what wakes the
+ *       waiter (a signal, a device interrupt).
+ * The calling thread must run at BENCH_WAITER_PRIO or above. Stacks: slots first_stack_slot..+2,
+ * pages at stacks_va, a page apart. Returns 0 or a negative TACET_E* code. */
+#define BENCH_WAITER_PRIO 150
+#define BENCH_ACKER_PRIO  130
+#define BENCH_DRIVER_PRIO 120
+#define BENCH_ACKER_QUIT  2ul /* in acker_slot's bits: the waiter is done */
+
+struct bench_trio {
+	void (*waiter)(unsigned long arg), (*driver)(unsigned long arg);
+	unsigned int waiter_hart, driver_hart;
+	unsigned long ack_slot, acker_slot;
+	unsigned long first_stack_slot, stacks_va;
+};
+
+long bench_trio_start(const struct bench_trio *trio);
+
 #endif

@@ -7,14 +7,11 @@
  *   NAME                to the bound thread running after its tacet_wait() returns;
  * the kernel's two stamps of the latest interrupt are read from TACET_INFO_IRQ.
  *
- * Three raw threads (bench.h), as in notify.c:
- *   raiser (RAISER_PRIO, the line's hart): waits for the go-ahead, then reads the cycle counter,
- *       keeps the count in raise_at and writes the edu's raise register;
- *   waiter (WAITER_PRIO): tacet_wait() on the line's notification, reads the counter, then
- *       acknowledges the device and the line, collects the samples and tells the acker;
- *   acker (ACKER_PRIO, the waiter's hart): below the waiter, so it runs only once the waiter
- *       waits again, then gives the raiser the go-ahead. Nobody spins (under -icount a spinning
- *       hart would stall the others).
+ * Three raw threads take turns (struct bench_trio, bench.h), as in notify.c:
+ *   raiser (the trio's driver, on the line's hart): after the go-ahead, reads the cycle
+ *       counter, keeps the count in raise_at and writes the edu's raise register;
+ *   waiter: tacet_wait() on the line's notification, reads the counter, then acknowledges the
+ *       device and the line, collects the samples and tells the acker.
  * On one hart the waiter outranks the raiser: the interrupt (taken right after the write, in
  * user mode) switches to it at once.
  */
@@ -29,22 +26,14 @@ enum irq_slot {
 	SLOT_ACK = EDU_SLOT_FREE, /* the acker tells the raiser: go on */
 	SLOT_ACKER,               /* the waiter tells the acker: I am about to wait */
 	SLOT_DONE,                /* the raiser tells main: all samples are in */
-	SLOT_STACK_WAITER,
-	SLOT_STACK_ACKER,
-	SLOT_STACK_RAISER,
+	SLOT_STACK_WAITER, /* and the two after it: the trio's stacks (bench.h) */
 };
 
-#define WAITER_PRIO 150
-#define ACKER_PRIO  130
-#define RAISER_PRIO 120
-_Static_assert(WAITER_PRIO > ACKER_PRIO && ACKER_PRIO > RAISER_PRIO && IRQ_PRIO_MAIN >= WAITER_PRIO,
-	       "the protocol rests on these priorities");
+_Static_assert(IRQ_PRIO_MAIN >= BENCH_WAITER_PRIO, "main starts the waiter");
 
 #define EDU_VA     0x0000002000000000ul
 #define STACKS_VA  0x0000003000000000ul /* the threads' stacks: a page each, a gap between */
-#define PAGE_SIZE  4096ul
 #define IRQ_BADGE  1ul
-#define ACKER_QUIT 2ul /* in SLOT_ACKER's bits: the waiter is done */
 #define ROUNDS     (BENCH_WARMUP + BENCH_SAMPLES)
 
 static struct edu dev;
@@ -95,20 +84,7 @@ static void waiter(unsigned long arg)
 		if (i < ROUNDS - 1)
 			tacet_signal(SLOT_ACKER, 1);
 	}
-	tacet_signal(SLOT_ACKER, ACKER_QUIT);
-}
-
-/* One go-ahead at the start, one each time the waiter blocks again, one when it is done. */
-static void acker(unsigned long arg)
-{
-	long bits;
-
-	(void)arg;
-	do {
-		tacet_signal(SLOT_ACK, 1);
-		bits = tacet_wait(SLOT_ACKER);
-	} while (bits > 0 && !(bits & ACKER_QUIT));
-	tacet_signal(SLOT_ACK, 1);
+	tacet_signal(SLOT_ACKER, BENCH_ACKER_QUIT);
 }
 
 static void raiser(unsigned long arg)
@@ -142,16 +118,16 @@ int bench_irq(const char *name, unsigned int waiter_hart, unsigned int raiser_ha
 		err = tacet_irq_set_affinity(EDU_SLOT_IRQ, raiser_hart);
 	for (unsigned long slot = SLOT_ACK; !err && slot <= SLOT_DONE; slot++)
 		err = tacet_ntfn_new(slot);
-	/* the waiter first: it must be waiting before the acker's first go-ahead */
-	if (!err)
-		err = bench_thread_start(waiter, 0, WAITER_PRIO, waiter_hart, SLOT_STACK_WAITER,
-					 STACKS_VA);
-	if (!err)
-		err = bench_thread_start(acker, 0, ACKER_PRIO, waiter_hart, SLOT_STACK_ACKER,
-					 STACKS_VA + 2 * PAGE_SIZE);
-	if (!err)
-		err = bench_thread_start(raiser, 0, RAISER_PRIO, raiser_hart, SLOT_STACK_RAISER,
-					 STACKS_VA + 4 * PAGE_SIZE);
+	if (!err) {
+		struct bench_trio trio = {
+			.waiter = waiter, .driver = raiser,
+			.waiter_hart = waiter_hart, .driver_hart = raiser_hart,
+			.ack_slot = SLOT_ACK, .acker_slot = SLOT_ACKER,
+			.first_stack_slot = SLOT_STACK_WAITER, .stacks_va = STACKS_VA,
+		};
+
+		err = bench_trio_start(&trio);
+	}
 	if (!err && tacet_wait(SLOT_DONE) < 0)
 		err = -TACET_EDEAD;
 	if (!err && (err = failure) == 0 && nsamples != BENCH_SAMPLES)

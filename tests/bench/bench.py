@@ -189,24 +189,23 @@ def main():
         f.write("\n")
     print(f"bench: {len(selected) * len(rounds)} boots in {time.monotonic() - start:.1f}s; "
           f"results in {os.path.relpath(os.path.join(OUT, 'results.json'), ROOT)}")
+    checks = []
     if args.check_deterministic:
-        diffs = compare(rounds[0], rounds[1])
-        if diffs:
-            print("bench: FAIL not deterministic: two runs under -icount gave different figures:")
-            for d in diffs:
-                print("  " + d)
-            return 1
-        print(f"bench: deterministic: two runs of {len(results)} benchmarks gave identical "
-              "figures")
+        checks.append(("not deterministic: two runs under -icount gave different figures",
+                       compare(rounds[0], rounds[1]),
+                       f"deterministic: two runs of {len(results)} benchmarks gave identical "
+                       "figures"))
     if args.check_budgets:
-        problems = check_budgets(results)
+        checks.append(("over budget", check_budgets(results),
+                       f"all {len(results)} figures within their budgets "
+                       f"({os.path.relpath(BUDGETS, ROOT)})"))
+    for failure, problems, success in checks:
         if problems:
-            print("bench: FAIL over budget:")
+            print(f"bench: FAIL {failure}:")
             for p in problems:
                 print("  " + p)
             return 1
-        print(f"bench: all {len(results)} figures within their budgets "
-              f"({os.path.relpath(BUDGETS, ROOT)})")
+        print(f"bench: {success}")
     return 0
 
 
