@@ -394,6 +394,7 @@ static const struct ktest tests[] = {
 	{ "irq_nest", test_irq_nest },
 	{ "enabled_interrupts", test_enabled_interrupts },
 	{ "irq_fast_latency", ktest_irq_fast_latency },
+	{ "irq_nest_plic", ktest_irq_nest_plic },
 };
 
 void ktest_main(void)
