@@ -106,8 +106,8 @@ static void edu_ack(const struct edu_dev *e)
 
 /* --- irq_fast_latency --- */
 static struct edu_dev lat;
-static uint64_t handler_entry;
-static uint32_t handled;
+static volatile uint64_t handler_entry; /* written by the interrupt handler */
+static volatile uint32_t handled;
 static uint64_t samples[ROUNDS - WARMUP];
 
 /* The fast handler: note the time first, then silence the device. */
@@ -147,7 +147,7 @@ void ktest_irq_fast_latency(void)
 /* --- irq_nest_plic: line A's handler raises line B and opens the window --- */
 static struct edu_dev nest[2];
 static volatile int in_a;            /* A's handler is running */
-static uint32_t a_runs, b_runs, b_nested, max_depth;
+static volatile uint32_t a_runs, b_runs, b_nested, max_depth; /* the handlers write them */
 
 static void nest_b(unsigned int irq)
 {
