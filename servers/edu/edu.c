@@ -35,6 +35,7 @@
 #define IRQ_BADGE   1
 #define TIMER_BADGE 2
 #define LOST_TICKS  10000000ul /* 1 s of the 10 MHz timebase: the interrupt was lost */
+#define QUIET_TICKS 100000ul   /* 10 ms without an interrupt: look whether the line is off */
 #define MAX_HARTS   TACET_INFO_MAX_HARTS
 #define AWAY_SHARE  25 /* moving: 1 in 25 interrupts is taken away from the driver's hart */
 #define EDU_FACT    (0x08 / 4)
@@ -176,6 +177,54 @@ static int dma_round_trip(struct edu_run *r)
 	return bad ? 1 : 0;
 }
 
+/* The line's state (TACET_INFO_IRQ: 3 is disabled) and count; ~0u if unreadable. */
+static unsigned int line_state(const struct edu_run *r, unsigned long *count)
+{
+	struct tacet_irq_info ii;
+
+	if (tacet_info(TACET_INFO_IRQ, r->dev.irq, &ii, sizeof(ii)) < 0)
+		return ~0u;
+	*count = ii.count;
+	return ii.state;
+}
+
+/* A storm: every interrupt is handled and raised again at once, so the line never rests; the
+ * kernel must disable it once more than its rate limit come within its window, and say so.
+ * Then the device is quietened, the line turned back on, and one interrupt must work. */
+static int storm(struct edu_run *r)
+{
+	unsigned long before = 0, count = 0, handled = 0;
+	unsigned int state = line_state(r, &before);
+
+	r->dev.regs[EDU_IRQ_RAISE] = EDU_IRQ_BIT;
+	while (state == 1 || state == 2) { /* idle or pending: not disabled */
+		long bits = tacet_poll(EDU_SLOT_NTFN); /* on this hart: signalled already */
+
+		if (!bits) {
+			tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, tacet_time() + QUIET_TICKS);
+			bits = tacet_wait(EDU_SLOT_NTFN);
+			tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, 0);
+		}
+		if (bits > 0 && (bits & IRQ_BADGE)) {
+			r->dev.regs[EDU_IRQ_ACK] = r->dev.regs[EDU_IRQ_STATUS];
+			r->dev.regs[EDU_IRQ_RAISE] = EDU_IRQ_BIT; /* at once again */
+			tacet_irq_ack(EDU_SLOT_IRQ, 1);
+			handled++;
+		}
+		state = line_state(r, &count);
+	}
+	printf("edu %ld: storm: line %lu disabled after %lu interrupts (%lu handled): %s\n",
+	       r->dev.index, r->dev.irq, count - before, handled, state == 3 ? "PASS" : "FAIL");
+	if (state != 3)
+		return 1;
+	r->dev.regs[EDU_IRQ_ACK] = r->dev.regs[EDU_IRQ_STATUS];
+	tacet_poll(EDU_SLOT_NTFN);
+	if (tacet_irq_enable(EDU_SLOT_IRQ) || one_interrupt(r, NULL))
+		return 1;
+	printf("edu %ld: storm: re-enabled, an interrupt handled: PASS\n", r->dev.index);
+	return 0;
+}
+
 static unsigned long nharts(void)
 {
 	struct tacet_hart_info hi;
@@ -249,7 +298,7 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 		return 1;
 	printf("edu %ld: id %#x, irq %lu\n", r.dev.index, r.dev.regs[EDU_ID], r.dev.irq);
 	home = (unsigned long)r.dev.index % harts;
-	if (move_every && tacet_irq_set_affinity(EDU_SLOT_IRQ, home))
+	if ((move_every || (extras & EDU_TEST_STORM)) && tacet_irq_set_affinity(EDU_SLOT_IRQ, home))
 		return 1;
 	while (r.raised < rounds) {
 		unsigned long n = rounds - r.raised, away;
@@ -283,6 +332,8 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 	if ((extras & EDU_TEST_FACTORIAL) && factorial(&r))
 		return 1;
 	if ((extras & EDU_TEST_DMA) && dma_round_trip(&r))
+		return 1;
+	if ((extras & EDU_TEST_STORM) && storm(&r))
 		return 1;
 	return 0;
 }

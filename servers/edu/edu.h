@@ -11,6 +11,9 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 
 /* edu_test()'s extras: the device's own completion interrupts, after the raised ones. */
 #define EDU_TEST_FACTORIAL 0x1u /* 10!, computed by the device */
+#define EDU_TEST_STORM     0x4u /* an interrupt raised again as each is handled, until the kernel
+				 * disables the line (its rate limit); the line routed to the
+				 * driver's home hart (index mod harts) */
 #define EDU_TEST_DMA       0x2u /* RAM -> device -> RAM; needs QEMU's -device edu,dma_mask=
 				 * covering RAM (its default reaches 256 MiB; RAM is at 2 GiB) */
 
