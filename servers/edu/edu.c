@@ -37,7 +37,7 @@
 #define LOST_TICKS  10000000ul /* 1 s of the 10 MHz timebase: the interrupt was lost */
 #define QUIET_TICKS 100000ul   /* 10 ms without an interrupt: look whether the line is off */
 #define MAX_HARTS   TACET_INFO_MAX_HARTS
-#define AWAY_SHARE  25 /* moving: 1 in 25 interrupts is taken away from the driver's hart */
+#define AWAY_SHARE  100 /* moving: 1 in 100 interrupts is taken away from the driver's hart */
 #define EDU_FACT    (0x08 / 4)
 #define EDU_STATUS  (0x20 / 4)
 #define EDU_STATUS_FACT_IRQ 0x80 /* interrupt when the factorial is done */
