@@ -40,7 +40,7 @@ PCI = "pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
 EDU = ["-device", "edu"]
 
 # (boot, -append, the figures it reports, more QEMU arguments): the servers and their
-# harts/priorities (servers/bench/module.mk), or an in-kernel benchmark (kernel/ktest_bench.c).
+# harts/priorities (servers/bench/module.mk), or an in-kernel benchmark (kernel/ktest_edu.c).
 BENCHMARKS = [
     ("null_syscall", "init.run=bench_null@1", ["null_syscall"], []),
     ("ipc_call_reply_same_hart", "init.run=bench_ipc_srv@1,bench_ipc_same@1",
