@@ -304,6 +304,23 @@ static void ret(struct thread *t, long v)
 	arch_ctx_set_ret(&t->ctx, 0, (unsigned long)v);
 }
 
+/* The line t's call names and t's process's binder of it (*b), or NULL after answering the
+ * error (not bound by this process: TACET_EINVAL). */
+static struct irq_desc *decode_bound(struct thread *t, struct irq_binder **b)
+{
+	long err;
+	struct irq_desc *d = decode(t, &err);
+
+	*b = d ? binder_of(d, t) : NULL;
+	if (d && !*b)
+		err = TACET_EINVAL;
+	if (!*b) {
+		ret(t, -err);
+		return NULL;
+	}
+	return d;
+}
+
 void sys_irq_bind(struct thread *t)
 {
 	long err;
@@ -341,16 +358,11 @@ void sys_irq_bind(struct thread *t)
 
 void sys_irq_ack(struct thread *t)
 {
-	long err;
-	struct irq_desc *d = decode(t, &err);
-	struct irq_binder *b = d ? binder_of(d, t) : NULL;
+	struct irq_binder *b;
+	struct irq_desc *d = decode_bound(t, &b);
 
-	if (d && !b)
-		d = NULL, err = TACET_EINVAL; /* not bound by this process */
-	if (!d) {
-		ret(t, -err);
+	if (!d)
 		return;
-	}
 	if (t->irq_woken_by == d && t->irq_running_at) {
 		stat_add(&d->server_max, &d->server_total, &d->served,
 			 arch_cycles() - t->irq_running_at);
@@ -363,16 +375,11 @@ void sys_irq_ack(struct thread *t)
 
 void sys_irq_unbind(struct thread *t)
 {
-	long err;
-	struct irq_desc *d = decode(t, &err);
-	struct irq_binder *b = d ? binder_of(d, t) : NULL;
+	struct irq_binder *b;
+	struct irq_desc *d = decode_bound(t, &b);
 
-	if (d && !b)
-		d = NULL, err = TACET_EINVAL;
-	if (!d) {
-		ret(t, -err);
+	if (!d)
 		return;
-	}
 	unbind(d, b);
 	ret(t, 0);
 }

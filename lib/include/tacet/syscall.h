@@ -143,6 +143,21 @@ static inline unsigned long tacet_cycles(void)
  * when the call succeeded; on failure *msg keeps what the caller put there.
  */
 
+/* A message the kernel answered in registers (a0 the result, a1 the tag, a2..a5 the words) into
+ * *msg, unless a0 is an error. Returns a0. */
+static inline long tacet_msg_take(long a0, unsigned long tag, unsigned long w0, unsigned long w1,
+				  unsigned long w2, unsigned long w3, struct tacet_msg *msg)
+{
+	if (a0 < 0)
+		return a0;
+	msg->tag = tag;
+	msg->w[0] = w0;
+	msg->w[1] = w1;
+	msg->w[2] = w2;
+	msg->w[3] = w3;
+	return a0;
+}
+
 /* Sends *msg on endpoint ep and waits for the reply, which overwrites *msg. Returns 0. */
 static inline long tacet_call(unsigned long ep, struct tacet_msg *msg)
 {
@@ -159,14 +174,7 @@ static inline long tacet_call(unsigned long ep, struct tacet_msg *msg)
 			 : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4), "+r"(a5), "=r"(a6)
 			 : "r"(a7)
 			 : "memory");
-	if ((long)a0 < 0)
-		return (long)a0;
-	msg->tag = a1;
-	msg->w[0] = a2;
-	msg->w[1] = a3;
-	msg->w[2] = a4;
-	msg->w[3] = a5;
-	return (long)a0;
+	return tacet_msg_take((long)a0, a1, a2, a3, a4, a5, msg);
 }
 
 /* Waits for a message on endpoint ep into *msg; the sender's badge goes to *badge (if badge is
@@ -187,16 +195,9 @@ static inline long tacet_recv(unsigned long ep, unsigned long recv_slot, struct 
 			 : "+r"(a0), "+r"(a1), "=r"(a2), "=r"(a3), "=r"(a4), "=r"(a5), "=r"(a6)
 			 : "r"(a7)
 			 : "memory");
-	if ((long)a0 < 0)
-		return (long)a0;
-	msg->tag = a1;
-	msg->w[0] = a2;
-	msg->w[1] = a3;
-	msg->w[2] = a4;
-	msg->w[3] = a5;
-	if (badge)
+	if ((long)a0 >= 0 && badge)
 		*badge = a6;
-	return (long)a0;
+	return tacet_msg_take((long)a0, a1, a2, a3, a4, a5, msg);
 }
 
 /* Answers the last message received (the caller blocked in tacet_call). Returns 0. */
@@ -237,16 +238,9 @@ static inline long tacet_reply_recv(unsigned long ep, const struct tacet_msg *re
 			 : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4), "+r"(a5), "+r"(a6)
 			 : "r"(a7)
 			 : "memory");
-	if ((long)a0 < 0)
-		return (long)a0;
-	msg->tag = a1;
-	msg->w[0] = a2;
-	msg->w[1] = a3;
-	msg->w[2] = a4;
-	msg->w[3] = a5;
-	if (badge)
+	if ((long)a0 >= 0 && badge)
 		*badge = a6;
-	return (long)a0;
+	return tacet_msg_take((long)a0, a1, a2, a3, a4, a5, msg);
 }
 
 /* --- IPC: notifications ------------------------------------------------------------------ */
@@ -275,9 +269,9 @@ static inline long tacet_poll(unsigned long ntfn)
 
 /* --- capabilities ------------------------------------------------------------------------ */
 
-/* The physical address and size (pages) of the frame in slot, for a device's DMA. Returns 0 or
- * a negative TACET_E* code (-TACET_ETYPE: not a frame). */
-static inline long tacet_frame_info(unsigned long slot, unsigned long *paddr, unsigned long *pages)
+/* CAP_INFO as the kernel answers it: returns the type (or a negative TACET_E* code); out gets
+ * a1..a4: rights, badge, and for a frame its physical address and pages. */
+static inline long tacet_cap_info_regs(unsigned long slot, unsigned long out[4])
 {
 	register unsigned long a0 __asm__("a0") = slot;
 	register unsigned long a1 __asm__("a1");
@@ -288,12 +282,26 @@ static inline long tacet_frame_info(unsigned long slot, unsigned long *paddr, un
 
 	__asm__ volatile("ecall" : "+r"(a0), "=r"(a1), "=r"(a2), "=r"(a3), "=r"(a4) : "r"(a7)
 			 : "memory");
-	if ((long)a0 < 0)
-		return (long)a0;
-	if (a0 != TACET_CAP_FRAME)
+	out[0] = a1;
+	out[1] = a2;
+	out[2] = a3;
+	out[3] = a4;
+	return (long)a0;
+}
+
+/* The physical address and size (pages) of the frame in slot, for a device's DMA. Returns 0 or
+ * a negative TACET_E* code (-TACET_ETYPE: not a frame). */
+static inline long tacet_frame_info(unsigned long slot, unsigned long *paddr, unsigned long *pages)
+{
+	unsigned long out[4];
+	long type = tacet_cap_info_regs(slot, out);
+
+	if (type < 0)
+		return type;
+	if (type != TACET_CAP_FRAME)
 		return -TACET_ETYPE;
-	*paddr = a3;
-	*pages = a4;
+	*paddr = out[2];
+	*pages = out[3];
 	return 0;
 }
 
@@ -315,26 +323,15 @@ static inline long tacet_cap_delete(unsigned long slot)
  * *rights and *badge, either of which may be NULL. */
 static inline long tacet_cap_info(unsigned long slot, unsigned long *rights, unsigned long *badge)
 {
-	register unsigned long a0 __asm__("a0") = slot;
-	register unsigned long a1 __asm__("a1");
-	register unsigned long a2 __asm__("a2");
-	register unsigned long a3 __asm__("a3"); /* a frame's address and size: see below */
-	register unsigned long a4 __asm__("a4");
-	register unsigned long a7 __asm__("a7") = TACET_SYS_CAP_INFO;
+	unsigned long out[4];
+	long type = tacet_cap_info_regs(slot, out);
 
-	__asm__ volatile("ecall" : "+r"(a0), "=r"(a1), "=r"(a2), "=r"(a3), "=r"(a4) : "r"(a7)
-			 : "memory");
-	(void)a3;
-	(void)a4;
-	if ((long)a0 < 0)
-		return (long)a0;
-	if (rights)
-		*rights = a1;
-	if (badge)
-		*badge = a2;
-	return (long)a0;
+	if (type >= 0 && rights)
+		*rights = out[0];
+	if (type >= 0 && badge)
+		*badge = out[1];
+	return type;
 }
-
 /* Copies the capability in the caller's slot src into slot dst of the process whose capability
  * is in slot process, with rights masked by rights. Returns 0. */
 static inline long tacet_cap_give(unsigned long process, unsigned long src, unsigned long dst,
