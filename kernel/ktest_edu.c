@@ -7,7 +7,7 @@
  *                     is refused and counted, and the other interrupt waits its turn.
  * The handlers live in the kernel, so the tests set the devices up themselves, with no PCI
  * server: they find the edus on bus 0 through the host bridge's ECAM registers, place BAR0s in
- * the 32-bit window (`ranges`) and look each INTA line up in `interrupt-map`.
+ * the 32-bit window and look each INTA line up in the interrupt-map (pci_dt.h).
  * Run alone on the boot hart before user space exists; own nothing after they power off. */
 #include "ktest.h"
 #include "arch.h"
@@ -15,6 +15,7 @@
 #include "fdt.h"
 #include "hart.h"
 #include "irq/irq.h"
+#include "pci_dt.h"
 #include "platform.h"
 
 #define ROUNDS         2100 /* the first WARMUP are thrown away */
@@ -30,9 +31,6 @@
 #define PCI_COMMAND    (0x04 / 4)
 #define PCI_CMD_MEMORY 0x2u
 #define PCI_BAR0       (0x10 / 4)
-#define PCI_RANGE_CELLS 7 /* child (3) + parent address (2) + size (2) */
-#define PCI_IMAP_CELLS 6  /* child unit (3) + child pin (1) + parent phandle (1) + line (1) */
-#define PCI_MMIO32     2  /* the space code in a range's phys.hi */
 #define BIG_FRAME      (9 * 1024) /* more than IRQ_STACK_GUARD with the frames below it */
 #define SPIN_FOR_NESTED 100000
 
@@ -44,27 +42,22 @@ struct edu_dev {
 /* The start of the host bridge's first 32-bit memory window, or 0. */
 static uint64_t mmio32_window(const struct fdt *fdt, int node)
 {
-	uint32_t len;
-	const uint8_t *r = fdt_getprop(fdt, node, "ranges", &len);
+	struct pci_range r;
 
-	for (uint32_t off = 0; r && off + PCI_RANGE_CELLS * 4 <= len; off += PCI_RANGE_CELLS * 4)
-		if (((fdt_be32(r + off) >> 24) & 3) == PCI_MMIO32)
-			return fdt_cells_read(r + off + 12, 2);
+	for (uint32_t i = 0; pci_dt_range(fdt, node, i, &r); i++)
+		if (r.space == PCI_SPACE_MMIO32)
+			return r.cpu_addr;
 	return 0;
 }
 
 /* The controller line bus 0's device dev pin INTA reaches, or 0. */
 static unsigned int inta_line(const struct fdt *fdt, int node, unsigned int dev)
 {
-	uint32_t len, mlen, mask = 0x1800;
-	const uint8_t *m = fdt_getprop(fdt, node, "interrupt-map-mask", &mlen);
-	const uint8_t *r = fdt_getprop(fdt, node, "interrupt-map", &len);
+	struct pci_imap_entry e;
 
-	if (m && mlen >= 4)
-		mask = fdt_be32(m);
-	for (uint32_t off = 0; r && off + PCI_IMAP_CELLS * 4 <= len; off += PCI_IMAP_CELLS * 4)
-		if ((fdt_be32(r + off) & mask) == ((dev << 11) & mask) && fdt_be32(r + off + 12) == 1)
-			return fdt_be32(r + off + 20);
+	for (uint32_t i = 0; pci_dt_imap(fdt, node, i, &e); i++)
+		if (pci_dt_imap_is_for(&e, dev) && e.pin == 1)
+			return e.irq;
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "kstring.h"
 #include "mm.h"
 #include "page_alloc.h"
+#include "pci_dt.h"
 #include "platform.h"
 #include "process.h"
 #include "thread.h"
@@ -120,50 +121,37 @@ static void add_device(struct process *p, struct tacet_bootinfo *bi, const char 
 	bi->ndevices++;
 }
 
-#define PCI_RANGE_CELLS 7   /* child (3) + parent address (2) + size (2) */
-#define PCI_IMAP_CELLS 6    /* child unit (3) + child pin (1) + parent phandle (1) + line (1) */
-#define PCI_SPACE(hi) (((hi) >> 24) & 3)
-#define PCI_IMAP_DEV_MASK 0x1800 /* the device-number bits the usual interrupt-map looks at */
-#define PCI_IMAP_DEV_SHIFT 11    /* device number in phys.hi */
-
 /* A PCIe host bridge: besides its ECAM registers, its address windows (`ranges`) as frames and
  * the controller lines its INTx pins reach (`interrupt-map`) as IRQ handler capabilities, for the
  * PCI server to hand out per device. */
 static void give_pci_host(struct process *p, struct tacet_bootinfo *bi, int node)
 {
-	static const char *const spaces[] = { "tacet,pci-config", "tacet,pci-io",
-					      "tacet,pci-mmio32", "tacet,pci-mmio64" };
+	static const char *const spaces[] = {
+		[PCI_SPACE_CONFIG] = "tacet,pci-config", [PCI_SPACE_IO] = "tacet,pci-io",
+		[PCI_SPACE_MMIO32] = "tacet,pci-mmio32", [PCI_SPACE_MMIO64] = "tacet,pci-mmio64",
+	};
 	const struct fdt *fdt = &platform.fdt;
-	uint32_t len, mlen, seen[8] = { 0 }, mask_dev = PCI_IMAP_DEV_MASK, mask_pin = 7;
-	const uint8_t *r = fdt_getprop(fdt, node, "ranges", &len);
-	const uint8_t *m = fdt_getprop(fdt, node, "interrupt-map-mask", &mlen);
 	struct tacet_bootinfo_device *line[8] = { 0 };
+	uint32_t seen[8] = { 0 };
 	unsigned int nseen = 0;
+	struct pci_range range;
+	struct pci_imap_entry e;
 
-	for (uint32_t off = 0; r && off + PCI_RANGE_CELLS * 4 <= len; off += PCI_RANGE_CELLS * 4)
-		add_device(p, bi, spaces[PCI_SPACE(fdt_be32(r + off))], fdt_cells_read(r + off + 12, 2),
-			   fdt_cells_read(r + off + 20, 2), 0);
-	if (m && mlen >= 16) {
-		mask_dev = fdt_be32(m);
-		mask_pin = fdt_be32(m + 12);
-	}
-	r = fdt_getprop(fdt, node, "interrupt-map", &len);
-	for (uint32_t off = 0; r && off + PCI_IMAP_CELLS * 4 <= len; off += PCI_IMAP_CELLS * 4) {
-		uint32_t irq = fdt_be32(r + off + 20);
-		uint32_t dev = ((fdt_be32(r + off) & mask_dev) >> PCI_IMAP_DEV_SHIFT) & 3;
-		uint32_t pin = fdt_be32(r + off + 12) & mask_pin;
+	for (uint32_t n = 0; pci_dt_range(fdt, node, n, &range); n++)
+		add_device(p, bi, spaces[range.space], range.cpu_addr, range.size, 0);
+	for (uint32_t n = 0; pci_dt_imap(fdt, node, n, &e); n++) {
 		unsigned int i;
 
-		for (i = 0; i < nseen && seen[i] != irq; i++)
+		for (i = 0; i < nseen && seen[i] != e.irq; i++)
 			;
 		if (i == nseen && nseen < 8) {
-			seen[nseen++] = irq;
+			seen[nseen++] = e.irq;
 			if (bi->ndevices < TACET_BOOTINFO_MAX_DEVICES)
 				line[i] = &bi->devices[bi->ndevices];
-			add_device(p, bi, "tacet,pci-intx", 0, 0, irq);
+			add_device(p, bi, "tacet,pci-intx", 0, 0, e.irq);
 		}
-		if (i < nseen && line[i] && pin >= 1 && pin <= 4)
-			line[i]->pci_routes |= 1u << (4 * dev + pin - 1);
+		if (i < nseen && line[i] && e.pin >= 1 && e.pin <= 4)
+			line[i]->pci_routes |= 1u << (4 * (e.dev & 3) + e.pin - 1);
 	}
 }
 
