@@ -94,7 +94,7 @@ void sys_call(struct thread *t)
 		       &err);
 	if (c && TACET_TAG_HAS_CAP(tag) && !(c->rights & TACET_RIGHT_GRANT))
 		c = NULL, err = TACET_EPERM;
-	if (c && TACET_TAG_WORDS(tag) > TACET_MSG_WORDS)
+	if (c && !endpoint_tag_ok(tag))
 		c = NULL, err = TACET_EINVAL;
 	if (!c) {
 		set_result(t, -err);
@@ -187,7 +187,7 @@ static long reply_from(struct thread *t, int first)
 
 	if (!caller)
 		return -TACET_ENOENT;
-	if (TACET_TAG_HAS_CAP(tag) || TACET_TAG_WORDS(tag) > TACET_MSG_WORDS)
+	if (TACET_TAG_HAS_CAP(tag) || !endpoint_tag_ok(tag))
 		return -TACET_EINVAL;
 	t->reply_to = NULL;
 	caller->replier = NULL;

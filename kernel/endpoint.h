@@ -12,6 +12,13 @@ struct endpoint {
 	struct tqueue receivers; /* BLOCKED_RECV, oldest first */
 };
 
+/* May a user thread send this tag? At most TACET_MSG_WORDS words, and never one of the
+ * kernel's labels (TACET_LABEL_KERNEL up): those are how a receiver knows the kernel spoke. */
+static inline int endpoint_tag_ok(unsigned long tag)
+{
+	return TACET_TAG_WORDS(tag) <= TACET_MSG_WORDS && !TACET_TAG_IS_KERNEL(tag);
+}
+
 struct endpoint *endpoint_new(void);
 void endpoint_destroy(struct endpoint *ep);
 

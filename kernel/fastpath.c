@@ -50,7 +50,7 @@ int fastpath_call(struct hart *me, struct thread *t)
 	struct endpoint *ep;
 	struct thread *r;
 
-	if (TACET_TAG_HAS_CAP(tag) || TACET_TAG_WORDS(tag) > TACET_MSG_WORDS)
+	if (TACET_TAG_HAS_CAP(tag) || !endpoint_tag_ok(tag))
 		return 0;
 	ep = (struct endpoint *)fast_cap(t, arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_WRITE, &c);
 	if (!ep)
@@ -76,8 +76,8 @@ int fastpath_reply_recv(struct hart *me, struct thread *t)
 	const struct cap *c;
 	struct endpoint *ep;
 
-	if (!caller || caller->in_fault || TACET_TAG_HAS_CAP(tag) ||
-	    TACET_TAG_WORDS(tag) > TACET_MSG_WORDS || recv_slot >= CSPACE_SLOTS ||
+	if (!caller || caller->in_fault || TACET_TAG_HAS_CAP(tag) || !endpoint_tag_ok(tag) ||
+	    recv_slot >= CSPACE_SLOTS ||
 	    (recv_slot && t->proc->cspace->slots[recv_slot].obj))
 		return 0;
 	ep = (struct endpoint *)fast_cap(t, arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_READ, &c);

@@ -28,3 +28,7 @@ SERVER_SRCS_tlbtest := servers/tests/tlbtest.c servers/bench/bench.c
 # irqbad: the interrupt system calls with bad arguments (and the line working afterwards).
 SERVERS += irqbad
 SERVER_SRCS_irqbad := servers/tests/irqbad.c
+
+# forger: a hostile server that forges the kernel's labels against init, the console and pci.
+SERVERS += forger
+SERVER_SRCS_forger := servers/tests/forger.c servers/bench/bench.c servers/edu/edu_dev.c

@@ -99,7 +99,8 @@ enum tacet_cap_type {
  * data words are valid, and whether the sender's capability in slot `cap` travels with it
  * (needs GRANT on the endpoint capability; lands in the receiver's recv_slot). A received
  * tag has the capability bit set only if one arrived, with TACET_TAG_SLOT = the recv_slot. At
- * most TACET_MSG_WORDS words: more is TACET_EINVAL. Replies carry no capability. */
+ * most TACET_MSG_WORDS words: more is TACET_EINVAL. Replies carry no capability. Labels from
+ * TACET_LABEL_KERNEL (0x8000) up are reserved for the kernel (below). */
 #define TACET_TAG(label, words) \
 	(((unsigned long)(label) & 0xffff) << 16 | ((unsigned long)(words) & 0xf))
 #define TACET_TAG_CAP(label, words, slot) \
@@ -176,6 +177,12 @@ struct tacet_hart_info {
 
 /* IRQ_BIND flags: the line may be shared (each binder must pass it). */
 #define TACET_IRQ_SHARED 1u
+
+/* Labels from TACET_LABEL_KERNEL up are the kernel's own: only the kernel sends them, so a
+ * receiver can trust a message that carries one. A CALL, REPLY or REPLY_RECV from user mode with
+ * such a label fails with TACET_EINVAL and delivers nothing. */
+#define TACET_LABEL_KERNEL 0x8000
+#define TACET_TAG_IS_KERNEL(tag) (((tag) >> 31) & 1) /* the label's top bit */
 
 /* A RECV on a thread with a bound notification (NTFN_BIND) returns this label when the
  * notification was signalled: w0 = the bits (taken and cleared), badge 0. */
