@@ -3,7 +3,8 @@
  * A call meets a waiting receiver or queues; a receive meets a waiting sender or queues. The
  * receiver of a call owes the caller a reply (reply_to / replier link the two) and the caller
  * stays BLOCKED_REPLY until it comes. Messages go register to register: the tag, up to
- * TACET_MSG_WORDS words, the badge of the sender's capability and, with GRANT, one capability.
+ * TACET_MSG_WORDS words, the badge of the sender's capability and, with GRANT, one capability;
+ * a reply may carry one capability into the slot the caller named in its call.
  * Each sys_* decodes everything first and changes nothing on an error. */
 #include "endpoint.h"
 #include "cap.h"
@@ -64,6 +65,16 @@ static void deliver(struct thread *from, struct thread *to, unsigned long tag,
 	arch_ctx_set_ret(&to->ctx, 6, badge);
 }
 
+/* 0 if slot is 0 (no capability wanted) or an empty slot of t's, else the error. */
+static long decode_recv_slot(struct thread *t, unsigned long slot)
+{
+	long err;
+
+	if (slot && !cap_empty_slot(t->proc->cspace, slot, &err))
+		return err;
+	return 0;
+}
+
 /* The receiver `to` owes caller a reply now; an unanswered earlier caller gets ENOREPLY. */
 static void link_reply(struct thread *to, struct thread *caller)
 {
@@ -92,14 +103,17 @@ void sys_call(struct thread *t)
 
 	c = cap_lookup(t->proc->cspace, arch_ctx_arg(tf, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_WRITE,
 		       &err);
-	if (c && TACET_TAG_HAS_CAP(tag) && !(c->rights & TACET_RIGHT_GRANT))
-		c = NULL, err = TACET_EPERM;
 	if (c && !endpoint_tag_ok(tag))
 		c = NULL, err = TACET_EINVAL;
+	if (c && TACET_TAG_HAS_CAP(tag) && !(c->rights & TACET_RIGHT_GRANT))
+		c = NULL, err = TACET_EPERM;
+	if (c && (err = decode_recv_slot(t, arch_ctx_arg(tf, 6))))
+		c = NULL;
 	if (!c) {
 		set_result(t, -err);
 		return;
 	}
+	t->recv_slot = arch_ctx_arg(tf, 6); /* where a capability in the reply goes */
 	for (int i = 0; i < TACET_MSG_WORDS; i++)
 		w[i] = arch_ctx_arg(tf, 2 + i);
 	r = tqueue_pop(&((struct endpoint *)c->obj)->receivers);
@@ -154,15 +168,6 @@ static void receive(struct thread *t, struct endpoint *ep)
 		sched_ready(s);
 }
 
-static long decode_recv_slot(struct thread *t, unsigned long slot)
-{
-	long err;
-
-	if (slot && !cap_empty_slot(t->proc->cspace, slot, &err))
-		return err;
-	return 0;
-}
-
 void sys_recv(struct thread *t)
 {
 	const struct trap_frame *tf = &t->ctx;
@@ -184,11 +189,15 @@ static long reply_from(struct thread *t, int first)
 {
 	struct thread *caller = t->reply_to;
 	unsigned long tag = arch_ctx_arg(&t->ctx, first);
+	long err;
 
 	if (!caller)
 		return -TACET_ENOENT;
-	if (TACET_TAG_HAS_CAP(tag) || !endpoint_tag_ok(tag))
+	if (!endpoint_tag_ok(tag))
 		return -TACET_EINVAL;
+	if (TACET_TAG_HAS_CAP(tag) && !cap_lookup(t->proc->cspace, TACET_TAG_SLOT(tag),
+						  TACET_CAP_NULL, 0, &err))
+		return -err;
 	t->reply_to = NULL;
 	caller->replier = NULL;
 	if (caller->in_fault) { /* its registers are the faulting state: leave them alone */
@@ -200,7 +209,7 @@ static long reply_from(struct thread *t, int first)
 		return 0;
 	}
 	set_result(caller, 0);
-	arch_ctx_set_ret(&caller->ctx, 1, tag);
+	arch_ctx_set_ret(&caller->ctx, 1, transfer_cap(t, caller, tag));
 	for (int i = 0; i < TACET_MSG_WORDS; i++)
 		arch_ctx_set_ret(&caller->ctx, 2 + i, arch_ctx_arg(&t->ctx, first + 1 + i));
 	sched_ready(caller);
@@ -272,6 +281,7 @@ int endpoint_send_fault(struct thread *t)
 	t->msg_badge = p->fault_badge;
 	t->msg_is_call = 1;
 	t->in_fault = 1;
+	t->recv_slot = 0; /* its reply resumes or ends it and carries nothing */
 	r = tqueue_pop(&ep->receivers);
 	if (r) {
 		r->blocked_on = NULL;

@@ -50,8 +50,8 @@ int fastpath_call(struct hart *me, struct thread *t)
 	struct endpoint *ep;
 	struct thread *r;
 
-	if (TACET_TAG_HAS_CAP(tag) || !endpoint_tag_ok(tag))
-		return 0;
+	if (TACET_TAG_HAS_CAP(tag) || !endpoint_tag_ok(tag) || arg(t, 6))
+		return 0; /* a capability either way, or a bad tag: the slow path */
 	ep = (struct endpoint *)fast_cap(t, arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_WRITE, &c);
 	if (!ep)
 		return 0;
@@ -63,6 +63,7 @@ int fastpath_call(struct hart *me, struct thread *t)
 	copy_message(r, t, 1, tag);
 	arch_ctx_set_ret(&r->ctx, 6, c->badge);
 	r->reply_to = t;
+	t->recv_slot = 0; /* no capability in the reply */
 	t->replier = r;
 	t->state = TACET_THREAD_BLOCKED_REPLY;
 	sched_switch_direct(me, t, r);

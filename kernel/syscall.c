@@ -125,9 +125,12 @@ static void sys_cap_info(struct thread *t)
 	ret(t, c->obj->type);
 }
 
-static struct process *decode_process(struct thread *t, unsigned long slot, long *err)
+/* A living process named by a capability with `rights`: WRITE to change it (map, unmap,
+ * threads, capabilities); none to watch it. */
+static struct process *decode_process(struct thread *t, unsigned long slot, uint32_t rights,
+				      long *err)
 {
-	struct cap *c = cap_lookup(t->proc->cspace, slot, TACET_CAP_PROCESS, TACET_RIGHT_WRITE, err);
+	struct cap *c = cap_lookup(t->proc->cspace, slot, TACET_CAP_PROCESS, rights, err);
 	struct process *p = c ? (struct process *)c->obj : NULL;
 
 	if (p && !p->cspace) {
@@ -140,7 +143,7 @@ static struct process *decode_process(struct thread *t, unsigned long slot, long
 static void sys_cap_give(struct thread *t)
 {
 	long err;
-	struct process *p = decode_process(t, ARG(t, 0), &err);
+	struct process *p = decode_process(t, ARG(t, 0), TACET_RIGHT_WRITE, &err);
 	struct cap *src = p ? cap_lookup(t->proc->cspace, ARG(t, 1), TACET_CAP_NULL, 0, &err) : NULL;
 	struct cap *dst = src ? cap_empty_slot(p->cspace, ARG(t, 2), &err) : NULL;
 
@@ -225,7 +228,7 @@ static void sys_frame_derive(struct thread *t)
 static void sys_map(struct thread *t)
 {
 	long err;
-	struct process *p = decode_process(t, ARG(t, 0), &err);
+	struct process *p = decode_process(t, ARG(t, 0), TACET_RIGHT_WRITE, &err);
 	unsigned long rights = ARG(t, 3), need;
 	uintptr_t va = ARG(t, 2);
 	struct cap *fc = p ? cap_lookup(t->proc->cspace, ARG(t, 1), TACET_CAP_FRAME, 0, &err) : NULL;
@@ -255,7 +258,7 @@ static void sys_map(struct thread *t)
 static void sys_unmap(struct thread *t)
 {
 	long err;
-	struct process *p = decode_process(t, ARG(t, 0), &err);
+	struct process *p = decode_process(t, ARG(t, 0), TACET_RIGHT_WRITE, &err);
 	uintptr_t va = ARG(t, 1);
 	unsigned long pages = ARG(t, 2);
 
@@ -307,7 +310,7 @@ static void sys_process_new(struct thread *t)
 static void sys_process_watch(struct thread *t)
 {
 	long err;
-	struct process *p = decode_process(t, ARG(t, 0), &err);
+	struct process *p = decode_process(t, ARG(t, 0), 0, &err);
 	struct cap *n = p ? cap_lookup(t->proc->cspace, ARG(t, 1), TACET_CAP_NOTIFICATION,
 				       TACET_RIGHT_WRITE, &err) : NULL;
 	int free_slot = -1;
@@ -342,7 +345,7 @@ static long decode_sched(struct thread *t, unsigned long sched)
 static void sys_thread_new(struct thread *t)
 {
 	long err = 0;
-	struct process *p = decode_process(t, ARG(t, 0), &err);
+	struct process *p = decode_process(t, ARG(t, 0), TACET_RIGHT_WRITE, &err);
 	struct cap *dst = NULL;
 	unsigned long sched = ARG(t, 5);
 	struct thread *n;

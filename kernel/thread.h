@@ -31,7 +31,7 @@ struct thread {
 	uint64_t msg_badge;    /* badge of the capability it sends with */
 	int msg_is_call;       /* a blocked sender that wants a reply */
 	int in_fault;          /* its "call" is a fault report: the reply resumes or ends it */
-	unsigned long recv_slot;
+	unsigned long recv_slot; /* receiving: a sent capability's slot; calling: a reply's */
 	struct thread *reply_to; /* the caller waiting for this thread's reply */
 	struct thread *replier;  /* the server that owes this (BLOCKED_REPLY) thread a reply */
 

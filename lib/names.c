@@ -16,11 +16,12 @@ static long pack_name(const char *name, unsigned long *w)
 	return 0;
 }
 
-long tacet_publish(const char *name, unsigned long slot)
+long tacet_publish(const char *name, unsigned long slot, unsigned long how)
 {
-	struct tacet_msg msg = { .tag = TACET_TAG_CAP(INIT_PUBLISH, TACET_NAME_WORDS, slot) };
+	struct tacet_msg msg = { .tag = TACET_TAG_CAP(INIT_PUBLISH, TACET_NAME_WORDS + 1, slot) };
 	long err = pack_name(name, msg.w);
 
+	msg.w[TACET_NAME_WORDS] = how;
 	if (!err)
 		err = tacet_call(TACET_CHILD_INIT, &msg);
 	return err ? err : (long)msg.w[0];

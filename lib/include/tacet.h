@@ -23,11 +23,12 @@ const char *tacet_strerror(long err);
  * threads. */
 extern long (*tacet_console_write)(const void *buf, unsigned long len);
 
-/* init's name service (<tacet/init_proto.h>): publish the capability in slot under name;
- * look a name up into slot dst (which must be empty), trying again up to `tries` times, 1 ms
- * apart, until it appears.
- * Return 0 or a negative TACET_E* code. */
-long tacet_publish(const char *name, unsigned long slot);
+/* init's name service (<tacet/init_proto.h>): publish the capability in slot under name, for
+ * clients to get with the rights in `how` (TACET_RIGHT_WRITE to call or signal, | GRANT if they
+ * send capabilities; | INIT_BADGE_CLIENTS to tell them apart by badge); look a name up into
+ * slot dst (which must be empty), trying again up to `tries` times, 1 ms apart, until it
+ * appears. Return 0 or a negative TACET_E* code. */
+long tacet_publish(const char *name, unsigned long slot, unsigned long how);
 long tacet_lookup(const char *name, unsigned long dst, unsigned int tries);
 
 /* Send stdout/stderr to the console server from now on (looked up as "console" into slot

@@ -13,7 +13,7 @@ int main(void)
 	long err = tacet_endpoint_new(SLOT_EP);
 
 	if (!err)
-		err = tacet_publish(BENCH_IPC_NAME, SLOT_EP);
+		err = tacet_publish(BENCH_IPC_NAME, SLOT_EP, TACET_RIGHT_WRITE);
 	if (!err)
 		err = tacet_recv(SLOT_EP, 0, &msg, NULL);
 	while (!err && TACET_TAG_LABEL(msg.tag) != BENCH_IPC_QUIT) {

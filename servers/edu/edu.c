@@ -23,7 +23,7 @@
  * completion interrupt, and a DMA round trip (a page of RAM to the device's buffer and back,
  * each transfer ending with an interrupt), each printing its own PASS line.
  *
- * IPC: none served; calls PCI_CLAIM on "pci".
+ * IPC: none served; claims its device from "pci" (tacet_pci_claim).
  */
 #include <stdio.h>
 #include <string.h>

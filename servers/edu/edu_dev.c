@@ -18,14 +18,10 @@ static long claim_once(unsigned long *irq)
 	long busy = 0;
 
 	for (unsigned long index = 0; index < EDU_MAX_INDEX; index++) {
-		struct tacet_msg msg = {
-			.tag = TACET_TAG_CAP(PCI_CLAIM, 4, TACET_CHILD_SELF),
-			.w = { EDU_VENDOR, EDU_DEVICE, index, PCI_SLOTS(EDU_SLOT_BAR, EDU_SLOT_IRQ) },
-		};
-		long err = tacet_call(EDU_SLOT_PCI, &msg);
+		struct tacet_pci_device dev;
+		long err = tacet_pci_claim(EDU_SLOT_PCI, EDU_VENDOR, EDU_DEVICE, index, EDU_SLOT_BAR,
+					   EDU_SLOT_IRQ, &dev);
 
-		if (!err)
-			err = (long)msg.w[0];
 		if (err == -TACET_EBUSY) {
 			busy = 1;
 			continue;
@@ -34,7 +30,7 @@ static long claim_once(unsigned long *irq)
 			return -TACET_EBUSY;
 		if (err)
 			return err;
-		*irq = msg.w[1];
+		*irq = dev.irq;
 		return (long)index;
 	}
 	return -TACET_ENOENT;

@@ -170,7 +170,7 @@ enum arg_kind {
 
 static const unsigned char arg_kinds[TACET_SYS_COUNT][FUZZ_ARGS] = {
 	[TACET_SYS_DEBUG_WRITE] = { ARG_PTR, ARG_COUNT },
-	[TACET_SYS_CALL] = { ARG_SLOT, ARG_TAG },
+	[TACET_SYS_CALL] = { ARG_SLOT, ARG_TAG, [6] = ARG_SLOT0 },
 	[TACET_SYS_RECV] = { ARG_SLOT, ARG_SLOT0 },
 	[TACET_SYS_REPLY] = { ARG_TAG },
 	[TACET_SYS_REPLY_RECV] = { ARG_SLOT, ARG_TAG, [6] = ARG_SLOT0 },

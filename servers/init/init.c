@@ -37,6 +37,7 @@ static unsigned long exits_slot; /* notification: bit n = server n's process end
 struct published {
 	unsigned long name[TACET_NAME_WORDS];
 	unsigned long slot;
+	unsigned long how; /* the rights a client gets, | INIT_BADGE_CLIENTS */
 };
 
 static struct published names[MAX_NAMES];
@@ -286,30 +287,59 @@ static struct published *find_name(const unsigned long *w)
 	return NULL;
 }
 
+/* What a publisher may let its clients have: calling and sending capabilities, never
+ * receiving (READ); optionally a badge per client. */
+static long publish_check(const struct tacet_msg *msg, unsigned long recv_slot)
+{
+	unsigned long how = msg->w[TACET_NAME_WORDS], badge = 0;
+
+	if (!TACET_TAG_HAS_CAP(msg->tag))
+		return -TACET_EINVAL;
+	if (how & ~(TACET_RIGHT_WRITE | TACET_RIGHT_GRANT | INIT_BADGE_CLIENTS))
+		return -TACET_EINVAL;
+	if ((how & INIT_BADGE_CLIENTS) && (tacet_cap_info(recv_slot, NULL, &badge) < 0 || badge))
+		return -TACET_EINVAL;
+	if (find_name(msg->w))
+		return -TACET_EEXIST;
+	return nnames == MAX_NAMES ? -TACET_ENOMEM : 0;
+}
+
 /* INIT_PUBLISH: the capability arrived in recv_slot (the tag says whether it did). */
 static long publish(const struct tacet_msg *msg, unsigned long recv_slot)
 {
-	if (!TACET_TAG_HAS_CAP(msg->tag))
-		return -TACET_EINVAL;
-	if (find_name(msg->w) || nnames == MAX_NAMES) {
-		tacet_cap_delete(recv_slot);
-		return find_name(msg->w) ? -TACET_EEXIST : -TACET_ENOMEM;
+	long err = publish_check(msg, recv_slot);
+
+	if (err) {
+		tacet_cap_delete(recv_slot); /* empty if none came */
+		return err;
 	}
 	memcpy(names[nnames].name, msg->w, sizeof(names[nnames].name));
+	names[nnames].how = msg->w[TACET_NAME_WORDS];
 	names[nnames++].slot = recv_slot;
 	next_slot++; /* recv_slot is now taken */
 	return 0;
 }
 
+/* INIT_LOOKUP by server s: a copy with the rights the publisher chose, badged with s's number
+ * + 1 if it asked for that (minted in the free slot after next_slot, then given). */
 static long lookup(const struct tacet_msg *msg, struct server *s)
 {
 	struct published *n = find_name(msg->w);
+	unsigned long rights, mint = next_slot + 1, dst = msg->w[TACET_NAME_WORDS];
+	long err;
 
 	if (!s)
 		return -TACET_EPERM;
 	if (!n)
 		return -TACET_ENOENT;
-	return tacet_cap_give(s->process_slot, n->slot, msg->w[TACET_NAME_WORDS], TACET_RIGHTS_ALL);
+	rights = n->how & (TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
+	if (!(n->how & INIT_BADGE_CLIENTS))
+		return tacet_cap_give(s->process_slot, n->slot, dst, rights);
+	err = tacet_cap_copy(n->slot, mint, rights, (unsigned long)(s - servers) + 1);
+	if (!err)
+		err = tacet_cap_give(s->process_slot, mint, dst, rights);
+	tacet_cap_delete(mint);
+	return err;
 }
 
 /* One message on the fault/init endpoint; fills *reply, returns whether to reply. */

@@ -17,11 +17,14 @@
  * Not handled: I/O BARs (left disabled), buses behind bridges, prefetchable/64-bit windows
  * (64-bit BARs are placed in the 32-bit window, upper half 0).
  *
- * IPC: publishes "pci" and serves <pci_proto.h>: PCI_CLAIM gives a driver its device's BAR0
- * as a frame and its INTx line, through the driver's own process capability that came with the
- * message (cap_give), watches that process (PROCESS_WATCH, the bit of the device's index, on a
- * notification bound to this thread) and drops the capability. When the driver ends, the
- * device is released: `pci: 00:SS.F released (its driver ended)`, and may be claimed again.
+ * IPC: publishes "pci" (clients get WRITE|GRANT, badged by init with their server number) and
+ * serves <pci_proto.h>: PCI_CLAIM gives a driver its device's BAR0 as a frame in the reply and
+ * records the driver's badge; PCI_IRQ then gives that driver (only) its INTx line's IRQ
+ * capability. The claim comes with a rights-less capability to the driver's process, which can
+ * only be watched: the server watches it (PROCESS_WATCH, the bit of the device's index, on a
+ * notification bound to this thread) and drops it. The server never holds a capability that
+ * could change a driver. When the driver ends, the device is released:
+ * `pci: 00:SS.F released (its driver ended)`, and may be claimed again.
  */
 #include <stdio.h>
 #include <string.h>
@@ -65,6 +68,7 @@ struct pci_func {
 	unsigned int pin;             /* 1..4 for INTA..INTD, 0 for none */
 	unsigned int intx;            /* index into intx[] when pin != 0 */
 	int claimed;
+	unsigned long owner;          /* the claiming driver's badge (init's server number + 1) */
 };
 
 static struct pci_func funcs[MAX_FUNCS];
@@ -207,26 +211,28 @@ static void enumerate(void)
 	}
 }
 
-/* PCI_CLAIM: decode everything first, then hand the two capabilities over. */
-static long claim(const struct tacet_msg *msg, unsigned long *irq, unsigned long *size,
-		  unsigned long *slot)
+/* The index-th function with the message's vendor and device ID, or NULL. */
+static struct pci_func *find_func(const struct tacet_msg *msg)
 {
-	unsigned long vendor = msg->w[0], device = msg->w[1], index = msg->w[2];
-	unsigned long slots = msg->w[3];
-	struct pci_func *f = NULL;
+	unsigned long index = msg->w[2];
+
+	for (unsigned int i = 0; i < nfuncs; i++)
+		if (funcs[i].vendor == msg->w[0] && funcs[i].device == msg->w[1] && index-- == 0)
+			return &funcs[i];
+	return NULL;
+}
+
+/* PCI_CLAIM from the driver with badge `client`: decode everything first, then watch the
+ * driver and put BAR0's frame in SLOT_BAR for the reply. */
+static long claim(const struct tacet_msg *msg, unsigned long client, struct tacet_msg *reply)
+{
+	struct pci_func *f = find_func(msg);
+	unsigned long rights = 1;
 	long err;
 
 	if (!TACET_TAG_HAS_CAP(msg->tag) ||
-	    tacet_cap_info(SLOT_CLIENT, NULL, NULL) != TACET_CAP_PROCESS)
-		return -TACET_EPERM;
-	for (unsigned int i = 0; i < nfuncs; i++) {
-		if (funcs[i].vendor != vendor || funcs[i].device != device)
-			continue;
-		if (index-- == 0) {
-			f = &funcs[i];
-			break;
-		}
-	}
+	    tacet_cap_info(SLOT_CLIENT, &rights, NULL) != TACET_CAP_PROCESS || rights)
+		return -TACET_EPERM; /* a capability that could change the driver: not wanted */
 	if (!f)
 		return -TACET_ENOENT;
 	if (f->claimed)
@@ -237,24 +243,29 @@ static long claim(const struct tacet_msg *msg, unsigned long *irq, unsigned long
 	/* first the watch, so that a claim is always released when its driver ends */
 	err = tacet_process_watch(SLOT_CLIENT, SLOT_ENDS, 1ul << (f - funcs));
 	if (!err)
-			err = tacet_frame_derive(window->slot, SLOT_BAR, (f->bar[0] - window->paddr) / PAGE,
+		err = tacet_frame_derive(window->slot, SLOT_BAR, (f->bar[0] - window->paddr) / PAGE,
 					 (f->size[0] + PAGE - 1) / PAGE);
-	if (!err)
-		err = tacet_cap_give(SLOT_CLIENT, SLOT_BAR, PCI_SLOTS_FRAME(slots),
-				     TACET_RIGHT_READ | TACET_RIGHT_WRITE);
-	tacet_cap_delete(SLOT_BAR);
-	if (!err) {
-		err = tacet_cap_give(SLOT_CLIENT, intx[f->intx]->irq_slot, PCI_SLOTS_IRQ(slots),
-				     TACET_RIGHT_READ | TACET_RIGHT_WRITE);
-		/* if this fails the driver keeps the frame but the device stays unclaimed:
-		 * a shortcut (there is no call to take a capability back from a cspace) */
-	}
 	if (err)
 		return err;
 	f->claimed = 1;
-	*irq = intx[f->intx]->irq;
-	*size = f->size[0];
-	*slot = f->dev;
+	f->owner = client;
+	reply->tag = TACET_TAG_CAP(0, 4, SLOT_BAR);
+	reply->w[1] = intx[f->intx]->irq;
+	reply->w[2] = f->size[0];
+	reply->w[3] = f->dev;
+	return 0;
+}
+
+/* PCI_IRQ: the line's IRQ handler capability, for the driver that claimed the device. */
+static long irq_cap(const struct tacet_msg *msg, unsigned long client, struct tacet_msg *reply)
+{
+	struct pci_func *f = find_func(msg);
+
+	if (!f)
+		return -TACET_ENOENT;
+	if (!f->claimed || f->owner != client)
+		return -TACET_EPERM;
+	reply->tag = TACET_TAG_CAP(0, 1, intx[f->intx]->irq_slot);
 	return 0;
 }
 
@@ -274,6 +285,7 @@ int main(void)
 	const struct tacet_child_devices *given = (const void *)TACET_CHILD_DEVICES_VADDR;
 	const struct tacet_bootinfo_device *ecam = NULL;
 	struct tacet_msg msg, reply = { 0 };
+	unsigned long badge = 0;
 	const char *step = "find the ECAM and the 32-bit window";
 	long err = 0;
 
@@ -311,34 +323,37 @@ int main(void)
 	if (!err)
 		err = tacet_ntfn_bind(SLOT_ENDS);
 	if (!err && (step = "publish \"pci\""))
-		err = tacet_publish("pci", SLOT_EP);
+		err = tacet_publish("pci", SLOT_EP,
+				    TACET_RIGHT_WRITE | TACET_RIGHT_GRANT | INIT_BADGE_CLIENTS);
 	if (err) {
 		printf("pci: cannot %s: %s\n", step, tacet_strerror(err));
 		return 1;
 	}
-	err = tacet_recv(SLOT_EP, SLOT_CLIENT, &msg, NULL);
+	err = tacet_recv(SLOT_EP, SLOT_CLIENT, &msg, &badge);
 	for (;;) {
-		unsigned long irq = 0, size = 0, slot = 0;
-
 		if (err) {
 			printf("pci: receive failed: %s\n", tacet_strerror(err));
 			return 1;
 		}
 		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
 			release(msg.w[0]);
-			err = tacet_recv(SLOT_EP, SLOT_CLIENT, &msg, NULL); /* nobody to reply to */
+			err = tacet_recv(SLOT_EP, SLOT_CLIENT, &msg, &badge); /* nobody to reply to */
 			continue;
 		}
-		if (TACET_TAG_LABEL(msg.tag) == PCI_CLAIM)
-			err = claim(&msg, &irq, &size, &slot);
+		reply = (struct tacet_msg){ .tag = TACET_TAG(0, 1) };
+		if (!badge) /* a client's copy of "pci" always has one (init badges it) */
+			err = -TACET_EPERM;
+		else if (TACET_TAG_LABEL(msg.tag) == PCI_CLAIM)
+			err = claim(&msg, badge, &reply);
+		else if (TACET_TAG_LABEL(msg.tag) == PCI_IRQ)
+			err = irq_cap(&msg, badge, &reply);
 		else
 			err = -TACET_EINVAL;
 		tacet_cap_delete(SLOT_CLIENT); /* empty unless a capability came along */
-		reply.tag = TACET_TAG(0, 4);
+		if (err)
+			reply.tag = TACET_TAG(0, 1);
 		reply.w[0] = (unsigned long)err;
-		reply.w[1] = irq;
-		reply.w[2] = size;
-		reply.w[3] = slot;
-		err = tacet_reply_recv(SLOT_EP, &reply, SLOT_CLIENT, &msg, NULL);
+		err = tacet_reply_recv(SLOT_EP, &reply, SLOT_CLIENT, &msg, &badge);
+		tacet_cap_delete(SLOT_BAR); /* the driver has its copy now */
 	}
 }

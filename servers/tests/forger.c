@@ -90,13 +90,10 @@ static void forge_reply(void)
 /* The PCI claim of edu device 0, as a second driver would make it. */
 static long claim_again(void)
 {
-	struct tacet_msg m = {
-		.tag = TACET_TAG_CAP(PCI_CLAIM, 4, TACET_CHILD_SELF),
-		.w = { 0x1234, 0x11e8, 0, PCI_SLOTS(SLOT_STACK + 1, SLOT_STACK + 2) },
-	};
-	long err = tacet_call(EDU_SLOT_PCI, &m);
+	struct tacet_pci_device dev;
 
-	return err ? err : (long)m.w[0];
+	return tacet_pci_claim(EDU_SLOT_PCI, 0x1234, 0x11e8, 0, SLOT_STACK + 1, SLOT_STACK + 2,
+			       &dev);
 }
 
 int main(void)

@@ -64,7 +64,7 @@ static long ntfn_prepare(void)
 	if (tacet_cap_info(SLOT_NTFN, NULL, NULL) == -TACET_EEMPTY)
 		err = tacet_ntfn_new(SLOT_NTFN);
 	if (!err)
-		err = tacet_publish(IPC_NTFN_NAME, SLOT_NTFN);
+		err = tacet_publish(IPC_NTFN_NAME, SLOT_NTFN, TACET_RIGHT_WRITE);
 	if (err)
 		server_fail("publish " IPC_NTFN_NAME, err);
 	else
@@ -129,7 +129,7 @@ int main(void)
 
 	err = tacet_endpoint_new(SLOT_EP);
 	if (!err)
-		err = tacet_publish(IPC_NAME, SLOT_EP);
+		err = tacet_publish(IPC_NAME, SLOT_EP, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
 	if (err) {
 		server_fail("publish " IPC_NAME, err);
 		return 1;

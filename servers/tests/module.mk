@@ -32,3 +32,8 @@ SERVER_SRCS_irqbad := servers/tests/irqbad.c
 # forger: a hostile server that forges the kernel's labels against init, the console and pci.
 SERVERS += forger
 SERVER_SRCS_forger := servers/tests/forger.c servers/bench/bench.c servers/edu/edu_dev.c
+
+# thief: a hostile server that tries to receive on what it looked up and to take another
+# driver's device (least privilege).
+SERVERS += thief
+SERVER_SRCS_thief := servers/tests/thief.c

@@ -57,7 +57,7 @@ int main(void)
 	int failed;
 
 	if (!err)
-		err = tacet_publish(PRIO_NAME, SLOT_NTFN);
+		err = tacet_publish(PRIO_NAME, SLOT_NTFN, TACET_RIGHT_WRITE);
 	if (err) {
 		printf("prio_high: publish " PRIO_NAME ": FAIL %s\n", tacet_strerror(err));
 		return 1;

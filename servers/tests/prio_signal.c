@@ -60,7 +60,7 @@ int main(void)
 	long bits, err = tacet_ntfn_new(SLOT_DONE);
 
 	if (!err)
-		err = tacet_publish(PRIO_DONE_NAME, SLOT_DONE);
+		err = tacet_publish(PRIO_DONE_NAME, SLOT_DONE, TACET_RIGHT_WRITE);
 	if (!err)
 		err = tacet_lookup(PRIO_NAME, SLOT_NTFN, LOOKUP_TRIES);
 	if (err) {

@@ -334,7 +334,7 @@ int main(void)
 	if (!err && (step = "create the endpoint"))
 		err = tacet_endpoint_new(SLOT_EP);
 	if (!err && (step = "publish \"console\""))
-		err = tacet_publish("console", SLOT_EP);
+		err = tacet_publish("console", SLOT_EP, TACET_RIGHT_WRITE);
 	if (err) {
 		printf("uart: cannot %s: %s\n", step, tacet_strerror(err));
 		return 1;

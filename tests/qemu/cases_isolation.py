@@ -23,4 +23,28 @@ CASES = [
           r"init: power off requested by forger"],
          bootargs=f"{PCI_RUN},forger", qemu_args=("-device", "edu"),
          forbid=(r"PANIC", r"FAIL", r"init: all \d+ servers done", r"released")),
+    # Least privilege: what lookup gives cannot receive (nor can any copy of it); publishing
+    # READ is refused; pci gives a claimed device's interrupt only to its driver and takes only
+    # a rights-less (watch-only) process capability. An edu driver floods its line meanwhile
+    # (25,000 interrupts: long enough that the thief acts while the device is claimed) and
+    # loses nothing.
+    case("least-privilege",
+         [r"thief: \"console\" comes without READ \(rights 0x2\): PASS",
+          r"thief: \"pci\" comes without READ \(rights 0x6\): PASS",
+          r"thief: receive on \"console\" -> EPERM: PASS",
+          r"thief: receive on \"pci\" -> EPERM: PASS",
+          r"thief: reply_recv on \"pci\" -> EPERM: PASS",
+          r"thief: a copy of \"pci\" asking for all rights gets no READ: PASS",
+          r"thief: publishing with READ for clients -> EINVAL: PASS",
+          r"thief: PCI_IRQ for the device another driver claimed -> EPERM, nothing sent: PASS",
+          r"thief: PCI_CLAIM of that device -> EBUSY: PASS",
+          r"thief: pci refuses a process capability with rights \(EPERM\): PASS",
+          r"thief: it holds one process capability \(its own\) and nothing that receives: PASS",
+          r"thief: all checks passed",
+          r"edu 0: raised 25000, handled 25000 \(0 for other devices\), 20 moves: PASS",
+          r"init: power off requested by uart"],
+         bootargs=f"{PCI_RUN},edu_flood@1,thief@2", qemu_args=("-device", "edu"),
+         console_input=(r"(?s)(thief: all checks passed.*edu 0: raised [^\n]*\n|"
+                        r"edu 0: raised [^\n]*\n.*thief: all checks passed)", "poweroff\r"),
+         timeout=120),
 ]

@@ -19,7 +19,9 @@ enum tacet_sys {
 	TACET_SYS_DEBUG_WRITE = 1,   /* (buf, len) -> len: kernel console, for early output */
 	TACET_SYS_EXIT = 2,          /* (status): end this thread; the last one ends its process */
 	TACET_SYS_YIELD = 3,         /* () -> 0 */
-	TACET_SYS_CALL = 4,          /* (ep, tag, w0..w3) -> 0; a1 = tag, a2..a5 = reply words */
+	TACET_SYS_CALL = 4,          /* (ep, tag, w0..w3, reply_slot) -> 0; a1 = tag, a2..a5 =
+				      * reply words; a capability in the reply lands in reply_slot
+				      * (0: none is taken) */
 	TACET_SYS_RECV = 5,          /* (ep, recv_slot) -> 0; a1 = tag, a2..a5 = words, a6 = badge */
 	TACET_SYS_REPLY = 6,         /* (tag, w0..w3) -> 0 */
 	TACET_SYS_REPLY_RECV = 7,    /* (ep, tag, w0..w3, recv_slot) -> as RECV */
@@ -46,7 +48,8 @@ enum tacet_sys {
 				      * binder of the line has acknowledged) */
 	TACET_SYS_NTFN_BIND = 27,    /* (ntfn) -> 0: RECV also returns when ntfn is signalled */
 	TACET_SYS_PROCESS_WATCH = 28, /* (process, ntfn, badge) -> 0: signal badge when it ends
-				       * (up to 4 watchers; then EBUSY) */
+				       * (up to 4 watchers; then EBUSY); needs no right on the
+				       * process capability */
 	TACET_SYS_IRQ_UNBIND = 29,   /* (irq) -> 0: the line is masked and free to bind again */
 	TACET_SYS_IRQ_SET_AFFINITY = 30, /* (irq, hart) -> 0: the line interrupts that hart only */
 	TACET_SYS_IRQ_ENABLE = 31,   /* (irq) -> 0: re-enable a line storm detection disabled */
@@ -92,6 +95,9 @@ enum tacet_cap_type {
 #define TACET_RIGHT_WRITE (1u << 1) /* call, send / signal / map writable */
 #define TACET_RIGHT_GRANT (1u << 2) /* may carry capabilities in messages */
 #define TACET_RIGHTS_ALL  (TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_RIGHT_GRANT)
+/* On a process capability WRITE is what changes the process (MAP, UNMAP, THREAD_NEW, CAP_GIVE,
+ * PROCESS_NEW's children...); a process capability without rights can only be watched
+ * (PROCESS_WATCH): what a server hands another so it can learn of its end and nothing more. */
 /* Mapping rights for TACET_SYS_MAP: READ, WRITE, and: */
 #define TACET_MAP_EXEC    (1u << 3) /* never together with WRITE (W^X) */
 
@@ -99,7 +105,9 @@ enum tacet_cap_type {
  * data words are valid, and whether the sender's capability in slot `cap` travels with it
  * (needs GRANT on the endpoint capability; lands in the receiver's recv_slot). A received
  * tag has the capability bit set only if one arrived, with TACET_TAG_SLOT = the recv_slot. At
- * most TACET_MSG_WORDS words: more is TACET_EINVAL. Replies carry no capability. Labels from
+ * most TACET_MSG_WORDS words: more is TACET_EINVAL. A reply may carry a capability too (no right
+ * needed: the caller asked for one by naming an empty reply_slot in its CALL; without one the
+ * capability is dropped and the caller's tag says so). Labels from
  * TACET_LABEL_KERNEL (0x8000) up are reserved for the kernel (below). */
 #define TACET_TAG(label, words) \
 	(((unsigned long)(label) & 0xffff) << 16 | ((unsigned long)(words) & 0xf))

@@ -15,12 +15,19 @@
  *   INIT_EXIT (status): the server is done; init records the status and replies; the server
  *       then exits. When every server started has exited or faulted, init powers off with
  *       status 0 if all were 0 (the QEMU tests end this way).
- *   INIT_PUBLISH (name0, name1, name2) + a capability (TACET_TAG_CAP; the INIT endpoint
+ *   INIT_PUBLISH (name0, name1, name2, how) + a capability (TACET_TAG_CAP; the INIT endpoint
  *       capability has GRANT): init keeps the capability under the name (up to 23 bytes, in
- *       the three words). Reply w0: 0, or -TACET_EEXIST / -TACET_ENOMEM.
- *   INIT_LOOKUP (name0, name1, name2, dst): init puts a copy of the capability published under
- *       the name into the caller's slot dst. Reply w0: 0, -TACET_ENOENT (not published yet),
- *       or the error of the copy (e.g. -TACET_EEXIST if dst is in use).
+ *       the three words). `how` is what a client gets: the rights (TACET_RIGHT_WRITE, plus
+ *       TACET_RIGHT_GRANT where the protocol sends capabilities; never READ: no client may
+ *       receive on, or wait on, someone else's object), or-ed with INIT_BADGE_CLIENTS to have
+ *       each client's copy badged with the client's server number + 1 (the capability published
+ *       must then be unbadged), so that the publisher knows who calls.
+ *       Reply w0: 0, or -TACET_EEXIST / -TACET_ENOMEM / -TACET_EINVAL (READ or an unknown bit
+ *       in `how`, or INIT_BADGE_CLIENTS on a badged capability).
+ *   INIT_LOOKUP (name0, name1, name2, dst): init puts a capability to what was published under
+ *       the name, with the rights (and badge) its publisher chose, into the caller's slot dst.
+ *       Reply w0: 0, -TACET_ENOENT (not published yet), or the error of the copy (e.g.
+ *       -TACET_EEXIST if dst is in use).
  *   INIT_POWEROFF (status): power the machine off now (the shell's `poweroff`).
  * lib/ wraps these as tacet_publish() and tacet_lookup().
  */
@@ -58,5 +65,6 @@ enum tacet_init_label {
 };
 
 #define TACET_NAME_WORDS 3 /* a published name: up to 23 bytes and a NUL in three words */
+#define INIT_BADGE_CLIENTS (1ul << 8) /* INIT_PUBLISH: badge each client's copy (above) */
 
 #endif

@@ -1,28 +1,43 @@
-/* pci_proto.h: the PCI server's IPC protocol, on the endpoint it publishes as "pci".
+/* pci_proto.h: the PCI server's IPC protocol, on the endpoint it publishes as "pci" (each
+ * client's copy badged by init, so the server knows which driver calls; WRITE and GRANT only).
  *
- *   PCI_CLAIM (vendor, device, index, slots) + the caller's own process capability
- *       (TACET_TAG_CAP with slot TACET_CHILD_SELF): claims the index-th device (counting from
- *       0 in bus order) with that vendor and device ID. The server puts a frame capability for
- *       the device's BAR0 (read/write) into the caller's slot PCI_SLOTS_FRAME(slots) and its
- *       INTx line's IRQ handler capability into slot PCI_SLOTS_IRQ(slots), then drops the
- *       process capability. Build slots with PCI_SLOTS(frame, irq).
- *       Reply w0: 0, or -TACET_ENOENT (no such device), -TACET_EBUSY (already claimed),
- *       -TACET_EPERM (no process capability came with the message), -TACET_EINVAL (the device
- *       has no memory BAR0 or no interrupt pin), -TACET_EBUSY also when the driver's process
- *       has 4 watchers already (PROCESS_WATCH), or the error of the capability transfer.
+ *   PCI_CLAIM (vendor, device, index) + a capability to the caller's own process WITHOUT
+ *       rights (TACET_TAG_CAP; made with tacet_cap_copy(self, slot, 0, 0)): it can do nothing
+ *       but be watched, which is all the server needs to learn of the driver's end. Claims the
+ *       index-th device (counting from 0 in bus order) with that vendor and device ID for the
+ *       caller; the reply carries a frame capability for the device's BAR0 (read/write) into
+ *       the caller's reply slot (tacet_call_cap). Reply w0: 0, or -TACET_ENOENT (no such
+ *       device), -TACET_EBUSY (already claimed, or the driver's process has 4 watchers
+ *       already), -TACET_EPERM (no process capability came, or one with rights),
+ *       -TACET_EINVAL (the device has no memory BAR0 or no interrupt pin).
  *       w1: the IRQ number, w2: BAR0's size in bytes, w3: the device's slot on bus 0.
+ *   PCI_IRQ (vendor, device, index): the reply carries the IRQ handler capability of the
+ *       device's INTx line; only for the driver that claimed it (else -TACET_EPERM).
  *
  * A claim lasts until the driver's process ends; then the device may be claimed again.
+ * lib/ wraps both as tacet_pci_claim().
  */
 #ifndef PCI_PROTO_H
 #define PCI_PROTO_H
 
 enum pci_label {
 	PCI_CLAIM = 1,
+	PCI_IRQ = 2,
 };
 
-#define PCI_SLOTS(frame, irq)  ((unsigned long)(frame) | (unsigned long)(irq) << 32)
-#define PCI_SLOTS_FRAME(s)     ((s) & 0xffffffff)
-#define PCI_SLOTS_IRQ(s)       ((s) >> 32)
+/* What tacet_pci_claim() learns about the device. */
+struct tacet_pci_device {
+	unsigned long irq;       /* the INTx line's number */
+	unsigned long bar0_size; /* bytes */
+	unsigned long bus_slot;  /* the device's slot on bus 0 */
+};
+
+/* Claims the index-th vendor:device function from the PCI server (endpoint in slot pci): its
+ * BAR0 frame lands in frame_slot, its IRQ handler capability in irq_slot (both empty before).
+ * Sends only a rights-less capability to the caller's process (TACET_CHILD_SELF). Returns 0
+ * (and fills *dev) or a negative TACET_E* code, the server's or the calls'. */
+long tacet_pci_claim(unsigned long pci, unsigned long vendor, unsigned long device,
+		     unsigned long index, unsigned long frame_slot, unsigned long irq_slot,
+		     struct tacet_pci_device *dev);
 
 #endif

@@ -158,8 +158,11 @@ static inline long tacet_msg_take(long a0, unsigned long tag, unsigned long w0, 
 	return a0;
 }
 
-/* Sends *msg on endpoint ep and waits for the reply, which overwrites *msg. Returns 0. */
-static inline long tacet_call(unsigned long ep, struct tacet_msg *msg)
+/* Sends *msg on endpoint ep and waits for the reply, which overwrites *msg; a capability that
+ * comes with the reply lands in reply_slot (an empty slot, or 0 to take none), and the reply's
+ * tag says whether one did (TACET_TAG_HAS_CAP). Returns 0. */
+static inline long tacet_call_cap(unsigned long ep, struct tacet_msg *msg,
+				  unsigned long reply_slot)
 {
 	register unsigned long a0 __asm__("a0") = ep;
 	register unsigned long a1 __asm__("a1") = msg->tag;
@@ -167,14 +170,21 @@ static inline long tacet_call(unsigned long ep, struct tacet_msg *msg)
 	register unsigned long a3 __asm__("a3") = msg->w[1];
 	register unsigned long a4 __asm__("a4") = msg->w[2];
 	register unsigned long a5 __asm__("a5") = msg->w[3];
-	register unsigned long a6 __asm__("a6");
+	register unsigned long a6 __asm__("a6") = reply_slot;
 	register unsigned long a7 __asm__("a7") = TACET_SYS_CALL;
 
 	__asm__ volatile("ecall"
-			 : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4), "+r"(a5), "=r"(a6)
+			 : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4), "+r"(a5), "+r"(a6)
 			 : "r"(a7)
 			 : "memory");
 	return tacet_msg_take((long)a0, a1, a2, a3, a4, a5, msg);
+}
+
+/* Sends *msg on endpoint ep and waits for the reply, which overwrites *msg (a capability in
+ * the reply is not taken). Returns 0. */
+static inline long tacet_call(unsigned long ep, struct tacet_msg *msg)
+{
+	return tacet_call_cap(ep, msg, 0);
 }
 
 /* Waits for a message on endpoint ep into *msg; the sender's badge goes to *badge (if badge is
@@ -200,7 +210,9 @@ static inline long tacet_recv(unsigned long ep, unsigned long recv_slot, struct 
 	return tacet_msg_take((long)a0, a1, a2, a3, a4, a5, msg);
 }
 
-/* Answers the last message received (the caller blocked in tacet_call). Returns 0. */
+/* Answers the last message received (the caller blocked in tacet_call). A capability goes
+ * with it as with a call (TACET_TAG_CAP), into the slot the caller named in tacet_call_cap.
+ * Returns 0. */
 static inline long tacet_reply(const struct tacet_msg *msg)
 {
 	register unsigned long a0 __asm__("a0") = msg->tag;
