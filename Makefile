@@ -117,6 +117,12 @@ $(BUILD)/dts/bad/%.dtb: $(BUILD)/dts/aclint-smp4.dtb tests/qemu/baddtb.py
 
 dtbs: $(BUILD)/dts/$(VARIANT)-smp$(SMP).dtb
 
+# Bad module archives for the QEMU tests (see tests/qemu/badmodules.py).
+BAD_MODULES := $(patsubst %,$(BUILD)/bad-modules/%.img,bad-magic no-init init-not-elf \
+	init-truncated)
+$(BAD_MODULES) &: $(BUILD)/modules.img tests/qemu/badmodules.py tools/tacet_modules.py
+	python3 tests/qemu/badmodules.py $< $(BUILD)/bad-modules
+
 # --- running ------------------------------------------------------------------------------
 # BOOTARGS replaces the overlay's default boot arguments (init.run=uart:ns16550a); QEMU_EXTRA
 # adds QEMU arguments (devices: QEMU_EXTRA="-device edu").
@@ -140,7 +146,8 @@ gdb: deps
 		-ex 'target remote :1234'; kill %1 2>/dev/null || true
 
 test: deps
-	@$(MAKE) --no-print-directory kernel userspace host-tests $(BUILD)/dts/aclint-smp2.dtb
+	@$(MAKE) --no-print-directory kernel userspace host-tests $(BUILD)/dts/aclint-smp2.dtb \
+		$(BAD_MODULES)
 	@python3 tests/run.py
 
 # --- benchmarks (make bench): tests/bench/bench.mk ----------------------------------------

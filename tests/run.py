@@ -79,17 +79,30 @@ def run_host_tests(results, pattern):
             results.report(f"host/{suite}", False, "ran no test cases")
 
 
-def dtb_for(c):
-    target = c["dtb"] or os.path.join("build", "dts", f"{c['variant']}-smp{c['smp']}.dtb")
+def make(target):
     subprocess.run(["make", "--no-print-directory", "-s", target], cwd=ROOT, check=True)
     return os.path.join(ROOT, target)
 
 
-def qemu_command(c, dtb):
+def dtb_for(c):
+    return make(c["dtb"] or os.path.join("build", "dts", f"{c['variant']}-smp{c['smp']}.dtb"))
+
+
+def initrd_for(c):
+    """The module archive the case boots (build/modules.img is made before the run), or None."""
+    if not c["initrd"]:
+        return None
+    if c["initrd"] == qemu_cases.MODULES:
+        return os.path.join(ROOT, c["initrd"])
+    return make(c["initrd"])
+
+
+def qemu_command(c, dtb, initrd):
     cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], "-smp", str(c["smp"]), "-m", MEM,
            "-display", "none", "-monitor", "none", "-serial", "stdio",
-           "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb,
-           "-initrd", os.path.join(BUILD, "modules.img")]
+           "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb]
+    if initrd:
+        cmd += ["-initrd", initrd]
     if c["bootargs"]:
         cmd += ["-append", c["bootargs"]]
     cmd += c.get("qemu_args", [])
@@ -127,7 +140,7 @@ def boot(cmd, timeout, console_input):
 def run_qemu_case(results, c):
     name = f"qemu/{c['name']}"
     dtb = dtb_for(c)
-    cmd = qemu_command(c, dtb)
+    cmd = qemu_command(c, dtb, initrd_for(c))
     start = time.monotonic()
     out, status, timed_out = boot(cmd, c["timeout"], c["input"])
     took = time.monotonic() - start

@@ -3,7 +3,8 @@ what it prints and how QEMU exits.
 
 A case: name, variant (a QEMU_MACHINE_* in the Makefile), smp, bootargs (-append), the regular
 expressions that must all appear in the serial output, the QEMU exit status (the sifive test
-device's code: 0 pass, 1 kernel panic, 2 in-kernel test failure), and a timeout in seconds.
+device's code: 0 pass, 1 kernel panic, 2 in-kernel test failure, 3 init failed, 4 no init to
+start), and a timeout in seconds.
 """
 
 import glob
@@ -11,17 +12,21 @@ import importlib.util
 import os
 
 PANIC = 1
+NO_INIT = 4  # ROOTSERVER_FAIL_EXIT_CODE (kernel/rootserver.h): bad boot input
+MODULES = "build/modules.img"
 
 
 def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=30,
-         dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None, icount=False, qemu_args=()):
+         dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None, icount=False, qemu_args=(),
+         initrd=MODULES):
     """console_input: (pattern, text): type text on the serial console once pattern appears.
     icount: run under -icount shift=0,align=off,sleep=off -seed 1, so that guest time is the
     retired-instruction count and the run is deterministic (for timing-sensitive checks).
-    qemu_args: more QEMU arguments (extra devices)."""
+    qemu_args: more QEMU arguments (extra devices). dtb: a malformed tree (a make target) to
+    boot instead of the machine's own. initrd: the module archive (a make target), or None."""
     return dict(name=name, variant=variant, smp=smp, bootargs=bootargs, expect=expect,
                 status=status, timeout=timeout, dtb=dtb, forbid=forbid, input=console_input,
-                icount=icount, qemu_args=list(qemu_args))
+                icount=icount, qemu_args=list(qemu_args), initrd=initrd)
 
 
 CASES = []
@@ -101,6 +106,20 @@ CASES += [
           r"cannot boot without a valid device tree; powering off"],
          dtb="build/dts/bad/bad-memreg.dtb", timeout=10),
 ]
+
+# Bad boot input: without an init to start the kernel must say why and power off with the
+# failure status NO_INIT, not leave the harts idle for ever (tests/qemu/badmodules.py).
+for _name, _initrd, _why in (
+        ("missing", None, r"no boot module archive \(QEMU -initrd\)"),
+        ("bad-magic", "bad-magic", r"not a module archive \(bad magic\)"),
+        ("no-init", "no-init", r'no module "init" in the archive'),
+        ("init-not-elf", "init-not-elf", r"not an ELF file"),
+        ("init-truncated", "init-truncated", r"segment data outside the file")):
+    CASES.append(case(f"module-archive-{_name}",
+                      [rf"tacet: cannot start init: {_why}\n",
+                       rf"tacet: no init to run; powering off \(exit status {NO_INIT}\)"],
+                      smp=2, status=NO_INIT, timeout=10,
+                      initrd=_initrd and f"build/bad-modules/{_initrd}.img"))
 
 # User space: init starts the servers named in init.run= and powers off when all have ended.
 CASES += [
