@@ -16,6 +16,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 import cases as qemu_cases  # noqa: E402
+from machine import dtb_for_machine  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build")
 LOGS = os.path.join(BUILD, "test-logs")
@@ -25,7 +26,6 @@ MACHINES = {
     "sbi": ["-machine", "virt,aclint=off", "-cpu", "rv64"],
     "nosstc": ["-machine", "virt,aclint=on", "-cpu", "rv64,sstc=off"],
 }
-MEM = "128M"
 
 
 class Results:
@@ -85,7 +85,10 @@ def make(target):
 
 
 def dtb_for(c):
-    return make(c["dtb"] or os.path.join("build", "dts", f"{c['variant']}-smp{c['smp']}.dtb"))
+    """A malformed tree the case names, or the tree dumped from exactly the case's machine."""
+    if c["dtb"]:
+        return make(c["dtb"])
+    return dtb_for_machine(ROOT, c["variant"], c["smp"], c["mem"], c["qemu_args"])
 
 
 def initrd_for(c):
@@ -98,8 +101,8 @@ def initrd_for(c):
 
 
 def qemu_command(c, dtb, initrd):
-    cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], "-smp", str(c["smp"]), "-m", MEM,
-           "-display", "none", "-monitor", "none", "-serial", "stdio",
+    cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], "-smp", str(c["smp"]),
+           "-m", c["mem"], "-display", "none", "-monitor", "none", "-serial", "stdio",
            "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb]
     if initrd:
         cmd += ["-initrd", initrd]

@@ -1,10 +1,11 @@
 """cases.py: the QEMU test cases. Each boots the real kernel on one machine variant and checks
 what it prints and how QEMU exits.
 
-A case: name, variant (a QEMU_MACHINE_* in the Makefile), smp, bootargs (-append), the regular
-expressions that must all appear in the serial output, the QEMU exit status (the sifive test
-device's code: 0 pass, 1 kernel panic, 2 in-kernel test failure, 3 init failed, 4 no init to
-start), and a timeout in seconds.
+A case: name, variant (a QEMU_MACHINE_* in the Makefile), smp, mem (-m), bootargs (-append),
+the regular expressions that must all appear in the serial output, the QEMU exit status (the
+sifive test device's code: 0 pass, 1 kernel panic, 2 in-kernel test failure, 3 init failed,
+4 no init to start), and a timeout in seconds. Each case boots the device tree the Makefile
+dumps for exactly its machine (variant, smp, mem, qemu_args), unless it names a malformed one.
 """
 
 import glob
@@ -18,7 +19,7 @@ MODULES = "build/modules.img"
 
 def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=30,
          dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None, icount=False, qemu_args=(),
-         initrd=MODULES):
+         mem="128M", initrd=MODULES):
     """console_input: (pattern, text): type text on the serial console once pattern appears.
     icount: run under -icount shift=0,align=off,sleep=off -seed 1, so that guest time is the
     retired-instruction count and the run is deterministic (for timing-sensitive checks).
@@ -26,7 +27,7 @@ def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=3
     boot instead of the machine's own. initrd: the module archive (a make target), or None."""
     return dict(name=name, variant=variant, smp=smp, bootargs=bootargs, expect=expect,
                 status=status, timeout=timeout, dtb=dtb, forbid=forbid, input=console_input,
-                icount=icount, qemu_args=list(qemu_args), initrd=initrd)
+                icount=icount, qemu_args=list(qemu_args), mem=mem, initrd=initrd)
 
 
 CASES = []
@@ -41,6 +42,9 @@ CASES += [
                          r"serial@10000000\s+ns16550a\s+0x10000000.* irq 10",
                          r"plic@c000000", r"harts online: 4\n", r"ktest: boot: PASS"],
          bootargs="test=boot"),
+    # Not the default 128 MiB: the case must boot a tree dumped for 256 MiB, not a stale one.
+    case("boot-mem256M", [r"memory: 0x80000000-0x90000000 \(256 MiB\)", r"ktest: boot: PASS"],
+         smp=2, mem="256M", bootargs="test=boot"),
     case("timer-smp1", [r"hart 0: \d+ timer interrupts", r"ktest: timer: PASS"],
          smp=1, bootargs="test=timer"),
     case("timer-smp4", [r"hart 3: \d+ timer interrupts", r"ktest: timer: PASS"],
