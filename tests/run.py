@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""run.py: Tacet's test runner (`make test`). Runs every host unit test binary and every QEMU
-case in tests/qemu/cases.py, prints one line per test and ends with `N passed, N failed`; exits
-non-zero when anything failed. Logs go to build/test-logs/.
+"""run.py: Tacet's test runner (`make test`). Runs every host unit test binary, the dtb/ checks
+of the Makefile's device trees and every QEMU case in tests/qemu/cases.py, prints one line per
+test and ends with `N passed, N failed`; exits non-zero when anything failed. Logs go to
+build/test-logs/.
 
   python3 tests/run.py [-k SUBSTRING] [--no-host] [--no-qemu]
 """
@@ -170,6 +171,68 @@ def run_qemu_case(results, c):
     results.report(name, not problems, detail, took)
 
 
+def run_make(*args):
+    """make -s ARGS in the repository: (exit status, stdout and stderr)."""
+    proc = subprocess.run(["make", "--no-print-directory", "-s", *args], cwd=ROOT,
+                          capture_output=True, text=True)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def make_qemu_tree(*args):
+    """The tree `make qemu ARGS` boots (a dry run of `make run` names it), built first."""
+    for target in ("dtbs", "-n run"):
+        status, out = run_make(*target.split(), "VARIANT=aclint", *args)
+        if status != 0:
+            raise RuntimeError(f"make {target} {' '.join(args)} failed:\n{out}")
+    boot = [line for line in out.splitlines() if "-kernel" in line]
+    m = re.search(r" -dtb (\S+)", boot[-1] if boot else "")
+    if not m:
+        raise RuntimeError(f"make -n run {' '.join(args)}: no -dtb in:\n{out}")
+    return os.path.join(ROOT, m.group(1))
+
+
+def memory_size(dtb):
+    cells = subprocess.run(["fdtget", "-t", "x", dtb, "/memory@80000000", "reg"], check=True,
+                           capture_output=True, text=True).stdout.split()
+    return int(cells[2], 16) << 32 | int(cells[3], 16)
+
+
+def has_compatible(dtb, compatible):
+    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", dtb], check=True,
+                         capture_output=True, text=True).stdout
+    return f'"{compatible}"' in dts
+
+
+def run_dtb_checks(results, pattern):
+    """`make qemu` must boot a tree dumped from exactly its machine: QEMU does not fix the tree
+    it is given, and one made for MEM=384M kills the kernel on a 256 MiB machine. So after
+    the tree for MEM=384M, `make qemu MEM=256M` must boot one that says 256 MiB; and QEMU_EXTRA
+    must reach the tree too (-machine aia=aplic puts an APLIC in it)."""
+    def check(name, fn):
+        if pattern and pattern not in name:
+            return
+        start = time.monotonic()
+        try:
+            ok, detail = fn()
+        except (RuntimeError, subprocess.CalledProcessError, IndexError, ValueError) as e:
+            ok, detail = False, f"{e}"
+        results.report(name, ok, detail, time.monotonic() - start)
+
+    def mem():
+        make_qemu_tree("SMP=2", "MEM=384M", "QEMU_EXTRA=")
+        size = memory_size(make_qemu_tree("SMP=2", "MEM=256M", "QEMU_EXTRA="))
+        return size == 256 << 20, f"after MEM=384M, the MEM=256M tree says {size >> 20} MiB"
+
+    def extra():
+        aia = make_qemu_tree("SMP=2", "MEM=128M", "QEMU_EXTRA=-machine aia=aplic")
+        plain = make_qemu_tree("SMP=2", "MEM=128M", "QEMU_EXTRA=")
+        return (has_compatible(aia, "riscv,aplic") and not has_compatible(plain, "riscv,aplic"),
+                "the QEMU_EXTRA=\"-machine aia=aplic\" tree has no APLIC, or the plain one has")
+
+    check("dtb/make-qemu-follows-MEM", mem)
+    check("dtb/make-qemu-follows-QEMU_EXTRA", extra)
+
+
 def run_bench_checks(results):
     """The benchmarks must give the same figures on every run, and each figure must stay
     within its budget (tests/bench/budgets.json): boot them all twice, check both."""
@@ -203,6 +266,7 @@ def main():
     if not args.no_host:
         run_host_tests(results, args.pattern)
     if not args.no_qemu:
+        run_dtb_checks(results, args.pattern)
         for c in qemu_cases.CASES:
             if args.pattern and args.pattern not in f"qemu/{c['name']}":
                 continue
