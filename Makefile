@@ -6,7 +6,8 @@
 
 SMP ?= 4
 MEM ?= 128M
-# Machine variants: one device tree per (variant, hart count), dumped from this QEMU.
+# Machine variants: one device tree per machine (variant, harts, memory, QEMU_EXTRA), dumped
+# from this QEMU.
 VARIANT ?= aclint
 DEBUG ?= 1
 
@@ -42,7 +43,7 @@ KERNEL_SRCS := \
 	kernel/arch/riscv/plic.c kernel/arch/riscv/context.c
 KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_SRCS))
 
-.PHONY: all kernel userspace qemu run gdb test bench deps host-tests dtbs clean
+.PHONY: all kernel userspace qemu run gdb test bench deps host-tests dtbs print-dtb clean
 all: kernel userspace
 
 kernel: $(BUILD)/kernel.elf $(BUILD)/kernel.bin
@@ -91,19 +92,37 @@ $(BUILD)/modules.img: $(SERVER_BOOT_ELFS) tools/mkmodules.py
 	python3 tools/mkmodules.py $@ $(SERVER_BOOT_ELFS)
 userspace: $(BUILD)/modules.img
 
-# --- device trees: QEMU's own tree for the machine options, plus Tacet's overlay -------------
-# $(BUILD)/dts/VARIANT-smpN.dtb for any variant below and any N.
+# --- device trees: QEMU's own tree for the machine, plus Tacet's overlay -------------------
+# QEMU describes in its tree the machine it was started as, and leaves a tree given with -dtb as
+# it is (but /chosen): a tree must boot only the machine it was dumped from (one that says
+# 384 MiB on a 256 MiB machine kills the kernel). So a tree's file name carries every QEMU
+# argument that shapes the machine: $(BUILD)/dts/VARIANT-smpN-MEM-HASH.dtb, HASH over the
+# variant's options below, -smp, -m and QEMU_EXTRA (extra devices). DTB is the tree for this
+# make's VARIANT, SMP, MEM and QEMU_EXTRA; `make -s print-dtb` builds it and prints its path.
 QEMU_MACHINE_aclint := -machine virt,aclint=on -cpu rv64
 QEMU_MACHINE_sbi := -machine virt,aclint=off -cpu rv64
 QEMU_MACHINE_nosstc := -machine virt,aclint=on -cpu rv64,sstc=off
-dts_variant = $(word 1,$(subst -smp, ,$(1)))
-dts_smp = $(word 2,$(subst -smp, ,$(1)))
-QEMU_ARGS = $(QEMU_MACHINE_$(1)) -smp $(2) -m $(MEM)
+# $(call QEMU_ARGS,VARIANT,SMP,MEM)
+QEMU_ARGS = $(QEMU_MACHINE_$(1)) -smp $(2) -m $(3)
+# $(call dtb_args,VARIANT,SMP,MEM,EXTRA): all the tree depends on; dtb_name: the tree's name.
+dtb_args = $(strip $(call QEMU_ARGS,$(1),$(2),$(3)) $(4))
+dtb_name = $(1)-smp$(2)-$(3)-$(shell printf '%s' \
+	'$(subst ','\'',$(call dtb_args,$(1),$(2),$(3),$(4)))' | sha1sum | cut -c1-8)
+
+DTB_NAME := $(call dtb_name,$(VARIANT),$(SMP),$(MEM),$(QEMU_EXTRA))
+DTB := $(BUILD)/dts/$(DTB_NAME).dtb
+BAD_DTB_BASE_NAME := $(call dtb_name,aclint,4,128M,)
+# The dump rule knows a tree's arguments only for the machines named here (a hash cannot be
+# undone): this make's, and the tests' usual one, which the malformed trees are made from.
+$(BUILD)/dts/$(DTB_NAME).qemu.dtb: DUMP_ARGS := \
+	$(call dtb_args,$(VARIANT),$(SMP),$(MEM),$(QEMU_EXTRA))
+$(BUILD)/dts/$(BAD_DTB_BASE_NAME).qemu.dtb: DUMP_ARGS := $(call dtb_args,aclint,4,128M,)
 
 $(BUILD)/dts/%.qemu.dtb:
+	$(if $(DUMP_ARGS),,$(error $@ is no tree of this make's machine: \
+		ask for a tree by VARIANT, SMP, MEM and QEMU_EXTRA with make dtbs or print-dtb))
 	@mkdir -p $(@D)
-	$(QEMU) $(call QEMU_ARGS,$(call dts_variant,$*),$(call dts_smp,$*)) \
-		-machine dumpdtb=$@ -nographic >$@.log 2>&1 || { cat $@.log; exit 1; }
+	$(QEMU) $(DUMP_ARGS) -machine dumpdtb=$@ -nographic >$@.log 2>&1 || { cat $@.log; exit 1; }
 $(BUILD)/dts/tacet.dtbo: dts/tacet.dtso
 	@mkdir -p $(@D)
 	dtc -q -@ -I dts -O dtb -o $@ $<
@@ -111,17 +130,26 @@ $(BUILD)/dts/%.dtb: $(BUILD)/dts/%.qemu.dtb $(BUILD)/dts/tacet.dtbo
 	fdtoverlay -i $< -o $@ $(BUILD)/dts/tacet.dtbo
 .PRECIOUS: $(BUILD)/dts/%.qemu.dtb
 
-# Malformed trees for the QEMU tests (see tests/qemu/baddtb.py).
-$(BUILD)/dts/bad/%.dtb: $(BUILD)/dts/aclint-smp4.dtb tests/qemu/baddtb.py
+# Malformed trees for the QEMU tests (see tests/qemu/baddtb.py), from the tests' usual machine.
+$(BUILD)/dts/bad/%.dtb: $(BUILD)/dts/$(BAD_DTB_BASE_NAME).dtb tests/qemu/baddtb.py
 	python3 tests/qemu/baddtb.py $< $(@D)
 
-dtbs: $(BUILD)/dts/$(VARIANT)-smp$(SMP).dtb
+dtbs: $(DTB)
+# For tests/run.py and tests/bench/bench.py: they boot the tree made for their own machine.
+print-dtb: $(DTB)
+	@echo $(DTB)
+
+# Bad module archives for the QEMU tests (see tests/qemu/badmodules.py).
+BAD_MODULES := $(patsubst %,$(BUILD)/bad-modules/%.img,bad-magic no-init init-not-elf \
+	init-truncated)
+$(BAD_MODULES) &: $(BUILD)/modules.img tests/qemu/badmodules.py tools/tacet_modules.py
+	python3 tests/qemu/badmodules.py $< $(BUILD)/bad-modules
 
 # --- running ------------------------------------------------------------------------------
 # BOOTARGS replaces the overlay's default boot arguments (init.run=uart:ns16550a); QEMU_EXTRA
-# adds QEMU arguments (devices: QEMU_EXTRA="-device edu").
-QEMU_RUN = $(QEMU) $(call QEMU_ARGS,$(VARIANT),$(SMP)) -nographic -bios $(OPENSBI) \
-	-kernel $(BUILD)/kernel.bin -dtb $(BUILD)/dts/$(VARIANT)-smp$(SMP).dtb \
+# adds QEMU arguments (devices: QEMU_EXTRA="-device edu"), which get their own tree too.
+QEMU_RUN = $(QEMU) $(call QEMU_ARGS,$(VARIANT),$(SMP),$(MEM)) -nographic -bios $(OPENSBI) \
+	-kernel $(BUILD)/kernel.bin -dtb $(DTB) \
 	-initrd $(BUILD)/modules.img $(if $(BOOTARGS),-append "$(BOOTARGS)") $(QEMU_EXTRA)
 
 deps:
@@ -140,7 +168,7 @@ gdb: deps
 		-ex 'target remote :1234'; kill %1 2>/dev/null || true
 
 test: deps
-	@$(MAKE) --no-print-directory kernel userspace host-tests $(BUILD)/dts/aclint-smp2.dtb
+	@$(MAKE) --no-print-directory kernel userspace host-tests $(BAD_MODULES)
 	@python3 tests/run.py
 
 # --- benchmarks (make bench): tests/bench/bench.mk ----------------------------------------

@@ -1,5 +1,5 @@
 /* main.c: boot sequence of the boot hart (kmain) and of the other harts (hart_main), and the
- * idle loop every hart ends in. */
+ * idle loop every hart ends in (or the power-off when there is no init to run). */
 #include "arch.h"
 #include "console.h"
 #include "hart.h"
@@ -84,8 +84,12 @@ static _Noreturn void boot_hart_continue(void)
 	kprintf("harts online: %u\n", harts_online());
 	ktest_main();
 	bkl_lock();
-	if (rootserver_start() < 0)
-		kprintf("tacet: no user space; the harts idle\n");
+	if (rootserver_start() < 0) {
+		/* nothing would ever run: end, so that neither a user nor a test waits for ever */
+		kprintf("tacet: no init to run; powering off (exit status %d)\n",
+			ROOTSERVER_FAIL_EXIT_CODE);
+		platform_poweroff(ROOTSERVER_FAIL_EXIT_CODE);
+	}
 	bkl_unlock();
 	sched_start_hart();
 }

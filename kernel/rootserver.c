@@ -37,6 +37,23 @@ static int fail(const char *what)
 	return -1;
 }
 
+/* What is wrong with the archive's header, or NULL: tacet_module_find tells only "not found",
+ * and a corrupted archive deserves its own message. */
+static const char *archive_problem(const uint8_t *archive, uint64_t size)
+{
+	const struct tacet_modules_header *h = (const struct tacet_modules_header *)archive;
+
+	if (size < sizeof(*h))
+		return "the module archive is shorter than its header";
+	if (memcmp(h->magic, TACET_MODULES_MAGIC, sizeof(h->magic)))
+		return "not a module archive (bad magic)";
+	if (h->version != TACET_MODULES_VERSION)
+		return "unknown module archive version";
+	if (h->count > (size - sizeof(*h)) / sizeof(struct tacet_module))
+		return "the module archive's table runs past its end";
+	return NULL;
+}
+
 static unsigned int segment_rights(uint32_t flags)
 {
 	unsigned int r = 0;
@@ -224,6 +241,9 @@ int rootserver_start(void)
 		return fail("no boot module archive (QEMU -initrd)");
 	if (platform.initrd_start & (PAGE_SIZE - 1))
 		return fail("the module archive is not page aligned");
+	why = archive_problem(archive, size);
+	if (why)
+		return fail(why);
 	m = tacet_module_find(archive, size, "init");
 	if (!m)
 		return fail("no module \"init\" in the archive");

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""run.py: Tacet's test runner (`make test`). Runs every host unit test binary and every QEMU
-case in tests/qemu/cases.py, prints one line per test and ends with `N passed, N failed`; exits
-non-zero when anything failed. Logs go to build/test-logs/.
+"""run.py: Tacet's test runner (`make test`). Runs every host unit test binary, the dtb/ checks
+of the Makefile's device trees and every QEMU case in tests/qemu/cases.py, prints one line per
+test and ends with `N passed, N failed`; exits non-zero when anything failed. Logs go to
+build/test-logs/.
 
   python3 tests/run.py [-k SUBSTRING] [--no-host] [--no-qemu]
 """
@@ -16,6 +17,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 import cases as qemu_cases  # noqa: E402
+from machine import dtb_for_machine  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build")
 LOGS = os.path.join(BUILD, "test-logs")
@@ -25,7 +27,6 @@ MACHINES = {
     "sbi": ["-machine", "virt,aclint=off", "-cpu", "rv64"],
     "nosstc": ["-machine", "virt,aclint=on", "-cpu", "rv64,sstc=off"],
 }
-MEM = "128M"
 
 
 class Results:
@@ -79,17 +80,33 @@ def run_host_tests(results, pattern):
             results.report(f"host/{suite}", False, "ran no test cases")
 
 
-def dtb_for(c):
-    target = c["dtb"] or os.path.join("build", "dts", f"{c['variant']}-smp{c['smp']}.dtb")
+def make(target):
     subprocess.run(["make", "--no-print-directory", "-s", target], cwd=ROOT, check=True)
     return os.path.join(ROOT, target)
 
 
-def qemu_command(c, dtb):
-    cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], "-smp", str(c["smp"]), "-m", MEM,
-           "-display", "none", "-monitor", "none", "-serial", "stdio",
-           "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb,
-           "-initrd", os.path.join(BUILD, "modules.img")]
+def dtb_for(c):
+    """A malformed tree the case names, or the tree dumped from exactly the case's machine."""
+    if c["dtb"]:
+        return make(c["dtb"])
+    return dtb_for_machine(ROOT, c["variant"], c["smp"], c["mem"], c["qemu_args"])
+
+
+def initrd_for(c):
+    """The module archive the case boots (build/modules.img is made before the run), or None."""
+    if not c["initrd"]:
+        return None
+    if c["initrd"] == qemu_cases.MODULES:
+        return os.path.join(ROOT, c["initrd"])
+    return make(c["initrd"])
+
+
+def qemu_command(c, dtb, initrd):
+    cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], "-smp", str(c["smp"]),
+           "-m", c["mem"], "-display", "none", "-monitor", "none", "-serial", "stdio",
+           "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb]
+    if initrd:
+        cmd += ["-initrd", initrd]
     if c["bootargs"]:
         cmd += ["-append", c["bootargs"]]
     cmd += c.get("qemu_args", [])
@@ -127,7 +144,7 @@ def boot(cmd, timeout, console_input):
 def run_qemu_case(results, c):
     name = f"qemu/{c['name']}"
     dtb = dtb_for(c)
-    cmd = qemu_command(c, dtb)
+    cmd = qemu_command(c, dtb, initrd_for(c))
     start = time.monotonic()
     out, status, timed_out = boot(cmd, c["timeout"], c["input"])
     took = time.monotonic() - start
@@ -152,6 +169,68 @@ def run_qemu_case(results, c):
         tail = "\n".join("    | " + line for line in out.strip().splitlines()[-12:])
         detail += f"\n  log: {os.path.relpath(log, ROOT)}\n{tail}"
     results.report(name, not problems, detail, took)
+
+
+def run_make(*args):
+    """make -s ARGS in the repository: (exit status, stdout and stderr)."""
+    proc = subprocess.run(["make", "--no-print-directory", "-s", *args], cwd=ROOT,
+                          capture_output=True, text=True)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def make_qemu_tree(*args):
+    """The tree `make qemu ARGS` boots (a dry run of `make run` names it), built first."""
+    for target in ("dtbs", "-n run"):
+        status, out = run_make(*target.split(), "VARIANT=aclint", *args)
+        if status != 0:
+            raise RuntimeError(f"make {target} {' '.join(args)} failed:\n{out}")
+    boot = [line for line in out.splitlines() if "-kernel" in line]
+    m = re.search(r" -dtb (\S+)", boot[-1] if boot else "")
+    if not m:
+        raise RuntimeError(f"make -n run {' '.join(args)}: no -dtb in:\n{out}")
+    return os.path.join(ROOT, m.group(1))
+
+
+def memory_size(dtb):
+    cells = subprocess.run(["fdtget", "-t", "x", dtb, "/memory@80000000", "reg"], check=True,
+                           capture_output=True, text=True).stdout.split()
+    return int(cells[2], 16) << 32 | int(cells[3], 16)
+
+
+def has_compatible(dtb, compatible):
+    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", dtb], check=True,
+                         capture_output=True, text=True).stdout
+    return f'"{compatible}"' in dts
+
+
+def run_dtb_checks(results, pattern):
+    """`make qemu` must boot a tree dumped from exactly its machine: QEMU does not fix the tree
+    it is given, and one made for MEM=384M kills the kernel on a 256 MiB machine. So after
+    the tree for MEM=384M, `make qemu MEM=256M` must boot one that says 256 MiB; and QEMU_EXTRA
+    must reach the tree too (-machine aia=aplic puts an APLIC in it)."""
+    def check(name, fn):
+        if pattern and pattern not in name:
+            return
+        start = time.monotonic()
+        try:
+            ok, detail = fn()
+        except (RuntimeError, subprocess.CalledProcessError, IndexError, ValueError) as e:
+            ok, detail = False, f"{e}"
+        results.report(name, ok, detail, time.monotonic() - start)
+
+    def mem():
+        make_qemu_tree("SMP=2", "MEM=384M", "QEMU_EXTRA=")
+        size = memory_size(make_qemu_tree("SMP=2", "MEM=256M", "QEMU_EXTRA="))
+        return size == 256 << 20, f"after MEM=384M, the MEM=256M tree says {size >> 20} MiB"
+
+    def extra():
+        aia = make_qemu_tree("SMP=2", "MEM=128M", "QEMU_EXTRA=-machine aia=aplic")
+        plain = make_qemu_tree("SMP=2", "MEM=128M", "QEMU_EXTRA=")
+        return (has_compatible(aia, "riscv,aplic") and not has_compatible(plain, "riscv,aplic"),
+                "the QEMU_EXTRA=\"-machine aia=aplic\" tree has no APLIC, or the plain one has")
+
+    check("dtb/make-qemu-follows-MEM", mem)
+    check("dtb/make-qemu-follows-QEMU_EXTRA", extra)
 
 
 def run_bench_checks(results):
@@ -187,6 +266,7 @@ def main():
     if not args.no_host:
         run_host_tests(results, args.pattern)
     if not args.no_qemu:
+        run_dtb_checks(results, args.pattern)
         for c in qemu_cases.CASES:
             if args.pattern and args.pattern not in f"qemu/{c['name']}":
                 continue

@@ -11,7 +11,8 @@ build/bench/results.json; the serial logs go to build/bench/NAME.log.
 --check-budgets exits 1 if a figure's median or maximum is over its budget in
 tests/bench/budgets.json (the message names the path, the budget and the new count); a change
 that makes a path faster should lower its budget there.
-Expects `make kernel userspace build/dts/aclint-smp2.dtb` done (make bench does it).
+Expects `make kernel userspace` done (make bench does it); each boot gets the device tree the
+Makefile dumps for exactly its machine (with or without the edu device), through make print-dtb.
 
 Every figure is in instructions, less the cost of an empty rdcycle; rdcycle pair (measured by
 each server the same way, printed as "overhead"). Cross-hart figures count what both harts
@@ -28,6 +29,9 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from machine import dtb_for_machine  # noqa: E402
+
 BUILD = os.path.join(ROOT, "build")
 OUT = os.path.join(BUILD, "bench")
 OPENSBI = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin"
@@ -69,7 +73,7 @@ class BenchError(Exception):
 
 
 def qemu_command(append, extra):
-    dtb = os.path.join(BUILD, "dts", f"aclint-smp{SMP}.dtb")
+    dtb = dtb_for_machine(ROOT, "aclint", SMP, MEM, extra)
     return ["qemu-system-riscv64", "-machine", "virt,aclint=on", "-cpu", "rv64",
             "-smp", str(SMP), "-m", MEM, *ICOUNT,
             "-display", "none", "-monitor", "none", "-serial", "stdio",
@@ -171,10 +175,14 @@ def main():
                 if args.pattern in b[0] or any(args.pattern in f for f in b[2])]
     if not selected:
         sys.exit(f"bench: no benchmark matches {args.pattern!r}")
-    for path in ("kernel.bin", "modules.img", f"dts/aclint-smp{SMP}.dtb"):
+    for path in ("kernel.bin", "modules.img"):
         if not os.path.exists(os.path.join(BUILD, path)):
-            sys.exit(f"bench: build/{path} missing: run make bench (or make kernel userspace "
-                     f"build/dts/aclint-smp{SMP}.dtb)")
+            sys.exit(f"bench: build/{path} missing: run make bench (or make kernel userspace)")
+    try:
+        for extra in {tuple(b[3]) for b in selected}:  # each machine's tree, before the boots
+            dtb_for_machine(ROOT, "aclint", SMP, MEM, extra)
+    except RuntimeError as e:
+        sys.exit(f"bench: {e}")
     os.makedirs(OUT, exist_ok=True)
     start = time.monotonic()
     try:

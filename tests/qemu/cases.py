@@ -1,9 +1,11 @@
 """cases.py: the QEMU test cases. Each boots the real kernel on one machine variant and checks
 what it prints and how QEMU exits.
 
-A case: name, variant (a QEMU_MACHINE_* in the Makefile), smp, bootargs (-append), the regular
-expressions that must all appear in the serial output, the QEMU exit status (the sifive test
-device's code: 0 pass, 1 kernel panic, 2 in-kernel test failure), and a timeout in seconds.
+A case: name, variant (a QEMU_MACHINE_* in the Makefile), smp, mem (-m), bootargs (-append),
+the regular expressions that must all appear in the serial output, the QEMU exit status (the
+sifive test device's code: 0 pass, 1 kernel panic, 2 in-kernel test failure, 3 init failed,
+4 no init to start), and a timeout in seconds. Each case boots the device tree the Makefile
+dumps for exactly its machine (variant, smp, mem, qemu_args), unless it names a malformed one.
 """
 
 import glob
@@ -11,17 +13,21 @@ import importlib.util
 import os
 
 PANIC = 1
+NO_INIT = 4  # ROOTSERVER_FAIL_EXIT_CODE (kernel/rootserver.h): bad boot input
+MODULES = "build/modules.img"
 
 
 def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=30,
-         dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None, icount=False, qemu_args=()):
+         dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None, icount=False, qemu_args=(),
+         mem="128M", initrd=MODULES):
     """console_input: (pattern, text): type text on the serial console once pattern appears.
     icount: run under -icount shift=0,align=off,sleep=off -seed 1, so that guest time is the
     retired-instruction count and the run is deterministic (for timing-sensitive checks).
-    qemu_args: more QEMU arguments (extra devices)."""
+    qemu_args: more QEMU arguments (extra devices). dtb: a malformed tree (a make target) to
+    boot instead of the machine's own. initrd: the module archive (a make target), or None."""
     return dict(name=name, variant=variant, smp=smp, bootargs=bootargs, expect=expect,
                 status=status, timeout=timeout, dtb=dtb, forbid=forbid, input=console_input,
-                icount=icount, qemu_args=list(qemu_args))
+                icount=icount, qemu_args=list(qemu_args), mem=mem, initrd=initrd)
 
 
 CASES = []
@@ -36,6 +42,9 @@ CASES += [
                          r"serial@10000000\s+ns16550a\s+0x10000000.* irq 10",
                          r"plic@c000000", r"harts online: 4\n", r"ktest: boot: PASS"],
          bootargs="test=boot"),
+    # Not the default 128 MiB: the case must boot a tree dumped for 256 MiB, not a stale one.
+    case("boot-mem256M", [r"memory: 0x80000000-0x90000000 \(256 MiB\)", r"ktest: boot: PASS"],
+         smp=2, mem="256M", bootargs="test=boot"),
     case("timer-smp1", [r"hart 0: \d+ timer interrupts", r"ktest: timer: PASS"],
          smp=1, bootargs="test=timer"),
     case("timer-smp4", [r"hart 3: \d+ timer interrupts", r"ktest: timer: PASS"],
@@ -101,6 +110,20 @@ CASES += [
           r"cannot boot without a valid device tree; powering off"],
          dtb="build/dts/bad/bad-memreg.dtb", timeout=10),
 ]
+
+# Bad boot input: without an init to start the kernel must say why and power off with the
+# failure status NO_INIT, not leave the harts idle for ever (tests/qemu/badmodules.py).
+for _name, _initrd, _why in (
+        ("missing", None, r"no boot module archive \(QEMU -initrd\)"),
+        ("bad-magic", "bad-magic", r"not a module archive \(bad magic\)"),
+        ("no-init", "no-init", r'no module "init" in the archive'),
+        ("init-not-elf", "init-not-elf", r"not an ELF file"),
+        ("init-truncated", "init-truncated", r"segment data outside the file")):
+    CASES.append(case(f"module-archive-{_name}",
+                      [rf"tacet: cannot start init: {_why}\n",
+                       rf"tacet: no init to run; powering off \(exit status {NO_INIT}\)"],
+                      smp=2, status=NO_INIT, timeout=10,
+                      initrd=_initrd and f"build/bad-modules/{_initrd}.img"))
 
 # User space: init starts the servers named in init.run= and powers off when all have ended.
 CASES += [
