@@ -1,5 +1,11 @@
-/* kalloc.c: owns the size-class caches; kalloc_lock guards the free lists and counters.
- * A cache grows a page at a time and never shrinks (kernel objects are few and reused). */
+/* kalloc.c: owns the size-class caches of kernel objects; kalloc_lock guards every slab, list
+ * and counter here (taken inside the BKL or alone; the page pool's lock nests inside it).
+ *
+ * Each cache is a set of slabs: one page each, a struct slab header at its start and equal
+ * objects after it. A slab with a free object is on its class's partial list; a full one is on
+ * no list; a slab whose last object is freed goes back to the page allocator at once, so memory
+ * a dead process's objects held is free again for everybody (nothing is kept "for later").
+ * kfree() finds an object's slab by rounding its address down to the page. */
 #include "kalloc.h"
 #include "arch.h"
 #include "kstring.h"
@@ -8,77 +14,135 @@
 #include "panic.h"
 #include "spinlock.h"
 
-#define KALLOC_MIN_SHIFT 5 /* 32-byte objects */
-#define KALLOC_CLASSES   7 /* 32 .. 2048 */
-
 struct free_obj {
 	struct free_obj *next;
 };
 
-static struct free_obj *free_lists[KALLOC_CLASSES];
+struct slab {
+	struct slab *next, *prev; /* on its class's partial list (only while it has a free object) */
+	struct free_obj *free;    /* its free objects */
+	uint32_t inuse;           /* objects handed out */
+	uint32_t cls;             /* its size class */
+};
+
+/* Sizes chosen so that whole objects fill a page after the header with little left over
+ * (multiples of 16; 127, 63, 31, 15, 8, 4 and 2 per page). */
+static const uint32_t class_size[] = { 32, 64, 128, 256, 496, 1008, 2032 };
+#define KALLOC_CLASSES (sizeof(class_size) / sizeof(class_size[0]))
+
+_Static_assert(sizeof(struct slab) <= 32, "the slab header fits before the first object");
+_Static_assert(KALLOC_MAX == 2032, "KALLOC_MAX is the largest class");
+
+static struct slab *partial[KALLOC_CLASSES];
 static size_t live;
 static size_t cache_pages;
 static struct spinlock kalloc_lock = SPINLOCK_INIT("kalloc");
 
-static int size_class(size_t size)
+static unsigned int size_class(size_t size)
 {
-	int c = 0;
+	unsigned int c = 0;
 
-	while (((size_t)1 << (c + KALLOC_MIN_SHIFT)) < size)
+	while (class_size[c] < size)
 		c++;
 	return c;
 }
 
-static int grow_locked(int c)
+size_t kalloc_size(size_t size)
+{
+	return class_size[size_class(size)];
+}
+
+static void partial_add_locked(struct slab *s)
+{
+	s->prev = NULL;
+	s->next = partial[s->cls];
+	if (s->next)
+		s->next->prev = s;
+	partial[s->cls] = s;
+}
+
+static void partial_remove_locked(struct slab *s)
+{
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		partial[s->cls] = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+}
+
+/* A new slab of class c, on the partial list; NULL when no page is left. */
+static struct slab *grow_locked(unsigned int c)
 {
 	uint64_t pa = page_alloc_zeroed();
-	size_t obj = (size_t)1 << (c + KALLOC_MIN_SHIFT);
+	struct slab *s;
 	char *page;
 
 	if (!pa)
-		return -1;
+		return NULL;
 	page = (char *)arch_phys_to_virt(pa);
-	cache_pages++;
-	for (size_t off = 0; off + obj <= PAGE_SIZE; off += obj) {
+	s = (struct slab *)page;
+	s->cls = c;
+	for (size_t off = sizeof(struct slab); off + class_size[c] <= PAGE_SIZE; off += class_size[c]) {
 		struct free_obj *f = (struct free_obj *)(page + off);
 
-		f->next = free_lists[c];
-		free_lists[c] = f;
+		f->next = s->free;
+		s->free = f;
 	}
-	return 0;
+	cache_pages++;
+	partial_add_locked(s);
+	return s;
 }
 
 void *kalloc(size_t size)
 {
-	int c;
+	unsigned int c;
+	struct slab *s;
 	struct free_obj *f;
 
 	KASSERT(size > 0 && size <= KALLOC_MAX, "kalloc: size %lu out of range", (unsigned long)size);
 	c = size_class(size);
 	spin_lock(&kalloc_lock);
-	if (!free_lists[c] && grow_locked(c) < 0) {
+	s = partial[c] ? partial[c] : grow_locked(c);
+	if (!s) {
 		spin_unlock(&kalloc_lock);
 		return NULL;
 	}
-	f = free_lists[c];
-	free_lists[c] = f->next;
+	f = s->free;
+	s->free = f->next;
+	s->inuse++;
+	if (!s->free)
+		partial_remove_locked(s); /* full */
 	live++;
 	spin_unlock(&kalloc_lock);
-	memset(f, 0, (size_t)1 << (c + KALLOC_MIN_SHIFT));
+	memset(f, 0, class_size[c]);
 	return f;
 }
 
 void kfree(void *obj, size_t size)
 {
-	int c = size_class(size);
+	struct slab *s = (struct slab *)((uintptr_t)obj & ~(uintptr_t)(PAGE_SIZE - 1));
 	struct free_obj *f = obj;
+	int was_full;
 
 	if (!obj)
 		return;
 	spin_lock(&kalloc_lock);
-	f->next = free_lists[c];
-	free_lists[c] = f;
+	KASSERT(s->cls == size_class(size) && s->inuse > 0,
+		"kfree: %p (size %lu) is not a live object of that size", obj, (unsigned long)size);
+	was_full = !s->free;
+	f->next = s->free;
+	s->free = f;
+	s->inuse--;
 	live--;
+	if (!s->inuse) {
+		if (!was_full)
+			partial_remove_locked(s);
+		cache_pages--;
+		page_free((uintptr_t)s - arch_phys_to_virt(0)); /* the direct map is linear */
+	} else if (was_full) {
+		partial_add_locked(s);
+	}
 	spin_unlock(&kalloc_lock);
 }
 

@@ -5,13 +5,16 @@
 
 #include <stddef.h>
 
-#define KALLOC_MAX 2048 /* larger things take whole pages (page_alloc_zeroed) */
+#define KALLOC_MAX 2032 /* larger things take whole pages (page_alloc_zeroed) */
 
 void *kalloc(size_t size);
+/* size must be what obj was allocated with. */
 void kfree(void *obj, size_t size);
+/* What an object of `size` bytes really takes (its size class): what accounts are charged. */
+size_t kalloc_size(size_t size);
 /* Objects allocated and not freed: the leak check of tests and `mem`. */
 size_t kalloc_live(void);
-/* Pages the caches took from the page allocator. */
+/* Pages the caches hold now (empty slabs go back at once). */
 size_t kalloc_pages(void);
 
 #endif

@@ -1,6 +1,6 @@
-/* fake_kernel.c: host fakes of page_alloc_zeroed, page_free, arch_phys_to_virt, kobj_put, kalloc,
- * kfree and panic for unit tests of generic kernel code (see fake_kernel.h). Single-threaded,
- * like the tests. */
+/* fake_kernel.c: host fakes of kobj_put, kalloc and kfree for unit tests of generic kernel code
+ * (see fake_kernel.h); pages and panic come from fake_pages.c. Single-threaded, like the
+ * tests. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -25,42 +25,11 @@ struct fake_object {
 	max_align_t mem[];
 };
 
-static size_t pages_in_use;
-static size_t page_limit = SIZE_MAX;
 static size_t put_calls;
 static size_t ndestroyed;
 static struct kobj *destroyed[FAKE_DESTROYED_MAX];
 static struct fake_object *objects;
 static size_t nobjects;
-
-uint64_t page_alloc_zeroed(void)
-{
-	void *p;
-
-	if (pages_in_use >= page_limit)
-		return 0;
-	p = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
-	if (!p)
-		return 0;
-	memset(p, 0, PAGE_SIZE);
-	pages_in_use++;
-	return (uintptr_t)p;
-}
-
-void page_free(uint64_t pa)
-{
-	if (pa & (PAGE_SIZE - 1))
-		fail_msg("page_free(%#llx): not page aligned", (unsigned long long)pa);
-	if (!pages_in_use)
-		fail_msg("page_free(%#llx): no page is in use", (unsigned long long)pa);
-	pages_in_use--;
-	free((void *)(uintptr_t)pa);
-}
-
-uintptr_t arch_phys_to_virt(uint64_t pa)
-{
-	return (uintptr_t)pa;
-}
 
 void kobj_put(struct kobj *o)
 {
@@ -109,28 +78,6 @@ size_t kalloc_live(void)
 	return nobjects;
 }
 
-void panic(const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fail_msg("panic: %s", msg);
-	abort(); /* fail_msg() leaves the test; this only tells the compiler */
-}
-
-size_t fake_pages_in_use(void)
-{
-	return pages_in_use;
-}
-
-void fake_pages_set_limit(size_t limit)
-{
-	page_limit = limit;
-}
-
 size_t fake_kobj_put_calls(void)
 {
 	return put_calls;
@@ -158,7 +105,7 @@ size_t fake_destroyed_times(const struct kobj *o)
 
 void fake_kernel_reset(void)
 {
-	page_limit = SIZE_MAX;
+	fake_pages_set_limit(SIZE_MAX);
 	put_calls = 0;
 	ndestroyed = 0;
 }

@@ -8,14 +8,7 @@
 #include <stddef.h>
 #include "kobj.h"
 
-/*
- * Pages: page_alloc_zeroed() hands out zeroed, page-aligned host memory whose host address is
- * its "physical" address (arch_phys_to_virt() is the identity); page_free() frees it. Freeing
- * a page twice or one not handed out is an ASan report; one never freed is a LeakSanitizer one.
- */
-size_t fake_pages_in_use(void);
-/* Fail (return 0) once this many pages are in use; SIZE_MAX (the default) never fails. */
-void fake_pages_set_limit(size_t limit);
+#include "fake_pages.h" /* pages and panic: link tests/host/fake_pages.c too */
 
 /*
  * Objects: kobj_put() drops a reference and, at zero, records the object as destroyed (in

@@ -172,7 +172,7 @@ struct tacet_mem_info {
 	unsigned long total_pages;
 	unsigned long free_pages;
 	unsigned long kernel_objects;      /* live kernel objects */
-	unsigned long kernel_object_pages; /* pages the object caches hold (they never shrink) */
+	unsigned long kernel_object_pages; /* pages the object caches hold now */
 };
 
 struct tacet_hart_info {

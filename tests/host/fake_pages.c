@@ -1,0 +1,71 @@
+/* fake_pages.c: host fakes of page_alloc_zeroed, page_free, arch_phys_to_virt and panic (see
+ * fake_pages.h), for every host test of code that takes pages: fake_kernel.c's users and the
+ * real object caches (test_kalloc.c). Single-threaded, like the tests. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fake_pages.h"
+#include "arch.h"
+#include "mm.h"
+#include "page_alloc.h"
+#include "panic.h"
+
+static size_t pages_in_use;
+static size_t page_limit = SIZE_MAX;
+
+uint64_t page_alloc_zeroed(void)
+{
+	void *p;
+
+	if (pages_in_use >= page_limit)
+		return 0;
+	p = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
+	if (!p)
+		return 0;
+	memset(p, 0, PAGE_SIZE);
+	pages_in_use++;
+	return (uintptr_t)p;
+}
+
+void page_free(uint64_t pa)
+{
+	if (pa & (PAGE_SIZE - 1))
+		fail_msg("page_free(%#llx): not page aligned", (unsigned long long)pa);
+	if (!pages_in_use)
+		fail_msg("page_free(%#llx): no page is in use", (unsigned long long)pa);
+	pages_in_use--;
+	free((void *)(uintptr_t)pa);
+}
+
+uintptr_t arch_phys_to_virt(uint64_t pa)
+{
+	return (uintptr_t)pa;
+}
+
+void panic(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fail_msg("panic: %s", msg);
+	abort(); /* fail_msg() leaves the test; this only tells the compiler */
+}
+
+size_t fake_pages_in_use(void)
+{
+	return pages_in_use;
+}
+
+void fake_pages_set_limit(size_t limit)
+{
+	page_limit = limit;
+}
