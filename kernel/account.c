@@ -1,0 +1,57 @@
+/* account.c: kernel memory accounts (see account.h): owns struct account; BKL held. */
+#include "account.h"
+#include "kalloc.h"
+#include "panic.h"
+
+struct account *account_new(struct account *parent, uint64_t limit)
+{
+	struct account *a;
+
+	if (parent && account_charge(parent, limit) < 0)
+		return NULL;
+	a = kalloc(sizeof(*a));
+	if (!a) {
+		if (parent)
+			account_refund(parent, limit);
+		return NULL;
+	}
+	a->limit = limit;
+	a->refs = 1;
+	a->parent = parent;
+	if (parent)
+		account_get(parent);
+	return a;
+}
+
+void account_put(struct account *a)
+{
+	/* a loop, not recursion: a chain of nested accounts may be long */
+	while (a) {
+		struct account *parent = a->parent;
+
+		KASSERT(a->refs > 0, "account_put: an account without references");
+		if (--a->refs)
+			return;
+		KASSERT(a->used == 0, "account_put: an account ends with %lu bytes still charged",
+			(unsigned long)a->used);
+		if (parent)
+			account_refund(parent, a->limit);
+		kfree(a, sizeof(*a));
+		a = parent;
+	}
+}
+
+int account_charge(struct account *a, uint64_t bytes)
+{
+	if (bytes > a->limit - a->used)
+		return -1;
+	a->used += bytes;
+	return 0;
+}
+
+void account_refund(struct account *a, uint64_t bytes)
+{
+	KASSERT(bytes <= a->used, "account_refund: %lu bytes back, only %lu charged",
+		(unsigned long)bytes, (unsigned long)a->used);
+	a->used -= bytes;
+}
