@@ -19,20 +19,6 @@ _Static_assert(offsetof(struct process, obj) == 0, "process header");
 _Static_assert(offsetof(struct thread, obj) == 0, "thread header");
 _Static_assert(offsetof(struct irq_desc, obj) == 0, "irq line header");
 
-static void thread_free(struct thread *t)
-{
-	struct thread **pp;
-
-	for (pp = &all_threads; *pp; pp = &(*pp)->all_next) {
-		if (*pp == t) {
-			*pp = t->all_next;
-			break;
-		}
-	}
-	kobj_put(&t->proc->obj);
-	kfree(t, sizeof(*t));
-}
-
 void kobj_put(struct kobj *o)
 {
 	KASSERT(o->refs > 0, "kobj_put: object of type %u has no references", o->type);
@@ -52,7 +38,7 @@ void kobj_put(struct kobj *o)
 		process_free((struct process *)o);
 		break;
 	case TACET_CAP_THREAD:
-		thread_free((struct thread *)o);
+		thread_destroy((struct thread *)o);
 		break;
 	case TACET_CAP_IRQ:
 		panic("kobj_put: interrupt line %u lost its table reference", ((struct irq_desc *)o)->irq);

@@ -1,5 +1,6 @@
-/* process.c: processes (address space + cspace) and user-memory access. Owns all_processes.
- * BKL held. */
+/* process.c: processes (address space + cspace) and user-memory access. Owns all_processes
+ * and each process's list of children. BKL held. Ending a process walks only its own threads
+ * and children, and every unlinking is O(1): a process of n threads ends in O(n). */
 #include "process.h"
 #include "arch.h"
 #include "kalloc.h"
@@ -14,7 +15,7 @@
 #include "platform.h"
 #include "page_alloc.h"
 
-struct process *all_processes;
+struct list_node all_processes = LIST_INIT(all_processes);
 
 /* After unmapping in p, or before p's memory goes: no hart that runs one of p's threads may
  * keep a stale translation. Ask each to flush and wait until all have (they do it in their IPI
@@ -37,6 +38,17 @@ static void tlb_shootdown(struct process *p)
 				;
 }
 
+/* p's creator is the process of the thread whose system call this is (the thread is current
+ * until the call returns); at boot there is none. */
+static void process_adopt(struct process *p)
+{
+	struct thread *creator = this_hart()->current;
+
+	if (!creator)
+		return;
+	p->parent = creator->proc;
+	list_push_back(&creator->proc->children, &p->sibling);
+}
 
 struct process *process_new(const char *name)
 {
@@ -57,8 +69,11 @@ struct process *process_new(const char *name)
 	}
 	for (size_t i = 0; i < PROCESS_NAME_MAX - 1 && name[i]; i++)
 		p->name[i] = name[i];
-	p->next = all_processes;
-	all_processes = p;
+	list_init(&p->threads);
+	list_init(&p->children);
+	list_init(&p->sibling);
+	list_push_back(&all_processes, &p->all_link);
+	process_adopt(p);
 	return p;
 }
 
@@ -180,16 +195,11 @@ long copy_to_user(struct process *p, uintptr_t dst, const void *src, uint64_t le
  * capabilities or threads still name it. */
 void process_release(struct process *p)
 {
-	struct process **pp;
-
 	/* a thread of p killed from another hart may still be in user mode there */
 	tlb_shootdown(p);
-	for (pp = &all_processes; *pp; pp = &(*pp)->next) {
-		if (*pp == p) {
-			*pp = p->next;
-			break;
-		}
-	}
+	list_remove(&p->all_link);
+	list_remove(&p->sibling); /* its creator no longer has to end it */
+	p->parent = NULL;
 	irq_release_owner(p); /* a driver's end frees its lines for the next one */
 	while (p->mappings) {
 		struct mapping *m = p->mappings;
@@ -207,6 +217,8 @@ void process_release(struct process *p)
 
 void process_free(struct process *p)
 {
+	/* only a thread of p creates children, and p's last thread ended them (process_end) */
+	KASSERT(list_empty(&p->children), "process_free: %s still has children", p->name);
 	if (p->cspace)
 		process_release(p);
 	if (p->root)
@@ -221,23 +233,11 @@ void process_free(struct process *p)
 
 void process_kill(struct process *p)
 {
-	struct thread *t, *next;
-
 	kobj_get(&p->obj); /* it must outlive its last thread's exit */
-	for (t = all_threads; t && p->nthreads; t = next) {
-		next = t->all_next; /* thread_exit may free t */
-		if (t->proc == p && t->state != TACET_THREAD_DEAD)
-			thread_exit(t, -TACET_EDEAD);
-	}
+	/* each exit takes its thread off the list; the last one ends p (process_end) */
+	while (!list_empty(&p->threads))
+		thread_exit(list_entry(p->threads.next, struct thread, proc_link), -TACET_EDEAD);
 	kobj_put(&p->obj);
-}
-
-static struct process *child_of(struct process *p)
-{
-	for (struct process *q = all_processes; q; q = q->next)
-		if (q->parent == p)
-			return q;
-	return NULL;
 }
 
 void process_end(struct process *p, long status)
@@ -260,7 +260,9 @@ void process_end(struct process *p, long status)
 		kobj_put(n);
 	}
 	/* what it created goes with it: this also breaks capability cycles among them */
-	while ((q = child_of(p))) {
+	while (!list_empty(&p->children)) {
+		q = list_entry(p->children.next, struct process, sibling);
+		list_remove(&q->sibling);
 		q->parent = NULL;
 		if (q->nthreads)
 			process_kill(q); /* its last thread's exit ends it */

@@ -1,11 +1,14 @@
 /* process.h: a process is an address space (page tables) plus a capability table; threads run
- * in it. BKL held for all of these. */
+ * in it. A process is on all_processes and on its creator's list of children until it ends;
+ * its live threads are on its own list (thread.c keeps that one). Each link goes in O(1), so
+ * ending a process costs O(its threads + its children). BKL held for all of these. */
 #ifndef KERNEL_PROCESS_H
 #define KERNEL_PROCESS_H
 
 #include <stdint.h>
 #include "cap.h"
 #include "kobj.h"
+#include "list.h"
 
 #define PROCESS_NAME_MAX 16
 
@@ -38,10 +41,15 @@ struct process {
 	uint64_t fault_badge;
 	struct mapping *mappings; /* frames mapped with TACET_SYS_MAP */
 	struct process *parent;   /* its creator, which owns it: it ends when its creator ends */
-	struct process *next;     /* every process, for `ps` */
+	struct list_node sibling; /* on parent->children until it ends */
+	struct list_node children; /* the processes it created that have not ended */
+	struct list_node threads; /* its live threads (struct thread's proc_link) */
+	struct list_node all_link; /* on all_processes until it ends */
 	int is_root_server;       /* init: its end ends the system */
 };
 
+/* A new process, without threads, created by the process of the thread whose system call this
+ * hart runs (none at boot): it ends with its creator. */
 struct process *process_new(const char *name);
 /* Map `pages` pages of physical memory at user va with TACET_RIGHT_* / TACET_MAP_EXEC rights.
  * Returns 0 or -TACET_E* (and maps nothing on failure). */
@@ -65,6 +73,7 @@ void process_release(struct process *p);
 /* At the last reference (kobj_put). */
 void process_free(struct process *p);
 
-extern struct process *all_processes;
+/* Every process that has not ended (struct process's all_link). */
+extern struct list_node all_processes;
 
 #endif

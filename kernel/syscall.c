@@ -402,15 +402,17 @@ static void sys_thread_set(struct thread *t)
 
 /* --- information for `ps` and `mem` --- */
 
+/* The index-th thread, oldest first: O(1) when the caller asked for index - 1 last (the list
+ * keeps a cursor), so a whole listing is linear. */
 static long info_thread(unsigned long index, void *out)
 {
 	struct tacet_thread_info *ti = out;
-	struct thread *th = all_threads;
+	struct ilist_node *n = ilist_at(&all_threads, index);
+	struct thread *th;
 
-	while (th && index--)
-		th = th->all_next;
-	if (!th)
+	if (!n)
 		return -TACET_ENOENT;
+	th = list_entry(n, struct thread, all_link);
 	memcpy(ti->process, th->proc->name, sizeof(ti->process));
 	ti->tid = th->tid;
 	ti->hart = th->hart;

@@ -1,6 +1,7 @@
-/* thread.c: thread creation, exit and user faults; owns all_threads and the thread ids.
- * BKL held. A thread holds one reference on itself while it lives; the scheduler drops it once
- * a dead thread is off its hart. */
+/* thread.c: thread creation, exit, user faults and destruction; owns all_threads, the thread
+ * ids and each process's list of live threads (process->threads). BKL held. A thread holds one
+ * reference on itself while it lives; the scheduler drops it once a dead thread is off its
+ * hart. Creation, exit and destruction cost O(1): ending a process of n threads costs O(n). */
 #include "thread.h"
 #include "console.h"
 #include "endpoint.h"
@@ -12,7 +13,7 @@
 #include "process.h"
 #include "sched.h"
 
-struct thread *all_threads;
+struct ilist all_threads = ILIST_INIT(all_threads);
 static unsigned int next_tid = 1;
 
 struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigned long arg,
@@ -31,8 +32,8 @@ struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigne
 	t->prio = (uint8_t)prio;
 	t->hart = (uint8_t)hart;
 	arch_ctx_init_user(&t->ctx, pc, sp, arg);
-	t->all_next = all_threads;
-	all_threads = t;
+	ilist_append(&all_threads, &t->all_link);
+	list_push_back(&p->threads, &t->proc_link);
 	sched_ready(t);
 	return t;
 }
@@ -89,6 +90,7 @@ void thread_exit(struct thread *t, long status)
 
 	thread_detach(t);
 	t->state = TACET_THREAD_DEAD;
+	list_remove(&t->proc_link);
 	if (--p->nthreads == 0)
 		process_end(p, status);
 	/* the alive reference: the scheduler drops a running thread's once it is off the hart */
@@ -108,4 +110,12 @@ void thread_fault(struct thread *t)
 	if (p->fault_ep && endpoint_send_fault(t) == 0)
 		return; /* the supervisor decides */
 	thread_exit(t, -TACET_EFAULT);
+}
+
+void thread_destroy(struct thread *t)
+{
+	KASSERT(list_empty(&t->proc_link), "thread_destroy: thread %u has not exited", t->tid);
+	ilist_remove(&all_threads, &t->all_link);
+	kobj_put(&t->proc->obj);
+	kfree(t, sizeof(*t));
 }

@@ -1,12 +1,15 @@
 /* thread.h: threads (the kernel's TCB): saved user context, scheduling parameters, IPC state.
- * Every field is guarded by the BKL. */
+ * Every thread is on all_threads (creation order, for `ps`) from creation to destruction, and on
+ * its process's list of live threads until it exits. Every field is guarded by the BKL. */
 #ifndef KERNEL_THREAD_H
 #define KERNEL_THREAD_H
 
 #include <stdint.h>
 #include <tacet/abi.h>
 #include "arch.h"
+#include "ilist.h"
 #include "kobj.h"
+#include "list.h"
 #include "runqueue.h"
 
 struct process;
@@ -40,7 +43,8 @@ struct thread {
 	struct irq_desc *irq_woken_by;
 	uint64_t irq_woken_at;
 	uint64_t irq_running_at;
-	struct thread *all_next; /* every thread, for `ps` */
+	struct ilist_node all_link;  /* on all_threads */
+	struct list_node proc_link;  /* on proc->threads while it lives */
 };
 
 /* A new thread of p, READY on `hart` at `prio`, entering user mode at pc with sp and a0 = arg. */
@@ -53,7 +57,10 @@ void thread_wake_all(struct tqueue *q, long err);
 void thread_exit(struct thread *t, long status);
 /* A user fault: report to the process's fault endpoint, or end the thread. */
 void thread_fault(struct thread *t);
+/* At the last reference (kobj_put): t has exited. */
+void thread_destroy(struct thread *t);
 
-extern struct thread *all_threads;
+/* Every thread not yet destroyed (dead ones too), oldest first: TACET_INFO_THREAD lists it. */
+extern struct ilist all_threads;
 
 #endif
