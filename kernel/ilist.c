@@ -53,6 +53,7 @@ struct ilist_node *ilist_at(struct ilist *l, size_t index)
 		n = l->cursor;
 		at = l->cursor_index;
 	}
+	l->steps += distance(at, index);
 	for (; at < index; at++)
 		n = node_of(n->link.next);
 	for (; at > index; at--)

@@ -22,6 +22,7 @@ struct ilist {
 	uint64_t next_seq;
 	struct ilist_node *cursor; /* the last node ilist_at returned, or NULL */
 	size_t cursor_index;       /* its position now */
+	uint64_t steps;            /* nodes lookups walked over, ever (tests check it is O(n)) */
 };
 
 #define ILIST_INIT(name) { .head = LIST_INIT((name).head) }
