@@ -1,5 +1,6 @@
 # module.mk: the in-guest test servers (tests/qemu/cases_ipc.py runs them through init.run=):
-# the IPC pair, the three sides of the priority-preemption test and two servers that fault.
+# the IPC pair, the three sides of the priority-preemption test, two servers that fault, and more
+# below (cases_irq.py, cases_pci.py and cases_teardown.py run those).
 SERVERS += ipc_server ipc_client
 SERVER_SRCS_ipc_server := servers/tests/ipc_server.c
 SERVER_SRCS_ipc_client := servers/tests/ipc_client.c
@@ -37,3 +38,7 @@ SERVER_SRCS_forger := servers/tests/forger.c servers/bench/bench.c servers/edu/e
 # driver's device (least privilege).
 SERVERS += thief
 SERVER_SRCS_thief := servers/tests/thief.c
+
+# threadhog: a process of 100,001 threads listed and ended in linear time (process teardown).
+SERVERS += threadhog
+SERVER_SRCS_threadhog := servers/tests/threadhog.c
