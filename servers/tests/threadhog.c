@@ -4,15 +4,20 @@
  * thread of the system with TACET_INFO_THREAD, ends the child by deleting the only capability
  * to it and times how long the kernel takes until the child's PROCESS_WATCH notification
  * arrives (guest time: under -icount, retired instructions), then checks that no thread of it
- * is left and that every page and kernel object came back. No IPC protocol; exits 0 when every
- * check passed. */
+ * is left and that every page and kernel object came back. Last it leaves two more children,
+ * one with threads and one without, for its own end to end (init's leak check sees whether
+ * they went). No IPC protocol; exits 0 when every check passed. */
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
 
 #define HOGS          100000ul
-#define HOG_HART      1   /* threadhog's own hart (init.run=threadhog@1): they run when it waits */
+#define ORPHAN_HOGS   1000ul
+/* threadhog's own hart, and init's (init.run=threadhog): the hogs run when both wait. No other
+ * hart has work, so under -icount none spins for the kernel lock while this one holds it (that
+ * can starve the holder: each round-robin turn then ends at its next timer write). */
+#define HOG_HART      0
 #define HOG_PRIO      50  /* below threadhog's */
 #define LAST_PRIO     49  /* the last one: below the others */
 #define CODE_VA       0x0000002100000000ul /* the code page in threadhog, to fill it */
@@ -27,6 +32,8 @@
 #define SLOT_READY (TACET_CHILD_FIRST_FREE + 2) /* the last hog signals it */
 #define SLOT_WATCH (TACET_CHILD_FIRST_FREE + 3) /* PROCESS_WATCH: the child ended */
 #define SLOT_CODE  (TACET_CHILD_FIRST_FREE + 4)
+#define SLOT_ORPHAN (TACET_CHILD_FIRST_FREE + 5)
+#define SLOT_EMPTY (TACET_CHILD_FIRST_FREE + 6)
 /* the child's slots (its cspace holds nothing else) */
 #define HOG_SLOT_BLOCK 1
 #define HOG_SLOT_READY 2
@@ -177,6 +184,27 @@ static void check_memory(const struct tacet_mem_info *before)
 	       after.kernel_objects, verdict(same));
 }
 
+/* "orphan", whose hogs are ready or waiting when threadhog ends, and "empty", which never had
+ * a thread: the end of their creator must end both. */
+static long make_orphans(void)
+{
+	long err = tacet_ntfn_new(SLOT_BLOCK);
+
+	if (!err)
+		err = tacet_process_new(SLOT_ORPHAN, 0, "orphan");
+	if (!err)
+		err = tacet_map(SLOT_ORPHAN, SLOT_CODE, HOG_VA, TACET_RIGHT_READ | TACET_MAP_EXEC);
+	if (!err)
+		err = tacet_cap_give(SLOT_ORPHAN, SLOT_BLOCK, HOG_SLOT_BLOCK, TACET_RIGHT_READ);
+	for (unsigned long i = 0; i < ORPHAN_HOGS && err >= 0; i++)
+		err = tacet_thread_new(SLOT_ORPHAN, 0, HOG_VA, 0, 0, TACET_SCHED(HOG_PRIO, HOG_HART));
+	if (err >= 0)
+		err = tacet_process_new(SLOT_EMPTY, 0, "empty");
+	printf("threadhog: leaving 2 children to end with it: orphan (%lu threads) and empty: %s\n",
+	       ORPHAN_HOGS, verdict(err >= 0));
+	return err < 0 ? err : 0;
+}
+
 int main(void)
 {
 	struct tacet_mem_info before;
@@ -204,7 +232,8 @@ int main(void)
 	tacet_cap_delete(SLOT_READY);
 	tacet_cap_delete(SLOT_WATCH);
 	check_memory(&before);
-	tacet_cap_delete(SLOT_CODE);
+	make_orphans();
+	tacet_cap_delete(SLOT_CODE); /* the orphan's mapping keeps the page */
 	printf("threadhog: %s\n", failed ? "some checks failed" : "all checks passed");
 	return failed;
 }
