@@ -1,6 +1,5 @@
 # module.mk: the in-guest test servers (tests/qemu/cases_ipc.py runs them through init.run=):
-# the IPC pair, the three sides of the priority-preemption test, two servers that fault, and more
-# below (cases_irq.py, cases_pci.py and cases_teardown.py run those).
+# the IPC pair, the three sides of the priority-preemption test and two servers that fault.
 SERVERS += ipc_server ipc_client
 SERVER_SRCS_ipc_server := servers/tests/ipc_server.c
 SERVER_SRCS_ipc_client := servers/tests/ipc_client.c
