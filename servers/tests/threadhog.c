@@ -39,9 +39,11 @@
 #define HOG_SLOT_READY 2
 
 /* A hog: with a0 != 0 (the last one) it first signals HOG_SLOT_READY; then it waits on
- * HOG_SLOT_BLOCK for ever. Position-independent, no memory access: copied onto the child's
- * code page and run with sp = 0. */
-_Static_assert(TACET_SYS_SIGNAL == 8 && TACET_SYS_WAIT == 9, "hog_code's call numbers");
+ * HOG_SLOT_BLOCK for ever, or exits if the wait fails (a check then fails rather than a hog
+ * spinning). Position-independent, no memory access: copied onto the child's code page and run
+ * with sp = 0. */
+_Static_assert(TACET_SYS_EXIT == 2 && TACET_SYS_SIGNAL == 8 && TACET_SYS_WAIT == 9,
+	       "hog_code's call numbers");
 _Static_assert(HOG_SLOT_BLOCK == 1 && HOG_SLOT_READY == 2, "hog_code's slots");
 extern const char hog_code[], hog_code_end[];
 __asm__(".pushsection .text\n"
@@ -55,7 +57,9 @@ __asm__(".pushsection .text\n"
 	"1:	li a0, 1\n"  /* HOG_SLOT_BLOCK */
 	"	li a7, 9\n"  /* TACET_SYS_WAIT */
 	"	ecall\n"
-	"	j 1b\n"
+	"	bgez a0, 1b\n"
+	"	li a7, 2\n"  /* TACET_SYS_EXIT */
+	"	ecall\n"
 	"hog_code_end:\n"
 	".popsection\n");
 
