@@ -1,6 +1,9 @@
-/* account.c: kernel memory accounts (see account.h): owns struct account; BKL held. */
+/* account.c: kernel memory accounts (see account.h): owns struct account and the charged
+ * allocations every object and page of a process goes through; BKL held. */
 #include "account.h"
 #include "kalloc.h"
+#include "mm.h"
+#include "page_alloc.h"
 #include "panic.h"
 
 struct account *account_new(struct account *parent, uint64_t limit)
@@ -54,4 +57,42 @@ void account_refund(struct account *a, uint64_t bytes)
 	KASSERT(bytes <= a->used, "account_refund: %lu bytes back, only %lu charged",
 		(unsigned long)bytes, (unsigned long)a->used);
 	a->used -= bytes;
+}
+
+void *account_kalloc(struct account *a, size_t size)
+{
+	void *obj;
+
+	if (a && account_charge(a, kalloc_size(size)) < 0)
+		return NULL;
+	obj = kalloc(size);
+	if (!obj && a)
+		account_refund(a, kalloc_size(size));
+	return obj;
+}
+
+void account_kfree(struct account *a, void *obj, size_t size)
+{
+	kfree(obj, size);
+	if (a)
+		account_refund(a, kalloc_size(size));
+}
+
+uint64_t account_page_alloc(struct account *a)
+{
+	uint64_t pa;
+
+	if (a && account_charge(a, PAGE_SIZE) < 0)
+		return 0;
+	pa = page_alloc_zeroed();
+	if (!pa && a)
+		account_refund(a, PAGE_SIZE);
+	return pa;
+}
+
+void account_page_free(struct account *a, uint64_t pa)
+{
+	page_free(pa);
+	if (a)
+		account_refund(a, PAGE_SIZE);
 }

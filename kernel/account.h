@@ -7,6 +7,7 @@
 #ifndef KERNEL_ACCOUNT_H
 #define KERNEL_ACCOUNT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct account {
@@ -31,5 +32,12 @@ void account_put(struct account *a);
 int account_charge(struct account *a, uint64_t bytes);
 /* Give back what account_charge took. */
 void account_refund(struct account *a, uint64_t bytes);
+
+/* kalloc / kfree and page_alloc_zeroed / page_free, charged to a (NULL: the kernel's own,
+ * charged to nobody). NULL / 0 when a's limit or the machine's memory would be passed. */
+void *account_kalloc(struct account *a, size_t size);
+void account_kfree(struct account *a, void *obj, size_t size);
+uint64_t account_page_alloc(struct account *a);
+void account_page_free(struct account *a, uint64_t pa);
 
 #endif

@@ -51,7 +51,8 @@ uint64_t arch_kernel_phys_end(void);
 /* --- user address spaces (roots are physical addresses of top-level tables) --- */
 /* A new address space sharing the kernel half; 0 when out of memory. */
 uint64_t arch_aspace_new(void);
-/* Map one 4 KiB page with TACET_RIGHT_READ/WRITE and TACET_MAP_EXEC. 0 or -TACET_E*. */
+/* Map one 4 KiB page with TACET_RIGHT_READ/WRITE and TACET_MAP_EXEC. Returns how many page-table
+ * pages it had to add (0..ARCH_MAP_TABLES_MAX, freed with the address space), or -TACET_E*. */
 int arch_aspace_map(uint64_t root, uintptr_t va, uint64_t pa, unsigned int rights);
 int arch_aspace_unmap(uint64_t root, uintptr_t va, uint64_t *pa);
 /* Physical address of user va if mapped user-accessible with `need` rights; else -TACET_EFAULT. */

@@ -13,20 +13,16 @@
 #include "process.h"
 #include "sched.h"
 
-struct endpoint *endpoint_new(void)
+struct endpoint *endpoint_new(struct account *acct)
 {
-	struct endpoint *ep = kalloc(sizeof(*ep));
-
-	if (ep)
-		ep->obj.type = TACET_CAP_ENDPOINT;
-	return ep;
+	return kobj_new(acct, sizeof(struct endpoint), TACET_CAP_ENDPOINT);
 }
 
 void endpoint_destroy(struct endpoint *ep)
 {
 	thread_wake_all(&ep->senders, TACET_EDEAD);
 	thread_wake_all(&ep->receivers, TACET_EDEAD);
-	kfree(ep, sizeof(*ep));
+	kobj_free(&ep->obj, sizeof(*ep));
 }
 
 static void set_result(struct thread *t, long v)

@@ -19,7 +19,8 @@ static inline int endpoint_tag_ok(unsigned long tag)
 	return TACET_TAG_WORDS(tag) <= TACET_MSG_WORDS && !TACET_TAG_IS_KERNEL(tag);
 }
 
-struct endpoint *endpoint_new(void);
+/* A new endpoint charged to acct; NULL when out of memory (or budget). */
+struct endpoint *endpoint_new(struct account *acct);
 void endpoint_destroy(struct endpoint *ep);
 
 void sys_call(struct thread *t);

@@ -14,12 +14,17 @@ struct frame {
 	struct frame *parent; /* a derived frame: part of this one (a reference); owns nothing */
 };
 
-/* A frame object over existing physical memory (device MMIO, the module archive, the DTB). */
-struct frame *frame_wrap(uint64_t pa, uint64_t pages, int device);
-/* `pages` zeroed, physically contiguous RAM pages; NULL when there is no such run. */
-struct frame *frame_alloc(uint64_t pages);
+struct account;
+
+/* A frame object over existing physical memory (device MMIO, the module archive, the DTB),
+ * the object charged to acct (NULL: the kernel's own). */
+struct frame *frame_wrap(struct account *acct, uint64_t pa, uint64_t pages, int device);
+/* `pages` zeroed, physically contiguous RAM pages, pages and object charged to acct; NULL when
+ * there is no such run or acct's limit would be passed. */
+struct frame *frame_alloc(struct account *acct, uint64_t pages);
 void frame_destroy(struct frame *f);
-/* A frame covering pages [first, first + pages) of f; NULL when out of memory. */
-struct frame *frame_derive(struct frame *f, uint64_t first, uint64_t pages);
+/* A frame covering pages [first, first + pages) of f (the object charged to acct); NULL when out
+ * of memory. */
+struct frame *frame_derive(struct account *acct, struct frame *f, uint64_t first, uint64_t pages);
 
 #endif

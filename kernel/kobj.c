@@ -1,5 +1,7 @@
-/* kobj.c: the end of a kernel object's life, by type (BKL held). */
+/* kobj.c: the start and end of a kernel object's life: its charged memory, and its destruction
+ * by type (BKL held). */
 #include "kobj.h"
+#include "account.h"
 #include "endpoint.h"
 #include "frame.h"
 #include "irq/irq.h"
@@ -18,6 +20,28 @@ _Static_assert(offsetof(struct frame, obj) == 0, "frame header");
 _Static_assert(offsetof(struct process, obj) == 0, "process header");
 _Static_assert(offsetof(struct thread, obj) == 0, "thread header");
 _Static_assert(offsetof(struct irq_desc, obj) == 0, "irq line header");
+
+void *kobj_new(struct account *acct, size_t size, uint32_t type)
+{
+	struct kobj *o = account_kalloc(acct, size);
+
+	if (!o)
+		return NULL;
+	o->type = type;
+	o->acct = acct;
+	if (acct)
+		account_get(acct);
+	return o;
+}
+
+void kobj_free(struct kobj *o, size_t size)
+{
+	struct account *acct = o->acct;
+
+	account_kfree(acct, o, size);
+	if (acct)
+		account_put(acct);
+}
 
 void kobj_put(struct kobj *o)
 {

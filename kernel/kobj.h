@@ -3,13 +3,24 @@
 #ifndef KERNEL_KOBJ_H
 #define KERNEL_KOBJ_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <tacet/abi.h>
+
+struct account;
 
 struct kobj {
 	uint32_t type; /* enum tacet_cap_type */
 	uint32_t refs;
+	struct account *acct; /* what it is charged to (a reference), NULL: the kernel's own */
 };
+
+/* A new object of `size` bytes and type, zeroed but for the header, charged to acct (NULL:
+ * nobody), with no reference yet (its first capability or holder takes one). NULL when acct's
+ * limit or the machine's memory would be passed. */
+void *kobj_new(struct account *acct, size_t size, uint32_t type);
+/* The end of an object from kobj_new: memory and charge go back. */
+void kobj_free(struct kobj *o, size_t size);
 
 static inline void kobj_get(struct kobj *o)
 {

@@ -90,20 +90,16 @@ void sys_timer_set(struct thread *t)
 	arch_ctx_set_ret(&t->ctx, 0, 0);
 }
 
-struct notification *notification_new(void)
+struct notification *notification_new(struct account *acct)
 {
-	struct notification *n = kalloc(sizeof(*n));
-
-	if (n)
-		n->obj.type = TACET_CAP_NOTIFICATION;
-	return n;
+	return kobj_new(acct, sizeof(struct notification), TACET_CAP_NOTIFICATION);
 }
 
 void notification_destroy(struct notification *n)
 {
 	timer_unlink(n);
 	thread_wake_all(&n->waiters, TACET_EDEAD);
-	kfree(n, sizeof(*n));
+	kobj_free(&n->obj, sizeof(*n));
 }
 
 struct thread *notification_signal(struct notification *n, uint64_t bits)

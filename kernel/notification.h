@@ -18,7 +18,7 @@ struct notification {
 	struct notification *timer_next; /* the hart's armed timers, soonest first */
 };
 
-struct notification *notification_new(void);
+struct notification *notification_new(struct account *acct); /* charged to acct */
 void notification_destroy(struct notification *n);
 /* OR bits in; the oldest waiter (or the bound thread in RECV) takes them all and becomes READY;
  * returns it, or NULL if nobody was waiting. From any kernel path. */

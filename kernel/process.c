@@ -2,6 +2,7 @@
  * and each process's list of children. BKL held. Ending a process walks only its own threads
  * and children, and every unlinking is O(1): a process of n threads ends in O(n). */
 #include "process.h"
+#include "account.h"
 #include "arch.h"
 #include "kalloc.h"
 #include "frame.h"
@@ -50,21 +51,34 @@ static void process_adopt(struct process *p)
 	list_push_back(&creator->proc->children, &p->sibling);
 }
 
-struct process *process_new(const char *name)
+/* Its root table and its cspace: a page each, charged to p's account. 0 or -1. */
+static int process_new_memory(struct process *p)
 {
-	struct process *p = kalloc(sizeof(*p));
+	if (account_charge(p->acct, 2 * PAGE_SIZE) < 0)
+		return -1;
+	p->root = arch_aspace_new();
+	p->cspace = cspace_new();
+	if (p->root && p->cspace)
+		return 0;
+	if (p->root)
+		arch_aspace_free(p->root);
+	if (p->cspace)
+		cspace_free(p->cspace);
+	account_refund(p->acct, 2 * PAGE_SIZE);
+	return -1;
+}
+
+struct process *process_new(struct account *acct, const char *name)
+{
+	struct process *p = kobj_new(acct, sizeof(struct process), TACET_CAP_PROCESS);
 
 	if (!p)
 		return NULL;
-	p->obj.type = TACET_CAP_PROCESS;
-	p->root = arch_aspace_new();
-	p->cspace = cspace_new();
-	if (!p->root || !p->cspace) {
-		if (p->root)
-			arch_aspace_free(p->root);
-		if (p->cspace)
-			cspace_free(p->cspace);
-		kfree(p, sizeof(*p));
+	p->acct = acct;
+	account_get(acct);
+	if (process_new_memory(p) < 0) {
+		account_put(acct);
+		kobj_free(&p->obj, sizeof(*p));
 		return NULL;
 	}
 	for (size_t i = 0; i < PROCESS_NAME_MAX - 1 && name[i]; i++)
@@ -77,13 +91,28 @@ struct process *process_new(const char *name)
 	return p;
 }
 
+/* One page, with the page tables it needs charged to p's account (room for the most a page
+ * can need is asked first, what was not needed given back). 0 or -TACET_E*. */
+static long map_page(struct process *p, uintptr_t va, uint64_t pa, unsigned int rights)
+{
+	long made;
+
+	if (account_charge(p->acct, ARCH_MAP_TABLES_MAX * PAGE_SIZE) < 0)
+		return -TACET_ENOMEM;
+	made = arch_aspace_map(p->root, va, pa, rights);
+	account_refund(p->acct, (ARCH_MAP_TABLES_MAX - (made > 0 ? made : 0)) * PAGE_SIZE);
+	if (made > 0)
+		p->table_pages += (uint64_t)made;
+	return made < 0 ? made : 0;
+}
+
 long process_map(struct process *p, uintptr_t va, uint64_t pa, uint64_t pages, unsigned int rights)
 {
 	uint64_t i;
 	long err = 0;
 
 	for (i = 0; i < pages; i++) {
-		err = arch_aspace_map(p->root, va + i * PAGE_SIZE, pa + i * PAGE_SIZE, rights);
+		err = map_page(p, va + i * PAGE_SIZE, pa + i * PAGE_SIZE, rights);
 		if (err)
 			break;
 	}
@@ -95,14 +124,14 @@ long process_map(struct process *p, uintptr_t va, uint64_t pa, uint64_t pages, u
 
 long process_map_frame(struct process *p, uintptr_t va, struct frame *f, unsigned int rights)
 {
-	struct mapping *m = kalloc(sizeof(*m));
+	struct mapping *m = account_kalloc(p->acct, sizeof(*m));
 	long err;
 
 	if (!m)
 		return -TACET_ENOMEM;
 	err = process_map(p, va, f->pa, f->pages, rights);
 	if (err) {
-		kfree(m, sizeof(*m));
+		account_kfree(p->acct, m, sizeof(*m));
 		return err;
 	}
 	kobj_get(&f->obj);
@@ -122,7 +151,7 @@ static void unmap_one(struct process *p, struct mapping *m)
 {
 	unmap_pages(p, m);
 	kobj_put(&m->frame->obj);
-	kfree(m, sizeof(*m));
+	account_kfree(p->acct, m, sizeof(*m));
 }
 
 long process_unmap(struct process *p, uintptr_t va, uint64_t pages)
@@ -151,7 +180,7 @@ long process_unmap(struct process *p, uintptr_t va, uint64_t pages)
 	while ((m = gone)) {
 		gone = m->next;
 		kobj_put(&m->frame->obj);
-		kfree(m, sizeof(*m));
+		account_kfree(p->acct, m, sizeof(*m));
 	}
 	return 0;
 }
@@ -191,6 +220,17 @@ long copy_to_user(struct process *p, uintptr_t dst, const void *src, uint64_t le
 	return copy_user(p, dst, (void *)src, len, 1);
 }
 
+/* The page tables and the root, and their charge. */
+static void process_free_aspace(struct process *p)
+{
+	if (!p->root)
+		return;
+	arch_aspace_free(p->root);
+	p->root = 0; /* from now on anyone activating it gets the kernel's tables */
+	account_refund(p->acct, (p->table_pages + 1) * PAGE_SIZE);
+	p->table_pages = 0;
+}
+
 /* The last thread ended: give back its memory and capabilities. The struct lives on while
  * capabilities or threads still name it. */
 void process_release(struct process *p)
@@ -207,10 +247,14 @@ void process_release(struct process *p)
 		p->mappings = m->next;
 		unmap_one(p, m);
 	}
+	/* No hart runs on p's tables any more (the shootdown above moved every one that did to
+	 * the kernel's, and p has no thread to go back to): they go now, not with the struct. */
+	process_free_aspace(p);
 	if (p->cspace) {
 		struct cspace *cs = p->cspace;
 
 		p->cspace = NULL;
+		account_refund(p->acct, PAGE_SIZE);
 		cspace_free(cs); /* may drop the last reference to p itself: nothing after this */
 	}
 }
@@ -221,14 +265,14 @@ void process_free(struct process *p)
 	KASSERT(list_empty(&p->children), "process_free: %s still has children", p->name);
 	if (p->cspace)
 		process_release(p);
-	if (p->root)
-		arch_aspace_free(p->root);
+	process_free_aspace(p);
 	if (p->fault_ep)
 		kobj_put(p->fault_ep);
 	for (int i = 0; i < PROCESS_WATCHERS; i++)
 		if (p->watchers[i].ntfn)
 			kobj_put(p->watchers[i].ntfn);
-	kfree(p, sizeof(*p));
+	account_put(p->acct);
+	kobj_free(&p->obj, sizeof(*p));
 }
 
 void process_kill(struct process *p)
@@ -249,7 +293,7 @@ void process_end(struct process *p, long status)
 		kprintf("tacet: init ended; powering off\n");
 		platform_poweroff(status == 0 ? 0 : PANIC_EXIT_CODE + 2);
 	}
-	arch_aspace_deactivate(p->root); /* its page tables go with its last reference */
+	arch_aspace_deactivate(p->root); /* its page tables go in process_release */
 	for (int i = 0; i < PROCESS_WATCHERS; i++) {
 		struct kobj *n = p->watchers[i].ntfn;
 

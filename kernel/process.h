@@ -29,7 +29,10 @@ struct mapping {
 struct process {
 	struct kobj obj;
 	char name[PROCESS_NAME_MAX];
-	uint64_t root;            /* page table root (physical) */
+	uint64_t root;            /* page table root (physical); 0 once it ended */
+	struct account *acct;     /* what its memory is charged to: tables, mappings, threads,
+				   * the objects it makes (a reference) */
+	uint64_t table_pages;     /* page-table pages charged for its mappings (root aside) */
 	struct cspace *cspace;
 	unsigned int nthreads;    /* live threads */
 	unsigned int ncaps;       /* capabilities naming it (see kobj_cap_removed) */
@@ -48,9 +51,12 @@ struct process {
 	int is_root_server;       /* init: its end ends the system */
 };
 
+struct account;
+
 /* A new process, without threads, created by the process of the thread whose system call this
- * hart runs (none at boot): it ends with its creator. */
-struct process *process_new(const char *name);
+ * hart runs (none at boot): it ends with its creator. It and everything it holds are charged
+ * to acct. NULL when acct's limit or the machine's memory would be passed. */
+struct process *process_new(struct account *acct, const char *name);
 /* Map `pages` pages of physical memory at user va with TACET_RIGHT_* / TACET_MAP_EXEC rights.
  * Returns 0 or -TACET_E* (and maps nothing on failure). */
 long process_map(struct process *p, uintptr_t va, uint64_t pa, uint64_t pages, unsigned int rights);
@@ -68,7 +74,8 @@ void process_kill(struct process *p);
 /* p's last thread ended (or it is ended without ever having had one): release its memory and
  * capabilities and end the processes it created. The root server's end powers off. */
 void process_end(struct process *p, long status);
-/* After the last thread: release the cspace (the address space goes with the struct). */
+/* After the last thread: release the mappings, the address space and the cspace (and their
+ * charges): all a process held goes back at its end, whoever still holds a capability to it. */
 void process_release(struct process *p);
 /* At the last reference (kobj_put). */
 void process_free(struct process *p);

@@ -2,6 +2,7 @@
  * boot information page, the archive and DTB mapped read-only, and its first capabilities
  * (itself, a fault endpoint, the archive, the DTB, every device's MMIO). Boot hart, BKL held. */
 #include "rootserver.h"
+#include "account.h"
 #include "arch.h"
 #include "cap.h"
 #include "console.h"
@@ -123,7 +124,7 @@ static void add_device(struct process *p, struct tacet_bootinfo *bi, const char 
 	if (bi->ndevices == TACET_BOOTINFO_MAX_DEVICES)
 		return;
 	if (len && give(p, TACET_SLOT_FIRST_DEVICE + index,
-			(struct kobj *)frame_wrap(pa & ~(PAGE_SIZE - 1), pages_of(pa, len), 1),
+			(struct kobj *)frame_wrap(NULL, pa & ~(PAGE_SIZE - 1), pages_of(pa, len), 1),
 			TACET_RIGHT_READ | TACET_RIGHT_WRITE) < 0)
 		return;
 	d->slot = len ? TACET_SLOT_FIRST_DEVICE + index : 0;
@@ -219,11 +220,29 @@ static int map_bootinfo(struct process *p, uint64_t archive_size)
 static int map_read_only(struct process *p, unsigned int slot, uintptr_t va, uint64_t pa,
 			 uint64_t len)
 {
-	struct frame *f = frame_wrap(pa & ~(PAGE_SIZE - 1), pages_of(pa, len), 1);
+	struct frame *f = frame_wrap(NULL, pa & ~(PAGE_SIZE - 1), pages_of(pa, len), 1);
 
 	if (!f || give(p, slot, &f->obj, TACET_RIGHT_READ) < 0)
 		return -1;
 	return va ? (int)process_map(p, va, f->pa, f->pages, TACET_RIGHT_READ) : 0;
+}
+
+/* Memory the kernel keeps out of init's account: its own objects, and what object caches lose
+ * to partly filled pages (accounts are charged what objects take, not whole pages). */
+#define KERNEL_RESERVE_SHIFT 4 /* 1/16 of the free pages */
+
+/* init's process, with the root account: every page free now but the kernel's reserve. Every
+ * server's budget is taken from it. */
+static struct process *root_process(void)
+{
+	uint64_t pages = mm_free_pages() - (mm_free_pages() >> KERNEL_RESERVE_SHIFT);
+	struct account *root = account_new(NULL, pages * PAGE_SIZE);
+	struct process *p = root ? process_new(root, "init") : NULL;
+
+	if (root)
+		account_put(root); /* p holds it now */
+	kprintf("tacet: init's account: %lu pages\n", (unsigned long)pages);
+	return p;
 }
 
 int rootserver_start(void)
@@ -251,7 +270,7 @@ int rootserver_start(void)
 			  &entry, &why);
 	if (nsegs < 0)
 		return fail(why);
-	p = process_new("init");
+	p = root_process();
 	if (!p)
 		return fail("out of memory");
 	p->is_root_server = 1;
@@ -270,7 +289,7 @@ int rootserver_start(void)
 	    map_read_only(p, TACET_SLOT_MODULES, TACET_MODULES_VADDR, platform.initrd_start, size) < 0 ||
 	    map_read_only(p, TACET_SLOT_DTB, 0, platform.dtb_pa, platform.fdt.size) < 0 ||
 	    give(p, TACET_SLOT_SELF_PROCESS, &p->obj, TACET_RIGHTS_ALL) < 0 ||
-	    give(p, TACET_SLOT_FAULT_EP, (struct kobj *)endpoint_new(), TACET_RIGHTS_ALL) < 0)
+	    give(p, TACET_SLOT_FAULT_EP, (struct kobj *)endpoint_new(p->acct), TACET_RIGHTS_ALL) < 0)
 		return fail("out of memory (boot information)");
 	t = thread_new(p, entry, INIT_STACK_TOP, TACET_BOOTINFO_VADDR, INIT_PRIORITY, 0);
 	if (!t || give(p, TACET_SLOT_SELF_THREAD, &t->obj, TACET_RIGHTS_ALL) < 0)

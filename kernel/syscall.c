@@ -3,6 +3,7 @@
  * argument first and changes nothing when one is bad; then it invokes, which cannot fail
  * half-way. BKL held. */
 #include "syscall.h"
+#include "account.h"
 #include "arch.h"
 #include "cap.h"
 #include "console.h"
@@ -111,17 +112,20 @@ static void sys_cap_info(struct thread *t)
 	long err;
 	struct cap *c = cap_lookup(t->proc->cspace, ARG(t, 0), TACET_CAP_NULL, 0, &err);
 	const struct frame *f;
+	const struct process *p;
 
 	if (!c) {
 		ret(t, -err);
 		return;
 	}
 	f = c->obj->type == TACET_CAP_FRAME ? (const struct frame *)c->obj : NULL;
+	p = c->obj->type == TACET_CAP_PROCESS ? (const struct process *)c->obj : NULL;
 	arch_ctx_set_ret(&t->ctx, 1, c->rights);
 	arch_ctx_set_ret(&t->ctx, 2, c->badge);
-	/* a frame's physical address and size, for DMA (as seL4's Page_GetAddress) */
-	arch_ctx_set_ret(&t->ctx, 3, f ? f->pa : 0);
-	arch_ctx_set_ret(&t->ctx, 4, f ? f->pages : 0);
+	/* a frame's physical address and size, for DMA (as seL4's Page_GetAddress); a process's
+	 * kernel memory: what its account holds and may hold, in bytes */
+	arch_ctx_set_ret(&t->ctx, 3, f ? f->pa : p ? p->acct->used : 0);
+	arch_ctx_set_ret(&t->ctx, 4, f ? f->pages : p ? p->acct->limit : 0);
 	ret(t, c->obj->type);
 }
 
@@ -173,7 +177,7 @@ static void sys_endpoint_new(struct thread *t)
 	if (!dst)
 		ret(t, -err);
 	else
-		install_new(t, dst, (struct kobj *)endpoint_new());
+		install_new(t, dst, (struct kobj *)endpoint_new(t->proc->acct));
 }
 
 static void sys_ntfn_new(struct thread *t)
@@ -184,7 +188,7 @@ static void sys_ntfn_new(struct thread *t)
 	if (!dst)
 		ret(t, -err);
 	else
-		install_new(t, dst, (struct kobj *)notification_new());
+		install_new(t, dst, (struct kobj *)notification_new(t->proc->acct));
 }
 
 static void sys_frame_new(struct thread *t)
@@ -197,7 +201,7 @@ static void sys_frame_new(struct thread *t)
 	else if (ARG(t, 1) != 1)
 		ret(t, -TACET_ERANGE); /* contiguous runs come with a buddy allocator */
 	else
-		install_new(t, dst, (struct kobj *)frame_alloc(1));
+		install_new(t, dst, (struct kobj *)frame_alloc(t->proc->acct, 1));
 }
 
 static void sys_frame_derive(struct thread *t)
@@ -214,7 +218,7 @@ static void sys_frame_derive(struct thread *t)
 		ret(t, -err);
 		return;
 	}
-	f = frame_derive(f, first, pages);
+	f = frame_derive(t->proc->acct, f, first, pages);
 	if (!f) {
 		ret(t, -TACET_ENOMEM);
 		return;
@@ -275,12 +279,17 @@ static void sys_unmap(struct thread *t)
 
 /* --- processes and threads --- */
 
+/* PROCESS_NEW's budget: pages, at most 2^40 bytes' worth (so that the byte count cannot wrap). */
+#define PROCESS_BUDGET_MAX ((1ul << 40) / PAGE_SIZE)
+
 static void sys_process_new(struct thread *t)
 {
 	long err = 0;
 	struct cap *dst = cap_empty_slot(t->proc->cspace, ARG(t, 0), &err);
 	struct cap *ep = NULL;
 	char name[PROCESS_NAME_MAX] = { 0 };
+	uint64_t budget = ARG(t, 3);
+	struct account *acct;
 	struct process *p;
 
 	if (dst && ARG(t, 1))
@@ -288,11 +297,17 @@ static void sys_process_new(struct thread *t)
 				&err);
 	if (dst && !err && copy_from_user(t->proc, name, ARG(t, 2), sizeof(name) - 1) < 0)
 		err = TACET_EFAULT;
+	if (dst && !err && budget > PROCESS_BUDGET_MAX)
+		err = TACET_ERANGE;
 	if (!dst || err) {
 		ret(t, -err);
 		return;
 	}
-	p = process_new(name);
+	/* its own account, reserved from the caller's, or the caller's */
+	acct = budget ? account_new(t->proc->acct, budget * PAGE_SIZE) : t->proc->acct;
+	p = acct ? process_new(acct, name) : NULL;
+	if (budget && acct)
+		account_put(acct); /* p holds it now (or it ends here, its reservation back) */
 	if (!p) {
 		ret(t, -TACET_ENOMEM);
 		return;
@@ -302,7 +317,6 @@ static void sys_process_new(struct thread *t)
 		p->fault_ep = ep->obj;
 		p->fault_badge = ep->badge;
 	}
-	p->parent = t->proc;
 	cap_install(dst, &p->obj, TACET_RIGHTS_ALL, 0);
 	ret(t, 0);
 }

@@ -19,11 +19,10 @@ static unsigned int next_tid = 1;
 struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigned long arg,
 			  unsigned int prio, unsigned int hart)
 {
-	struct thread *t = kalloc(sizeof(*t));
+	struct thread *t = kobj_new(p->acct, sizeof(struct thread), TACET_CAP_THREAD);
 
 	if (!t)
 		return NULL;
-	t->obj.type = TACET_CAP_THREAD;
 	t->obj.refs = 1; /* alive */
 	t->proc = p;
 	kobj_get(&p->obj);
@@ -117,5 +116,5 @@ void thread_destroy(struct thread *t)
 	KASSERT(list_empty(&t->proc_link), "thread_destroy: thread %u has not exited", t->tid);
 	ilist_remove(&all_threads, &t->all_link);
 	kobj_put(&t->proc->obj);
-	kfree(t, sizeof(*t));
+	kobj_free(&t->obj, sizeof(*t));
 }

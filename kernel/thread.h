@@ -47,7 +47,8 @@ struct thread {
 	struct list_node proc_link;  /* on proc->threads while it lives */
 };
 
-/* A new thread of p, READY on `hart` at `prio`, entering user mode at pc with sp and a0 = arg. */
+/* A new thread of p, READY on `hart` at `prio`, entering user mode at pc with sp and a0 = arg;
+ * charged to p's account (NULL when its limit or memory would be passed). */
 struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigned long arg,
 			  unsigned int prio, unsigned int hart);
 /* Wake every thread waiting in q with -err as its result (their object is going away). */

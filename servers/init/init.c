@@ -5,7 +5,9 @@
  *
  * IPC: one endpoint, told apart by label: the servers' faults (badge = server number + 1) and
  * the init protocol of <tacet/init_proto.h> (INIT_EXIT, INIT_PUBLISH, INIT_LOOKUP; same badge).
- * `init.run=name@hart/priority,...`: hart and priority are optional (0 and 100). */
+ * `init.run=name@hart/priority,...`: hart and priority are optional (0 and 100).
+ * `init.budget=PAGES`: the kernel memory each server may use (its account, reserved from
+ * init's; default SERVER_BUDGET): frames, page tables, mappings, threads and objects. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 #define MAX_NAMES 16
 #define SCRATCH_VA 0x0000002000000000ul /* where init maps a page it fills for a child */
 #define SERVER_PRIORITY 100
+#define SERVER_BUDGET 2048 /* pages of kernel memory per server (8 MiB), unless init.budget= */
 #define PAGE 4096ul
 
 struct server {
@@ -33,6 +36,7 @@ static struct server servers[MAX_SERVERS];
 static unsigned int nservers;
 static unsigned long next_slot = TACET_SLOT_FIRST_FREE;
 static unsigned long exits_slot; /* notification: bit n = server n's process ended */
+static unsigned long budget = SERVER_BUDGET; /* init.budget=PAGES */
 
 struct published {
 	unsigned long name[TACET_NAME_WORDS];
@@ -192,7 +196,7 @@ static long start_server(const char *name, unsigned int id, unsigned int hart, u
 	child = alloc_slot();
 	err = tacet_cap_copy(TACET_SLOT_FAULT_EP, fault_ep, TACET_RIGHT_WRITE, id + 1);
 	if (!err)
-		err = tacet_process_new(child, fault_ep, name);
+		err = tacet_process_new(child, fault_ep, name, budget);
 	for (int i = 0; !err && i < n; i++)
 		err = load_segment(child, (const uint8_t *)bi->modules_vaddr + m->offset, &segs[i]);
 	for (unsigned long p = 0; !err && p < TACET_CHILD_STACK_PAGES; p++)
@@ -423,8 +427,10 @@ int main(void)
 		printf("init: bad boot information\n");
 		return 1;
 	}
-	printf("init: %lu harts, %lu devices, boot arguments \"%s\"\n", bi->nharts, bi->ndevices,
-	       bi->bootargs);
+	if (strstr(bi->bootargs, "init.budget="))
+		budget = strtoul(strstr(bi->bootargs, "init.budget=") + strlen("init.budget="), NULL, 0);
+	printf("init: %lu harts, %lu devices, boot arguments \"%s\"; each server's budget %lu "
+	       "pages\n", bi->nharts, bi->ndevices, bi->bootargs, budget);
 	/* init's own page tables for the scratch page are made once, before the baseline */
 	if (tacet_frame_new(next_slot, 1) == 0 &&
 	    tacet_map(TACET_SLOT_SELF_PROCESS, next_slot, SCRATCH_VA, TACET_RIGHT_READ) == 0)

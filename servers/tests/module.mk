@@ -41,3 +41,8 @@ SERVER_SRCS_thief := servers/tests/thief.c
 # threadhog: a process of 100,001 threads listed and ended in linear time (process teardown).
 SERVERS += threadhog
 SERVER_SRCS_threadhog := servers/tests/threadhog.c
+
+# hog and victim: a server drains kernel memory three ways while another keeps working.
+SERVERS += hog victim
+SERVER_SRCS_hog := servers/tests/hog.c
+SERVER_SRCS_victim := servers/tests/victim.c

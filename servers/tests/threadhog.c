@@ -86,7 +86,7 @@ static long make_child(void)
 	if (!err)
 		err = tacet_ntfn_new(SLOT_WATCH);
 	if (!err)
-		err = tacet_process_new(SLOT_CHILD, 0, "hogs");
+		err = tacet_process_new(SLOT_CHILD, 0, "hogs", 0);
 	if (!err)
 		err = tacet_map(TACET_CHILD_SELF, SLOT_CODE, CODE_VA,
 				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
@@ -195,7 +195,7 @@ static long make_orphans(void)
 	long err = tacet_ntfn_new(SLOT_BLOCK);
 
 	if (!err)
-		err = tacet_process_new(SLOT_ORPHAN, 0, "orphan");
+		err = tacet_process_new(SLOT_ORPHAN, 0, "orphan", 0);
 	if (!err)
 		err = tacet_map(SLOT_ORPHAN, SLOT_CODE, HOG_VA, TACET_RIGHT_READ | TACET_MAP_EXEC);
 	if (!err)
@@ -203,7 +203,7 @@ static long make_orphans(void)
 	for (unsigned long i = 0; i < ORPHAN_HOGS && err >= 0; i++)
 		err = tacet_thread_new(SLOT_ORPHAN, 0, HOG_VA, 0, 0, TACET_SCHED(HOG_PRIO, HOG_HART));
 	if (err >= 0)
-		err = tacet_process_new(SLOT_EMPTY, 0, "empty");
+		err = tacet_process_new(SLOT_EMPTY, 0, "empty", 0);
 	printf("threadhog: leaving 2 children to end with it: orphan (%lu threads) and empty: %s\n",
 	       ORPHAN_HOGS, verdict(err >= 0));
 	return err < 0 ? err : 0;

@@ -96,7 +96,7 @@ static void test_bad_slot(void **state)
 {
 	static const unsigned long bad[] = { 0, CSPACE_SLOTS, CSPACE_SLOTS + 1, 1UL << 32,
 					     ULONG_MAX - CSPACE_SLOTS + 1, ULONG_MAX };
-	struct kobj ep = { TACET_CAP_ENDPOINT, 1 };
+	struct kobj ep = { .type = TACET_CAP_ENDPOINT, .refs = 1 };
 	struct cspace *cs = new_cspace();
 	long err;
 
@@ -138,7 +138,7 @@ static void test_wrong_type(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_LEN(all_types); i++) {
-		objs[i] = (struct kobj){ all_types[i], 1 };
+		objs[i] = (struct kobj){ .type = all_types[i], .refs = 1 };
 		install(cs, 1 + i, &objs[i], TACET_RIGHT_READ, 0);
 	}
 	for (size_t i = 0; i < ARRAY_LEN(all_types); i++) {
@@ -164,7 +164,7 @@ static void test_wrong_type(void **state)
 
 static void test_missing_rights(void **state)
 {
-	struct kobj ntfn = { TACET_CAP_NOTIFICATION, 1 };
+	struct kobj ntfn = { .type = TACET_CAP_NOTIFICATION, .refs = 1 };
 	struct cspace *cs = new_cspace();
 
 	(void)state;
@@ -201,7 +201,7 @@ static void test_cap_null_matches_any(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_LEN(all_types); i++) {
-		objs[i] = (struct kobj){ all_types[i], 1 };
+		objs[i] = (struct kobj){ .type = all_types[i], .refs = 1 };
 		install(cs, 10 + i, &objs[i], TACET_RIGHTS_ALL, 100 + i);
 	}
 	for (size_t i = 0; i < ARRAY_LEN(all_types); i++) {
@@ -216,7 +216,7 @@ static void test_cap_null_matches_any(void **state)
 
 static void test_empty_slot_occupied(void **state)
 {
-	struct kobj ep = { TACET_CAP_ENDPOINT, 1 };
+	struct kobj ep = { .type = TACET_CAP_ENDPOINT, .refs = 1 };
 	struct cspace *cs = new_cspace();
 	long err = 0;
 
@@ -239,7 +239,7 @@ static void test_empty_slot_occupied(void **state)
 
 static void test_install_and_clear_refs(void **state)
 {
-	struct kobj ep = { TACET_CAP_ENDPOINT, 1 }; /* its creator's reference */
+	struct kobj ep = { .type = TACET_CAP_ENDPOINT, .refs = 1 }; /* its creator's reference */
 	struct cspace *cs = new_cspace();
 	struct cap *c;
 	long err;
@@ -298,7 +298,7 @@ static void test_cspace_free_drops_every_reference(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_LEN(spec); i++) {
-		objs[i] = (struct kobj){ spec[i].type, spec[i].extra };
+		objs[i] = (struct kobj){ .type = spec[i].type, .refs = spec[i].extra };
 		for (uint32_t k = 0; k < spec[i].copies; k++, caps++, slot -= 7)
 			install(cs, slot, &objs[i], TACET_RIGHT_READ, caps);
 		assert_int_equal(objs[i].refs, spec[i].extra + spec[i].copies);
@@ -318,7 +318,7 @@ static void test_cspace_free_drops_every_reference(void **state)
 
 static void test_copy_counts_references(void **state)
 {
-	struct kobj frame = { TACET_CAP_FRAME, 1 };
+	struct kobj frame = { .type = TACET_CAP_FRAME, .refs = 1 };
 	struct cspace *cs = new_cspace(), *other = new_cspace();
 	long err = 0;
 	struct cap *src;

@@ -90,10 +90,10 @@ static struct irq_desc *desc(unsigned int irq)
 
 static void new_process(struct process *p, struct thread *t)
 {
-	p->obj = (struct kobj){ TACET_CAP_PROCESS, 1 };
+	p->obj = (struct kobj){ .type = TACET_CAP_PROCESS, .refs = 1 };
 	p->cspace = cspace_new();
 	assert_non_null(p->cspace);
-	t->obj = (struct kobj){ TACET_CAP_THREAD, 1 };
+	t->obj = (struct kobj){ .type = TACET_CAP_THREAD, .refs = 1 };
 	t->proc = p;
 }
 
@@ -105,9 +105,9 @@ static int setup(void **state)
 	memset(&w, 0, sizeof(w));
 	new_process(&w.proc, &w.thr);
 	new_process(&w.other, &w.other_thr);
-	w.ntfn.obj = (struct kobj){ TACET_CAP_NOTIFICATION, 1 };
-	w.ntfn2.obj = (struct kobj){ TACET_CAP_NOTIFICATION, 1 };
-	w.ep = (struct kobj){ TACET_CAP_ENDPOINT, 1 };
+	w.ntfn.obj = (struct kobj){ .type = TACET_CAP_NOTIFICATION, .refs = 1 };
+	w.ntfn2.obj = (struct kobj){ .type = TACET_CAP_NOTIFICATION, .refs = 1 };
+	w.ep = (struct kobj){ .type = TACET_CAP_ENDPOINT, .refs = 1 };
 	install(w.proc.cspace, SLOT_IRQ, &desc(LINE)->obj, TACET_RIGHT_WRITE);
 	install(w.proc.cspace, SLOT_NTFN, &w.ntfn.obj, TACET_RIGHT_WRITE);
 	install(w.proc.cspace, SLOT_IRQ_RO, &desc(LINE)->obj, TACET_RIGHT_READ);

@@ -47,4 +47,25 @@ CASES = [
          console_input=(r"(?s)(thief: all checks passed.*edu 0: raised [^\n]*\n|"
                         r"edu 0: raised [^\n]*\n.*thief: all checks passed)", "poweroff\r"),
          timeout=120),
+    # Kernel memory accounted: the hog (its budget 1024 pages, init.budget=) takes frames,
+    # mappings of one frame and threads until ENOMEM, each time at its own limit; meanwhile the
+    # victim (same budget, its own) creates 400 objects each time without one failure. Each
+    # way the hog gives back returns its account to where it was; init's leak check then finds
+    # every page and object of the machine back.
+    case("memory-budget-hog",
+         [r"hog: budget 4096 KiB, \d+ KiB used at the start",
+          r"hog: frames: \d+ until out of memory \(budget\), \d+ of 4096 KiB used: PASS",
+          r"victim: while the hog held all its frames: 400 creations, 0 failed: PASS",
+          r"hog: frames given back: .*: PASS",
+          r"hog: mappings of one frame: \d+ until out of memory \(budget\), \d+ of 4096 KiB "
+          r"used: PASS",
+          r"victim: while the hog held all its mappings: 400 creations, 0 failed: PASS",
+          r"hog: mappings given back: .*: PASS",
+          r"hog: threads: \d+ until out of memory \(budget\), \d+ of 4096 KiB used: PASS",
+          r"victim: while the hog held all its threads: 400 creations, 0 failed: PASS",
+          r"hog: threads given back: .*: PASS",
+          r"hog: all checks passed",
+          r"init: server hog finished with status 0", r"init: server victim finished with status 0",
+          r"init: leak check: .*: PASS", r"init: all 2 servers done; powering off"],
+         bootargs="init.run=hog@1,victim@2 init.budget=1024", timeout=120),
 ]

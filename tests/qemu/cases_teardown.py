@@ -24,5 +24,5 @@ CASES = [
           r"tacet: process empty ended \(status -12\)",
           r"init: server threadhog finished with status 0",
           r"init: leak check: .*: PASS", r"init: all 1 servers done; powering off"],
-         smp=2, bootargs="init.run=threadhog", icount=True, mem="256M", timeout=120),
+         smp=2, bootargs="init.run=threadhog init.budget=40000", icount=True, mem="256M", timeout=120),
 ]

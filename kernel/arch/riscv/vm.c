@@ -82,8 +82,9 @@ static pte_t *table_at(pte_t pte)
 }
 
 /* The entry for va at the level whose pages are 1 << shift bytes, creating tables on the way
- * if create is set; NULL if a table is missing (or cannot be allocated). */
-static pte_t *walk(pte_t *root, uintptr_t va, int shift, bool create)
+ * if create is set (counted in *made, if not NULL); NULL if a table is missing (or cannot be
+ * allocated). */
+static pte_t *walk_counting(pte_t *root, uintptr_t va, int shift, bool create, int *made)
 {
 	pte_t *table = root;
 
@@ -96,12 +97,19 @@ static pte_t *walk(pte_t *root, uintptr_t va, int shift, bool create)
 			if (!pa)
 				return NULL;
 			*e = ((pa >> PAGE_SHIFT) << PTE_PPN_SHIFT) | PTE_V;
+			if (made)
+				(*made)++;
 		} else if (*e & (PTE_R | PTE_W | PTE_X)) {
 			return NULL; /* inside a large page: not for 4 KiB user mappings */
 		}
 		table = table_at(*e);
 	}
 	return &table[(va >> shift) & (PT_ENTRIES - 1)];
+}
+
+static pte_t *walk(pte_t *root, uintptr_t va, int shift, bool create)
+{
+	return walk_counting(root, va, shift, create, NULL);
 }
 
 static pte_t *walk_create(pte_t *root, uintptr_t va, int shift)
@@ -259,16 +267,17 @@ static uint64_t user_pte_perm(unsigned int rights)
 int arch_aspace_map(uint64_t root, uintptr_t va, uint64_t pa, unsigned int rights)
 {
 	pte_t *e;
+	int made = 0;
 
 	if (va >= USER_VA_TOP || (va & (PAGE_SIZE - 1)) || (pa & (PAGE_SIZE - 1)))
 		return -TACET_EINVAL;
-	e = walk((pte_t *)arch_phys_to_virt(root), va, PAGE_SHIFT, true);
+	e = walk_counting((pte_t *)arch_phys_to_virt(root), va, PAGE_SHIFT, true, &made);
 	if (!e)
-		return -TACET_ENOMEM;
+		return -TACET_ENOMEM; /* (a table made before the one that failed stays, uncounted) */
 	if (*e & PTE_V)
-		return -TACET_EEXIST;
+		return -TACET_EEXIST; /* (then no table was new) */
 	*e = leaf_pte(pa, user_pte_perm(rights));
-	return 0;
+	return made;
 }
 
 int arch_aspace_unmap(uint64_t root, uintptr_t va, uint64_t *pa)

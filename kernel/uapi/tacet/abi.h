@@ -31,14 +31,18 @@ enum tacet_sys {
 	TACET_SYS_CAP_COPY = 11,     /* (src, dst, rights, badge) -> 0: copy with rights & mask */
 	TACET_SYS_CAP_DELETE = 12,   /* (slot) -> 0 */
 	TACET_SYS_CAP_INFO = 13,     /* (slot) -> type; a1 = rights, a2 = badge (empty: EEMPTY);
-				      * a frame's: a3 = physical address, a4 = pages */
+				      * a frame's: a3 = physical address, a4 = pages;
+				      * a process's: a3, a4 = bytes of kernel memory its account
+				      * holds, and may hold */
 	TACET_SYS_CAP_GIVE = 14,     /* (process, src, dst, rights) -> 0: copy into another cspace */
 	TACET_SYS_ENDPOINT_NEW = 15, /* (dst) -> 0 */
 	TACET_SYS_NTFN_NEW = 16,     /* (dst) -> 0 */
 	TACET_SYS_FRAME_NEW = 17,    /* (dst, pages) -> 0: zeroed RAM, physically contiguous */
 	TACET_SYS_MAP = 18,          /* (process, frame, vaddr, rights) -> 0 */
 	TACET_SYS_UNMAP = 19,        /* (process, vaddr, pages) -> 0 */
-	TACET_SYS_PROCESS_NEW = 20,  /* (dst, fault_ep, name) -> 0: empty address space and cspace */
+	TACET_SYS_PROCESS_NEW = 20,  /* (dst, fault_ep, name, budget) -> 0: empty address space and
+				      * cspace; its kernel memory from an account of budget pages
+				      * reserved from the caller's (0: the caller's own account) */
 	TACET_SYS_THREAD_NEW = 21,   /* (process, dst, pc, sp, arg, sched) -> 0: starts it */
 	TACET_SYS_THREAD_SET = 22,   /* (thread, sched) -> 0: priority and affinity */
 	TACET_SYS_INFO = 23,         /* (kind, index, buf, len) -> bytes written (ps, mem) */
@@ -71,7 +75,7 @@ enum tacet_err {
 	TACET_EPERM = 6,    /* the capability lacks a right this call needs */
 	TACET_EFAULT = 7,   /* a user pointer is not mapped readable/writable by the caller */
 	TACET_EALIGN = 8,   /* an address is not suitably aligned */
-	TACET_ENOMEM = 9,   /* the kernel is out of memory */
+	TACET_ENOMEM = 9,   /* the caller's memory budget (or the kernel's memory) is used up */
 	TACET_EEXIST = 10,  /* the destination slot or address is already in use */
 	TACET_ENOREPLY = 11, /* the server received another message without replying */
 	TACET_EDEAD = 12,   /* the other side is gone */

@@ -317,6 +317,23 @@ static inline long tacet_frame_info(unsigned long slot, unsigned long *paddr, un
 	return 0;
 }
 
+/* The kernel memory charged to the account of the process in slot and its limit, in bytes
+ * (what TACET_ENOMEM is measured against). Returns 0 or a negative TACET_E* code. */
+static inline long tacet_process_memory(unsigned long slot, unsigned long *used,
+					unsigned long *limit)
+{
+	unsigned long out[4];
+	long type = tacet_cap_info_regs(slot, out);
+
+	if (type < 0)
+		return type;
+	if (type != TACET_CAP_PROCESS)
+		return -TACET_ETYPE;
+	*used = out[2];
+	*limit = out[3];
+	return 0;
+}
+
 /* Copies the capability in slot src to the empty slot dst, keeping only the rights in mask
  * rights, and badging it with badge (endpoint and notification capabilities). Returns 0. */
 static inline long tacet_cap_copy(unsigned long src, unsigned long dst, unsigned long rights,
@@ -389,10 +406,13 @@ static inline long tacet_unmap(unsigned long process, unsigned long vaddr, unsig
 
 /* Creates a process with an empty address space and capability table, capability in slot dst;
  * its threads' faults go to the endpoint in slot fault_ep; name (NUL-terminated) shows in
- * TACET_INFO_THREAD. Returns 0. */
-static inline long tacet_process_new(unsigned long dst, unsigned long fault_ep, const char *name)
+ * TACET_INFO_THREAD. Its kernel memory (page tables, mappings, threads, the objects it makes)
+ * comes from an account of budget pages taken from the caller's own (-TACET_ENOMEM if the
+ * caller has not that much left), or, with budget 0, from the caller's account. Returns 0. */
+static inline long tacet_process_new(unsigned long dst, unsigned long fault_ep, const char *name,
+				     unsigned long budget)
 {
-	return tacet_syscall3(TACET_SYS_PROCESS_NEW, dst, fault_ep, (unsigned long)name);
+	return tacet_syscall4(TACET_SYS_PROCESS_NEW, dst, fault_ep, (unsigned long)name, budget);
 }
 
 /* Creates and starts a thread in the process in slot process, capability in slot dst: it

@@ -24,6 +24,10 @@ struct fp_state {
 enum { ARCH_REG_RA = 1, ARCH_REG_SP = 2, ARCH_REG_A0 = 10, ARCH_REG_A7 = 17 };
 #define ARCH_SYSCALL_ARGS 7 /* a0..a6 */
 
+/* Sv39: the most page-table pages mapping one 4 KiB page can add below an existing root (a
+ * second- and a third-level table); see arch_aspace_map. */
+#define ARCH_MAP_TABLES_MAX 2
+
 static inline unsigned long arch_ctx_syscall_nr(const struct trap_frame *tf)
 {
 	return tf->regs[ARCH_REG_A7];
