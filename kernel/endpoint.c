@@ -13,15 +13,30 @@
 #include "process.h"
 #include "sched.h"
 
-struct endpoint *endpoint_new(struct account *acct)
+struct endpoint *endpoint_new(struct process *owner)
 {
-	return kobj_new(acct, sizeof(struct endpoint), TACET_CAP_ENDPOINT);
+	struct endpoint *ep = kobj_new(owner->acct, sizeof(struct endpoint), TACET_CAP_ENDPOINT);
+
+	if (ep) {
+		ep->owner = owner;
+		list_push_back(&owner->endpoints, &ep->owner_link);
+	}
+	return ep;
+}
+
+void endpoint_end(struct endpoint *ep)
+{
+	if (ep->owner) {
+		list_remove(&ep->owner_link);
+		ep->owner = NULL;
+	}
+	thread_wake_all(&ep->senders, TACET_EDEAD);
+	thread_wake_all(&ep->receivers, TACET_EDEAD);
 }
 
 void endpoint_destroy(struct endpoint *ep)
 {
-	thread_wake_all(&ep->senders, TACET_EDEAD);
-	thread_wake_all(&ep->receivers, TACET_EDEAD);
+	endpoint_end(ep);
 	kobj_free(&ep->obj, sizeof(*ep));
 }
 
@@ -81,9 +96,21 @@ static void link_reply(struct thread *to, struct thread *caller)
 	caller->state = TACET_THREAD_BLOCKED_REPLY;
 }
 
-static struct endpoint *decode_ep(struct thread *t, unsigned long slot, uint32_t rights, long *err)
+/* A capability to a living endpoint (its owner has not ended) with rights, or NULL and *err. */
+static struct cap *decode_ep_cap(struct thread *t, unsigned long slot, uint32_t rights, long *err)
 {
 	struct cap *c = cap_lookup(t->proc->cspace, slot, TACET_CAP_ENDPOINT, rights, err);
+
+	if (c && !((struct endpoint *)c->obj)->owner) {
+		*err = TACET_EDEAD;
+		return NULL;
+	}
+	return c;
+}
+
+static struct endpoint *decode_ep(struct thread *t, unsigned long slot, uint32_t rights, long *err)
+{
+	struct cap *c = decode_ep_cap(t, slot, rights, err);
 
 	return c ? (struct endpoint *)c->obj : NULL;
 }
@@ -97,8 +124,7 @@ void sys_call(struct thread *t)
 	struct thread *r;
 	long err;
 
-	c = cap_lookup(t->proc->cspace, arch_ctx_arg(tf, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_WRITE,
-		       &err);
+	c = decode_ep_cap(t, arch_ctx_arg(tf, 0), TACET_RIGHT_WRITE, &err);
 	if (c && !endpoint_tag_ok(tag))
 		c = NULL, err = TACET_EINVAL;
 	if (c && TACET_TAG_HAS_CAP(tag) && !(c->rights & TACET_RIGHT_GRANT))
@@ -267,7 +293,7 @@ int endpoint_send_fault(struct thread *t)
 	struct thread *r;
 	const struct trap_frame *tf = &t->ctx;
 
-	if (!ep)
+	if (!ep || !ep->owner) /* none, or its supervisor has ended */
 		return -1;
 	t->msg_tag = TACET_TAG(TACET_LABEL_FAULT, 4);
 	t->msg_w[0] = tf->scause;

@@ -4,12 +4,17 @@
 #define KERNEL_ENDPOINT_H
 
 #include "kobj.h"
+#include "list.h"
 #include "thread.h"
+
+struct process;
 
 struct endpoint {
 	struct kobj obj;
 	struct tqueue senders;   /* BLOCKED_SEND, oldest first */
 	struct tqueue receivers; /* BLOCKED_RECV, oldest first */
+	struct process *owner;   /* its creator, whose end ends it (NULL once ended) */
+	struct list_node owner_link; /* on owner->endpoints */
 };
 
 /* May a user thread send this tag? At most TACET_MSG_WORDS words, and never one of the
@@ -19,8 +24,13 @@ static inline int endpoint_tag_ok(unsigned long tag)
 	return TACET_TAG_WORDS(tag) <= TACET_MSG_WORDS && !TACET_TAG_IS_KERNEL(tag);
 }
 
-/* A new endpoint charged to acct; NULL when out of memory (or budget). */
-struct endpoint *endpoint_new(struct account *acct);
+/* A new endpoint of process owner (its creator, charged for it); NULL when out of memory (or
+ * budget). It serves only while owner lives: owner's end ends it (endpoint_end). */
+struct endpoint *endpoint_new(struct process *owner);
+/* owner's end: every thread waiting on ep (either side) gets TACET_EDEAD, and so does every
+ * later call or receive on it: a client learns its server is gone instead of waiting for ever
+ * (and can look the name up again when the server is restarted). */
+void endpoint_end(struct endpoint *ep);
 void endpoint_destroy(struct endpoint *ep);
 
 void sys_call(struct thread *t);

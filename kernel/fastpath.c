@@ -55,7 +55,7 @@ int fastpath_call(struct hart *me, struct thread *t)
 	ep = (struct endpoint *)fast_cap(t, arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_WRITE, &c);
 	if (!ep)
 		return 0;
-	r = ep->receivers.head;
+	r = ep->receivers.head; /* none on an ended endpoint: the slow path says EDEAD */
 	if (!r || r->reply_to || r->prio < t->prio || !sched_may_switch_to(me, r))
 		return 0;
 	tqueue_pop(&ep->receivers);
@@ -82,7 +82,7 @@ int fastpath_reply_recv(struct hart *me, struct thread *t)
 	    (recv_slot && t->proc->cspace->slots[recv_slot].obj))
 		return 0;
 	ep = (struct endpoint *)fast_cap(t, arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_READ, &c);
-	if (!ep || ep->senders.head || (t->bound_ntfn && t->bound_ntfn->bits) ||
+	if (!ep || !ep->owner || ep->senders.head || (t->bound_ntfn && t->bound_ntfn->bits) ||
 	    !sched_may_switch_to(me, caller))
 		return 0;
 	copy_message(caller, t, 1, tag);

@@ -5,6 +5,7 @@
 #include "account.h"
 #include "arch.h"
 #include "kalloc.h"
+#include "endpoint.h"
 #include "frame.h"
 #include "hart.h"
 #include "irq/irq.h"
@@ -84,6 +85,7 @@ struct process *process_new(struct account *acct, const char *name)
 	for (size_t i = 0; i < PROCESS_NAME_MAX - 1 && name[i]; i++)
 		p->name[i] = name[i];
 	list_init(&p->threads);
+	list_init(&p->endpoints);
 	list_init(&p->children);
 	list_init(&p->sibling);
 	list_push_back(&all_processes, &p->all_link);
@@ -241,6 +243,8 @@ void process_release(struct process *p)
 	list_remove(&p->sibling); /* its creator no longer has to end it */
 	p->parent = NULL;
 	irq_release_owner(p); /* a driver's end frees its lines for the next one */
+	while (!list_empty(&p->endpoints)) /* its clients learn it is gone */
+		endpoint_end(list_entry(p->endpoints.next, struct endpoint, owner_link));
 	while (p->mappings) {
 		struct mapping *m = p->mappings;
 

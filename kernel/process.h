@@ -48,6 +48,7 @@ struct process {
 	struct list_node children; /* the processes it created that have not ended */
 	struct list_node threads; /* its live threads (struct thread's proc_link) */
 	struct list_node all_link; /* on all_processes until it ends */
+	struct list_node endpoints; /* the endpoints it created (struct endpoint's owner_link) */
 	int is_root_server;       /* init: its end ends the system */
 };
 

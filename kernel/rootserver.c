@@ -289,7 +289,7 @@ int rootserver_start(void)
 	    map_read_only(p, TACET_SLOT_MODULES, TACET_MODULES_VADDR, platform.initrd_start, size) < 0 ||
 	    map_read_only(p, TACET_SLOT_DTB, 0, platform.dtb_pa, platform.fdt.size) < 0 ||
 	    give(p, TACET_SLOT_SELF_PROCESS, &p->obj, TACET_RIGHTS_ALL) < 0 ||
-	    give(p, TACET_SLOT_FAULT_EP, (struct kobj *)endpoint_new(p->acct), TACET_RIGHTS_ALL) < 0)
+	    give(p, TACET_SLOT_FAULT_EP, (struct kobj *)endpoint_new(p), TACET_RIGHTS_ALL) < 0)
 		return fail("out of memory (boot information)");
 	t = thread_new(p, entry, INIT_STACK_TOP, TACET_BOOTINFO_VADDR, INIT_PRIORITY, 0);
 	if (!t || give(p, TACET_SLOT_SELF_THREAD, &t->obj, TACET_RIGHTS_ALL) < 0)

@@ -177,7 +177,7 @@ static void sys_endpoint_new(struct thread *t)
 	if (!dst)
 		ret(t, -err);
 	else
-		install_new(t, dst, (struct kobj *)endpoint_new(t->proc->acct));
+		install_new(t, dst, (struct kobj *)endpoint_new(t->proc));
 }
 
 static void sys_ntfn_new(struct thread *t)

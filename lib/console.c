@@ -1,9 +1,13 @@
 /* console.c: stdout through the console server (<tacet/console_proto.h>) instead of the
- * kernel's debug output, once tacet_console_attach() found it. */
+ * kernel's debug output, once tacet_console_attach() found it. When the console server ends
+ * (a call says TACET_EDEAD), it waits for init to restart it and goes on with the new one; a
+ * piece of text the old one had taken but not yet sent is lost with it. */
 #include <string.h>
 #include <tacet.h>
 #include <tacet/console_proto.h>
 #include <tacet/init_proto.h>
+
+#define CONSOLE_RECONNECT_TRIES 5000 /* 1 ms apart: how long a restart may take */
 
 static long console_ipc_write(const void *buf, unsigned long len)
 {
@@ -17,6 +21,9 @@ static long console_ipc_write(const void *buf, unsigned long len)
 
 		memcpy(msg.w, s + done, n);
 		err = tacet_call(TACET_CHILD_CONSOLE, &msg);
+		if (err == -TACET_EDEAD &&
+		    tacet_reconnect("console", TACET_CHILD_CONSOLE, CONSOLE_RECONNECT_TRIES) == 0)
+			continue; /* the console was restarted: write this piece again */
 		if (err < 0)
 			return done ? (long)done : err;
 		if ((long)msg.w[0] < 0)

@@ -1,4 +1,5 @@
-/* names.c: the client side of init's name service (INIT_PUBLISH / INIT_LOOKUP). */
+/* names.c: the client side of init's name service (INIT_PUBLISH / INIT_LOOKUP), and
+ * reconnecting to a server that was restarted. */
 #include <string.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
@@ -57,4 +58,10 @@ long tacet_lookup(const char *name, unsigned long dst, unsigned int tries)
 		pause_in(dst);
 	} while (tries--);
 	return err;
+}
+
+long tacet_reconnect(const char *name, unsigned long slot, unsigned int tries)
+{
+	tacet_cap_delete(slot); /* a capability to an endpoint that has ended */
+	return tacet_lookup(name, slot, tries);
 }

@@ -31,6 +31,12 @@ extern long (*tacet_console_write)(const void *buf, unsigned long len);
 long tacet_publish(const char *name, unsigned long slot, unsigned long how);
 long tacet_lookup(const char *name, unsigned long dst, unsigned int tries);
 
+/* A call on the endpoint in slot failed with TACET_EDEAD: its server ended. Drop the capability
+ * and look name up again into slot, waiting up to `tries` ms for init to have restarted the
+ * server (<tacet/init_proto.h>: a restarted server publishes its names anew). 0, or the
+ * lookup's error (-TACET_ENOENT: it did not come back in time). */
+long tacet_reconnect(const char *name, unsigned long slot, unsigned int tries);
+
 /* Send stdout/stderr to the console server from now on (looked up as "console" into slot
  * TACET_CHILD_CONSOLE, trying `tries` times). 0, or the lookup's error (output unchanged). */
 long tacet_console_attach(unsigned int tries);

@@ -8,3 +8,7 @@ SERVER_SRCS_edu := servers/edu/edu_main.c $(EDU_COMMON)
 SERVER_SRCS_edu_flood := servers/edu/edu_flood.c $(EDU_COMMON)
 SERVER_SRCS_edu_dma := servers/edu/edu_dma.c $(EDU_COMMON)
 SERVER_SRCS_edu_storm := servers/edu/edu_storm.c $(EDU_COMMON)
+
+# edu_crash: faults on every 100th interrupt, for init to restart it (the restart test).
+SERVERS += edu_crash
+SERVER_SRCS_edu_crash := servers/edu/edu_crash.c servers/edu/edu_dev.c

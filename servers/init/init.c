@@ -1,11 +1,17 @@
 /* init: the root server. Starts the servers named by the boot argument `init.run=a,b,...`
  * from the boot module archive, each in its own process with only the capabilities listed in
  * <tacet/init_proto.h>, then supervises them: it reports every fault (and ends the faulting
- * thread) and powers the machine off once every server it started has finished.
+ * thread), restarts a server that failed (a fault, an exit with a non-zero status, or an end
+ * without INIT_EXIT) if its entry allows (`*N`: up to N times; the pause before each restart
+ * doubles from 1 ms to 100 ms while it keeps failing within a second of its start), and powers
+ * the machine off once every server it started has finished for good. A restarted server gets
+ * the same number (badge), devices, hart and priority; the names its last instance published are
+ * withdrawn when it ends, so its clients' lookups wait for the new instance's.
  *
  * IPC: one endpoint, told apart by label: the servers' faults (badge = server number + 1) and
  * the init protocol of <tacet/init_proto.h> (INIT_EXIT, INIT_PUBLISH, INIT_LOOKUP; same badge).
- * `init.run=name@hart/priority,...`: hart and priority are optional (0 and 100).
+ * `init.run=name@hart/priority:devices*restarts,...`: all but the name optional (hart 0,
+ * priority 100, no devices, no restarts).
  * `init.budget=PAGES`: the kernel memory each server may use (its account, reserved from
  * init's; default SERVER_BUDGET): frames, page tables, mappings, threads and objects. */
 #include <stdio.h>
@@ -24,32 +30,65 @@
 #define SERVER_BUDGET 2048 /* pages of kernel memory per server (8 MiB), unless init.budget= */
 #define PAGE 4096ul
 
+#define TICKS_PER_MS 10000ul   /* QEMU virt's 10 MHz timebase */
+#define RESTART_TIMER (1ul << 62) /* exits_slot's bit for the restart timer */
+#define RESTART_QUICK_MS 1000    /* a server that failed sooner than this after its start... */
+#define RESTART_DELAY_MAX_MS 100 /* ...waits twice as long as last time, up to this */
+
+enum server_state {
+	SERVER_RUNNING,
+	SERVER_WAITING, /* failed; restarted at restart_at */
+	SERVER_DONE,    /* ended for good */
+};
+
 struct server {
+	/* from init.run= */
 	char name[TACET_MODULE_NAME_MAX];
+	char devices[128];
+	unsigned int hart, prio;
+	unsigned int restarts_max; /* `*N`: restart it up to N times after a failure */
+	/* the current instance */
 	unsigned long process_slot;
-	int done;    /* its process has ended (the kernel signalled exits_slot) */
-	long status; /* what it reported with INIT_EXIT, or -TACET_EFAULT after a fault */
+	enum server_state state;
+	long status; /* what it reported with INIT_EXIT, -TACET_EFAULT after a fault,
+		      * -TACET_EDEAD if it ended without saying */
+	unsigned long started_at, restart_at; /* timebase ticks */
+	unsigned int restarts;      /* so far */
+	unsigned int delay_ms;      /* before the last restart */
 };
 
 static const struct tacet_bootinfo *bi;
 static struct server servers[MAX_SERVERS];
 static unsigned int nservers;
 static unsigned long next_slot = TACET_SLOT_FIRST_FREE;
+static unsigned long free_slots[MAX_SERVERS + MAX_NAMES];
+static unsigned int nfree_slots;
 static unsigned long exits_slot; /* notification: bit n = server n's process ended */
+static unsigned long recv_slot;  /* where a capability that comes with a message lands */
 static unsigned long budget = SERVER_BUDGET; /* init.budget=PAGES */
 
 struct published {
 	unsigned long name[TACET_NAME_WORDS];
 	unsigned long slot;
-	unsigned long how; /* the rights a client gets, | INIT_BADGE_CLIENTS */
+	unsigned long how;     /* the rights a client gets, | INIT_BADGE_CLIENTS */
+	unsigned int server;   /* who published it: it goes when that server ends */
 };
 
 static struct published names[MAX_NAMES];
 static unsigned int nnames;
 
+/* Capability slots: freed ones first (restarts and names come and go), then fresh ones. */
 static unsigned long alloc_slot(void)
 {
-	return next_slot++;
+	return nfree_slots ? free_slots[--nfree_slots] : next_slot++;
+}
+
+/* Empty slot (whatever it holds is deleted) and make it free for alloc_slot. */
+static void free_slot(unsigned long slot)
+{
+	tacet_cap_delete(slot);
+	if (nfree_slots < sizeof(free_slots) / sizeof(free_slots[0]))
+		free_slots[nfree_slots++] = slot;
 }
 
 /* One fresh page for the child at va: filled through init's scratch mapping, then moved. */
@@ -70,8 +109,7 @@ static long child_page(unsigned long child, unsigned long va, unsigned int right
 	if (!err)
 		err = tacet_map(child, slot, va, rights);
 	/* the child's mapping keeps the frame; init needs no capability to it */
-	tacet_cap_delete(slot);
-	next_slot--;
+	free_slot(slot);
 	return err;
 }
 
@@ -167,36 +205,42 @@ static long give_devices(unsigned long child, const char *spec)
 	tacet_unmap(TACET_SLOT_SELF_PROCESS, SCRATCH_VA, 1);
 	if (!err)
 		err = tacet_map(child, page, TACET_CHILD_DEVICES_VADDR, TACET_RIGHT_READ);
-	tacet_cap_delete(page);
-	next_slot--;
+	free_slot(page);
 	return err;
 }
 
-static long start_server(const char *name, unsigned int id, unsigned int hart, unsigned int prio,
-			 const char *device)
+/* Start (or start again) server id as init.run= described it: a new process in its process
+ * slot, loaded, with its devices and a badged endpoint to init, watched, its thread started. */
+static long start_server(unsigned int id)
 {
+	struct server *s = &servers[id];
 	const struct tacet_module *m =
-		tacet_module_find((const void *)bi->modules_vaddr, bi->modules_size, name);
+		tacet_module_find((const void *)bi->modules_vaddr, bi->modules_size, s->name);
 	struct elf_segment segs[8];
-	unsigned long entry, child, fault_ep = alloc_slot(), ep = alloc_slot();
+	unsigned long entry, child, fault_ep, ep;
 	const char *why;
 	int n;
 	long err;
 
 	if (!m) {
-		printf("init: no module \"%s\"\n", name);
+		printf("init: no module \"%s\"\n", s->name);
 		return -TACET_ENOENT;
 	}
 	n = elf_parse((const uint8_t *)bi->modules_vaddr + m->offset, m->size, TACET_CHILD_STACK_TOP,
 		      segs, 8, &entry, &why);
 	if (n < 0) {
-		printf("init: %s: bad executable: %s\n", name, why);
+		printf("init: %s: bad executable: %s\n", s->name, why);
 		return -TACET_EINVAL;
 	}
-	child = alloc_slot();
+	if (!s->process_slot)
+		s->process_slot = alloc_slot();
+	tacet_cap_delete(s->process_slot); /* the instance before, if any: it has ended */
+	child = s->process_slot;
+	fault_ep = alloc_slot();
+	ep = alloc_slot();
 	err = tacet_cap_copy(TACET_SLOT_FAULT_EP, fault_ep, TACET_RIGHT_WRITE, id + 1);
 	if (!err)
-		err = tacet_process_new(child, fault_ep, name, budget);
+		err = tacet_process_new(child, fault_ep, s->name, budget);
 	for (int i = 0; !err && i < n; i++)
 		err = load_segment(child, (const uint8_t *)bi->modules_vaddr + m->offset, &segs[i]);
 	for (unsigned long p = 0; !err && p < TACET_CHILD_STACK_PAGES; p++)
@@ -204,8 +248,8 @@ static long start_server(const char *name, unsigned int id, unsigned int hart, u
 				 TACET_RIGHT_READ | TACET_RIGHT_WRITE, NULL, 0, 0);
 	if (!err)
 		err = tacet_cap_give(child, child, TACET_CHILD_SELF, TACET_RIGHTS_ALL);
-	if (!err && device[0])
-		err = give_devices(child, device);
+	if (!err && s->devices[0])
+		err = give_devices(child, s->devices);
 	if (!err)
 		err = tacet_cap_copy(TACET_SLOT_FAULT_EP, ep, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT,
 				     id + 1);
@@ -215,20 +259,47 @@ static long start_server(const char *name, unsigned int id, unsigned int hart, u
 		err = tacet_process_watch(child, exits_slot, 1ul << id);
 	if (!err)
 		err = tacet_thread_new(child, 0, entry, TACET_CHILD_STACK_TOP, id,
-				       TACET_SCHED(prio, hart));
-	tacet_cap_delete(fault_ep);
-	tacet_cap_delete(ep);
+				       TACET_SCHED(s->prio, s->hart));
+	free_slot(ep);
+	free_slot(fault_ep);
 	if (err < 0) {
-		printf("init: cannot start %s: %s\n", name, tacet_strerror(err));
+		printf("init: cannot start %s: %s\n", s->name, tacet_strerror(err));
+		tacet_cap_delete(child); /* whatever was made of it goes */
 		return err;
 	}
-	snprintf(servers[id].name, sizeof(servers[id].name), "%s", name);
-	servers[id].process_slot = child;
+	s->state = SERVER_RUNNING;
+	s->status = -TACET_EDEAD;
+	s->started_at = tacet_time();
 	return 0;
 }
 
-/* `init.run=a,b@2/150,c:ns16550a`: module names, each optionally on a hart, at a priority,
- * with a device. */
+/* One entry of `init.run=`: `name[@hart][/priority][:compat+compat...][*restarts]`, into s;
+ * returns where the next entry starts (after the comma) or the end of the list. */
+static const char *parse_server(const char *p, struct server *s)
+{
+	unsigned int n = 0;
+
+	*s = (struct server){ .prio = SERVER_PRIORITY };
+	while (*p && !strchr(", @/:*", *p) && n < sizeof(s->name) - 1)
+		s->name[n++] = *p++;
+	if (*p == '@')
+		s->hart = (unsigned int)strtoul(p + 1, (char **)&p, 10);
+	if (*p == '/')
+		s->prio = (unsigned int)strtoul(p + 1, (char **)&p, 10);
+	if (*p == ':')
+		for (p++, n = 0; *p && !strchr(", *", *p) && n < sizeof(s->devices) - 1;)
+			s->devices[n++] = *p++;
+	if (*p == '*')
+		s->restarts_max = (unsigned int)strtoul(p + 1, (char **)&p, 10);
+	if (s->hart >= bi->nharts)
+		s->hart = 0;
+	while (*p && *p != ',' && *p != ' ')
+		p++; /* anything else in this entry is not understood */
+	return *p == ',' ? p + 1 : p;
+}
+
+/* `init.run=a,b@2/150,c:ns16550a*3`: module names, each optionally on a hart, at a priority,
+ * with devices, restarted up to N times after a failure. */
 static void start_servers(void)
 {
 	const char *p = strstr(bi->bootargs, "init.run=");
@@ -239,31 +310,18 @@ static void start_servers(void)
 	}
 	p += strlen("init.run=");
 	while (*p && *p != ' ' && nservers < MAX_SERVERS) {
-		char name[TACET_MODULE_NAME_MAX] = { 0 }, device[128] = { 0 };
-		unsigned int n = 0, hart = 0, prio = SERVER_PRIORITY;
-
-		while (*p && !strchr(", @/:", *p) && n < sizeof(name) - 1)
-			name[n++] = *p++;
-		if (*p == '@')
-			hart = (unsigned int)strtoul(p + 1, (char **)&p, 10);
-		if (*p == '/')
-			prio = (unsigned int)strtoul(p + 1, (char **)&p, 10);
-		if (*p == ':')
-			for (p++, n = 0; *p && *p != ',' && *p != ' ' && n < sizeof(device) - 1;)
-				device[n++] = *p++;
-		if (hart >= bi->nharts)
-			hart = 0;
-		if (start_server(name, nservers, hart, prio, device) == 0)
+		p = parse_server(p, &servers[nservers]);
+		if (start_server(nservers) == 0)
 			nservers++;
-		if (*p == ',')
-			p++;
+		else if (servers[nservers].process_slot)
+			free_slot(servers[nservers].process_slot);
 	}
 }
 
 static int all_done(void)
 {
 	for (unsigned int i = 0; i < nservers; i++)
-		if (!servers[i].done)
+		if (servers[i].state != SERVER_DONE)
 			return 0;
 	return 1;
 }
@@ -308,10 +366,11 @@ static long publish_check(const struct tacet_msg *msg, unsigned long recv_slot)
 	return nnames == MAX_NAMES ? -TACET_ENOMEM : 0;
 }
 
-/* INIT_PUBLISH: the capability arrived in recv_slot (the tag says whether it did). */
-static long publish(const struct tacet_msg *msg, unsigned long recv_slot)
+/* INIT_PUBLISH by server s: the capability arrived in recv_slot (the tag says whether it
+ * did); kept, it takes that slot, and the next capability lands in a new one. */
+static long publish(const struct tacet_msg *msg, struct server *s)
 {
-	long err = publish_check(msg, recv_slot);
+	long err = s ? publish_check(msg, recv_slot) : -TACET_EPERM;
 
 	if (err) {
 		tacet_cap_delete(recv_slot); /* empty if none came */
@@ -319,17 +378,32 @@ static long publish(const struct tacet_msg *msg, unsigned long recv_slot)
 	}
 	memcpy(names[nnames].name, msg->w, sizeof(names[nnames].name));
 	names[nnames].how = msg->w[TACET_NAME_WORDS];
+	names[nnames].server = (unsigned int)(s - servers);
 	names[nnames++].slot = recv_slot;
-	next_slot++; /* recv_slot is now taken */
+	recv_slot = alloc_slot();
 	return 0;
 }
 
+/* Server id has ended: what it published goes (its endpoints ended with it; a restarted
+ * instance publishes its own under the same names). */
+static void withdraw_names(unsigned int id)
+{
+	for (unsigned int i = 0; i < nnames;) {
+		if (names[i].server != id) {
+			i++;
+			continue;
+		}
+		free_slot(names[i].slot);
+		names[i] = names[--nnames];
+	}
+}
+
 /* INIT_LOOKUP by server s: a copy with the rights the publisher chose, badged with s's number
- * + 1 if it asked for that (minted in the free slot after next_slot, then given). */
+ * + 1 if it asked for that (minted in a slot of init's, then given). */
 static long lookup(const struct tacet_msg *msg, struct server *s)
 {
 	struct published *n = find_name(msg->w);
-	unsigned long rights, mint = next_slot + 1, dst = msg->w[TACET_NAME_WORDS];
+	unsigned long rights, mint, dst = msg->w[TACET_NAME_WORDS];
 	long err;
 
 	if (!s)
@@ -339,10 +413,11 @@ static long lookup(const struct tacet_msg *msg, struct server *s)
 	rights = n->how & (TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
 	if (!(n->how & INIT_BADGE_CLIENTS))
 		return tacet_cap_give(s->process_slot, n->slot, dst, rights);
+	mint = alloc_slot();
 	err = tacet_cap_copy(n->slot, mint, rights, (unsigned long)(s - servers) + 1);
 	if (!err)
 		err = tacet_cap_give(s->process_slot, mint, dst, rights);
-	tacet_cap_delete(mint);
+	free_slot(mint);
 	return err;
 }
 
@@ -370,7 +445,7 @@ static int handle(const struct tacet_msg *msg, unsigned long badge, struct tacet
 		}
 		break;
 	case INIT_PUBLISH:
-		reply->w[0] = (unsigned long)publish(msg, next_slot);
+		reply->w[0] = (unsigned long)publish(msg, s);
 		break;
 	case INIT_LOOKUP:
 		reply->w[0] = (unsigned long)lookup(msg, s);
@@ -408,11 +483,74 @@ static void leak_check(const struct tacet_mem_info *before)
 	       same ? "PASS" : "FAIL");
 }
 
+/* The restart timer: the soonest restart due, if any. */
+static void arm_restart_timer(void)
+{
+	unsigned long soonest = 0;
+
+	for (unsigned int i = 0; i < nservers; i++)
+		if (servers[i].state == SERVER_WAITING &&
+		    (!soonest || servers[i].restart_at < soonest))
+			soonest = servers[i].restart_at;
+	tacet_timer_set(exits_slot, RESTART_TIMER, soonest); /* 0 cancels */
+}
+
+/* Server s's process ended: done for good, or (a failure, restarts left) due for a restart
+ * after a pause that doubles while it keeps failing soon after its start. */
+static void server_ended(struct server *s)
+{
+	unsigned long now = tacet_time();
+
+	withdraw_names((unsigned int)(s - servers));
+	if (s->status == 0 || s->restarts == s->restarts_max) {
+		if (s->status && s->restarts_max)
+			printf("init: server %s failed (status %ld) after %u restarts; giving up\n",
+			       s->name, s->status, s->restarts);
+		s->state = SERVER_DONE;
+		return;
+	}
+	if (now - s->started_at >= RESTART_QUICK_MS * TICKS_PER_MS || !s->delay_ms)
+		s->delay_ms = 1;
+	else if (s->delay_ms < RESTART_DELAY_MAX_MS)
+		s->delay_ms = 2 * s->delay_ms < RESTART_DELAY_MAX_MS ? 2 * s->delay_ms
+								     : RESTART_DELAY_MAX_MS;
+	s->state = SERVER_WAITING;
+	s->restart_at = now + s->delay_ms * TICKS_PER_MS;
+	printf("init: server %s failed (status %ld); restarting it in %u ms (restart %u of %u)\n",
+	       s->name, s->status, s->delay_ms, s->restarts + 1, s->restarts_max);
+}
+
+/* Restart every server whose pause is over. The memory figures at each restart are those of
+ * the system without the server: the same each time unless something leaks. */
+static void restart_due(void)
+{
+	unsigned long now = tacet_time();
+
+	for (unsigned int i = 0; i < nservers; i++) {
+		struct server *s = &servers[i];
+		struct tacet_mem_info mem = { 0 };
+
+		if (s->state != SERVER_WAITING || s->restart_at > now)
+			continue;
+		s->restarts++;
+		tacet_cap_delete(s->process_slot);
+		tacet_info(TACET_INFO_MEM, 0, &mem, sizeof(mem));
+		printf("init: restarting %s (restart %u): free pages %lu, object caches %lu, kernel "
+		       "objects %lu\n", s->name, s->restarts, mem.free_pages, mem.kernel_object_pages,
+		       mem.kernel_objects);
+		if (start_server(i) < 0)
+			s->state = SERVER_DONE;
+	}
+}
+
 static void note_exits(unsigned long bits)
 {
 	for (unsigned int i = 0; i < nservers; i++)
-		if (bits & (1ul << i))
-			servers[i].done = 1;
+		if ((bits & (1ul << i)) && servers[i].state == SERVER_RUNNING)
+			server_ended(&servers[i]);
+	if (bits & RESTART_TIMER)
+		restart_due();
+	arm_restart_timer();
 }
 
 int main(void)
@@ -432,10 +570,11 @@ int main(void)
 	printf("init: %lu harts, %lu devices, boot arguments \"%s\"; each server's budget %lu "
 	       "pages\n", bi->nharts, bi->ndevices, bi->bootargs, budget);
 	/* init's own page tables for the scratch page are made once, before the baseline */
-	if (tacet_frame_new(next_slot, 1) == 0 &&
-	    tacet_map(TACET_SLOT_SELF_PROCESS, next_slot, SCRATCH_VA, TACET_RIGHT_READ) == 0)
+	recv_slot = alloc_slot();
+	if (tacet_frame_new(recv_slot, 1) == 0 &&
+	    tacet_map(TACET_SLOT_SELF_PROCESS, recv_slot, SCRATCH_VA, TACET_RIGHT_READ) == 0)
 		tacet_unmap(TACET_SLOT_SELF_PROCESS, SCRATCH_VA, 1);
-	tacet_cap_delete(next_slot);
+	tacet_cap_delete(recv_slot);
 	exits_slot = alloc_slot();
 	err = tacet_ntfn_new(exits_slot);
 	if (!err)
@@ -444,18 +583,18 @@ int main(void)
 		printf("init: cannot watch servers: %s\n", tacet_strerror(err));
 	tacet_info(TACET_INFO_MEM, 0, &mem_before, sizeof(mem_before));
 	start_servers();
-	/* a capability that comes with a message (INIT_PUBLISH) lands in the next free slot */
-	err = tacet_recv(TACET_SLOT_FAULT_EP, next_slot, &msg, &badge);
+	/* a capability that comes with a message (INIT_PUBLISH) lands in recv_slot */
+	err = tacet_recv(TACET_SLOT_FAULT_EP, recv_slot, &msg, &badge);
 	while (nservers && err == 0) {
 		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
 			note_exits(msg.w[0]);
 			if (all_done())
 				break;
-			err = tacet_recv(TACET_SLOT_FAULT_EP, next_slot, &msg, &badge);
+			err = tacet_recv(TACET_SLOT_FAULT_EP, recv_slot, &msg, &badge);
 			continue;
 		}
 		handle(&msg, badge, &reply);
-		err = tacet_reply_recv(TACET_SLOT_FAULT_EP, &reply, next_slot, &msg, &badge);
+		err = tacet_reply_recv(TACET_SLOT_FAULT_EP, &reply, recv_slot, &msg, &badge);
 	}
 	if (err)
 		printf("init: receive failed: %s\n", tacet_strerror(err));

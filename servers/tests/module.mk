@@ -46,3 +46,7 @@ SERVER_SRCS_threadhog := servers/tests/threadhog.c
 SERVERS += hog victim
 SERVER_SRCS_hog := servers/tests/hog.c
 SERVER_SRCS_victim := servers/tests/victim.c
+
+# chatter: writes to the console while it is crashed and restarted.
+SERVERS += chatter
+SERVER_SRCS_chatter := servers/tests/chatter.c

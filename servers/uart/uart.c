@@ -12,7 +12,8 @@
  * IPC: publishes "console", serving <tacet/console_proto.h> (CONSOLE_WRITE).
  *
  * Shell: help, echo, ps, harts, irqs, irqtop (redrawn every second on a notification timer
- * until a key is pressed), mem, poweroff. */
+ * until a key is pressed), mem, crash (fault on purpose, to see init restart the console),
+ * poweroff. */
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>
@@ -232,6 +233,15 @@ static void cmd_poweroff(void)
 	tacet_call(TACET_CHILD_INIT, &msg);
 }
 
+/* The console server faults on purpose (a store to address 0): init restarts it when init.run
+ * says so (`uart:ns16550a*3`), and its clients reconnect; without that, the console is gone. */
+static void cmd_crash(void)
+{
+	printf("crashing the console server\n");
+	uart_flush();
+	*(volatile unsigned long *)0 = 0;
+}
+
 static void run_command(char *cmd)
 {
 	char *arg = strchr(cmd, ' ');
@@ -241,7 +251,7 @@ static void run_command(char *cmd)
 	if (!cmd[0])
 		return;
 	if (!strcmp(cmd, "help"))
-		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, poweroff\n");
+		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, crash, poweroff\n");
 	else if (!strcmp(cmd, "echo"))
 		printf("%s\n", arg ? arg : "");
 	else if (!strcmp(cmd, "ps"))
@@ -256,6 +266,8 @@ static void run_command(char *cmd)
 		cmd_mem();
 	else if (!strcmp(cmd, "poweroff"))
 		cmd_poweroff();
+	else if (!strcmp(cmd, "crash"))
+		cmd_crash();
 	else
 		printf("%s: unknown command (try help)\n", cmd);
 }
