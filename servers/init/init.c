@@ -69,9 +69,9 @@ static unsigned long budget = SERVER_BUDGET; /* init.budget=PAGES */
 
 struct published {
 	unsigned long name[TACET_NAME_WORDS];
-	unsigned long slot;
+	unsigned long slot;    /* 0: withdrawn (its server ended), kept for it */
 	unsigned long how;     /* the rights a client gets, | INIT_BADGE_CLIENTS */
-	unsigned int server;   /* who published it: it goes when that server ends */
+	unsigned int server;   /* who published it first: only it may publish it again */
 };
 
 static struct published names[MAX_NAMES];
@@ -350,8 +350,10 @@ static struct published *find_name(const unsigned long *w)
 }
 
 /* What a publisher may let its clients have: calling and sending capabilities, never
- * receiving (READ); optionally a badge per client. */
-static long publish_check(const struct tacet_msg *msg, unsigned long recv_slot)
+ * receiving (READ); optionally a badge per client. A name is its first publisher's: while that
+ * server is being restarted nobody else may take it (n: the name's entry, if it has one). */
+static long publish_check(const struct tacet_msg *msg, const struct published *n,
+			  const struct server *s)
 {
 	unsigned long how = msg->w[TACET_NAME_WORDS], badge = 0;
 
@@ -361,40 +363,42 @@ static long publish_check(const struct tacet_msg *msg, unsigned long recv_slot)
 		return -TACET_EINVAL;
 	if ((how & INIT_BADGE_CLIENTS) && (tacet_cap_info(recv_slot, NULL, &badge) < 0 || badge))
 		return -TACET_EINVAL;
-	if (find_name(msg->w))
+	if (n && (n->slot || n->server != (unsigned int)(s - servers)))
 		return -TACET_EEXIST;
-	return nnames == MAX_NAMES ? -TACET_ENOMEM : 0;
+	return !n && nnames == MAX_NAMES ? -TACET_ENOMEM : 0;
 }
 
 /* INIT_PUBLISH by server s: the capability arrived in recv_slot (the tag says whether it
  * did); kept, it takes that slot, and the next capability lands in a new one. */
 static long publish(const struct tacet_msg *msg, struct server *s)
 {
-	long err = s ? publish_check(msg, recv_slot) : -TACET_EPERM;
+	struct published *n = find_name(msg->w);
+	long err = s ? publish_check(msg, n, s) : -TACET_EPERM;
 
 	if (err) {
 		tacet_cap_delete(recv_slot); /* empty if none came */
 		return err;
 	}
-	memcpy(names[nnames].name, msg->w, sizeof(names[nnames].name));
-	names[nnames].how = msg->w[TACET_NAME_WORDS];
-	names[nnames].server = (unsigned int)(s - servers);
-	names[nnames++].slot = recv_slot;
+	if (!n) {
+		n = &names[nnames++];
+		memcpy(n->name, msg->w, sizeof(n->name));
+		n->server = (unsigned int)(s - servers);
+	}
+	n->how = msg->w[TACET_NAME_WORDS];
+	n->slot = recv_slot;
 	recv_slot = alloc_slot();
 	return 0;
 }
 
-/* Server id has ended: what it published goes (its endpoints ended with it; a restarted
- * instance publishes its own under the same names). */
+/* Server id has ended: what it published is withdrawn (its endpoints ended with it), the names
+ * kept for it: a restarted instance publishes its own under them, and nobody else may. */
 static void withdraw_names(unsigned int id)
 {
-	for (unsigned int i = 0; i < nnames;) {
-		if (names[i].server != id) {
-			i++;
+	for (unsigned int i = 0; i < nnames; i++) {
+		if (names[i].server != id || !names[i].slot)
 			continue;
-		}
 		free_slot(names[i].slot);
-		names[i] = names[--nnames];
+		names[i].slot = 0;
 	}
 }
 
@@ -408,8 +412,8 @@ static long lookup(const struct tacet_msg *msg, struct server *s)
 
 	if (!s)
 		return -TACET_EPERM;
-	if (!n)
-		return -TACET_ENOENT;
+	if (!n || !n->slot)
+		return -TACET_ENOENT; /* not yet, or its server is being restarted */
 	rights = n->how & (TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
 	if (!(n->how & INIT_BADGE_CLIENTS))
 		return tacet_cap_give(s->process_slot, n->slot, dst, rights);
@@ -471,7 +475,8 @@ static void leak_check(const struct tacet_mem_info *before)
 	for (unsigned int i = 0; i < nservers; i++)
 		tacet_cap_delete(servers[i].process_slot);
 	for (unsigned int i = 0; i < nnames; i++)
-		tacet_cap_delete(names[i].slot);
+		if (names[i].slot)
+			tacet_cap_delete(names[i].slot);
 	if (tacet_info(TACET_INFO_MEM, 0, &after, sizeof(after)) < 0)
 		return;
 	same = before->free_pages + before->kernel_object_pages ==

@@ -50,3 +50,7 @@ SERVER_SRCS_victim := servers/tests/victim.c
 # chatter: writes to the console while it is crashed and restarted.
 SERVERS += chatter
 SERVER_SRCS_chatter := servers/tests/chatter.c
+
+# squatter: tries to take "console" while the console is restarted.
+SERVERS += squatter
+SERVER_SRCS_squatter := servers/tests/squatter.c

@@ -23,7 +23,10 @@
  *       each client's copy badged with the client's server number + 1 (the capability published
  *       must then be unbadged), so that the publisher knows who calls.
  *       Reply w0: 0, or -TACET_EEXIST / -TACET_ENOMEM / -TACET_EINVAL (READ or an unknown bit
- *       in `how`, or INIT_BADGE_CLIENTS on a badged capability).
+ *       in `how`, or INIT_BADGE_CLIENTS on a badged capability). A name belongs to the server
+ *       that published it first: when that server ends, what it published is withdrawn
+ *       (lookups say -TACET_ENOENT), and only its restarted instance may publish the name again
+ *       (anyone else: -TACET_EEXIST).
  *   INIT_LOOKUP (name0, name1, name2, dst): init puts a capability to what was published under
  *       the name, with the rights (and badge) its publisher chose, into the caller's slot dst.
  *       Reply w0: 0, -TACET_ENOENT (not published yet), or the error of the copy (e.g.
