@@ -165,17 +165,20 @@ void endpoint_deliver_notify(struct thread *t, uint64_t bits)
 	arch_ctx_set_ret(&t->ctx, 6, 0);
 }
 
-/* Receive on ep (already decoded) into t: a waiting sender first, then pending bits of t's
- * bound notification, else block. */
+/* Receive on ep (already decoded) into t: pending bits of t's bound notification first (as
+ * seL4 does: bits coalesce, so they cannot starve the senders, while a queue kept full by
+ * hostile callers could starve a supervisor's notifications for ever), then a waiting sender,
+ * else block. */
 static void receive(struct thread *t, struct endpoint *ep)
 {
-	struct thread *s = tqueue_pop(&ep->senders);
-	uint64_t bits;
+	uint64_t bits = notification_take_bound(t);
+	struct thread *s;
 
-	if (!s && (bits = notification_take_bound(t))) {
+	if (bits) {
 		endpoint_deliver_notify(t, bits);
 		return;
 	}
+	s = tqueue_pop(&ep->senders);
 	if (!s) {
 		t->blocked_on = ep;
 		tqueue_push(&ep->receivers, t, 0);

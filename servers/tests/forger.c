@@ -21,6 +21,7 @@
 #define SLOT_CONSOLE  (EDU_SLOT_FREE + 0)
 #define SLOT_EP       (EDU_SLOT_FREE + 1) /* an endpoint of its own, for the reply check */
 #define SLOT_STACK    (EDU_SLOT_FREE + 2)
+#define SLOT_BOUND    (EDU_SLOT_FREE + 5) /* bound to this thread: a kernel NOTIFY's source */
 #define EDU_VA        0x0000002000000000ul
 #define STACK_VA      0x0000002100000000ul
 #define ALL_BITS      (~0ul >> 1)
@@ -75,9 +76,22 @@ static void forge_reply(void)
 	long err = tacet_endpoint_new(SLOT_EP);
 
 	if (!err)
+		err = tacet_ntfn_new(SLOT_BOUND);
+	if (!err)
+		err = tacet_ntfn_bind(SLOT_BOUND);
+	if (!err)
 		err = bench_thread_start(caller, 0, 100, 0, SLOT_STACK, STACK_VA);
+	tacet_yield(); /* the caller (same priority, same hart) runs and queues its call */
+	/* with a sender queued, pending notification bits still come first (a queue that callers
+	 * keep full must not starve a server's notifications) */
+	tacet_signal(SLOT_BOUND, 0x5);
 	if (!err)
 		err = tacet_recv(SLOT_EP, 0, &m, NULL);
+	check("a bound notification's bits come before a queued call",
+	      !err && TACET_TAG_LABEL(m.tag) == TACET_LABEL_NOTIFY && m.w[0] == 0x5);
+	if (!err)
+		err = tacet_recv(SLOT_EP, 0, &m, NULL);
+	check("then the call", !err && TACET_TAG_LABEL(m.tag) == 1);
 	check("a reply with TACET_LABEL_NOTIFY is refused with EINVAL",
 	      !err && tacet_reply(&r) == -TACET_EINVAL);
 	r.tag = TACET_TAG(TACET_LABEL_FAULT, 0);
