@@ -6,13 +6,31 @@
  *
  * A line's protocol (threaded delivery, oneshot; one or, with TACET_IRQ_SHARED, several binders):
  *
- *   UNBOUND --irq_bind--> IDLE (routed to desc->hart, unmasked)
+ *   UNBOUND --irq_bind--> IDLE (routed to desc->hart, unmasked); DISABLED instead if detection
+ *           had disabled it and its history carries on (below)
  *   IDLE --fires--> top half: claim; mask; signal every binder; complete --> PENDING
  *   PENDING --the last binder's irq_ack--> IDLE: unmask (fires again at once if still asserted)
  *           (the ack says whether the interrupt was that binder's device: handled)
  *   PENDING --acks show a storm, or IRQ_UNHANDLED_LIMIT unhandled in a row--> DISABLED (masked,
  *           reported on the console) --irq_enable--> IDLE
- *   any --the last binder's irq_unbind, or its process ends--> UNBOUND (masked)
+ *   any --a binder leaves (irq_unbind, or its process ends)--> the same state without it; an
+ *           ack it owed (PENDING) counts as given, not handled, so the others' acks (or its
+ *           own leaving) end the interrupt and detection counts it
+ *   any --the last binder leaves--> UNBOUND (masked)
+ *
+ * Release: a binder that leaves never leaves the line stuck. If it owed an ack, that ack is
+ * settled as "not handled" (with the last binder gone, detection still counts the interrupt,
+ * but the line is masked instead of unmasked). An interrupt that comes while the line is
+ * UNBOUND (or PENDING, or DISABLED) stays pending in the controller, masked, and reaches the
+ * next binder when a bind or ack unmasks the line; one the top half finds while the line is not
+ * IDLE is counted spurious. Nothing is dropped without being delivered or counted.
+ *
+ * Detection history (unhandled_streak, the rate window, and whether detection disabled the
+ * line) belongs to the line: unbinding and binding again keep it, so a driver cannot dodge
+ * detection by rebinding; a DISABLED line rebound is DISABLED until irq_enable. It is charged
+ * to a process (history_of: the first binder after a fresh start). When that process ends the
+ * history passes to a binder still there, or, nobody bound, starts afresh: the device's next
+ * driver (pci resets the function between drivers) is not blamed for the last one's record.
  *
  * What the PLIC sees: a line is masked through its priority (0), never by clearing its enable
  * bit, because the PLIC ignores a completion for a source not enabled for that context and the
@@ -195,8 +213,8 @@ uint64_t irq_spurious(void)
 	return __atomic_load_n(&spurious, __ATOMIC_RELAXED);
 }
 
-/* Every binder has acknowledged: detection, then the line may fire again. */
-static void acks_done(struct irq_desc *d)
+/* Detection, once every binder has acknowledged (or left): whether it disables the line. */
+static bool detect(struct irq_desc *d)
 {
 	uint64_t now = timer_now();
 
@@ -211,57 +229,95 @@ static void acks_done(struct irq_desc *d)
 		d->window_count = 0;
 	}
 	d->window_count++;
-	if (d->unhandled_streak >= IRQ_UNHANDLED_LIMIT || d->window_count > IRQ_STORM_LIMIT) {
-		d->state = IRQ_DISABLED;
-		d->disabled_count++;
-		kprintf("tacet: irq %u disabled: %s; irq_enable turns it back on\n", d->irq,
-			d->unhandled_streak >= IRQ_UNHANDLED_LIMIT
-				? "nobody handled it in a row of interrupts"
-				: "an interrupt storm");
-		return; /* stays masked */
-	}
-	d->state = IRQ_IDLE;
-	chip->unmask(d->irq);
+	if (d->unhandled_streak < IRQ_UNHANDLED_LIMIT && d->window_count <= IRQ_STORM_LIMIT)
+		return false;
+	d->disabled = true;
+	d->disabled_count++;
+	kprintf("tacet: irq %u disabled: %s; irq_enable turns it back on\n", d->irq,
+		d->unhandled_streak >= IRQ_UNHANDLED_LIMIT
+			? "nobody handled it in a row of interrupts"
+			: "an interrupt storm");
+	return true;
 }
 
-/* Binder b acknowledges (or leaves): the line goes on when nobody owes an ack. */
-static void binder_done(struct irq_desc *d, struct irq_binder *b, bool handled)
+/* Every binder has acknowledged, or left: the line may fire again, unless detection disabled
+ * it (it stays masked) or nobody is bound any more (unbind() leaves it UNBOUND, masked). */
+static void acks_done(struct irq_desc *d)
 {
-	if (!b->waiting)
-		return;
-	b->waiting = false;
+	if (detect(d)) {
+		d->state = IRQ_DISABLED;
+	} else if (d->nbinders) {
+		d->state = IRQ_IDLE;
+		chip->unmask(d->irq);
+	}
+}
+
+/* One acknowledgement fewer is due; the last ends the interrupt. Every waiting binder owes
+ * exactly one: acks_due must count them. */
+static void ack_one(struct irq_desc *d, bool handled)
+{
+	KASSERT(d->acks_due > 0, "irq %u: an acknowledgement nobody owed", d->irq);
 	d->handled |= handled;
 	if (--d->acks_due == 0 && d->state == IRQ_PENDING)
 		acks_done(d);
 }
 
+/* Binder b acknowledges: the line goes on when nobody owes an ack. */
+static void binder_done(struct irq_desc *d, struct irq_binder *b, bool handled)
+{
+	if (!b->waiting)
+		return;
+	b->waiting = false;
+	ack_one(d, handled);
+}
+
+/* Binder b leaves. The ack it owed is settled as not handled, after it is gone, so that the
+ * interrupt ends (and the line unmasks) only if other binders remain. */
 static void unbind(struct irq_desc *d, struct irq_binder *b)
 {
 	struct notification *n = b->ntfn;
+	bool owed = b->waiting;
 
-	/* a binder leaving a shared line acknowledges; the last one just unbinds */
-	if (d->nbinders > 1)
-		binder_done(d, b, false);
 	*b = d->binders[--d->nbinders];
 	d->binders[d->nbinders] = (struct irq_binder){ 0 };
+	if (owed)
+		ack_one(d, false);
 	if (!d->nbinders) {
 		chip->mask(d->irq);
 		d->state = IRQ_UNBOUND;
 		d->shared = false;
-		d->unhandled_streak = 0; /* detection starts afresh for the next server */
-		d->window_count = 0;
 	}
 	kobj_put(&n->obj);
 }
 
+/* The process d's detection history is charged to has ended: it passes to a binder still
+ * there (one of them may have made it with the one that ended), or, the line free, starts
+ * afresh for the next binder. */
+static void history_pass(struct irq_desc *d)
+{
+	if (d->nbinders) {
+		d->history_of = d->binders[0].owner;
+		return;
+	}
+	d->history_of = NULL;
+	d->unhandled_streak = 0;
+	d->window_count = 0;
+	d->disabled = false;
+}
+
 void irq_release_owner(struct process *p)
 {
-	for (unsigned int irq = 1; irq < IRQ_MAX && descs[irq]; irq++)
-		for (unsigned int i = 0; i < descs[irq]->nbinders;)
-			if (descs[irq]->binders[i].owner == p)
-				unbind(descs[irq], &descs[irq]->binders[i]);
+	for (unsigned int irq = 1; irq < IRQ_MAX && descs[irq]; irq++) {
+		struct irq_desc *d = descs[irq];
+
+		for (unsigned int i = 0; i < d->nbinders;)
+			if (d->binders[i].owner == p)
+				unbind(d, &d->binders[i]);
 			else
 				i++;
+		if (d->history_of == p)
+			history_pass(d); /* p's pointer must not outlive it */
+	}
 }
 
 /* The binder of d that belongs to t's process, or NULL. */
@@ -321,6 +377,20 @@ static struct irq_desc *decode_bound(struct thread *t, struct irq_binder **b)
 	return d;
 }
 
+/* The first binder of a free line: route it and let it fire, unless detection disabled it and
+ * its history carried on through the unbind (then only irq_enable lets it fire). */
+static void line_bound(struct irq_desc *d)
+{
+	chip->set_affinity(d->irq, d->hart);
+	chip->set_priority(d->irq, 1);
+	if (d->disabled) {
+		d->state = IRQ_DISABLED;
+		return;
+	}
+	d->state = IRQ_IDLE;
+	chip->unmask(d->irq);
+}
+
 void sys_irq_bind(struct thread *t)
 {
 	long err;
@@ -347,12 +417,10 @@ void sys_irq_bind(struct thread *t)
 	d->binders[d->nbinders++] = (struct irq_binder){ (struct notification *)n->obj, badge,
 							  t->proc, false };
 	d->shared = shared;
-	if (d->state == IRQ_UNBOUND) {
-		d->state = IRQ_IDLE;
-		chip->set_affinity(d->irq, d->hart);
-		chip->set_priority(d->irq, 1);
-		chip->unmask(d->irq);
-	}
+	if (!d->history_of)
+		d->history_of = t->proc; /* a fresh history: charged to its first binder */
+	if (d->state == IRQ_UNBOUND)
+		line_bound(d);
 	ret(t, 0);
 }
 
@@ -395,8 +463,9 @@ void sys_irq_enable(struct thread *t)
 		ret(t, -err);
 		return;
 	}
-	d->unhandled_streak = 0;
+	d->unhandled_streak = 0; /* asked for: detection starts again from nothing */
 	d->window_count = 0;
+	d->disabled = false;
 	for (unsigned int i = 0; i < d->nbinders; i++)
 		d->binders[i].waiting = false;
 	d->state = IRQ_IDLE;

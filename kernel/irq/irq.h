@@ -21,7 +21,7 @@ enum irq_state {
 	IRQ_IDLE,     /* bound and unmasked: may fire */
 	IRQ_PENDING,  /* fired: masked, every binder signalled, waiting for all their irq_acks */
 	IRQ_DISABLED, /* a storm, or nobody handled it IRQ_UNHANDLED_LIMIT times: masked until
-		       * irq_enable (the binders stay) */
+		       * irq_enable (the binders stay; rebinding finds it DISABLED again) */
 };
 
 #define IRQ_MAX_BINDERS 4        /* servers sharing one line (PCI INTx) */
@@ -51,12 +51,18 @@ struct irq_desc {
 	bool handled;               /* PENDING: some binder said the interrupt was its device's */
 	irq_handler_fn handler;     /* in-kernel handler instead (the fast path) */
 
-	/* Spurious and storm detection (at acknowledgement, never in the top half). */
-	uint64_t unhandled;         /* interrupts no binder handled */
+	/* Spurious and storm detection (at acknowledgement, never in the top half). Its history
+	 * is the line's, not a binding's: unbinding and binding again keep it, so a driver cannot
+	 * shed a streak by rebinding. It starts afresh when the process it is charged to ends
+	 * with nobody else bound (irq_release_owner), so a device's next driver starts clean. */
+	struct process *history_of; /* the binder it is charged to; NULL: fresh */
 	uint32_t unhandled_streak;
 	uint64_t window_start;      /* timebase ticks */
 	uint32_t window_count;
+	bool disabled;              /* detection disabled it, no irq_enable since: a binder
+				     * finds it DISABLED (the state when bound) */
 
+	uint64_t unhandled;         /* interrupts no binder handled (for ever: a statistic) */
 	uint64_t disabled_count;    /* times detection disabled it */
 	uint64_t count;             /* interrupts taken */
 	uint64_t per_hart[MAX_HARTS];
@@ -98,7 +104,9 @@ unsigned int irq_hardirq_enter(void);
 void irq_hardirq_exit(unsigned int saved);
 /* Claims that found no line (another hart got it first, or nothing was pending). */
 uint64_t irq_spurious(void);
-/* A process ends: unbind and mask the lines it had bound (BKL held). */
+/* A process ends: unbind the lines it had bound, settling any acknowledgement it owed (as
+ * not handled); a line left without binders is masked; a history charged to it passes to a
+ * binder that stays, or starts afresh (BKL held). */
 void irq_release_owner(struct process *p);
 
 /* The scheduler is about to run t: if an interrupt woke it, count the wake-up latency. */

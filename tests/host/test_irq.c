@@ -124,8 +124,9 @@ static int setup(void **state)
 }
 
 /* What must hold after every test: the BKL free, every claim completed on a hart the line was
- * routed to, no handler level left open, and what the controller sees matches each line's
- * state (only an IDLE line is unmasked). */
+ * routed to, no handler level left open, what the controller sees matches each line's state
+ * (only an IDLE line is unmasked), and a line owes exactly one ack per waiting binder (none
+ * left over from a binder that is gone). */
 static int check_machine(void **state)
 {
 	(void)state;
@@ -145,6 +146,15 @@ static int check_machine(void **state)
 		if (d && l->masked != (d->state != IRQ_IDLE))
 			fail_msg("line %u: state %d but the controller has it %s", irq, d->state,
 				 l->masked ? "masked" : "unmasked");
+		if (d) {
+			unsigned int waiting = 0;
+
+			for (unsigned int i = 0; i < d->nbinders; i++)
+				waiting += d->binders[i].waiting;
+			if (d->acks_due != waiting)
+				fail_msg("line %u: %u acks due, %u binders waiting", irq,
+					 d->acks_due, waiting);
+		}
 	}
 	for (unsigned int h = 0; h < FAKE_NHARTS; h++)
 		assert_int_equal(harts[h].irq_depth, 0);
@@ -1128,25 +1138,239 @@ static void test_storm_disables(void **state)
 	assert_int_equal(d->state, IRQ_IDLE);
 }
 
-/* A line that detection disabled, then unbound, starts afresh for its next server: the old
- * streak must not disable it at the new server's first unhandled interrupt. */
-static void test_rebind_after_disable_starts_afresh(void **state)
+/* --- release: a binder that leaves mid-interrupt, and the history that survives it --- */
+
+/* The binder of LINE (w.proc) leaves while it owes the ack: by irq_unbind, or by its process's
+ * end. Its ack counts as given, not handled (detection sees the interrupt); the line is left
+ * masked, not stuck PENDING; what the device asserts meanwhile waits in the controller and
+ * reaches the next binder as soon as its bind unmasks the line. */
+static void test_release_pending_delivers_next(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+	const struct fake_line *l = fake_irqchip_line(LINE);
+
+	(void)state;
+	for (int by_end = 0; by_end < 2; by_end++) {
+		assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+		fake_irqchip_raise(LINE);
+		interrupt(0);
+		assert_int_equal(d->state, IRQ_PENDING);
+		assert_true(d->binders[0].waiting);
+		fake_log_clear();
+		if (by_end) {
+			bkl_lock();
+			irq_release_owner(&w.proc);
+			bkl_unlock();
+		} else {
+			assert_int_equal(unbind(SLOT_IRQ), 0);
+		}
+		EXPECT_LOG(EV(FAKE_MASK, LINE, 0)); /* masked, never unmasked on the way */
+		assert_int_equal(d->state, IRQ_UNBOUND);
+		assert_int_equal(d->nbinders, 0);
+		assert_int_equal(d->acks_due, 0);
+		if (d->unhandled != (uint64_t)by_end + 1)
+			fail_msg("the interrupt the leaving binder owed an ack for was not counted "
+				 "(unhandled %llu, expected %d)", (unsigned long long)d->unhandled,
+				 by_end + 1);
+		assert_int_equal(fake_console_lines(), 0);
+
+		/* The device asserts again while nobody is bound: held back, not taken. */
+		fake_irqchip_raise(LINE);
+		interrupt(0);
+		assert_true(l->pending);
+		assert_true(l->masked);
+		assert_int_equal(fake_log_count(FAKE_SIGNAL), 0);
+
+		/* The next binder: unmasked at once, and the held-back interrupt is its. */
+		w.ntfn.bits = 0;
+		fake_log_clear();
+		assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN2, 0x2), 0);
+		EXPECT_LOG(EV(FAKE_SET_AFFINITY, LINE, 0), PRIO(LINE, 1), EV(FAKE_UNMASK, LINE, 0));
+		assert_int_equal(d->state, IRQ_IDLE);
+		fake_log_clear();
+		interrupt(0);
+		EXPECT_LOG(EV(FAKE_CLAIM, LINE, 0), EV(FAKE_MASK, LINE, 0), SIGNAL(&w.ntfn2, 0x2),
+			   EV(FAKE_COMPLETE, LINE, 0));
+		assert_int_equal(w.ntfn.bits, 0);
+		assert_int_equal(d->acks_due, 1);
+		assert_int_equal(ack(SLOT_IRQ), 0);
+		assert_int_equal(d->state, IRQ_IDLE);
+		assert_false(l->masked);
+		assert_int_equal(d->unhandled, (uint64_t)by_end + 1);
+		assert_int_equal(unbind(SLOT_IRQ), 0);
+	}
+	assert_int_equal(d->count, 4);
+}
+
+/* Binders leaving a shared line: the line stays unmasked while one is left, however the
+ * others left; the last one's leaving masks it, settling what it owed, and nothing fires. */
+static void test_release_last_binder_masks(void **state)
+{
+	struct irq_desc *d = desc(LINE3);
+	const struct fake_line *l = fake_irqchip_line(LINE3);
+
+	(void)state;
+	assert_int_equal(bind_as(&w.thr, SLOT_IRQ3, SLOT_NTFN, 0x1, TACET_IRQ_SHARED), 0);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, 0x4, TACET_IRQ_SHARED), 0);
+	fake_irqchip_raise(LINE3);
+	interrupt(0);
+	assert_int_equal(ack_as(&w.thr, SLOT_IRQ3, false), 0);
+	/* The other process ends owing its ack: the interrupt is over, nobody handled it, and
+	 * the line goes on for the binder that stays. */
+	fake_log_clear();
+	bkl_lock();
+	irq_release_owner(&w.other);
+	bkl_unlock();
+	EXPECT_LOG(EV(FAKE_UNMASK, LINE3, 0));
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(d->nbinders, 1);
+	assert_int_equal(d->unhandled, 1);
+
+	/* The last binder ends owing its ack: masked, counted, and the line stays quiet. */
+	fake_irqchip_raise(LINE3);
+	interrupt(0);
+	assert_int_equal(d->state, IRQ_PENDING);
+	fake_log_clear();
+	bkl_lock();
+	irq_release_owner(&w.proc);
+	bkl_unlock();
+	EXPECT_LOG(EV(FAKE_MASK, LINE3, 0));
+	assert_int_equal(d->state, IRQ_UNBOUND);
+	assert_int_equal(d->nbinders, 0);
+	assert_false(d->shared);
+	assert_true(l->masked);
+	if (d->unhandled != 2)
+		fail_msg("the last binder's owed ack was not settled: unhandled %llu, not 2",
+			 (unsigned long long)d->unhandled);
+	fake_irqchip_raise(LINE3);
+	fake_log_clear();
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, 0, 0));
+
+	/* An IDLE line loses its only binder: masked too. */
+	assert_int_equal(bind(SLOT_IRQ2, SLOT_NTFN, BADGE), 0);
+	fake_log_clear();
+	assert_int_equal(unbind(SLOT_IRQ2), 0);
+	EXPECT_LOG(EV(FAKE_MASK, LINE2, 0));
+	assert_int_equal(desc(LINE2)->state, IRQ_UNBOUND);
+}
+
+/* A driver that unbinds and binds again, once with nothing pending and once owing the ack,
+ * cannot shed its unhandled streak: the line is disabled at the same cumulative count as if it
+ * had never let go; and bound again, a DISABLED line stays DISABLED until irq_enable. */
+static void test_rebind_keeps_unhandled_streak(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+	unsigned int n = 0;
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	for (; n < 300; n++)
+		fire_and_ack(SLOT_IRQ, LINE, false);
+	assert_int_equal(unbind(SLOT_IRQ), 0);
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	for (; n < 600; n++)
+		fire_and_ack(SLOT_IRQ, LINE, false);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	n++;
+	assert_int_equal(unbind(SLOT_IRQ), 0); /* owing the ack: counted as not handled */
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN2, 0x2), 0);
+	for (; n < IRQ_UNHANDLED_LIMIT - 1; n++)
+		fire_and_ack(SLOT_IRQ, LINE, false);
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(fake_console_lines(), 0);
+	fire_and_ack(SLOT_IRQ, LINE, false);
+	if (d->state != IRQ_DISABLED)
+		fail_msg("line %d not disabled after %d unhandled interrupts in a row: unbind and "
+			 "bind reset the streak", LINE, IRQ_UNHANDLED_LIMIT);
+	assert_int_equal(d->count, IRQ_UNHANDLED_LIMIT);
+	assert_int_equal(d->unhandled, IRQ_UNHANDLED_LIMIT);
+	assert_int_equal(d->disabled_count, 1);
+	assert_int_equal(fake_console_lines(), 1);
+
+	/* Unbound and bound again, it is still DISABLED: routed, but masked. */
+	assert_int_equal(unbind(SLOT_IRQ), 0);
+	assert_int_equal(d->state, IRQ_UNBOUND);
+	fake_log_clear();
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	EXPECT_LOG(EV(FAKE_SET_AFFINITY, LINE, 0), PRIO(LINE, 1));
+	assert_int_equal(d->state, IRQ_DISABLED);
+	assert_true(fake_irqchip_line(LINE)->masked);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 0);
+	/* irq_enable is the way back, and the streak starts again from zero. */
+	assert_int_equal(enable(SLOT_IRQ), 0);
+	assert_int_equal(d->state, IRQ_IDLE);
+	interrupt(0);
+	assert_int_equal(ack_as(&w.thr, SLOT_IRQ, false), 0);
+	assert_int_equal(d->state, IRQ_IDLE);
+}
+
+/* The rate window is history too: a storm is a storm across an unbind and a bind. */
+static void test_rebind_keeps_storm_window(void **state)
 {
 	struct irq_desc *d = desc(LINE);
 
 	(void)state;
+	fake_set_time(1000000);
 	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
-	for (unsigned int i = 0; i < IRQ_UNHANDLED_LIMIT; i++)
-		fire_and_ack(SLOT_IRQ, LINE, false);
-	assert_int_equal(d->state, IRQ_DISABLED);
+	for (unsigned int i = 0; i < IRQ_STORM_LIMIT; i++)
+		fire_and_ack(SLOT_IRQ, LINE, true);
 	assert_int_equal(unbind(SLOT_IRQ), 0);
-	assert_int_equal(d->state, IRQ_UNBOUND);
-	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN2, 0x2), 0);
-	fire_and_ack(SLOT_IRQ, LINE, false);
-	if (d->state == IRQ_DISABLED)
-		fail_msg("line %d disabled at the new binder's first unhandled interrupt: the "
-			 "unhandled streak survived unbind and bind", LINE);
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
 	assert_int_equal(d->state, IRQ_IDLE);
+	fire_and_ack(SLOT_IRQ, LINE, true);
+	if (d->state != IRQ_DISABLED)
+		fail_msg("%d interrupts within the window did not disable line %d: unbind and bind "
+			 "reset the window", IRQ_STORM_LIMIT + 1, LINE);
+	assert_non_null(strstr(fake_console_last(), "storm"));
+}
+
+/* Whose history it is: another process that binds while the one it is charged to lives
+ * carries it on (no escape through a helper); it passes to a binder that stays when that one
+ * ends; and it starts afresh for a process that binds once the last one has ended. */
+static void test_history_follows_processes(void **state)
+{
+	struct irq_desc *d = desc(LINE3);
+
+	(void)state;
+	/* w.proc makes a streak, lets go; w.other binds and inherits it. */
+	assert_int_equal(bind(SLOT_IRQ3, SLOT_NTFN, 0x1), 0);
+	assert_ptr_equal(d->history_of, &w.proc);
+	for (unsigned int i = 0; i < IRQ_UNHANDLED_LIMIT - 1; i++)
+		fire_and_ack(SLOT_IRQ3, LINE3, false);
+	assert_int_equal(unbind(SLOT_IRQ3), 0);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, 0x4, TACET_IRQ_SHARED), 0);
+	assert_ptr_equal(d->history_of, &w.proc);
+	fake_irqchip_raise(LINE3);
+	interrupt(0);
+	assert_int_equal(ack_as(&w.other_thr, SLOT_IRQ, false), 0);
+	assert_int_equal(d->state, IRQ_DISABLED);
+
+	/* w.proc joins again and ends: the history passes to w.other, who is still bound. */
+	assert_int_equal(bind_as(&w.thr, SLOT_IRQ3, SLOT_NTFN, 0x1, TACET_IRQ_SHARED), 0);
+	bkl_lock();
+	irq_release_owner(&w.proc);
+	bkl_unlock();
+	assert_ptr_equal(d->history_of, &w.other);
+	assert_int_equal(d->state, IRQ_DISABLED);
+
+	/* w.other ends too: the line is free and its history gone; the next process (here
+	 * w.proc, bound anew) starts clean: IDLE, and one unhandled interrupt is only one. */
+	bkl_lock();
+	irq_release_owner(&w.other);
+	bkl_unlock();
+	assert_null(d->history_of);
+	assert_int_equal(d->state, IRQ_UNBOUND);
+	assert_int_equal(bind(SLOT_IRQ3, SLOT_NTFN, 0x1), 0);
+	assert_ptr_equal(d->history_of, &w.proc);
+	assert_int_equal(d->state, IRQ_IDLE);
+	fire_and_ack(SLOT_IRQ3, LINE3, false);
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(d->unhandled, IRQ_UNHANDLED_LIMIT + 1); /* the statistic keeps counting */
+	assert_int_equal(d->disabled_count, 1);
 }
 
 /* --- statistics --- */
@@ -1793,7 +2017,11 @@ int main(void)
 		IRQ_TEST(test_shared_bind_rules),
 		IRQ_TEST(test_unhandled_disables),
 		IRQ_TEST(test_storm_disables),
-		IRQ_TEST(test_rebind_after_disable_starts_afresh),
+		IRQ_TEST(test_release_pending_delivers_next),
+		IRQ_TEST(test_release_last_binder_masks),
+		IRQ_TEST(test_rebind_keeps_unhandled_streak),
+		IRQ_TEST(test_rebind_keeps_storm_window),
+		IRQ_TEST(test_history_follows_processes),
 		IRQ_TEST(test_irq_info),
 		IRQ_TEST(test_latency_statistics),
 		IRQ_TEST(test_fast_handler),
