@@ -7,8 +7,8 @@
  * At start it walks bus 0 (every function of multi-function devices), sizes each BAR by writing
  * all-ones and reading back, places the memory BARs in the 32-bit window at their natural
  * alignment (at least a page each, so no two devices share a page and a driver's frame covers
- * only its own device), enables memory decoding and bus mastering, computes the INTx line and
- * prints one line per function:
+ * only its own device), enables memory decoding, computes the INTx line and prints one line
+ * per function:
  *   pci: 00:SS.F VVVV:DDDD class CCCCCC bar0 0xADDR size 0xSIZE irq N
  *
  * INTx routing: the kernel read the host bridge's interrupt-map (with its mask) and says, for
@@ -23,8 +23,16 @@
  * capability. The claim comes with a rights-less capability to the driver's process, which can
  * only be watched: the server watches it (PROCESS_WATCH, the bit of the device's index, on a
  * notification bound to this thread) and drops it. The server never holds a capability that
- * could change a driver. When the driver ends, the device is released:
- * `pci: 00:SS.F released (its driver ended)`, and may be claimed again.
+ * could change a driver. A claim prints `pci: 00:SS.F claimed, command 0xCCCC`; when the
+ * driver ends, the device is released: `pci: 00:SS.F released (its driver ended), command
+ * 0xCCCC`, and may be claimed again (the command register as the function reads it back).
+ *
+ * A function nobody has claimed is quiet: bus mastering off (no DMA) and INTx disabled
+ * (command register bit 10), set at enumeration and again at every release, so a device its
+ * driver left mid-work can neither write memory nor hold its line, perhaps shared with other
+ * devices, asserted. A claim turns memory decoding, bus mastering and INTx on. What the
+ * device itself still holds (an interrupt status, a computation) is its next driver's to clear:
+ * a bus server cannot know device registers.
  */
 #include <stdio.h>
 #include <string.h>
@@ -51,6 +59,7 @@
 #define CFG_INTR     0x3c /* line (byte 0), pin (byte 1) */
 #define CMD_MEMORY   (1u << 1)
 #define CMD_MASTER   (1u << 2)
+#define CMD_INTX_OFF (1u << 10) /* Interrupt Disable: the function does not assert INTx */
 #define BAR_IO       (1u << 0)
 #define BAR_TYPE_64  (2u << 1)
 #define BAR_TYPE_MASK (3u << 1)
@@ -183,7 +192,8 @@ static void probe(unsigned int dev, unsigned int fn)
 	} else {
 		f->pin = 0;
 	}
-	cfg_write(dev, fn, CFG_COMMAND, (cmd & ~1u) | CMD_MEMORY | CMD_MASTER);
+	/* decoding its BARs, but quiet (no DMA, no INTx) until a driver claims it */
+	cfg_write(dev, fn, CFG_COMMAND, (cmd & ~(1u | CMD_MASTER)) | CMD_MEMORY | CMD_INTX_OFF);
 
 	printf("pci: 00:%02x.%u %04x:%04x class %06x", dev, fn, f->vendor, f->device, f->class);
 	if (f->size[0])
@@ -194,6 +204,29 @@ static void probe(unsigned int dev, unsigned int fn)
 		printf(" irq %u\n", intx[f->intx]->irq);
 	else
 		printf(" irq none\n");
+}
+
+/* The command register's low half with `set` set and `clear` cleared; what the function
+ * reads back (the bits it implements). The high half (status, whose error bits clear when
+ * written 1) is written 0: left alone. */
+static uint32_t command_update(const struct pci_func *f, uint32_t set, uint32_t clear)
+{
+	uint32_t cmd = cfg_read(f->dev, f->fn, CFG_COMMAND) & 0xffff;
+
+	cfg_write(f->dev, f->fn, CFG_COMMAND, (cmd & ~clear) | set);
+	return cfg_read(f->dev, f->fn, CFG_COMMAND) & 0xffff;
+}
+
+/* Nobody drives f: no DMA, no interrupt (see the top). Returns the command register. */
+static uint32_t func_quiesce(const struct pci_func *f)
+{
+	return command_update(f, CMD_INTX_OFF, CMD_MASTER);
+}
+
+/* A driver claimed f: its BARs, DMA and interrupt on. Returns the command register. */
+static uint32_t func_enable(const struct pci_func *f)
+{
+	return command_update(f, CMD_MEMORY | CMD_MASTER, CMD_INTX_OFF);
 }
 
 static void enumerate(void)
@@ -249,6 +282,7 @@ static long claim(const struct tacet_msg *msg, unsigned long client, struct tace
 		return err;
 	f->claimed = 1;
 	f->owner = client;
+	printf("pci: 00:%02x.%x claimed, command %#06x\n", f->dev, f->fn, func_enable(f));
 	reply->tag = TACET_TAG_CAP(0, 4, SLOT_BAR);
 	reply->w[1] = intx[f->intx]->irq;
 	reply->w[2] = f->size[0];
@@ -276,7 +310,8 @@ static void release(unsigned long bits)
 		if (!(bits & (1ul << i)) || !funcs[i].claimed)
 			continue;
 		funcs[i].claimed = 0;
-		printf("pci: 00:%02x.%x released (its driver ended)\n", funcs[i].dev, funcs[i].fn);
+		printf("pci: 00:%02x.%x released (its driver ended), command %#06x\n", funcs[i].dev,
+		       funcs[i].fn, func_quiesce(&funcs[i]));
 	}
 }
 
