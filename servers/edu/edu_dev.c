@@ -65,13 +65,22 @@ long edu_open(struct edu *e, unsigned long va, unsigned long badge)
 	if (!err && (step = "map its registers"))
 		err = tacet_map(TACET_CHILD_SELF, EDU_SLOT_BAR, va,
 				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	if (!err) {
+		/* A previous driver may have ended with an interrupt raised and not acknowledged:
+		 * its status bits would keep the line asserted (pci turned INTx back on with the
+		 * claim), and a raise that finds the line already up makes no new edge, so this
+		 * driver's first interrupt would never come. pci cannot clear it: it is the device's
+		 * own register. Clear every bit before binding; an interrupt the old status already
+		 * got latched comes once, with status 0, and is acknowledged as not ours. */
+		e->regs = (volatile uint32_t *)va;
+		e->regs[EDU_IRQ_ACK] = ~0u;
+	}
 	if (!err && (step = "bind the interrupt"))
 		err = tacet_irq_bind(EDU_SLOT_IRQ, EDU_SLOT_NTFN, badge, TACET_IRQ_SHARED);
 	if (err) {
 		printf("edu: cannot %s: %s: FAIL\n", step, tacet_strerror(err));
 		return err;
 	}
-	e->regs = (volatile uint32_t *)va;
 	e->regs[EDU_LIVENESS] = 0x5a5a0f0f;
 	if ((e->regs[EDU_ID] & 0xff) != 0xed || e->regs[EDU_LIVENESS] != ~0x5a5a0f0fu) {
 		printf("edu %ld: not alive (id %#x): FAIL\n", e->index, e->regs[EDU_ID]);

@@ -36,8 +36,9 @@ struct edu {
 };
 
 /* Claims the first edu device no other server has claimed (waiting up to 10 s for one to be
- * released if all are claimed), maps its BAR0 at va, binds the line to the notification
- * (shared, with badge), then checks the device answers.
+ * released if all are claimed), maps its BAR0 at va, clears any interrupt status a previous
+ * driver left, binds the line to the notification (shared, with badge), then checks the device
+ * answers.
  * Returns 0, or prints `edu: cannot STEP: ERROR` and returns a negative TACET_E* code. */
 long edu_open(struct edu *e, unsigned long va, unsigned long badge);
 
