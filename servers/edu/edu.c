@@ -21,7 +21,9 @@
  * the edu devices), with `, M moves` when moving, and exits 0 if every interrupt raised was
  * handled exactly once. Then, if asked, the device's other interrupts: 10! computed with a
  * completion interrupt, and a DMA round trip (a page of RAM to the device's buffer and back,
- * each transfer ending with an interrupt), each printing its own PASS line.
+ * each transfer ending with an interrupt), each printing its own PASS line. Or it leaves
+ * mid-interrupt: one more raised, its notification received, and the driver ends without
+ * acknowledging it (a driver that dies with its device interrupting).
  *
  * IPC: none served; claims its device from "pci" (tacet_pci_claim).
  */
@@ -225,6 +227,42 @@ static int storm(struct edu_run *r)
 	return 0;
 }
 
+/* The line's interrupts that no binder handled so far (TACET_INFO_IRQ), or ~0ul. */
+static unsigned long line_unhandled(const struct edu_run *r)
+{
+	struct tacet_irq_info ii;
+
+	return tacet_info(TACET_INFO_IRQ, r->dev.irq, &ii, sizeof(ii)) < 0 ? ~0ul : ii.unhandled;
+}
+
+/* Ends mid-interrupt: raises one more and waits until it has been signalled, then returns
+ * without acknowledging it to the device (its status stays set, the line asserted) or to the
+ * kernel (the line PENDING on this driver's ack), so that the process ends like a driver that
+ * died in its interrupt handler. Returns 0, or 1 after printing why it failed. */
+static int abandon(struct edu_run *r)
+{
+	unsigned long count = 0;
+	unsigned int state;
+	long bits;
+
+	r->dev.regs[EDU_IRQ_RAISE] = EDU_IRQ_BIT;
+	bits = tacet_poll(EDU_SLOT_NTFN);
+	if (!bits) {
+		tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, tacet_time() + LOST_TICKS);
+		bits = tacet_wait(EDU_SLOT_NTFN);
+		tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, 0);
+	}
+	state = line_state(r, &count);
+	if (bits < 0 || !(bits & IRQ_BADGE) || state != 2) {
+		printf("edu %ld: the interrupt to leave pending: bits %ld, line state %u: FAIL\n",
+		       r->dev.index, bits, state);
+		return 1;
+	}
+	printf("edu %ld: ending with an interrupt pending (status %#x, line %lu pending on its "
+	       "ack)\n", r->dev.index, r->dev.regs[EDU_IRQ_STATUS], r->dev.irq);
+	return 0;
+}
+
 static unsigned long nharts(void)
 {
 	struct tacet_hart_info hi;
@@ -297,6 +335,9 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 	if (edu_open(&r.dev, EDU_VA, IRQ_BADGE))
 		return 1;
 	printf("edu %ld: id %#x, irq %lu\n", r.dev.index, r.dev.regs[EDU_ID], r.dev.irq);
+	if (extras & EDU_TEST_ABANDON) /* nothing acked yet: only earlier drivers' interrupts */
+		printf("edu %ld: line %lu: %lu interrupts nobody handled before this driver\n",
+		       r.dev.index, r.dev.irq, line_unhandled(&r));
 	home = (unsigned long)r.dev.index % harts;
 	if ((move_every || (extras & EDU_TEST_STORM)) && tacet_irq_set_affinity(EDU_SLOT_IRQ, home))
 		return 1;
@@ -334,6 +375,8 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 	if ((extras & EDU_TEST_DMA) && dma_round_trip(&r))
 		return 1;
 	if ((extras & EDU_TEST_STORM) && storm(&r))
+		return 1;
+	if ((extras & EDU_TEST_ABANDON) && abandon(&r))
 		return 1;
 	return 0;
 }

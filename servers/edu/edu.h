@@ -16,5 +16,9 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 				 * driver's home hart (index mod harts) */
 #define EDU_TEST_DMA       0x2u /* RAM -> device -> RAM; needs QEMU's -device edu,dma_mask=
 				 * covering RAM (its default reaches 256 MiB; RAM is at 2 GiB) */
+#define EDU_TEST_ABANDON   0x8u /* say how many interrupts of the line nobody handled before
+				 * this driver; at the end, raise one more and end without
+				 * acknowledging it to the device or the kernel (the next driver
+				 * must find the device and the line clean) */
 
 #endif

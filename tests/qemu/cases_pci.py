@@ -61,4 +61,32 @@ CASES = [
                   "edu@1,edu@2",
          qemu_args=("-device", "edu",),
          console_input=(r"(released[^\n]*\n[\s\S]*){2}", "poweroff\r")),
+    # A driver that ends mid-interrupt: two edu_abandon drivers take turns on one device. Each
+    # takes 100 interrupts, then raises one more and ends without acknowledging it, to the
+    # device (its status stays set, the line asserted) or to the kernel (the line PENDING on its
+    # ack). The kernel settles the owed ack as not handled (the next driver finds 1 unhandled
+    # interrupt on the line) and masks the line; pci turns the function's bus mastering and
+    # INTx off at the release (command 0x0402: memory decoding and Interrupt Disable) and on at
+    # the next claim (0x0006: memory, bus master); edu_open clears the stale status. The
+    # second driver's first interrupt, and every other, arrive. It may first get one with
+    # status 0 (the old status, latched when the claim turned INTx back on): "1 for other
+    # devices".
+    case("pci-release-pending",
+         [r"edu 0: line 33: 0 interrupts nobody handled before this driver\n[\s\S]*"
+          r"edu 0: raised 100, handled 100 \(0 for other devices\): PASS[\s\S]*"
+          r"edu 0: ending with an interrupt pending \(status 0x1, line 33 pending on its ack\)"
+          r"[\s\S]*"
+          r"pci: 00:01\.0 released \(its driver ended\), command 0x0402\n[\s\S]*"
+          r"pci: 00:01\.0 claimed, command 0x0006\n[\s\S]*"
+          r"edu 0: line 33: 1 interrupts nobody handled before this driver\n[\s\S]*"
+          r"edu 0: raised 100, handled 100 \([01] for other devices\): PASS[\s\S]*"
+          r"edu 0: ending with an interrupt pending \(status 0x1, line 33 pending on its ack\)"
+          r"[\s\S]*"
+          r"pci: 00:01\.0 released \(its driver ended\), command 0x0402\n",
+          r"init: power off requested by uart"],
+         bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+                  "edu_abandon@1,edu_abandon@2",
+         qemu_args=("-device", "edu",),
+         console_input=(r"(released[^\n]*\n[\s\S]*){2}", "poweroff\r")),
 ]
+
