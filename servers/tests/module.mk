@@ -13,9 +13,11 @@ SERVERS += faulter faulter_ill
 SERVER_SRCS_faulter := servers/tests/faulter.c
 SERVER_SRCS_faulter_ill := servers/tests/faulter_ill.c
 
-# storm: keeps the goldfish RTC's interrupt asserted (storm and spurious detection).
-SERVERS += storm
-SERVER_SRCS_storm := servers/tests/storm.c
+# storm: keeps the goldfish RTC's interrupt asserted (storm and spurious detection);
+# storm_rebind: the same, unhandled, rebinding the line on the way (detection's history).
+SERVERS += storm storm_rebind
+SERVER_SRCS_storm := servers/tests/storm_main.c servers/tests/storm.c
+SERVER_SRCS_storm_rebind := servers/tests/storm_rebind.c servers/tests/storm.c
 
 # pcitest: lists PCI bus 0 through a part of the ECAM frame (frame derivation).
 SERVERS += pcitest

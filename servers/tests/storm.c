@@ -1,12 +1,12 @@
-/* storm: a driver for the goldfish RTC that makes its alarm interrupt stay asserted, to test
- * the kernel's storm and spurious detection. Started as `storm:goldfish-rtc`; a0 picks
- * the scenario: even, a storm (it acks "handled" without clearing the device); odd, nobody
- * handles it (it acks "not handled"). Either way the kernel must disable the line, report it,
- * and keep everything else running; then irq_enable and a proper clear bring it back.
+/* storm.c: a driver for the goldfish RTC that makes its alarm interrupt stay asserted, to test
+ * the kernel's storm and spurious detection (storm.h; the storm and storm_rebind servers).
+ * The kernel must disable the line, report it, and keep everything else running; then
+ * irq_enable and a proper clear bring it back.
  * No IPC protocol. */
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
+#include "storm.h"
 
 #define RTC_VA          0x0000002000000000ul
 #define RTC_ALARM_LOW   0x08
@@ -15,6 +15,10 @@
 #define RTC_CLEAR_INT   0x1c
 #define SLOT_NTFN       (TACET_CHILD_FIRST_FREE + 0)
 #define MAX_ACKS        100000
+#define UNHANDLED_LIMIT 1000 /* the kernel's IRQ_UNHANDLED_LIMIT */
+#define REBIND_ACKED    300  /* STORM_REBIND: after this interrupt's ack, unbind and bind */
+#define REBIND_OWING    600  /* ... and after this one's notification, before its ack */
+#define IRQ             TACET_CHILD_DEVICE_IRQ
 
 static volatile uint32_t *rtc = (volatile uint32_t *)RTC_VA;
 
@@ -41,19 +45,60 @@ static unsigned int line_state(unsigned long *count)
 	return ii.state;
 }
 
-int main(void)
+/* Let the line go and take it again (what a driver restarting its interrupt handling does):
+ * 0, or the error after printing it. */
+static long rebind(unsigned long seen, const char *how)
 {
-	int storm = !(tacet_start_arg & 1);
-	const char *what = storm ? "storm" : "unhandled";
-	unsigned long acks = 0, count = 0;
+	long err = tacet_irq_unbind(IRQ);
+
+	if (!err)
+		err = tacet_irq_bind(IRQ, SLOT_NTFN, 1, 0);
+	printf("storm: rebinding after %lu interrupts (%s): %s\n", seen, how,
+	       err ? tacet_strerror(err) : "done");
+	return err;
+}
+
+/* One notification of the stuck line: drive it again and acknowledge (rebinding on the way
+ * with STORM_REBIND). Returns 0, or an error after printing it. */
+static long one_notification(enum storm_mode mode, unsigned long seen)
+{
+	rtc[RTC_IRQ_ENABLED / 4] = 1;
+	if (mode == STORM_REBIND && seen == REBIND_OWING)
+		return rebind(seen, "the last not acknowledged"); /* its ack is still owed */
+	tacet_irq_ack(IRQ, mode == STORM_HANDLED);
+	if (mode == STORM_REBIND && seen == REBIND_ACKED)
+		return rebind(seen, "acknowledged");
+	return 0;
+}
+
+/* STORM_REBIND, once the line is disabled: let it go and take it again; it must stay
+ * disabled (only irq_enable turns it back on). Returns 0, or 1 after printing the failure. */
+static int rebind_disabled(unsigned long count)
+{
+	unsigned int state;
+
+	if (rebind(count, "disabled"))
+		return 1;
+	state = line_state(&count);
+	printf("storm: rebind: bound again, the line is %s: %s\n",
+	       state == 3 ? "still disabled" : "no longer disabled", state == 3 ? "PASS" : "FAIL");
+	return state == 3 ? 0 : 1;
+}
+
+int storm_run(enum storm_mode mode)
+{
+	const char *what = mode == STORM_HANDLED ? "storm" : mode == STORM_REBIND ? "rebind"
+										   : "unhandled";
+	unsigned long seen = 1, count = 0;
 	long err;
+	int ok;
 
 	err = tacet_map(TACET_CHILD_SELF, TACET_CHILD_DEVICE, RTC_VA,
 			TACET_RIGHT_READ | TACET_RIGHT_WRITE);
 	if (!err)
 		err = tacet_ntfn_new(SLOT_NTFN);
 	if (!err)
-		err = tacet_irq_bind(TACET_CHILD_DEVICE_IRQ, SLOT_NTFN, 1, 0);
+		err = tacet_irq_bind(IRQ, SLOT_NTFN, 1, 0);
 	if (err) {
 		printf("storm: cannot start: %s\n", tacet_strerror(err));
 		return 1;
@@ -64,34 +109,36 @@ int main(void)
 	tacet_wait(SLOT_NTFN);      /* the first interrupt */
 	line = find_line();
 	rtc[RTC_IRQ_ENABLED / 4] = 1;
-	tacet_irq_ack(TACET_CHILD_DEVICE_IRQ, storm);
+	tacet_irq_ack(IRQ, mode == STORM_HANDLED);
 	/* Never clear the device, so it interrupts again after every acknowledgement, until the
 	 * kernel disables the line. QEMU 7.2's PLIC latches a source only when the device drives
 	 * its line again (it does not re-sample a level that stayed high at completion), so the
 	 * stuck device is modelled by rewriting IRQ_ENABLED, which makes the RTC drive it again. */
-	while (acks < MAX_ACKS && line_state(&count) != 3) {
-		if (tacet_poll(SLOT_NTFN)) {
-			rtc[RTC_IRQ_ENABLED / 4] = 1;
-			tacet_irq_ack(TACET_CHILD_DEVICE_IRQ, storm);
-			acks++;
-		} else {
+	while (!err && seen < MAX_ACKS && line_state(&count) != 3) {
+		if (tacet_poll(SLOT_NTFN))
+			err = one_notification(mode, ++seen);
+		else
 			tacet_yield();
-		}
 	}
-	if (line_state(&count) != 3) {
-		printf("storm: %s: FAIL: the line was not disabled after %lu acks\n", what, acks);
+	if (err || line_state(&count) != 3) {
+		printf("storm: %s: FAIL: the line was not disabled after %lu acks\n", what, seen);
 		return 1;
 	}
-	printf("storm: %s: line disabled after %lu interrupts: PASS\n", what, count);
+	/* Rebinding must not have restarted the count: disabled at the limit, as without. */
+	ok = mode != STORM_REBIND || count == UNHANDLED_LIMIT;
+	printf("storm: %s: line disabled after %lu interrupts: %s\n", what, count,
+	       ok ? "PASS" : "FAIL (not at the limit: the rebinds reset the kernel's count)");
+	if (!ok || (mode == STORM_REBIND && rebind_disabled(count)))
+		return 1;
 	/* Fix the device, turn the line back on: it works normally again. */
 	rtc[RTC_CLEAR_INT / 4] = 1;
 	rtc[RTC_IRQ_ENABLED / 4] = 0;
 	tacet_poll(SLOT_NTFN);
-	err = tacet_irq_enable(TACET_CHILD_DEVICE_IRQ);
+	err = tacet_irq_enable(IRQ);
 	/* an interrupt the PLIC latched before the device was cleared may still come, once */
 	for (int i = 0; !err && i < 100; i++) {
 		if (tacet_poll(SLOT_NTFN))
-			tacet_irq_ack(TACET_CHILD_DEVICE_IRQ, 1);
+			tacet_irq_ack(IRQ, 1);
 		tacet_yield();
 	}
 	if (err || line_state(&count) != 1) {
