@@ -45,8 +45,8 @@ static unsigned int line_state(unsigned long *count)
 	return ii.state;
 }
 
-/* Let the line go and take it again (what a driver restarting its interrupt handling does):
- * 0, or the error after printing it. */
+/* Let the line go and take it again (what a driver restarting its interrupt handling does),
+ * and say so: 0, or the error. */
 static long rebind(unsigned long seen, const char *how)
 {
 	long err = tacet_irq_unbind(IRQ);
@@ -87,8 +87,10 @@ static int rebind_disabled(unsigned long count)
 
 int storm_run(enum storm_mode mode)
 {
-	const char *what = mode == STORM_HANDLED ? "storm" : mode == STORM_REBIND ? "rebind"
-										   : "unhandled";
+	static const char *const names[] = {
+		[STORM_HANDLED] = "storm", [STORM_UNHANDLED] = "unhandled", [STORM_REBIND] = "rebind",
+	};
+	const char *what = names[mode];
 	unsigned long seen = 1, count = 0;
 	long err;
 	int ok;
