@@ -259,7 +259,8 @@ static int abandon(struct edu_run *r)
 		return 1;
 	}
 	printf("edu %ld: ending with an interrupt pending (status %#x, line %lu pending on its "
-	       "ack)\n", r->dev.index, r->dev.regs[EDU_IRQ_STATUS], r->dev.irq);
+	       "ack, %lu taken on it so far)\n", r->dev.index, r->dev.regs[EDU_IRQ_STATUS],
+	       r->dev.irq, count);
 	return 0;
 }
 

@@ -70,8 +70,9 @@ long edu_open(struct edu *e, unsigned long va, unsigned long badge)
 		 * its status bits would keep the line asserted (pci turned INTx back on with the
 		 * claim), and a raise that finds the line already up makes no new edge, so this
 		 * driver's first interrupt would never come. pci cannot clear it: it is the device's
-		 * own register. Clear every bit before binding; an interrupt the old status already
-		 * got latched comes once, with status 0, and is acknowledged as not ours. */
+		 * own register. Clear every bit before binding. (The controller may have latched
+		 * the old assertion: that interrupt still comes, once, right after the bind; by
+		 * then the status is 0, or this driver's own first raise.) */
 		e->regs = (volatile uint32_t *)va;
 		e->regs[EDU_IRQ_ACK] = ~0u;
 	}

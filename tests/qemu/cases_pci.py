@@ -68,20 +68,23 @@ CASES = [
     # interrupt on the line) and masks the line; pci turns the function's bus mastering and
     # INTx off at the release (command 0x0402: memory decoding and Interrupt Disable) and on at
     # the next claim (0x0006: memory, bus master); edu_open clears the stale status. The
-    # second driver's first interrupt, and every other, arrive. It may first get one with
-    # status 0 (the old status, latched when the claim turned INTx back on): "1 for other
-    # devices".
+    # second driver's first interrupt, and every other, arrive: the line has taken 101
+    # interrupts, then 202. (The claim turns INTx back on while the old status is still set,
+    # and the PLIC latches that until the bind delivers it: one interrupt that the second
+    # driver's first raise finds already signalled, the notification's bits coalescing. Each
+    # later one is then taken one raise behind, so its abandoned raise waits in the PLIC and
+    # the count is the same as without it.)
     case("pci-release-pending",
          [r"edu 0: line 33: 0 interrupts nobody handled before this driver\n[\s\S]*"
           r"edu 0: raised 100, handled 100 \(0 for other devices\): PASS[\s\S]*"
-          r"edu 0: ending with an interrupt pending \(status 0x1, line 33 pending on its ack\)"
-          r"[\s\S]*"
+          r"edu 0: ending with an interrupt pending \(status 0x1, line 33 pending on its ack, "
+          r"101 taken on it so far\)[\s\S]*"
           r"pci: 00:01\.0 released \(its driver ended\), command 0x0402\n[\s\S]*"
           r"pci: 00:01\.0 claimed, command 0x0006\n[\s\S]*"
           r"edu 0: line 33: 1 interrupts nobody handled before this driver\n[\s\S]*"
-          r"edu 0: raised 100, handled 100 \([01] for other devices\): PASS[\s\S]*"
-          r"edu 0: ending with an interrupt pending \(status 0x1, line 33 pending on its ack\)"
-          r"[\s\S]*"
+          r"edu 0: raised 100, handled 100 \(0 for other devices\): PASS[\s\S]*"
+          r"edu 0: ending with an interrupt pending \(status 0x1, line 33 pending on its ack, "
+          r"202 taken on it so far\)[\s\S]*"
           r"pci: 00:01\.0 released \(its driver ended\), command 0x0402\n",
           r"init: power off requested by uart"],
          bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
