@@ -16,26 +16,29 @@ static long call_for_cap(unsigned long pci, struct tacet_msg *msg, unsigned long
 }
 
 long tacet_pci_claim(unsigned long pci, unsigned long vendor, unsigned long device,
-		     unsigned long index, unsigned long frame_slot, unsigned long irq_slot,
-		     struct tacet_pci_device *dev)
+		     unsigned long index, unsigned long frame_slot, struct tacet_pci_device *dev)
 {
-	/* the watch-only capability travels from irq_slot, which is empty until the second call */
-	struct tacet_msg msg = { .tag = TACET_TAG_CAP(PCI_CLAIM, 3, irq_slot),
+	/* the watch-only capability travels from the scratch slot, emptied right after */
+	struct tacet_msg msg = { .tag = TACET_TAG_CAP(PCI_CLAIM, 3, TACET_CHILD_LIB_SCRATCH),
 				 .w = { vendor, device, index } };
-	long err = tacet_cap_copy(TACET_CHILD_SELF, irq_slot, 0, 0);
+	long err = tacet_cap_copy(TACET_CHILD_SELF, TACET_CHILD_LIB_SCRATCH, 0, 0);
 
 	if (err)
 		return err;
 	err = call_for_cap(pci, &msg, frame_slot);
-	tacet_cap_delete(irq_slot);
+	tacet_cap_delete(TACET_CHILD_LIB_SCRATCH);
 	if (err)
 		return err;
 	dev->irq = msg.w[1];
 	dev->bar0_size = msg.w[2];
 	dev->bus_slot = msg.w[3];
-	msg = (struct tacet_msg){ .tag = TACET_TAG(PCI_IRQ, 3), .w = { vendor, device, index } };
-	err = call_for_cap(pci, &msg, irq_slot);
-	if (err)
-		tacet_cap_delete(frame_slot);
-	return err;
+	return 0;
+}
+
+long tacet_pci_irq(unsigned long pci, unsigned long vendor, unsigned long device,
+		   unsigned long index, unsigned long irq_slot)
+{
+	struct tacet_msg msg = { .tag = TACET_TAG(PCI_IRQ, 3), .w = { vendor, device, index } };
+
+	return call_for_cap(pci, &msg, irq_slot);
 }

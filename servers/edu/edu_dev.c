@@ -20,7 +20,7 @@ static long claim_once(unsigned long *irq)
 	for (unsigned long index = 0; index < EDU_MAX_INDEX; index++) {
 		struct tacet_pci_device dev;
 		long err = tacet_pci_claim(EDU_SLOT_PCI, EDU_VENDOR, EDU_DEVICE, index, EDU_SLOT_BAR,
-					   EDU_SLOT_IRQ, &dev);
+					   &dev);
 
 		if (err == -TACET_EBUSY) {
 			busy = 1;
@@ -67,15 +67,17 @@ long edu_open(struct edu *e, unsigned long va, unsigned long badge)
 				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
 	if (!err) {
 		/* A previous driver may have ended with an interrupt raised and not acknowledged:
-		 * its status bits would keep the line asserted (pci turned INTx back on with the
-		 * claim), and a raise that finds the line already up makes no new edge, so this
-		 * driver's first interrupt would never come. pci cannot clear it: it is the device's
-		 * own register. Clear every bit before binding. (The controller may have latched
-		 * the old assertion: that interrupt still comes, once, right after the bind; by
-		 * then the status is 0, or this driver's own first raise.) */
+		 * its status bits would assert the line as soon as INTx is on, and that interrupt,
+		 * not ours, would be delivered to us (or, the line already up, our first raise would
+		 * make no new edge). pci cannot clear it: it is the device's own register. So clear
+		 * every bit while INTx is still off (pci turns it on with PCI_IRQ), then ask for
+		 * the line. */
 		e->regs = (volatile uint32_t *)va;
 		e->regs[EDU_IRQ_ACK] = ~0u;
 	}
+	if (!err && (step = "get its interrupt line"))
+		err = tacet_pci_irq(EDU_SLOT_PCI, EDU_VENDOR, EDU_DEVICE, (unsigned long)e->index,
+				    EDU_SLOT_IRQ);
 	if (!err && (step = "bind the interrupt"))
 		err = tacet_irq_bind(EDU_SLOT_IRQ, EDU_SLOT_NTFN, badge, TACET_IRQ_SHARED);
 	if (err) {

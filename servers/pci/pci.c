@@ -23,16 +23,18 @@
  * capability. The claim comes with a rights-less capability to the driver's process, which can
  * only be watched: the server watches it (PROCESS_WATCH, the bit of the device's index, on a
  * notification bound to this thread) and drops it. The server never holds a capability that
- * could change a driver. A claim prints `pci: 00:SS.F claimed, command 0xCCCC`; when the
- * driver ends, the device is released: `pci: 00:SS.F released (its driver ended), command
- * 0xCCCC`, and may be claimed again (the command register as the function reads it back).
+ * could change a driver. A claim prints `pci: 00:SS.F claimed, command 0xCCCC`, PCI_IRQ
+ * `pci: 00:SS.F INTx on, command 0xCCCC`; when the driver ends, the device is released:
+ * `pci: 00:SS.F released (its driver ended), command 0xCCCC`, and may be claimed again (the
+ * command register as the function reads it back).
  *
  * A function nobody has claimed is quiet: bus mastering off (no DMA) and INTx disabled
  * (command register bit 10), set at enumeration and again at every release, so a device its
  * driver left mid-work can neither write memory nor hold its line, perhaps shared with other
- * devices, asserted. A claim turns memory decoding, bus mastering and INTx on. What the
- * device itself still holds (an interrupt status, a computation) is its next driver's to clear:
- * a bus server cannot know device registers.
+ * devices, asserted. A claim turns memory decoding and bus mastering on; INTx comes on only
+ * with PCI_IRQ. What the device itself still holds (an interrupt status, a computation) is its
+ * next driver's to clear, between the two calls (a bus server cannot know device registers):
+ * so an interrupt its previous driver left never reaches the next one.
  */
 #include <stdio.h>
 #include <string.h>
@@ -223,10 +225,17 @@ static uint32_t func_quiesce(const struct pci_func *f)
 	return command_update(f, CMD_INTX_OFF, CMD_MASTER);
 }
 
-/* A driver claimed f: its BARs, DMA and interrupt on. Returns the command register. */
+/* A driver claimed f: its BARs and DMA on; INTx stays off until the driver asks for its line
+ * (after quieting what the device may still hold). Returns the command register. */
 static uint32_t func_enable(const struct pci_func *f)
 {
-	return command_update(f, CMD_MEMORY | CMD_MASTER, CMD_INTX_OFF);
+	return command_update(f, CMD_MEMORY | CMD_MASTER, 0);
+}
+
+/* The driver asked for f's line: INTx on. Returns the command register. */
+static uint32_t func_intx_on(const struct pci_func *f)
+{
+	return command_update(f, 0, CMD_INTX_OFF);
 }
 
 static void enumerate(void)
@@ -299,6 +308,7 @@ static long irq_cap(const struct tacet_msg *msg, unsigned long client, struct ta
 		return -TACET_ENOENT;
 	if (!f->claimed || f->owner != client)
 		return -TACET_EPERM;
+	printf("pci: 00:%02x.%x INTx on, command %#06x\n", f->dev, f->fn, func_intx_on(f));
 	reply->tag = TACET_TAG_CAP(0, 1, intx[f->intx]->irq_slot);
 	return 0;
 }

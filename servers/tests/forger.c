@@ -106,8 +106,7 @@ static long claim_again(void)
 {
 	struct tacet_pci_device dev;
 
-	return tacet_pci_claim(EDU_SLOT_PCI, 0x1234, 0x11e8, 0, SLOT_STACK + 1, SLOT_STACK + 2,
-			       &dev);
+	return tacet_pci_claim(EDU_SLOT_PCI, 0x1234, 0x11e8, 0, SLOT_STACK + 1, &dev);
 }
 
 int main(void)

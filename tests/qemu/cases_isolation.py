@@ -93,4 +93,20 @@ CASES = [
                         (r"(?s)(?=.*back again\r?\n)(?=.*chatter: 300 lines)"
                          r"(?=.*squatter: \d+ tries)", "poweroff\r")],
          timeout=60),
+    # A driver that faults on every 100th interrupt of its edu device is restarted 50 times:
+    # each instance finds the device working and every interrupt delivered once (the line's
+    # count is a whole number of rounds when it starts), and the system's memory is the same
+    # at every restart (a figure from restart 2 equals the one from restart 50).
+    case("restart-edu-50",
+         [r"edu_crash: instance 0: 99 interrupts handled, each delivered once; faulting on "
+          r"interrupt 100: PASS",
+          r"edu_crash: instance 50: 99 interrupts handled, each delivered once; faulting on "
+          r"interrupt 100: PASS",
+          r"init: server edu_crash failed \(status -7\) after 50 restarts; giving up",
+          r"init: restarting edu_crash \(restart 2\): free pages (\d+), object caches (\d+), "
+          r"kernel objects (\d+)[\s\S]*init: restarting edu_crash \(restart 50\): "
+          r"free pages \1, object caches \2, kernel objects \3",
+          r"init: power off requested by uart"],
+         bootargs=f"{PCI_RUN},edu_crash@1*50", qemu_args=("-device", "edu"),
+         console_input=(r"giving up", "poweroff\r"), timeout=120),
 ]

@@ -63,24 +63,22 @@ CASES = [
          console_input=(r"(released[^\n]*\n[\s\S]*){2}", "poweroff\r")),
     # A driver that ends mid-interrupt: two edu_abandon drivers take turns on one device. Each
     # takes 100 interrupts, then raises one more and ends without acknowledging it, to the
-    # device (its status stays set, the line asserted) or to the kernel (the line PENDING on its
-    # ack). The kernel settles the owed ack as not handled (the next driver finds 1 unhandled
-    # interrupt on the line) and masks the line; pci turns the function's bus mastering and
-    # INTx off at the release (command 0x0402: memory decoding and Interrupt Disable) and on at
-    # the next claim (0x0006: memory, bus master); edu_open clears the stale status. The
+    # device (its status stays set) or to the kernel (the line PENDING on its ack). The kernel
+    # settles the owed ack as not handled (the next driver finds 1 unhandled interrupt on the
+    # line) and masks the line; pci turns the function's bus mastering and INTx off at the
+    # release (command 0x0402: memory decoding and Interrupt Disable), bus mastering on at the
+    # next claim (0x0406) and INTx only when the driver asks for its line (0x0006), after
+    # edu_open cleared the stale status: nothing the first driver left reaches the second. The
     # second driver's first interrupt, and every other, arrive: the line has taken 101
-    # interrupts, then 202. (The claim turns INTx back on while the old status is still set,
-    # and the PLIC latches that until the bind delivers it: one interrupt that the second
-    # driver's first raise finds already signalled, the notification's bits coalescing. Each
-    # later one is then taken one raise behind, so its abandoned raise waits in the PLIC and
-    # the count is the same as without it.)
+    # interrupts, then 202.
     case("pci-release-pending",
          [r"edu 0: line 33: 0 interrupts nobody handled before this driver\n[\s\S]*"
           r"edu 0: raised 100, handled 100 \(0 for other devices\): PASS[\s\S]*"
           r"edu 0: ending with an interrupt pending \(status 0x1, line 33 pending on its ack, "
           r"101 taken on it so far\)[\s\S]*"
           r"pci: 00:01\.0 released \(its driver ended\), command 0x0402\n[\s\S]*"
-          r"pci: 00:01\.0 claimed, command 0x0006\n[\s\S]*"
+          r"pci: 00:01\.0 claimed, command 0x0406\n[\s\S]*"
+          r"pci: 00:01\.0 INTx on, command 0x0006\n[\s\S]*"
           r"edu 0: line 33: 1 interrupts nobody handled before this driver\n[\s\S]*"
           r"edu 0: raised 100, handled 100 \(0 for other devices\): PASS[\s\S]*"
           r"edu 0: ending with an interrupt pending \(status 0x1, line 33 pending on its ack, "

@@ -12,10 +12,14 @@
  *       -TACET_EINVAL (the device has no memory BAR0 or no interrupt pin).
  *       w1: the IRQ number, w2: BAR0's size in bytes, w3: the device's slot on bus 0.
  *   PCI_IRQ (vendor, device, index): the reply carries the IRQ handler capability of the
- *       device's INTx line; only for the driver that claimed it (else -TACET_EPERM).
+ *       device's INTx line, and the function's INTx is turned on; only for the driver that
+ *       claimed it (else -TACET_EPERM).
  *
- * A claim lasts until the driver's process ends; then the device may be claimed again.
- * lib/ wraps both as tacet_pci_claim().
+ * Between the two a driver quiets its device (clears an interrupt status the previous driver
+ * may have left): until PCI_IRQ the function cannot assert its line, so nothing its previous
+ * driver left is delivered to the new one. A claim lasts until the driver's process ends; then
+ * the device is quiet again (bus mastering and INTx off) and may be claimed again.
+ * lib/ wraps them as tacet_pci_claim() and tacet_pci_irq().
  */
 #ifndef PCI_PROTO_H
 #define PCI_PROTO_H
@@ -33,11 +37,14 @@ struct tacet_pci_device {
 };
 
 /* Claims the index-th vendor:device function from the PCI server (endpoint in slot pci): its
- * BAR0 frame lands in frame_slot, its IRQ handler capability in irq_slot (both empty before).
- * Sends only a rights-less capability to the caller's process (TACET_CHILD_SELF). Returns 0
- * (and fills *dev) or a negative TACET_E* code, the server's or the calls'. */
+ * BAR0 frame lands in frame_slot (empty before). Sends only a rights-less capability to the
+ * caller's process (made in TACET_CHILD_LIB_SCRATCH for the call). Returns 0 (and fills *dev)
+ * or a negative TACET_E* code, the server's or the call's. */
 long tacet_pci_claim(unsigned long pci, unsigned long vendor, unsigned long device,
-		     unsigned long index, unsigned long frame_slot, unsigned long irq_slot,
-		     struct tacet_pci_device *dev);
+		     unsigned long index, unsigned long frame_slot, struct tacet_pci_device *dev);
+/* The claimed function's line: its IRQ handler capability into irq_slot (empty before), INTx
+ * on. Quiet the device first. 0 or a negative TACET_E* code. */
+long tacet_pci_irq(unsigned long pci, unsigned long vendor, unsigned long device,
+		   unsigned long index, unsigned long irq_slot);
 
 #endif
