@@ -301,20 +301,28 @@ static inline long tacet_cap_info_regs(unsigned long slot, unsigned long out[4])
 	return (long)a0;
 }
 
+/* CAP_INFO's a3 and a4 for a capability of the given type in slot. Returns 0 or a negative
+ * TACET_E* code (-TACET_ETYPE: another type). */
+static inline long tacet_cap_info_type(unsigned long slot, long type, unsigned long *a3,
+				       unsigned long *a4)
+{
+	unsigned long out[4];
+	long got = tacet_cap_info_regs(slot, out);
+
+	if (got < 0)
+		return got;
+	if (got != type)
+		return -TACET_ETYPE;
+	*a3 = out[2];
+	*a4 = out[3];
+	return 0;
+}
+
 /* The physical address and size (pages) of the frame in slot, for a device's DMA. Returns 0 or
  * a negative TACET_E* code (-TACET_ETYPE: not a frame). */
 static inline long tacet_frame_info(unsigned long slot, unsigned long *paddr, unsigned long *pages)
 {
-	unsigned long out[4];
-	long type = tacet_cap_info_regs(slot, out);
-
-	if (type < 0)
-		return type;
-	if (type != TACET_CAP_FRAME)
-		return -TACET_ETYPE;
-	*paddr = out[2];
-	*pages = out[3];
-	return 0;
+	return tacet_cap_info_type(slot, TACET_CAP_FRAME, paddr, pages);
 }
 
 /* The kernel memory charged to the account of the process in slot and its limit, in bytes
@@ -322,16 +330,7 @@ static inline long tacet_frame_info(unsigned long slot, unsigned long *paddr, un
 static inline long tacet_process_memory(unsigned long slot, unsigned long *used,
 					unsigned long *limit)
 {
-	unsigned long out[4];
-	long type = tacet_cap_info_regs(slot, out);
-
-	if (type < 0)
-		return type;
-	if (type != TACET_CAP_PROCESS)
-		return -TACET_ETYPE;
-	*used = out[2];
-	*limit = out[3];
-	return 0;
+	return tacet_cap_info_type(slot, TACET_CAP_PROCESS, used, limit);
 }
 
 /* Copies the capability in slot src to the empty slot dst, keeping only the rights in mask
