@@ -68,6 +68,13 @@ static void sys_yield(struct thread *t)
 	ret(t, 0);
 }
 
+static void sys_self(struct thread *t)
+{
+	arch_ctx_set_ret(&t->ctx, 1, t->hart);
+	arch_ctx_set_ret(&t->ctx, 2, t->prio);
+	ret(t, (long)t->tid);
+}
+
 static void sys_cycles(struct thread *t)
 {
 	ret(t, (long)arch_cycles());
@@ -515,6 +522,7 @@ static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_IRQ_ENABLE] = sys_irq_enable,
 	[TACET_SYS_TIMER_SET] = sys_timer_set,
 	[TACET_SYS_FRAME_DERIVE] = sys_frame_derive,
+	[TACET_SYS_SELF] = sys_self,
 };
 
 void syscall_dispatch(struct thread *t)

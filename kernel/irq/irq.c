@@ -419,8 +419,10 @@ void sys_irq_bind(struct thread *t)
 	d->shared = shared;
 	if (!d->history_of)
 		d->history_of = t->proc; /* a fresh history: charged to its first binder */
-	if (d->state == IRQ_UNBOUND)
+	if (d->state == IRQ_UNBOUND) {
+		d->hart = t->hart; /* a line follows its driver: no cross-hart wake per interrupt */
 		line_bound(d);
+	}
 	ret(t, 0);
 }
 

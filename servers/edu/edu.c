@@ -328,6 +328,19 @@ static int phase(struct edu_run *r, unsigned long count, unsigned long from, uns
 	return 0;
 }
 
+/* `edu N: id ID, irq L on hart H, driver on hart D`: IRQ_BIND routes a line nobody had bound to
+ * its binder's hart, so H = D but for a shared line someone else bound first. */
+static void print_identity(const struct edu *dev)
+{
+	struct tacet_irq_info info = { 0 };
+	struct tacet_self self;
+
+	tacet_self(&self);
+	tacet_info(TACET_INFO_IRQ, dev->irq, &info, sizeof(info));
+	printf("edu %ld: id %#x, irq %lu on hart %u, driver on hart %lu\n", dev->index,
+	       dev->regs[EDU_ID], dev->irq, info.hart, self.hart);
+}
+
 int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras)
 {
 	struct edu_run r = { 0 };
@@ -335,7 +348,7 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 
 	if (edu_open(&r.dev, EDU_VA, IRQ_BADGE))
 		return 1;
-	printf("edu %ld: id %#x, irq %lu\n", r.dev.index, r.dev.regs[EDU_ID], r.dev.irq);
+	print_identity(&r.dev);
 	if (extras & EDU_TEST_ABANDON) /* nothing acked yet: only earlier drivers' interrupts */
 		printf("edu %ld: line %lu: %lu interrupts nobody handled before this driver\n",
 		       r.dev.index, r.dev.irq, line_unhandled(&r));

@@ -4,18 +4,19 @@ powers the machine off once the drivers have reported."""
 
 CASES = [
     # One edu device: the PCI server places its BAR0 in the 32-bit window and routes slot 1's
-    # INTA; the driver claims it and takes 1000 interrupts, one at a time, then the device's
-    # own completion interrupts: a factorial, and DMA from RAM to the device and back (the DMA
-    # mask widened so that the device reaches RAM at 2 GiB).
+    # INTA; the driver (on hart 2) claims it, and binding routes the line to hart 2 too; it
+    # takes 1000 interrupts, one at a time, then the device's own completion interrupts: a
+    # factorial, and DMA from RAM to the device and back (the DMA mask widened so that the
+    # device reaches RAM at 2 GiB).
     case("pci-edu",
          [r"pci: 00:00.0 1b36:0008 class 060000 bar0 none irq none",
           r"pci: 00:01.0 1234:11e8 class 00ff00 bar0 0x40000000 size 0x100000 irq 33",
-          r"edu 0: id 0x10000ed, irq 33",
+          r"edu 0: id 0x10000ed, irq 33 on hart 2, driver on hart 2",
           r"edu 0: raised 1000, handled 1000 \(0 for other devices\): PASS",
           r"edu 0: factorial 10 = 3628800, completion interrupt 0x1: PASS",
           r"edu 0: DMA 2048 bytes from RAM at 0x[0-9a-f]+ to the device and back: 0 differ: PASS",
           r"init: power off requested by uart"],
-         bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,edu_dma",
+         bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,edu_dma@2",
          qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
          console_input=(r"edu 0: DMA [^\n]*\n", "poweroff\r")),
     # Three edu devices in slots 1, 5 and 9 (congruent mod 4) share one INTx line; three edu

@@ -47,7 +47,8 @@ enum tacet_sys {
 	TACET_SYS_THREAD_SET = 22,   /* (thread, sched) -> 0: priority and affinity */
 	TACET_SYS_INFO = 23,         /* (kind, index, buf, len) -> bytes written (ps, mem) */
 	TACET_SYS_CYCLES = 24,       /* () -> the cycle counter (benchmarks) */
-	TACET_SYS_IRQ_BIND = 25,     /* (irq, ntfn, badge, flags) -> 0: the line signals badge */
+	TACET_SYS_IRQ_BIND = 25,     /* (irq, ntfn, badge, flags) -> 0: the line signals badge;
+				      * a line nobody had bound is routed to the caller's hart */
 	TACET_SYS_IRQ_ACK = 26,      /* (irq, handled) -> 0: done (oneshot: unmasked once every
 				      * binder of the line has acknowledged) */
 	TACET_SYS_NTFN_BIND = 27,    /* (ntfn) -> 0: RECV also returns when ntfn is signalled */
@@ -61,6 +62,8 @@ enum tacet_sys {
 				      * (timebase ticks, as rdtime reads; 0 cancels); one per ntfn */
 	TACET_SYS_FRAME_DERIVE = 33, /* (frame, dst, first_page, pages) -> 0: a frame capability
 				      * for part of a frame (e.g. one device of a PCI window) */
+	TACET_SYS_SELF = 34,         /* () -> the calling thread's id; a1 = its hart, a2 = its
+				      * priority */
 	TACET_SYS_COUNT
 };
 

@@ -101,6 +101,26 @@ static inline long tacet_syscall6(unsigned long nr, unsigned long arg0, unsigned
 
 /* --- threads and the console ------------------------------------------------------------- */
 
+/* Who am I: the calling thread's id, the hart it runs on and its priority (for a driver that
+ * wants its line, or its work, where it runs). Returns the thread id. */
+struct tacet_self {
+	unsigned long tid, hart, prio;
+};
+
+static inline long tacet_self(struct tacet_self *self)
+{
+	register unsigned long a0 __asm__("a0");
+	register unsigned long a1 __asm__("a1");
+	register unsigned long a2 __asm__("a2");
+	register unsigned long a7 __asm__("a7") = TACET_SYS_SELF;
+
+	__asm__ volatile("ecall" : "=r"(a0), "=r"(a1), "=r"(a2) : "r"(a7) : "memory");
+	self->tid = a0;
+	self->hart = a1;
+	self->prio = a2;
+	return (long)a0;
+}
+
 /* Returns 0: the cheapest round trip into the kernel and back. */
 static inline long tacet_null(void)
 {
