@@ -6,8 +6,9 @@
  *
  * A line's protocol (threaded delivery, oneshot; one or, with TACET_IRQ_SHARED, several binders):
  *
- *   UNBOUND --irq_bind--> IDLE (routed to desc->hart, unmasked); DISABLED instead if detection
- *           had disabled it and its history carries on (below)
+ *   UNBOUND --irq_bind--> IDLE (routed to the binder's hart, or to the one irq_set_affinity
+ *           chose while the line was free; unmasked); DISABLED instead if detection had
+ *           disabled it and its history carries on (below)
  *   IDLE --fires--> top half: claim; mask; signal every binder; complete --> PENDING
  *   PENDING --the last binder's irq_ack--> IDLE: unmask (fires again at once if still asserted)
  *           (the ack says whether the interrupt was that binder's device: handled)
@@ -286,6 +287,7 @@ static void unbind(struct irq_desc *d, struct irq_binder *b)
 		chip->mask(d->irq);
 		d->state = IRQ_UNBOUND;
 		d->shared = false;
+		d->hart_chosen = false; /* the next driver's line follows it */
 	}
 	kobj_put(&n->obj);
 }
@@ -420,7 +422,8 @@ void sys_irq_bind(struct thread *t)
 	if (!d->history_of)
 		d->history_of = t->proc; /* a fresh history: charged to its first binder */
 	if (d->state == IRQ_UNBOUND) {
-		d->hart = t->hart; /* a line follows its driver: no cross-hart wake per interrupt */
+		if (!d->hart_chosen)
+			d->hart = t->hart; /* a line follows its driver: no cross-hart wake each time */
 		line_bound(d);
 	}
 	ret(t, 0);
@@ -489,6 +492,7 @@ void sys_irq_set_affinity(struct thread *t)
 	}
 	/* A line pending in the PLIC stays pending: the new hart's context claims it. */
 	d->hart = (unsigned int)hart;
+	d->hart_chosen = true;
 	chip->set_affinity(d->irq, d->hart);
 	ret(t, 0);
 }

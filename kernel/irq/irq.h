@@ -44,6 +44,8 @@ struct irq_desc {
 	unsigned int irq;
 	enum irq_state state;
 	unsigned int hart;          /* affinity: the one hart it is routed to */
+	bool hart_chosen;           /* irq_set_affinity chose it: the next binder does not move it
+				     * (forgotten when the line is free again) */
 	struct irq_binder binders[IRQ_MAX_BINDERS];
 	unsigned int nbinders;
 	bool shared;                /* bound with TACET_IRQ_SHARED: more binders may join */

@@ -14,11 +14,16 @@
  * AWAY_SHARE of them and comes back: each move is made right after a raise, so that interrupt
  * is in flight while the line moves. After each stretch the line's per-hart counts
  * (TACET_INFO_IRQ) are checked: the stretch's interrupts were taken on its hart, but the first,
- * which may have been taken on the previous one, and nowhere else. (Mostly at home, because
- * a cross-hart delivery costs an IPI and a wake-up from wfi, slow when QEMU's harts outnumber
- * the host's CPUs.)
+ * which may have been taken on the previous one, and nowhere else, and none was lost. A claim
+ * more than the interrupts raised is counted, not failed: QEMU 7.2 sends every INTx line's
+ * level to the PLIC again whenever any PCI function's INTx-disable bit changes (the PCI server
+ * does that as other edu drivers start and end), and the PLIC can then take an asserted line
+ * once more; its notification reaches the driver together with the next one's. (Mostly at
+ * home, because a cross-hart delivery costs an IPI and a wake-up from wfi, slow when QEMU's
+ * harts outnumber the host's CPUs.)
  * Prints `edu N: raised R, handled H (O for other devices): PASS` (N the device's index among
- * the edu devices), with `, M moves` when moving, and exits 0 if every interrupt raised was
+ * the edu devices), with `, M moves, E extra claims` when moving, and exits 0 if every
+ * interrupt raised was
  * handled exactly once. Then, if asked, the device's other interrupts: 10! computed with a
  * completion interrupt, and a DMA round trip (a page of RAM to the device's buffer and back,
  * each transfer ending with an interrupt), each printing its own PASS line. Or it leaves
@@ -60,6 +65,7 @@
 struct edu_run {
 	struct edu dev;
 	unsigned long raised, handled, others;
+	unsigned long extra; /* line claims beyond the interrupts raised (moving phases) */
 };
 
 /* Waits for an interrupt of this device (its status, 0x24, non-zero: other devices' interrupts
@@ -300,7 +306,7 @@ static void move_line(struct edu_run *r)
 static int phase(struct edu_run *r, unsigned long count, unsigned long from, unsigned long to,
 		 unsigned long harts)
 {
-	unsigned long before[MAX_HARTS], after[MAX_HARTS];
+	unsigned long before[MAX_HARTS], after[MAX_HARTS], taken;
 
 	if (irq_counts(r, before) < 0)
 		return 1;
@@ -320,11 +326,13 @@ static int phase(struct edu_run *r, unsigned long count, unsigned long from, uns
 			return 1;
 		}
 	}
-	if (after[to] - before[to] + after[from] - before[from] != count && from != to) {
+	taken = after[to] - before[to] + (from != to ? after[from] - before[from] : 0);
+	if (taken < count) {
 		printf("edu %ld: %lu interrupts raised in a phase, %lu taken: FAIL\n", r->dev.index,
-		       count, after[to] - before[to] + after[from] - before[from]);
+		       count, taken);
 		return 1;
 	}
+	r->extra += taken - count; /* QEMU re-sent the level: see the top */
 	return 0;
 }
 
@@ -380,7 +388,7 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 	printf("edu %ld: raised %lu, handled %lu (%lu for other devices)", r.dev.index, r.raised,
 	       r.handled, r.others);
 	if (move_every)
-		printf(", %lu moves", moves);
+		printf(", %lu moves, %lu extra claims", moves, r.extra);
 	printf(": %s\n", r.raised == r.handled ? "PASS" : "FAIL");
 	if (r.raised != r.handled)
 		return 1;

@@ -784,11 +784,41 @@ static void test_affinity_moves_pending_interrupt(void **state)
 }
 
 /* An unbound line may be moved; it stays masked, and binding routes it there. */
+/* A free line goes to the hart of the thread that binds it; moved while bound, it goes back to
+ * following its next binder once nobody is bound. */
+static void test_bind_follows_binder(void **state)
+{
+	const struct fake_line *l = fake_irqchip_line(LINE2);
+
+	(void)state;
+	w.thr.hart = 3;
+	assert_int_equal(bind(SLOT_IRQ2, SLOT_NTFN, BADGE), 0);
+	assert_int_equal(desc(LINE2)->hart, 3);
+	assert_int_equal(l->routed, 1u << 3);
+	fake_irqchip_raise(LINE2);
+	interrupt(3);
+	assert_int_equal(desc(LINE2)->per_hart[3], 1);
+	assert_int_equal(ack(SLOT_IRQ2), 0);
+	assert_int_equal(set_affinity(SLOT_IRQ2, 1), 0); /* the binder's choice, while bound */
+	assert_int_equal(l->routed, 1u << 1);
+	assert_int_equal(unbind(SLOT_IRQ2), 0);
+	w.thr.hart = 2;
+	assert_int_equal(bind(SLOT_IRQ2, SLOT_NTFN, BADGE), 0);
+	assert_int_equal(l->routed, 1u << 2); /* the choice ended with the binding */
+	/* a second binder of a shared line does not move it */
+	assert_int_equal(bind_as(&w.thr, SLOT_IRQ3, SLOT_NTFN, BADGE, TACET_IRQ_SHARED), 0);
+	w.other_thr.hart = 0;
+	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, BADGE, TACET_IRQ_SHARED), 0);
+	assert_int_equal(fake_irqchip_line(LINE3)->routed, 1u << 2);
+}
+
+/* irq_set_affinity on a free line chooses its hart: whoever binds it next does not move it. */
 static void test_affinity_before_bind(void **state)
 {
 	const struct fake_line *l = fake_irqchip_line(LINE2);
 
 	(void)state;
+	w.thr.hart = 1;
 	assert_int_equal(set_affinity(SLOT_IRQ2, 2), 0);
 	assert_true(l->masked);
 	assert_int_equal(l->unmasks, 0);
@@ -1717,6 +1747,7 @@ struct model_line {
 	unsigned long slot[MODEL_PROCS]; /* each process's capability to it, 0 for none */
 	enum irq_state state;
 	unsigned int hart;  /* the descriptor's affinity */
+	bool chosen;        /* by set_affinity, since the line was last free */
 	int routed;         /* the hart the controller routes it to, -1 for none yet */
 	bool pending;       /* asserted, not yet claimed */
 	bool shared;
@@ -1774,6 +1805,7 @@ static void model_unbind(struct model *m, struct model_line *ml, int p)
 	if (!model_binders(ml)) {
 		ml->state = IRQ_UNBOUND;
 		ml->shared = false;
+		ml->chosen = false;
 	}
 }
 
@@ -1922,6 +1954,8 @@ static void model_step(struct model *m, unsigned int step)
 			ml->shared = shared;
 			if (ml->state == IRQ_UNBOUND) {
 				ml->state = IRQ_IDLE;
+				if (!ml->chosen)
+					ml->hart = t->hart; /* the line follows its binder */
 				ml->routed = (int)ml->hart;
 			}
 		}
@@ -1937,6 +1971,7 @@ static void model_step(struct model *m, unsigned int step)
 		got = call(sys_irq_set_affinity, t, slot, h, 0, 0);
 		if (!want) {
 			ml->hart = (unsigned int)h;
+			ml->chosen = true;
 			ml->routed = (int)h;
 		}
 	} else if (op < 96) {
@@ -1974,6 +2009,8 @@ static void test_random_against_model(void **state)
 			setup(state);
 		}
 		harts[3].online = false; /* a hart the lines may not be moved to */
+		w.thr.hart = 1;           /* the binders' harts, where free lines follow them */
+		w.other_thr.hart = 2;
 		fake_kernel_reset();
 		for (unsigned int step = 0; step < MODEL_STEPS; step++) {
 			model_step(&m, step);
@@ -2009,6 +2046,7 @@ int main(void)
 		IRQ_TEST(test_affinity_routes_to_one_hart),
 		IRQ_TEST(test_affinity_invalid_hart),
 		IRQ_TEST(test_affinity_moves_pending_interrupt),
+		IRQ_TEST(test_bind_follows_binder),
 		IRQ_TEST(test_affinity_before_bind),
 		IRQ_TEST(test_unbind),
 		IRQ_TEST(test_unbind_drops_last_reference),

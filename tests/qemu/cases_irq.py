@@ -34,10 +34,11 @@ CASES = [
           r"init: all 1 servers done; powering off"],
          bootargs="init.run=storm_rebind@1:goldfish-rtc"),
     # The shell's irqs: the console's line bound and counted on hart 0; the RTC's line back to
-    # unbound once its driver ended, with the 1000 unhandled interrupts and the one after.
+    # unbound once its driver ended, with the 1000 unhandled interrupts and the one after, all
+    # taken on hart 1, where its driver ran (a line follows its binder).
     case("irqs-command",
          [r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
-          r"  11 unbound\s+0\s+1001 ", r"init: power off requested by uart"],
+          r"  11 unbound\s+1\s+1001\s+0\s+1001 ", r"init: power off requested by uart"],
          bootargs="init.run=uart:ns16550a,storm@1:goldfish-rtc",
          console_input=(r"tacet: process storm ended", "irqs\rpoweroff\r")),
     # The PCI host bridge's configuration space through a derived part of its ECAM frame;
