@@ -166,12 +166,31 @@ static void deliver(struct irq_desc *d)
 	}
 }
 
+/* The top half of a claimed line (NULL: the claim found none). BKL held. Inline: it is the
+ * fast handlers' way in. */
+static inline __attribute__((always_inline)) void top_half(struct hart *me, struct irq_desc *d)
+{
+	if (!d) {
+		__atomic_fetch_add(&spurious, 1, __ATOMIC_RELAXED);
+		return; /* nothing pending any more: another hart claimed it */
+	}
+	if (d->handler) {
+		unsigned int saved = irq_hardirq_enter();
+
+		d->handler(d->irq);
+		irq_hardirq_exit(saved);
+		fast_storm_check(d);
+	} else {
+		deliver(d);
+	}
+	chip->complete(me->id, d->irq);
+	account(d, me);
+}
+
 void irq_external(void)
 {
 	struct hart *me = this_hart();
 	int locked = bkl_held();
-	unsigned int irq;
-	struct irq_desc *d;
 
 	me->ext_irqs++;
 	/* From the idle wait, take the BKL before the claim: no system call may move the line
@@ -179,26 +198,54 @@ void irq_external(void)
 	 * line is no longer enabled for (the claim would stay open, the line dead). */
 	if (!locked)
 		bkl_lock();
-	irq = chip ? chip->claim(me->id) : 0;
-	d = irq_desc_get(irq);
-	if (!d) {
-		__atomic_fetch_add(&spurious, 1, __ATOMIC_RELAXED);
-		goto out; /* nothing pending any more: another hart claimed it */
-	}
-	if (d->handler) {
-		unsigned int saved = irq_hardirq_enter();
-
-		d->handler(irq);
-		irq_hardirq_exit(saved);
-		fast_storm_check(d);
-	} else {
-		deliver(d);
-	}
-	chip->complete(me->id, irq);
-	account(d, me);
-out:
+	top_half(me, irq_desc_get(chip ? chip->claim(me->id) : 0));
 	if (!locked)
 		bkl_unlock();
+}
+
+/* The common case of a line's delivery, at the floor: one binder, a threaded line, and its
+ * notification's first waiter w on this hart more urgent than t and than anything READY. Then
+ * w gets the bits now and runs next, without a pass through the run queue; returns it. */
+static struct thread *deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
+{
+	struct irq_binder *b = &d->binders[0];
+	struct notification *n = b->ntfn;
+	struct thread *w = n->waiters.head;
+
+	if (d->nbinders != 1 || d->state != IRQ_IDLE || d->handler || !w || w->prio <= t->prio ||
+	    !sched_may_switch_to(me, w))
+		return NULL;
+	chip->mask(d->irq);
+	d->state = IRQ_PENDING;
+	d->acks_due = 1;
+	d->handled = false;
+	b->waiting = true;
+	tqueue_pop(&n->waiters);
+	w->blocked_on = NULL;
+	arch_ctx_set_ret(&w->ctx, 0, n->bits | b->badge);
+	n->bits = 0;
+	if (w->irq_stamp_wanted) {
+		arch_ctx_set_ret(&w->ctx, 1, me->trap_cycle);
+		w->irq_stamp_wanted = false;
+	}
+	w->irq_woken_by = d;
+	w->irq_running_at = 0;
+	chip->complete(me->id, d->irq);
+	account(d, me);
+	w->irq_woken_at = d->last_done;
+	return w;
+}
+
+struct thread *irq_external_user(struct hart *me, struct thread *t)
+{
+	struct irq_desc *d = irq_desc_get(chip->claim(me->id));
+	struct thread *w;
+
+	me->ext_irqs++;
+	if (d && (w = deliver_direct(me, d, t)))
+		return w;
+	top_half(me, d);
+	return NULL;
 }
 
 int irq_request_fast(unsigned int irq, irq_handler_fn fn, unsigned int flags, unsigned int hart)

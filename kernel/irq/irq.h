@@ -83,6 +83,10 @@ struct irq_desc {
 void irq_init(void);
 /* The external interrupt of this hart, from the trap code: claim, handle, complete. */
 void irq_external(void);
+/* The same, taken from user mode while t ran (BKL held): if the delivery woke a thread that
+ * must run on this hart before t, that thread, which the caller switches to directly (t is
+ * not yet put back in the run queue); else NULL, and the scheduler decides. */
+struct thread *irq_external_user(struct hart *me, struct thread *t);
 /* The descriptor of line irq (NULL if the controller has no such line). */
 struct irq_desc *irq_desc_get(unsigned int irq);
 /* Flags of irq_request_fast(). */

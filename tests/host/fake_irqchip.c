@@ -377,6 +377,10 @@ void notification_wait(struct thread *t, struct notification *n)
 	fake_set_waiter(n, t);
 }
 
+/* The harts' run queues (the real structure, kernel/runqueue.c): the fast path asks whether a
+ * woken thread may run before everything READY on its hart. */
+struct runqueue runqueues[MAX_HARTS];
+
 /* The BKL's spin loop answers TLB shootdowns (kernel/hart.c); nothing to flush on the host. */
 void hart_tlb_flush_if_asked(void)
 {

@@ -15,6 +15,8 @@
 
 #include "cap.h"
 #include "fake_irqchip.h"
+#include "runqueue.h"
+#include "sched.h"
 #include "fake_kernel.h"
 #include "irq/irq.h"
 #include "irq/irqchip.h"
@@ -1218,6 +1220,119 @@ static void test_fast_storm_disables(void **state)
 	assert_int_equal(d->state, IRQ_IDLE);
 }
 
+/* --- the direct delivery from user mode (irq_external_user) --- */
+
+static struct thread running, waiting, urgent;
+
+/* `running` was interrupted on hart 0 (priority 50); `waiting` (priority wprio, on hart whart)
+ * waits on the line's notification (the real wait queue). Returns what irq_external_user gave. */
+static struct thread *user_interrupt(unsigned int line, unsigned int wprio, unsigned int whart)
+{
+	struct thread *got;
+
+	running = (struct thread){ .prio = 50, .hart = 0, .state = TACET_THREAD_RUNNING };
+	waiting = (struct thread){ .prio = (uint8_t)wprio, .hart = (uint8_t)whart,
+				   .state = TACET_THREAD_BLOCKED_NTFN, .blocked_on = &w.ntfn };
+	waiting.irq_stamp_wanted = true;
+	tqueue_push(&w.ntfn.waiters, &waiting, 0);
+	harts[0].trap_cycle = 777;
+	fake_irqchip_raise(line);
+	fake_log_clear();
+	bkl_lock();
+	got = irq_external_user(&harts[0], &running);
+	bkl_unlock();
+	return got;
+}
+
+/* The common case: one binder, its waiter on this hart and more urgent than the interrupted
+ * thread: the waiter gets the badge and the trap stamp now and is returned to run next; the
+ * line is PENDING, masked and completed; nothing went through the scheduler. */
+static void test_user_irq_direct(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	assert_ptr_equal(user_interrupt(LINE, 100, 0), &waiting);
+	EXPECT_LOG(EV(FAKE_CLAIM, LINE, 0), EV(FAKE_MASK, LINE, 0), EV(FAKE_COMPLETE, LINE, 0));
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(d->count, 1);
+	assert_int_equal(d->per_hart[0], 1);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 0), BADGE);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 1), 777);
+	assert_false(waiting.irq_stamp_wanted);
+	assert_null(w.ntfn.waiters.head);
+	assert_null(waiting.blocked_on);
+	assert_ptr_equal(waiting.irq_woken_by, d);
+	assert_int_equal(w.ntfn.bits, 0);
+	assert_int_equal(runqueues[0].nready, 0);
+	assert_int_equal(ack(SLOT_IRQ), 0); /* and the protocol goes on as usual */
+	assert_int_equal(d->state, IRQ_IDLE);
+}
+
+/* Every case the direct delivery does not cover falls back to the general top half: it
+ * returns NULL (the scheduler picks), the line is delivered as always (signalled, PENDING) and
+ * the waiter is still in the queue for notification_signal to wake. */
+static void expect_fallback(struct thread *got, unsigned int line, unsigned int signals)
+{
+	assert_null(got);
+	assert_int_equal(desc(line)->state, IRQ_PENDING);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), signals);
+	assert_int_equal(fake_log_count(FAKE_COMPLETE), 1);
+	assert_int_equal(desc(line)->count, 1);
+}
+
+static void test_user_irq_fallbacks(void **state)
+{
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	/* a waiter less urgent than the interrupted thread */
+	expect_fallback(user_interrupt(LINE, 50, 0), LINE, 1);
+	tqueue_remove(&w.ntfn.waiters, &waiting);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	desc(LINE)->count = 0;
+	/* a waiter on another hart */
+	expect_fallback(user_interrupt(LINE, 100, 1), LINE, 1);
+	tqueue_remove(&w.ntfn.waiters, &waiting);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	desc(LINE)->count = 0;
+	/* something READY on this hart more urgent than the waiter */
+	urgent = (struct thread){ .prio = 200, .hart = 0 };
+	rq_push(&runqueues[0], &urgent, false);
+	expect_fallback(user_interrupt(LINE, 100, 0), LINE, 1);
+	rq_remove(&runqueues[0], &urgent);
+	tqueue_remove(&w.ntfn.waiters, &waiting);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	desc(LINE)->count = 0;
+	/* nobody waiting: the bits wait in the notification */
+	running = (struct thread){ .prio = 50, .hart = 0, .state = TACET_THREAD_RUNNING };
+	fake_irqchip_raise(LINE);
+	fake_log_clear();
+	bkl_lock();
+	expect_fallback(irq_external_user(&harts[0], &running), LINE, 1);
+	bkl_unlock();
+	assert_int_equal(w.ntfn.bits, BADGE);
+}
+
+/* A shared line (two binders: both signalled), a line that is not IDLE (counted spurious),
+ * and a claim that finds nothing: the general top half, never the direct one. */
+static void test_user_irq_shared_and_spurious(void **state)
+{
+	uint64_t spurious = irq_spurious();
+
+	(void)state;
+	assert_int_equal(bind_as(&w.thr, SLOT_IRQ3, SLOT_NTFN, 0x1, TACET_IRQ_SHARED), 0);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, 0x4, TACET_IRQ_SHARED), 0);
+	expect_fallback(user_interrupt(LINE3, 100, 0), LINE3, 2);
+	tqueue_remove(&w.ntfn.waiters, &waiting);
+	/* nothing pending: the claim finds no line */
+	fake_log_clear();
+	bkl_lock();
+	assert_null(irq_external_user(&harts[0], &running));
+	bkl_unlock();
+	assert_int_equal(irq_spurious(), spurious + 1);
+}
+
 /* --- acknowledge and wait in one call --- */
 
 static long ack_wait_as(struct thread *t, unsigned long irq_slot, bool handled,
@@ -2175,6 +2290,9 @@ int main(void)
 		IRQ_TEST(test_unhandled_disables),
 		IRQ_TEST(test_busy_line_stays_on),
 		IRQ_TEST(test_fast_storm_disables),
+		IRQ_TEST(test_user_irq_direct),
+		IRQ_TEST(test_user_irq_fallbacks),
+		IRQ_TEST(test_user_irq_shared_and_spurious),
 		IRQ_TEST(test_ack_wait_blocks_and_stamps),
 		IRQ_TEST(test_ack_wait_bits_at_once),
 		IRQ_TEST(test_ack_wait_refusals),
