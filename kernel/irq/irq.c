@@ -52,6 +52,7 @@
 #include "notification.h"
 #include "panic.h"
 #include "process.h"
+#include "runqueue.h"
 #include "sched.h"
 #include "console.h"
 #include "timer.h"
@@ -577,6 +578,56 @@ void sys_irq_unbind(struct thread *t)
 		return;
 	unbind(d, b);
 	ret(t, 0);
+}
+
+/* A capability's object in t's slot (argument i) of type and right, or NULL (the slow path
+ * then reports why). For the fast path: no error reporting. */
+static struct kobj *fast_obj(const struct thread *t, int i, uint32_t type, uint32_t right)
+{
+	unsigned long slot = arch_ctx_arg(&t->ctx, i);
+	const struct cap *c;
+
+	if (slot == 0 || slot >= CSPACE_SLOTS)
+		return NULL;
+	c = &t->proc->cspace->slots[slot];
+	return c->obj && c->obj->type == type && (c->rights & right) ? c->obj : NULL;
+}
+
+int irq_ack_wait_fast(struct hart *me, struct thread *t)
+{
+	struct irq_desc *d = (struct irq_desc *)fast_obj(t, 0, TACET_CAP_IRQ, TACET_RIGHT_WRITE);
+	struct notification *n = (struct notification *)fast_obj(t, 2, TACET_CAP_NOTIFICATION,
+								  TACET_RIGHT_READ);
+	struct irq_binder *b;
+	struct thread *next;
+
+	if (!d || !n || n->bits || d->nbinders != 1 || d->state != IRQ_PENDING ||
+	    d->acks_due != 1 || !arch_ctx_arg(&t->ctx, 1))
+		return 0; /* an error, bits there, shared, or not handled (detection): slow path */
+	b = &d->binders[0];
+	if (b->owner != t->proc || !b->waiting || rq_top(&runqueues[me->id]) < 0)
+		return 0; /* nothing to switch to: the scheduler idles the hart */
+	if (t->irq_woken_by == d && t->irq_running_at)
+		stat_add(&d->server_max, &d->server_total, &d->served,
+			 arch_cycles() - t->irq_running_at);
+	t->irq_woken_by = NULL;
+	t->irq_running_at = 0;
+	/* the ack: handled, so the streak ends and the line goes on */
+	b->waiting = false;
+	d->acks_due = 0;
+	d->handled = true;
+	d->unhandled_streak = 0;
+	d->state = IRQ_IDLE;
+	chip->unmask(d->irq);
+	/* the wait: t blocks on n; the next interrupt's delivery stamps it */
+	arch_ctx_set_ret(&t->ctx, 1, 0);
+	t->irq_stamp_wanted = true;
+	t->blocked_on = n;
+	tqueue_push(&n->waiters, t, 0);
+	t->state = TACET_THREAD_BLOCKED_NTFN;
+	next = rq_pop(&runqueues[me->id]);
+	sched_switch_direct(me, t, next);
+	return 1;
 }
 
 int irq_enable_line(unsigned int irq)

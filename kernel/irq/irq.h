@@ -131,6 +131,11 @@ void irq_note_running(struct thread *t);
 void sys_irq_bind(struct thread *t);
 void sys_irq_ack(struct thread *t);
 void sys_irq_ack_wait(struct thread *t);
+/* IRQ_ACK_WAIT's fast path (BKL held): t acknowledges its line's interrupt as handled (one
+ * binder, nothing else owed) and nothing is waiting in the notification, so t blocks there and
+ * the hart switches straight to its most urgent READY thread. Returns 1 if done (the caller
+ * returns to user mode on the new current thread), 0 for the slow path. */
+int irq_ack_wait_fast(struct hart *me, struct thread *t);
 void sys_irq_unbind(struct thread *t);
 void sys_irq_set_affinity(struct thread *t);
 void sys_irq_enable(struct thread *t);

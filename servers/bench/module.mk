@@ -22,3 +22,7 @@ SERVERS += bench_irq_same bench_irq_cross
 BENCH_IRQ := servers/bench/irq.c servers/edu/edu_dev.c $(BENCH_COMMON)
 SERVER_SRCS_bench_irq_same := servers/bench/irq_same.c $(BENCH_IRQ)
 SERVER_SRCS_bench_irq_cross := servers/bench/irq_cross.c $(BENCH_IRQ)
+# irq_server_cycle: raise, top half, the driver's handling and tacet_irq_ack_wait, the raiser
+# again.
+SERVERS += bench_irq_cycle
+SERVER_SRCS_bench_irq_cycle := servers/bench/irq_cycle.c servers/edu/edu_dev.c $(BENCH_COMMON)

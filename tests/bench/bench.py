@@ -58,6 +58,7 @@ BENCHMARKS = [
      ["irq_raise_to_trap", "irq_top_half", "irq_raise_to_server_same_hart"], EDU),
     ("irq_cross_hart", f"init.run={PCI},bench_irq_cross@1/200",
      ["irq_raise_to_server_cross_hart"], EDU),
+    ("irq_server_cycle", f"init.run={PCI},bench_irq_cycle@1/200", ["irq_server_cycle"], EDU),
     ("irq_fast_handler", "test=irq_fast_latency", ["irq_raise_to_fast_handler"], EDU),
 ]
 BUDGETS = os.path.join(ROOT, "tests", "bench", "budgets.json")

@@ -381,6 +381,17 @@ void notification_wait(struct thread *t, struct notification *n)
  * woken thread may run before everything READY on its hart. */
 struct runqueue runqueues[MAX_HARTS];
 
+/* A direct switch (sched.c): next becomes the hart's current thread. */
+struct thread *fake_switched_from, *fake_switched_to;
+
+void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *next)
+{
+	fake_switched_from = prev;
+	fake_switched_to = next;
+	next->state = TACET_THREAD_RUNNING;
+	me->current = next;
+}
+
 /* The BKL's spin loop answers TLB shootdowns (kernel/hart.c); nothing to flush on the host. */
 void hart_tlb_flush_if_asked(void)
 {

@@ -102,4 +102,7 @@ void fake_set_waiter(struct notification *n, struct thread *t);
 unsigned int fake_console_lines(void);
 const char *fake_console_last(void);
 
+/* The last sched_switch_direct(): from, to (NULL before any). */
+extern struct thread *fake_switched_from, *fake_switched_to;
+
 #endif

@@ -1421,6 +1421,66 @@ static void test_ack_wait_refusals(void **state)
 	assert_int_equal(d->unhandled, IRQ_UNHANDLED_LIMIT);
 }
 
+/* IRQ_ACK_WAIT's fast path: the driver (w.thr, its line PENDING on its ack, handled) blocks on
+ * its notification and the hart switches to its most urgent READY thread; the line is IDLE and
+ * unmasked. Each case it does not cover returns 0, changing nothing (the slow path runs). */
+static long ack_wait_fast(unsigned long irq_slot, bool handled, unsigned long ntfn_slot)
+{
+	long done;
+
+	arch_ctx_set_ret(&w.thr.ctx, 0, irq_slot);
+	arch_ctx_set_ret(&w.thr.ctx, 1, handled);
+	arch_ctx_set_ret(&w.thr.ctx, 2, ntfn_slot);
+	bkl_lock();
+	done = irq_ack_wait_fast(&harts[0], &w.thr);
+	bkl_unlock();
+	return done;
+}
+
+static void test_ack_wait_fast(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	w.ntfn.bits = 0;
+	w.thr.state = TACET_THREAD_RUNNING;
+	urgent = (struct thread){ .prio = 10, .hart = 0, .state = TACET_THREAD_READY };
+	/* fall-backs: nothing READY; not handled; a bad slot; bits there */
+	assert_int_equal(ack_wait_fast(SLOT_IRQ, true, SLOT_NTFN_RO), 0);
+	rq_push(&runqueues[0], &urgent, false);
+	assert_int_equal(ack_wait_fast(SLOT_IRQ, false, SLOT_NTFN_RO), 0);
+	assert_int_equal(ack_wait_fast(SLOT_IRQ, true, SLOT_NTFN), 0); /* no READ right */
+	assert_int_equal(ack_wait_fast(SLOT_IRQ_RO, true, SLOT_NTFN_RO), 0);
+	w.ntfn.bits = 0x8;
+	assert_int_equal(ack_wait_fast(SLOT_IRQ, true, SLOT_NTFN_RO), 0);
+	w.ntfn.bits = 0;
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_null(w.ntfn.waiters.head);
+	/* the fast case */
+	fake_log_clear();
+	assert_int_equal(ack_wait_fast(SLOT_IRQ, true, SLOT_NTFN_RO), 1);
+	EXPECT_LOG(EV(FAKE_UNMASK, LINE, 0));
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(w.thr.state, TACET_THREAD_BLOCKED_NTFN);
+	assert_ptr_equal(w.ntfn.waiters.head, &w.thr);
+	assert_true(w.thr.irq_stamp_wanted);
+	assert_ptr_equal(fake_switched_from, &w.thr);
+	assert_ptr_equal(fake_switched_to, &urgent);
+	assert_int_equal(runqueues[0].nready, 0);
+	assert_int_equal(d->unhandled, 0);
+	/* the next interrupt wakes it through the waiter queue, stamped */
+	tqueue_remove(&w.ntfn.waiters, &w.thr); /* the fake signal wakes its own waiters */
+	fake_set_waiter(&w.ntfn, &w.thr);
+	harts[0].trap_cycle = 99;
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 1), 99);
+	assert_int_equal(d->state, IRQ_PENDING);
+}
+
 /* --- release: a binder that leaves mid-interrupt, and the history that survives it --- */
 
 /* The binder of LINE (w.proc) leaves while it owes the ack: by irq_unbind, or by its process's
@@ -2296,6 +2356,7 @@ int main(void)
 		IRQ_TEST(test_ack_wait_blocks_and_stamps),
 		IRQ_TEST(test_ack_wait_bits_at_once),
 		IRQ_TEST(test_ack_wait_refusals),
+		IRQ_TEST(test_ack_wait_fast),
 		IRQ_TEST(test_release_pending_delivers_next),
 		IRQ_TEST(test_release_last_binder_masks),
 		IRQ_TEST(test_rebind_keeps_unhandled_streak),

@@ -149,7 +149,8 @@ void trap_user(struct trap_frame *tf)
 	if (tf->scause == SCAUSE_ECALL_U && t->state != TACET_THREAD_DEAD &&
 	    ((arch_ctx_syscall_nr(tf) == TACET_SYS_CALL && fastpath_call(me, t)) ||
 	     (arch_ctx_syscall_nr(tf) == TACET_SYS_REPLY_RECV && fastpath_reply_recv(me, t)) ||
-	     (arch_ctx_syscall_nr(tf) == TACET_SYS_SIGNAL && fastpath_signal(me, t)))) {
+	     (arch_ctx_syscall_nr(tf) == TACET_SYS_SIGNAL && fastpath_signal(me, t)) ||
+	     (arch_ctx_syscall_nr(tf) == TACET_SYS_IRQ_ACK_WAIT && irq_ack_wait_fast(me, t)))) {
 		t->ctx.sepc += 4; /* t resumes after its ecall whenever it runs again */
 		me->syscalls++;
 		bkl_unlock();

@@ -1,0 +1,101 @@
+/* irq_cycle.c: the bench_irq_cycle server: irq_server_cycle, the whole cost of one interrupt to
+ * the system. Start it at priority DRIVER_PRIO on the line's hart (bench_irq_cycle@1/200): a
+ * thread may not start threads more urgent than itself.
+ *
+ * Two threads on one hart: a driver thread (DRIVER_PRIO) that handles the edu's interrupt the
+ * way a real driver's loop does (read the status, clear the device, tacet_irq_ack_wait: one
+ * kernel entry per interrupt), and a raiser below it; main waits for the raiser to finish. Each
+ * sample is the raiser's counter read before the edu write to its read right after: the
+ * interrupt, the top half, the driver running and handling it, its acknowledgement and wait,
+ * and the raiser running again are all in between, since the driver outranks the raiser and
+ * takes the hart as soon as it is woken.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <tacet.h>
+#include <tacet/init_proto.h>
+#include "../edu/edu_dev.h"
+#include "bench.h"
+
+#define EDU_VA        0x0000002000000000ul
+#define STACK_VA      0x0000003000000000ul
+#define IRQ_BADGE     1ul
+#define DRIVER_PRIO   200
+#define RAISER_PRIO   100
+#define ROUNDS        (BENCH_WARMUP + BENCH_SAMPLES)
+#define SLOT_DONE     EDU_SLOT_FREE
+#define SLOT_STACK    (EDU_SLOT_FREE + 1) /* and the one after it */
+
+static struct edu dev;
+static unsigned long samples[BENCH_SAMPLES];
+static unsigned long overhead;
+static volatile unsigned long handled;
+static volatile long failure; /* a negative TACET_E* code */
+
+/* The driver: a plain wait first (ack_wait acknowledges only what was delivered), then one
+ * kernel entry per interrupt. Raw thread: system calls and memory only. */
+static void driver(unsigned long arg)
+{
+	long bits = tacet_wait(EDU_SLOT_NTFN);
+
+	(void)arg;
+	while (bits > 0) {
+		uint32_t status = dev.regs[EDU_IRQ_STATUS];
+
+		if (status)
+			dev.regs[EDU_IRQ_ACK] = status; /* clear the device, then acknowledge */
+		handled++;
+		bits = tacet_irq_ack_wait(EDU_SLOT_IRQ, status != 0, EDU_SLOT_NTFN, 0);
+	}
+	failure = bits;
+}
+
+/* The raiser: each edu write bracketed by two counter reads (raw thread). */
+static void raiser(unsigned long arg)
+{
+	(void)arg;
+	for (unsigned long i = 0; !failure && i < ROUNDS; i++) {
+		unsigned long c0, c1;
+
+		__asm__ volatile("rdcycle %0\n"
+				 "sw %3, %2\n"
+				 "rdcycle %1"
+				 : "=&r"(c0), "=&r"(c1), "+m"(dev.regs[EDU_IRQ_RAISE])
+				 : "r"(EDU_IRQ_BIT)
+				 : "memory");
+		if (!failure && handled != i + 1)
+			failure = -TACET_EINVAL; /* the driver did not run in between */
+		else if (i >= BENCH_WARMUP)
+			samples[i - BENCH_WARMUP] = c1 - c0 - overhead;
+	}
+	tacet_signal(SLOT_DONE, 1);
+}
+
+int main(void)
+{
+	long err = edu_open(&dev, EDU_VA, IRQ_BADGE);
+	struct tacet_msg off = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
+	struct tacet_self self;
+
+	overhead = bench_overhead();
+	tacet_self(&self);
+	if (!err)
+		err = tacet_ntfn_new(SLOT_DONE);
+	if (!err)
+		err = bench_thread_start(driver, 0, DRIVER_PRIO, (unsigned int)self.hart, SLOT_STACK,
+					 STACK_VA);
+	if (!err) /* the driver outranks the raiser: it is waiting before the first raise */
+		err = bench_thread_start(raiser, 0, RAISER_PRIO, (unsigned int)self.hart,
+					 SLOT_STACK + 1, STACK_VA + 2 * 4096);
+	if (!err && tacet_wait(SLOT_DONE) < 0)
+		err = -TACET_EDEAD;
+	if (!err)
+		err = failure;
+	if (err) {
+		printf("irq_server_cycle: %s (%lu handled)\n", tacet_strerror(err), handled);
+		return 1;
+	}
+	bench_report("irq_server_cycle", samples, BENCH_SAMPLES);
+	tacet_call(TACET_CHILD_INIT, &off);
+	return 0;
+}
