@@ -40,19 +40,25 @@ struct thread *tqueue_pop(struct tqueue *q)
 	return t;
 }
 
+static int scan_top(const struct runqueue *rq);
+
 void rq_push(struct runqueue *rq, struct thread *t, bool front)
 {
 	tqueue_push(&rq->level[t->prio], t, front);
 	rq->bitmap[t->prio / 64] |= 1UL << (t->prio % 64);
-	rq->nready++;
+	if (!rq->nready++ || t->prio > rq->top)
+		rq->top = t->prio;
 }
 
 void rq_remove(struct runqueue *rq, struct thread *t)
 {
 	tqueue_remove(&rq->level[t->prio], t);
 	rq->nready--;
-	if (!rq->level[t->prio].head)
+	if (!rq->level[t->prio].head) {
 		rq->bitmap[t->prio / 64] &= ~(1UL << (t->prio % 64));
+		if (t->prio == rq->top)
+			rq->top = scan_top(rq);
+	}
 }
 
 /* Index of the highest set bit of a non-zero word (rv64gc has no count-leading-zeros). */
@@ -69,10 +75,9 @@ static int highest_bit(uint64_t w)
 	return b;
 }
 
-int rq_top(const struct runqueue *rq)
+/* The highest non-empty level from the bitmap, or -1. */
+static int scan_top(const struct runqueue *rq)
 {
-	if (!rq->nready)
-		return -1;
 	for (int w = PRIO_BITMAP_WORDS - 1; w >= 0; w--)
 		if (rq->bitmap[w])
 			return w * 64 + highest_bit(rq->bitmap[w]);

@@ -24,6 +24,7 @@ struct thread *tqueue_pop(struct tqueue *q);
 
 struct runqueue {
 	unsigned int nready;                /* threads queued, for a quick "empty?" */
+	int top;                            /* the highest non-empty level, when nready */
 	uint64_t bitmap[PRIO_BITMAP_WORDS]; /* bit p: level[p] is not empty */
 	struct tqueue level[PRIO_LEVELS];
 };
@@ -31,8 +32,12 @@ struct runqueue {
 /* Queue t at its priority (t->prio): behind its equals, or in front of them. */
 void rq_push(struct runqueue *rq, struct thread *t, bool front);
 void rq_remove(struct runqueue *rq, struct thread *t);
-/* The highest priority with a thread, or -1. */
-int rq_top(const struct runqueue *rq);
+/* The highest priority with a thread, or -1. Kept up to date by push and remove (a scan of
+ * the bitmap only when the top level empties): the fast paths ask it on every switch. */
+static inline int rq_top(const struct runqueue *rq)
+{
+	return rq->nready ? rq->top : -1;
+}
 /* Take the first thread of the highest priority; NULL if empty. */
 struct thread *rq_pop(struct runqueue *rq);
 
