@@ -22,6 +22,7 @@ void ktest_report(const char *name, uint64_t *samples, unsigned int n);
 /* The cases kept in files of their own (ktest_edu.c, ktest_mm.c). */
 void ktest_irq_fast_latency(void);
 void ktest_irq_nest_plic(void);
+void ktest_irq_fast_storm(void);
 void ktest_mm(void);
 
 #endif
