@@ -1,6 +1,4 @@
-/* mm.c: owns the global page pool; pool_lock guards every field of `pool`. The pool touches no
- * free page at boot (page_alloc.h): a page is first written when page_alloc_zeroed() zeroes it,
- * so boot time does not grow with the memory size. */
+/* mm.c: owns the global page pool; pool_lock guards every field of `pool`. */
 #include "mm.h"
 #include "arch.h"
 #include "console.h"
@@ -35,20 +33,6 @@ void mm_init(void)
 	}
 }
 
-/* Word stores, outside the lock: kstring's memset goes a byte at a time (three instructions a
- * byte), and zeroing is now the whole per-page cost of memory, paid when a page is handed out. */
-static void zero_page(uint64_t pa)
-{
-	uint64_t *w = (uint64_t *)arch_phys_to_virt(pa);
-
-	for (size_t i = 0; i < PAGE_SIZE / sizeof(*w); i += 4) {
-		w[i] = 0;
-		w[i + 1] = 0;
-		w[i + 2] = 0;
-		w[i + 3] = 0;
-	}
-}
-
 uint64_t page_alloc_zeroed(void)
 {
 	uint64_t pa;
@@ -57,7 +41,7 @@ uint64_t page_alloc_zeroed(void)
 	pa = page_pool_alloc(&pool);
 	spin_unlock(&pool_lock);
 	if (pa)
-		zero_page(pa);
+		memset((void *)arch_phys_to_virt(pa), 0, PAGE_SIZE);
 	return pa;
 }
 
