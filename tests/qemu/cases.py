@@ -53,7 +53,7 @@ CASES += [
     case("mm-drain-2G", [r"memory: 0x80000000-0x100000000 \(2048 MiB\)",
                          r"ktest: mm: (52\d{4}) of 52\d{4} pages handed out, each zeroed and "
                          r"free RAM; 64 reused zeroed; \1 free again", r"ktest: mm: PASS"],
-         smp=2, mem="2G", bootargs="test=mm", timeout=60),
+         smp=2, mem="2G", bootargs="test=mm", timeout=120),  # ~20 s: memset is byte-wise
     case("timer-smp1", [r"hart 0: \d+ timer interrupts", r"ktest: timer: PASS"],
          smp=1, bootargs="test=timer"),
     case("timer-smp4", [r"hart 3: \d+ timer interrupts", r"ktest: timer: PASS"],
