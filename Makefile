@@ -33,7 +33,7 @@ KERNEL_SRCS := \
 	kernel/main.c kernel/hart.c kernel/platform.c kernel/mm.c kernel/page_alloc.c \
 	kernel/fdt.c kernel/console.c kernel/kfmt.c kernel/kstring.c kernel/spinlock.c \
 	kernel/panic.c kernel/ksyms.c kernel/timer.c kernel/ktest.c kernel/ktest_edu.c \
-	kernel/irq/irq.c \
+	kernel/ktest_mm.c kernel/irq/irq.c \
 	kernel/kalloc.c kernel/account.c kernel/kobj.c kernel/cap.c kernel/process.c kernel/thread.c kernel/ilist.c \
 	kernel/sched.c \
 	kernel/endpoint.c kernel/notification.c kernel/frame.c kernel/syscall.c kernel/elf.c \

@@ -1,4 +1,6 @@
-/* mm.c: owns the global page pool; pool_lock guards every field of `pool`. */
+/* mm.c: owns the global page pool; pool_lock guards every field of `pool`. The pool touches no
+ * free page at boot (page_alloc.h): a page is first written when page_alloc_zeroed() zeroes it,
+ * so boot time does not grow with the memory size. */
 #include "mm.h"
 #include "arch.h"
 #include "console.h"

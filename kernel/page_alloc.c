@@ -1,5 +1,6 @@
-/* page_alloc.c: free-memory arithmetic over physical ranges and the page pool's free list (see
- * page_alloc.h). Owns no global state; each struct page_pool is serialised by its caller. */
+/* page_alloc.c: free-memory arithmetic over physical ranges and the page pool: its ranges'
+ * fresh marks and its free list (see page_alloc.h). Owns no global state; each struct page_pool
+ * is serialised by its caller. */
 #include <stdbool.h>
 #include "page_alloc.h"
 
@@ -131,9 +132,41 @@ static void pool_push(struct page_pool *pool, uint64_t pa)
 	pool->nfree++;
 }
 
-static bool pool_owns(const struct page_pool *pool, uint64_t pa)
+static uint64_t pool_pop(struct page_pool *pool)
 {
-	return ranges_contain(pool->ranges, pool->nranges, pa);
+	uint64_t pa = pool->free_head;
+	uint64_t *words = page_words(pool, pa);
+
+	pool->free_head = words[PAGE_FREE_NEXT];
+	/* So that freeing it again normally costs no list walk. */
+	words[PAGE_FREE_POISON] = 0;
+	return pa;
+}
+
+/* The lowest fresh page of the first range that has one, or 0; O(1) amortised, since a range
+ * never gets fresh pages back and first_fresh only moves up. */
+static uint64_t pool_take_fresh(struct page_pool *pool)
+{
+	while (pool->first_fresh < pool->nranges) {
+		struct page_pool_range *r = &pool->ranges[pool->first_fresh];
+
+		if (r->fresh < r->end) {
+			uint64_t pa = r->fresh;
+
+			r->fresh += PAGE_SIZE;
+			return pa;
+		}
+		pool->first_fresh++;
+	}
+	return 0;
+}
+
+static const struct page_pool_range *pool_range_of(const struct page_pool *pool, uint64_t pa)
+{
+	for (int i = 0; i < pool->nranges; i++)
+		if (pool->ranges[i].start <= pa && pa < pool->ranges[i].end)
+			return &pool->ranges[i];
+	return NULL;
 }
 
 static bool pool_is_on_free_list(const struct page_pool *pool, uint64_t pa)
@@ -151,7 +184,7 @@ void page_pool_init(struct page_pool *pool, uintptr_t virt_offset)
 
 int page_pool_add_range(struct page_pool *pool, uint64_t start, uint64_t end)
 {
-	size_t npages;
+	struct page_pool_range *r;
 
 	if (start >= end || (start & PAGE_OFFSET_MASK) || (end & PAGE_OFFSET_MASK))
 		return -1;
@@ -161,38 +194,32 @@ int page_pool_add_range(struct page_pool *pool, uint64_t start, uint64_t end)
 		if (start < pool->ranges[i].end && pool->ranges[i].start < end)
 			return -1;
 
-	pool->ranges[pool->nranges++] = (struct phys_range){ start, end };
-	/* Pushed from the top down so that the range is handed out in ascending order. */
-	npages = (size_t)((end - start) >> PAGE_SHIFT);
-	while (npages--) {
-		uint64_t pa = start + ((uint64_t)npages << PAGE_SHIFT);
-
-		if (pa == 0)
-			continue; /* 0 terminates the list: see page_alloc.h */
-		pool_push(pool, pa);
-		pool->ntotal++;
-	}
+	r = &pool->ranges[pool->nranges++];
+	/* 0 terminates the free list and means "none left": see page_alloc.h. */
+	*r = (struct page_pool_range){ start, end, start ? start : PAGE_SIZE };
+	pool->nfree += (size_t)((end - r->fresh) >> PAGE_SHIFT);
+	pool->ntotal += (size_t)((end - r->fresh) >> PAGE_SHIFT);
 	return 0;
 }
 
 uint64_t page_pool_alloc(struct page_pool *pool)
 {
-	uint64_t pa = pool->free_head;
-	uint64_t *words;
+	uint64_t pa = pool->free_head ? pool_pop(pool) : pool_take_fresh(pool);
 
-	if (!pa)
-		return 0;
-	words = page_words(pool, pa);
-	pool->free_head = words[PAGE_FREE_NEXT];
-	/* So that freeing it again normally costs no list walk. */
-	words[PAGE_FREE_POISON] = 0;
-	pool->nfree--;
+	if (pa)
+		pool->nfree--;
 	return pa;
 }
 
 int page_pool_free(struct page_pool *pool, uint64_t pa)
 {
-	if (pa == 0 || (pa & PAGE_OFFSET_MASK) || !pool_owns(pool, pa))
+	const struct page_pool_range *r;
+
+	if (pa == 0 || (pa & PAGE_OFFSET_MASK))
+		return -1;
+	r = pool_range_of(pool, pa);
+	/* Outside the pool, or fresh: never handed out, so free already. */
+	if (!r || pa >= r->fresh)
 		return -1;
 	/* The poison alone may match by chance; only the list says for sure. */
 	if (page_words(pool, pa)[PAGE_FREE_POISON] == (pa ^ PAGE_POOL_FREE_POISON) &&

@@ -1,6 +1,7 @@
 # module.mk: the benchmark servers `make bench` runs (tests/bench/bench.py says how): the null
 # system call, the IPC round trip (one server, a client per hart placement), the
-# notification wake-up (same hart, cross hart) and the interrupt latencies.
+# notification wake-up (same hart, cross hart), the interrupt latencies and the boot to the
+# shell prompt.
 BENCH_COMMON := servers/bench/bench.c
 
 SERVERS += bench_null
@@ -26,3 +27,7 @@ SERVER_SRCS_bench_irq_cross := servers/bench/irq_cross.c $(BENCH_IRQ)
 # again.
 SERVERS += bench_irq_cycle
 SERVER_SRCS_bench_irq_cycle := servers/bench/irq_cycle.c servers/edu/edu_dev.c $(BENCH_COMMON)
+
+# Boot to the shell prompt: the console server (its own uart.c) with a hook at the first prompt.
+SERVERS += bench_boot
+SERVER_SRCS_bench_boot := servers/uart/uart.c servers/bench/boot.c $(BENCH_COMMON)

@@ -13,7 +13,11 @@
  *
  * Shell: help, echo, ps, harts, irqs, irqtop (redrawn every second on a notification timer
  * until a key is pressed), mem, crash (fault on purpose, to see init restart the console),
- * poweroff. */
+ * poweroff.
+ *
+ * uart_first_prompt(), if a server linked with this file defines it, runs once right after the
+ * first prompt is queued: the boot benchmark (servers/bench/boot.c) reads the instruction count
+ * there. */
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>
@@ -38,6 +42,10 @@
 #define SLOT_EP       (TACET_CHILD_FIRST_FREE + 1)
 #define IRQ_BADGE     1
 #define LINE_MAX      128
+
+/* Weak, so that the console server proper has none: the address is then 0. Returns nonzero to
+ * have the machine powered off, as the shell's poweroff does. */
+int uart_first_prompt(void) __attribute__((weak));
 
 #define TX_SIZE       4096 /* a power of two */
 #define RX_SIZE       256  /* a power of two */
@@ -356,6 +364,8 @@ int main(void)
 	tx_irq(0);
 	printf("uart: console ready; type help\ntacet> ");
 	fflush(stdout);
+	if (uart_first_prompt && uart_first_prompt())
+		cmd_poweroff();
 	err = tacet_recv(SLOT_EP, 0, &msg, &badge);
 	for (;;) {
 		if (err) {

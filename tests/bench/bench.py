@@ -43,8 +43,10 @@ ICOUNT = ["-icount", "shift=0,align=off,sleep=off", "-seed", "1", "-rtc", "clock
 PCI = "pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
 EDU = ["-device", "edu"]
 
-# (boot, -append, the figures it reports, more QEMU arguments): the servers and their
+# (boot, -append, the figures it reports, more QEMU arguments[, RAM]): the servers and their
 # harts/priorities (servers/bench/module.mk), or an in-kernel benchmark (kernel/ktest_edu.c).
+# A figure is the name its BENCH line prints, or (printed, recorded) where one server reports
+# for several machines. RAM is MEM unless given.
 BENCHMARKS = [
     ("null_syscall", "init.run=bench_null@1", ["null_syscall"], []),
     ("ipc_call_reply_same_hart", "init.run=bench_ipc_srv@1,bench_ipc_same@1",
@@ -60,6 +62,12 @@ BENCHMARKS = [
      ["irq_raise_to_server_cross_hart"], EDU),
     ("irq_server_cycle", f"init.run={PCI},bench_irq_cycle@1/200", ["irq_server_cycle"], EDU),
     ("irq_fast_handler", "test=irq_fast_latency", ["irq_raise_to_fast_handler"], EDU),
+    # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
+    # the memory size (the page allocator touches a page only when it first hands it out).
+    ("boot_to_shell_128M", "init.run=bench_boot:ns16550a",
+     [("boot_to_shell", "boot_to_shell_128M")], [], "128M"),
+    ("boot_to_shell_2G", "init.run=bench_boot:ns16550a",
+     [("boot_to_shell", "boot_to_shell_2G")], [], "2G"),
 ]
 BUDGETS = os.path.join(ROOT, "tests", "bench", "budgets.json")
 
@@ -73,18 +81,29 @@ class BenchError(Exception):
     pass
 
 
-def qemu_command(append, extra):
-    dtb = dtb_for_machine(ROOT, "aclint", SMP, MEM, extra)
+def bench_mem(bench):
+    """The RAM a benchmark boots with."""
+    return bench[4] if len(bench) > 4 else MEM
+
+
+def figure_names(figure):
+    """(the name its BENCH line prints, the name it is recorded under)."""
+    return figure if isinstance(figure, tuple) else (figure, figure)
+
+
+def qemu_command(append, extra, mem):
+    dtb = dtb_for_machine(ROOT, "aclint", SMP, mem, extra)
     return ["qemu-system-riscv64", "-machine", "virt,aclint=on", "-cpu", "rv64",
-            "-smp", str(SMP), "-m", MEM, *ICOUNT,
+            "-smp", str(SMP), "-m", mem, *ICOUNT,
             "-display", "none", "-monitor", "none", "-serial", "stdio",
             "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb,
             "-initrd", os.path.join(BUILD, "modules.img"), "-append", append, *extra]
 
 
-def run_one(boot, append, figures, extra, tag):
+def run_one(bench, tag):
     """Boot one benchmark; returns its figures as dicts (results.json's fields + overhead)."""
-    cmd = qemu_command(append, extra)
+    boot, append, figures, extra = bench[:4]
+    cmd = qemu_command(append, extra, bench_mem(bench))
     start = time.monotonic()
     try:
         proc = subprocess.run(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -103,10 +122,11 @@ def run_one(boot, append, figures, extra, tag):
     if "PANIC" in out or status != 0 or not DONE_RE.search(out) or not overhead:
         raise BenchError(f"{boot}: no clean result (QEMU exit status {status}; log: {where})")
     results = []
-    for name in figures:
-        found = [m for m in BENCH_RE.finditer(out) if m.group(1) == name]
+    for figure in figures:
+        printed, name = figure_names(figure)
+        found = [m for m in BENCH_RE.finditer(out) if m.group(1) == printed]
         if len(found) != 1:
-            raise BenchError(f"{boot}: {len(found)} results for {name} (log: {where})")
+            raise BenchError(f"{boot}: {len(found)} results for {printed} (log: {where})")
         m = found[0]
         results.append({"name": name, "unit": "instructions", "samples": int(m.group(2)),
                         "min": int(m.group(3)), "median": int(m.group(4)),
@@ -119,7 +139,7 @@ def run_all(selected, rounds, jobs):
     """rounds x every selected benchmark, in parallel (-icount makes each run independent of
     the host's load). Returns one list of results per round, in BENCHMARKS order."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [[pool.submit(run_one, *bench, f".{r + 1}" if rounds > 1 else "")
+        futures = [[pool.submit(run_one, bench, f".{r + 1}" if rounds > 1 else "")
                     for bench in selected] for r in range(rounds)]
         return [[res for f in round_futures for res in f.result()] for round_futures in futures]
 
@@ -144,9 +164,9 @@ def check_budgets(results):
 
 
 def print_table(results):
-    print(f"{'benchmark':<28}{'samples':>8}{'min':>8}{'median':>8}{'max':>8}  (instructions)")
+    print(f"{'benchmark':<32}{'samples':>8}{'min':>10}{'median':>10}{'max':>10}  (instructions)")
     for r in results:
-        print(f"{r['name']:<28}{r['samples']:>8}{r['min']:>8}{r['median']:>8}{r['max']:>8}")
+        print(f"{r['name']:<32}{r['samples']:>8}{r['min']:>10}{r['median']:>10}{r['max']:>10}")
     overheads = sorted({r["overhead"] for r in results})
     print(f"(less the empty rdcycle; rdcycle pair: {', '.join(map(str, overheads))} instruction"
           f"{'s' if overheads != [1] else ''}, measured by each server and subtracted)")
@@ -173,15 +193,15 @@ def main():
                     help="QEMU instances at once (default: one per host CPU)")
     args = ap.parse_args()
     selected = [b for b in BENCHMARKS
-                if args.pattern in b[0] or any(args.pattern in f for f in b[2])]
+                if args.pattern in b[0] or any(args.pattern in figure_names(f)[1] for f in b[2])]
     if not selected:
         sys.exit(f"bench: no benchmark matches {args.pattern!r}")
     for path in ("kernel.bin", "modules.img"):
         if not os.path.exists(os.path.join(BUILD, path)):
             sys.exit(f"bench: build/{path} missing: run make bench (or make kernel userspace)")
     try:
-        for extra in {tuple(b[3]) for b in selected}:  # each machine's tree, before the boots
-            dtb_for_machine(ROOT, "aclint", SMP, MEM, extra)
+        for extra, mem in {(tuple(b[3]), bench_mem(b)) for b in selected}:  # every tree first
+            dtb_for_machine(ROOT, "aclint", SMP, mem, extra)
     except RuntimeError as e:
         sys.exit(f"bench: {e}")
     os.makedirs(OUT, exist_ok=True)

@@ -1,6 +1,8 @@
 /* test_page_alloc.c: host unit tests of kernel/page_alloc.c: phys_ranges_subtract() on fixed
  * cases and against a per-page model, and struct page_pool over a host arena whose "physical"
- * addresses are host addresses (virt_offset 0). */
+ * addresses are host addresses (virt_offset 0): fixed cases, random alloc/free sequences against
+ * a model, and ranges of inaccessible memory (the pool must not touch a page before handing it
+ * out). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sys/mman.h>
 
 #include "page_alloc.h"
 #include "host_rng.h"
@@ -457,16 +460,21 @@ static void test_pool_order(void **state)
 	struct pool_fixture *f = *state;
 	uint64_t a, b;
 
-	/* The last range added comes first, in ascending order. */
+	/* Fresh pages: the first range added first, in ascending order, then the next range. */
+	for (size_t i = 0; i < LOW_PAGES; i++)
+		assert_int_equal(page_pool_alloc(&f->pool), arena_pa(f, i));
 	assert_int_equal(page_pool_alloc(&f->pool), arena_pa(f, HIGH_FIRST));
 	assert_int_equal(page_pool_alloc(&f->pool), arena_pa(f, HIGH_FIRST + 1));
 	a = page_pool_alloc(&f->pool);
 	b = page_pool_alloc(&f->pool);
-	/* LIFO: the last page freed is the next allocated. */
+	/* LIFO: the last page freed is the next allocated, before any fresh page. */
 	assert_int_equal(page_pool_free(&f->pool, a), 0);
 	assert_int_equal(page_pool_free(&f->pool, b), 0);
+	assert_int_equal(page_pool_free(&f->pool, arena_pa(f, 3)), 0);
+	assert_int_equal(page_pool_alloc(&f->pool), arena_pa(f, 3));
 	assert_int_equal(page_pool_alloc(&f->pool), b);
 	assert_int_equal(page_pool_alloc(&f->pool), a);
+	assert_int_equal(page_pool_alloc(&f->pool), arena_pa(f, HIGH_FIRST + 4));
 }
 
 /* A rejected free must leave the pool byte for byte as it was. */
@@ -498,8 +506,11 @@ static void test_pool_bad_free(void **state)
 	/* Double free: once fine, twice rejected. */
 	assert_int_equal(page_pool_free(&f->pool, pa), 0);
 	expect_free_rejected(f, pa);
-	/* A page that was never allocated is free too. */
-	expect_free_rejected(f, arena_pa(f, 0));
+	/* A page that was never allocated (fresh) is free too: the next one, in either range. */
+	expect_free_rejected(f, pa + PAGE_SIZE);
+	expect_free_rejected(f, arena_pa(f, LOW_PAGES - 1));
+	expect_free_rejected(f, arena_pa(f, HIGH_FIRST));
+	expect_free_rejected(f, arena_pa(f, ARENA_PAGES - 1));
 	assert_int_equal(f->pool.nfree, nfree + 1);
 
 	/* The list is intact: everything is still there, once. */
@@ -607,6 +618,344 @@ static void test_pool_page_zero(void **state)
 	free(arena);
 }
 
+static void test_pool_exhaustion(void **state)
+{
+	struct pool_fixture *f = *state;
+	uint64_t pages[POOL_PAGES];
+
+	assert_int_equal(alloc_all(f, pages, POOL_PAGES), POOL_PAGES);
+	/* Empty stays empty, and changes nothing. */
+	for (int i = 0; i < 3; i++) {
+		struct page_pool before = f->pool;
+
+		assert_int_equal(page_pool_alloc(&f->pool), 0);
+		assert_memory_equal(&before, &f->pool, sizeof(before));
+	}
+	/* One page back: exactly that page, then empty again. */
+	assert_int_equal(page_pool_free(&f->pool, pages[7]), 0);
+	assert_int_equal(f->pool.nfree, 1);
+	assert_int_equal(page_pool_alloc(&f->pool), pages[7]);
+	assert_int_equal(page_pool_alloc(&f->pool), 0);
+	assert_int_equal(f->pool.nfree, 0);
+	assert_int_equal(f->pool.ntotal, POOL_PAGES);
+}
+
+/* --- the pool touches a page only once it has handed it out ---------------------------------- */
+
+#define GIB           (1ULL << 30)
+#define UNTOUCHED_LOW (8 * GIB) /* the first range; then a 4-page hole; then the second */
+#define UNTOUCHED_ALL (16 * GIB)
+#define UNTOUCHED_GAP (4 * PAGE_SIZE)
+
+/* Makes pages usable as their owner would once they are handed out. */
+static void make_accessible(uint64_t pa, size_t len)
+{
+	assert_int_equal(mprotect((void *)(uintptr_t)pa, len, PROT_READ | PROT_WRITE), 0);
+}
+
+/*
+ * 16 GiB of address space the pool may not touch (PROT_NONE: any access is a segfault) go into
+ * a pool in two ranges: adding them must cost no access at all, nor must handing out a page;
+ * only a page given back (now the caller's, so accessible) is written. Without the lazy fresh
+ * marks this crashes in page_pool_add_range(); it also shows that adding 4 Mi pages is instant.
+ */
+static void test_pool_touches_no_fresh_page(void **state)
+{
+	const uint64_t npages = (UNTOUCHED_ALL - UNTOUCHED_GAP) / PAGE_SIZE;
+	void *map = mmap(NULL, UNTOUCHED_ALL, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	uint64_t base, high, pa;
+	struct page_pool pool;
+
+	(void)state;
+	if (map == MAP_FAILED)
+		skip();
+	base = (uint64_t)(uintptr_t)map;
+	high = base + UNTOUCHED_LOW + UNTOUCHED_GAP;
+	page_pool_init(&pool, 0);
+	assert_int_equal(page_pool_add_range(&pool, base, base + UNTOUCHED_LOW), 0);
+	assert_int_equal(page_pool_add_range(&pool, high, base + UNTOUCHED_ALL), 0);
+	assert_int_equal(pool.ntotal, npages);
+	assert_int_equal(pool.nfree, npages);
+
+	for (uint64_t i = 0; i < 3; i++)
+		assert_int_equal(page_pool_alloc(&pool), base + i * PAGE_SIZE);
+	assert_int_equal(pool.nfree, npages - 3);
+	/* Never handed out, so free already: rejected without a look at the page. */
+	assert_int_equal(page_pool_free(&pool, base + 3 * PAGE_SIZE), -1);
+	assert_int_equal(page_pool_free(&pool, high), -1);
+	assert_int_equal(page_pool_free(&pool, base + UNTOUCHED_ALL - PAGE_SIZE), -1);
+	assert_int_equal(page_pool_free(&pool, base + UNTOUCHED_LOW), -1); /* the hole */
+
+	make_accessible(base + PAGE_SIZE, PAGE_SIZE);
+	assert_int_equal(page_pool_free(&pool, base + PAGE_SIZE), 0);
+	assert_int_equal(page_pool_alloc(&pool), base + PAGE_SIZE);
+	assert_int_equal(page_pool_alloc(&pool), base + 3 * PAGE_SIZE);
+
+	/* The rest of the first range, then across the hole to the second. */
+	for (uint64_t i = 4; i < UNTOUCHED_LOW / PAGE_SIZE; i++) {
+		pa = page_pool_alloc(&pool);
+		if (pa != base + i * PAGE_SIZE)
+			fail_msg("page %llu of the first range: got %#llx", (unsigned long long)i,
+				 (unsigned long long)pa);
+	}
+	assert_int_equal(page_pool_alloc(&pool), high);
+	assert_int_equal(pool.nfree, npages - UNTOUCHED_LOW / PAGE_SIZE - 1);
+	assert_int_equal(munmap(map, UNTOUCHED_ALL), 0);
+}
+
+/* --- random alloc/free sequences against a model ------------------------------------------ */
+
+#define MPOOL_PAGES    96
+#define MPOOL_ROUNDS   300
+#define MPOOL_STEPS    600
+#define MPOOL_MAX_SEG  12   /* a range or hole is 1..this many pages */
+#define MPOOL_FILL     0xa5 /* the arena's bytes before any use: a fresh page must still hold it */
+#define MPOOL_SEED     0x5eed0fa110c8ULL
+
+enum mpage_state { MP_HOLE, MP_FRESH, MP_LISTED, MP_ALLOCATED };
+
+/* What the pool should hold, the simple way: a state per page, the ranges (as page indices, in
+ * the order they were added) with their fresh marks, the pages given back as a stack. */
+struct pool_model {
+	uint8_t *arena;
+	struct page_pool pool;
+	enum mpage_state state[MPOOL_PAGES];
+	int first[PAGE_POOL_MAX_RANGES], end[PAGE_POOL_MAX_RANGES], fresh[PAGE_POOL_MAX_RANGES];
+	int nranges;
+	int stack[MPOOL_PAGES], nstack;
+	size_t nfree, ntotal;
+	/* what the owner of each allocated page wrote: a byte, and the first two words */
+	uint8_t tag[MPOOL_PAGES];
+	uint64_t w0[MPOOL_PAGES], w1[MPOOL_PAGES];
+};
+
+static uint64_t mpa(const struct pool_model *m, int page)
+{
+	return (uint64_t)(uintptr_t)m->arena + (uint64_t)page * PAGE_SIZE;
+}
+
+/* The free-list poison xor, learnt from a page given back to a small pool (it is private to
+ * page_alloc.c): owners' data may hold it by chance, which the pool must survive. */
+static uint64_t learn_poison(void)
+{
+	uint64_t *page = aligned_alloc(PAGE_SIZE, PAGE_SIZE), pa = (uint64_t)(uintptr_t)page;
+	struct page_pool pool;
+	uint64_t poison;
+
+	assert_non_null(page);
+	page_pool_init(&pool, 0);
+	assert_int_equal(page_pool_add_range(&pool, pa, pa + PAGE_SIZE), 0);
+	assert_int_equal(page_pool_alloc(&pool), pa);
+	assert_int_equal(page_pool_free(&pool, pa), 0);
+	poison = page[1] ^ pa;
+	free(page);
+	return poison;
+}
+
+/* Cuts the arena into ranges and holes of random lengths (ranges may touch) and adds the
+ * ranges in a random order. */
+static void model_layout(struct pool_model *m)
+{
+	int order[PAGE_POOL_MAX_RANGES], first[PAGE_POOL_MAX_RANGES], end[PAGE_POOL_MAX_RANGES];
+	int n = 0;
+
+	for (int p = 0; p < MPOOL_PAGES;) {
+		int len = 1 + (int)rng_below(MPOOL_MAX_SEG);
+
+		if (p + len > MPOOL_PAGES)
+			len = MPOOL_PAGES - p;
+		if (n < PAGE_POOL_MAX_RANGES && rng_below(3) != 0) {
+			first[n] = p;
+			end[n] = p + len;
+			order[n] = n;
+			n++;
+		}
+		p += len;
+	}
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)rng_below((uint64_t)i + 1), t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (int p = 0; p < MPOOL_PAGES; p++)
+		m->state[p] = MP_HOLE;
+	for (int i = 0; i < n; i++) {
+		int r = order[i];
+
+		assert_int_equal(page_pool_add_range(&m->pool, mpa(m, first[r]), mpa(m, end[r])), 0);
+		m->first[i] = m->fresh[i] = first[r];
+		m->end[i] = end[r];
+		for (int p = first[r]; p < end[r]; p++)
+			m->state[p] = MP_FRESH;
+		m->ntotal += (size_t)(end[r] - first[r]);
+	}
+	m->nranges = n;
+	m->nfree = m->ntotal;
+}
+
+/* The page the pool must hand out next, or -1. */
+static int model_alloc(struct pool_model *m)
+{
+	if (m->nstack)
+		return m->stack[--m->nstack];
+	for (int i = 0; i < m->nranges; i++)
+		if (m->fresh[i] < m->end[i])
+			return m->fresh[i]++;
+	return -1;
+}
+
+/* A random page in `state`, or -1 if there is none. */
+static int model_pick(const struct pool_model *m, enum mpage_state state)
+{
+	int candidates[MPOOL_PAGES], n = 0;
+
+	for (int p = 0; p < MPOOL_PAGES; p++)
+		if (m->state[p] == state)
+			candidates[n++] = p;
+	return n ? candidates[rng_below((uint64_t)n)] : -1;
+}
+
+static void check_page_bytes(const struct pool_model *m, int page, int from, uint8_t byte)
+{
+	const uint8_t *bytes = (const uint8_t *)(uintptr_t)mpa(m, page);
+
+	for (int i = from; i < (int)PAGE_SIZE; i++)
+		if (bytes[i] != byte)
+			fail_msg("page %d byte %d: %#x, expected %#x", page, i, bytes[i], byte);
+}
+
+static void model_step_alloc(struct pool_model *m, uint64_t poison)
+{
+	int want = model_alloc(m);
+	uint64_t pa = page_pool_alloc(&m->pool), *words;
+
+	if (want < 0) {
+		assert_int_equal(pa, 0);
+		return;
+	}
+	if (pa != mpa(m, want))
+		fail_msg("alloc: %#llx, the model says page %d (%#llx)", (unsigned long long)pa,
+			 want, (unsigned long long)mpa(m, want));
+	/* A page the pool never handed out is as the arena began: the pool did not touch it. */
+	if (m->state[want] == MP_FRESH)
+		check_page_bytes(m, want, 0, MPOOL_FILL);
+	m->state[want] = MP_ALLOCATED;
+	m->nfree--;
+	/* The owner writes all of it; now and then its second word looks like free-list poison. */
+	m->tag[want] = (uint8_t)rng_next();
+	memset((void *)(uintptr_t)pa, m->tag[want], PAGE_SIZE);
+	words = (uint64_t *)(uintptr_t)pa;
+	m->w0[want] = words[0] = rng_below(2) ? rng_next() : 0;
+	m->w1[want] = words[1] = rng_below(4) ? rng_next() : pa ^ poison;
+}
+
+static void model_step_free(struct pool_model *m, int page)
+{
+	const uint64_t *words = (const uint64_t *)(uintptr_t)mpa(m, page);
+
+	/* Nothing wrote to the page while it was the owner's. */
+	assert_int_equal(words[0], m->w0[page]);
+	assert_int_equal(words[1], m->w1[page]);
+	check_page_bytes(m, page, 2 * sizeof(uint64_t), m->tag[page]);
+	assert_int_equal(page_pool_free(&m->pool, mpa(m, page)), 0);
+	m->state[page] = MP_LISTED;
+	m->stack[m->nstack++] = page;
+	m->nfree++;
+}
+
+/* A free that must be refused and change nothing: a free page (fresh or given back), a hole,
+ * just outside the arena, or an address inside an allocated page. */
+static void model_step_bad_free(struct pool_model *m)
+{
+	struct page_pool before = m->pool;
+	uint64_t pa;
+	int page;
+
+	switch (rng_below(5)) {
+	case 0:
+		page = model_pick(m, MP_FRESH);
+		pa = page < 0 ? 0 : mpa(m, page);
+		break;
+	case 1:
+		page = model_pick(m, MP_LISTED);
+		pa = page < 0 ? 0 : mpa(m, page);
+		break;
+	case 2:
+		page = model_pick(m, MP_HOLE);
+		pa = page < 0 ? 0 : mpa(m, page);
+		break;
+	case 3:
+		pa = rng_below(2) ? mpa(m, MPOOL_PAGES) : mpa(m, 0) - PAGE_SIZE;
+		break;
+	default:
+		page = model_pick(m, MP_ALLOCATED);
+		pa = page < 0 ? 0 : mpa(m, page) + 1 + rng_below(PAGE_SIZE - 1);
+		break;
+	}
+	assert_int_equal(page_pool_free(&m->pool, pa), -1);
+	assert_memory_equal(&before, &m->pool, sizeof(before));
+}
+
+static void model_round(struct pool_model *m, uint64_t poison)
+{
+	int page;
+
+	memset(m->arena, MPOOL_FILL, MPOOL_PAGES * PAGE_SIZE);
+	page_pool_init(&m->pool, 0);
+	m->nstack = 0;
+	m->ntotal = 0;
+	model_layout(m);
+	assert_int_equal(m->pool.ntotal, m->ntotal);
+
+	for (int step = 0; step < MPOOL_STEPS; step++) {
+		uint64_t op = rng_below(20);
+
+		if (op < 9)
+			model_step_alloc(m, poison);
+		else if (op < 16 && (page = model_pick(m, MP_ALLOCATED)) >= 0)
+			model_step_free(m, page);
+		else
+			model_step_bad_free(m);
+		assert_int_equal(m->pool.nfree, m->nfree);
+		assert_int_equal(m->pool.ntotal, m->ntotal);
+	}
+
+	/* Exhaustion: exactly the model's free pages, then nothing. */
+	while (m->nfree)
+		model_step_alloc(m, poison);
+	assert_int_equal(page_pool_alloc(&m->pool), 0);
+	assert_int_equal(m->pool.nfree, 0);
+	/* Every page of every range is out once; the holes were never touched. */
+	for (int p = 0; p < MPOOL_PAGES; p++) {
+		if (m->state[p] == MP_HOLE)
+			check_page_bytes(m, p, 0, MPOOL_FILL);
+		else
+			assert_int_equal(m->state[p], MP_ALLOCATED);
+	}
+	/* And all of them back. */
+	while ((page = model_pick(m, MP_ALLOCATED)) >= 0)
+		model_step_free(m, page);
+	assert_int_equal(m->pool.nfree, m->ntotal);
+}
+
+static void test_pool_random_model(void **state)
+{
+	struct pool_model *m = calloc(1, sizeof(*m));
+	uint64_t poison = learn_poison();
+
+	(void)state;
+	assert_non_null(m);
+	m->arena = aligned_alloc(PAGE_SIZE, MPOOL_PAGES * PAGE_SIZE);
+	assert_non_null(m->arena);
+	rng_state = MPOOL_SEED;
+	for (int round = 0; round < MPOOL_ROUNDS; round++)
+		model_round(m, poison);
+	free(m->arena);
+	free(m);
+}
+
 #define POOL_TEST(fn) cmocka_unit_test_setup_teardown(fn, pool_setup, pool_teardown)
 
 int main(void)
@@ -632,6 +981,9 @@ int main(void)
 		cmocka_unit_test(test_pool_empty),
 		cmocka_unit_test(test_pool_add_range_rejects),
 		cmocka_unit_test(test_pool_page_zero),
+		POOL_TEST(test_pool_exhaustion),
+		cmocka_unit_test(test_pool_touches_no_fresh_page),
+		cmocka_unit_test(test_pool_random_model),
 	};
 
 	return cmocka_run_group_tests_name("page_alloc", tests, NULL, NULL);

@@ -45,6 +45,15 @@ CASES += [
     # Not the default 128 MiB: the case must boot a tree dumped for 256 MiB, not a stale one.
     case("boot-mem256M", [r"memory: 0x80000000-0x90000000 \(256 MiB\)", r"ktest: boot: PASS"],
          smp=2, mem="256M", bootargs="test=boot"),
+    # The page allocator on the machine: every free page handed out once (zeroed, inside RAM,
+    # outside reserved memory and the image), all back, some reused (kernel/ktest_mm.c).
+    case("mm-drain-128M", [r"ktest: mm: (3\d{4}) of 3\d{4} pages handed out, each zeroed and "
+                           r"free RAM; 64 reused zeroed; \1 free again", r"ktest: mm: PASS"],
+         smp=2, bootargs="test=mm"),
+    case("mm-drain-2G", [r"memory: 0x80000000-0x100000000 \(2048 MiB\)",
+                         r"ktest: mm: (52\d{4}) of 52\d{4} pages handed out, each zeroed and "
+                         r"free RAM; 64 reused zeroed; \1 free again", r"ktest: mm: PASS"],
+         smp=2, mem="2G", bootargs="test=mm", timeout=120),  # ~20 s: memset is byte-wise
     case("timer-smp1", [r"hart 0: \d+ timer interrupts", r"ktest: timer: PASS"],
          smp=1, bootargs="test=timer"),
     case("timer-smp4", [r"hart 3: \d+ timer interrupts", r"ktest: timer: PASS"],
