@@ -14,15 +14,17 @@
  * AWAY_SHARE of them and comes back: each move is made right after a raise, so that interrupt
  * is in flight while the line moves. After each stretch the line's per-hart counts
  * (TACET_INFO_IRQ) are checked: the stretch's interrupts were taken on its hart, but the first,
- * which may have been taken on the previous one, and nowhere else, and none was lost. A claim
- * more than the interrupts raised is counted, not failed: QEMU 7.2 sends every INTx line's
+ * which may have been taken on the previous one, and nowhere else. A phase whose count is one
+ * off is counted ("uneven"), not failed, up to MAX_UNEVEN: QEMU 7.2 sends every INTx line's
  * level to the PLIC again whenever any PCI function's INTx-disable bit changes (the PCI server
  * does that as other edu drivers start and end), and the PLIC can then take an asserted line
- * once more; its notification reaches the driver together with the next one's. (Mostly at
+ * once more; that notification reaches the driver with the next raise, which is then not
+ * claimed on its own, so the count is one over in one phase and can be one under in the next.
+ * A lost interrupt still fails: the driver's timer catches it. (Mostly at
  * home, because a cross-hart delivery costs an IPI and a wake-up from wfi, slow when QEMU's
  * harts outnumber the host's CPUs.)
  * Prints `edu N: raised R, handled H (O for other devices): PASS` (N the device's index among
- * the edu devices), with `, M moves, E extra claims` when moving, and exits 0 if every
+ * the edu devices), with `, M moves, U uneven phases` when moving, and exits 0 if every
  * interrupt raised was
  * handled exactly once. Then, if asked, the device's other interrupts: 10! computed with a
  * completion interrupt, and a DMA round trip (a page of RAM to the device's buffer and back,
@@ -45,6 +47,7 @@
 #define QUIET_TICKS 100000ul   /* 10 ms without an interrupt: look whether the line is off */
 #define MAX_HARTS   TACET_INFO_MAX_HARTS
 #define AWAY_SHARE  100 /* moving: 1 in 100 interrupts is taken away from the driver's hart */
+#define MAX_UNEVEN  12  /* two per INTx-disable change of the other drivers' functions */
 #define EDU_FACT    (0x08 / 4)
 #define EDU_STATUS  (0x20 / 4)
 #define EDU_STATUS_FACT_IRQ 0x80 /* interrupt when the factorial is done */
@@ -65,7 +68,7 @@
 struct edu_run {
 	struct edu dev;
 	unsigned long raised, handled, others;
-	unsigned long extra; /* line claims beyond the interrupts raised (moving phases) */
+	unsigned long uneven; /* moving phases whose line count is one off (see the top) */
 };
 
 /* Waits for an interrupt of this device (its status, 0x24, non-zero: other devices' interrupts
@@ -328,7 +331,7 @@ static int phase(struct edu_run *r, unsigned long count, unsigned long from, uns
 		return 1;
 	for (unsigned long h = 0; h < harts; h++) {
 		unsigned long got = after[h] - before[h];
-		int ok = h == to ? got >= count - 1 : h == from ? got <= 1 : got == 0;
+		int ok = h == to ? got + 2 >= count : h == from ? got <= 2 : got == 0;
 
 		if (!ok) {
 			printf("edu %ld: line %lu routed to hart %lu was taken %lu times on hart %lu "
@@ -337,12 +340,13 @@ static int phase(struct edu_run *r, unsigned long count, unsigned long from, uns
 		}
 	}
 	taken = after[to] - before[to] + (from != to ? after[from] - before[from] : 0);
-	if (taken < count) {
-		printf("edu %ld: %lu interrupts raised in a phase, %lu taken: FAIL\n", r->dev.index,
-		       count, taken);
+	if (taken != count)
+		r->uneven++; /* QEMU re-sent a level: see the top */
+	if (taken + 1 < count || taken > count + 1 || r->uneven > MAX_UNEVEN) {
+		printf("edu %ld: %lu interrupts raised in a phase, %lu taken (%lu uneven phases so "
+		       "far): FAIL\n", r->dev.index, count, taken, r->uneven);
 		return 1;
 	}
-	r->extra += taken - count; /* QEMU re-sent the level: see the top */
 	return 0;
 }
 
@@ -398,7 +402,7 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 	printf("edu %ld: raised %lu, handled %lu (%lu for other devices)", r.dev.index, r.raised,
 	       r.handled, r.others);
 	if (move_every)
-		printf(", %lu moves, %lu extra claims", moves, r.extra);
+		printf(", %lu moves, %lu uneven phases", moves, r.uneven);
 	printf(": %s\n", r.raised == r.handled ? "PASS" : "FAIL");
 	if (r.raised != r.handled)
 		return 1;
