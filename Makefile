@@ -34,7 +34,7 @@ KERNEL_SRCS := \
 	kernel/fdt.c kernel/console.c kernel/kfmt.c kernel/kstring.c kernel/spinlock.c \
 	kernel/panic.c kernel/ksyms.c kernel/timer.c kernel/ktest.c kernel/ktest_edu.c \
 	kernel/irq/irq.c \
-	kernel/kalloc.c kernel/account.c kernel/kobj.c kernel/cap.c kernel/process.c kernel/thread.c kernel/ilist.c \
+	kernel/kalloc.c kernel/account.c kernel/kobj.c kernel/reaper.c kernel/cap.c kernel/process.c kernel/thread.c kernel/ilist.c \
 	kernel/sched.c \
 	kernel/endpoint.c kernel/notification.c kernel/frame.c kernel/syscall.c kernel/elf.c \
 	kernel/rootserver.c kernel/runqueue.c kernel/fastpath.c kernel/pci_dt.c \
