@@ -4,7 +4,9 @@ capability; both must take linear time (well under a second of guest time; the q
 kernel took half an hour for 128,836 threads), and every page and kernel object must come back.
 threadhog's own end must end the two children it leaves (one with threads, one without).
 Under -icount guest time is the retired-instruction count, so the figures do not depend on the
-host's load. The threads (about 1 KiB each in the kernel) need more than the default RAM."""
+host's load. The threads (about 1 KiB each in the kernel) need more than the default RAM.
+Then the teardown-chain-* cases: chains thousands of links deep that the kernel must end
+without recursion (below)."""
 
 CASES = [
     case("teardown-100k-threads",
