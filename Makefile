@@ -34,7 +34,8 @@ KERNEL_SRCS := \
 	kernel/fdt.c kernel/console.c kernel/kfmt.c kernel/kstring.c kernel/spinlock.c \
 	kernel/panic.c kernel/ksyms.c kernel/timer.c kernel/ktest.c kernel/ktest_edu.c \
 	kernel/ktest_mm.c kernel/irq/irq.c \
-	kernel/kalloc.c kernel/account.c kernel/kobj.c kernel/cap.c kernel/process.c kernel/thread.c kernel/ilist.c \
+	kernel/kalloc.c kernel/account.c kernel/kobj.c kernel/reaper.c kernel/cap.c kernel/process.c \
+	kernel/thread.c kernel/ilist.c \
 	kernel/sched.c \
 	kernel/endpoint.c kernel/notification.c kernel/frame.c kernel/syscall.c kernel/elf.c \
 	kernel/rootserver.c kernel/runqueue.c kernel/fastpath.c kernel/pci_dt.c \
@@ -44,14 +45,23 @@ KERNEL_SRCS := \
 	kernel/arch/riscv/plic.c kernel/arch/riscv/context.c
 KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_SRCS))
 
-.PHONY: all kernel userspace qemu run gdb test bench deps host-tests dtbs print-dtb clean
+.PHONY: all kernel callgraph userspace qemu run gdb test bench deps host-tests dtbs print-dtb clean
 all: kernel userspace
 
 kernel: $(BUILD)/kernel.elf $(BUILD)/kernel.bin
 
+# -fcallgraph-info: each object's call graph beside it (.c.ci), which tools/callcycles.py reads
+# to check that the kernel has no recursion (make test). An object built before that has
+# none: the second rule builds it again.
 $(BUILD)/%.c.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) -fcallgraph-info -c -o $@ $<
+
+KERNEL_CALLGRAPH := $(patsubst %.c,$(BUILD)/%.c.ci,$(filter %.c,$(KERNEL_SRCS)))
+$(KERNEL_CALLGRAPH): $(BUILD)/%.c.ci: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fcallgraph-info -c -o $(BUILD)/$*.c.o $<
+callgraph: $(KERNEL_CALLGRAPH)
 
 $(BUILD)/%.S.o: %.S
 	@mkdir -p $(@D)
@@ -169,7 +179,7 @@ gdb: deps
 		-ex 'target remote :1234'; kill %1 2>/dev/null || true
 
 test: deps
-	@$(MAKE) --no-print-directory kernel userspace host-tests $(BAD_MODULES)
+	@$(MAKE) --no-print-directory kernel callgraph userspace host-tests $(BAD_MODULES)
 	@python3 tests/run.py
 
 # --- benchmarks (make bench): tests/bench/bench.mk ----------------------------------------

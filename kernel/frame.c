@@ -1,5 +1,6 @@
 /* frame.c: frame objects. RAM frames own their pages, charged (like the object) to the
- * account that asked for them; BKL held. */
+ * account that asked for them; BKL held. A derived frame holds a reference to the root frame
+ * whose pages it names, whatever it was derived from: derivation is always one level deep. */
 #include "frame.h"
 #include "account.h"
 #include "kalloc.h"
@@ -37,11 +38,12 @@ struct frame *frame_alloc(struct account *acct, uint64_t pages)
 
 struct frame *frame_derive(struct account *acct, struct frame *f, uint64_t first, uint64_t pages)
 {
+	struct frame *root = f->parent ? f->parent : f;
 	struct frame *d = frame_wrap(acct, f->pa + first * PAGE_SIZE, pages, f->device);
 
 	if (d) {
-		kobj_get(&f->obj);
-		d->parent = f;
+		kobj_get(&root->obj);
+		d->parent = root;
 	}
 	return d;
 }

@@ -11,7 +11,8 @@ struct frame {
 	uint64_t pa;
 	uint64_t pages;
 	int device; /* MMIO: not RAM, not freed */
-	struct frame *parent; /* a derived frame: part of this one (a reference); owns nothing */
+	struct frame *parent; /* a derived frame: part of this root frame, never itself derived
+			       * (a reference); owns nothing */
 };
 
 struct account;
@@ -24,7 +25,8 @@ struct frame *frame_wrap(struct account *acct, uint64_t pa, uint64_t pages, int 
 struct frame *frame_alloc(struct account *acct, uint64_t pages);
 void frame_destroy(struct frame *f);
 /* A frame covering pages [first, first + pages) of f (the object charged to acct); NULL when out
- * of memory. */
+ * of memory. Its parent is f's root, not f: frames derived from derived frames never form a
+ * chain (which would be as long as a user likes, and freed by following it). */
 struct frame *frame_derive(struct account *acct, struct frame *f, uint64_t first, uint64_t pages);
 
 #endif

@@ -1,5 +1,7 @@
-/* kobj.c: the start and end of a kernel object's life: its charged memory, and its destruction
- * by type (BKL held). */
+/* kobj.c: the start and end of a kernel object's life: its charged memory, and its end and
+ * destruction by type, which the reaper's loop calls one object at a time (reaper.h): no
+ * destructor here calls another, so a chain of objects a user built ends at constant stack
+ * depth however long it is. BKL held. */
 #include "kobj.h"
 #include "account.h"
 #include "endpoint.h"
@@ -9,6 +11,7 @@
 #include "notification.h"
 #include "panic.h"
 #include "process.h"
+#include "reaper.h"
 #include "thread.h"
 
 #include <stddef.h>
@@ -48,6 +51,11 @@ void kobj_put(struct kobj *o)
 	KASSERT(o->refs > 0, "kobj_put: object of type %u has no references", o->type);
 	if (--o->refs)
 		return;
+	reaper_free(o);
+}
+
+static void kobj_destroy(struct kobj *o)
+{
 	switch (o->type) {
 	case TACET_CAP_ENDPOINT:
 		endpoint_destroy((struct endpoint *)o);
@@ -69,6 +77,25 @@ void kobj_put(struct kobj *o)
 	default:
 		panic("kobj_put: unknown object type %u", o->type);
 	}
+}
+
+void kobj_reap(struct kobj *o)
+{
+	if (!o->refs) {
+		kobj_destroy(o);
+		return;
+	}
+	switch (o->type) { /* only these two are ever queued to end (reaper_end) */
+	case TACET_CAP_PROCESS:
+		process_reap((struct process *)o);
+		break;
+	case TACET_CAP_THREAD:
+		thread_reap((struct thread *)o);
+		break;
+	default:
+		panic("kobj_reap: an object of type %u cannot be ended", o->type);
+	}
+	kobj_put(o); /* the queue's reference */
 }
 
 void kobj_cap_added(struct kobj *o)

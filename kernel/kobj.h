@@ -1,5 +1,6 @@
 /* kobj.h: the header every capability-reachable kernel object starts with: its type and a
- * reference count (one per capability and per kernel-internal reference). BKL held. */
+ * reference count (one per capability and per kernel-internal reference), and its link on the
+ * reaper's queue (reaper.h). BKL held. */
 #ifndef KERNEL_KOBJ_H
 #define KERNEL_KOBJ_H
 
@@ -10,9 +11,11 @@
 struct account;
 
 struct kobj {
-	uint32_t type; /* enum tacet_cap_type */
+	uint16_t type;   /* enum tacet_cap_type */
+	uint16_t queued; /* on the reaper's queue to be ended (reaper_end) */
 	uint32_t refs;
 	struct account *acct; /* what it is charged to (a reference), NULL: the kernel's own */
+	struct kobj *reap_next; /* the reaper's queue (reaper.c) */
 };
 
 /* A new object of `size` bytes and type, zeroed but for the header, charged to acct (NULL:
@@ -27,7 +30,9 @@ static inline void kobj_get(struct kobj *o)
 	o->refs++;
 }
 
-/* Drop a reference; destroys the object (by type) at zero. */
+/* Drop a reference; at zero the object is destroyed (by type), before the outermost kobj_put
+ * or reaper call returns: through the reaper's queue, so that an object whose destruction
+ * drops the last reference to another, which drops the last to another... is no recursion. */
 void kobj_put(struct kobj *o);
 
 /* A capability now names o / no longer does (cap.c). Besides the reference, a process counts

@@ -1,6 +1,8 @@
 /* process.c: processes (address space + cspace) and user-memory access. Owns all_processes
  * and each process's list of children. BKL held. Ending a process walks only its own threads
- * and children, and every unlinking is O(1): a process of n threads ends in O(n). */
+ * and children, and every unlinking is O(1): a process of n threads ends in O(n). Its end ends
+ * no other process directly: its children and the processes its capabilities kept alive go
+ * through the reaper's queue (reaper.h). */
 #include "process.h"
 #include "account.h"
 #include "arch.h"
@@ -16,6 +18,7 @@
 #include "panic.h"
 #include "platform.h"
 #include "page_alloc.h"
+#include "reaper.h"
 
 struct list_node all_processes = LIST_INIT(all_processes);
 
@@ -48,7 +51,6 @@ static void process_adopt(struct process *p)
 
 	if (!creator)
 		return;
-	p->parent = creator->proc;
 	list_push_back(&creator->proc->children, &p->sibling);
 }
 
@@ -241,7 +243,6 @@ void process_release(struct process *p)
 	tlb_shootdown(p);
 	list_remove(&p->all_link);
 	list_remove(&p->sibling); /* its creator no longer has to end it */
-	p->parent = NULL;
 	irq_release_owner(p); /* a driver's end frees its lines for the next one */
 	while (!list_empty(&p->endpoints)) /* its clients learn it is gone */
 		endpoint_end(list_entry(p->endpoints.next, struct endpoint, owner_link));
@@ -281,11 +282,24 @@ void process_free(struct process *p)
 
 void process_kill(struct process *p)
 {
-	kobj_get(&p->obj); /* it must outlive its last thread's exit */
-	/* each exit takes its thread off the list; the last one ends p (process_end) */
-	while (!list_empty(&p->threads))
-		thread_exit(list_entry(p->threads.next, struct thread, proc_link), -TACET_EDEAD);
-	kobj_put(&p->obj);
+	reaper_end(&p->obj); /* its reference keeps p until its last thread's end is over */
+}
+
+void process_reap(struct process *p)
+{
+	struct thread *t;
+
+	if (list_empty(&p->threads)) {
+		if (p->cspace) /* it never had a thread and has not ended: its creator ended */
+			process_end(p, -TACET_EDEAD);
+		return;
+	}
+	/* each end takes its thread off the list; the last one ends p (process_end); a thread
+	 * already queued to end ends with the status it was queued with */
+	while (!list_empty(&p->threads)) {
+		t = list_entry(p->threads.next, struct thread, proc_link);
+		thread_end(t, t->obj.queued ? t->exit_status : -TACET_EDEAD);
+	}
 }
 
 void process_end(struct process *p, long status)
@@ -307,15 +321,12 @@ void process_end(struct process *p, long status)
 		notification_signal((struct notification *)n, p->watchers[i].badge);
 		kobj_put(n);
 	}
-	/* what it created goes with it: this also breaks capability cycles among them */
+	/* what it created goes with it (this also breaks capability cycles among them), each
+	 * after p, from the reaper's queue */
 	while (!list_empty(&p->children)) {
 		q = list_entry(p->children.next, struct process, sibling);
 		list_remove(&q->sibling);
-		q->parent = NULL;
-		if (q->nthreads)
-			process_kill(q); /* its last thread's exit ends it */
-		else
-			process_end(q, -TACET_EDEAD);
+		process_kill(q);
 	}
 	process_release(p);
 }

@@ -43,8 +43,8 @@ struct process {
 	} watchers[PROCESS_WATCHERS];
 	uint64_t fault_badge;
 	struct mapping *mappings; /* frames mapped with TACET_SYS_MAP */
-	struct process *parent;   /* its creator, which owns it: it ends when its creator ends */
-	struct list_node sibling; /* on parent->children until it ends */
+	struct list_node sibling; /* on its creator's children until either ends: it ends with its
+				   * creator, which owns it */
 	struct list_node children; /* the processes it created that have not ended */
 	struct list_node threads; /* its live threads (struct thread's proc_link) */
 	struct list_node all_link; /* on all_processes until it ends */
@@ -70,10 +70,16 @@ long process_unmap(struct process *p, uintptr_t va, uint64_t pages);
  * Return 0 or -TACET_EFAULT. */
 long copy_from_user(struct process *p, void *dst, uintptr_t src, uint64_t len);
 long copy_to_user(struct process *p, uintptr_t dst, const void *src, uint64_t len);
-/* End every thread of p (nobody holds a capability to it any more). */
+/* End p (nobody holds a capability to it any more, or its creator ended): every thread of it,
+ * or p itself if it never had one. Through the reaper (reaper.h): at once, unless a teardown is
+ * under way, which then ends p after the step that asked; so ending a process that ends the
+ * processes it made, whose end ends theirs..., is a loop, not a recursion. */
 void process_kill(struct process *p);
+/* The reaper's: what process_kill asked for, unless p has ended meanwhile. */
+void process_reap(struct process *p);
 /* p's last thread ended (or it is ended without ever having had one): release its memory and
- * capabilities and end the processes it created. The root server's end powers off. */
+ * capabilities and queue the processes it created to end (process_kill). The root server's end
+ * powers off. From the reaper's loop only. */
 void process_end(struct process *p, long status);
 /* After the last thread: release the mappings, the address space and the cspace (and their
  * charges): all a process held goes back at its end, whoever still holds a capability to it. */

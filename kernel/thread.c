@@ -1,7 +1,9 @@
 /* thread.c: thread creation, exit, user faults and destruction; owns all_threads, the thread
  * ids and each process's list of live threads (process->threads). BKL held. A thread holds one
  * reference on itself while it lives; the scheduler drops it once a dead thread is off its
- * hart. Creation, exit and destruction cost O(1): ending a process of n threads costs O(n). */
+ * hart. Creation, exit and destruction cost O(1): ending a process of n threads costs O(n).
+ * A thread's end never ends another thread directly: the caller it leaves without a reply,
+ * its process, what its process held go through the reaper's queue (reaper.h). */
 #include "thread.h"
 #include "console.h"
 #include "endpoint.h"
@@ -11,6 +13,7 @@
 #include "panic.h"
 #include "platform.h"
 #include "process.h"
+#include "reaper.h"
 #include "sched.h"
 
 struct ilist all_threads = ILIST_INIT(all_threads);
@@ -83,8 +86,21 @@ static void thread_detach(struct thread *t)
 
 void thread_exit(struct thread *t, long status)
 {
-	struct process *p = t->proc;
+	if (t->state == TACET_THREAD_DEAD || t->obj.queued)
+		return;
+	t->exit_status = status;
+	reaper_end(&t->obj);
+}
 
+void thread_reap(struct thread *t)
+{
+	if (t->state != TACET_THREAD_DEAD)
+		thread_end(t, t->exit_status);
+}
+
+void thread_end(struct thread *t, long status)
+{
+	struct process *p = t->proc;
 	int running = harts[t->hart].current == t;
 
 	thread_detach(t);

@@ -39,6 +39,7 @@ struct thread {
 	struct thread *replier;  /* the server that owes this (BLOCKED_REPLY) thread a reply */
 
 	struct notification *bound_ntfn; /* signals end this thread's RECV too (a reference) */
+	long exit_status;      /* thread_exit's, while the thread waits on the reaper's queue */
 	/* Interrupt statistics (irq.c): the line that woke it, when, and when it began to run. */
 	struct irq_desc *irq_woken_by;
 	uint64_t irq_woken_at;
@@ -54,9 +55,17 @@ struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigne
 			  unsigned int prio, unsigned int hart);
 /* Wake every thread waiting in q with -err as its result (their object is going away). */
 void thread_wake_all(struct tqueue *q, long err);
-/* The current thread ends (exit or fault it cannot survive): it leaves every queue, wakes its
- * callers with TACET_EDEAD, and its process ends with its last thread. */
+/* t ends (exit, a fault it cannot survive, its supervisor's end): it leaves every queue, wakes
+ * its callers with TACET_EDEAD, and its process ends with its last thread. Through the reaper
+ * (reaper.h): at once, unless a teardown is under way, which then ends t after the step that
+ * asked (a faulted thread whose supervisor ended, in a chain of such, is no recursion). A
+ * second request before t ended changes nothing. */
 void thread_exit(struct thread *t, long status);
+/* End t now, with status: for the reaper's loop only (kobj_reap, process_reap). Anything its end
+ * ends in turn is queued. */
+void thread_end(struct thread *t, long status);
+/* The reaper's: end a thread queued by thread_exit, unless it has ended meanwhile. */
+void thread_reap(struct thread *t);
 /* A user fault: report to the process's fault endpoint, or end the thread. */
 void thread_fault(struct thread *t);
 /* At the last reference (kobj_put): t has exited. */

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""run.py: Tacet's test runner (`make test`). Runs every host unit test binary, the dtb/ checks
-of the Makefile's device trees and every QEMU case in tests/qemu/cases.py, prints one line per
-test and ends with `N passed, N failed`; exits non-zero when anything failed. Logs go to
-build/test-logs/.
+"""run.py: Tacet's test runner (`make test`). Runs every host unit test binary, the static check
+that the kernel has no recursion (tools/callcycles.py over the call graph gcc wrote: `make
+callgraph`), the dtb/ checks of the Makefile's device trees and every QEMU case in
+tests/qemu/cases.py, prints one line per test and ends with `N passed, N failed`; exits
+non-zero when anything failed. Logs go to build/test-logs/.
 
   python3 tests/run.py [-k SUBSTRING] [--no-host] [--no-qemu]
 """
@@ -79,6 +80,19 @@ def run_host_tests(results, pattern):
                            f"exit status {proc.returncode} (sanitizer?):\n{tail}", took)
         if not oks and not fails and proc.returncode == 0:
             results.report(f"host/{suite}", False, "ran no test cases")
+
+
+def run_static_checks(results, pattern):
+    """The kernel's call graph must have no cycle but the bounded ones tools/callcycles.py
+    allows: a recursion whose depth a user controls overflows the 16 KiB kernel stack."""
+    name = "static/kernel-no-recursion"
+    if pattern and pattern not in name:
+        return
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "callcycles.py"), BUILD],
+                          cwd=ROOT, capture_output=True, text=True)
+    out = (proc.stdout + proc.stderr).strip()
+    results.report(name, proc.returncode == 0,
+                   "\n".join("    | " + line for line in out.splitlines()[-30:]))
 
 
 def make(target):
@@ -275,6 +289,7 @@ def main():
     results = Results()
     if not args.no_host:
         run_host_tests(results, args.pattern)
+        run_static_checks(results, args.pattern)
     if not args.no_qemu:
         run_dtb_checks(results, args.pattern)
         for c in qemu_cases.CASES:

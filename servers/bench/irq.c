@@ -11,7 +11,8 @@
  *   raiser (the trio's driver, on the line's hart): after the go-ahead, reads the cycle
  *       counter, keeps the count in raise_at and writes the edu's raise register;
  *   waiter: tacet_wait() on the line's notification, reads the counter, then acknowledges the
- *       device and the line, collects the samples and tells the acker.
+ *       device and the line, collects the samples and tells the acker. A round in which a hart
+ *       of the path took a timer interrupt is dropped and taken again (ticks()).
  * On one hart the waiter outranks the raiser: the interrupt (taken right after the write, in
  * user mode) switches to it at once.
  */
@@ -34,13 +35,35 @@ _Static_assert(IRQ_PRIO_MAIN >= BENCH_WAITER_PRIO, "main starts the waiter");
 #define EDU_VA     0x0000002000000000ul
 #define STACKS_VA  0x0000003000000000ul /* the threads' stacks: a page each, a gap between */
 #define IRQ_BADGE  1ul
-#define ROUNDS     (BENCH_WARMUP + BENCH_SAMPLES)
+#define SPARE      32 /* rounds to take again when a timer interrupt disturbed one (ticks()) */
+#define ROUNDS     (BENCH_WARMUP + BENCH_SAMPLES + SPARE)
 
 static struct edu dev;
 static volatile unsigned long raise_at;
 static unsigned long to_trap[BENCH_SAMPLES], top_half[BENCH_SAMPLES], to_server[BENCH_SAMPLES];
-static unsigned long overhead, nsamples;
+static unsigned long overhead, nsamples, dropped;
 static long failure; /* the waiter's: a negative TACET_E* code */
+static unsigned int harts_crossed[2]; /* the raiser's hart, the waiter's */
+
+/* Timer interrupts the harts of the measured path have taken. A round in which the count
+ * moved is not a sample: a scheduler tick landing between the raise and the waiter adds its
+ * own handling (about 570 instructions) to that one sample, and whether one lands there
+ * depends on where the ticks fall, which any change to what runs before (any server, any
+ * hart) moves. */
+static unsigned long ticks(void)
+{
+	struct tacet_hart_info hi;
+	unsigned long n = 0;
+
+	for (int i = 0; i < 2; i++) {
+		if (i && harts_crossed[1] == harts_crossed[0])
+			break;
+		if (tacet_info(TACET_INFO_HART, harts_crossed[i], &hi, sizeof(hi)) < 0)
+			return ~0ul;
+		n += hi.timer_irqs;
+	}
+	return n;
+}
 
 /* The counter read and the device write back to back; the count is kept before the write,
  * since on the line's own hart the interrupt is taken right after it. */
@@ -59,6 +82,7 @@ static inline void raise_now(void)
 static void waiter(unsigned long arg)
 {
 	struct tacet_irq_info ii;
+	unsigned long seen = ticks(), now;
 
 	(void)arg;
 	for (unsigned long i = 0; i < ROUNDS && !failure; i++) {
@@ -75,12 +99,15 @@ static void waiter(unsigned long arg)
 			failure = err;
 			break;
 		}
-		if (i >= BENCH_WARMUP) {
+		now = ticks();
+		dropped += i >= BENCH_WARMUP && nsamples < BENCH_SAMPLES && now != seen;
+		if (i >= BENCH_WARMUP && nsamples < BENCH_SAMPLES && now == seen) {
 			to_trap[nsamples] = ii.last_trap - start - overhead;
 			top_half[nsamples] = ii.last_done - ii.last_trap - overhead;
 			to_server[nsamples] = end - start - overhead;
 			nsamples++;
 		}
+		seen = now;
 		if (i < ROUNDS - 1)
 			tacet_signal(SLOT_ACKER, 1);
 	}
@@ -113,6 +140,8 @@ int bench_irq(const char *name, unsigned int waiter_hart, unsigned int raiser_ha
 	long err;
 
 	overhead = bench_overhead();
+	harts_crossed[0] = raiser_hart;
+	harts_crossed[1] = waiter_hart;
 	err = edu_open(&dev, EDU_VA, IRQ_BADGE);
 	if (!err)
 		err = tacet_irq_set_affinity(EDU_SLOT_IRQ, raiser_hart);
@@ -136,6 +165,7 @@ int bench_irq(const char *name, unsigned int waiter_hart, unsigned int raiser_ha
 		printf("%s: %s (%lu samples)\n", name, tacet_strerror(err), nsamples);
 		return 1;
 	}
+	printf("%s: %lu rounds dropped for a timer interrupt\n", name, dropped);
 	if (report_top_half) {
 		bench_report("irq_raise_to_trap", to_trap, BENCH_SAMPLES);
 		bench_report("irq_top_half", top_half, BENCH_SAMPLES);

@@ -56,3 +56,11 @@ SERVER_SRCS_chatter := servers/tests/chatter.c
 # squatter: tries to take "console" while the console is restarted.
 SERVERS += squatter
 SERVER_SRCS_squatter := servers/tests/squatter.c
+
+# chain_*: chains thousands of links deep that the kernel must end without recursion: derived
+# frames, capabilities through cspaces, processes created by processes, faulted threads.
+SERVERS += chain_frame chain_cap chain_proc chain_fault
+SERVER_SRCS_chain_frame := servers/tests/chain_frame.c servers/tests/chains.c
+SERVER_SRCS_chain_cap := servers/tests/chain_cap.c servers/tests/chains.c
+SERVER_SRCS_chain_proc := servers/tests/chain_proc.c servers/tests/chains.c
+SERVER_SRCS_chain_fault := servers/tests/chain_fault.c servers/tests/chains.c

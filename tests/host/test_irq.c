@@ -885,7 +885,7 @@ static void test_unbind(void **state)
  * unbinding drops it exactly once. */
 static void test_unbind_drops_last_reference(void **state)
 {
-	struct notification n = { .obj = { TACET_CAP_NOTIFICATION, 1 } };
+	struct notification n = { .obj = { .type = TACET_CAP_NOTIFICATION, .refs = 1 } };
 
 	(void)state;
 	install(w.proc.cspace, SLOT_FREE, &n.obj, TACET_RIGHT_WRITE);

@@ -4,7 +4,9 @@ capability; both must take linear time (well under a second of guest time; the q
 kernel took half an hour for 128,836 threads), and every page and kernel object must come back.
 threadhog's own end must end the two children it leaves (one with threads, one without).
 Under -icount guest time is the retired-instruction count, so the figures do not depend on the
-host's load. The threads (about 1 KiB each in the kernel) need more than the default RAM."""
+host's load. The threads (about 1 KiB each in the kernel) need more than the default RAM.
+Then the teardown-chain-* cases: chains thousands of links deep that the kernel must end
+without recursion (below)."""
 
 CASES = [
     case("teardown-100k-threads",
@@ -25,4 +27,56 @@ CASES = [
           r"init: server threadhog finished with status 0",
           r"init: leak check: .*: PASS", r"init: all 1 servers done; powering off"],
          smp=2, bootargs="init.run=threadhog init.budget=40000", icount=True, mem="256M", timeout=120),
+]
+
+# Chains thousands of links deep (servers/tests/chain_*.c), built by a hostile server and ended:
+# a kernel that followed any of them by recursion would overflow its 16 KiB stack and panic
+# (each of these did before teardown used worklists). Each checks that the chain was whole,
+# that everything in it ended and that every page and kernel object came back; init's leak
+# check confirms. Functional, so without -icount; the processes need more than the default RAM.
+CHAIN_MEMORY = "init.budget=20000"
+CASES += [
+    case("teardown-chain-derived-frames",
+         [r"chain_frame: derived 10000 frames, each from the one before: kernel objects \d+ -> "
+          r"\d+ \(the root and the last\): PASS",
+          r"chain_frame: the last one is the root's page \(0x[0-9a-f]+, 1 page\) and reads "
+          r"0x7ace7c4a1e5: PASS",
+          r"chain_frame: root capability deleted, the last one still reads 0x7ace7c4a1e5: PASS",
+          r"chain_frame: deleted the last derived frame: PASS",
+          r"chain_frame: memory back: .*: PASS", r"chain_frame: all checks passed",
+          r"init: server chain_frame finished with status 0",
+          r"init: leak check: .*: PASS", r"init: all 1 servers done; powering off"],
+         smp=2, bootargs="init.run=chain_frame@1", timeout=60),
+    case("teardown-chain-caps",
+         [r"chain_cap: 3000 processes without threads, each holding the only capability to the "
+          r"next: \d+ kernel objects more, 0 threads, 0 of them waiting: PASS",
+          r"chain_cap: deleted the capability to the first: the kernel lives, all freed, threads "
+          r"of the chain left: 0: PASS",
+          r"chain_cap: 3000 processes with a thread each, each holding the only capability to "
+          r"the next: \d+ kernel objects more, 3000 threads, \d+ of them waiting: PASS",
+          r"chain_cap: deleted the capability to the first: the kernel lives, the last one "
+          r"ended, threads of the chain left: 0: PASS",
+          r"(?s)(chain_cap: memory back: .*: PASS.*){2}", r"chain_cap: all checks passed",
+          r"init: server chain_cap finished with status 0",
+          r"init: leak check: .*: PASS", r"init: all 1 servers done; powering off"],
+         smp=2, mem="256M", bootargs="init.run=chain_cap@1 " + CHAIN_MEMORY, timeout=90),
+    case("teardown-chain-processes",
+         [r"chain_proc: 3000 processes, each created by the one before: 3000 threads, \d+ of "
+          r"them waiting: PASS",
+          r"chain_proc: deleted the capability to the first: the kernel lives, the first one "
+          r"ended, threads of the chain left: 0: PASS",
+          r"chain_proc: memory back: .*: PASS", r"chain_proc: all checks passed",
+          r"init: server chain_proc finished with status 0",
+          r"init: leak check: .*: PASS", r"init: all 1 servers done; powering off"],
+         smp=2, mem="256M", bootargs="init.run=chain_proc@1 " + CHAIN_MEMORY, timeout=90),
+    case("teardown-chain-faults",
+         [r"chain_fault: the first process's fault: cause 13, address 0: PASS",
+          r"chain_fault: 3000 threads faulted, each supervised by the next: 3000 threads, 3000 "
+          r"of them waiting for their supervisor: PASS",
+          r"chain_fault: told the kernel to end the first: the kernel lives, the first process "
+          r"ended, threads of the chain left: 0: PASS",
+          r"chain_fault: memory back: .*: PASS", r"chain_fault: all checks passed",
+          r"init: server chain_fault finished with status 0",
+          r"init: leak check: .*: PASS", r"init: all 1 servers done; powering off"],
+         smp=2, mem="256M", bootargs="init.run=chain_fault@1 " + CHAIN_MEMORY, timeout=90),
 ]

@@ -1,0 +1,45 @@
+/* chain_proc: a chain of 3,000 processes, each created by the one before (so each ends with
+ * its creator) and each with one thread waiting on a notification. Deleting the tester's only
+ * capability to the first ends its thread; its end ends the process it created, whose end ends
+ * the next... (a naive kernel recurses through process end and thread exit, 3,000 deep). Checks
+ * that the chain was whole, that after the deletion the kernel lives, no thread of the chain is
+ * left (and the first one's PROCESS_WATCH fired) and every page and kernel object is back. No
+ * IPC protocol; exits 0 when every check passed. */
+#include <stdio.h>
+#include "chains.h"
+
+int main(void)
+{
+	struct tacet_mem_info before;
+	unsigned long n, waiting;
+	long err = chains_setup();
+
+	mem_snapshot(&before);
+	if (!err)
+		err = chain_process_new(SLOT_FIRST, 0, 1);
+	if (!err)
+		err = tacet_process_watch(SLOT_FIRST, SLOT_WATCH, 1);
+	if (!err)
+		err = chain_thread_new(SLOT_FIRST, CHAIN_DEPTH - 1, CHAIN_PRIO);
+	/* each level makes the next, the last one says so */
+	if (!err)
+		err = tacet_wait(SLOT_READY) == (long)READY_DONE ? 0 : -TACET_EINVAL;
+	if (err) {
+		printf("chain_proc: FAIL: building the chain: %s\n", tacet_strerror(err));
+		return 1;
+	}
+	/* the last one may not have reached its wait: the tester preempted it at its signal */
+	n = chain_threads(TACET_THREAD_BLOCKED_NTFN, &waiting);
+	printf("chain_proc: %lu processes, each created by the one before: %lu threads, %lu of them "
+	       "waiting: %s\n", CHAIN_DEPTH, n, waiting,
+	       verdict(n == CHAIN_DEPTH && waiting + 1 >= n));
+	err = tacet_cap_delete(SLOT_FIRST);
+	if (!err)
+		err = tacet_poll(SLOT_WATCH) == 1 ? 0 : -TACET_EINVAL;
+	n = chain_threads(TACET_THREAD_BLOCKED_NTFN, &waiting);
+	printf("chain_proc: deleted the capability to the first: the kernel lives, the first one "
+	       "ended, threads of the chain left: %lu: %s\n", n, verdict(!err && n == 0));
+	mem_check("chain_proc", &before);
+	printf("chain_proc: %s\n", chains_failed ? "some checks failed" : "all checks passed");
+	return chains_failed;
+}

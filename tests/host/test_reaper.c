@@ -1,0 +1,189 @@
+/* test_reaper.c: host unit tests of kernel/reaper.c, the queue that turns teardown chains into
+ * a loop. The test's kobj_reap stands in for kobj.c's: it records what it did, how deep in
+ * kobj_reap calls it was, and follows a script: destroying object i drops the last reference
+ * of the objects i names (as a process's cspace does), ending one may ask for other ends (as a
+ * thread's end fails its faulted caller). Checks: a chain a million objects long is destroyed
+ * one object at a time at depth 1, in order; outside a teardown everything is done before the
+ * call returns; the queue is first in, first out; an end holds a reference and is asked for
+ * once. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "reaper.h"
+
+#define MAX_OBJS 1000000
+#define MAX_NAMES 2
+
+struct obj {
+	struct kobj k;         /* first: kobj_reap casts back */
+	size_t id;
+	struct obj *holds[MAX_NAMES]; /* last references dropped at its destruction */
+	struct obj *ends[MAX_NAMES];  /* ends asked for at its end */
+	struct obj *drops;            /* last reference dropped at its end */
+};
+
+enum event { DESTROYED = 1, ENDED = 2 };
+
+static struct obj *objs;
+static size_t nevents, depth, max_depth;
+static size_t *log_id;
+static enum event *log_what;
+
+static void put(struct obj *o)
+{
+	assert_true(o->k.refs > 0);
+	if (--o->k.refs == 0)
+		reaper_free(&o->k);
+}
+
+void kobj_reap(struct kobj *k)
+{
+	struct obj *o = (struct obj *)k;
+
+	assert_true(nevents < 2 * MAX_OBJS);
+	depth++;
+	if (depth > max_depth)
+		max_depth = depth;
+	log_id[nevents] = o->id;
+	log_what[nevents++] = o->k.refs ? ENDED : DESTROYED;
+	for (int i = 0; i < MAX_NAMES; i++) {
+		if (!o->k.refs && o->holds[i])
+			put(o->holds[i]);
+		if (o->k.refs && o->ends[i])
+			reaper_end(&o->ends[i]->k);
+	}
+	if (o->k.refs && o->drops)
+		put(o->drops);
+	if (o->k.refs)
+		put(o); /* the queue's reference, as kobj.c's kobj_reap drops it */
+	depth--;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	objs = calloc(MAX_OBJS, sizeof(*objs));
+	log_id = calloc(2 * MAX_OBJS, sizeof(*log_id));
+	log_what = calloc(2 * MAX_OBJS, sizeof(*log_what));
+	assert_non_null(objs);
+	assert_non_null(log_id);
+	assert_non_null(log_what);
+	for (size_t i = 0; i < MAX_OBJS; i++)
+		objs[i].id = i;
+	nevents = depth = max_depth = 0;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(objs);
+	free(log_id);
+	free(log_what);
+	return 0;
+}
+
+static void expect(size_t i, size_t id, enum event what)
+{
+	assert_true(i < nevents);
+	assert_int_equal(log_id[i], id);
+	assert_int_equal(log_what[i], what);
+}
+
+/* Object i holds the only reference to i + 1 (a cspace holding the only capability to the next
+ * process): dropping the first destroys all of them, in order, never two kobj_reap deep. */
+static void test_million_chain_is_a_loop(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < MAX_OBJS; i++) {
+		objs[i].k.refs = 1;
+		if (i + 1 < MAX_OBJS)
+			objs[i].holds[0] = &objs[i + 1];
+	}
+	put(&objs[0]);
+	assert_int_equal(nevents, MAX_OBJS);
+	assert_int_equal(max_depth, 1);
+	for (size_t i = 0; i < MAX_OBJS; i += 99991)
+		expect(i, i, DESTROYED);
+	expect(MAX_OBJS - 1, MAX_OBJS - 1, DESTROYED);
+}
+
+/* Object i destroys 2i + 1 and 2i + 2: breadth first, parents before children. */
+static void test_first_in_first_out(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < 15; i++) {
+		objs[i].k.refs = 1;
+		if (2 * i + 2 < 15) {
+			objs[i].holds[0] = &objs[2 * i + 1];
+			objs[i].holds[1] = &objs[2 * i + 2];
+		}
+	}
+	put(&objs[0]);
+	assert_int_equal(nevents, 15);
+	assert_int_equal(max_depth, 1);
+	for (size_t i = 0; i < 15; i++)
+		expect(i, i, DESTROYED);
+}
+
+/* Ends: each holds a reference while queued (the object outlives its own end, then goes), an
+ * end asked for again while queued is not queued twice, and one thread's end failing the next
+ * one's caller... is a loop too. */
+static void test_end_chain(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < MAX_OBJS; i++) {
+		objs[i].k.refs = 1; /* "alive", dropped by nothing here: ends do not free */
+		if (i + 1 < MAX_OBJS)
+			objs[i].ends[0] = objs[i].ends[1] = &objs[i + 1]; /* asked twice */
+	}
+	reaper_end(&objs[0].k);
+	assert_int_equal(nevents, MAX_OBJS);
+	assert_int_equal(max_depth, 1);
+	for (size_t i = 0; i < MAX_OBJS; i += 77777) {
+		expect(i, i, ENDED);
+		assert_int_equal(objs[i].k.refs, 1); /* the queue's reference went back */
+		assert_int_equal(objs[i].k.queued, 0);
+	}
+}
+
+/* An end and frees mixed: object 0's end asks for 2's end, then drops the last reference to 1
+ * (as a process's end queues its children, then drops its cspace). Order: as asked, 0 ended,
+ * 2 ended, 1 destroyed, then 0 destroyed (its last reference was the queue's). */
+static void test_end_then_free(void **state)
+{
+	(void)state;
+	objs[0].k.refs = 0; /* only the queue will hold it */
+	objs[1].k.refs = 1;
+	objs[2].k.refs = 1;
+	objs[0].drops = &objs[1];
+	objs[0].ends[0] = &objs[2];
+	reaper_end(&objs[0].k);
+	assert_int_equal(nevents, 4);
+	expect(0, 0, ENDED);
+	expect(1, 2, ENDED);
+	expect(2, 1, DESTROYED);
+	expect(3, 0, DESTROYED);
+	assert_int_equal(objs[2].k.refs, 1);
+	put(&objs[2]); /* outside any teardown: destroyed before put returns */
+	assert_int_equal(nevents, 5);
+	expect(4, 2, DESTROYED);
+	assert_int_equal(max_depth, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_million_chain_is_a_loop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_first_in_first_out, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_end_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_end_then_free, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
