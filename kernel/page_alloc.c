@@ -201,3 +201,113 @@ int page_pool_free(struct page_pool *pool, uint64_t pa)
 	pool_push(pool, pa);
 	return 0;
 }
+
+/* --- contiguous runs ------------------------------------------------------------------------ */
+
+/*
+ * A run is found in two steps. The poison word is a hint, read straight from each page: a page
+ * without it is certainly allocated, one with it is free unless its owner's data holds the
+ * value by chance. So a pass from the top of each range down counts hinted pages; a window of
+ * `pages` of them is then checked against the free list, the only authority, in one walk that
+ * marks which of the window's pages are really on it.
+ */
+
+#define RUN_WORDS (PAGE_POOL_RUN_MAX / 64)
+
+static bool page_looks_free(const struct page_pool *pool, uint64_t pa)
+{
+	return pa != 0 && page_words(pool, pa)[PAGE_FREE_POISON] == (pa ^ PAGE_POOL_FREE_POISON);
+}
+
+/* Marks in on[] the pages of [start, start + pages) on the free list; returns how many. */
+static size_t run_mark_free(const struct page_pool *pool, uint64_t start, size_t pages,
+			    uint64_t on[RUN_WORDS])
+{
+	uint64_t end = start + ((uint64_t)pages << PAGE_SHIFT);
+	size_t n = 0;
+
+	for (int i = 0; i < RUN_WORDS; i++)
+		on[i] = 0;
+	for (uint64_t p = pool->free_head; p && n < pages; p = page_words(pool, p)[PAGE_FREE_NEXT]) {
+		if (p >= start && p < end) {
+			size_t i = (size_t)((p - start) >> PAGE_SHIFT);
+
+			on[i / 64] |= 1ull << (i % 64);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Takes every page of [start, start + pages), all known to be free, off the list. */
+static void run_unlink(struct page_pool *pool, uint64_t start, size_t pages)
+{
+	uint64_t end = start + ((uint64_t)pages << PAGE_SHIFT);
+	uint64_t *link = &pool->free_head;
+	size_t left = pages;
+
+	while (*link && left) {
+		uint64_t p = *link;
+		uint64_t *words = page_words(pool, p);
+
+		if (p >= start && p < end) {
+			*link = words[PAGE_FREE_NEXT];
+			words[PAGE_FREE_POISON] = 0;
+			left--;
+		} else {
+			link = &words[PAGE_FREE_NEXT];
+		}
+	}
+	pool->nfree -= pages;
+}
+
+/* The highest page of the window whose hint lied, by its index in the window. */
+static size_t run_highest_not_free(const uint64_t on[RUN_WORDS], size_t pages)
+{
+	size_t i = pages;
+
+	while (i-- > 0)
+		if (!(on[i / 64] & (1ull << (i % 64))))
+			return i;
+	return 0; /* not reached: the caller saw fewer than `pages` free */
+}
+
+/* A run of `pages` in range r, searched from the top; 0 if none. */
+static uint64_t run_in_range(struct page_pool *pool, const struct phys_range *r, size_t pages)
+{
+	uint64_t on[RUN_WORDS];
+	uint64_t pa = r->end;
+	size_t run = 0;
+
+	while (pa > r->start) {
+		pa -= PAGE_SIZE;
+		if (!page_looks_free(pool, pa)) {
+			run = 0;
+			continue;
+		}
+		if (++run < pages)
+			continue;
+		/* [pa, pa + pages) looks free: ask the list */
+		if (run_mark_free(pool, pa, pages, on) == pages) {
+			run_unlink(pool, pa, pages);
+			return pa;
+		}
+		/* A hint lied: every window holding that page is out; go on just below it. */
+		pa += (uint64_t)run_highest_not_free(on, pages) << PAGE_SHIFT;
+		run = 0;
+	}
+	return 0;
+}
+
+uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages)
+{
+	if (pages == 0 || pages > PAGE_POOL_RUN_MAX || pages > pool->nfree)
+		return 0;
+	for (int i = pool->nranges - 1; i >= 0; i--) {
+		uint64_t pa = run_in_range(pool, &pool->ranges[i], pages);
+
+		if (pa)
+			return pa;
+	}
+	return 0;
+}

@@ -60,4 +60,15 @@ uint64_t page_pool_alloc(struct page_pool *pool);
  * lies outside every range of the pool, or is already free. */
 int page_pool_free(struct page_pool *pool, uint64_t pa);
 
+/* The most pages page_pool_alloc_run() hands out at once. */
+#define PAGE_POOL_RUN_MAX 256
+/*
+ * Physical address of `pages` free pages that are physically contiguous (contents undefined),
+ * or 0 if 0 or more than PAGE_POOL_RUN_MAX pages are asked for or no such run is free. The
+ * highest free run is taken, leaving low memory to single pages. Each page goes back on its own
+ * with page_pool_free(). Costs a pass over the pool's pages plus a walk of the free list per
+ * candidate run: for the rare large allocation (DMA buffers), not for the page-at-a-time path.
+ */
+uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages);
+
 #endif

@@ -56,3 +56,7 @@ SERVER_SRCS_chatter := servers/tests/chatter.c
 # squatter: tries to take "console" while the console is restarted.
 SERVERS += squatter
 SERVER_SRCS_squatter := servers/tests/squatter.c
+
+# framerun: multi-page contiguous frames (FRAME_NEW with pages > 1).
+SERVERS += framerun
+SERVER_SRCS_framerun := servers/tests/framerun.c
