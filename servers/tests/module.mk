@@ -60,3 +60,7 @@ SERVER_SRCS_squatter := servers/tests/squatter.c
 # framerun: multi-page contiguous frames (FRAME_NEW with pages > 1).
 SERVERS += framerun
 SERVER_SRCS_framerun := servers/tests/framerun.c
+
+# kittest: the driver kit's calls (lib/include/tacet/driver.h) on the goldfish RTC.
+SERVERS += kittest
+SERVER_SRCS_kittest := servers/tests/kittest.c

@@ -146,7 +146,7 @@ static void cmd_harts(void)
 
 #define MAX_LINES 128
 #define TIMER_BADGE 2
-#define IRQTOP_PERIOD_TICKS 10000000ul /* 1 s of the 10 MHz timebase */
+#define IRQTOP_PERIOD_NS 1000000000ull /* 1 s */
 
 static int irqtop;                       /* the live table is on screen */
 static unsigned long irqtop_refreshes;
@@ -197,7 +197,7 @@ static void irqtop_draw(void)
 	printf("\033[H\033[Jirqtop: refresh %lu, any key stops\n", ++irqtop_refreshes);
 	irq_table(1);
 	fflush(stdout);
-	tacet_timer_set(SLOT_NTFN, TIMER_BADGE, tacet_time() + IRQTOP_PERIOD_TICKS);
+	tacet_timer_set(SLOT_NTFN, TIMER_BADGE, tacet_time() + tacet_ns_to_ticks(IRQTOP_PERIOD_NS));
 }
 
 static void cmd_irqtop(void)
