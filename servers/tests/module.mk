@@ -64,3 +64,7 @@ SERVER_SRCS_framerun := servers/tests/framerun.c
 # kittest: the driver kit's calls (lib/include/tacet/driver.h) on the goldfish RTC.
 SERVERS += kittest
 SERVER_SRCS_kittest := servers/tests/kittest.c
+
+# rtcalarm: a client of the rtc driver's service: the time of day and alarms.
+SERVERS += rtcalarm
+SERVER_SRCS_rtcalarm := servers/tests/rtcalarm.c

@@ -10,6 +10,8 @@
  *               physical address for the device.
  *   devices     tacet_device_open/close: one of the devices init gave the server, mapped, its
  *               interrupt bound to a notification; tacet_device_wait/ack: the interrupt loop.
+ *   services    tacet_service_open/run: an endpoint published under a name and the loop that
+ *               answers its calls and takes the device's interrupts, in one thread.
  *   time        tacet_timebase_hz, tacet_time_ns, tacet_ns_to_ticks, tacet_sleep_ns.
  *
  * None of this is thread-safe: a server uses the kit from one thread at a time (most drivers
@@ -21,6 +23,7 @@
 
 #include <stdint.h>
 #include <tacet/bootinfo.h>
+#include <tacet/syscall.h>
 
 /* --- MMIO ------------------------------------------------------------------------------------
  * Device registers are mapped uncached and strongly ordered among themselves by the platform
@@ -174,6 +177,39 @@ long tacet_device_notified(struct tacet_device *dev, unsigned long bits);
  * raised it (an interrupt nobody handles counts toward the kernel disabling the line). The
  * line stays masked from the interrupt until this call (oneshot). */
 long tacet_device_ack(struct tacet_device *dev, int handled);
+
+/* --- services ------------------------------------------------------------------------------
+ * A server's IPC side: an endpoint published with init's name service, and one loop that
+ * receives both the clients' calls and the device's events (the device's notification is
+ * bound to the thread, so its bits arrive as TACET_LABEL_NOTIFY messages; the loop hands them
+ * to tacet_device_notified and calls `event` for each event it returns).
+ * Call handlers get the service (s->badge: the caller's badge; with INIT_BADGE_CLIENTS it says
+ * which client), the message and a reply already set to one word, 0; they fill in the reply. A capability that came with
+ * a call lands in s->recv; the loop deletes it after the handler unless the handler took it
+ * with tacet_service_take_cap. The loop replies before it receives again, so a handler must not
+ * block for long: everything else waits meanwhile (its interrupts too).
+ * A server that the console server calls (the shell's commands) must not print through the
+ * console from its handlers: the console is blocked in that call, and the two would deadlock. */
+struct tacet_service {
+	unsigned long ep;        /* the endpoint (a lib slot) */
+	unsigned long recv;      /* where a call's capability lands (a lib slot) */
+	struct tacet_device *dev; /* whose events come into the loop; NULL: none */
+	unsigned long badge;     /* the badge of the call being handled */
+};
+
+/* Create the endpoint, bind dev's notification (if dev) to the calling thread, and publish the
+ * endpoint as `name`, clients getting the rights in `how` (<tacet.h>: tacet_publish). */
+long tacet_service_open(struct tacet_service *s, const char *name, unsigned long how,
+			struct tacet_device *dev);
+/* Receive and answer forever; returns only the error that stopped it. event may be NULL. */
+long tacet_service_run(struct tacet_service *s,
+		       void (*call)(struct tacet_service *s, const struct tacet_msg *msg,
+				    struct tacet_msg *reply),
+		       void (*event)(struct tacet_device *dev, long ev));
+/* In a call handler: keep the capability that came with msg. Returns the slot it is in now
+ * (the loop receives the next into a fresh slot); -TACET_EINVAL if none came, or the slot
+ * allocator's error. Free it with tacet_slot_free when done. */
+long tacet_service_take_cap(struct tacet_service *s, const struct tacet_msg *msg);
 
 /* --- time ------------------------------------------------------------------------------------
  * tacet_time() (rdtime) counts timebase ticks since boot; the frequency comes from the device
