@@ -4,8 +4,9 @@
 #
 # picolibc comes through its gcc specs. Its libraries exist only for the multilibs gcc was
 # built with: rv64gc with lp64 has none (gcc would fall back to the lp64d one, which does not
-# link), and the kernel does not save floating-point registers or enable sstatus.FS for user
-# threads, so any FP instruction would trap. User space is therefore rv64imac/lp64.
+# link). User space is therefore rv64imac/lp64. (The FPU is not the reason: the kernel gives a
+# thread the FPU at its first floating-point instruction and from then on saves and restores
+# its registers lazily, by sstatus.FS: kernel/arch/riscv/context.c.)
 
 USER_CC := $(CROSS)gcc
 USER_AR := $(CROSS)ar
