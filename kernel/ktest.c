@@ -395,6 +395,7 @@ static const struct ktest tests[] = {
 	{ "enabled_interrupts", test_enabled_interrupts },
 	{ "irq_fast_latency", ktest_irq_fast_latency },
 	{ "irq_nest_plic", ktest_irq_nest_plic },
+	{ "irq_fast_storm", ktest_irq_fast_storm },
 };
 
 void ktest_main(void)

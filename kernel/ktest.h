@@ -22,5 +22,6 @@ void ktest_report(const char *name, uint64_t *samples, unsigned int n);
 /* The cases kept in files of their own (ktest_edu.c). */
 void ktest_irq_fast_latency(void);
 void ktest_irq_nest_plic(void);
+void ktest_irq_fast_storm(void);
 
 #endif

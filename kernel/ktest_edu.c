@@ -17,6 +17,7 @@
 #include "irq/irq.h"
 #include "pci_dt.h"
 #include "platform.h"
+#include "sched.h"
 
 #define ROUNDS         2100 /* the first WARMUP are thrown away */
 #define WARMUP         100
@@ -220,5 +221,59 @@ void ktest_irq_nest_plic(void)
 	if (me->nest_refused - refused_before != NEST_ROUNDS || b_nested ||
 	    b_runs != 2 * NEST_ROUNDS)
 		ktest_fail("expected %u refusals and no nesting", NEST_ROUNDS);
+	ktest_pass();
+}
+
+/* --- irq_fast_storm: a fast handler whose device interrupts again at once --- */
+static struct edu_dev storm_dev;
+static volatile uint32_t storm_runs;
+static volatile int storm_calm; /* the handler no longer raises the next one */
+
+static void storm_handler(unsigned int irq)
+{
+	(void)irq;
+	edu_ack(&storm_dev);
+	if (!storm_calm)
+		storm_dev.regs[EDU_IRQ_RAISE] = 1; /* at once again: the hart would never rest */
+	storm_runs++;
+}
+
+/* The rate rule is for fast handlers: the line is disabled at the (IRQ_STORM_LIMIT + 1)th
+ * interrupt within IRQ_STORM_WINDOW_US (under -icount, the same one every run), the top half
+ * does not print, irq_report() says so once, and irq_enable brings the line back. */
+void ktest_irq_fast_storm(void)
+{
+	struct irq_desc *d;
+	uint32_t at;
+
+	if (!edu_setup(&storm_dev, 1))
+		ktest_fail("no edu device on bus 0 (QEMU -device edu)");
+	if (irq_request_fast(storm_dev.irq, storm_handler, IRQF_DISABLED, this_hart()->id) < 0)
+		ktest_fail("cannot take the edu's line %u for a fast handler", storm_dev.irq);
+	d = irq_desc_get(storm_dev.irq);
+	storm_dev.regs[EDU_IRQ_RAISE] = 1;
+	while (d->state != IRQ_DISABLED && storm_runs <= 10 * IRQ_STORM_LIMIT)
+		arch_idle_wait();
+	at = storm_runs;
+	kprintf("irq_fast_storm: line %u %s after %u interrupts in its fast handler\n",
+		storm_dev.irq, d->state == IRQ_DISABLED ? "disabled" : "still on", at);
+	if (d->state != IRQ_DISABLED || at != IRQ_STORM_LIMIT + 1)
+		ktest_fail("expected the line disabled at interrupt %u", IRQ_STORM_LIMIT + 1);
+	bkl_lock();
+	irq_report();
+	irq_report(); /* says it once */
+	bkl_unlock();
+	storm_calm = 1;
+	edu_ack(&storm_dev); /* the handler's last raise: the device quiet again */
+	bkl_lock();
+	if (irq_enable_line(storm_dev.irq))
+		ktest_fail("irq_enable_line refused line %u", storm_dev.irq);
+	bkl_unlock();
+	storm_dev.regs[EDU_IRQ_RAISE] = 1;
+	arch_idle_wait();
+	kprintf("irq_fast_storm: re-enabled, one interrupt handled: %s\n",
+		storm_runs == at + 1 && d->state == IRQ_IDLE ? "yes" : "no");
+	if (storm_runs != at + 1 || d->state != IRQ_IDLE)
+		ktest_fail("after irq_enable the handler ran %u times", storm_runs - at);
 	ktest_pass();
 }

@@ -104,6 +104,12 @@ void notification_destroy(struct notification *n)
 
 struct thread *notification_signal(struct notification *n, uint64_t bits)
 {
+	return notification_signal_stamped(n, bits, 0);
+}
+
+struct thread *notification_signal_stamped(struct notification *n, uint64_t bits,
+					   uint64_t stamp)
+{
 	struct thread *w;
 
 	n->bits |= bits;
@@ -121,6 +127,10 @@ struct thread *notification_signal(struct notification *n, uint64_t bits)
 	if (!w)
 		return NULL;
 	arch_ctx_set_ret(&w->ctx, 0, n->bits);
+	if (w->irq_stamp_wanted) {
+		arch_ctx_set_ret(&w->ctx, 1, stamp); /* 0: not woken by an interrupt */
+		w->irq_stamp_wanted = false;
+	}
 	n->bits = 0;
 	w->blocked_on = NULL;
 	sched_ready(w);
@@ -161,20 +171,26 @@ static long take_bits(struct notification *n)
 	return bits;
 }
 
-void sys_wait(struct thread *t)
+void notification_wait(struct thread *t, struct notification *n)
 {
-	long err;
-	struct notification *n = decode(t, TACET_RIGHT_READ, &err);
-
-	if (!n) {
-		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
-	} else if (n->bits) {
+	if (n->bits) {
 		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)take_bits(n));
 	} else {
 		t->blocked_on = n;
 		tqueue_push(&n->waiters, t, 0);
 		sched_block(t, TACET_THREAD_BLOCKED_NTFN);
 	}
+}
+
+void sys_wait(struct thread *t)
+{
+	long err;
+	struct notification *n = decode(t, TACET_RIGHT_READ, &err);
+
+	if (!n)
+		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+	else
+		notification_wait(t, n);
 }
 
 void sys_poll(struct thread *t)

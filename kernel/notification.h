@@ -23,6 +23,12 @@ void notification_destroy(struct notification *n);
 /* OR bits in; the oldest waiter (or the bound thread in RECV) takes them all and becomes READY;
  * returns it, or NULL if nobody was waiting. From any kernel path. */
 struct thread *notification_signal(struct notification *n, uint64_t bits);
+/* The same, from the top half: a waiter blocked in IRQ_ACK_WAIT also gets `stamp` (the trap
+ * entry's cycle count) in a1. */
+struct thread *notification_signal_stamped(struct notification *n, uint64_t bits,
+					   uint64_t stamp);
+/* t waits on n: takes its bits at once (a0) if some are set, else blocks until a signal. */
+void notification_wait(struct thread *t, struct notification *n);
 void sys_signal(struct thread *t);
 void sys_wait(struct thread *t);
 void sys_poll(struct thread *t);

@@ -127,6 +127,7 @@ void sched_exit_to_user(void)
 	struct thread *cur = me->current, *next;
 
 	KASSERT(bkl_held(), "sched_exit_to_user: BKL not held");
+	irq_report(); /* what the top half disabled (it never prints) */
 	if (!keep_running(me, cur)) {
 		if (cur)
 			switch_from(cur);
@@ -143,6 +144,7 @@ void sched_exit_to_user(void)
 			ktest_hart_poll();
 			arch_idle_wait();
 			bkl_lock();
+			irq_report();
 		}
 		if (next != cur)
 			switch_to(me, next);

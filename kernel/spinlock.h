@@ -17,7 +17,7 @@ struct spinlock {
 
 #define SPINLOCK_INIT(n) { .locked = 0, .owner = -1, .name = (n) }
 
-static inline int spin_is_held_by_me(const struct spinlock *lock)
+static inline __attribute__((always_inline)) int spin_is_held_by_me(const struct spinlock *lock)
 {
 	return __atomic_load_n(&lock->locked, __ATOMIC_RELAXED) &&
 	       lock->owner == (int)this_hart()->id;

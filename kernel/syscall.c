@@ -523,6 +523,7 @@ static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_TIMER_SET] = sys_timer_set,
 	[TACET_SYS_FRAME_DERIVE] = sys_frame_derive,
 	[TACET_SYS_SELF] = sys_self,
+	[TACET_SYS_IRQ_ACK_WAIT] = sys_irq_ack_wait,
 };
 
 void syscall_dispatch(struct thread *t)

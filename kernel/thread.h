@@ -43,6 +43,7 @@ struct thread {
 	struct irq_desc *irq_woken_by;
 	uint64_t irq_woken_at;
 	uint64_t irq_running_at;
+	bool irq_stamp_wanted; /* blocked in IRQ_ACK_WAIT: a delivery puts its trap time in a1 */
 	struct ilist_node all_link;  /* on all_threads */
 	struct list_node proc_link;  /* on proc->threads while it lives */
 };

@@ -20,6 +20,7 @@ static const char *const tacet_errors[TACET_ERRNO_COUNT] = {
 	[TACET_ERANGE] = "length or count too large",
 	[TACET_ENOENT] = "no such entry",
 	[TACET_EBUSY] = "object busy",
+	[TACET_EDISABLED] = "interrupt line disabled by the kernel",
 };
 
 /* "unknown error " and a long in decimal. */

@@ -66,7 +66,7 @@ def run_host_tests(results, pattern):
         with open(os.path.join(LOGS, f"host-{suite}.log"), "w") as f:
             f.write(out)
         oks = re.findall(r"^\[\s+OK\s+\] (\S+)", out, re.M)
-        fails = re.findall(r"^\[\s+FAILED\s+\] (\S+)$", out, re.M)
+        fails = re.findall(r"^\[\s+(?:FAILED|ERROR)\s+\] (\S+)$", out, re.M)
         # cmocka names a failed case twice (as it fails, and in its closing summary)
         fails = list(dict.fromkeys(f for f in fails if not re.match(r"^\d+$", f)))
         for name in oks:

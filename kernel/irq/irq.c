@@ -12,8 +12,14 @@
  *   IDLE --fires--> top half: claim; mask; signal every binder; complete --> PENDING
  *   PENDING --the last binder's irq_ack--> IDLE: unmask (fires again at once if still asserted)
  *           (the ack says whether the interrupt was that binder's device: handled)
- *   PENDING --acks show a storm, or IRQ_UNHANDLED_LIMIT unhandled in a row--> DISABLED (masked,
- *           reported on the console) --irq_enable--> IDLE
+ *   PENDING --IRQ_UNHANDLED_LIMIT acks in a row say "not handled"--> DISABLED (masked,
+ *           reported on the console; that ack, and any later ack or ack_wait, returns
+ *           TACET_EDISABLED) --irq_enable--> IDLE
+ *   A busy line is never disabled for its rate: it is oneshot, so it cannot fire again before
+ *   its server has acknowledged, and it can starve nobody but that server (whose priority
+ *   bounds it). The rate rule is for fast handlers (irq_request_fast), which run in the top
+ *   half and could livelock a hart: more than IRQ_STORM_LIMIT within IRQ_STORM_WINDOW_US
+ *   --> DISABLED, reported by irq_report() outside the top half.
  *   any --a binder leaves (irq_unbind, or its process ends)--> the same state without it; an
  *           ack it owed (PENDING) counts as given, not handled, so the others' acks (or its
  *           own leaving) end the interrupt and detection counts it
@@ -54,6 +60,7 @@
 static const struct irqchip *chip;
 static struct irq_desc *descs[IRQ_MAX];
 static uint64_t spurious;
+static bool reports_due; /* some line's report_due is set */
 
 void irqchip_register(const struct irqchip *c)
 {
@@ -97,6 +104,42 @@ static void account(struct irq_desc *d, struct hart *me)
 		d->top_half_max = top;
 }
 
+/* A fast handler's line, in the top half: more than IRQ_STORM_LIMIT within the window mask
+ * it (no printing here: irq_report() says so later). */
+static void fast_storm_check(struct irq_desc *d)
+{
+	uint64_t now = timer_now();
+
+	if (now - d->window_start > timer_us_to_ticks(IRQ_STORM_WINDOW_US)) {
+		d->window_start = now;
+		d->window_count = 0;
+	}
+	if (++d->window_count <= IRQ_STORM_LIMIT)
+		return;
+	chip->mask(d->irq);
+	d->state = IRQ_DISABLED;
+	d->disabled = true;
+	d->disabled_count++;
+	d->report_due = true;
+	__atomic_store_n(&reports_due, true, __ATOMIC_RELAXED);
+}
+
+void irq_report(void)
+{
+	unsigned int n = chip ? chip->nr_irqs : 0;
+
+	if (!__atomic_load_n(&reports_due, __ATOMIC_RELAXED))
+		return;
+	reports_due = false;
+	for (unsigned int irq = 1; irq <= n && irq < IRQ_MAX; irq++) {
+		if (!descs[irq] || !descs[irq]->report_due)
+			continue;
+		descs[irq]->report_due = false;
+		kprintf("tacet: irq %u disabled: an interrupt storm in its fast handler; irq_enable "
+			"turns it back on\n", irq);
+	}
+}
+
 /* A bound line fired: mask it and tell every binder. BKL held. */
 static void deliver(struct irq_desc *d)
 {
@@ -107,7 +150,8 @@ static void deliver(struct irq_desc *d)
 		d->handled = false;
 		for (unsigned int i = 0; i < d->nbinders; i++) {
 			struct irq_binder *b = &d->binders[i];
-			struct thread *w = notification_signal(b->ntfn, b->badge);
+			struct thread *w = notification_signal_stamped(b->ntfn, b->badge,
+								       this_hart()->trap_cycle);
 
 			b->waiting = true;
 			if (w) {
@@ -122,12 +166,31 @@ static void deliver(struct irq_desc *d)
 	}
 }
 
+/* The top half of a claimed line (NULL: the claim found none). BKL held. Inline: it is the
+ * fast handlers' way in. */
+static inline __attribute__((always_inline)) void top_half(struct hart *me, struct irq_desc *d)
+{
+	if (!d) {
+		__atomic_fetch_add(&spurious, 1, __ATOMIC_RELAXED);
+		return; /* nothing pending any more: another hart claimed it */
+	}
+	if (d->handler) {
+		unsigned int saved = irq_hardirq_enter();
+
+		d->handler(d->irq);
+		irq_hardirq_exit(saved);
+		fast_storm_check(d);
+	} else {
+		deliver(d);
+	}
+	chip->complete(me->id, d->irq);
+	account(d, me);
+}
+
 void irq_external(void)
 {
 	struct hart *me = this_hart();
 	int locked = bkl_held();
-	unsigned int irq;
-	struct irq_desc *d;
 
 	me->ext_irqs++;
 	/* From the idle wait, take the BKL before the claim: no system call may move the line
@@ -135,25 +198,54 @@ void irq_external(void)
 	 * line is no longer enabled for (the claim would stay open, the line dead). */
 	if (!locked)
 		bkl_lock();
-	irq = chip ? chip->claim(me->id) : 0;
-	d = irq_desc_get(irq);
-	if (!d) {
-		__atomic_fetch_add(&spurious, 1, __ATOMIC_RELAXED);
-		goto out; /* nothing pending any more: another hart claimed it */
-	}
-	if (d->handler) {
-		unsigned int saved = irq_hardirq_enter();
-
-		d->handler(irq);
-		irq_hardirq_exit(saved);
-	} else {
-		deliver(d);
-	}
-	chip->complete(me->id, irq);
-	account(d, me);
-out:
+	top_half(me, irq_desc_get(chip ? chip->claim(me->id) : 0));
 	if (!locked)
 		bkl_unlock();
+}
+
+/* The common case of a line's delivery, at the floor: one binder, a threaded line, and its
+ * notification's first waiter w on this hart more urgent than t and than anything READY. Then
+ * w gets the bits now and runs next, without a pass through the run queue; returns it. */
+static struct thread *deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
+{
+	struct irq_binder *b = &d->binders[0];
+	struct notification *n = b->ntfn;
+	struct thread *w = n->waiters.head;
+
+	if (d->nbinders != 1 || d->state != IRQ_IDLE || d->handler || !w || w->prio <= t->prio ||
+	    !sched_may_switch_to(me, w))
+		return NULL;
+	chip->mask(d->irq);
+	d->state = IRQ_PENDING;
+	d->acks_due = 1;
+	d->handled = false;
+	b->waiting = true;
+	tqueue_pop(&n->waiters);
+	w->blocked_on = NULL;
+	arch_ctx_set_ret(&w->ctx, 0, n->bits | b->badge);
+	n->bits = 0;
+	if (w->irq_stamp_wanted) {
+		arch_ctx_set_ret(&w->ctx, 1, me->trap_cycle);
+		w->irq_stamp_wanted = false;
+	}
+	w->irq_woken_by = d;
+	w->irq_running_at = 0;
+	chip->complete(me->id, d->irq);
+	account(d, me);
+	w->irq_woken_at = d->last_done;
+	return w;
+}
+
+struct thread *irq_external_user(struct hart *me, struct thread *t)
+{
+	struct irq_desc *d = irq_desc_get(chip->claim(me->id));
+	struct thread *w;
+
+	me->ext_irqs++;
+	if (d && (w = deliver_direct(me, d, t)))
+		return w;
+	top_half(me, d);
+	return NULL;
 }
 
 int irq_request_fast(unsigned int irq, irq_handler_fn fn, unsigned int flags, unsigned int hart)
@@ -214,30 +306,21 @@ uint64_t irq_spurious(void)
 	return __atomic_load_n(&spurious, __ATOMIC_RELAXED);
 }
 
-/* Detection, once every binder has acknowledged (or left): whether it disables the line. */
+/* Detection on a threaded line, once every binder has acknowledged (or left): whether it
+ * disables the line (Linux's note_interrupt: only interrupts nobody handled count). */
 static bool detect(struct irq_desc *d)
 {
-	uint64_t now = timer_now();
-
-	if (!d->handled) {
-		d->unhandled++;
-		d->unhandled_streak++;
-	} else {
+	if (d->handled) {
 		d->unhandled_streak = 0;
+		return false;
 	}
-	if (now - d->window_start > timer_us_to_ticks(IRQ_STORM_WINDOW_US)) {
-		d->window_start = now;
-		d->window_count = 0;
-	}
-	d->window_count++;
-	if (d->unhandled_streak < IRQ_UNHANDLED_LIMIT && d->window_count <= IRQ_STORM_LIMIT)
+	d->unhandled++;
+	if (++d->unhandled_streak < IRQ_UNHANDLED_LIMIT)
 		return false;
 	d->disabled = true;
 	d->disabled_count++;
-	kprintf("tacet: irq %u disabled: %s; irq_enable turns it back on\n", d->irq,
-		d->unhandled_streak >= IRQ_UNHANDLED_LIMIT
-			? "nobody handled it in a row of interrupts"
-			: "an interrupt storm");
+	kprintf("tacet: irq %u disabled: nobody handled it in a row of interrupts; irq_enable "
+		"turns it back on\n", d->irq);
 	return true;
 }
 
@@ -429,21 +512,60 @@ void sys_irq_bind(struct thread *t)
 	ret(t, 0);
 }
 
-void sys_irq_ack(struct thread *t)
+/* t's acknowledgement (handled: its device's interrupt): the server's time is counted and
+ * the line goes on once nobody owes an ack. Returns 0, or -TACET_EDISABLED if detection has
+ * disabled the line (this ack or an earlier one): the driver learns it here. */
+static long ack(struct thread *t, struct irq_desc *d, struct irq_binder *b, bool handled)
 {
-	struct irq_binder *b;
-	struct irq_desc *d = decode_bound(t, &b);
-
-	if (!d)
-		return;
 	if (t->irq_woken_by == d && t->irq_running_at) {
 		stat_add(&d->server_max, &d->server_total, &d->served,
 			 arch_cycles() - t->irq_running_at);
 		t->irq_woken_by = NULL;
 		t->irq_running_at = 0;
 	}
-	binder_done(d, b, arch_ctx_arg(&t->ctx, 1) != 0);
-	ret(t, 0);
+	binder_done(d, b, handled);
+	return d->state == IRQ_DISABLED ? -TACET_EDISABLED : 0;
+}
+
+void sys_irq_ack(struct thread *t)
+{
+	struct irq_binder *b;
+	struct irq_desc *d = decode_bound(t, &b);
+
+	if (d)
+		ret(t, ack(t, d, b, arch_ctx_arg(&t->ctx, 1) != 0));
+}
+
+/* (irq, handled, ntfn): acknowledge, then wait on ntfn (READ) in the same entry. a0 = the
+ * bits; a1 = the trap-entry cycle count of the interrupt whose delivery woke it, 0 if it was
+ * something else (a timer, a signal) or bits were there at once (the line cannot have fired
+ * again before this ack). Like irq_ack, it acknowledges only an interrupt that was delivered,
+ * so a driver's loop starts with a plain wait: for (bits = wait();;) bits = ack_wait(...). */
+void sys_irq_ack_wait(struct thread *t)
+{
+	struct irq_binder *b;
+	struct irq_desc *d = decode_bound(t, &b);
+	struct cap *c;
+	long err;
+
+	if (!d)
+		return;
+	c = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 2), TACET_CAP_NOTIFICATION,
+		       TACET_RIGHT_READ, &err);
+	if (!c) {
+		ret(t, -err); /* nothing acknowledged: the call did nothing */
+		return;
+	}
+	err = ack(t, d, b, arch_ctx_arg(&t->ctx, 1) != 0);
+	if (err) {
+		ret(t, err); /* disabled: waiting would be for ever */
+		return;
+	}
+	arch_ctx_set_ret(&t->ctx, 1, 0);
+	t->irq_stamp_wanted = true;
+	notification_wait(t, (struct notification *)c->obj);
+	if (t->state != TACET_THREAD_BLOCKED_NTFN)
+		t->irq_stamp_wanted = false; /* it took bits at once */
 }
 
 void sys_irq_unbind(struct thread *t)
@@ -457,17 +579,12 @@ void sys_irq_unbind(struct thread *t)
 	ret(t, 0);
 }
 
-void sys_irq_enable(struct thread *t)
+int irq_enable_line(unsigned int irq)
 {
-	long err;
-	struct irq_desc *d = decode(t, &err);
+	struct irq_desc *d = irq_desc_get(irq);
 
-	if (d && d->state != IRQ_DISABLED)
-		d = NULL, err = TACET_EINVAL;
-	if (!d) {
-		ret(t, -err);
-		return;
-	}
+	if (!d || d->state != IRQ_DISABLED)
+		return -1;
 	d->unhandled_streak = 0; /* asked for: detection starts again from nothing */
 	d->window_count = 0;
 	d->disabled = false;
@@ -475,7 +592,17 @@ void sys_irq_enable(struct thread *t)
 		d->binders[i].waiting = false;
 	d->state = IRQ_IDLE;
 	chip->unmask(d->irq);
-	ret(t, 0);
+	return 0;
+}
+
+void sys_irq_enable(struct thread *t)
+{
+	long err;
+	struct irq_desc *d = decode(t, &err);
+
+	if (d)
+		err = irq_enable_line(d->irq) ? TACET_EINVAL : 0;
+	ret(t, -err);
 }
 
 void sys_irq_set_affinity(struct thread *t)

@@ -20,13 +20,16 @@ enum irq_state {
 	IRQ_UNBOUND,  /* nobody handles it: masked */
 	IRQ_IDLE,     /* bound and unmasked: may fire */
 	IRQ_PENDING,  /* fired: masked, every binder signalled, waiting for all their irq_acks */
-	IRQ_DISABLED, /* a storm, or nobody handled it IRQ_UNHANDLED_LIMIT times: masked until
-		       * irq_enable (the binders stay; rebinding finds it DISABLED again) */
+	IRQ_DISABLED, /* nobody handled it IRQ_UNHANDLED_LIMIT times (threaded), or a storm (fast
+		       * handler): masked until irq_enable (the binders stay; rebinding finds it
+		       * DISABLED again) */
 };
 
 #define IRQ_MAX_BINDERS 4        /* servers sharing one line (PCI INTx) */
 #define IRQ_UNHANDLED_LIMIT 1000 /* consecutive interrupts no binder handled: disable */
-#define IRQ_STORM_LIMIT 5000     /* interrupts within IRQ_STORM_WINDOW_US: disable */
+/* Fast handlers only: interrupts within IRQ_STORM_WINDOW_US that disable the line. A threaded
+ * line is oneshot, so however busy its device it can starve nobody but its own server. */
+#define IRQ_STORM_LIMIT 5000
 #define IRQ_STORM_WINDOW_US 100000
 
 /* One server bound to the line. */
@@ -63,6 +66,7 @@ struct irq_desc {
 	uint32_t window_count;
 	bool disabled;              /* detection disabled it, no irq_enable since: a binder
 				     * finds it DISABLED (the state when bound) */
+	bool report_due;            /* the top half disabled it: irq_report() says so */
 
 	uint64_t unhandled;         /* interrupts no binder handled (for ever: a statistic) */
 	uint64_t disabled_count;    /* times detection disabled it */
@@ -79,6 +83,10 @@ struct irq_desc {
 void irq_init(void);
 /* The external interrupt of this hart, from the trap code: claim, handle, complete. */
 void irq_external(void);
+/* The same, taken from user mode while t ran (BKL held): if the delivery woke a thread that
+ * must run on this hart before t, that thread, which the caller switches to directly (t is
+ * not yet put back in the run queue); else NULL, and the scheduler decides. */
+struct thread *irq_external_user(struct hart *me, struct thread *t);
 /* The descriptor of line irq (NULL if the controller has no such line). */
 struct irq_desc *irq_desc_get(unsigned int irq);
 /* Flags of irq_request_fast(). */
@@ -106,6 +114,12 @@ unsigned int irq_hardirq_enter(void);
 void irq_hardirq_exit(unsigned int saved);
 /* Claims that found no line (another hart got it first, or nothing was pending). */
 uint64_t irq_spurious(void);
+/* Say on the console which lines the top half disabled since the last call (it never prints
+ * itself). BKL held, outside the top half: the idle loop and the trap path call it. */
+void irq_report(void);
+/* Turn a line detection disabled back on (what TACET_SYS_IRQ_ENABLE does). BKL held. Returns
+ * 0, or -1 if it is not DISABLED. */
+int irq_enable_line(unsigned int irq);
 /* A process ends: unbind the lines it had bound, settling any acknowledgement it owed (as
  * not handled); a line left without binders is masked; a history charged to it passes to a
  * binder that stays, or starts afresh (BKL held). */
@@ -116,6 +130,7 @@ void irq_note_running(struct thread *t);
 
 void sys_irq_bind(struct thread *t);
 void sys_irq_ack(struct thread *t);
+void sys_irq_ack_wait(struct thread *t);
 void sys_irq_unbind(struct thread *t);
 void sys_irq_set_affinity(struct thread *t);
 void sys_irq_enable(struct thread *t);

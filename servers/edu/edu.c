@@ -42,7 +42,6 @@
 #define IRQ_BADGE   1
 #define TIMER_BADGE 2
 #define LOST_NS  1000000000ull /* 1 s: the interrupt was lost */
-#define QUIET_NS 10000000ull   /* 10 ms without an interrupt: look whether the line is off */
 #define MAX_HARTS   TACET_INFO_MAX_HARTS
 #define AWAY_SHARE  100 /* moving: 1 in 100 interrupts is taken away from the driver's hart */
 #define EDU_FACT    (0x08 / 4)
@@ -196,41 +195,51 @@ static unsigned int line_state(const struct edu_run *r, unsigned long *count)
 	return ii.state;
 }
 
-/* A storm: every interrupt is handled and raised again at once, so the line never rests; the
- * kernel must disable it once more than its rate limit come within its window, and say so.
- * Then the device is quietened, the line turned back on, and one interrupt must work. */
-static int storm(struct edu_run *r)
+/* A busy device: each interrupt is handled and the next raised at once, BUSY_ROUNDS times, so
+ * the line never rests. The driver's loop is one kernel entry per interrupt: tacet_irq_ack_wait
+ * acknowledges the last and waits for the next. A threaded line is never disabled for being
+ * busy (it is oneshot: it cannot fire again before this ack), so every interrupt is handled,
+ * the kernel counts exactly BUSY_ROUNDS more, and the line was never disabled. */
+#define BUSY_ROUNDS 100000ul
+static int busy(struct edu_run *r)
 {
-	unsigned long before = 0, count = 0, handled = 0;
-	unsigned int state = line_state(r, &before);
+	struct tacet_irq_info before, after;
+	unsigned long handled = 0, stamped = 0, stamp = 0;
+	long bits;
 
+	if (tacet_info(TACET_INFO_IRQ, r->dev.irq, &before, sizeof(before)) < 0)
+		return 1;
 	r->dev.regs[EDU_IRQ_RAISE] = EDU_IRQ_BIT;
-	while (state == 1 || state == 2) { /* idle or pending: not disabled */
-		long bits = tacet_poll(EDU_SLOT_NTFN); /* on this hart: signalled already */
+	bits = tacet_wait(EDU_SLOT_NTFN);
+	while (bits > 0) {
+		uint32_t status = r->dev.regs[EDU_IRQ_STATUS];
 
-		if (!bits) {
-			tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, tacet_time() + tacet_ns_to_ticks(QUIET_NS));
-			bits = tacet_wait(EDU_SLOT_NTFN);
-			tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, 0);
-		}
-		if (bits > 0 && (bits & IRQ_BADGE)) {
-			r->dev.regs[EDU_IRQ_ACK] = r->dev.regs[EDU_IRQ_STATUS];
-			r->dev.regs[EDU_IRQ_RAISE] = EDU_IRQ_BIT; /* at once again */
-			tacet_irq_ack(EDU_SLOT_IRQ, 1);
+		if (status) {
+			r->dev.regs[EDU_IRQ_ACK] = status; /* clear the device, then ack the line */
 			handled++;
+			stamped += stamp != 0;
 		}
-		state = line_state(r, &count);
+		if (handled == BUSY_ROUNDS) {
+			bits = tacet_irq_ack(EDU_SLOT_IRQ, status != 0);
+			break;
+		}
+		if (status)
+			r->dev.regs[EDU_IRQ_RAISE] = EDU_IRQ_BIT; /* the next, at once */
+		bits = tacet_irq_ack_wait(EDU_SLOT_IRQ, status != 0, EDU_SLOT_NTFN, &stamp);
 	}
-	printf("edu %ld: storm: line %lu disabled after %lu interrupts (%lu handled): %s\n",
-	       r->dev.index, r->dev.irq, count - before, handled, state == 3 ? "PASS" : "FAIL");
-	if (state != 3)
+	if (bits < 0 || tacet_info(TACET_INFO_IRQ, r->dev.irq, &after, sizeof(after)) < 0) {
+		printf("edu %ld: busy: %s after %lu interrupts: FAIL\n", r->dev.index,
+		       tacet_strerror(bits), handled);
 		return 1;
-	r->dev.regs[EDU_IRQ_ACK] = r->dev.regs[EDU_IRQ_STATUS];
-	tacet_poll(EDU_SLOT_NTFN);
-	if (tacet_irq_enable(EDU_SLOT_IRQ) || one_interrupt(r, NULL))
-		return 1;
-	printf("edu %ld: storm: re-enabled, an interrupt handled: PASS\n", r->dev.index);
-	return 0;
+	}
+	printf("edu %ld: busy: %lu interrupts handled back to back, %lu counted, %lu stamped; "
+	       "line %s, disabled %lu times: %s\n", r->dev.index, handled, after.count - before.count,
+	       stamped, after.state == 1 ? "on" : "off", after.disabled_count,
+	       handled == BUSY_ROUNDS && after.count - before.count == BUSY_ROUNDS &&
+	       stamped == BUSY_ROUNDS - 1 && after.state == 1 && !after.disabled_count ? "PASS"
+										: "FAIL");
+	return handled == BUSY_ROUNDS && after.count - before.count == BUSY_ROUNDS &&
+	       stamped == BUSY_ROUNDS - 1 && after.state == 1 && !after.disabled_count ? 0 : 1;
 }
 
 /* The line's interrupts that no binder handled so far (TACET_INFO_IRQ), or ~0ul. */
@@ -361,7 +370,7 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 		printf("edu %ld: line %lu: %lu interrupts nobody handled before this driver\n",
 		       r.dev.index, r.dev.irq, line_unhandled(&r));
 	home = (unsigned long)r.dev.index % harts;
-	if ((move_every || (extras & EDU_TEST_STORM)) && tacet_irq_set_affinity(EDU_SLOT_IRQ, home))
+	if (move_every && tacet_irq_set_affinity(EDU_SLOT_IRQ, home))
 		return 1;
 	while (r.raised < rounds) {
 		unsigned long n = rounds - r.raised, away;
@@ -396,7 +405,7 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 		return 1;
 	if ((extras & EDU_TEST_DMA) && dma_round_trip(&r))
 		return 1;
-	if ((extras & EDU_TEST_STORM) && storm(&r))
+	if ((extras & EDU_TEST_BUSY) && busy(&r))
 		return 1;
 	if ((extras & EDU_TEST_ABANDON) && abandon(&r))
 		return 1;

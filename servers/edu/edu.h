@@ -11,9 +11,8 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 
 /* edu_test()'s extras: the device's own completion interrupts, after the raised ones. */
 #define EDU_TEST_FACTORIAL 0x1u /* 10!, computed by the device */
-#define EDU_TEST_STORM     0x4u /* an interrupt raised again as each is handled, until the kernel
-				 * disables the line (its rate limit); the line routed to the
-				 * driver's home hart (index mod harts) */
+#define EDU_TEST_BUSY      0x4u /* 100,000 interrupts, each raised again as soon as it is handled
+				 * (tacet_irq_ack_wait): the line is never disabled */
 #define EDU_TEST_DMA       0x2u /* RAM -> device -> RAM; needs QEMU's -device edu,dma_mask=
 				 * covering RAM (its default reaches 256 MiB; RAM is at 2 GiB) */
 #define EDU_TEST_ABANDON   0x8u /* say how many interrupts of the line nobody handled before

@@ -1,7 +1,8 @@
-/* storm.c: a driver for the goldfish RTC that makes its alarm interrupt stay asserted, to test
- * the kernel's storm and spurious detection (storm.h; the storm and storm_rebind servers).
- * The kernel must disable the line, report it, and keep everything else running; then
- * irq_enable and a proper clear bring it back.
+/* storm.c: a driver for the goldfish RTC that makes its alarm interrupt stay asserted and never
+ * handles it, to test the kernel's detection of unhandled interrupts (storm.h; the storm and
+ * storm_rebind servers). The kernel must disable the line, report it on the console, tell the
+ * driver (its ack returns TACET_EDISABLED), and keep everything else running; then irq_enable
+ * and a proper clear bring it back.
  * No IPC protocol. */
 #include <stdio.h>
 #include <tacet.h>
@@ -23,6 +24,7 @@
 static volatile uint32_t *rtc = (volatile uint32_t *)RTC_VA;
 
 static unsigned long line; /* our interrupt line's number */
+static unsigned long told; /* acks that returned TACET_EDISABLED */
 
 /* Which line is ours: the one that has fired, is bound, and is not the console's. */
 static unsigned long find_line(void)
@@ -58,17 +60,33 @@ static long rebind(unsigned long seen, const char *how)
 	return err;
 }
 
+/* Acknowledge as not handled: 0, or TACET_EDISABLED counted in `told`. */
+static long ack_unhandled(void)
+{
+	long err = tacet_irq_ack(IRQ, 0);
+
+	if (err == -TACET_EDISABLED) {
+		told++;
+		return 0;
+	}
+	return err;
+}
+
 /* One notification of the stuck line: drive it again and acknowledge (rebinding on the way
  * with STORM_REBIND). Returns 0, or an error after printing it. */
 static long one_notification(enum storm_mode mode, unsigned long seen)
 {
+	long err;
+
 	rtc[RTC_IRQ_ENABLED / 4] = 1;
 	if (mode == STORM_REBIND && seen == REBIND_OWING)
 		return rebind(seen, "the last not acknowledged"); /* its ack is still owed */
-	tacet_irq_ack(IRQ, mode == STORM_HANDLED);
-	if (mode == STORM_REBIND && seen == REBIND_ACKED)
+	err = ack_unhandled();
+	if (err)
+		printf("storm: ack: %s\n", tacet_strerror(err));
+	if (!err && mode == STORM_REBIND && seen == REBIND_ACKED)
 		return rebind(seen, "acknowledged");
-	return 0;
+	return err;
 }
 
 /* STORM_REBIND, once the line is disabled: let it go and take it again; it must stay
@@ -88,7 +106,7 @@ static int rebind_disabled(unsigned long count)
 int storm_run(enum storm_mode mode)
 {
 	static const char *const names[] = {
-		[STORM_HANDLED] = "storm", [STORM_UNHANDLED] = "unhandled", [STORM_REBIND] = "rebind",
+		[STORM_UNHANDLED] = "unhandled", [STORM_REBIND] = "rebind",
 	};
 	const char *what = names[mode];
 	unsigned long seen = 1, count = 0;
@@ -111,7 +129,7 @@ int storm_run(enum storm_mode mode)
 	tacet_wait(SLOT_NTFN);      /* the first interrupt */
 	line = find_line();
 	rtc[RTC_IRQ_ENABLED / 4] = 1;
-	tacet_irq_ack(IRQ, mode == STORM_HANDLED);
+	err = ack_unhandled();
 	/* Never clear the device, so it interrupts again after every acknowledgement, until the
 	 * kernel disables the line. QEMU 7.2's PLIC latches a source only when the device drives
 	 * its line again (it does not re-sample a level that stayed high at completion), so the
@@ -132,6 +150,14 @@ int storm_run(enum storm_mode mode)
 	       ok ? "PASS" : "FAIL (not at the limit: the rebinds reset the kernel's count)");
 	if (!ok || (mode == STORM_REBIND && rebind_disabled(count)))
 		return 1;
+	/* The ack that disabled it told the driver; so does any later one. */
+	if (!told)
+		(void)ack_unhandled();
+	err = ack_unhandled();
+	printf("storm: %s: the driver was told: %lu acks returned EDISABLED: %s\n", what, told,
+	       !err && told == 2 ? "PASS" : "FAIL");
+	if (err || told != 2)
+		return 1;
 	/* Fix the device, turn the line back on: it works normally again. */
 	rtc[RTC_CLEAR_INT / 4] = 1;
 	rtc[RTC_IRQ_ENABLED / 4] = 0;
@@ -140,7 +166,7 @@ int storm_run(enum storm_mode mode)
 	/* an interrupt the PLIC latched before the device was cleared may still come, once */
 	for (int i = 0; !err && i < 100; i++) {
 		if (tacet_poll(SLOT_NTFN))
-			tacet_irq_ack(IRQ, 1);
+			err = tacet_irq_ack(IRQ, 1);
 		tacet_yield();
 	}
 	if (err || line_state(&count) != 1) {

@@ -4,8 +4,6 @@
 #define TESTS_STORM_H
 
 enum storm_mode {
-	STORM_HANDLED,   /* a storm: every interrupt acknowledged "handled", the device never
-			  * cleared; the rate limit must stop it */
 	STORM_UNHANDLED, /* nobody handles it: acknowledged "not handled" */
 	STORM_REBIND,    /* not handled, and the line unbound and bound again twice on the way
 			  * (once after an ack, once owing one): still disabled at the same count,
@@ -13,7 +11,8 @@ enum storm_mode {
 };
 
 /* Binds the line, makes the RTC's interrupt stay asserted, acknowledges as mode says until the
- * kernel disables the line, then clears the device and turns the line back on. Prints
+ * kernel disables the line (checking that acks then return TACET_EDISABLED), then clears the
+ * device and turns the line back on. Prints
  * `storm: WHAT: ...: PASS` lines; returns main()'s exit status. */
 int storm_run(enum storm_mode mode);
 

@@ -1,9 +1,9 @@
-/* storm_main.c: the storm server: started as `storm:goldfish-rtc`, a0 (its server number) picks
- * the scenario: even, a storm; odd, nobody handles it (storm.c). */
+/* storm_main.c: the storm server (`storm:goldfish-rtc`): the RTC's interrupt stays asserted and
+ * nobody handles it; the kernel must disable the line and tell the driver (storm.c). */
 #include <tacet.h>
 #include "storm.h"
 
 int main(void)
 {
-	return storm_run(tacet_start_arg & 1 ? STORM_UNHANDLED : STORM_HANDLED);
+	return storm_run(STORM_UNHANDLED);
 }

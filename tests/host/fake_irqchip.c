@@ -334,21 +334,52 @@ void fake_set_waiter(struct notification *n, struct thread *t)
 	fail_msg("fake_set_waiter: more than %zu waiters", sizeof(waiters) / sizeof(waiters[0]));
 }
 
-struct thread *notification_signal(struct notification *n, uint64_t bits)
+/* Like the kernel's: the waiter (if one) is returned; one blocked in IRQ_ACK_WAIT gets the
+ * bits in a0 (taken) and the stamp in a1. Bits nobody takes stay in n->bits. */
+struct thread *notification_signal_stamped(struct notification *n, uint64_t bits,
+					   uint64_t stamp)
 {
 	n->bits |= bits;
-	log_event((struct fake_event){
-		.op = FAKE_SIGNAL, .hart = fake_hart(), .ntfn = n, .bits = bits });
+	log_event((struct fake_event){ .op = FAKE_SIGNAL, .hart = fake_hart(), .ntfn = n,
+				       .bits = bits, .stamp = stamp });
 	for (size_t i = 0; i < sizeof(waiters) / sizeof(waiters[0]); i++) {
 		if (waiters[i].ntfn == n) {
 			struct thread *t = waiters[i].t;
 
 			waiters[i].ntfn = NULL;
+			if (t->irq_stamp_wanted) {
+				arch_ctx_set_ret(&t->ctx, 0, n->bits);
+				arch_ctx_set_ret(&t->ctx, 1, stamp);
+				n->bits = 0;
+				t->irq_stamp_wanted = false;
+				t->state = TACET_THREAD_READY;
+			}
 			return t;
 		}
 	}
 	return NULL;
 }
+
+struct thread *notification_signal(struct notification *n, uint64_t bits)
+{
+	return notification_signal_stamped(n, bits, 0);
+}
+
+/* Takes the bits at once, or makes t n's waiter (BLOCKED_NTFN) for the next signal. */
+void notification_wait(struct thread *t, struct notification *n)
+{
+	if (n->bits) {
+		arch_ctx_set_ret(&t->ctx, 0, n->bits);
+		n->bits = 0;
+		return;
+	}
+	t->state = TACET_THREAD_BLOCKED_NTFN;
+	fake_set_waiter(n, t);
+}
+
+/* The harts' run queues (the real structure, kernel/runqueue.c): the fast path asks whether a
+ * woken thread may run before everything READY on its hart. */
+struct runqueue runqueues[MAX_HARTS];
 
 /* The BKL's spin loop answers TLB shootdowns (kernel/hart.c); nothing to flush on the host. */
 void hart_tlb_flush_if_asked(void)

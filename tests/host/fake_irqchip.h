@@ -47,6 +47,7 @@ struct fake_event {
 	unsigned int prio;   /* SET_PRIORITY */
 	struct notification *ntfn; /* SIGNAL */
 	uint64_t bits;             /* SIGNAL */
+	uint64_t stamp;            /* SIGNAL: the trap time given (0 for a plain signal) */
 	bool bkl_held;       /* by the hart that ran it */
 };
 

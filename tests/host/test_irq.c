@@ -15,6 +15,8 @@
 
 #include "cap.h"
 #include "fake_irqchip.h"
+#include "runqueue.h"
+#include "sched.h"
 #include "fake_kernel.h"
 #include "irq/irq.h"
 #include "irq/irqchip.h"
@@ -1076,12 +1078,17 @@ static void test_shared_bind_rules(void **state)
 /* --- spurious and storm detection --- */
 
 /* One interrupt of the line, acknowledged by w.thr as handled or not. */
+/* The ack returns 0, or TACET_EDISABLED once detection has disabled the line (the driver
+ * learns it from the ack). */
 static void fire_and_ack(unsigned long slot, unsigned int irq, bool handled)
 {
+	long got;
+
 	fake_log_clear();
 	fake_irqchip_raise(irq);
 	interrupt(desc(irq)->hart);
-	assert_int_equal(ack_as(&w.thr, slot, handled), 0);
+	got = ack_as(&w.thr, slot, handled);
+	assert_int_equal(got, desc(irq)->state == IRQ_DISABLED ? -TACET_EDISABLED : 0);
 }
 
 static void test_unhandled_disables(void **state)
@@ -1118,7 +1125,7 @@ static void test_unhandled_disables(void **state)
 	fake_log_clear();
 	interrupt(0);
 	EXPECT_LOG(EV(FAKE_CLAIM, 0, 0));
-	assert_int_equal(ack(SLOT_IRQ), 0);
+	assert_int_equal(ack(SLOT_IRQ), -TACET_EDISABLED); /* the driver is told, every time */
 	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN2, 0x2), -TACET_EBUSY);
 	assert_int_equal(d->state, IRQ_DISABLED);
 
@@ -1136,36 +1143,282 @@ static void test_unhandled_disables(void **state)
 	assert_int_equal(d->state, IRQ_IDLE);
 }
 
-static void test_storm_disables(void **state)
+/* A busy threaded line is never disabled for its rate: oneshot, it can starve nobody but its
+ * own server. Three windows' worth of handled interrupts within one window: still IDLE. */
+static void test_busy_line_stays_on(void **state)
 {
 	struct irq_desc *d = desc(LINE);
+
+	(void)state;
+	fake_set_time(1000000);
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	for (unsigned int i = 0; i < 3 * IRQ_STORM_LIMIT; i++)
+		fire_and_ack(SLOT_IRQ, LINE, true);
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(d->count, 3 * IRQ_STORM_LIMIT);
+	assert_int_equal(d->disabled_count, 0);
+	assert_int_equal(fake_console_lines(), 0);
+}
+
+static unsigned int fast_runs;
+
+static void fast_count(unsigned int irq)
+{
+	(void)irq;
+	fast_runs++;
+}
+
+/* A fast handler's line: IRQ_STORM_LIMIT within a window are fine, a new window starts afresh,
+ * one more within the window disables it in the top half, which does not print; irq_report()
+ * says so once; irq_enable_line() brings it back. */
+static void test_fast_storm_disables(void **state)
+{
+	struct irq_desc *d = desc(LINE2);
 	uint64_t window = (uint64_t)IRQ_STORM_WINDOW_US * FAKE_TICKS_PER_US;
 	uint64_t t0 = 1000000;
 
 	(void)state;
-	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
-	/* IRQ_STORM_LIMIT handled interrupts inside one window are allowed... */
+	fast_runs = 0;
+	assert_int_equal(irq_request_fast(LINE2, fast_count, IRQF_DISABLED, 1), 0);
 	fake_set_time(t0);
-	for (unsigned int i = 0; i < IRQ_STORM_LIMIT; i++)
-		fire_and_ack(SLOT_IRQ, LINE, true);
-	assert_int_equal(d->state, IRQ_IDLE);
-	/* ... and a new window starts afresh. */
+	for (unsigned int i = 0; i < IRQ_STORM_LIMIT; i++) {
+		fake_log_clear();
+		fake_irqchip_raise(LINE2);
+		interrupt(1);
+	}
 	fake_set_time(t0 + window + 1);
-	for (unsigned int i = 0; i < IRQ_STORM_LIMIT; i++)
-		fire_and_ack(SLOT_IRQ, LINE, true);
+	for (unsigned int i = 0; i < IRQ_STORM_LIMIT; i++) {
+		fake_log_clear();
+		fake_irqchip_raise(LINE2);
+		interrupt(1);
+	}
 	assert_int_equal(d->state, IRQ_IDLE);
-	assert_int_equal(fake_console_lines(), 0);
-	/* One more in the same window is a storm. */
-	fire_and_ack(SLOT_IRQ, LINE, true);
+	assert_int_equal(fast_runs, 2 * IRQ_STORM_LIMIT);
+	fake_irqchip_raise(LINE2);
+	interrupt(1);
+	assert_int_equal(fast_runs, 2 * IRQ_STORM_LIMIT + 1);
 	assert_int_equal(d->state, IRQ_DISABLED);
-	assert_true(fake_irqchip_line(LINE)->masked);
+	assert_true(fake_irqchip_line(LINE2)->masked);
 	assert_int_equal(d->disabled_count, 1);
-	assert_int_equal(d->unhandled, 0);
+	assert_int_equal(fake_console_lines(), 0); /* nothing printed in the top half */
+	bkl_lock();
+	irq_report();
+	irq_report(); /* once */
+	bkl_unlock();
 	assert_int_equal(fake_console_lines(), 1);
 	assert_non_null(strstr(fake_console_last(), "storm"));
-	assert_int_equal(enable(SLOT_IRQ), 0);
-	fire_and_ack(SLOT_IRQ, LINE, true);
+	/* masked: what the device raises now waits in the controller */
+	fake_irqchip_raise(LINE2);
+	interrupt(1);
+	assert_int_equal(fast_runs, 2 * IRQ_STORM_LIMIT + 1);
+	bkl_lock();
+	assert_int_equal(irq_enable_line(LINE2), 0);
+	assert_int_equal(irq_enable_line(LINE2), -1); /* not DISABLED any more */
+	bkl_unlock();
+	interrupt(1);
+	assert_int_equal(fast_runs, 2 * IRQ_STORM_LIMIT + 2);
 	assert_int_equal(d->state, IRQ_IDLE);
+}
+
+/* --- the direct delivery from user mode (irq_external_user) --- */
+
+static struct thread running, waiting, urgent;
+
+/* `running` was interrupted on hart 0 (priority 50); `waiting` (priority wprio, on hart whart)
+ * waits on the line's notification (the real wait queue). Returns what irq_external_user gave. */
+static struct thread *user_interrupt(unsigned int line, unsigned int wprio, unsigned int whart)
+{
+	struct thread *got;
+
+	running = (struct thread){ .prio = 50, .hart = 0, .state = TACET_THREAD_RUNNING };
+	waiting = (struct thread){ .prio = (uint8_t)wprio, .hart = (uint8_t)whart,
+				   .state = TACET_THREAD_BLOCKED_NTFN, .blocked_on = &w.ntfn };
+	waiting.irq_stamp_wanted = true;
+	tqueue_push(&w.ntfn.waiters, &waiting, 0);
+	harts[0].trap_cycle = 777;
+	fake_irqchip_raise(line);
+	fake_log_clear();
+	bkl_lock();
+	got = irq_external_user(&harts[0], &running);
+	bkl_unlock();
+	return got;
+}
+
+/* The common case: one binder, its waiter on this hart and more urgent than the interrupted
+ * thread: the waiter gets the badge and the trap stamp now and is returned to run next; the
+ * line is PENDING, masked and completed; nothing went through the scheduler. */
+static void test_user_irq_direct(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	assert_ptr_equal(user_interrupt(LINE, 100, 0), &waiting);
+	EXPECT_LOG(EV(FAKE_CLAIM, LINE, 0), EV(FAKE_MASK, LINE, 0), EV(FAKE_COMPLETE, LINE, 0));
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(d->count, 1);
+	assert_int_equal(d->per_hart[0], 1);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 0), BADGE);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 1), 777);
+	assert_false(waiting.irq_stamp_wanted);
+	assert_null(w.ntfn.waiters.head);
+	assert_null(waiting.blocked_on);
+	assert_ptr_equal(waiting.irq_woken_by, d);
+	assert_int_equal(w.ntfn.bits, 0);
+	assert_int_equal(runqueues[0].nready, 0);
+	assert_int_equal(ack(SLOT_IRQ), 0); /* and the protocol goes on as usual */
+	assert_int_equal(d->state, IRQ_IDLE);
+}
+
+/* Every case the direct delivery does not cover falls back to the general top half: it
+ * returns NULL (the scheduler picks), the line is delivered as always (signalled, PENDING) and
+ * the waiter is still in the queue for notification_signal to wake. */
+static void expect_fallback(struct thread *got, unsigned int line, unsigned int signals)
+{
+	assert_null(got);
+	assert_int_equal(desc(line)->state, IRQ_PENDING);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), signals);
+	assert_int_equal(fake_log_count(FAKE_COMPLETE), 1);
+	assert_int_equal(desc(line)->count, 1);
+}
+
+static void test_user_irq_fallbacks(void **state)
+{
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	/* a waiter less urgent than the interrupted thread */
+	expect_fallback(user_interrupt(LINE, 50, 0), LINE, 1);
+	tqueue_remove(&w.ntfn.waiters, &waiting);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	desc(LINE)->count = 0;
+	/* a waiter on another hart */
+	expect_fallback(user_interrupt(LINE, 100, 1), LINE, 1);
+	tqueue_remove(&w.ntfn.waiters, &waiting);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	desc(LINE)->count = 0;
+	/* something READY on this hart more urgent than the waiter */
+	urgent = (struct thread){ .prio = 200, .hart = 0 };
+	rq_push(&runqueues[0], &urgent, false);
+	expect_fallback(user_interrupt(LINE, 100, 0), LINE, 1);
+	rq_remove(&runqueues[0], &urgent);
+	tqueue_remove(&w.ntfn.waiters, &waiting);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	desc(LINE)->count = 0;
+	/* nobody waiting: the bits wait in the notification */
+	running = (struct thread){ .prio = 50, .hart = 0, .state = TACET_THREAD_RUNNING };
+	fake_irqchip_raise(LINE);
+	fake_log_clear();
+	bkl_lock();
+	expect_fallback(irq_external_user(&harts[0], &running), LINE, 1);
+	bkl_unlock();
+	assert_int_equal(w.ntfn.bits, BADGE);
+}
+
+/* A shared line (two binders: both signalled), a line that is not IDLE (counted spurious),
+ * and a claim that finds nothing: the general top half, never the direct one. */
+static void test_user_irq_shared_and_spurious(void **state)
+{
+	uint64_t spurious = irq_spurious();
+
+	(void)state;
+	assert_int_equal(bind_as(&w.thr, SLOT_IRQ3, SLOT_NTFN, 0x1, TACET_IRQ_SHARED), 0);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, 0x4, TACET_IRQ_SHARED), 0);
+	expect_fallback(user_interrupt(LINE3, 100, 0), LINE3, 2);
+	tqueue_remove(&w.ntfn.waiters, &waiting);
+	/* nothing pending: the claim finds no line */
+	fake_log_clear();
+	bkl_lock();
+	assert_null(irq_external_user(&harts[0], &running));
+	bkl_unlock();
+	assert_int_equal(irq_spurious(), spurious + 1);
+}
+
+/* --- acknowledge and wait in one call --- */
+
+static long ack_wait_as(struct thread *t, unsigned long irq_slot, bool handled,
+			unsigned long ntfn_slot)
+{
+	return call(sys_irq_ack_wait, t, irq_slot, handled, ntfn_slot, 0);
+}
+
+/* The driver's loop: the ack unmasks the line and the caller blocks on the notification; the
+ * next interrupt's delivery wakes it with the bits in a0 and the trap entry's time in a1. */
+static void test_ack_wait_blocks_and_stamps(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	assert_int_equal(d->state, IRQ_PENDING);
+	w.ntfn.bits = 0; /* the driver took them with its first wait */
+	w.thr.state = TACET_THREAD_RUNNING;
+	ack_wait_as(&w.thr, SLOT_IRQ, true, SLOT_NTFN_RO);
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_false(fake_irqchip_line(LINE)->masked);
+	assert_int_equal(w.thr.state, TACET_THREAD_BLOCKED_NTFN);
+	assert_true(w.thr.irq_stamp_wanted);
+	harts[0].trap_cycle = 4242;
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 0), BADGE);
+	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 1), 4242);
+	assert_false(w.thr.irq_stamp_wanted);
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(d->served, 0); /* no wake-up was noted running: nothing to time */
+}
+
+/* Bits already there: returned at once, stamp 0 (the line cannot have fired again before this
+ * ack); nothing blocks. */
+static void test_ack_wait_bits_at_once(void **state)
+{
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	w.ntfn.bits = 0x30; /* a timer's bits, say */
+	w.thr.state = TACET_THREAD_RUNNING;
+	assert_int_equal(ack_wait_as(&w.thr, SLOT_IRQ, true, SLOT_NTFN_RO), 0x30);
+	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 1), 0);
+	assert_int_equal(w.thr.state, TACET_THREAD_RUNNING);
+	assert_false(w.thr.irq_stamp_wanted);
+	assert_int_equal(w.ntfn.bits, 0);
+	assert_int_equal(desc(LINE)->state, IRQ_IDLE);
+}
+
+/* Refusals: not bound (EINVAL), a notification it may not wait on (nothing acknowledged: the
+ * line stays PENDING), a line detection disabled (EDISABLED, and no waiting for ever). */
+static void test_ack_wait_refusals(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+
+	(void)state;
+	assert_int_equal(ack_wait_as(&w.thr, SLOT_IRQ, true, SLOT_NTFN_RO), -TACET_EINVAL);
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	assert_int_equal(ack_wait_as(&w.thr, SLOT_IRQ, true, SLOT_NTFN), -TACET_EPERM);
+	assert_int_equal(ack_wait_as(&w.thr, SLOT_IRQ, true, SLOT_EP), -TACET_ETYPE);
+	assert_int_equal(d->state, IRQ_PENDING);
+	for (unsigned int i = 0; i < IRQ_UNHANDLED_LIMIT; i++) {
+		long got;
+
+		fake_log_clear();
+		w.ntfn.bits = 0;
+		w.thr.state = TACET_THREAD_RUNNING;
+		got = ack_wait_as(&w.thr, SLOT_IRQ, false, SLOT_NTFN_RO);
+		if (d->state == IRQ_DISABLED) {
+			assert_int_equal(got, -TACET_EDISABLED);
+			break;
+		}
+		assert_int_equal(w.thr.state, TACET_THREAD_BLOCKED_NTFN);
+		fake_irqchip_raise(LINE); /* wakes it */
+		interrupt(0);
+	}
+	assert_int_equal(d->state, IRQ_DISABLED);
+	assert_int_equal(w.thr.state, TACET_THREAD_RUNNING);
+	assert_int_equal(d->unhandled, IRQ_UNHANDLED_LIMIT);
 }
 
 /* --- release: a binder that leaves mid-interrupt, and the history that survives it --- */
@@ -1339,25 +1592,6 @@ static void test_rebind_keeps_unhandled_streak(void **state)
 }
 
 /* The rate window is history too: a storm is a storm across an unbind and a bind. */
-static void test_rebind_keeps_storm_window(void **state)
-{
-	struct irq_desc *d = desc(LINE);
-
-	(void)state;
-	fake_set_time(1000000);
-	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
-	for (unsigned int i = 0; i < IRQ_STORM_LIMIT; i++)
-		fire_and_ack(SLOT_IRQ, LINE, true);
-	assert_int_equal(unbind(SLOT_IRQ), 0);
-	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
-	assert_int_equal(d->state, IRQ_IDLE);
-	fire_and_ack(SLOT_IRQ, LINE, true);
-	if (d->state != IRQ_DISABLED)
-		fail_msg("%d interrupts within the window did not disable line %d: unbind and bind "
-			 "reset the window", IRQ_STORM_LIMIT + 1, LINE);
-	assert_non_null(strstr(fake_console_last(), "storm"));
-}
-
 /* Whose history it is: another process that binds while the one it is charged to lives
  * carries it on (no escape through a helper); it passes to a binder that stays when that one
  * ends; and it starts afresh for a process that binds once the last one has ended. */
@@ -1376,7 +1610,7 @@ static void test_history_follows_processes(void **state)
 	assert_ptr_equal(d->history_of, &w.proc);
 	fake_irqchip_raise(LINE3);
 	interrupt(0);
-	assert_int_equal(ack_as(&w.other_thr, SLOT_IRQ, false), 0);
+	assert_int_equal(ack_as(&w.other_thr, SLOT_IRQ, false), -TACET_EDISABLED);
 	assert_int_equal(d->state, IRQ_DISABLED);
 
 	/* w.proc joins again and ends: the history passes to w.other, who is still bound. */
@@ -2054,11 +2288,17 @@ int main(void)
 		IRQ_TEST(test_shared_line),
 		IRQ_TEST(test_shared_bind_rules),
 		IRQ_TEST(test_unhandled_disables),
-		IRQ_TEST(test_storm_disables),
+		IRQ_TEST(test_busy_line_stays_on),
+		IRQ_TEST(test_fast_storm_disables),
+		IRQ_TEST(test_user_irq_direct),
+		IRQ_TEST(test_user_irq_fallbacks),
+		IRQ_TEST(test_user_irq_shared_and_spurious),
+		IRQ_TEST(test_ack_wait_blocks_and_stamps),
+		IRQ_TEST(test_ack_wait_bits_at_once),
+		IRQ_TEST(test_ack_wait_refusals),
 		IRQ_TEST(test_release_pending_delivers_next),
 		IRQ_TEST(test_release_last_binder_masks),
 		IRQ_TEST(test_rebind_keeps_unhandled_streak),
-		IRQ_TEST(test_rebind_keeps_storm_window),
 		IRQ_TEST(test_history_follows_processes),
 		IRQ_TEST(test_irq_info),
 		IRQ_TEST(test_latency_statistics),

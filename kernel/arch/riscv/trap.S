@@ -212,10 +212,16 @@ trap_vector:
 	sd	t1, HART_SYSCALLS(tp)
 	mv	a0, t0
 	j	arch_return_to_user
-2:	ld	sp, HART_KSTACK_TOP(tp)
+2:	bltz	t1, 3f				/* an interrupt: trap_user_interrupt */
+	ld	sp, HART_KSTACK_TOP(tp)
 	li	s0, 0
 	mv	a0, t0
 	call	trap_user		/* does not return */
+	j	1b
+3:	ld	sp, HART_KSTACK_TOP(tp)
+	li	s0, 0
+	mv	a0, t0
+	call	trap_user_interrupt	/* does not return */
 	j	1b
 
 /* arch_return_to_user(struct trap_frame *tf): into user mode with tf's registers. */

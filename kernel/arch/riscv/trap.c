@@ -114,7 +114,32 @@ void trap_kernel(struct trap_frame *tf)
 		panic_frame(tf, "a trap handler left interrupts enabled");
 }
 
-/* Every trap from user mode: tf is the running thread's saved context. */
+/* An interrupt from user mode (trap.S sends interrupts here, everything else to trap_user):
+ * tf is the running thread's saved context. An external interrupt whose delivery wakes a more
+ * urgent thread on this hart switches to it directly (irq_external_user); the rest goes
+ * through the scheduler. */
+void trap_user_interrupt(struct trap_frame *tf)
+{
+	struct hart *me = this_hart();
+	struct thread *t = me->current;
+	struct thread *w;
+
+	bkl_lock();
+	if (tf->scause == (SCAUSE_INTERRUPT | SCAUSE_IRQ_S_EXT) && t->state != TACET_THREAD_DEAD) {
+		w = irq_external_user(me, t);
+		if (w) { /* the woken driver runs at once: no scheduler pass */
+			sched_preempted(me, t);
+			sched_switch_direct(me, t, w);
+			bkl_unlock();
+			arch_return_to_user(me->user_ctx);
+		}
+	} else if (t->state != TACET_THREAD_DEAD) {
+		dispatch_interrupt(tf);
+	}
+	sched_exit_to_user();
+}
+
+/* Every other trap from user mode: tf is the running thread's saved context. */
 void trap_user(struct trap_frame *tf)
 {
 	struct hart *me = this_hart();

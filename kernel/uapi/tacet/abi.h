@@ -67,6 +67,9 @@ enum tacet_sys {
 				      * for part of a frame (e.g. one device of a PCI window) */
 	TACET_SYS_SELF = 34,         /* () -> the calling thread's id; a1 = its hart, a2 = its
 				      * priority */
+	TACET_SYS_IRQ_ACK_WAIT = 35, /* (irq, handled, ntfn) -> bits: IRQ_ACK, then WAIT on ntfn
+				      * in one entry; a1 = the trap-entry cycle count of the
+				      * interrupt that woke it (0: woken otherwise) */
 	TACET_SYS_COUNT
 };
 
@@ -88,6 +91,7 @@ enum tacet_err {
 	TACET_ERANGE = 13,  /* a length or count is too large */
 	TACET_ENOENT = 14,  /* nothing at that index (TACET_SYS_INFO) */
 	TACET_EBUSY = 15,   /* the object is in a state that does not allow this */
+	TACET_EDISABLED = 16, /* the kernel disabled the interrupt line (IRQ_ENABLE restores) */
 	TACET_ERRNO_COUNT
 };
 

@@ -471,6 +471,28 @@ static inline long tacet_irq_ack(unsigned long irq, int handled)
 	return tacet_syscall2(TACET_SYS_IRQ_ACK, irq, (unsigned long)(handled != 0));
 }
 
+/* Acknowledge the interrupt just handled (as tacet_irq_ack) and wait for ntfn's next bits in
+ * one kernel entry (Zircon's zx_interrupt_wait). Returns the bits, or a negative error:
+ * -TACET_EDISABLED if the kernel has disabled the line (nothing waited for). If stamp is not
+ * NULL it gets the trap-entry cycle count of the interrupt that woke the caller (0 if a timer
+ * or a signal did, or bits were already there). It acknowledges only an interrupt that was
+ * delivered, so start the loop with a plain wait:
+ *     for (long bits = tacet_wait(ntfn);; bits = tacet_irq_ack_wait(irq, handled, ntfn, 0))
+ *         handled = handle(bits); */
+static inline long tacet_irq_ack_wait(unsigned long irq, int handled, unsigned long ntfn,
+				      unsigned long *stamp)
+{
+	register unsigned long a0 __asm__("a0") = irq;
+	register unsigned long a1 __asm__("a1") = (unsigned long)(handled != 0);
+	register unsigned long a2 __asm__("a2") = ntfn;
+	register unsigned long a7 __asm__("a7") = TACET_SYS_IRQ_ACK_WAIT;
+
+	__asm__ volatile("ecall" : "+r"(a0), "+r"(a1) : "r"(a2), "r"(a7) : "memory");
+	if (stamp)
+		*stamp = (long)a0 < 0 ? 0 : a1;
+	return (long)a0;
+}
+
 /* Turn a line back on that storm or spurious detection disabled. */
 static inline long tacet_irq_enable(unsigned long irq)
 {

@@ -1,5 +1,5 @@
-/* edu_storm.c: the edu_storm server: 100 interrupts, then a storm the kernel must stop by its
- * rate limit (edu.c). Start it on the hart of its device's index (edu_storm@0 for the first).
+/* edu_busy.c: the edu_busy server: 100 interrupts one at a time, then 100,000 back to back,
+ * each raised as the last is handled, which the kernel must never take for a storm (edu.c).
  * The PCI server never ends, so when done it asks init to power off, with its status. */
 #include <tacet.h>
 #include <tacet/init_proto.h>
@@ -7,7 +7,7 @@
 
 int main(void)
 {
-	int status = edu_test(100, 0, EDU_TEST_STORM);
+	int status = edu_test(100, 0, EDU_TEST_BUSY);
 	struct tacet_msg msg = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { (unsigned long)status } };
 
 	tacet_call(TACET_CHILD_INIT, &msg);
