@@ -99,6 +99,9 @@ SERVER_BOOT_ELFS := $(SERVERS:%=$(BUILD)/modules/%.elf)
 $(BUILD)/modules/%.elf: $(BUILD)/servers/%.elf
 	@mkdir -p $(@D)
 	$(CROSS)objcopy --strip-debug $< $@
+# The linked servers are only intermediates of the archive to make: kept, for gdb
+# (docs/drivers.md: add-symbol-file build/servers/NAME.elf).
+.SECONDARY: $(SERVER_ELFS)
 $(BUILD)/modules.img: $(SERVER_BOOT_ELFS) tools/mkmodules.py
 	python3 tools/mkmodules.py $@ $(SERVER_BOOT_ELFS)
 userspace: $(BUILD)/modules.img

@@ -96,3 +96,22 @@ void account_page_free(struct account *a, uint64_t pa)
 	if (a)
 		account_refund(a, PAGE_SIZE);
 }
+
+uint64_t account_pages_alloc(struct account *a, size_t pages)
+{
+	uint64_t pa;
+
+	if (a && account_charge(a, (uint64_t)pages * PAGE_SIZE) < 0)
+		return 0;
+	pa = page_alloc_run_zeroed(pages);
+	if (!pa && a)
+		account_refund(a, (uint64_t)pages * PAGE_SIZE);
+	return pa;
+}
+
+void account_pages_free(struct account *a, uint64_t pa, size_t pages)
+{
+	page_free_run(pa, pages);
+	if (a)
+		account_refund(a, (uint64_t)pages * PAGE_SIZE);
+}

@@ -1,11 +1,14 @@
-/* frame.c: frame objects. RAM frames own their pages, charged (like the object) to the
- * account that asked for them; BKL held. A derived frame holds a reference to the root frame
- * whose pages it names, whatever it was derived from: derivation is always one level deep. */
+/* frame.c: frame objects. RAM frames own their pages (one physically contiguous run, from
+ * page_alloc_run_zeroed), charged (like the object) to the account that asked for them; BKL
+ * held. A derived frame holds a reference to the root frame whose pages it names, whatever it
+ * was derived from: derivation is always one level deep. */
 #include "frame.h"
 #include "account.h"
 #include "kalloc.h"
 #include "mm.h"
 #include "page_alloc.h"
+
+_Static_assert(FRAME_MAX_PAGES <= PAGE_POOL_RUN_MAX, "a frame is one run of the page pool");
 
 struct frame *frame_wrap(struct account *acct, uint64_t pa, uint64_t pages, int device)
 {
@@ -24,15 +27,14 @@ struct frame *frame_alloc(struct account *acct, uint64_t pages)
 	struct frame *f;
 	uint64_t pa;
 
-	/* one page at a time from the pool: contiguity holds only for a single page today */
-	if (pages != 1)
+	if (pages == 0 || pages > FRAME_MAX_PAGES)
 		return NULL;
-	pa = account_page_alloc(acct);
+	pa = account_pages_alloc(acct, pages);
 	if (!pa)
 		return NULL;
-	f = frame_wrap(acct, pa, 1, 0);
+	f = frame_wrap(acct, pa, pages, 0);
 	if (!f)
-		account_page_free(acct, pa);
+		account_pages_free(acct, pa, pages);
 	return f;
 }
 
@@ -52,7 +54,7 @@ void frame_destroy(struct frame *f)
 {
 	if (f->parent)
 		kobj_put(&f->parent->obj); /* the pages are the parent's */
-	else if (!f->device && f->pages == 1)
-		account_page_free(f->obj.acct, f->pa);
+	else if (!f->device)
+		account_pages_free(f->obj.acct, f->pa, f->pages);
 	kobj_free(&f->obj, sizeof(*f));
 }

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include "kobj.h"
+#include <tacet/abi.h>
 
 struct frame {
 	struct kobj obj;
@@ -17,11 +18,15 @@ struct frame {
 
 struct account;
 
+/* The largest RAM frame, in pages (1 MiB): the page allocator finds a contiguous run by a pass
+ * over memory, which is for the occasional DMA buffer, not for bulk memory. */
+#define FRAME_MAX_PAGES TACET_FRAME_MAX_PAGES
+
 /* A frame object over existing physical memory (device MMIO, the module archive, the DTB),
  * the object charged to acct (NULL: the kernel's own). */
 struct frame *frame_wrap(struct account *acct, uint64_t pa, uint64_t pages, int device);
-/* `pages` zeroed, physically contiguous RAM pages, pages and object charged to acct; NULL when
- * there is no such run or acct's limit would be passed. */
+/* `pages` (1..FRAME_MAX_PAGES) zeroed, physically contiguous RAM pages, pages and object
+ * charged to acct; NULL when there is no such run or acct's limit would be passed. */
 struct frame *frame_alloc(struct account *acct, uint64_t pages);
 void frame_destroy(struct frame *f);
 /* A frame covering pages [first, first + pages) of f (the object charged to acct); NULL when out

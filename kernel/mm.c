@@ -47,6 +47,18 @@ uint64_t page_alloc_zeroed(void)
 	return pa;
 }
 
+uint64_t page_alloc_run_zeroed(size_t pages)
+{
+	uint64_t pa;
+
+	spin_lock(&pool_lock);
+	pa = pages == 1 ? page_pool_alloc(&pool) : page_pool_alloc_run(&pool, pages);
+	spin_unlock(&pool_lock);
+	if (pa)
+		memset((void *)arch_phys_to_virt(pa), 0, pages * PAGE_SIZE);
+	return pa;
+}
+
 void page_free(uint64_t pa)
 {
 	int err;
@@ -56,6 +68,12 @@ void page_free(uint64_t pa)
 	spin_unlock(&pool_lock);
 	if (err)
 		panic("page_free: %#lx is not an allocated page", (unsigned long)pa);
+}
+
+void page_free_run(uint64_t pa, size_t pages)
+{
+	for (size_t i = 0; i < pages; i++)
+		page_free(pa + i * PAGE_SIZE);
 }
 
 size_t mm_free_pages(void)

@@ -150,7 +150,7 @@ static uint64_t pool_take_fresh(struct page_pool *pool)
 	while (pool->first_fresh < pool->nranges) {
 		struct page_pool_range *r = &pool->ranges[pool->first_fresh];
 
-		if (r->fresh < r->end) {
+		if (r->fresh < r->fresh_end) {
 			uint64_t pa = r->fresh;
 
 			r->fresh += PAGE_SIZE;
@@ -196,7 +196,7 @@ int page_pool_add_range(struct page_pool *pool, uint64_t start, uint64_t end)
 
 	r = &pool->ranges[pool->nranges++];
 	/* 0 terminates the free list and means "none left": see page_alloc.h. */
-	*r = (struct page_pool_range){ start, end, start ? start : PAGE_SIZE };
+	*r = (struct page_pool_range){ start, end, start ? start : PAGE_SIZE, end };
 	pool->nfree += (size_t)((end - r->fresh) >> PAGE_SHIFT);
 	pool->ntotal += (size_t)((end - r->fresh) >> PAGE_SHIFT);
 	return 0;
@@ -219,12 +219,156 @@ int page_pool_free(struct page_pool *pool, uint64_t pa)
 		return -1;
 	r = pool_range_of(pool, pa);
 	/* Outside the pool, or fresh: never handed out, so free already. */
-	if (!r || pa >= r->fresh)
+	if (!r || (pa >= r->fresh && pa < r->fresh_end))
 		return -1;
 	/* The poison alone may match by chance; only the list says for sure. */
 	if (page_words(pool, pa)[PAGE_FREE_POISON] == (pa ^ PAGE_POOL_FREE_POISON) &&
 	    pool_is_on_free_list(pool, pa))
 		return -1;
 	pool_push(pool, pa);
+	return 0;
+}
+
+/* --- contiguous runs ------------------------------------------------------------------------ */
+
+/*
+ * A run comes from a range's fresh window when the window can hold it: its top pages (single
+ * pages come from its bottom), O(1) and touching nothing. Otherwise the range is searched from
+ * the top for `pages` pages that are free: a page in the window is (by address, never read);
+ * one below or above it looks free by its poison word, a hint only (a page's own data can
+ * match it by chance), so a window of candidates is then checked against the free list, the
+ * only authority, in one walk. A run may take the window's lower or upper part with pages
+ * given back beside it; it cannot lie inside the window, which is smaller than the run.
+ */
+
+#define RUN_WORDS (PAGE_POOL_RUN_MAX / 64)
+
+static bool in_window(const struct page_pool_range *r, uint64_t pa)
+{
+	return pa >= r->fresh && pa < r->fresh_end;
+}
+
+static bool page_looks_free(const struct page_pool *pool, const struct page_pool_range *r,
+			    uint64_t pa)
+{
+	if (in_window(r, pa))
+		return true;
+	return pa != 0 && page_words(pool, pa)[PAGE_FREE_POISON] == (pa ^ PAGE_POOL_FREE_POISON);
+}
+
+/* Marks in on[] the pages of [start, start + pages) on the free list, and those in the window
+ * (free by address); returns how many are marked. */
+static size_t run_mark_free(const struct page_pool *pool, const struct page_pool_range *r,
+			    uint64_t start, size_t pages, uint64_t on[RUN_WORDS])
+{
+	uint64_t end = start + ((uint64_t)pages << PAGE_SHIFT);
+	size_t n = 0, listed = 0, need = 0;
+
+	for (int i = 0; i < RUN_WORDS; i++)
+		on[i] = 0;
+	for (size_t i = 0; i < pages; i++) {
+		if (in_window(r, start + (i << PAGE_SHIFT))) {
+			on[i / 64] |= 1ull << (i % 64);
+			n++;
+		}
+	}
+	need = pages - n;
+	for (uint64_t p = pool->free_head; p && listed < need;
+	     p = page_words(pool, p)[PAGE_FREE_NEXT]) {
+		if (p >= start && p < end) {
+			size_t i = (size_t)((p - start) >> PAGE_SHIFT);
+
+			on[i / 64] |= 1ull << (i % 64);
+			listed++;
+		}
+	}
+	return n + listed;
+}
+
+/* Takes the run [start, start + pages), every page known free, out of the pool: its listed
+ * pages off the free list, its window pages out of the window. */
+static void run_take(struct page_pool *pool, struct page_pool_range *r, uint64_t start,
+		     size_t pages)
+{
+	uint64_t end = start + ((uint64_t)pages << PAGE_SHIFT);
+	uint64_t *link = &pool->free_head;
+	size_t listed = 0;
+
+	for (uint64_t p = start; p < end; p += PAGE_SIZE)
+		listed += !in_window(r, p);
+	pool->nfree -= pages;
+	if (start < r->fresh_end && end > r->fresh) { /* it takes part of the window */
+		if (end >= r->fresh_end) /* the upper part (or all) */
+			r->fresh_end = start > r->fresh ? start : r->fresh;
+		else /* the lower part: a run never lies inside the window (see above) */
+			r->fresh = end;
+	}
+	while (*link && listed) {
+		uint64_t p = *link;
+		uint64_t *words = page_words(pool, p);
+
+		if (p >= start && p < end) {
+			*link = words[PAGE_FREE_NEXT];
+			words[PAGE_FREE_POISON] = 0;
+			listed--;
+		} else {
+			link = &words[PAGE_FREE_NEXT];
+		}
+	}
+}
+
+/* The highest page of the window whose hint lied, by its index in the window. */
+static size_t run_highest_not_free(const uint64_t on[RUN_WORDS], size_t pages)
+{
+	size_t i = pages;
+
+	while (i-- > 0)
+		if (!(on[i / 64] & (1ull << (i % 64))))
+			return i;
+	return 0; /* not reached: the caller saw fewer than `pages` free */
+}
+
+/* A run of `pages` in range r, searched from the top; 0 if none. */
+static uint64_t run_in_range(struct page_pool *pool, struct page_pool_range *r, size_t pages)
+{
+	uint64_t on[RUN_WORDS];
+	uint64_t pa = r->end;
+	size_t run = 0;
+
+	if (r->fresh_end - r->fresh >= ((uint64_t)pages << PAGE_SHIFT)) {
+		r->fresh_end -= (uint64_t)pages << PAGE_SHIFT; /* the window's top */
+		pool->nfree -= pages;
+		return r->fresh_end;
+	}
+	while (pa > r->start && pa > PAGE_SIZE) {
+		pa -= PAGE_SIZE;
+		if (!page_looks_free(pool, r, pa)) {
+			run = 0;
+			continue;
+		}
+		if (++run < pages)
+			continue;
+		/* [pa, pa + pages) looks free: ask the list */
+		if (run_mark_free(pool, r, pa, pages, on) == pages) {
+			run_take(pool, r, pa, pages);
+			return pa;
+		}
+		/* A hint lied: every window holding that page is out; go on just below it. */
+		pa += (uint64_t)run_highest_not_free(on, pages) << PAGE_SHIFT;
+		run = 0;
+	}
+	return 0;
+}
+
+uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages)
+{
+	if (pages == 0 || pages > PAGE_POOL_RUN_MAX || pages > pool->nfree)
+		return 0;
+	for (int i = pool->nranges - 1; i >= 0; i--) {
+		uint64_t pa = run_in_range(pool, &pool->ranges[i], pages);
+
+		if (pa)
+			return pa;
+	}
 	return 0;
 }

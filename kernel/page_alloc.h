@@ -33,7 +33,7 @@ int phys_ranges_subtract(const struct phys_range *mem, int nmem, const struct ph
 /*
  * A pool of free 4 KiB pages, reached through a linear map: virtual = physical + virt_offset.
  * Adding memory costs O(1) and touches none of it, so that boot time does not grow with the
- * memory size. Each range keeps a mark, `fresh`: its pages from `fresh` up have never been
+ * memory size. Each range keeps a window, [fresh, fresh_end): its pages there have never been
  * handed out (untouched), those below it are allocated or on the free list. The free list is
  * a LIFO threaded through the pages given back: each holds the physical address of the next
  * (0 ends the list) in its first word and a poison value derived from its own address in its
@@ -46,7 +46,8 @@ int phys_ranges_subtract(const struct phys_range *mem, int nmem, const struct ph
  */
 struct page_pool_range {
 	uint64_t start, end; /* what the pool manages */
-	uint64_t fresh;      /* [fresh, end): free, never handed out */
+	uint64_t fresh;      /* [fresh, fresh_end): free, never handed out (single pages */
+	uint64_t fresh_end;  /* come from its bottom, contiguous runs from its top) */
 };
 
 struct page_pool {
@@ -74,5 +75,16 @@ uint64_t page_pool_alloc(struct page_pool *pool);
 /* Returns a page. Returns 0, or -1 (and changes nothing) if pa is not page aligned, is 0,
  * lies outside every range of the pool, or is already free (fresh, or on the free list). */
 int page_pool_free(struct page_pool *pool, uint64_t pa);
+
+/* The most pages page_pool_alloc_run() hands out at once. */
+#define PAGE_POOL_RUN_MAX 256
+/*
+ * Physical address of `pages` free pages that are physically contiguous (contents undefined),
+ * or 0 if 0 or more than PAGE_POOL_RUN_MAX pages are asked for or no such run is free. The
+ * highest free run is taken, leaving low memory to single pages. Each page goes back on its own
+ * with page_pool_free(). Costs a pass over the pool's pages plus a walk of the free list per
+ * candidate run: for the rare large allocation (DMA buffers), not for the page-at-a-time path.
+ */
+uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages);
 
 #endif

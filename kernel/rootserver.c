@@ -206,6 +206,7 @@ static int map_bootinfo(struct process *p, uint64_t archive_size)
 		return -1;
 	bi->magic = TACET_BOOTINFO_MAGIC;
 	bi->nharts = nharts;
+	bi->timebase_hz = platform.timebase_hz;
 	bi->modules_vaddr = TACET_MODULES_VADDR;
 	bi->modules_size = archive_size;
 	bi->dtb_size = platform.fdt.size;

@@ -205,10 +205,10 @@ static void sys_frame_new(struct thread *t)
 
 	if (!dst)
 		ret(t, -err);
-	else if (ARG(t, 1) != 1)
-		ret(t, -TACET_ERANGE); /* contiguous runs come with a buddy allocator */
+	else if (ARG(t, 1) == 0 || ARG(t, 1) > FRAME_MAX_PAGES)
+		ret(t, -TACET_ERANGE);
 	else
-		install_new(t, dst, (struct kobj *)frame_alloc(t->proc->acct, 1));
+		install_new(t, dst, (struct kobj *)frame_alloc(t->proc->acct, ARG(t, 1)));
 }
 
 static void sys_frame_derive(struct thread *t)

@@ -4,8 +4,9 @@
 #
 # picolibc comes through its gcc specs. Its libraries exist only for the multilibs gcc was
 # built with: rv64gc with lp64 has none (gcc would fall back to the lp64d one, which does not
-# link), and the kernel does not save floating-point registers or enable sstatus.FS for user
-# threads, so any FP instruction would trap. User space is therefore rv64imac/lp64.
+# link). User space is therefore rv64imac/lp64. (The FPU is not the reason: the kernel gives a
+# thread the FPU at its first floating-point instruction and from then on saves and restores
+# its registers lazily, by sstatus.FS: kernel/arch/riscv/context.c.)
 
 USER_CC := $(CROSS)gcc
 USER_AR := $(CROSS)ar
@@ -18,6 +19,7 @@ USER_LDFLAGS := --specs=picolibc.specs $(USER_ARCH) -nostartfiles -static -T $(U
 USER_CRT0 := $(BUILD)/lib/crt0.o
 LIBTACET := $(BUILD)/lib/libtacet.a
 LIBTACET_SRCS := lib/stdio.c lib/exit.c lib/heap.S lib/strerror.c lib/names.c lib/console.c lib/pci.c
+LIBTACET_SRCS += lib/slot.c lib/va.c lib/dma.c lib/device.c lib/time.c lib/service.c lib/rtc.c
 LIBTACET_OBJS := $(patsubst lib/%,$(BUILD)/lib/%.o,$(basename $(LIBTACET_SRCS)))
 
 # servers/NAME/x.c -> $(BUILD)/servers/NAME/x.o

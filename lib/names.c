@@ -4,7 +4,7 @@
 #include <tacet.h>
 #include <tacet/init_proto.h>
 
-#define LOOKUP_PAUSE_TICKS 10000ul /* between tries: 1 ms of QEMU virt's 10 MHz timebase */
+#define LOOKUP_PAUSE_NS 1000000ull /* between tries: 1 ms */
 
 static long pack_name(const char *name, unsigned long *w)
 {
@@ -35,7 +35,7 @@ static void pause_in(unsigned long slot)
 {
 	if (tacet_ntfn_new(slot))
 		return (void)tacet_yield();
-	if (!tacet_timer_set(slot, 1, tacet_time() + LOOKUP_PAUSE_TICKS))
+	if (!tacet_timer_set(slot, 1, tacet_time() + tacet_ns_to_ticks(LOOKUP_PAUSE_NS)))
 		tacet_wait(slot);
 	tacet_cap_delete(slot);
 }

@@ -188,6 +188,8 @@ def run_qemu_case(results, c):
         m = re.search(pattern, out)
         if m:
             problems.append(f"unexpected /{pattern}/ in: {out[m.start():m.start() + 120]!r}")
+    if c.get("check") and not timed_out:
+        problems += c["check"](out)
     detail = "; ".join(problems)
     if problems:
         tail = "\n".join("    | " + line for line in out.strip().splitlines()[-12:])

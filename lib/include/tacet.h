@@ -1,11 +1,13 @@
 /* tacet.h: the user-space API of Tacet that servers are written against: the system calls
- * (inline, from <tacet/syscall.h>), error strings, the start argument and the console sink.
+ * (inline, from <tacet/syscall.h>), error strings, the start argument, the console sink, and
+ * the driver kit (<tacet/driver.h>).
  * The C library itself is picolibc; lib/ supplies only what is Tacet's and picolibc's hooks. */
 #ifndef TACET_H
 #define TACET_H
 
 #include <tacet/abi.h>
 #include <tacet/syscall.h>
+#include <tacet/driver.h>
 
 /* The a0 the process's first thread started with: for init, the address of its struct
  * tacet_bootinfo; for other servers whatever their creator passed. Set by crt0, before

@@ -43,8 +43,7 @@
 #define EDU_VA      0x0000002000000000ul
 #define IRQ_BADGE   1
 #define TIMER_BADGE 2
-#define LOST_TICKS  10000000ul /* 1 s of the 10 MHz timebase: the interrupt was lost */
-#define QUIET_TICKS 100000ul   /* 10 ms without an interrupt: look whether the line is off */
+#define LOST_NS  1000000000ull /* 1 s: the interrupt was lost */
 #define MAX_HARTS   TACET_INFO_MAX_HARTS
 #define AWAY_SHARE  100 /* moving: 1 in 100 interrupts is taken away from the driver's hart */
 #define MAX_UNEVEN  12  /* two per INTx-disable change of the other drivers' functions */
@@ -85,7 +84,7 @@ static uint32_t wait_ours(struct edu_run *r, const char *what)
 		long bits = tacet_poll(EDU_SLOT_NTFN);
 
 		if (!bits) {
-			tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, tacet_time() + LOST_TICKS);
+			tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, tacet_time() + tacet_ns_to_ticks(LOST_NS));
 			bits = tacet_wait(EDU_SLOT_NTFN);
 			tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, 0);
 		}
@@ -267,7 +266,7 @@ static int abandon(struct edu_run *r)
 	r->dev.regs[EDU_IRQ_RAISE] = EDU_IRQ_BIT;
 	bits = tacet_poll(EDU_SLOT_NTFN);
 	if (!bits) {
-		tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, tacet_time() + LOST_TICKS);
+		tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, tacet_time() + tacet_ns_to_ticks(LOST_NS));
 		bits = tacet_wait(EDU_SLOT_NTFN);
 		tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, 0);
 	}

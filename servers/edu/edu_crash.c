@@ -18,7 +18,7 @@
 #define EDU_CRASH_EVERY 100
 #define IRQ_BADGE       1
 #define TIMER_BADGE     2
-#define LOST_TICKS      10000000ul /* 1 s of QEMU virt's 10 MHz timebase: it is lost */
+#define LOST_NS         1000000000ull /* 1 s: it is lost */
 
 static unsigned long line_count(unsigned long irq)
 {
@@ -39,7 +39,7 @@ int main(void)
 	first = line_count(e.irq);
 	for (unsigned int i = 0; i < EDU_CRASH_EVERY; i++) {
 		e.regs[EDU_IRQ_RAISE] = EDU_IRQ_BIT;
-		tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, tacet_time() + LOST_TICKS);
+		tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, tacet_time() + tacet_ns_to_ticks(LOST_NS));
 		bits = tacet_wait(EDU_SLOT_NTFN);
 		tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, 0);
 		if (bits != IRQ_BADGE || !(e.regs[EDU_IRQ_STATUS] & EDU_IRQ_BIT))

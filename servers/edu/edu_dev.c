@@ -9,7 +9,7 @@
 #define EDU_MAX_INDEX 32
 #define LOOKUP_TRIES  10000 /* 1 ms apart: 10 s */
 #define CLAIM_TRIES   1000
-#define CLAIM_PAUSE_TICKS 100000ul /* 10 ms of QEMU virt's 10 MHz timebase */
+#define CLAIM_PAUSE_NS 10000000ull /* 10 ms */
 
 /* One pass over the edu devices: the index of the first one claimed, or a negative TACET_E*
  * code (-TACET_EBUSY: there are some, all claimed). */
@@ -36,14 +36,14 @@ static long claim_once(unsigned long *irq)
 	return -TACET_ENOENT;
 }
 
-/* Claims the first free edu device, waiting (up to CLAIM_TRIES x CLAIM_PAUSE_TICKS) for one to
+/* Claims the first free edu device, waiting (up to CLAIM_TRIES x CLAIM_PAUSE_NS) for one to
  * be released when all are claimed: its index, or a negative TACET_E* code. */
 static long claim(unsigned long *irq)
 {
 	long index = claim_once(irq);
 
 	for (unsigned int i = 0; index == -TACET_EBUSY && i < CLAIM_TRIES; i++) {
-		tacet_timer_set(EDU_SLOT_NTFN, 1, tacet_time() + CLAIM_PAUSE_TICKS);
+		tacet_timer_set(EDU_SLOT_NTFN, 1, tacet_time() + tacet_ns_to_ticks(CLAIM_PAUSE_NS));
 		tacet_wait(EDU_SLOT_NTFN);
 		index = claim_once(irq);
 	}

@@ -30,7 +30,7 @@
 #define SERVER_BUDGET 2048 /* pages of kernel memory per server (8 MiB), unless init.budget= */
 #define PAGE 4096ul
 
-#define TICKS_PER_MS 10000ul   /* QEMU virt's 10 MHz timebase */
+#define NS_PER_MS 1000000ul
 #define RESTART_TIMER (1ul << 62) /* exits_slot's bit for the restart timer */
 #define RESTART_QUICK_MS 1000    /* a server that failed sooner than this after its start... */
 #define RESTART_DELAY_MAX_MS 100 /* ...waits twice as long as last time, up to this */
@@ -163,8 +163,9 @@ static long give_one_device(unsigned long child, const struct tacet_bootinfo_dev
 	return err;
 }
 
-/* The devices `compat+compat...` names: each into the child's device slots, the first also
- * into TACET_CHILD_DEVICE / TACET_CHILD_DEVICE_IRQ, all described on a read-only page. */
+/* The child information page (every server gets one): the timebase frequency and the devices
+ * `compat+compat...` names (none if spec is empty), each into the child's device slots, the
+ * first also into TACET_CHILD_DEVICE / TACET_CHILD_DEVICE_IRQ. */
 static long give_devices(unsigned long child, const char *spec)
 {
 	struct tacet_child_devices *list = (struct tacet_child_devices *)SCRATCH_VA;
@@ -174,6 +175,8 @@ static long give_devices(unsigned long child, const char *spec)
 	if (!err)
 		err = tacet_map(TACET_SLOT_SELF_PROCESS, page, SCRATCH_VA,
 				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	if (!err)
+		list->timebase_hz = bi->timebase_hz;
 	while (!err && *spec) {
 		char want[32] = { 0 };
 		unsigned int n = 0, matched = 0;
@@ -248,7 +251,7 @@ static long start_server(unsigned int id)
 				 TACET_RIGHT_READ | TACET_RIGHT_WRITE, NULL, 0, 0);
 	if (!err)
 		err = tacet_cap_give(child, child, TACET_CHILD_SELF, TACET_RIGHTS_ALL);
-	if (!err && s->devices[0])
+	if (!err)
 		err = give_devices(child, s->devices);
 	if (!err)
 		err = tacet_cap_copy(TACET_SLOT_FAULT_EP, ep, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT,
@@ -514,13 +517,13 @@ static void server_ended(struct server *s)
 		s->state = SERVER_DONE;
 		return;
 	}
-	if (now - s->started_at >= RESTART_QUICK_MS * TICKS_PER_MS || !s->delay_ms)
+	if (now - s->started_at >= tacet_ns_to_ticks(RESTART_QUICK_MS * NS_PER_MS) || !s->delay_ms)
 		s->delay_ms = 1;
 	else if (s->delay_ms < RESTART_DELAY_MAX_MS)
 		s->delay_ms = 2 * s->delay_ms < RESTART_DELAY_MAX_MS ? 2 * s->delay_ms
 								     : RESTART_DELAY_MAX_MS;
 	s->state = SERVER_WAITING;
-	s->restart_at = now + s->delay_ms * TICKS_PER_MS;
+	s->restart_at = now + tacet_ns_to_ticks(s->delay_ms * NS_PER_MS);
 	printf("init: server %s failed (status %ld); restarting it in %u ms (restart %u of %u)\n",
 	       s->name, s->status, s->delay_ms, s->restarts + 1, s->restarts_max);
 }

@@ -10,7 +10,6 @@
 
 #define CHATTER_LINES    300
 #define CHATTER_PAUSE_MS 5
-#define TICKS_PER_MS     10000ul /* QEMU virt's 10 MHz timebase */
 #define SLOT_SLEEP       TACET_CHILD_FIRST_FREE
 
 int main(void)
@@ -27,7 +26,7 @@ int main(void)
 	for (unsigned int i = 0; i < CHATTER_LINES; i++) {
 		failed += printf("chatter: line %u\n", i) < 0;
 		failed += fflush(stdout) != 0;
-		tacet_timer_set(SLOT_SLEEP, 1, tacet_time() + CHATTER_PAUSE_MS * TICKS_PER_MS);
+		tacet_timer_set(SLOT_SLEEP, 1, tacet_time() + tacet_ns_to_ticks(CHATTER_PAUSE_MS * 1000000ull));
 		tacet_wait(SLOT_SLEEP);
 	}
 	printf("chatter: %d lines, %u failed: %s\n", CHATTER_LINES, failed, failed ? "FAIL" : "PASS");

@@ -141,7 +141,7 @@ static void hog_threads(void)
 	for (int i = 0; i < 1000 && n; i++) {
 		unsigned long before = used_now();
 
-		tacet_timer_set(SLOT_SLEEP, 1, tacet_time() + 10000);
+		tacet_timer_set(SLOT_SLEEP, 1, tacet_time() + tacet_ns_to_ticks(1000000));
 		tacet_wait(SLOT_SLEEP);
 		if (used_now() == before)
 			break; /* no thread ended in 1 ms: they all have */

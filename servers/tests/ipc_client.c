@@ -134,9 +134,8 @@ static void test_echo(void)
 		}
 	}
 	ticks = rdtime() - start;
-	/* 10 MHz timebase: 100 ns a tick */
 	printf("ipc_client: call/reply x1000: PASS (%ld ns a round trip)\n",
-	       ticks * 100 / ECHO_ROUNDS);
+	       tacet_ticks_to_ns(ticks) / ECHO_ROUNDS);
 }
 
 static void check_badge(const char *what, unsigned long ep, unsigned long want)

@@ -19,7 +19,7 @@
 #define SLOT_BEYOND     1000
 #define NO_SUCH_HART    99
 #define BAD_FLAG        0x80ul
-#define LOST_TICKS      10000000ul /* 1 s of the 10 MHz timebase */
+#define LOST_NS         1000000000ull /* 1 s */
 
 static unsigned int checks, failed;
 
@@ -78,7 +78,7 @@ static long one_interrupt(volatile uint32_t *rtc)
 {
 	long bits;
 
-	tacet_timer_set(SLOT_NTFN, 2, tacet_time() + LOST_TICKS);
+	tacet_timer_set(SLOT_NTFN, 2, tacet_time() + tacet_ns_to_ticks(LOST_NS));
 	rtc[RTC_IRQ_ENABLED] = 1;
 	rtc[RTC_ALARM_HIGH] = 0;
 	rtc[RTC_ALARM_LOW] = 1; /* an alarm long past: the line rises now */

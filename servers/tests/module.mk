@@ -64,3 +64,15 @@ SERVER_SRCS_chain_frame := servers/tests/chain_frame.c servers/tests/chains.c
 SERVER_SRCS_chain_cap := servers/tests/chain_cap.c servers/tests/chains.c
 SERVER_SRCS_chain_proc := servers/tests/chain_proc.c servers/tests/chains.c
 SERVER_SRCS_chain_fault := servers/tests/chain_fault.c servers/tests/chains.c
+
+# framerun: multi-page contiguous frames (FRAME_NEW with pages > 1).
+SERVERS += framerun
+SERVER_SRCS_framerun := servers/tests/framerun.c
+
+# kittest: the driver kit's calls (lib/include/tacet/driver.h) on the goldfish RTC.
+SERVERS += kittest
+SERVER_SRCS_kittest := servers/tests/kittest.c
+
+# rtcalarm: a client of the rtc driver's service: the time of day and alarms.
+SERVERS += rtcalarm
+SERVER_SRCS_rtcalarm := servers/tests/rtcalarm.c

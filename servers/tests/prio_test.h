@@ -5,7 +5,7 @@
  * that up and only then starts its spin, so that the spin covers prio_signal's set-up however
  * long init took to load it; prio_high publishes a notification as PRIO_NAME and waits on it;
  * once prio_high waits and prio_low runs, prio_signal lets prio_low spin a while and signals
- * PRIO_NAME, the bits being its rdtime (never 0, never bit 63: the time since reset at 10 MHz),
+ * PRIO_NAME, the bits being its rdtime (never 0, never bit 63: the time since reset in timebase ticks),
  * so that prio_high can tell how long its wake-up took in guest time. prio_signal then sleeps
  * on PRIO_DONE_NAME until prio_high, having measured, signals it: a hart that sleeps, rather
  * than spins or prints, leaves the host's CPUs and the kernel lock to the wake-up measured.
@@ -19,8 +19,8 @@
 #define PRIO_NAME      "prio"
 #define PRIO_DONE_NAME "prio.done"
 
-/* QEMU virt's timebase-frequency (dts/): 10 MHz, 100 ns a tick. */
-#define PRIO_TICKS_PER_MS 10000ul
+/* A millisecond of the timebase (the device tree's timebase-frequency; 10 MHz on QEMU virt). */
+#define PRIO_TICKS_PER_MS tacet_ns_to_ticks(1000000ull)
 
 /* rdtime: readable from user mode because the kernel sets scounteren.TM. */
 static inline unsigned long prio_rdtime(void)

@@ -11,7 +11,6 @@
 #include <tacet/init_proto.h>
 
 #define SQUAT_MS     2000
-#define TICKS_PER_MS 10000ul /* QEMU virt's 10 MHz timebase */
 
 enum { SLOT_EP = TACET_CHILD_FIRST_FREE, SLOT_CONSOLE };
 
@@ -26,7 +25,7 @@ int main(void)
 		printf("squatter: cannot start: %s: FAIL\n", tacet_strerror(err));
 		return 1;
 	}
-	for (unsigned long end = tacet_time() + SQUAT_MS * TICKS_PER_MS; tacet_time() < end;) {
+	for (unsigned long end = tacet_time() + tacet_ns_to_ticks(SQUAT_MS * 1000000ull); tacet_time() < end;) {
 		err = tacet_publish("console", SLOT_EP, TACET_RIGHT_WRITE);
 		tries++;
 		took += err != -TACET_EEXIST;

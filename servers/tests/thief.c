@@ -27,7 +27,7 @@ enum {
 #define EDU_VENDOR 0x1234
 #define EDU_DEVICE 0x11e8
 #define WAIT_TRIES 10000   /* 1 ms apart */
-#define PAUSE_TICKS 10000ul /* 1 ms of QEMU virt's 10 MHz timebase */
+#define PAUSE_NS 1000000ull /* 1 ms */
 
 static int failures;
 
@@ -61,7 +61,7 @@ static void try_receive(const char *name, unsigned long slot)
 
 static void pause_ms(void)
 {
-	tacet_timer_set(SLOT_NTFN, 1, tacet_time() + PAUSE_TICKS);
+	tacet_timer_set(SLOT_NTFN, 1, tacet_time() + tacet_ns_to_ticks(PAUSE_NS));
 	tacet_wait(SLOT_NTFN);
 }
 

@@ -23,8 +23,7 @@
 #define CODE_VA       0x0000002100000000ul /* the code page in threadhog, to fill it */
 #define HOG_VA        0x0000000000010000ul /* the code page in the child */
 #define PAGE_SIZE     4096ul
-#define TICKS_PER_US  10ul        /* the 10 MHz timebase */
-#define BUDGET_TICKS  5000000ul   /* 0.5 s of guest time for the listing and for the end */
+#define BUDGET_NS     500000000ull /* 0.5 s of guest time for the listing and for the end */
 
 /* threadhog's slots */
 #define SLOT_CHILD (TACET_CHILD_FIRST_FREE + 0)
@@ -73,7 +72,7 @@ static const char *verdict(int ok)
 
 static unsigned long us(unsigned long ticks)
 {
-	return ticks / TICKS_PER_US;
+	return tacet_ticks_to_ns(ticks) / 1000;
 }
 
 /* The child with the code page mapped, two notifications to use, and threadhog watching it. */
@@ -150,7 +149,7 @@ static void check_listing(void)
 
 	printf("threadhog: listed %lu threads (%lu of hogs, %lu of them waiting) in %lu us of guest "
 	       "time: %s\n", n, hogs, waiting, us(took),
-	       verdict(hogs == HOGS + 1 && waiting == HOGS && took < BUDGET_TICKS));
+	       verdict(hogs == HOGS + 1 && waiting == HOGS && took < tacet_ns_to_ticks(BUDGET_NS)));
 }
 
 /* Deleting the only capability to the child ends it; PROCESS_WATCH says when it is gone. */
@@ -163,7 +162,7 @@ static void check_end(void)
 		err = tacet_wait(SLOT_WATCH);
 	took = tacet_time() - start;
 	printf("threadhog: ended a process of %lu threads in %lu us of guest time: %s\n", HOGS + 1,
-	       us(took), verdict(err == 1 && took < BUDGET_TICKS));
+	       us(took), verdict(err == 1 && took < tacet_ns_to_ticks(BUDGET_NS)));
 	list_threads(&hogs, &waiting);
 	printf("threadhog: threads of hogs left: %lu: %s\n", hogs, verdict(hogs == 0));
 }

@@ -13,7 +13,7 @@
 #define SLOT_Y    (TACET_CHILD_FIRST_FREE + 1)
 #define SLOT_STK  (TACET_CHILD_FIRST_FREE + 2)
 #define READER_HART 2
-#define SETTLE_TICKS 500000ul /* 50 ms of the 10 MHz timebase */
+#define SETTLE_NS 50000000ull /* 50 ms */
 
 static void reader(unsigned long arg)
 {
@@ -29,7 +29,7 @@ static void reader(unsigned long arg)
 
 static void settle(void)
 {
-	unsigned long end = tacet_time() + SETTLE_TICKS;
+	unsigned long end = tacet_time() + tacet_ns_to_ticks(SETTLE_NS);
 
 	while (tacet_time() < end)
 		;

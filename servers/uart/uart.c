@@ -12,8 +12,8 @@
  * IPC: publishes "console", serving <tacet/console_proto.h> (CONSOLE_WRITE).
  *
  * Shell: help, echo, ps, harts, irqs, irqtop (redrawn every second on a notification timer
- * until a key is pressed), mem, crash (fault on purpose, to see init restart the console),
- * poweroff.
+ * until a key is pressed), mem, date (the "rtc" service's time of day, UTC), crash (fault on
+ * purpose, to see init restart the console), poweroff.
  *
  * uart_first_prompt(), if a server linked with this file defines it, runs once right after the
  * first prompt is queued: the boot benchmark (servers/bench/boot.c) reads the instruction count
@@ -23,6 +23,8 @@
 #include <tacet.h>
 #include <tacet/console_proto.h>
 #include <tacet/init_proto.h>
+#include <tacet/rtc.h>
+#include <time.h>
 
 #define UART_VA       0x0000002000000000ul
 #define UART_RBR      0
@@ -154,7 +156,7 @@ static void cmd_harts(void)
 
 #define MAX_LINES 128
 #define TIMER_BADGE 2
-#define IRQTOP_PERIOD_TICKS 10000000ul /* 1 s of the 10 MHz timebase */
+#define IRQTOP_PERIOD_NS 1000000000ull /* 1 s */
 
 static int irqtop;                       /* the live table is on screen */
 static unsigned long irqtop_refreshes;
@@ -205,7 +207,7 @@ static void irqtop_draw(void)
 	printf("\033[H\033[Jirqtop: refresh %lu, any key stops\n", ++irqtop_refreshes);
 	irq_table(1);
 	fflush(stdout);
-	tacet_timer_set(SLOT_NTFN, TIMER_BADGE, tacet_time() + IRQTOP_PERIOD_TICKS);
+	tacet_timer_set(SLOT_NTFN, TIMER_BADGE, tacet_time() + tacet_ns_to_ticks(IRQTOP_PERIOD_NS));
 }
 
 static void cmd_irqtop(void)
@@ -230,6 +232,24 @@ static void cmd_mem(void)
 	}
 	printf("pages: %lu total, %lu free (%lu KiB free); kernel objects: %lu\n", mi.total_pages,
 	       mi.free_pages, mi.free_pages * 4, mi.kernel_objects);
+}
+
+/* The time of day from the "rtc" service, as UTC. The call blocks the console until the rtc
+ * answers (up to a second if it is not running at all). */
+static void cmd_date(void)
+{
+	uint64_t ns;
+	long err = tacet_rtc_time(&ns);
+	time_t secs = (time_t)(ns / 1000000000u);
+	struct tm tm;
+
+	if (err) {
+		printf("date: no time of day: %s\n", tacet_strerror(err));
+		return;
+	}
+	gmtime_r(&secs, &tm);
+	printf("%04d-%02d-%02d %02d:%02d:%02d UTC\n", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+	       tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
 static void cmd_poweroff(void)
@@ -259,7 +279,8 @@ static void run_command(char *cmd)
 	if (!cmd[0])
 		return;
 	if (!strcmp(cmd, "help"))
-		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, crash, poweroff\n");
+		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, date, crash, "
+		       "poweroff\n");
 	else if (!strcmp(cmd, "echo"))
 		printf("%s\n", arg ? arg : "");
 	else if (!strcmp(cmd, "ps"))
@@ -272,6 +293,8 @@ static void run_command(char *cmd)
 		cmd_irqtop();
 	else if (!strcmp(cmd, "mem"))
 		cmd_mem();
+	else if (!strcmp(cmd, "date"))
+		cmd_date();
 	else if (!strcmp(cmd, "poweroff"))
 		cmd_poweroff();
 	else if (!strcmp(cmd, "crash"))

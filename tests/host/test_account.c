@@ -1,6 +1,7 @@
 /* test_account.c: host unit tests of kernel/account.c: a charge fits the limit exactly or
  * fails changing nothing; a child's limit is reserved from its parent and given back when the
- * child's last reference goes; a long chain of accounts ends without recursion. */
+ * child's last reference goes; a long chain of accounts ends without recursion; a run of pages
+ * is charged whole. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,6 +11,8 @@
 #include "account.h"
 #include "kalloc.h"
 #include "fake_kernel.h"
+#include "fake_pages.h"
+#include "page_alloc.h"
 
 static int check_no_objects(void **state)
 {
@@ -94,6 +97,31 @@ static void test_long_chain_ends_iteratively(void **state)
 	account_put(root);
 }
 
+/* A contiguous run charges all its pages, or nothing: over the limit, or when the machine has
+ * no run (the refund then leaves the account as it was). */
+static void test_pages_run_charged_whole(void **state)
+{
+	struct account *a = account_new(NULL, 16 * PAGE_SIZE);
+	uint64_t pa;
+
+	(void)state;
+	assert_null((void *)(uintptr_t)account_pages_alloc(a, 17));
+	assert_int_equal(a->used, 0);
+	pa = account_pages_alloc(a, 16);
+	assert_true(pa != 0);
+	assert_int_equal(a->used, 16 * PAGE_SIZE);
+	assert_int_equal(fake_pages_in_use(), 16);
+	assert_int_equal(account_pages_alloc(a, 1), 0);
+	account_pages_free(a, pa, 16);
+	assert_int_equal(a->used, 0);
+	fake_pages_set_limit(3);
+	assert_int_equal(account_pages_alloc(a, 4), 0);
+	assert_int_equal(a->used, 0);
+	fake_pages_set_limit(SIZE_MAX);
+	assert_int_equal(fake_pages_in_use(), 0);
+	account_put(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -101,6 +129,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_child_reserves_from_parent, check_no_objects),
 		cmocka_unit_test_teardown(test_reservation_lives_with_references, check_no_objects),
 		cmocka_unit_test_teardown(test_long_chain_ends_iteratively, check_no_objects),
+		cmocka_unit_test_teardown(test_pages_run_charged_whole, check_no_objects),
 	};
 
 	return cmocka_run_group_tests_name("account", tests, NULL, NULL);

@@ -956,6 +956,181 @@ static void test_pool_random_model(void **state)
 	free(m);
 }
 
+/* --- contiguous runs ------------------------------------------------------------------------ */
+
+static size_t arena_index(const struct pool_fixture *f, uint64_t pa)
+{
+	return (size_t)((pa - arena_pa(f, 0)) / PAGE_SIZE);
+}
+
+/* A fresh pool hands out the top of its last range's fresh window (single pages come from its
+ * bottom), and each page goes back with page_pool_free. */
+static void test_run_fresh(void **state)
+{
+	struct pool_fixture *f = *state;
+	uint64_t pages[POOL_PAGES];
+	uint64_t run = page_pool_alloc_run(&f->pool, 8);
+
+	assert_int_equal(run, arena_pa(f, ARENA_PAGES - 8));
+	assert_int_equal(f->pool.nfree, POOL_PAGES - 8);
+	memset((void *)(uintptr_t)run, 0xa5, 8 * PAGE_SIZE); /* all the caller's (ASan) */
+	/* Nothing of the run is handed out again. */
+	size_t n = 0;
+	while (n < POOL_PAGES && (pages[n] = page_pool_alloc(&f->pool)) != 0)
+		n++;
+	assert_int_equal(n, POOL_PAGES - 8);
+	assert_int_equal(f->pool.nfree, 0);
+	for (size_t i = 0; i < n; i++)
+		assert_true(pages[i] < run || pages[i] >= run + 8 * PAGE_SIZE);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(page_pool_free(&f->pool, pages[i]), 0);
+	for (size_t i = 0; i < 8; i++)
+		assert_int_equal(page_pool_free(&f->pool, run + i * PAGE_SIZE), 0);
+	assert_int_equal(f->pool.nfree, POOL_PAGES);
+	expect_free_rejected(f, run);
+}
+
+/* A run never spans the hole between two ranges, nor asks for 0 or too many pages. */
+static void test_run_limits(void **state)
+{
+	struct pool_fixture *f = *state;
+	struct page_pool before = f->pool;
+
+	assert_int_equal(page_pool_alloc_run(&f->pool, 0), 0);
+	assert_int_equal(page_pool_alloc_run(&f->pool, PAGE_POOL_RUN_MAX + 1), 0);
+	/* the high range has 32 pages, the low one 24: 33 fit nowhere, though 56 are free */
+	assert_int_equal(page_pool_alloc_run(&f->pool, ARENA_PAGES - HIGH_FIRST + 1), 0);
+	assert_memory_equal(&before, &f->pool, sizeof(before));
+	assert_int_equal(page_pool_alloc_run(&f->pool, ARENA_PAGES - HIGH_FIRST),
+			 arena_pa(f, HIGH_FIRST));
+	/* the high range is gone: the next run comes from the low one */
+	assert_int_equal(page_pool_alloc_run(&f->pool, LOW_PAGES), arena_pa(f, 0));
+	assert_int_equal(f->pool.nfree, 0);
+	assert_int_equal(page_pool_alloc_run(&f->pool, 1), 0);
+}
+
+/* Every other page free: single pages but no run of two. */
+static void test_run_fragmented(void **state)
+{
+	struct pool_fixture *f = *state;
+	uint64_t pages[POOL_PAGES];
+	size_t n = alloc_all(f, pages, POOL_PAGES);
+
+	for (size_t i = 0; i < n; i++)
+		if (arena_index(f, pages[i]) % 2 == 0)
+			assert_int_equal(page_pool_free(&f->pool, pages[i]), 0);
+	assert_int_equal(f->pool.nfree, POOL_PAGES / 2);
+	assert_int_equal(page_pool_alloc_run(&f->pool, 2), 0);
+	assert_int_equal(page_pool_alloc_run(&f->pool, 1), arena_pa(f, ARENA_PAGES - 2));
+	assert_int_equal(f->pool.nfree, POOL_PAGES / 2 - 1);
+}
+
+/* An allocated page whose data holds its free poison looks free: the list says otherwise, and
+ * the search goes on below it. */
+static void test_run_poison_by_chance(void **state)
+{
+	struct pool_fixture *f = *state;
+	const size_t victim_index = ARENA_PAGES - 8;
+	uint64_t pages[POOL_PAGES], victim = arena_pa(f, victim_index), poison = 0;
+	size_t n = alloc_all(f, pages, POOL_PAGES);
+
+	for (size_t i = 0; i < n; i++) {
+		if (pages[i] < arena_pa(f, HIGH_FIRST) || pages[i] == victim)
+			continue;
+		assert_int_equal(page_pool_free(&f->pool, pages[i]), 0);
+		poison = ((uint64_t *)(uintptr_t)pages[i])[1] ^ pages[i];
+	}
+	((uint64_t *)(uintptr_t)victim)[1] = victim ^ poison;
+	/* [48, 64) looks free but holds the victim; [40, 56) is the highest real run */
+	assert_int_equal(page_pool_alloc_run(&f->pool, 16), arena_pa(f, victim_index - 16));
+	/* left free: [32, 40) and [57, 64): seven pages above the victim, eight below */
+	assert_int_equal(page_pool_alloc_run(&f->pool, 9), 0);
+	assert_int_equal(page_pool_alloc_run(&f->pool, 8), arena_pa(f, HIGH_FIRST));
+	assert_int_equal(page_pool_alloc_run(&f->pool, 7), arena_pa(f, victim_index + 1));
+	assert_int_equal(f->pool.nfree, 0);
+	assert_int_equal(page_pool_free(&f->pool, victim), 0); /* it was never taken */
+}
+
+/* Random single allocations, frees and runs against a per-page model: a run is always free
+ * and contiguous, and 0 comes only when the model has no free run that long. */
+#define RUN_SEED   0x5eed0f2u
+#define RUN_ROUNDS 4000
+
+static bool model_has_run(const bool *used, size_t pages)
+{
+	size_t run = 0;
+
+	for (size_t i = 0; i < ARENA_PAGES; i++) {
+		bool ok = !used[i] && (i < LOW_PAGES || i >= HIGH_FIRST);
+
+		run = ok ? run + 1 : 0;
+		if (run >= pages)
+			return true;
+	}
+	return false;
+}
+
+static void test_run_random(void **state)
+{
+	struct pool_fixture *f = *state;
+	bool used[ARENA_PAGES] = { false };
+
+	rng_state = RUN_SEED;
+	for (int round = 0; round < RUN_ROUNDS; round++) {
+		size_t op = rng_below(3), pages = 1 + rng_below(12), i = rng_below(ARENA_PAGES);
+		uint64_t pa;
+
+		if (op == 0 && used[i]) {
+			assert_int_equal(page_pool_free(&f->pool, arena_pa(f, i)), 0);
+			used[i] = false;
+		} else if (op == 1) {
+			pa = page_pool_alloc(&f->pool);
+			if (pa)
+				used[arena_index(f, pa)] = true;
+		} else if (op == 2) {
+			bool possible = model_has_run(used, pages);
+
+			pa = page_pool_alloc_run(&f->pool, pages);
+			if (!pa) {
+				if (possible)
+					fail_msg("round %d: no run of %zu, model has one", round,
+						 pages);
+				continue;
+			}
+			for (size_t k = arena_index(f, pa); k < arena_index(f, pa) + pages; k++) {
+				if (used[k] || !in_pool_ranges(f, arena_pa(f, k)))
+					fail_msg("round %d: run of %zu at page %zu holds page %zu",
+						 round, pages, arena_index(f, pa), k);
+				used[k] = true;
+				/* the owner's data may be anything, even the poison */
+				memset((void *)(uintptr_t)arena_pa(f, k), (int)round, PAGE_SIZE);
+			}
+		}
+	}
+	size_t nused = 0;
+	for (size_t i = 0; i < ARENA_PAGES; i++)
+		nused += used[i];
+	assert_int_equal(f->pool.nfree, POOL_PAGES - nused);
+}
+
+/* A run may take fresh pages and pages given back beside them: singles took the high range's
+ * first 8 (bottom of its window) and gave back the 8th; a run of 25 is that page and the whole
+ * rest of the window; the window is empty afterwards. */
+static void test_run_straddles_the_window(void **state)
+{
+	struct pool_fixture *f = *state;
+	for (size_t i = 0; i < LOW_PAGES + 8; i++) /* the low range, then 8 of the high */
+		assert_int_not_equal(page_pool_alloc(&f->pool), 0);
+	assert_int_equal(page_pool_free(&f->pool, arena_pa(f, HIGH_FIRST + 7)), 0);
+	assert_int_equal(page_pool_alloc_run(&f->pool, ARENA_PAGES - HIGH_FIRST - 7),
+			 arena_pa(f, HIGH_FIRST + 7));
+	assert_int_equal(f->pool.nfree, 0);
+	assert_int_equal(page_pool_alloc(&f->pool), 0);
+	for (size_t i = HIGH_FIRST + 7; i < ARENA_PAGES; i++)
+		assert_int_equal(page_pool_free(&f->pool, arena_pa(f, i)), 0);
+	assert_int_equal(f->pool.nfree, ARENA_PAGES - HIGH_FIRST - 7);
+}
+
 #define POOL_TEST(fn) cmocka_unit_test_setup_teardown(fn, pool_setup, pool_teardown)
 
 int main(void)
@@ -983,6 +1158,12 @@ int main(void)
 		cmocka_unit_test(test_pool_page_zero),
 		POOL_TEST(test_pool_exhaustion),
 		cmocka_unit_test(test_pool_touches_no_fresh_page),
+		POOL_TEST(test_run_fresh),
+		POOL_TEST(test_run_limits),
+		POOL_TEST(test_run_fragmented),
+		POOL_TEST(test_run_poison_by_chance),
+		POOL_TEST(test_run_straddles_the_window),
+		POOL_TEST(test_run_random),
 		cmocka_unit_test(test_pool_random_model),
 	};
 

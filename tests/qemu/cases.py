@@ -19,15 +19,18 @@ MODULES = "build/modules.img"
 
 def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=30,
          dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None, icount=False, qemu_args=(),
-         mem="128M", initrd=MODULES):
+         mem="128M", initrd=MODULES, check=None):
     """console_input: (pattern, text): type text on the serial console once pattern appears.
     icount: run under -icount shift=0,align=off,sleep=off -seed 1, so that guest time is the
     retired-instruction count and the run is deterministic (for timing-sensitive checks).
     qemu_args: more QEMU arguments (extra devices). dtb: a malformed tree (a make target) to
-    boot instead of the machine's own. initrd: the module archive (a make target), or None."""
+    boot instead of the machine's own. initrd: the module archive (a make target), or None.
+    check: a function of the serial output that returns a list of problems (empty: fine), run
+    after the boot, for what a regular expression cannot say (a date within a minute of the
+    host's, the order of events in a QEMU trace)."""
     return dict(name=name, variant=variant, smp=smp, bootargs=bootargs, expect=expect,
                 status=status, timeout=timeout, dtb=dtb, forbid=forbid, input=console_input,
-                icount=icount, qemu_args=list(qemu_args), mem=mem, initrd=initrd)
+                icount=icount, qemu_args=list(qemu_args), mem=mem, initrd=initrd, check=check)
 
 
 CASES = []
@@ -160,7 +163,7 @@ for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.p
 CASES += [
     case("shell",
          [r"uart: console ready", r"tacet> echo hello tacet\n+hello tacet\n",
-          r"commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, crash, poweroff",
+          r"commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, date, crash, poweroff",
           r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
           r"\d+ uart\s+0\s+100 running", r"\d+ init\s+0\s+200 recv",
           r"pages: \d+ total, \d+ free", r"init: power off requested by uart"],

@@ -12,6 +12,7 @@
 #define TACET_ABI_H
 
 #define TACET_MSG_WORDS 4
+#define TACET_FRAME_MAX_PAGES 256 /* the largest TACET_SYS_FRAME_NEW (1 MiB) */
 
 /* Call numbers. Arguments are named in the order a0, a1, ...; "slot" is a capability slot. */
 enum tacet_sys {
@@ -37,7 +38,9 @@ enum tacet_sys {
 	TACET_SYS_CAP_GIVE = 14,     /* (process, src, dst, rights) -> 0: copy into another cspace */
 	TACET_SYS_ENDPOINT_NEW = 15, /* (dst) -> 0 */
 	TACET_SYS_NTFN_NEW = 16,     /* (dst) -> 0 */
-	TACET_SYS_FRAME_NEW = 17,    /* (dst, pages) -> 0: zeroed RAM, physically contiguous */
+	TACET_SYS_FRAME_NEW = 17,    /* (dst, pages) -> 0: zeroed RAM, physically contiguous;
+				      * 1..TACET_FRAME_MAX_PAGES pages (else ERANGE), ENOMEM when
+				      * the budget or the machine has no such run */
 	TACET_SYS_MAP = 18,          /* (process, frame, vaddr, rights) -> 0 */
 	TACET_SYS_UNMAP = 19,        /* (process, vaddr, pages) -> 0 */
 	TACET_SYS_PROCESS_NEW = 20,  /* (dst, fault_ep, name, budget) -> 0: empty address space and

@@ -37,6 +37,7 @@ struct tacet_bootinfo_device {
 struct tacet_bootinfo {
 	unsigned long magic;
 	unsigned long nharts;
+	unsigned long timebase_hz; /* rdtime's frequency: /cpus timebase-frequency */
 	unsigned long modules_vaddr;
 	unsigned long modules_size;
 	unsigned long dtb_size;

@@ -7,7 +7,10 @@
  * TACET_CHILD_DEVICE (page aligned) and IRQ handler capability in TACET_CHILD_DEVICE_IRQ, and
  * all of them described in a read-only struct tacet_child_devices at TACET_CHILD_DEVICES_VADDR,
  * device i's frame in slot TACET_CHILD_DEVICE_SLOTS + 2i and its IRQ in the slot after (the
- * descriptions' slot and irq_slot name these; 0 when the device has none).
+ * descriptions' slot and irq_slot name these; 0 when the device has none). That page, the
+ * child information page, is there for every server, with or without devices: it also gives
+ * the timebase frequency (lib's tacet_timebase_hz() reads it). Slots from
+ * TACET_CHILD_LIB_SLOTS up are lib's (tacet_slot_alloc, <tacet/driver.h>).
  * Its stack is
  * TACET_CHILD_STACK_PAGES pages below TACET_CHILD_STACK_TOP; a0 holds its number.
  *
@@ -48,6 +51,7 @@ enum tacet_child_slot {
 	TACET_CHILD_LIB_SCRATCH = 15, /* lib's, for a moment inside one call: keep it empty */
 	TACET_CHILD_FIRST_FREE = 16,
 	TACET_CHILD_DEVICE_SLOTS = 64, /* 64..95: the devices' frames and IRQs, in pairs */
+	TACET_CHILD_LIB_SLOTS = 96, /* 96..127: handed out by lib's tacet_slot_alloc() */
 };
 
 #define TACET_CHILD_MAX_DEVICES 16
@@ -56,6 +60,7 @@ enum tacet_child_slot {
 struct tacet_child_devices {
 	unsigned long count;
 	struct tacet_bootinfo_device devices[TACET_CHILD_MAX_DEVICES];
+	unsigned long timebase_hz; /* rdtime's frequency (the device tree's timebase-frequency) */
 };
 
 #define TACET_CHILD_STACK_TOP   0x0000003fff000000ul

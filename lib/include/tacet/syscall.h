@@ -531,7 +531,8 @@ static inline long tacet_timer_set(unsigned long ntfn, unsigned long badge, unsi
 	return tacet_syscall3(TACET_SYS_TIMER_SET, ntfn, badge, deadline);
 }
 
-/* The timebase (10 MHz on QEMU virt): user mode may read it. */
+/* The timebase, in ticks since boot: user mode may read it. Its frequency comes from the device
+ * tree: tacet_timebase_hz() (<tacet/driver.h>). */
 static inline unsigned long tacet_time(void)
 {
 	unsigned long t;

@@ -1,0 +1,45 @@
+/* dma.c: DMA buffers (<tacet/driver.h>): a contiguous frame (FRAME_NEW with pages > 1), mapped
+ * at an address from tacet_va_alloc, with its physical address for the device. */
+#include <string.h>
+#include <tacet.h>
+#include <tacet/init_proto.h>
+
+#define PAGE 4096ul
+
+long tacet_dma_alloc(unsigned long size, struct tacet_dma *dma)
+{
+	unsigned long pages = (size + PAGE - 1) / PAGE, got = 0, va;
+	long slot, err;
+
+	if (!size || size > TACET_FRAME_MAX_PAGES * PAGE)
+		return -TACET_ERANGE;
+	slot = tacet_slot_alloc();
+	if (slot < 0)
+		return slot;
+	va = tacet_va_alloc(pages);
+	err = va ? tacet_frame_new((unsigned long)slot, pages) : -TACET_ENOMEM;
+	if (!err)
+		err = tacet_frame_info((unsigned long)slot, &dma->pa, &got);
+	if (!err)
+		err = tacet_map(TACET_CHILD_SELF, (unsigned long)slot, va,
+				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	if (err) {
+		tacet_slot_free((unsigned long)slot);
+		tacet_va_free(va, pages);
+		return err;
+	}
+	dma->va = (void *)va;
+	dma->size = pages * PAGE;
+	dma->slot = (unsigned long)slot;
+	return 0;
+}
+
+void tacet_dma_free(struct tacet_dma *dma)
+{
+	if (!dma->va)
+		return;
+	tacet_unmap(TACET_CHILD_SELF, (unsigned long)dma->va, dma->size / PAGE);
+	tacet_slot_free(dma->slot); /* the frame goes with its last capability */
+	tacet_va_free((unsigned long)dma->va, dma->size / PAGE);
+	memset(dma, 0, sizeof(*dma));
+}

@@ -1,0 +1,226 @@
+/* driver.h: the driver kit: what every user-space driver needs and would otherwise write again.
+ * Included by <tacet.h>; the tutorial is docs/drivers.md.
+ *
+ *   MMIO        mmio_read8..64, mmio_write8..64, mb/rmb/wmb: device register access with the
+ *               fences Linux's readl/writel use on RISC-V.
+ *   slots       tacet_slot_alloc/free: capability slots from lib's range (TACET_CHILD_LIB_SLOTS
+ *               up), so that a driver hard-codes none.
+ *   addresses   tacet_va_alloc/free: room in the process's address space to map things.
+ *   DMA         tacet_dma_alloc/free: zeroed, physically contiguous memory, mapped, with its
+ *               physical address for the device.
+ *   devices     tacet_device_open/close: one of the devices init gave the server, mapped, its
+ *               interrupt bound to a notification; tacet_device_wait/ack: the interrupt loop.
+ *   services    tacet_service_open/run: an endpoint published under a name and the loop that
+ *               answers its calls and takes the device's interrupts, in one thread.
+ *   time        tacet_timebase_hz, tacet_time_ns, tacet_ns_to_ticks, tacet_sleep_ns.
+ *
+ * None of this is thread-safe: a server uses the kit from one thread at a time (most drivers
+ * have one thread). Every call that can fail returns 0 (or the value it names) or a negative
+ * TACET_E* code, and changes nothing when it fails.
+ */
+#ifndef TACET_DRIVER_H
+#define TACET_DRIVER_H
+
+#include <stdint.h>
+#include <tacet/bootinfo.h>
+#include <tacet/syscall.h>
+
+/* --- MMIO ------------------------------------------------------------------------------------
+ * Device registers are mapped uncached and strongly ordered among themselves by the platform
+ * (PMA "I/O"), but not against normal memory: a driver that fills a DMA buffer and then writes
+ * a "go" register needs the buffer's stores to reach memory first, and one that reads a status
+ * register and then the buffer the device wrote needs the read to come first. These do what
+ * Linux's readX/writeX do on RISC-V: `fence w,o` before a register write (earlier memory
+ * stores are visible to the device before the write reaches it), `fence i,r` after a register
+ * read (later memory reads see what the device wrote before the register said so). Each is also
+ * a compiler barrier. Reads and writes must be naturally aligned; the width must be one the
+ * device accepts (the goldfish RTC, for one, takes only 32-bit accesses). */
+
+#define TACET_MMIO_READ(bits, insn)                                                             \
+	static inline uint##bits##_t mmio_read##bits(const volatile void *addr)                 \
+	{                                                                                       \
+		uint##bits##_t v;                                                               \
+		__asm__ volatile(insn " %0, 0(%1)" : "=r"(v) : "r"(addr) : "memory");          \
+		__asm__ volatile("fence i,r" ::: "memory");                                     \
+		return v;                                                                       \
+	}
+#define TACET_MMIO_WRITE(bits, insn)                                                            \
+	static inline void mmio_write##bits(volatile void *addr, uint##bits##_t v)              \
+	{                                                                                       \
+		__asm__ volatile("fence w,o" ::: "memory");                                     \
+		__asm__ volatile(insn " %0, 0(%1)" : : "r"(v), "r"(addr) : "memory");          \
+	}
+
+TACET_MMIO_READ(8, "lbu")
+TACET_MMIO_READ(16, "lhu")
+TACET_MMIO_READ(32, "lwu")
+TACET_MMIO_READ(64, "ld")
+TACET_MMIO_WRITE(8, "sb")
+TACET_MMIO_WRITE(16, "sh")
+TACET_MMIO_WRITE(32, "sw")
+TACET_MMIO_WRITE(64, "sd")
+
+/* Full barrier over memory and I/O; reads before reads; writes before writes (Linux's mb, rmb,
+ * wmb on RISC-V). The accessors above already order each access against memory the usual way;
+ * these are for the rest (e.g. a ring's index read before the entries it covers). */
+static inline void mb(void)
+{
+	__asm__ volatile("fence iorw,iorw" ::: "memory");
+}
+
+static inline void rmb(void)
+{
+	__asm__ volatile("fence ir,ir" ::: "memory");
+}
+
+static inline void wmb(void)
+{
+	__asm__ volatile("fence ow,ow" ::: "memory");
+}
+
+/* --- capability slots ------------------------------------------------------------------------
+ * An empty slot from lib's range (TACET_CHILD_LIB_SLOTS..127, 32 slots), or -TACET_ENOMEM when
+ * all are in use. tacet_slot_free deletes whatever the slot holds and makes it free again. The
+ * kit's own calls take their slots here too. */
+long tacet_slot_alloc(void);
+void tacet_slot_free(unsigned long slot);
+
+/* --- the address space -----------------------------------------------------------------------
+ * A page-aligned range of `pages` free virtual pages in lib's region (TACET_VA_BASE up to
+ * TACET_VA_END, away from the stack, init's fixed pages and the addresses older servers
+ * hard-code), with an unmapped guard page after it; 0 when the region is used up or pages is 0.
+ * Nothing is mapped: the caller maps what it wants there. tacet_va_free gives a range back
+ * (unmapping nothing). */
+#define TACET_VA_BASE 0x0000003000000000ul
+#define TACET_VA_END  0x0000003f00000000ul
+unsigned long tacet_va_alloc(unsigned long pages);
+void tacet_va_free(unsigned long va, unsigned long pages);
+
+/* --- DMA -------------------------------------------------------------------------------------
+ * Memory a device reads or writes by itself: size bytes rounded up to whole pages (at most
+ * TACET_FRAME_MAX_PAGES), zeroed, physically contiguous, mapped read/write in this process.
+ * The device is given `pa`; the driver uses `va`. QEMU's virt machine is cache coherent, so
+ * no cache maintenance is needed; the MMIO accessors' fences order the buffer against the
+ * registers. tacet_dma_free unmaps and frees it (the device must be done with it). */
+struct tacet_dma {
+	void *va;
+	unsigned long pa;
+	unsigned long size; /* bytes, whole pages */
+	unsigned long slot; /* the frame capability */
+};
+
+long tacet_dma_alloc(unsigned long size, struct tacet_dma *dma);
+void tacet_dma_free(struct tacet_dma *dma);
+
+/* --- devices ---------------------------------------------------------------------------------
+ * The bits of a device's notification word. The kit owns the first two; the others (2..62)
+ * are the driver's: it may signal dev->ntfn_slot itself (from another thread), set its own
+ * timer on it (tacet_timer_set) or bind a process watch to it, and tacet_device_wait reports
+ * those bits too. */
+#define TACET_DEVICE_IRQ     (1ul << 0) /* the device's interrupt fired */
+#define TACET_DEVICE_TIMEOUT (1ul << 1) /* tacet_device_wait's timeout passed first */
+#define TACET_DEVICE_OWN_BITS (~(TACET_DEVICE_IRQ | TACET_DEVICE_TIMEOUT | (1ul << 63)))
+
+/* tacet_device_open flags */
+#define TACET_DEVICE_SHARED  1u /* share the line with other drivers (TACET_IRQ_SHARED) */
+#define TACET_DEVICE_NO_IRQ  2u /* leave the interrupt unbound (a polled driver) */
+
+struct tacet_device {
+	volatile uint8_t *regs;  /* the registers, mapped read/write (mmio_read32(regs + OFF)) */
+	unsigned long paddr;     /* their physical address */
+	unsigned long size;      /* bytes of registers the device tree gives */
+	unsigned int irq;        /* the interrupt line's number (0: the device has none) */
+	unsigned long frame_slot; /* the MMIO frame (init's, TACET_CHILD_DEVICE_SLOTS + 2i) */
+	unsigned long irq_slot;  /* the IRQ handler capability (0: none) */
+	unsigned long ntfn_slot; /* the notification the interrupt signals (a lib slot) */
+	const struct tacet_bootinfo_device *desc; /* init's description of it */
+	/* the kit's: */
+	unsigned long pending;   /* bits taken from the notification, not yet reported */
+	unsigned long va_pages;  /* where regs are mapped: the range's size */
+	unsigned int flags;
+};
+
+/*
+ * Open the index-th device (0: the first) init gave this server whose compatible string is
+ * `compatible`, whole or without its vendor ("goldfish-rtc" matches "google,goldfish-rtc"), as
+ * init.run= matched it; NULL matches any. Maps its registers at an address lib chooses,
+ * creates a notification and binds the interrupt line to it with badge TACET_DEVICE_IRQ (the
+ * kernel routes a line nobody had bound to the binding thread's hart, so open it from the
+ * thread that will wait). -TACET_ENOENT: no such device; otherwise the failing call's error.
+ */
+long tacet_device_open(struct tacet_device *dev, const char *compatible, unsigned int index,
+		       unsigned int flags);
+/* Unbind the line, unmap the registers, delete the notification. */
+void tacet_device_close(struct tacet_device *dev);
+
+/*
+ * Wait for the next event: the device's interrupt, one of the driver's own bits, or (if
+ * timeout_ns is not 0) the timeout. Returns TACET_DEVICE_IRQ alone when the interrupt fired,
+ * else the driver's own bits that were set, else TACET_DEVICE_TIMEOUT; or a negative TACET_E*
+ * code. Whatever the notification held that this call does not report stays for the next one:
+ * nothing taken from the notification word is ever dropped (polling away a bit is how a driver
+ * loses its line for good: the kernel keeps the line masked until the ack, and the ack comes
+ * only after the driver saw the bit). After TACET_DEVICE_IRQ, make the device lower its
+ * interrupt, then call tacet_device_ack (docs/drivers.md: clear, then ack).
+ */
+long tacet_device_wait(struct tacet_device *dev, uint64_t timeout_ns);
+
+/*
+ * For a driver that takes its interrupts through IPC (its notification bound to its thread
+ * with tacet_ntfn_bind, so a TACET_LABEL_NOTIFY message carries the bits in w[0]): hand the
+ * bits to the kit. Returns the next event as tacet_device_wait would (0 if none), keeping the
+ * rest; call it again with 0 until it returns 0.
+ */
+long tacet_device_notified(struct tacet_device *dev, unsigned long bits);
+
+/* Done with the interrupt tacet_device_wait reported: handled says whether the device had
+ * raised it (an interrupt nobody handles counts toward the kernel disabling the line). The
+ * line stays masked from the interrupt until this call (oneshot). */
+long tacet_device_ack(struct tacet_device *dev, int handled);
+
+/* --- services ------------------------------------------------------------------------------
+ * A server's IPC side: an endpoint published with init's name service, and one loop that
+ * receives both the clients' calls and the device's events (the device's notification is
+ * bound to the thread, so its bits arrive as TACET_LABEL_NOTIFY messages; the loop hands them
+ * to tacet_device_notified and calls `event` for each event it returns).
+ * Call handlers get the service (s->badge: the caller's badge; with INIT_BADGE_CLIENTS it says
+ * which client), the message and a reply already set to one word, 0; they fill in the reply. A capability that came with
+ * a call lands in s->recv; the loop deletes it after the handler unless the handler took it
+ * with tacet_service_take_cap. The loop replies before it receives again, so a handler must not
+ * block for long: everything else waits meanwhile (its interrupts too).
+ * A server that the console server calls (the shell's commands) must not print through the
+ * console from its handlers: the console is blocked in that call, and the two would deadlock. */
+struct tacet_service {
+	unsigned long ep;        /* the endpoint (a lib slot) */
+	unsigned long recv;      /* where a call's capability lands (a lib slot) */
+	struct tacet_device *dev; /* whose events come into the loop; NULL: none */
+	unsigned long badge;     /* the badge of the call being handled */
+};
+
+/* Create the endpoint, bind dev's notification (if dev) to the calling thread, and publish the
+ * endpoint as `name`, clients getting the rights in `how` (<tacet.h>: tacet_publish). */
+long tacet_service_open(struct tacet_service *s, const char *name, unsigned long how,
+			struct tacet_device *dev);
+/* Receive and answer forever; returns only the error that stopped it. event may be NULL. */
+long tacet_service_run(struct tacet_service *s,
+		       void (*call)(struct tacet_service *s, const struct tacet_msg *msg,
+				    struct tacet_msg *reply),
+		       void (*event)(struct tacet_device *dev, long ev));
+/* In a call handler: keep the capability that came with msg. Returns the slot it is in now
+ * (the loop receives the next into a fresh slot); -TACET_EINVAL if none came, or the slot
+ * allocator's error. Free it with tacet_slot_free when done. */
+long tacet_service_take_cap(struct tacet_service *s, const struct tacet_msg *msg);
+
+/* --- time ------------------------------------------------------------------------------------
+ * tacet_time() (rdtime) counts timebase ticks since boot; the frequency comes from the device
+ * tree (/cpus timebase-frequency), through the boot information for init and the child
+ * information page for the servers it starts. tacet_ns_to_ticks rounds up, so that a deadline is
+ * never early; tacet_ticks_to_ns rounds down. tacet_sleep_ns blocks the calling thread on lib's own notification (never the
+ * device's: a sleeping driver's interrupt bits wait for its next tacet_device_wait). */
+unsigned long tacet_timebase_hz(void);
+uint64_t tacet_time_ns(void); /* since boot */
+uint64_t tacet_ns_to_ticks(uint64_t ns);
+uint64_t tacet_ticks_to_ns(uint64_t ticks);
+long tacet_sleep_ns(uint64_t ns);
+
+#endif

@@ -1,0 +1,156 @@
+/* kittest: the driver kit's calls (<tacet/driver.h>) on the goldfish RTC (init.run=
+ * kittest:goldfish-rtc): the timebase, sleeping, slots and addresses, DMA buffers, opening the
+ * device, and the interrupt loop: a timeout with no interrupt, an alarm interrupt within a
+ * timeout, the driver's own bits, and bits that arrive together (none is lost). No IPC protocol.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <tacet.h>
+
+#define RTC_TIME_LOW    0x00
+#define RTC_TIME_HIGH   0x04
+#define RTC_ALARM_LOW   0x08
+#define RTC_ALARM_HIGH  0x0c
+#define RTC_IRQ_ENABLED 0x10
+#define RTC_CLEAR_INT   0x1c
+#define MS              1000000ull
+#define OWN_BIT         (1ul << 5)
+
+static int failures;
+
+static void check(int ok, const char *what)
+{
+	printf("kittest: %s: %s\n", what, ok ? "PASS" : "FAIL");
+	failures += !ok;
+}
+
+static uint64_t rtc_now(struct tacet_device *rtc)
+{
+	uint64_t low = mmio_read32(rtc->regs + RTC_TIME_LOW); /* latches TIME_HIGH */
+
+	return (uint64_t)mmio_read32(rtc->regs + RTC_TIME_HIGH) << 32 | low;
+}
+
+static void time_checks(void)
+{
+	uint64_t t0 = tacet_time_ns(), slept;
+
+	printf("kittest: timebase %lu Hz\n", tacet_timebase_hz());
+	check(tacet_timebase_hz() > 0, "timebase from the information page");
+	check(tacet_ns_to_ticks(1) == 1 && tacet_ns_to_ticks(0) == 0 &&
+		      tacet_ticks_to_ns(tacet_timebase_hz()) == 1000000000ull,
+	      "conversions round up to a tick, a second of ticks is 1e9 ns");
+	check(tacet_sleep_ns(20 * MS) == 0, "sleep 20 ms");
+	slept = tacet_time_ns() - t0;
+	printf("kittest: slept %llu us\n", (unsigned long long)(slept / 1000));
+	check(slept >= 20 * MS && slept < 500 * MS, "sleep lasted at least 20 ms");
+}
+
+static void va_and_dma_checks(void)
+{
+	unsigned long a = tacet_va_alloc(4), b = tacet_va_alloc(1), pa = 0, pages = 0;
+	struct tacet_dma dma, again;
+	int zero = 1;
+
+	check(a >= TACET_VA_BASE && b >= a + 5 * 4096 && tacet_va_alloc(0) == 0,
+	      "addresses apart, with a guard page");
+	tacet_va_free(b, 1);
+	tacet_va_free(a, 4);
+	check(tacet_va_alloc(2) == a, "a range given back is used again");
+	tacet_va_free(a, 2);
+	check(tacet_dma_alloc(3 * 4096 + 1, &dma) == 0, "DMA buffer of 4 pages");
+	for (unsigned long i = 0; i < dma.size; i++)
+		zero &= ((volatile uint8_t *)dma.va)[i] == 0;
+	memset(dma.va, 0x5a, dma.size);
+	tacet_frame_info(dma.slot, &pa, &pages);
+	check(zero && dma.size == 4 * 4096 && pa == dma.pa && pages == 4 && dma.pa % 4096 == 0,
+	      "zeroed, whole pages, its physical address");
+	tacet_dma_free(&dma);
+	check(tacet_dma_alloc(4096, &again) == 0 && ((volatile uint8_t *)again.va)[0] == 0,
+	      "freed and allocated again, zeroed");
+	tacet_dma_free(&again);
+	check(tacet_dma_alloc(0, &again) == -TACET_ERANGE &&
+		      tacet_dma_alloc((TACET_FRAME_MAX_PAGES + 1) * 4096, &again) == -TACET_ERANGE,
+	      "0 bytes and more than 256 pages -> ERANGE");
+}
+
+/* The alarm ALARM_NS from now on the RTC's own clock. */
+static void rtc_alarm_in(struct tacet_device *rtc, uint64_t ns)
+{
+	uint64_t at = rtc_now(rtc) + ns;
+
+	mmio_write32(rtc->regs + RTC_IRQ_ENABLED, 1);
+	mmio_write32(rtc->regs + RTC_ALARM_HIGH, (uint32_t)(at >> 32));
+	mmio_write32(rtc->regs + RTC_ALARM_LOW, (uint32_t)at); /* arms it */
+}
+
+static void device_checks(void)
+{
+	struct tacet_device rtc, none;
+	uint64_t t0, waited;
+	long ev;
+
+	check(tacet_device_open(&none, "ns16550a", 0, 0) == -TACET_ENOENT &&
+		      tacet_device_open(&none, "goldfish-rtc", 1, 0) == -TACET_ENOENT,
+	      "a device not given -> ENOENT");
+	ev = tacet_device_open(&rtc, "goldfish-rtc", 0, 0);
+	check(ev == 0, "open goldfish-rtc");
+	if (ev)
+		return;
+	printf("kittest: rtc at %#lx, irq %u, registers at %p\n", rtc.paddr, rtc.irq,
+	       (void *)rtc.regs);
+	check(rtc_now(&rtc) > 1600000000ull * 1000000000ull, "the RTC reads the time of day");
+
+	t0 = tacet_time_ns();
+	ev = tacet_device_wait(&rtc, 30 * MS);
+	waited = tacet_time_ns() - t0;
+	check(ev == (long)TACET_DEVICE_TIMEOUT && waited >= 30 * MS, "no interrupt: timeout");
+
+	rtc_alarm_in(&rtc, 20 * MS);
+	t0 = tacet_time_ns();
+	ev = tacet_device_wait(&rtc, 300 * MS);
+	waited = tacet_time_ns() - t0;
+	printf("kittest: alarm after %llu us\n", (unsigned long long)(waited / 1000));
+	check(ev == (long)TACET_DEVICE_IRQ && waited < 300 * MS, "alarm: interrupt before timeout");
+	mmio_write32(rtc.regs + RTC_CLEAR_INT, 1); /* the device first, */
+	check(tacet_device_ack(&rtc, 1) == 0, "cleared, then acknowledged"); /* then the line */
+
+	/* The timeout armed above was cancelled: it does not end the next wait. */
+	tacet_signal(rtc.ntfn_slot, OWN_BIT);
+	check(tacet_device_wait(&rtc, 0) == (long)OWN_BIT, "the driver's own bit");
+	tacet_sleep_ns(320 * MS - waited); /* past the cancelled deadline */
+	check(tacet_device_wait(&rtc, 10 * MS) == (long)TACET_DEVICE_TIMEOUT,
+	      "a cancelled timeout never fires");
+
+	/* Two events in one notification word: the interrupt comes first, the other is kept. */
+	rtc_alarm_in(&rtc, 1 * MS);
+	tacet_sleep_ns(20 * MS);
+	tacet_signal(rtc.ntfn_slot, OWN_BIT);
+	ev = tacet_device_wait(&rtc, 100 * MS);
+	mmio_write32(rtc.regs + RTC_CLEAR_INT, 1);
+	tacet_device_ack(&rtc, 1);
+	check(ev == (long)TACET_DEVICE_IRQ, "interrupt and own bit together: the interrupt first");
+	check(tacet_device_wait(&rtc, 100 * MS) == (long)OWN_BIT, "then the own bit, kept");
+	check(tacet_device_wait(&rtc, 10 * MS) == (long)TACET_DEVICE_TIMEOUT, "then nothing");
+	check(tacet_device_notified(&rtc, TACET_DEVICE_IRQ | OWN_BIT) == (long)TACET_DEVICE_IRQ &&
+		      tacet_device_notified(&rtc, 0) == (long)OWN_BIT &&
+		      tacet_device_notified(&rtc, 0) == 0,
+	      "bits from a NOTIFY message, one event at a time");
+	tacet_device_close(&rtc);
+	check(tacet_device_open(&rtc, "google,goldfish-rtc", 0, 0) == 0, "closed and opened again");
+	tacet_device_close(&rtc);
+}
+
+int main(void)
+{
+	long a = tacet_slot_alloc(), b = tacet_slot_alloc();
+
+	check(a >= 96 && b > a, "slots from lib's range");
+	tacet_slot_free((unsigned long)a);
+	check(tacet_slot_alloc() == a, "a slot freed is handed out again");
+	time_checks();
+	va_and_dma_checks();
+	device_checks();
+	printf("kittest: %s\n", failures ? "FAIL" : "all checks passed");
+	return failures != 0;
+}

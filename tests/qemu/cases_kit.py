@@ -1,0 +1,131 @@
+"""cases_kit.py: the driver kit: multi-page contiguous frames, the kit's lib calls, the goldfish
+RTC driver and its clients (docs/drivers.md)."""
+
+import datetime
+import os
+import re
+
+CASES = [
+    # FRAME_NEW with pages > 1: two 16-page frames zeroed, disjoint runs, each page its own,
+    # charged and given back whole; 0 / 257 / ~0 pages ERANGE; 256-page frames until the
+    # 2048-page budget says ENOMEM (7 fit beside the process's own pages).
+    case("frame-contiguous",
+         [r"framerun: 16 pages, all zero: PASS(.|\n)*framerun: 16 pages, all zero: PASS",
+          r"framerun: two 16-page runs, disjoint: PASS",
+          r"framerun: every page its own: PASS",
+          r"framerun: 32 pages charged: PASS",
+          r"framerun: 32 pages given back: PASS",
+          r"framerun: 0 pages -> ERANGE: PASS",
+          r"framerun: 257 pages -> ERANGE: PASS",
+          r"framerun: ~0 pages -> ERANGE: PASS",
+          r"framerun: 7 frames of 256 pages, then out of memory",
+          r"framerun: 256-page frames until the budget is spent -> ENOMEM: PASS",
+          r"framerun: one back, one more fits: PASS",
+          r"framerun: all checks passed",
+          r"init: server framerun finished with status 0"],
+         bootargs="init.run=framerun"),
+]
+
+KIT = ["slots from lib's range", "a slot freed is handed out again",
+       "timebase from the information page",
+       "conversions round up to a tick, a second of ticks is 1e9 ns", "sleep 20 ms",
+       "sleep lasted at least 20 ms", "addresses apart, with a guard page",
+       "a range given back is used again", "DMA buffer of 4 pages",
+       "zeroed, whole pages, its physical address", "freed and allocated again, zeroed",
+       "0 bytes and more than 256 pages -> ERANGE", "a device not given -> ENOENT",
+       "open goldfish-rtc", "the RTC reads the time of day", "no interrupt: timeout",
+       "alarm: interrupt before timeout", "cleared, then acknowledged", "the driver's own bit",
+       "a cancelled timeout never fires",
+       "interrupt and own bit together: the interrupt first", "then the own bit, kept",
+       "then nothing", "bits from a NOTIFY message, one event at a time",
+       "closed and opened again"]
+
+CASES += [
+    # The kit's calls on the goldfish RTC: each check prints PASS or FAIL; every one must pass.
+    case("driver-kit",
+         [r"kittest: timebase 10000000 Hz"] +
+         [r"kittest: " + re.escape(c) + r": PASS" for c in KIT] +
+         [r"kittest: all checks passed", r"init: server kittest finished with status 0"],
+         bootargs="init.run=kittest:goldfish-rtc"),
+]
+
+
+def date_matches_host(out):
+    """The shell's `date` line against the host's clock: within a minute."""
+    m = re.search(r"tacet> date\n+(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) UTC\n", out)
+    if not m:
+        return ["no date line after `date`"]
+    guest = datetime.datetime(*map(int, m.groups()), tzinfo=datetime.timezone.utc)
+    host = datetime.datetime.now(datetime.timezone.utc)
+    off = abs((host - guest).total_seconds())
+    return [] if off <= 60 else [f"date says {guest}, the host {host}: {off:.0f} s apart"]
+
+
+# The goldfish RTC's line on QEMU virt (hw/riscv/virt.h RTC_IRQ) and its PLIC priority register,
+# which the kernel's top half writes 0 to mask the line and tacet_irq_ack writes back to 1.
+RTC_PRIORITY = "addr 0xc00002c"
+RTC_CLEAR_INTERRUPT = "addr 0x10101c"
+# QEMU appends to a trace file: one of this run's own, read and removed by the check.
+RTC_TRACE = f"build/test-logs/qemu-rtc-alarm.{os.getpid()}.trace"
+
+
+def clear_then_ack(out, trace=RTC_TRACE, at_least=5):
+    """In QEMU's trace of every MMIO write: after the top half masks the RTC's line, the driver
+    writes CLEAR_INTERRUPT before the ack unmasks it, every time. (QEMU's PLIC would not show
+    the other order: it latches a level once, so a driver that acks first still works here.)"""
+    try:
+        with open(trace) as f:
+            lines = [line for line in f if "memory_region_ops_write" in line]
+        os.remove(trace)
+    except OSError as e:
+        return [f"no trace: {e}"]
+    unmasked = masked = cleared = False
+    good, bad = 0, 0
+    for line in lines:
+        if RTC_PRIORITY in line and "value 0x0 " in line and unmasked:
+            masked, cleared = True, False
+        elif RTC_CLEAR_INTERRUPT in line and "goldfish_rtc" in line:
+            cleared = True
+        elif RTC_PRIORITY in line and "value 0x1 " in line:
+            if masked:
+                good, bad = good + cleared, bad + (not cleared)
+            unmasked, masked = True, False
+    problems = [f"{bad} of {good + bad} acks came before the device's interrupt was cleared"] \
+        if bad else []
+    if good < at_least:
+        problems.append(f"only {good} cleared-then-acked interrupts in the trace, "
+                        f"expected at least {at_least}")
+    return problems
+
+
+CASES += [
+    # `make qemu`'s own boot arguments (the overlay's: the console and the rtc): `date` at the
+    # first prompt prints the host's UTC time, give or take a minute.
+    case("rtc-date",
+         [r"tacet> date\n+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\n",
+          r"init: power off requested by uart"],
+         console_input=(r"tacet> ", "date\rpoweroff\r"), check=date_matches_host),
+    # The rtc service's alarms, through lib's client; QEMU traces every MMIO write so that the
+    # check can see the driver clear the device's interrupt before it acknowledges the line.
+    case("rtc-alarm",
+         [r"rtcalarm: the time of day, past 2020: PASS",
+          r"rtcalarm: alarm 50 ms ahead set: PASS",
+          r"rtcalarm: the alarm fired once: PASS",
+          r"rtcalarm: not before its time: PASS",
+          r"rtcalarm: three alarms set out of order: PASS",
+          r"rtcalarm: each fired once, at or after its time: PASS",
+          r"rtcalarm: in the order of their times: PASS",
+          r"rtcalarm: alarm in the past: PASS",
+          r"rtcalarm: fired at once, once: PASS",
+          r"rtcalarm: no bits -> EINVAL: PASS",
+          r"rtcalarm: RTC_ALARM without a notification -> EINVAL: PASS",
+          r"rtcalarm: an unknown label -> EINVAL: PASS",
+          r"rtcalarm: 8 alarms an hour ahead, then the table is full",
+          r"rtcalarm: more than RTC_ALARMS_MAX pending -> EBUSY: PASS",
+          r"rtcalarm: all checks passed",
+          r"init: power off requested by uart"],
+         bootargs="init.run=uart:ns16550a,rtc:goldfish-rtc,rtcalarm",
+         qemu_args=("-trace", f"enable=memory_region_ops_write,file={RTC_TRACE}"),
+         console_input=(r"rtcalarm: (all checks passed|FAIL)", "poweroff\r"),
+         check=clear_then_ack),
+]
