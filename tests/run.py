@@ -27,6 +27,8 @@ MACHINES = {
     "sbi": ["-machine", "virt,aclint=off", "-cpu", "rv64"],
     "nosstc": ["-machine", "virt,aclint=on", "-cpu", "rv64,sstc=off"],
 }
+# The Makefile's QEMU_GLOBALS: virtio-mmio transports offer the modern interface (Version 2).
+QEMU_GLOBALS = ["-global", "virtio-mmio.force-legacy=false"]
 
 
 class Results:
@@ -103,7 +105,7 @@ def initrd_for(c):
 
 
 def qemu_command(c, dtb, initrd):
-    cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], "-smp", str(c["smp"]),
+    cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], *QEMU_GLOBALS, "-smp", str(c["smp"]),
            "-m", c["mem"], "-display", "none", "-monitor", "none", "-serial", "stdio",
            "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb]
     if initrd:

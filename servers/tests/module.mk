@@ -56,3 +56,7 @@ SERVER_SRCS_chatter := servers/tests/chatter.c
 # squatter: tries to take "console" while the console is restarted.
 SERVERS += squatter
 SERVER_SRCS_squatter := servers/tests/squatter.c
+
+# devlist: prints the devices init gave it (init's device matching and ownership).
+SERVERS += devlist
+SERVER_SRCS_devlist := servers/tests/devlist.c

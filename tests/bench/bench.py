@@ -75,7 +75,7 @@ class BenchError(Exception):
 def qemu_command(append, extra):
     dtb = dtb_for_machine(ROOT, "aclint", SMP, MEM, extra)
     return ["qemu-system-riscv64", "-machine", "virt,aclint=on", "-cpu", "rv64",
-            "-smp", str(SMP), "-m", MEM, *ICOUNT,
+            "-global", "virtio-mmio.force-legacy=false", "-smp", str(SMP), "-m", MEM, *ICOUNT,
             "-display", "none", "-monitor", "none", "-serial", "stdio",
             "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb,
             "-initrd", os.path.join(BUILD, "modules.img"), "-append", append, *extra]

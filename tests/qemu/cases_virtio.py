@@ -1,0 +1,59 @@
+"""cases_virtio.py: init's device matching and ownership (a device goes to one server; virtio
+devices by their device ID; compatibles with a comma), the virtio-rng driver and the virtio
+library under it."""
+
+RNG = ("-device", "virtio-rng-device")
+NOT_STARTED = r"init: 1 of the servers in init.run= could not start"
+
+CASES = [
+    # One device, two servers asking for it: the first gets it, the second is not started and
+    # init names both; the machine ends with a failure status since one entry failed.
+    case("init-device-one-owner",
+         [r"devlist: 1 devices\n", r"devlist: google,goldfish-rtc at 0x101000 irq 11\n",
+          r"init: hello: device google,goldfish-rtc at 0x101000 belongs to devlist; "
+          r"not starting hello", r"init: cannot start hello: ", NOT_STARTED,
+          r"init: leak check: .*: PASS", r"init: all 1 servers done \(some failed\)"],
+         bootargs="init.run=devlist:goldfish-rtc,hello:goldfish-rtc", smp=2, status=1,
+         forbid=(r"PANIC", r"hello from user space")),
+    # A device nobody has: the error names it.
+    case("init-device-unmatched",
+         [r'init: hello: no device matches "no-such-device"\n', r"init: cannot start hello: ",
+          r"devlist: 1 devices", NOT_STARTED, r"init: leak check: .*: PASS"],
+         bootargs="init.run=hello:no-such-device,devlist:goldfish-rtc", smp=2, status=1,
+         forbid=(r"PANIC", r"hello from user space")),
+    # By virtio device ID: only the transport whose DeviceID is 4 (of the eight), read by init.
+    case("init-virtio-id",
+         [r"devlist: 1 devices\n",
+          r"devlist: virtio,mmio at 0x1000[1-8]000 irq [1-8], magic 0x74726976 version 2 "
+          r"virtio device 4\n", r"init: all 1 servers done; powering off"],
+         bootargs="init.run=devlist:virtio-rng", smp=2, qemu_args=RNG),
+    # Two entropy devices: both transports with ID 4, to one server; a second asking is refused.
+    case("init-virtio-id-two",
+         [r"devlist: 2 devices\n",
+          r"(?s)(devlist: virtio,mmio at 0x1000[1-8]000 irq [1-8], magic 0x74726976 "
+          r"version 2 virtio device 4\n.*){2}",
+          r"init: hello: device virtio,mmio at 0x1000[1-8]000 belongs to devlist; "
+          r"not starting hello", NOT_STARTED],
+         bootargs="init.run=devlist:virtio-rng,hello:virtio-rng", smp=2, status=1,
+         qemu_args=RNG + RNG, forbid=(r"PANIC", r"hello from user space")),
+    # A virtio ID with no such device attached (an entropy source is; no block device).
+    case("init-virtio-id-absent",
+         [r'init: devlist: no device matches "virtio-blk" \(no virtio-mmio transport has '
+          r'device ID 2\)\n', r"init: no server could start \(1 failed\); powering off"],
+         bootargs="init.run=devlist:virtio-blk", smp=2, status=1, qemu_args=RNG, timeout=10),
+    # A compatible with a comma in init.run: all eight transports, whole and vendor-less
+    # compatibles mixed, then another entry after the comma that names a module.
+    case("init-compatible-comma",
+         [r"devlist: 9 devices\n", r"devlist: google,goldfish-rtc at 0x101000 irq 11\n",
+          r"(?s)(devlist: virtio,mmio at 0x1000[1-8]000 irq [1-8], magic 0x74726976 "
+          r"version 2 virtio device [04]\n.*){8}",
+          r"hello: libc ok", r"init: all 2 servers done; powering off"],
+         bootargs="init.run=devlist:google,goldfish-rtc+virtio,mmio*1,hello", smp=2,
+         qemu_args=RNG),
+    # Nothing could start (no such module; a device nobody has): init powers off with a
+    # failure status instead of waiting for servers that do not exist.
+    case("init-no-server-starts",
+         [r'init: no module "nosuchserver"', r'init: hello: no device matches "nothing"',
+          r"init: no server could start \(2 failed\); powering off"],
+         bootargs="init.run=nosuchserver,hello:nothing", smp=2, status=1, timeout=10),
+]
