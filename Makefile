@@ -197,14 +197,15 @@ HOST_BINS := $(HOST_TESTS:%=$(BUILD)/host/test_%)
 host-tests: $(HOST_BINS)
 
 # Each tests/host/NAME.mk adds NAME to HOST_TESTS and may set HOST_SRCS_NAME (kernel sources
-# under test), HOST_LIBS_NAME (extra libraries) and HOST_DEPS_NAME (data the test needs built).
+# under test), HOST_LIBS_NAME (extra libraries), HOST_DEPS_NAME (data the test needs built) and
+# HOST_CFLAGS_NAME (more flags: -Ilib/include for lib/ code).
 .SECONDEXPANSION:
 # Every header, so that a changed kernel header rebuilds the tests (they build in seconds).
 HOST_HEADERS := $(wildcard kernel/*.h kernel/*/*.h kernel/arch/riscv/include/*.h \
 	kernel/uapi/tacet/*.h tests/host/*.h)
 $(BUILD)/host/test_%: tests/host/test_%.c $$(HOST_SRCS_$$*) $$(HOST_DEPS_$$*) $(HOST_HEADERS) \
 		| $(BUILD)/host
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_SRCS_$*) $(HOST_LIBS_$*) -lcmocka
+	$(HOST_CC) $(HOST_CFLAGS) $(HOST_CFLAGS_$*) -o $@ $< $(HOST_SRCS_$*) $(HOST_LIBS_$*) -lcmocka
 
 $(BUILD)/host:
 	mkdir -p $@

@@ -18,6 +18,8 @@ USER_LDFLAGS := --specs=picolibc.specs $(USER_ARCH) -nostartfiles -static -T $(U
 USER_CRT0 := $(BUILD)/lib/crt0.o
 LIBTACET := $(BUILD)/lib/libtacet.a
 LIBTACET_SRCS := lib/stdio.c lib/exit.c lib/heap.S lib/strerror.c lib/names.c lib/console.c lib/pci.c
+# the virtio-mmio transport and split virtqueues (docs/virtio.md)
+LIBTACET_SRCS += lib/virtio.c lib/virtio_queue.c
 LIBTACET_OBJS := $(patsubst lib/%,$(BUILD)/lib/%.o,$(basename $(LIBTACET_SRCS)))
 
 # servers/NAME/x.c -> $(BUILD)/servers/NAME/x.o
