@@ -60,3 +60,7 @@ SERVER_SRCS_squatter := servers/tests/squatter.c
 # devlist: prints the devices init gave it (init's device matching and ownership).
 SERVERS += devlist
 SERVER_SRCS_devlist := servers/tests/devlist.c
+
+# rngtest: a client of the entropy service (4096 bytes, their spread, the interrupt counts).
+SERVERS += rngtest
+SERVER_SRCS_rngtest := servers/tests/rngtest.c

@@ -12,13 +12,14 @@
  * IPC: publishes "console", serving <tacet/console_proto.h> (CONSOLE_WRITE).
  *
  * Shell: help, echo, ps, harts, irqs, irqtop (redrawn every second on a notification timer
- * until a key is pressed), mem, crash (fault on purpose, to see init restart the console),
- * poweroff. */
+ * until a key is pressed), mem, random (16 bytes from the entropy service, "rng"), crash
+ * (fault on purpose, to see init restart the console), poweroff. */
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>
 #include <tacet/console_proto.h>
 #include <tacet/init_proto.h>
+#include <tacet/random.h>
 
 #define UART_VA       0x0000002000000000ul
 #define UART_RBR      0
@@ -224,6 +225,22 @@ static void cmd_mem(void)
 	       mi.free_pages, mi.free_pages * 4, mi.kernel_objects);
 }
 
+/* 16 bytes from the entropy service, in hex. The rng server never calls the console, so this
+ * call cannot come back to us. */
+static void cmd_random(void)
+{
+	unsigned char b[16];
+	long err = tacet_random(b, sizeof(b));
+
+	if (err < 0) {
+		printf("random: %s\n", tacet_strerror(err));
+		return;
+	}
+	for (unsigned int i = 0; i < sizeof(b); i++)
+		printf("%02x", b[i]);
+	printf("\n");
+}
+
 static void cmd_poweroff(void)
 {
 	struct tacet_msg msg = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
@@ -251,7 +268,8 @@ static void run_command(char *cmd)
 	if (!cmd[0])
 		return;
 	if (!strcmp(cmd, "help"))
-		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, crash, poweroff\n");
+		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, random, crash, "
+		       "poweroff\n");
 	else if (!strcmp(cmd, "echo"))
 		printf("%s\n", arg ? arg : "");
 	else if (!strcmp(cmd, "ps"))
@@ -264,6 +282,8 @@ static void run_command(char *cmd)
 		cmd_irqtop();
 	else if (!strcmp(cmd, "mem"))
 		cmd_mem();
+	else if (!strcmp(cmd, "random"))
+		cmd_random();
 	else if (!strcmp(cmd, "poweroff"))
 		cmd_poweroff();
 	else if (!strcmp(cmd, "crash"))

@@ -57,3 +57,37 @@ CASES = [
           r"init: no server could start \(2 failed\); powering off"],
          bootargs="init.run=nosuchserver,hello:nothing", smp=2, status=1, timeout=10),
 ]
+
+RNG_READY = r"rng: virtio entropy device on line [1-8], 8 requests of 64 bytes offered, event idx"
+STATS = (r"rngtest {}: \d+ requests completed \(\d+ in flight\), (\d+) interrupts handled, \1 "
+         r"on the line: PASS")
+BYTES = (r"rngtest {}: 4096 bytes, 2[4-5]\d distinct values, the commonest \d+ times, first "
+         r"bytes [0-9a-f]{{16}}: PASS")
+
+
+
+def stats_seen(n):
+    """The output once n clients have printed their interrupt counts."""
+    return r"(?s)(rngtest \d: \d+ requests completed[^\n]*\n.*){%d}" % n
+
+
+RNG_RUN = "init.run=uart:ns16550a,rng:virtio-rng"
+
+CASES += [
+    # A client asks for 4096 bytes: it gets them all, spread over the byte values; the driver
+    # handled every interrupt of its line, no more than the requests the device completed.
+    case("rng-4096",
+         [RNG_READY, BYTES.format(2), STATS.format(2), r"init: server rngtest finished with status 0",
+          r"init: power off requested by uart"],
+         bootargs=f"{RNG_RUN},rngtest@1", smp=2, qemu_args=RNG,
+         console_input=(stats_seen(1), "poweroff\r")),
+    # Two clients at once, on two other harts: each gets its 4096 bytes, and not the same ones.
+    case("rng-two-clients",
+         [RNG_READY, BYTES.format(2), BYTES.format(3), STATS.format(2), STATS.format(3),
+          r"(?s)rngtest \d: 4096 bytes[^\n]* first bytes ([0-9a-f]{16}): PASS\n.*"
+          r"rngtest \d: 4096 bytes[^\n]* first bytes (?!\1)[0-9a-f]{16}: PASS",
+          r"(?s)(init: server rngtest finished with status 0.*){2}",
+          r"init: power off requested by uart"],
+         bootargs=f"{RNG_RUN},rngtest@1,rngtest@2", smp=3, qemu_args=RNG,
+         console_input=(stats_seen(2), "poweroff\r")),
+]
