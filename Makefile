@@ -179,7 +179,7 @@ gdb: deps
 		-ex 'target remote :1234'; kill %1 2>/dev/null || true
 
 test: deps
-	@$(MAKE) --no-print-directory kernel userspace host-tests $(BAD_MODULES)
+	@$(MAKE) --no-print-directory kernel userspace host-tests $(BAD_MODULES) $(BLK_TEST_IMG)
 	@python3 tests/run.py
 
 # --- benchmarks (make bench): tests/bench/bench.mk ----------------------------------------

@@ -155,6 +155,8 @@ def boot(cmd, timeout, console_input, stop_on=()):
 
 def run_qemu_case(results, c):
     name = f"qemu/{c['name']}"
+    for target in c.get("needs", ()):
+        make(target)
     dtb = dtb_for(c)
     cmd = qemu_command(c, dtb, initrd_for(c))
     start = time.monotonic()

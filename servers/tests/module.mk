@@ -64,3 +64,7 @@ SERVER_SRCS_devlist := servers/tests/devlist.c
 # rngtest: a client of the entropy service (4096 bytes, their spread, the interrupt counts).
 SERVERS += rngtest
 SERVER_SRCS_rngtest := servers/tests/rngtest.c
+
+# blktest: a client of the block service on the test disk (build/blk-test.img).
+SERVERS += blktest
+SERVER_SRCS_blktest := servers/tests/blktest.c

@@ -19,15 +19,17 @@ MODULES = "build/modules.img"
 
 def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=30,
          dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None, icount=False, qemu_args=(),
-         mem="128M", initrd=MODULES):
+         mem="128M", initrd=MODULES, needs=()):
     """console_input: (pattern, text): type text on the serial console once pattern appears.
     icount: run under -icount shift=0,align=off,sleep=off -seed 1, so that guest time is the
     retired-instruction count and the run is deterministic (for timing-sensitive checks).
     qemu_args: more QEMU arguments (extra devices). dtb: a malformed tree (a make target) to
-    boot instead of the machine's own. initrd: the module archive (a make target), or None."""
+    boot instead of the machine's own. initrd: the module archive (a make target), or None.
+    needs: files the case's QEMU arguments name (make targets, e.g. a disk image), made first."""
     return dict(name=name, variant=variant, smp=smp, bootargs=bootargs, expect=expect,
                 status=status, timeout=timeout, dtb=dtb, forbid=forbid, input=console_input,
-                icount=icount, qemu_args=list(qemu_args), mem=mem, initrd=initrd)
+                icount=icount, qemu_args=list(qemu_args), mem=mem, initrd=initrd,
+                needs=list(needs))
 
 
 CASES = []

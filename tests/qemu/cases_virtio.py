@@ -91,3 +91,35 @@ CASES += [
          bootargs=f"{RNG_RUN},rngtest@1,rngtest@2", smp=3, qemu_args=RNG,
          console_input=(stats_seen(2), "poweroff\r")),
 ]
+
+# The block service on the disk the Makefile makes (build/blk-test.img); snapshot=on keeps the
+# test's writes out of the file.
+DISK = "build/blk-test.img"  # servers/blk/module.mk makes it
+
+
+def disk(readonly):
+    drive = f"file={DISK},if=none,format=raw,id=disk0,snapshot=on"
+    return ("-drive", drive + (",readonly=on" if readonly else ""),
+            "-device", "virtio-blk-device,drive=disk0")
+
+
+BLK_READS = [r"blktest: capacity: PASS", r"blktest: read before attaching a frame refused: PASS",
+             r"blktest: attach a one-page frame: PASS", r"blktest: read sector 0: PASS",
+             r"blktest: read sectors 120-127 \(4 KiB\): PASS",
+             r"blktest: read sector 77 at offset 1024, nothing else touched: PASS",
+             r"blktest: past the disk, past the frame, a misaligned offset, no sectors: refused: "
+             r"PASS", r"blktest: all checks passed", r"init: power off requested by blktest"]
+
+CASES += [
+    case("blk-read-write",
+         [r"blk: virtio block device, 128 sectors of 512 bytes, flush\n", *BLK_READS,
+          r"blktest: write sector 5, flush: PASS",
+          r"blktest: sector 5 reads back as written, 4 and 6 unchanged: PASS"],
+         bootargs="init.run=blk:virtio-blk,blktest@1", smp=2, qemu_args=RNG + disk(False),
+         needs=[DISK]),
+    case("blk-read-only",
+         [r"blk: virtio block device, 128 sectors of 512 bytes, read-only", *BLK_READS,
+          r"blktest: write to the read-only disk refused \(EPERM\): PASS"],
+         bootargs="init.run=blk:virtio-blk,blktest@1", smp=2, qemu_args=disk(True),
+         needs=[DISK]),
+]
