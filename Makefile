@@ -156,9 +156,9 @@ $(BAD_MODULES) &: $(BUILD)/modules.img tests/qemu/badmodules.py tools/tacet_modu
 	python3 tests/qemu/badmodules.py $< $(BUILD)/bad-modules
 
 # --- running ------------------------------------------------------------------------------
-# BOOTARGS replaces the overlay's default boot arguments
-# (init.run=rng:virtio-rng*3,uart:ns16550a*5); QEMU_EXTRA adds QEMU arguments (devices:
-# QEMU_EXTRA="-device edu") to QEMU_DEVICES; each machine gets its own tree.
+# BOOTARGS replaces the overlay's default boot arguments (init.run=rng/110:virtio-rng*3,
+# uart:ns16550a*5); QEMU_EXTRA adds QEMU arguments (devices: QEMU_EXTRA="-device edu") to
+# QEMU_DEVICES; each machine gets its own tree.
 QEMU_RUN = $(QEMU) $(call QEMU_ARGS,$(VARIANT),$(SMP),$(MEM)) -nographic -bios $(OPENSBI) \
 	-kernel $(BUILD)/kernel.bin -dtb $(DTB) \
 	-initrd $(BUILD)/modules.img $(if $(BOOTARGS),-append "$(BOOTARGS)") $(MACHINE_EXTRA)

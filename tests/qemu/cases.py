@@ -149,8 +149,8 @@ for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.p
     _spec.loader.exec_module(_mod)
     CASES += _mod.CASES
 
-# The console server and shell, as `make qemu` boots them (the overlay's
-# init.run=rng:virtio-rng*3,uart:ns16550a*5, with the entropy device the Makefile attaches):
+# The console server and shell, as `make qemu` boots them (the overlay's init.run=
+# rng/110:virtio-rng*3,uart:ns16550a*5, with the entropy device the Makefile attaches):
 # `random` answers at the first prompt, and differently the second time.
 CASES += [
     case("shell",
@@ -158,7 +158,7 @@ CASES += [
           r"commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, random, crash, poweroff",
           r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
           r"\d+ uart\s+0\s+100 (running|ready)", r"\d+ init\s+0\s+200 recv",
-          r"\d+ rng\s+0\s+100 recv",
+          r"\d+ rng\s+0\s+110 recv",
           r"tacet> random\n([0-9a-f]{32})\n(?s:.*)tacet> random\n(?!\1)[0-9a-f]{32}\n",
           r"pages: \d+ total, \d+ free", r"init: power off requested by uart"],
          qemu_args=("-device", "virtio-rng-device"),

@@ -77,8 +77,8 @@ CASES += [
     # A client asks for 4096 bytes: it gets them all, spread over the byte values; the driver
     # handled every interrupt of its line, no more than the requests the device completed.
     case("rng-4096",
-         [RNG_READY, BYTES.format(2), STATS.format(2), r"init: server rngtest finished with status 0",
-          r"init: power off requested by uart"],
+         [RNG_READY, BYTES.format(2), STATS.format(2),
+          r"init: server rngtest finished with status 0", r"init: power off requested by uart"],
          bootargs=f"{RNG_RUN},rngtest@1", smp=2, qemu_args=RNG,
          console_input=(stats_seen(1), "poweroff\r")),
     # Two clients at once, on two other harts: each gets its 4096 bytes, and not the same ones.
