@@ -116,20 +116,29 @@ userspace: $(BUILD)/modules.img
 QEMU_MACHINE_aclint := -machine virt,aclint=on -cpu rv64
 QEMU_MACHINE_sbi := -machine virt,aclint=off -cpu rv64
 QEMU_MACHINE_nosstc := -machine virt,aclint=on -cpu rv64,sstc=off
+# Every machine's virtio-mmio transports offer the modern interface (virtio 1.x, Version 2),
+# the only one lib/virtio.c speaks: QEMU 7.2 offers the legacy one unless told otherwise
+# (docs/virtio.md). tests/run.py and tests/bench/bench.py pass the same.
+QEMU_GLOBALS := -global virtio-mmio.force-legacy=false
 # $(call QEMU_ARGS,VARIANT,SMP,MEM)
-QEMU_ARGS = $(QEMU_MACHINE_$(1)) -smp $(2) -m $(3)
+QEMU_ARGS = $(QEMU_MACHINE_$(1)) $(QEMU_GLOBALS) -smp $(2) -m $(3)
 # $(call dtb_args,VARIANT,SMP,MEM,EXTRA): all the tree depends on; dtb_name: the tree's name.
 dtb_args = $(strip $(call QEMU_ARGS,$(1),$(2),$(3)) $(4))
 dtb_name = $(1)-smp$(2)-$(3)-$(shell printf '%s' \
 	'$(subst ','\'',$(call dtb_args,$(1),$(2),$(3),$(4)))' | sha1sum | cut -c1-8)
 
-DTB_NAME := $(call dtb_name,$(VARIANT),$(SMP),$(MEM),$(QEMU_EXTRA))
+# The devices `make qemu` attaches whatever QEMU_EXTRA says: the entropy source the default
+# boot arguments give the rng server (rng:virtio-rng). The tests attach their own (machine.py
+# empties this).
+QEMU_DEVICES ?= -device virtio-rng-device
+MACHINE_EXTRA := $(strip $(QEMU_DEVICES) $(QEMU_EXTRA))
+DTB_NAME := $(call dtb_name,$(VARIANT),$(SMP),$(MEM),$(MACHINE_EXTRA))
 DTB := $(BUILD)/dts/$(DTB_NAME).dtb
 BAD_DTB_BASE_NAME := $(call dtb_name,aclint,4,128M,)
 # The dump rule knows a tree's arguments only for the machines named here (a hash cannot be
 # undone): this make's, and the tests' usual one, which the malformed trees are made from.
 $(BUILD)/dts/$(DTB_NAME).qemu.dtb: DUMP_ARGS := \
-	$(call dtb_args,$(VARIANT),$(SMP),$(MEM),$(QEMU_EXTRA))
+	$(call dtb_args,$(VARIANT),$(SMP),$(MEM),$(MACHINE_EXTRA))
 $(BUILD)/dts/$(BAD_DTB_BASE_NAME).qemu.dtb: DUMP_ARGS := $(call dtb_args,aclint,4,128M,)
 
 $(BUILD)/dts/%.qemu.dtb:
@@ -160,11 +169,12 @@ $(BAD_MODULES) &: $(BUILD)/modules.img tests/qemu/badmodules.py tools/tacet_modu
 	python3 tests/qemu/badmodules.py $< $(BUILD)/bad-modules
 
 # --- running ------------------------------------------------------------------------------
-# BOOTARGS replaces the overlay's default boot arguments (init.run=uart:ns16550a); QEMU_EXTRA
-# adds QEMU arguments (devices: QEMU_EXTRA="-device edu"), which get their own tree too.
+# BOOTARGS replaces the overlay's default boot arguments (init.run=rng/110:virtio-rng*3,
+# uart:ns16550a*5); QEMU_EXTRA adds QEMU arguments (devices: QEMU_EXTRA="-device edu") to
+# QEMU_DEVICES; each machine gets its own tree.
 QEMU_RUN = $(QEMU) $(call QEMU_ARGS,$(VARIANT),$(SMP),$(MEM)) -nographic -bios $(OPENSBI) \
 	-kernel $(BUILD)/kernel.bin -dtb $(DTB) \
-	-initrd $(BUILD)/modules.img $(if $(BOOTARGS),-append "$(BOOTARGS)") $(QEMU_EXTRA)
+	-initrd $(BUILD)/modules.img $(if $(BOOTARGS),-append "$(BOOTARGS)") $(MACHINE_EXTRA)
 
 deps:
 	@tools/install-deps.sh
@@ -182,7 +192,7 @@ gdb: deps
 		-ex 'target remote :1234'; kill %1 2>/dev/null || true
 
 test: deps
-	@$(MAKE) --no-print-directory kernel callgraph userspace host-tests $(BAD_MODULES)
+	@$(MAKE) --no-print-directory kernel callgraph userspace host-tests $(BAD_MODULES) $(BLK_TEST_IMG)
 	@python3 tests/run.py
 
 # --- benchmarks (make bench): tests/bench/bench.mk ----------------------------------------
@@ -200,14 +210,15 @@ HOST_BINS := $(HOST_TESTS:%=$(BUILD)/host/test_%)
 host-tests: $(HOST_BINS)
 
 # Each tests/host/NAME.mk adds NAME to HOST_TESTS and may set HOST_SRCS_NAME (kernel sources
-# under test), HOST_LIBS_NAME (extra libraries) and HOST_DEPS_NAME (data the test needs built).
+# under test), HOST_LIBS_NAME (extra libraries), HOST_DEPS_NAME (data the test needs built) and
+# HOST_CFLAGS_NAME (more flags: -Ilib/include for lib/ code).
 .SECONDEXPANSION:
 # Every header, so that a changed kernel header rebuilds the tests (they build in seconds).
 HOST_HEADERS := $(wildcard kernel/*.h kernel/*/*.h kernel/arch/riscv/include/*.h \
 	kernel/uapi/tacet/*.h tests/host/*.h)
 $(BUILD)/host/test_%: tests/host/test_%.c $$(HOST_SRCS_$$*) $$(HOST_DEPS_$$*) $(HOST_HEADERS) \
 		| $(BUILD)/host
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_SRCS_$*) $(HOST_LIBS_$*) -lcmocka
+	$(HOST_CC) $(HOST_CFLAGS) $(HOST_CFLAGS_$*) -o $@ $< $(HOST_SRCS_$*) $(HOST_LIBS_$*) -lcmocka
 
 $(BUILD)/host:
 	mkdir -p $@

@@ -17,7 +17,7 @@ def dtb_for_machine(root, variant, smp, mem, extra=()):
     if key not in _trees:
         proc = subprocess.run(
             ["make", "--no-print-directory", "-s", "print-dtb", f"VARIANT={variant}",
-             f"SMP={smp}", f"MEM={mem}", "QEMU_EXTRA=" + shlex.join(extra)],
+             f"SMP={smp}", f"MEM={mem}", "QEMU_DEVICES=", "QEMU_EXTRA=" + shlex.join(extra)],
             cwd=root, capture_output=True, text=True)
         lines = proc.stdout.strip().splitlines()
         if proc.returncode != 0 or not lines:

@@ -28,6 +28,8 @@ MACHINES = {
     "sbi": ["-machine", "virt,aclint=off", "-cpu", "rv64"],
     "nosstc": ["-machine", "virt,aclint=on", "-cpu", "rv64,sstc=off"],
 }
+# The Makefile's QEMU_GLOBALS: virtio-mmio transports offer the modern interface (Version 2).
+QEMU_GLOBALS = ["-global", "virtio-mmio.force-legacy=false"]
 
 
 class Results:
@@ -117,7 +119,7 @@ def initrd_for(c):
 
 
 def qemu_command(c, dtb, initrd):
-    cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], "-smp", str(c["smp"]),
+    cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], *QEMU_GLOBALS, "-smp", str(c["smp"]),
            "-m", c["mem"], "-display", "none", "-monitor", "none", "-serial", "stdio",
            "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb]
     if initrd:
@@ -167,6 +169,8 @@ def boot(cmd, timeout, console_input, stop_on=()):
 
 def run_qemu_case(results, c):
     name = f"qemu/{c['name']}"
+    for target in c.get("needs", ()):
+        make(target)
     dtb = dtb_for(c)
     cmd = qemu_command(c, dtb, initrd_for(c))
     start = time.monotonic()

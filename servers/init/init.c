@@ -11,7 +11,11 @@
  * IPC: one endpoint, told apart by label: the servers' faults (badge = server number + 1) and
  * the init protocol of <tacet/init_proto.h> (INIT_EXIT, INIT_PUBLISH, INIT_LOOKUP; same badge).
  * `init.run=name@hart/priority:devices*restarts,...`: all but the name optional (hart 0,
- * priority 100, no devices, no restarts).
+ * priority 100, no devices, no restarts). Devices: `compat+compat...`, each a device-tree
+ * compatible (whole, or without its vendor) or a virtio device name (`virtio-rng`: the
+ * virtio-mmio transports whose DeviceID register says that device). A device goes to one server
+ * only: a second server asking for it is not started. A comma inside the device part belongs to
+ * the compatible (`virtio,mmio`) unless the name of a module follows it.
  * `init.budget=PAGES`: the kernel memory each server may use (its account, reserved from
  * init's; default SERVER_BUDGET): frames, page tables, mappings, threads and objects. */
 #include <stdio.h>
@@ -26,9 +30,12 @@
 #define MAX_SERVERS 16
 #define MAX_NAMES 16
 #define SCRATCH_VA 0x0000002000000000ul /* where init maps a page it fills for a child */
+#define PROBE_VA   (SCRATCH_VA + PAGE)   /* where init maps a device's page to read its ID */
 #define SERVER_PRIORITY 100
 #define SERVER_BUDGET 2048 /* pages of kernel memory per server (8 MiB), unless init.budget= */
 #define PAGE 4096ul
+/* In init.run=, the characters that end a server's name (and a module name after a comma). */
+#define NAME_STOP ", @/:*+"
 
 #define NS_PER_MS 1000000ul
 #define RESTART_TIMER (1ul << 62) /* exits_slot's bit for the restart timer */
@@ -66,6 +73,11 @@ static unsigned int nfree_slots;
 static unsigned long exits_slot; /* notification: bit n = server n's process ended */
 static unsigned long recv_slot;  /* where a capability that comes with a message lands */
 static unsigned long budget = SERVER_BUDGET; /* init.budget=PAGES */
+static unsigned int start_failures; /* init.run= entries that could not start */
+/* Who holds each device of bi->devices: its server number + 1, 0 if nobody. */
+static unsigned char device_owner[TACET_BOOTINFO_MAX_DEVICES];
+/* A virtio-mmio transport's DeviceID + 1 (0: not read yet; 1: none, or not virtio). */
+static unsigned int virtio_ids[TACET_BOOTINFO_MAX_DEVICES];
 
 struct published {
 	unsigned long name[TACET_NAME_WORDS];
@@ -135,12 +147,68 @@ static long load_segment(unsigned long child, const uint8_t *image, const struct
 }
 
 /* Does a device's compatible string name what init.run asked for? Either whole, or without
- * its vendor ("goldfish-rtc" for "google,goldfish-rtc": a comma separates init.run entries). */
+ * its vendor ("goldfish-rtc" for "google,goldfish-rtc"). */
 static int compatible_matches(const char *compatible, const char *wanted)
 {
 	const char *comma = strchr(compatible, ',');
 
 	return !strcmp(compatible, wanted) || (comma && !strcmp(comma + 1, wanted));
+}
+
+/* virtio device names init.run may use for a virtio-mmio transport, and their device IDs
+ * (virtio 1.x, "Device Types"). */
+static const struct {
+	const char *name;
+	unsigned int id;
+} virtio_names[] = {
+	{ "virtio-net", 1 },   { "virtio-blk", 2 },    { "virtio-console", 3 },
+	{ "virtio-rng", 4 },   { "virtio-balloon", 5 }, { "virtio-scsi", 8 },
+	{ "virtio-9p", 9 },    { "virtio-gpu", 16 },   { "virtio-input", 18 },
+	{ "virtio-vsock", 19 },
+};
+
+#define VIRTIO_MMIO_MAGIC 0x74726976u /* "virt", little-endian, at offset 0x000 */
+#define VIRTIO_MMIO_DEVICE_ID 2       /* in 32-bit registers: offset 0x008 */
+
+/* The device ID wanted names, or 0 if it is no virtio device name. */
+static unsigned int virtio_wanted(const char *wanted)
+{
+	for (unsigned int i = 0; i < sizeof(virtio_names) / sizeof(virtio_names[0]); i++)
+		if (!strcmp(virtio_names[i].name, wanted))
+			return virtio_names[i].id;
+	return 0;
+}
+
+/* What sits behind virtio-mmio transport i: its DeviceID register (0: nothing attached, or no
+ * virtio-mmio registers there). Read once, through init's own capability to the frame: QEMU's
+ * virt has eight transports and attaches devices to them in an order of its own, so only init,
+ * which holds them all, can tell a driver which one is its device. */
+static unsigned int virtio_id(unsigned long i)
+{
+	const struct tacet_bootinfo_device *d = &bi->devices[i];
+	volatile const uint32_t *regs = (volatile const uint32_t *)PROBE_VA;
+
+	if (!virtio_ids[i]) {
+		virtio_ids[i] = 1;
+		if (d->slot && !(d->paddr & (PAGE - 1)) && d->size >= 0x100 &&
+		    tacet_map(TACET_SLOT_SELF_PROCESS, d->slot, PROBE_VA, TACET_RIGHT_READ) == 0) {
+			if (regs[0] == VIRTIO_MMIO_MAGIC)
+				virtio_ids[i] = regs[VIRTIO_MMIO_DEVICE_ID] + 1;
+			tacet_unmap(TACET_SLOT_SELF_PROCESS, PROBE_VA, 1);
+		}
+	}
+	return virtio_ids[i] - 1;
+}
+
+/* Does device i answer to `wanted` (a compatible, or a virtio device name)? */
+static int device_matches(unsigned long i, const char *wanted)
+{
+	const char *compatible = bi->devices[i].compatible;
+	unsigned int id = virtio_wanted(wanted);
+
+	if (id)
+		return !strcmp(compatible, "virtio,mmio") && virtio_id(i) == id;
+	return compatible_matches(compatible, wanted);
 }
 
 _Static_assert(TACET_CHILD_DEVICE_IRQ == TACET_CHILD_DEVICE + 1, "a device's slots are a pair");
@@ -163,53 +231,104 @@ static long give_one_device(unsigned long child, const struct tacet_bootinfo_dev
 	return err;
 }
 
-/* The child information page (every server gets one): the timebase frequency and the devices
- * `compat+compat...` names (none if spec is empty), each into the child's device slots, the
- * first also into TACET_CHILD_DEVICE / TACET_CHILD_DEVICE_IRQ. */
-static long give_devices(unsigned long child, const char *spec)
+/* The devices `want` names, into chosen[] (after the *n already there, skipping those
+ * already chosen), for server id. 0, or a negative TACET_E* code after saying why: nothing
+ * matched, too many devices, or a device another server holds. */
+static long choose_devices(unsigned int id, const char *want, unsigned long *chosen,
+			   unsigned int *n)
+{
+	unsigned int matched = 0;
+
+	for (unsigned long i = 0; i < bi->ndevices; i++) {
+		const struct tacet_bootinfo_device *d = &bi->devices[i];
+		unsigned int k = 0, owner = device_owner[i];
+
+		if (!device_matches(i, want))
+			continue;
+		matched++;
+		while (k < *n && chosen[k] != i)
+			k++;
+		if (k < *n)
+			continue; /* named twice */
+		if (owner && owner != id + 1) {
+			printf("init: %s: device %s at 0x%lx belongs to %s; not starting %s\n",
+			       servers[id].name, d->compatible, d->paddr, servers[owner - 1].name,
+			       servers[id].name);
+			return -TACET_EBUSY;
+		}
+		if (*n == TACET_CHILD_MAX_DEVICES) {
+			printf("init: %s: more than %u devices\n", servers[id].name,
+			       TACET_CHILD_MAX_DEVICES);
+			return -TACET_ERANGE;
+		}
+		chosen[(*n)++] = i;
+	}
+	if (matched)
+		return 0;
+	if (virtio_wanted(want))
+		printf("init: %s: no device matches \"%s\" (no virtio-mmio transport has device ID "
+		       "%u)\n", servers[id].name, want, virtio_wanted(want));
+	else
+		printf("init: %s: no device matches \"%s\"%s\n", servers[id].name, want,
+		       strchr(want, ',') ? " (a comma in the device part continues the compatible "
+					   "unless a module's name follows it)" : "");
+	return -TACET_ENOENT;
+}
+
+/* The child information page (every server gets one): the timebase frequency, and the devices
+ * server id's `compat+compat...` names (none if spec is empty): each into the child's device
+ * slots, the first also into TACET_CHILD_DEVICE / TACET_CHILD_DEVICE_IRQ, all described on the
+ * read-only page; then they are the server's (device_owner), until release_devices. */
+static long give_devices(unsigned int id, unsigned long child, const char *spec)
 {
 	struct tacet_child_devices *list = (struct tacet_child_devices *)SCRATCH_VA;
-	unsigned long page = alloc_slot();
-	long err = tacet_frame_new(page, 1);
+	unsigned long chosen[TACET_CHILD_MAX_DEVICES], page;
+	unsigned int n = 0;
+	long err = 0;
 
+	while (!err && *spec) {
+		char want[sizeof(bi->devices[0].compatible)] = { 0 };
+		unsigned int len = 0;
+
+		while (*spec && *spec != '+' && len < sizeof(want) - 1)
+			want[len++] = *spec++;
+		if (*spec == '+')
+			spec++;
+		err = choose_devices(id, want, chosen, &n);
+	}
+	if (err)
+		return err;
+	page = alloc_slot();
+	err = tacet_frame_new(page, 1);
 	if (!err)
 		err = tacet_map(TACET_SLOT_SELF_PROCESS, page, SCRATCH_VA,
 				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
 	if (!err)
 		list->timebase_hz = bi->timebase_hz;
-	while (!err && *spec) {
-		char want[32] = { 0 };
-		unsigned int n = 0, matched = 0;
+	for (unsigned int k = 0; !err && k < n; k++) {
+		const struct tacet_bootinfo_device *d = &bi->devices[chosen[k]];
 
-		while (*spec && *spec != '+' && n < sizeof(want) - 1)
-			want[n++] = *spec++;
-		if (*spec == '+')
-			spec++;
-		for (unsigned long i = 0; !err && i < bi->ndevices; i++) {
-			const struct tacet_bootinfo_device *d = &bi->devices[i];
-			unsigned long k = list->count;
-
-			if (!compatible_matches(d->compatible, want))
-				continue;
-			if (k == TACET_CHILD_MAX_DEVICES)
-				err = -TACET_ERANGE;
-			else
-				err = give_one_device(child, d, TACET_CHILD_DEVICE_SLOTS + 2 * k,
-						      &list->devices[k]);
-			if (!err && k == 0)
-				err = give_one_device(child, d, TACET_CHILD_DEVICE,
-						      &(struct tacet_bootinfo_device){ 0 });
-			list->count += !err;
-			matched++;
-		}
-		if (!err && !matched)
-			err = -TACET_ENOENT;
+		err = give_one_device(child, d, TACET_CHILD_DEVICE_SLOTS + 2 * k, &list->devices[k]);
+		if (!err && k == 0)
+			err = give_one_device(child, d, TACET_CHILD_DEVICE,
+					      &(struct tacet_bootinfo_device){ 0 });
+		list->count += !err;
 	}
 	tacet_unmap(TACET_SLOT_SELF_PROCESS, SCRATCH_VA, 1);
 	if (!err)
 		err = tacet_map(child, page, TACET_CHILD_DEVICES_VADDR, TACET_RIGHT_READ);
 	free_slot(page);
+	for (unsigned int k = 0; !err && k < n; k++)
+		device_owner[chosen[k]] = (unsigned char)(id + 1);
 	return err;
+}
+
+/* Server id could not start: its devices are free for another. */
+static void release_devices(unsigned int id)
+{
+	for (unsigned long i = 0; i < TACET_BOOTINFO_MAX_DEVICES; i++)
+		if (device_owner[i] == id + 1)
+			device_owner[i] = 0;
 }
 
 /* Start (or start again) server id as init.run= described it: a new process in its process
@@ -250,9 +369,7 @@ static long start_server(unsigned int id)
 		err = child_page(child, TACET_CHILD_STACK_TOP - (p + 1) * PAGE,
 				 TACET_RIGHT_READ | TACET_RIGHT_WRITE, NULL, 0, 0);
 	if (!err)
-		err = tacet_cap_give(child, child, TACET_CHILD_SELF, TACET_RIGHTS_ALL);
-	if (!err)
-		err = give_devices(child, s->devices);
+		err = give_devices(id, child, s->devices);
 	if (!err)
 		err = tacet_cap_copy(TACET_SLOT_FAULT_EP, ep, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT,
 				     id + 1);
@@ -260,6 +377,11 @@ static long start_server(unsigned int id)
 		err = tacet_cap_give(child, ep, TACET_CHILD_INIT, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
 	if (!err)
 		err = tacet_process_watch(child, exits_slot, 1ul << id);
+	/* Its capability to itself comes last: a process without threads that holds one outlives
+	 * init's (the kernel ends it with init), so a start that fails before this step leaves
+	 * nothing behind. */
+	if (!err)
+		err = tacet_cap_give(child, child, TACET_CHILD_SELF, TACET_RIGHTS_ALL);
 	if (!err)
 		err = tacet_thread_new(child, 0, entry, TACET_CHILD_STACK_TOP, id,
 				       TACET_SCHED(s->prio, s->hart));
@@ -268,6 +390,7 @@ static long start_server(unsigned int id)
 	if (err < 0) {
 		printf("init: cannot start %s: %s\n", s->name, tacet_strerror(err));
 		tacet_cap_delete(child); /* whatever was made of it goes */
+		release_devices(id);
 		return err;
 	}
 	s->state = SERVER_RUNNING;
@@ -276,21 +399,37 @@ static long start_server(unsigned int id)
 	return 0;
 }
 
+/* Does the text at p (just after a comma) start with the name of a module in the archive? */
+static int module_follows(const char *p)
+{
+	char name[TACET_MODULE_NAME_MAX] = { 0 };
+	unsigned int n = 0;
+
+	while (p[n] && !strchr(NAME_STOP, p[n]) && n < sizeof(name) - 1) {
+		name[n] = p[n];
+		n++;
+	}
+	return tacet_module_find((const void *)bi->modules_vaddr, bi->modules_size, name) != NULL;
+}
+
 /* One entry of `init.run=`: `name[@hart][/priority][:compat+compat...][*restarts]`, into s;
- * returns where the next entry starts (after the comma) or the end of the list. */
+ * returns where the next entry starts (after the comma) or the end of the list. A comma in the
+ * device part ends the entry only if a module's name follows it: every entry starts with one,
+ * and a compatible may hold a comma (`virtio,mmio`). */
 static const char *parse_server(const char *p, struct server *s)
 {
 	unsigned int n = 0;
 
 	*s = (struct server){ .prio = SERVER_PRIORITY };
-	while (*p && !strchr(", @/:*", *p) && n < sizeof(s->name) - 1)
+	while (*p && !strchr(NAME_STOP, *p) && n < sizeof(s->name) - 1)
 		s->name[n++] = *p++;
 	if (*p == '@')
 		s->hart = (unsigned int)strtoul(p + 1, (char **)&p, 10);
 	if (*p == '/')
 		s->prio = (unsigned int)strtoul(p + 1, (char **)&p, 10);
 	if (*p == ':')
-		for (p++, n = 0; *p && !strchr(", *", *p) && n < sizeof(s->devices) - 1;)
+		for (p++, n = 0; *p && *p != ' ' && *p != '*' && !(*p == ',' && module_follows(p + 1)) &&
+				 n < sizeof(s->devices) - 1;)
 			s->devices[n++] = *p++;
 	if (*p == '*')
 		s->restarts_max = (unsigned int)strtoul(p + 1, (char **)&p, 10);
@@ -314,9 +453,12 @@ static void start_servers(void)
 	p += strlen("init.run=");
 	while (*p && *p != ' ' && nservers < MAX_SERVERS) {
 		p = parse_server(p, &servers[nservers]);
-		if (start_server(nservers) == 0)
+		if (start_server(nservers) == 0) {
 			nservers++;
-		else if (servers[nservers].process_slot)
+			continue;
+		}
+		start_failures++;
+		if (servers[nservers].process_slot)
 			free_slot(servers[nservers].process_slot);
 	}
 }
@@ -591,9 +733,14 @@ int main(void)
 		printf("init: cannot watch servers: %s\n", tacet_strerror(err));
 	tacet_info(TACET_INFO_MEM, 0, &mem_before, sizeof(mem_before));
 	start_servers();
+	if (!nservers) {
+		/* nothing would ever end the receive below: say so and stop the machine */
+		printf("init: no server could start (%u failed); powering off\n", start_failures);
+		power_off(1);
+	}
 	/* a capability that comes with a message (INIT_PUBLISH) lands in recv_slot */
 	err = tacet_recv(TACET_SLOT_FAULT_EP, recv_slot, &msg, &badge);
-	while (nservers && err == 0) {
+	while (err == 0) {
 		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
 			note_exits(msg.w[0]);
 			if (all_done())
@@ -606,13 +753,15 @@ int main(void)
 	}
 	if (err)
 		printf("init: receive failed: %s\n", tacet_strerror(err));
-	if (nservers && all_done())
+	if (all_done())
 		leak_check(&mem_before);
 	{
-		int failed = 0;
+		int failed = start_failures != 0;
 
 		for (unsigned int i = 0; i < nservers; i++)
 			failed |= servers[i].status != 0;
+		if (start_failures)
+			printf("init: %u of the servers in init.run= could not start\n", start_failures);
 		printf("init: all %u servers done%s; powering off\n", nservers,
 		       failed ? " (some failed)" : "");
 		power_off(failed);

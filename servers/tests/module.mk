@@ -76,3 +76,15 @@ SERVER_SRCS_kittest := servers/tests/kittest.c
 # rtcalarm: a client of the rtc driver's service: the time of day and alarms.
 SERVERS += rtcalarm
 SERVER_SRCS_rtcalarm := servers/tests/rtcalarm.c
+
+# devlist: prints the devices init gave it (init's device matching and ownership).
+SERVERS += devlist
+SERVER_SRCS_devlist := servers/tests/devlist.c
+
+# rngtest: a client of the entropy service (4096 bytes, their spread, the interrupt counts).
+SERVERS += rngtest
+SERVER_SRCS_rngtest := servers/tests/rngtest.c
+
+# blktest: a client of the block service on the test disk (build/blk-test.img).
+SERVERS += blktest
+SERVER_SRCS_blktest := servers/tests/blktest.c

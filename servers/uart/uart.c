@@ -12,8 +12,9 @@
  * IPC: publishes "console", serving <tacet/console_proto.h> (CONSOLE_WRITE).
  *
  * Shell: help, echo, ps, harts, irqs, irqtop (redrawn every second on a notification timer
- * until a key is pressed), mem, date (the "rtc" service's time of day, UTC), crash (fault on
- * purpose, to see init restart the console), poweroff.
+ * until a key is pressed), mem, date (the "rtc" service's time of day, UTC), random (16
+ * bytes from the entropy service, "rng"), crash (fault on purpose, to see init restart the
+ * console), poweroff.
  *
  * uart_first_prompt(), if a server linked with this file defines it, runs once right after the
  * first prompt is queued: the boot benchmark (servers/bench/boot.c) reads the instruction count
@@ -25,6 +26,7 @@
 #include <tacet/init_proto.h>
 #include <tacet/rtc.h>
 #include <time.h>
+#include <tacet/random.h>
 
 #define UART_VA       0x0000002000000000ul
 #define UART_RBR      0
@@ -252,6 +254,22 @@ static void cmd_date(void)
 	       tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
+/* 16 bytes from the entropy service, in hex. The rng server never calls the console, so this
+ * call cannot come back to us. */
+static void cmd_random(void)
+{
+	unsigned char b[16];
+	long err = tacet_random(b, sizeof(b));
+
+	if (err < 0) {
+		printf("random: %s\n", tacet_strerror(err));
+		return;
+	}
+	for (unsigned int i = 0; i < sizeof(b); i++)
+		printf("%02x", b[i]);
+	printf("\n");
+}
+
 static void cmd_poweroff(void)
 {
 	struct tacet_msg msg = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
@@ -279,7 +297,7 @@ static void run_command(char *cmd)
 	if (!cmd[0])
 		return;
 	if (!strcmp(cmd, "help"))
-		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, date, crash, "
+		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, date, random, crash, "
 		       "poweroff\n");
 	else if (!strcmp(cmd, "echo"))
 		printf("%s\n", arg ? arg : "");
@@ -295,6 +313,8 @@ static void run_command(char *cmd)
 		cmd_mem();
 	else if (!strcmp(cmd, "date"))
 		cmd_date();
+	else if (!strcmp(cmd, "random"))
+		cmd_random();
 	else if (!strcmp(cmd, "poweroff"))
 		cmd_poweroff();
 	else if (!strcmp(cmd, "crash"))

@@ -94,7 +94,7 @@ def figure_names(figure):
 def qemu_command(append, extra, mem):
     dtb = dtb_for_machine(ROOT, "aclint", SMP, mem, extra)
     return ["qemu-system-riscv64", "-machine", "virt,aclint=on", "-cpu", "rv64",
-            "-smp", str(SMP), "-m", mem, *ICOUNT,
+            "-global", "virtio-mmio.force-legacy=false", "-smp", str(SMP), "-m", mem, *ICOUNT,
             "-display", "none", "-monitor", "none", "-serial", "stdio",
             "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb,
             "-initrd", os.path.join(BUILD, "modules.img"), "-append", append, *extra]

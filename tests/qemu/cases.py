@@ -19,7 +19,7 @@ MODULES = "build/modules.img"
 
 def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=30,
          dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None, icount=False, qemu_args=(),
-         mem="128M", initrd=MODULES, check=None):
+         mem="128M", initrd=MODULES, check=None, needs=()):
     """console_input: (pattern, text): type text on the serial console once pattern appears.
     icount: run under -icount shift=0,align=off,sleep=off -seed 1, so that guest time is the
     retired-instruction count and the run is deterministic (for timing-sensitive checks).
@@ -27,10 +27,12 @@ def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=3
     boot instead of the machine's own. initrd: the module archive (a make target), or None.
     check: a function of the serial output that returns a list of problems (empty: fine), run
     after the boot, for what a regular expression cannot say (a date within a minute of the
-    host's, the order of events in a QEMU trace)."""
+    host's, the order of events in a QEMU trace).
+    needs: files the case's QEMU arguments name (make targets, e.g. a disk image), made first."""
     return dict(name=name, variant=variant, smp=smp, bootargs=bootargs, expect=expect,
                 status=status, timeout=timeout, dtb=dtb, forbid=forbid, input=console_input,
-                icount=icount, qemu_args=list(qemu_args), mem=mem, initrd=initrd, check=check)
+                icount=icount, qemu_args=list(qemu_args), mem=mem, initrd=initrd, check=check,
+                needs=list(needs))
 
 
 CASES = []
@@ -159,15 +161,22 @@ for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.p
     _spec.loader.exec_module(_mod)
     CASES += _mod.CASES
 
-# The console server and shell, as `make qemu` boots them (the overlay's init.run=uart:ns16550a).
+# The console server and shell, as `make qemu` boots them (the overlay's init.run=
+# rng/110:virtio-rng*3,uart:ns16550a*5, with the entropy device the Makefile attaches):
+# `random` answers at the first prompt, and differently the second time.
 CASES += [
     case("shell",
          [r"uart: console ready", r"tacet> echo hello tacet\n+hello tacet\n",
-          r"commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, date, crash, poweroff",
+          r"commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, date, random, crash, "
+          r"poweroff",
           r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
-          r"\d+ uart\s+0\s+100 running", r"\d+ init\s+0\s+200 recv",
+          r"\d+ uart\s+0\s+100 (running|ready)", r"\d+ init\s+0\s+200 recv",
+          r"\d+ rng\s+0\s+110 recv",
+          r"tacet> random\n([0-9a-f]{32})\n(?s:.*)tacet> random\n(?!\1)[0-9a-f]{32}\n",
           r"pages: \d+ total, \d+ free", r"init: power off requested by uart"],
-         console_input=(r"tacet> ", "help\recho hello tacet\rps\rmem\rharts\rirqs\rpoweroff\r")),
+         qemu_args=("-device", "virtio-rng-device"),
+         console_input=(r"tacet> ", "random\rhelp\recho hello tacet\rps\rmem\rharts\rirqs\r"
+                                    "random\rpoweroff\r")),
 ]
 
 # Other servers print through the console server once it is up (uart before hello on hart 0).

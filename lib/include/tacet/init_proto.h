@@ -3,7 +3,9 @@
  * A server starts with: slot TACET_CHILD_SELF, its own process (to map memory into itself);
  * slot TACET_CHILD_INIT, an endpoint to init badged with the server's number; and, if its
  * init.run= entry names devices (`name:compatible+compatible...`, each matching every device
- * with that compatible string, whole or without its vendor), the first one's MMIO frame in
+ * with that compatible string, whole or without its vendor, or a virtio device name such as
+ * `virtio-rng` matching the virtio-mmio transports with that device ID; a device goes to one
+ * server only), the first one's MMIO frame in
  * TACET_CHILD_DEVICE (page aligned) and IRQ handler capability in TACET_CHILD_DEVICE_IRQ, and
  * all of them described in a read-only struct tacet_child_devices at TACET_CHILD_DEVICES_VADDR,
  * device i's frame in slot TACET_CHILD_DEVICE_SLOTS + 2i and its IRQ in the slot after (the
@@ -48,6 +50,7 @@ enum tacet_child_slot {
 	TACET_CHILD_DEVICE = 3,
 	TACET_CHILD_DEVICE_IRQ = 4,
 	TACET_CHILD_CONSOLE = 5, /* where tacet_console_attach() puts the console endpoint */
+	TACET_CHILD_RNG = 6,     /* where tacet_random() puts the entropy service's endpoint */
 	TACET_CHILD_LIB_SCRATCH = 15, /* lib's, for a moment inside one call: keep it empty */
 	TACET_CHILD_FIRST_FREE = 16,
 	TACET_CHILD_DEVICE_SLOTS = 64, /* 64..95: the devices' frames and IRQs, in pairs */

@@ -1,0 +1,93 @@
+/* tacet/virtio.h: the virtio-mmio transport (virtio 1.x, "Virtio Over MMIO"), modern interface
+ * (Version 2) only: QEMU's virt offers it when started with
+ * `-global virtio-mmio.force-legacy=false`, which the Makefile and the test runner pass. A
+ * transport that says Version 1 (legacy) is refused with a message that says so.
+ *
+ * A driver (docs/virtio.md):
+ *   virtio_open(&dev, regs, VIRTIO_ID_RNG, features)   reset, ACKNOWLEDGE, DRIVER, features,
+ *                                                      FEATURES_OK checked
+ *   virtio_queue_create(&dev, 0, &q, 64, slot, va)     a page for the rings, queue 0 set up
+ *   virtio_driver_ok(&dev)                             the device is live
+ *   virtq_add(&q, ...); if (virtq_kick_needed(&q)) virtio_notify(&dev, 0);
+ *   on its interrupt: virtio_interrupt_ack(&dev), then virtq_get() until NULL, then
+ *   tacet_irq_ack() (the device's status is cleared before the line is unmasked, or the level
+ *   interrupt would come straight back).
+ *
+ * The register block is the device's MMIO page mapped by the driver. One thread drives a
+ * device; nothing here locks.
+ */
+#ifndef TACET_VIRTIO_H
+#define TACET_VIRTIO_H
+
+#include <stdint.h>
+#include <tacet/virtio_queue.h>
+
+/* Device IDs (virtio 1.x, "Device Types"); init matches `virtio-rng` etc. on these. */
+#define VIRTIO_ID_NET 1
+#define VIRTIO_ID_BLK 2
+#define VIRTIO_ID_RNG 4
+
+/* Feature bits. */
+#define VIRTIO_F_INDIRECT_DESC 28
+#define VIRTIO_F_EVENT_IDX     29
+#define VIRTIO_F_VERSION_1     32
+#define VIRTIO_FEATURE(bit)    (1ull << (bit))
+
+/* The Status register's bits. */
+#define VIRTIO_STATUS_ACKNOWLEDGE 1
+#define VIRTIO_STATUS_DRIVER      2
+#define VIRTIO_STATUS_DRIVER_OK   4
+#define VIRTIO_STATUS_FEATURES_OK 8
+#define VIRTIO_STATUS_NEEDS_RESET 64
+#define VIRTIO_STATUS_FAILED      128
+
+/* InterruptStatus bits. */
+#define VIRTIO_INT_USED   1 /* a used ring moved */
+#define VIRTIO_INT_CONFIG 2 /* the configuration changed */
+
+struct virtio_device {
+	volatile uint32_t *regs;
+	uint32_t device_id;
+	uint64_t features; /* negotiated: what both offered, VIRTIO_F_VERSION_1 among them */
+	const char *why;   /* after a failure: what went wrong, for the driver's message */
+};
+
+/* Reset the transport at regs and negotiate: the device must be device_id and offer
+ * VIRTIO_F_VERSION_1; the driver takes those of `features` the device offers (VERSION_1 is
+ * always asked for) and checks that the device accepts them (FEATURES_OK). 0, or -TACET_ENOENT
+ * (no such device there), -TACET_EINVAL (legacy interface, or features refused); dev->why says
+ * which. The device is left waiting for its queues and virtio_driver_ok. */
+long virtio_open(struct virtio_device *dev, volatile void *regs, uint32_t device_id,
+		 uint64_t features);
+
+/* Set up queue `index` over q, which virtq_init laid out already. 0, or -TACET_ENOENT (no such
+ * queue), -TACET_ERANGE (q larger than the device takes), -TACET_EBUSY (already live). */
+long virtio_queue_attach(struct virtio_device *dev, unsigned int index, struct virtq *q);
+
+/* A queue of size entries over a fresh page (a frame made in the empty slot `slot`, mapped at
+ * va): laid out with event idx if it was negotiated, then attached as queue index. 0 or a
+ * negative TACET_E* code. */
+long virtio_queue_create(struct virtio_device *dev, unsigned int index, struct virtq *q,
+			 unsigned int size, unsigned long slot, unsigned long va);
+
+/* The driver is ready (DRIVER_OK); or it gave up on the device (FAILED). */
+void virtio_driver_ok(struct virtio_device *dev);
+void virtio_fail(struct virtio_device *dev, const char *why);
+
+/* Tell the device queue index has new buffers (after the memory writes that made them). */
+void virtio_notify(struct virtio_device *dev, unsigned int index);
+
+/* On the device's interrupt: read InterruptStatus and clear those bits (InterruptACK).
+ * Returns them: 0 means the interrupt was not this device's. */
+uint32_t virtio_interrupt_ack(struct virtio_device *dev);
+
+/* A field of the device's configuration space: size 1, 2, 4 or 8 bytes at offset, read again
+ * until ConfigGeneration says no change came in between (an 8-byte field takes two reads). */
+uint64_t virtio_config_read(struct virtio_device *dev, unsigned int offset, unsigned int size);
+
+/* One zeroed page of RAM for DMA: a frame in the empty slot `slot`, mapped read-write at va;
+ * its physical address in *pa. Until lib has a general DMA allocator, the virtio drivers make
+ * their buffers with this. 0 or a negative TACET_E* code (the slot is left empty). */
+long virtio_dma_page(unsigned long slot, unsigned long va, uint64_t *pa);
+
+#endif

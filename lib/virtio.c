@@ -1,0 +1,253 @@
+/* virtio.c: the virtio-mmio transport, modern interface (Version 2), for drivers in user space
+ * (<tacet/virtio.h>). Owns the transport's register protocol: reset and status, feature
+ * negotiation, queue registers, notifications, the interrupt status and the configuration
+ * space. State lives in the caller's struct virtio_device; one thread per device, no locks.
+ * The split rings themselves are virtio_queue.c's. */
+#include <tacet.h>
+#include <tacet/init_proto.h>
+#include <tacet/virtio.h>
+
+/* Registers, as byte offsets (virtio 1.x, "MMIO Device Register Layout"). */
+enum {
+	REG_MAGIC = 0x000,
+	REG_VERSION = 0x004,
+	REG_DEVICE_ID = 0x008,
+	REG_DEVICE_FEATURES = 0x010,
+	REG_DEVICE_FEATURES_SEL = 0x014,
+	REG_DRIVER_FEATURES = 0x020,
+	REG_DRIVER_FEATURES_SEL = 0x024,
+	REG_QUEUE_SEL = 0x030,
+	REG_QUEUE_NUM_MAX = 0x034,
+	REG_QUEUE_NUM = 0x038,
+	REG_QUEUE_READY = 0x044,
+	REG_QUEUE_NOTIFY = 0x050,
+	REG_INTERRUPT_STATUS = 0x060,
+	REG_INTERRUPT_ACK = 0x064,
+	REG_STATUS = 0x070,
+	REG_QUEUE_DESC_LOW = 0x080,
+	REG_QUEUE_DESC_HIGH = 0x084,
+	REG_QUEUE_DRIVER_LOW = 0x090,
+	REG_QUEUE_DRIVER_HIGH = 0x094,
+	REG_QUEUE_DEVICE_LOW = 0x0a0,
+	REG_QUEUE_DEVICE_HIGH = 0x0a4,
+	REG_CONFIG_GENERATION = 0x0fc,
+	REG_CONFIG = 0x100,
+};
+
+#define VIRTIO_MMIO_MAGIC 0x74726976u /* "virt" */
+#define RESET_READS 1000 /* reads of Status while waiting for a reset to finish */
+
+/* MMIO access: 32-bit, little-endian registers. Stores to memory the device reads must reach
+ * it before a register write that tells it to look (fence w,o); a register read must complete
+ * before the memory reads that depend on it (fence i,r). */
+static uint32_t reg_read(const struct virtio_device *dev, unsigned int off)
+{
+	uint32_t v = dev->regs[off / 4];
+
+	__asm__ volatile("fence i, r" ::: "memory");
+	return v;
+}
+
+static void reg_write(struct virtio_device *dev, unsigned int off, uint32_t v)
+{
+	__asm__ volatile("fence w, o" ::: "memory");
+	dev->regs[off / 4] = v;
+}
+
+static void set_status(struct virtio_device *dev, uint32_t bits)
+{
+	reg_write(dev, REG_STATUS, reg_read(dev, REG_STATUS) | bits);
+}
+
+static long fail(struct virtio_device *dev, long err, const char *why)
+{
+	virtio_fail(dev, why);
+	return err;
+}
+
+/* Writing 0 resets the device; it says the reset is done by reading 0 back. */
+static int reset(struct virtio_device *dev)
+{
+	reg_write(dev, REG_STATUS, 0);
+	for (int i = 0; i < RESET_READS; i++)
+		if (reg_read(dev, REG_STATUS) == 0)
+			return 0;
+	return -1;
+}
+
+static uint64_t device_features(struct virtio_device *dev)
+{
+	uint64_t lo, hi;
+
+	reg_write(dev, REG_DEVICE_FEATURES_SEL, 0);
+	lo = reg_read(dev, REG_DEVICE_FEATURES);
+	reg_write(dev, REG_DEVICE_FEATURES_SEL, 1);
+	hi = reg_read(dev, REG_DEVICE_FEATURES);
+	return hi << 32 | lo;
+}
+
+static void driver_features(struct virtio_device *dev, uint64_t features)
+{
+	reg_write(dev, REG_DRIVER_FEATURES_SEL, 0);
+	reg_write(dev, REG_DRIVER_FEATURES, (uint32_t)features);
+	reg_write(dev, REG_DRIVER_FEATURES_SEL, 1);
+	reg_write(dev, REG_DRIVER_FEATURES, (uint32_t)(features >> 32));
+}
+
+/* The device must be what the driver is for, and speak the modern interface. */
+static long check_transport(struct virtio_device *dev, uint32_t device_id)
+{
+	if (reg_read(dev, REG_MAGIC) != VIRTIO_MMIO_MAGIC) {
+		dev->why = "no virtio-mmio registers (bad magic)";
+		return -TACET_ENOENT;
+	}
+	if (reg_read(dev, REG_VERSION) != 2) {
+		dev->why = reg_read(dev, REG_VERSION) == 1
+				   ? "legacy virtio-mmio (Version 1): start QEMU with "
+				     "-global virtio-mmio.force-legacy=false"
+				   : "unknown virtio-mmio version";
+		return -TACET_EINVAL;
+	}
+	dev->device_id = reg_read(dev, REG_DEVICE_ID);
+	if (dev->device_id != device_id) {
+		dev->why = dev->device_id ? "another kind of virtio device" : "no device attached";
+		return -TACET_ENOENT;
+	}
+	return 0;
+}
+
+long virtio_open(struct virtio_device *dev, volatile void *regs, uint32_t device_id,
+		 uint64_t features)
+{
+	long err;
+
+	*dev = (struct virtio_device){ .regs = regs };
+	err = check_transport(dev, device_id);
+	if (err)
+		return err;
+	if (reset(dev))
+		return fail(dev, -TACET_EBUSY, "the device did not finish its reset");
+	set_status(dev, VIRTIO_STATUS_ACKNOWLEDGE);
+	set_status(dev, VIRTIO_STATUS_DRIVER);
+	dev->features = device_features(dev) & (features | VIRTIO_FEATURE(VIRTIO_F_VERSION_1));
+	if (!(dev->features & VIRTIO_FEATURE(VIRTIO_F_VERSION_1)))
+		return fail(dev, -TACET_EINVAL, "the device does not offer VIRTIO_F_VERSION_1");
+	driver_features(dev, dev->features);
+	set_status(dev, VIRTIO_STATUS_FEATURES_OK);
+	/* the device may refuse the subset: it then leaves FEATURES_OK clear */
+	if (!(reg_read(dev, REG_STATUS) & VIRTIO_STATUS_FEATURES_OK))
+		return fail(dev, -TACET_EINVAL, "the device refused the features (FEATURES_OK)");
+	return 0;
+}
+
+long virtio_queue_attach(struct virtio_device *dev, unsigned int index, struct virtq *q)
+{
+	uint32_t max;
+
+	reg_write(dev, REG_QUEUE_SEL, index);
+	if (reg_read(dev, REG_QUEUE_READY))
+		return -TACET_EBUSY;
+	max = reg_read(dev, REG_QUEUE_NUM_MAX);
+	if (!max)
+		return -TACET_ENOENT;
+	if (q->size > max)
+		return -TACET_ERANGE;
+	reg_write(dev, REG_QUEUE_NUM, q->size);
+	reg_write(dev, REG_QUEUE_DESC_LOW, (uint32_t)q->desc_pa);
+	reg_write(dev, REG_QUEUE_DESC_HIGH, (uint32_t)(q->desc_pa >> 32));
+	reg_write(dev, REG_QUEUE_DRIVER_LOW, (uint32_t)q->avail_pa);
+	reg_write(dev, REG_QUEUE_DRIVER_HIGH, (uint32_t)(q->avail_pa >> 32));
+	reg_write(dev, REG_QUEUE_DEVICE_LOW, (uint32_t)q->used_pa);
+	reg_write(dev, REG_QUEUE_DEVICE_HIGH, (uint32_t)(q->used_pa >> 32));
+	reg_write(dev, REG_QUEUE_READY, 1);
+	return 0;
+}
+
+long virtio_queue_create(struct virtio_device *dev, unsigned int index, struct virtq *q,
+			 unsigned int size, unsigned long slot, unsigned long va)
+{
+	uint64_t pa;
+	long err;
+
+	if (virtq_bytes(size) > 4096)
+		return -TACET_ERANGE;
+	err = virtio_dma_page(slot, va, &pa);
+	if (!err)
+		err = virtq_init(q, size, (void *)va, pa,
+				 !!(dev->features & VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX)));
+	if (!err)
+		err = virtio_queue_attach(dev, index, q);
+	return err;
+}
+
+void virtio_driver_ok(struct virtio_device *dev)
+{
+	set_status(dev, VIRTIO_STATUS_DRIVER_OK);
+}
+
+void virtio_fail(struct virtio_device *dev, const char *why)
+{
+	dev->why = why;
+	set_status(dev, VIRTIO_STATUS_FAILED);
+}
+
+void virtio_notify(struct virtio_device *dev, unsigned int index)
+{
+	reg_write(dev, REG_QUEUE_NOTIFY, index);
+}
+
+uint32_t virtio_interrupt_ack(struct virtio_device *dev)
+{
+	uint32_t status = reg_read(dev, REG_INTERRUPT_STATUS);
+
+	if (status)
+		reg_write(dev, REG_INTERRUPT_ACK, status);
+	return status;
+}
+
+/* One read of a field (8 bytes as two 32-bit halves, low first). */
+static uint64_t config_once(struct virtio_device *dev, unsigned int offset, unsigned int size)
+{
+	volatile const uint8_t *cfg = (volatile const uint8_t *)dev->regs + REG_CONFIG + offset;
+
+	switch (size) {
+	case 1:
+		return *cfg;
+	case 2:
+		return *(volatile const uint16_t *)cfg;
+	case 4:
+		return *(volatile const uint32_t *)cfg;
+	default:
+		return *(volatile const uint32_t *)cfg |
+		       (uint64_t)*(volatile const uint32_t *)(cfg + 4) << 32;
+	}
+}
+
+uint64_t virtio_config_read(struct virtio_device *dev, unsigned int offset, unsigned int size)
+{
+	uint32_t gen;
+	uint64_t v;
+
+	do {
+		gen = reg_read(dev, REG_CONFIG_GENERATION);
+		v = config_once(dev, offset, size);
+	} while (reg_read(dev, REG_CONFIG_GENERATION) != gen);
+	return v;
+}
+
+long virtio_dma_page(unsigned long slot, unsigned long va, uint64_t *pa)
+{
+	unsigned long paddr = 0, pages = 0;
+	long err = tacet_frame_new(slot, 1);
+
+	if (!err)
+		err = tacet_frame_info(slot, &paddr, &pages);
+	if (!err)
+		err = tacet_map(TACET_CHILD_SELF, slot, va, TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	if (err) {
+		tacet_cap_delete(slot);
+		return err;
+	}
+	*pa = paddr;
+	return 0;
+}

@@ -1,0 +1,41 @@
+/* devlist: prints the devices init gave it, one line each, and for a virtio-mmio transport what
+ * its registers say (MagicValue, Version, DeviceID), read through its own frame: the tests of
+ * init's device matching and ownership (tests/qemu/cases_virtio.py) check these lines. Exits 0.
+ * No IPC protocol. */
+#include <stdio.h>
+#include <string.h>
+#include <tacet.h>
+#include <tacet/init_proto.h>
+
+#define DEVICE_VA 0x0000002000000000ul
+
+/* A virtio-mmio transport's registers: magic, version and device ID at 0x000, 0x004, 0x008. */
+static void print_virtio(const struct tacet_bootinfo_device *d)
+{
+	volatile const uint32_t *regs = (volatile const uint32_t *)DEVICE_VA;
+	long err = tacet_map(TACET_CHILD_SELF, d->slot, DEVICE_VA, TACET_RIGHT_READ);
+
+	if (err) {
+		printf(" (cannot map: %s)", tacet_strerror(err));
+		return;
+	}
+	printf(", magic 0x%08x version %u virtio device %u", (unsigned int)regs[0],
+	       (unsigned int)regs[1], (unsigned int)regs[2]);
+	tacet_unmap(TACET_CHILD_SELF, DEVICE_VA, 1);
+}
+
+int main(void)
+{
+	const struct tacet_child_devices *given = (const void *)TACET_CHILD_DEVICES_VADDR;
+
+	printf("devlist: %lu devices\n", given->count);
+	for (unsigned long i = 0; i < given->count; i++) {
+		const struct tacet_bootinfo_device *d = &given->devices[i];
+
+		printf("devlist: %s at 0x%lx irq %u", d->compatible, d->paddr, d->irq);
+		if (!strcmp(d->compatible, "virtio,mmio"))
+			print_virtio(d);
+		printf("\n");
+	}
+	return 0;
+}

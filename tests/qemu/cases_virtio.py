@@ -1,0 +1,125 @@
+"""cases_virtio.py: init's device matching and ownership (a device goes to one server; virtio
+devices by their device ID; compatibles with a comma), the virtio-rng driver and the virtio
+library under it."""
+
+RNG = ("-device", "virtio-rng-device")
+NOT_STARTED = r"init: 1 of the servers in init.run= could not start"
+
+CASES = [
+    # One device, two servers asking for it: the first gets it, the second is not started and
+    # init names both; the machine ends with a failure status since one entry failed.
+    case("init-device-one-owner",
+         [r"devlist: 1 devices\n", r"devlist: google,goldfish-rtc at 0x101000 irq 11\n",
+          r"init: hello: device google,goldfish-rtc at 0x101000 belongs to devlist; "
+          r"not starting hello", r"init: cannot start hello: ", NOT_STARTED,
+          r"init: leak check: .*: PASS", r"init: all 1 servers done \(some failed\)"],
+         bootargs="init.run=devlist:goldfish-rtc,hello:goldfish-rtc", smp=2, status=1,
+         forbid=(r"PANIC", r"hello from user space")),
+    # A device nobody has: the error names it.
+    case("init-device-unmatched",
+         [r'init: hello: no device matches "no-such-device"\n', r"init: cannot start hello: ",
+          r"devlist: 1 devices", NOT_STARTED, r"init: leak check: .*: PASS"],
+         bootargs="init.run=hello:no-such-device,devlist:goldfish-rtc", smp=2, status=1,
+         forbid=(r"PANIC", r"hello from user space")),
+    # By virtio device ID: only the transport whose DeviceID is 4 (of the eight), read by init.
+    case("init-virtio-id",
+         [r"devlist: 1 devices\n",
+          r"devlist: virtio,mmio at 0x1000[1-8]000 irq [1-8], magic 0x74726976 version 2 "
+          r"virtio device 4\n", r"init: all 1 servers done; powering off"],
+         bootargs="init.run=devlist:virtio-rng", smp=2, qemu_args=RNG),
+    # Two entropy devices: both transports with ID 4, to one server; a second asking is refused.
+    case("init-virtio-id-two",
+         [r"devlist: 2 devices\n",
+          r"(?s)(devlist: virtio,mmio at 0x1000[1-8]000 irq [1-8], magic 0x74726976 "
+          r"version 2 virtio device 4\n.*){2}",
+          r"init: hello: device virtio,mmio at 0x1000[1-8]000 belongs to devlist; "
+          r"not starting hello", NOT_STARTED],
+         bootargs="init.run=devlist:virtio-rng,hello:virtio-rng", smp=2, status=1,
+         qemu_args=RNG + RNG, forbid=(r"PANIC", r"hello from user space")),
+    # A virtio ID with no such device attached (an entropy source is; no block device).
+    case("init-virtio-id-absent",
+         [r'init: devlist: no device matches "virtio-blk" \(no virtio-mmio transport has '
+          r'device ID 2\)\n', r"init: no server could start \(1 failed\); powering off"],
+         bootargs="init.run=devlist:virtio-blk", smp=2, status=1, qemu_args=RNG, timeout=10),
+    # A compatible with a comma in init.run: all eight transports, whole and vendor-less
+    # compatibles mixed, then another entry after the comma that names a module.
+    case("init-compatible-comma",
+         [r"devlist: 9 devices\n", r"devlist: google,goldfish-rtc at 0x101000 irq 11\n",
+          r"(?s)(devlist: virtio,mmio at 0x1000[1-8]000 irq [1-8], magic 0x74726976 "
+          r"version 2 virtio device [04]\n.*){8}",
+          r"hello: libc ok", r"init: all 2 servers done; powering off"],
+         bootargs="init.run=devlist:google,goldfish-rtc+virtio,mmio*1,hello", smp=2,
+         qemu_args=RNG),
+    # Nothing could start (no such module; a device nobody has): init powers off with a
+    # failure status instead of waiting for servers that do not exist.
+    case("init-no-server-starts",
+         [r'init: no module "nosuchserver"', r'init: hello: no device matches "nothing"',
+          r"init: no server could start \(2 failed\); powering off"],
+         bootargs="init.run=nosuchserver,hello:nothing", smp=2, status=1, timeout=10),
+]
+
+RNG_READY = r"rng: virtio entropy device on line [1-8], 8 requests of 64 bytes offered, event idx"
+STATS = (r"rngtest {}: \d+ requests completed \(\d+ in flight\), (\d+) interrupts handled, \1 "
+         r"on the line: PASS")
+BYTES = (r"rngtest {}: 4096 bytes, 2[4-5]\d distinct values, the commonest \d+ times, first "
+         r"bytes [0-9a-f]{{16}}: PASS")
+
+
+
+def stats_seen(n):
+    """The output once n clients have printed their interrupt counts."""
+    return r"(?s)(rngtest \d: \d+ requests completed[^\n]*\n.*){%d}" % n
+
+
+RNG_RUN = "init.run=uart:ns16550a,rng:virtio-rng"
+
+CASES += [
+    # A client asks for 4096 bytes: it gets them all, spread over the byte values; the driver
+    # handled every interrupt of its line, no more than the requests the device completed.
+    case("rng-4096",
+         [RNG_READY, BYTES.format(2), STATS.format(2),
+          r"init: server rngtest finished with status 0", r"init: power off requested by uart"],
+         bootargs=f"{RNG_RUN},rngtest@1", smp=2, qemu_args=RNG,
+         console_input=(stats_seen(1), "poweroff\r")),
+    # Two clients at once, on two other harts: each gets its 4096 bytes, and not the same ones.
+    case("rng-two-clients",
+         [RNG_READY, BYTES.format(2), BYTES.format(3), STATS.format(2), STATS.format(3),
+          r"(?s)rngtest \d: 4096 bytes[^\n]* first bytes ([0-9a-f]{16}): PASS\n.*"
+          r"rngtest \d: 4096 bytes[^\n]* first bytes (?!\1)[0-9a-f]{16}: PASS",
+          r"(?s)(init: server rngtest finished with status 0.*){2}",
+          r"init: power off requested by uart"],
+         bootargs=f"{RNG_RUN},rngtest@1,rngtest@2", smp=3, qemu_args=RNG,
+         console_input=(stats_seen(2), "poweroff\r")),
+]
+
+# The block service on the disk the Makefile makes (build/blk-test.img); snapshot=on keeps the
+# test's writes out of the file.
+DISK = "build/blk-test.img"  # servers/blk/module.mk makes it
+
+
+def disk(readonly):
+    drive = f"file={DISK},if=none,format=raw,id=disk0,snapshot=on"
+    return ("-drive", drive + (",readonly=on" if readonly else ""),
+            "-device", "virtio-blk-device,drive=disk0")
+
+
+BLK_READS = [r"blktest: capacity: PASS", r"blktest: read before attaching a frame refused: PASS",
+             r"blktest: attach a one-page frame: PASS", r"blktest: read sector 0: PASS",
+             r"blktest: read sectors 120-127 \(4 KiB\): PASS",
+             r"blktest: read sector 77 at offset 1024, nothing else touched: PASS",
+             r"blktest: past the disk, past the frame, a misaligned offset, no sectors: refused: "
+             r"PASS", r"blktest: all checks passed", r"init: power off requested by blktest"]
+
+CASES += [
+    case("blk-read-write",
+         [r"blk: virtio block device, 128 sectors of 512 bytes, flush\n", *BLK_READS,
+          r"blktest: write sector 5, flush: PASS",
+          r"blktest: sector 5 reads back as written, 4 and 6 unchanged: PASS"],
+         bootargs="init.run=blk:virtio-blk,blktest@1", smp=2, qemu_args=RNG + disk(False),
+         needs=[DISK]),
+    case("blk-read-only",
+         [r"blk: virtio block device, 128 sectors of 512 bytes, read-only", *BLK_READS,
+          r"blktest: write to the read-only disk refused \(EPERM\): PASS"],
+         bootargs="init.run=blk:virtio-blk,blktest@1", smp=2, qemu_args=disk(True),
+         needs=[DISK]),
+]
