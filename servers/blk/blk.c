@@ -1,21 +1,18 @@
 /* blk: the virtio block device's driver (virtio-blk, device ID 2) and the "blk" service
  * (<tacet/blk_proto.h>; docs/virtio.md).
  *
- * Device (from init, `blk:virtio-blk`): the virtio-mmio transport whose DeviceID is 2, opened
- * with the driver kit. One virtqueue (requestq) of QUEUE_SIZE descriptors. A request is a chain
- * of three: the 16-byte header (type, sector; the device reads it) in this server's DMA page,
- * the data in the client's frame (read by the device for a write, written for a read) and the
- * status byte, also in the client's frame, at the place the client named for that request id.
+ * Device (init.run= `blk:virtio-blk`), opened with the driver kit: one virtqueue of QUEUE_SIZE
+ * descriptors. A request is a chain of three: the 16-byte header (type, sector) in this
+ * server's DMA page, the data in the client's frame, and the status byte the device writes,
+ * also in the client's frame, where the client put that request id's.
  *
  * Several requests in flight, from any number of clients: a call queues its request and is
- * answered at once; the interrupt (InterruptStatus cleared on the device, the used ring
- * drained, then the line acknowledged) completes requests, each one signalled on its client's
- * notification as the bit of its id. So no call ever waits for the device.
+ * answered at once; the interrupt (InterruptStatus cleared, the used ring drained, then the line
+ * acknowledged) completes them, each signalled on its client's notification as its id's bit.
  *
- * Locking: none; one thread does everything (the kit's service loop takes both the calls and
- * the interrupts). A client's frame capability is kept while any of its requests is in flight,
- * so its memory cannot go back to the kernel under the device. Prints only through the
- * kernel's debug output. */
+ * Locking: none; one thread does everything (the kit's loop takes the calls and the interrupts).
+ * A client's frame capability is kept while it has requests in flight, so its memory cannot go
+ * back to the kernel under the device. Prints only through the kernel's debug output. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +34,7 @@
 #define CONFIG_CAPACITY    0 /* u64, in 512-byte sectors */
 
 struct blk_header {
-	uint32_t type;
-	uint32_t reserved;
+	uint32_t type, reserved;
 	uint64_t sector;
 };
 
@@ -49,10 +45,7 @@ struct client {
 	uint32_t busy;              /* ids in flight */
 };
 
-struct request {
-	struct client *c; /* NULL: free */
-	unsigned int id;
-};
+struct request { struct client *c; unsigned int id; }; /* c NULL: free */
 
 static struct tacet_device dev;
 static struct virtio_device vdev;
@@ -60,13 +53,9 @@ static struct virtq queue;
 static struct tacet_dma headers; /* MAX_REQS headers */
 static struct request reqs[MAX_REQS];
 static struct client clients[MAX_CLIENTS];
-static uint64_t capacity;
-static unsigned long completed, irqs, in_flight, most;
+static uint64_t capacity, completed, irqs, in_flight, most; /* most: in flight at once */
 
-static int has(unsigned int bit)
-{
-	return !!(vdev.features & VIRTIO_FEATURE(bit));
-}
+#define has(bit) (!!(vdev.features & VIRTIO_FEATURE(bit)))
 
 /* The line fired: clear the device's status, complete what is used, then unmask the line. */
 static void interrupt(struct tacet_device *d, long ev)
@@ -78,12 +67,10 @@ static void interrupt(struct tacet_device *d, long ev)
 		return;
 	status = virtio_interrupt_ack(&vdev);
 	while ((r = virtq_get(&queue, NULL))) {
-		struct client *c = r->c;
-
-		c->busy &= ~(1u << r->id);
+		r->c->busy &= ~(1u << r->id); /* free before the client hears: it may reuse it */
+		tacet_signal(r->c->ntfn, 1ul << (r->c->shift + r->id));
 		r->c = NULL;
 		completed++, in_flight--;
-		tacet_signal(c->ntfn, 1ul << (c->shift + r->id));
 	}
 	irqs += status != 0;
 	tacet_device_ack(d, status != 0);
@@ -92,11 +79,6 @@ static void interrupt(struct tacet_device *d, long ev)
 		virtio_fail(&vdev, "broken used ring");
 		exit(1);
 	}
-}
-
-static struct client *client_of(unsigned long badge)
-{
-	return badge >= 1 && badge <= MAX_CLIENTS ? &clients[badge - 1] : NULL;
 }
 
 /* BLK_ATTACH: the frame or the notification that came with the call, kept in *keep. */
@@ -110,10 +92,8 @@ static long attach(struct tacet_service *s, const struct tacet_msg *msg, struct 
 		return -TACET_EINVAL;
 	if (type != TACET_CAP_FRAME && type != TACET_CAP_NOTIFICATION)
 		return type < 0 ? type : -TACET_ETYPE;
-	if (!c)
-		return -TACET_ENOMEM;
-	if (c->busy)
-		return -TACET_EBUSY;
+	if (!c || c->busy)
+		return !c ? -TACET_ENOMEM : -TACET_EBUSY;
 	if ((rights & TACET_RIGHT_WRITE) == 0 || (frame && !(rights & TACET_RIGHT_READ)))
 		return -TACET_EPERM;
 	if (frame && (err = tacet_frame_info(s->recv, &pa, &pages)))
@@ -180,10 +160,25 @@ static long submit(const struct tacet_msg *msg, struct client *c, uint32_t type)
 	return 0;
 }
 
+/* BLK_STATS: the two interrupt counts at one moment (those that came meanwhile taken first). */
+static void stats(struct tacet_msg *reply)
+{
+	struct tacet_irq_info line = { 0 };
+	long bits = tacet_poll(dev.ntfn_slot);
+
+	do {
+		for (long ev = tacet_device_notified(&dev, bits > 0 ? (unsigned long)bits : 0); ev;
+		     ev = tacet_device_notified(&dev, 0))
+			interrupt(&dev, ev);
+		tacet_info(TACET_INFO_IRQ, dev.irq, &line, sizeof(line));
+	} while ((bits = tacet_poll(dev.ntfn_slot)) > 0);
+	*reply = (struct tacet_msg){ .tag = TACET_TAG(0, 4),
+				     .w = { completed, irqs, line.count, most } };
+}
+
 static void serve(struct tacet_service *s, const struct tacet_msg *msg, struct tacet_msg *reply)
 {
-	struct client *c = client_of(s->badge);
-	struct tacet_irq_info line = { 0 };
+	struct client *c = s->badge - 1 < MAX_CLIENTS ? &clients[s->badge - 1] : NULL;
 	long r = -TACET_EINVAL;
 
 	switch (TACET_TAG_LABEL(msg->tag)) {
@@ -192,21 +187,17 @@ static void serve(struct tacet_service *s, const struct tacet_msg *msg, struct t
 					     .w = { capacity, BLK_SECTOR, has(VIRTIO_BLK_F_RO) } };
 		return;
 	case BLK_STATS:
-		tacet_info(TACET_INFO_IRQ, dev.irq, &line, sizeof(line));
-		*reply = (struct tacet_msg){ .tag = TACET_TAG(0, 4),
-					     .w = { completed, irqs, line.count, most } };
+		stats(reply);
 		return;
 	case BLK_ATTACH:
 		r = attach(s, msg, c);
 		break;
 	case BLK_READ:
-		r = submit(msg, c, VIRTIO_BLK_T_IN);
-		break;
 	case BLK_WRITE:
-		r = submit(msg, c, VIRTIO_BLK_T_OUT);
-		break;
 	case BLK_FLUSH:
-		r = submit(msg, c, VIRTIO_BLK_T_FLUSH);
+		r = submit(msg, c, TACET_TAG_LABEL(msg->tag) == BLK_READ ? VIRTIO_BLK_T_IN :
+				   TACET_TAG_LABEL(msg->tag) == BLK_WRITE ? VIRTIO_BLK_T_OUT :
+									    VIRTIO_BLK_T_FLUSH);
 		break;
 	}
 	reply->w[0] = (unsigned long)r;
@@ -220,10 +211,8 @@ static long setup(const char **step)
 	*step = "open the device";
 	err = tacet_device_open(&dev, NULL, 0, 0);
 	if (!err && (*step = "open the virtio device"))
-		err = virtio_open(&vdev, dev.regs, VIRTIO_ID_BLK,
-				  VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX) |
-					  VIRTIO_FEATURE(VIRTIO_BLK_F_RO) |
-					  VIRTIO_FEATURE(VIRTIO_BLK_F_FLUSH));
+		err = virtio_open(&vdev, dev.regs, VIRTIO_ID_BLK, VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX) |
+				  VIRTIO_FEATURE(VIRTIO_BLK_F_RO) | VIRTIO_FEATURE(VIRTIO_BLK_F_FLUSH));
 	if (!err && (*step = "set up the request queue"))
 		err = qslot < 0 ? qslot : !qva ? -TACET_ENOMEM :
 		      virtio_queue_create(&vdev, 0, &queue, QUEUE_SIZE, (unsigned long)qslot, qva);
