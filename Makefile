@@ -69,6 +69,8 @@ callgraph: $(KERNEL_CALLGRAPH)
 HOT_LEAVES := kernel/arch/riscv/plic.c kernel/runqueue.c
 $(patsubst %.c,$(BUILD)/%.c.o,$(HOT_LEAVES)) $(patsubst %.c,$(BUILD)/%.c.ci,$(HOT_LEAVES)): \
 	CFLAGS += -fomit-frame-pointer
+# Flags live here: a changed Makefile rebuilds the kernel (an old object keeps its old flags).
+$(KERNEL_OBJS) $(KERNEL_CALLGRAPH): Makefile
 
 $(BUILD)/%.S.o: %.S
 	@mkdir -p $(@D)
