@@ -136,10 +136,13 @@ dtb_args = $(strip $(call QEMU_ARGS,$(1),$(2),$(3)) $(4))
 dtb_name = $(1)-smp$(2)-$(3)-$(shell printf '%s' \
 	'$(subst ','\'',$(call dtb_args,$(1),$(2),$(3),$(4)))' | sha1sum | cut -c1-8)
 
-# The devices `make qemu` attaches whatever QEMU_EXTRA says: the entropy source the default
-# boot arguments give the rng server (rng:virtio-rng). The tests attach their own (machine.py
-# empties this).
-QEMU_DEVICES ?= -device virtio-rng-device
+# The devices `make qemu` attaches whatever QEMU_EXTRA says: the entropy source and the disk
+# the default boot arguments give the rng and blk servers (rng:virtio-rng, blk:virtio-blk).
+# The disk is build/disk.img (1 MiB, made once, kept between runs). The tests attach their
+# own (machine.py empties this).
+QEMU_DISK := $(BUILD)/disk.img
+QEMU_DEVICES ?= -device virtio-rng-device \
+	-drive file=$(QEMU_DISK),if=none,format=raw,id=disk0 -device virtio-blk-device,drive=disk0
 MACHINE_EXTRA := $(strip $(QEMU_DEVICES) $(QEMU_EXTRA))
 DTB_NAME := $(call dtb_name,$(VARIANT),$(SMP),$(MEM),$(MACHINE_EXTRA))
 DTB := $(BUILD)/dts/$(DTB_NAME).dtb
@@ -150,6 +153,11 @@ $(BUILD)/dts/$(DTB_NAME).qemu.dtb: DUMP_ARGS := \
 	$(call dtb_args,$(VARIANT),$(SMP),$(MEM),$(MACHINE_EXTRA))
 $(BUILD)/dts/$(BAD_DTB_BASE_NAME).qemu.dtb: DUMP_ARGS := $(call dtb_args,aclint,4,128M,)
 
+$(QEMU_DISK):
+	@mkdir -p $(@D)
+	truncate -s 1M $@
+
+$(BUILD)/dts/$(DTB_NAME).qemu.dtb: $(if $(findstring $(QEMU_DISK),$(MACHINE_EXTRA)),$(QEMU_DISK))
 $(BUILD)/dts/%.qemu.dtb:
 	$(if $(DUMP_ARGS),,$(error $@ is no tree of this make's machine: \
 		ask for a tree by VARIANT, SMP, MEM and QEMU_EXTRA with make dtbs or print-dtb))
@@ -179,7 +187,7 @@ $(BAD_MODULES) &: $(BUILD)/modules.img tests/qemu/badmodules.py tools/tacet_modu
 
 # --- running ------------------------------------------------------------------------------
 # BOOTARGS replaces the overlay's default boot arguments (init.run=rng/110:virtio-rng*3,
-# uart:ns16550a*5); QEMU_EXTRA adds QEMU arguments (devices: QEMU_EXTRA="-device edu") to
+# uart:ns16550a*5,rtc:goldfish-rtc,blk/110:virtio-blk); QEMU_EXTRA adds QEMU arguments (devices: QEMU_EXTRA="-device edu") to
 # QEMU_DEVICES; each machine gets its own tree.
 QEMU_RUN = $(QEMU) $(call QEMU_ARGS,$(VARIANT),$(SMP),$(MEM)) -nographic -bios $(OPENSBI) \
 	-kernel $(BUILD)/kernel.bin -dtb $(DTB) \
@@ -191,7 +199,7 @@ deps:
 qemu: deps
 	@$(MAKE) --no-print-directory run
 
-run: kernel userspace dtbs
+run: kernel userspace dtbs $(if $(findstring $(QEMU_DISK),$(MACHINE_EXTRA)),$(QEMU_DISK))
 	$(QEMU_RUN)
 
 gdb: deps

@@ -123,6 +123,13 @@ class spliced:
 
 CASES = []
 
+# What `make qemu` attaches for the default boot arguments (rng:virtio-rng, blk:virtio-blk): the
+# cases that boot them attach the same, the disk being the tests' (writes never reach it).
+DEFAULT_DEVICES = ("-device", "virtio-rng-device",
+                   "-drive", "file=build/blk-test.img,if=none,format=raw,id=disk0,snapshot=on",
+                   "-device", "virtio-blk-device,drive=disk0")
+DEFAULT_NEEDS = ("build/blk-test.img",)
+
 for n in (1, 2, 4, 8):
     CASES.append(case(f"boot-smp{n}", [rf"harts online: {n}\n", r"ktest: boot: PASS"],
                       smp=n, bootargs="test=boot"))
@@ -239,12 +246,14 @@ CASES += [
 ]
 
 
-# More cases live in tests/qemu/cases_*.py, each defining CASES with case() (and spliced()).
+# More cases live in tests/qemu/cases_*.py, each defining CASES with case() (and spliced(),
+# DEFAULT_DEVICES and DEFAULT_NEEDS for a boot with the default boot arguments).
 for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.py"))):
     _spec = importlib.util.spec_from_file_location(os.path.basename(_path)[:-3], _path)
     _mod = importlib.util.module_from_spec(_spec)
     _mod.case = case
     _mod.spliced = spliced
+    _mod.DEFAULT_DEVICES, _mod.DEFAULT_NEEDS = DEFAULT_DEVICES, DEFAULT_NEEDS
     _spec.loader.exec_module(_mod)
     CASES += _mod.CASES
 
@@ -258,10 +267,10 @@ CASES += [
           r"poweroff",
           r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
           r"\d+ uart\s+0\s+100 (running|ready)", r"\d+ init\s+0\s+200 recv",
-          r"\d+ rng\s+0\s+110 recv",
+          r"\d+ rng\s+0\s+110 recv", r"\d+ blk\s+0\s+110 recv",
           r"tacet> random\n([0-9a-f]{32})\n(?s:.*)tacet> random\n(?!\1)[0-9a-f]{32}\n",
           r"pages: \d+ total, \d+ free", r"init: power off requested by uart"],
-         qemu_args=("-device", "virtio-rng-device"),
+         qemu_args=DEFAULT_DEVICES, needs=DEFAULT_NEEDS,
          console_input=(r"tacet> ", "random\rhelp\recho hello tacet\rps\rmem\rharts\rirqs\r"
                                     "random\rpoweroff\r")),
 ]

@@ -104,6 +104,7 @@ CASES += [
     case("rtc-date",
          [r"tacet> date\n+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\n",
           r"init: power off requested by uart"],
+         qemu_args=DEFAULT_DEVICES, needs=DEFAULT_NEEDS,
          console_input=(r"tacet> ", "date\rpoweroff\r"), check=date_matches_host),
     # The rtc service's alarms, through lib's client; QEMU traces every MMIO write so that the
     # check can see the driver clear the device's interrupt before it acknowledges the line.
