@@ -195,7 +195,9 @@ long tacet_device_ack(struct tacet_device *dev, int handled);
  * which client), the message and a reply already set to one word, 0; they fill in the reply. A capability that came with
  * a call lands in s->recv; the loop deletes it after the handler unless the handler took it
  * with tacet_service_take_cap. The loop replies before it receives again, so a handler must not
- * block for long: everything else waits meanwhile (its interrupts too).
+ * block for long: everything else waits meanwhile (its interrupts too). A handler may wait for
+ * the device itself (tacet_device_wait); after it, the loop makes any ack still owed and hands
+ * `event` whatever events the waits left.
  * A server that the console server calls (the shell's commands) must not print through the
  * console from its handlers: the console is blocked in that call, and the two would deadlock. */
 struct tacet_service {
