@@ -10,7 +10,6 @@
 #define LOOKUP_TRIES  10000 /* 1 ms apart: 10 s */
 #define CLAIM_TRIES   1000
 #define CLAIM_PAUSE_NS 10000000ull /* 10 ms */
-#define BAR0_PAGES    1
 
 /* One pass over the edu devices: the index of the first one claimed, or a negative TACET_E*
  * code (-TACET_EBUSY: there are some, all claimed). */
@@ -54,7 +53,7 @@ long edu_open(struct edu *e, unsigned long badge)
 {
 	const char *step = "look up \"pci\"";
 	long err = tacet_lookup("pci", EDU_SLOT_PCI, LOOKUP_TRIES);
-	unsigned long va = 0;
+	unsigned long va = 0, pa, pages = 0;
 
 	e->index = -1;
 	if (!err && (step = "create the notification"))
@@ -64,10 +63,11 @@ long edu_open(struct edu *e, unsigned long badge)
 		err = e->index < 0 ? e->index : 0;
 	}
 	if (!err && (step = "map its registers"))
-		err = (va = tacet_va_alloc(BAR0_PAGES))
-			      ? tacet_map(TACET_CHILD_SELF, EDU_SLOT_BAR, va,
-					  TACET_RIGHT_READ | TACET_RIGHT_WRITE)
-			      : -TACET_ENOMEM;
+		err = tacet_frame_info(EDU_SLOT_BAR, &pa, &pages);
+	if (!err)
+		err = (va = tacet_va_alloc(pages)) ? tacet_map(TACET_CHILD_SELF, EDU_SLOT_BAR, va,
+							       TACET_RIGHT_READ | TACET_RIGHT_WRITE)
+						   : -TACET_ENOMEM;
 	if (!err) {
 		/* A previous driver may have ended with an interrupt raised and not acknowledged:
 		 * its status bits would assert the line as soon as INTx is on, and that interrupt,

@@ -36,7 +36,7 @@ struct edu {
 };
 
 /* Claims the first edu device no other server has claimed (waiting up to 10 s for one to be
- * released if all are claimed), maps its BAR0 (its one page) at an address from tacet_va_alloc,
+ * released if all are claimed), maps its BAR0 (the whole frame) at an address from tacet_va_alloc,
  * clears any interrupt status a previous
  * driver left, binds the line to the notification (shared, with badge), then checks the device
  * answers.
