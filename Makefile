@@ -63,6 +63,13 @@ $(KERNEL_CALLGRAPH): $(BUILD)/%.c.ci: %.c
 	$(CC) $(CFLAGS) -fcallgraph-info -c -o $(BUILD)/$*.c.o $<
 callgraph: $(KERNEL_CALLGRAPH)
 
+# The PLIC's operations and the wait/run queues are leaves (or nearly) on every interrupt and
+# switch: built without frame-pointer setup. A backtrace through them loses only the leaf,
+# whose pc the trap frame has anyway.
+HOT_LEAVES := kernel/arch/riscv/plic.c kernel/runqueue.c
+$(patsubst %.c,$(BUILD)/%.c.o,$(HOT_LEAVES)) $(patsubst %.c,$(BUILD)/%.c.ci,$(HOT_LEAVES)): \
+	CFLAGS += -fomit-frame-pointer
+
 $(BUILD)/%.S.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<

@@ -2,6 +2,7 @@
  * kernel's debug output, once tacet_console_attach() found it. When the console server ends
  * (a call says TACET_EDEAD), it waits for init to restart it and goes on with the new one; a
  * piece of text the old one had taken but not yet sent is lost with it. */
+#include <stdio.h>
 #include <string.h>
 #include <tacet.h>
 #include <tacet/console_proto.h>
@@ -31,6 +32,18 @@ static long console_ipc_write(const void *buf, unsigned long len)
 		done += n;
 	}
 	return (long)len;
+}
+
+long tacet_console_sync(void)
+{
+	struct tacet_msg msg = { .tag = TACET_TAG(CONSOLE_SYNC, 0) };
+	long err;
+
+	fflush(stdout);
+	if (tacet_console_write != console_ipc_write)
+		return 0;
+	err = tacet_call(TACET_CHILD_CONSOLE, &msg);
+	return err ? err : (long)msg.w[0];
 }
 
 long tacet_console_attach(unsigned int tries)

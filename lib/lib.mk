@@ -24,6 +24,8 @@ LIBTACET_SRCS += lib/slot.c lib/va.c lib/dma.c lib/device.c lib/time.c lib/servi
 LIBTACET_SRCS += lib/virtio.c lib/virtio_queue.c
 # the entropy service's client (servers/rng)
 LIBTACET_SRCS += lib/random.c
+# the block service's client (servers/blk)
+LIBTACET_SRCS += lib/blk.c
 LIBTACET_OBJS := $(patsubst lib/%,$(BUILD)/lib/%.o,$(basename $(LIBTACET_SRCS)))
 
 # servers/NAME/x.c -> $(BUILD)/servers/NAME/x.o

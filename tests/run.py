@@ -134,7 +134,8 @@ def qemu_command(c, dtb, initrd):
 
 def boot(cmd, timeout, console_input, stop_on=()):
     """Run QEMU to its exit; console_input is (pattern, text) or a list of them: type each
-    text once its pattern was printed, in order. Once a pattern of stop_on is printed the case
+    text once its pattern (a regular expression, or a function of the output) was printed, in
+    order. Once a pattern of stop_on is printed the case
     has failed whatever comes next: QEMU is stopped a second later, rather than left to wait
     for input that will never be typed. Returns (output, exit status or None, timed out?)."""
     proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -151,7 +152,7 @@ def boot(cmd, timeout, console_input, stop_on=()):
         if len(chunks) != seen:  # read again only what changed
             seen = len(chunks)
             out = b"".join(chunks).decode(errors="replace")
-        if steps and re.search(steps[0][0], out):
+        if steps and (steps[0][0](out) if callable(steps[0][0]) else re.search(steps[0][0], out)):
             proc.stdin.write(steps.pop(0)[1].encode())
             proc.stdin.flush()
         if failed_at is None and any(re.search(p, out) for p in stop_on):
@@ -185,8 +186,8 @@ def run_qemu_case(results, c):
         problems.append(f"timed out after {c['timeout']}s")
     elif status != c["status"]:
         problems.append(f"QEMU exit status {status}, expected {c['status']}")
-    for pattern in c["expect"]:
-        if not re.search(pattern, out):
+    for pattern in c["expect"]:  # a regular expression, or a function of the output
+        if not (pattern(out) if callable(pattern) else re.search(pattern, out)):
             problems.append(f"missing /{pattern}/")
     for pattern in c["forbid"]:
         m = re.search(pattern, out)

@@ -42,5 +42,10 @@ long tacet_reconnect(const char *name, unsigned long slot, unsigned int tries);
 /* Send stdout/stderr to the console server from now on (looked up as "console" into slot
  * TACET_CHILD_CONSOLE, trying `tries` times). 0, or the lookup's error (output unchanged). */
 long tacet_console_attach(unsigned int tries);
+/* After tacet_console_attach(): flush stdout and wait until the console server has sent all of
+ * it to the UART (CONSOLE_SYNC), so that text printed elsewhere afterwards (another server's
+ * debug output, the kernel's) cannot be cut into it. 0 (also when not attached), or the call's
+ * error. */
+long tacet_console_sync(void);
 
 #endif

@@ -31,3 +31,7 @@ SERVER_SRCS_bench_irq_cycle := servers/bench/irq_cycle.c servers/edu/edu_dev.c $
 # Boot to the shell prompt: the console server (its own uart.c) with a hook at the first prompt.
 SERVERS += bench_boot
 SERVER_SRCS_bench_boot := servers/uart/uart.c servers/bench/boot.c $(BENCH_COMMON)
+
+# bench_blk: 4 KiB reads from the block service at queue depth 1 and 16, wall clock.
+SERVERS += bench_blk
+SERVER_SRCS_bench_blk := servers/bench/blk.c

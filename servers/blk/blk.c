@@ -1,38 +1,29 @@
-/* blk: the virtio block device's driver (virtio-blk, device ID 2) and the block service.
+/* blk: the virtio block device's driver (virtio-blk, device ID 2) and the "blk" service
+ * (<tacet/blk_proto.h>; docs/virtio.md).
  *
- * Device (from init, `blk:virtio-blk`): the virtio-mmio transport whose DeviceID is 2, in
- * TACET_CHILD_DEVICE, its line in TACET_CHILD_DEVICE_IRQ. One virtqueue (requestq). A request
- * is a chain of three: the header (type, sector; the device reads it), the data (in the
- * client's frame: the device reads it for a write, writes it for a read) and a status byte the
- * device writes. The header and status live in this server's own DMA page.
+ * Device (init.run= `blk:virtio-blk`), opened with the driver kit: one virtqueue of QUEUE_SIZE
+ * descriptors. A request is a chain of three: the 16-byte header (type, sector) in this
+ * server's DMA page, the data in the client's frame, and the status byte the device writes,
+ * also in the client's frame, where the client put that request id's.
  *
- * One request at a time: a client's call waits while the driver waits for the device's
- * interrupt (InterruptStatus cleared on the device, the used ring drained, then the line
- * acknowledged), since a reply cannot be put off; other clients queue on the endpoint.
+ * Several requests in flight, from any number of clients: a call queues its request and is
+ * answered at once; the interrupt (InterruptStatus cleared, the used ring drained, then the line
+ * acknowledged) completes them, each signalled on its client's notification as its id's bit.
  *
- * IPC: publishes "blk" (badged per client, with GRANT: a client grants its data frame),
- * serving <tacet/blk_proto.h>. Prints only through the kernel's debug output. */
+ * Locking: none; one thread does everything (the kit's loop takes the calls and the interrupts).
+ * A client's frame capability is kept while it has requests in flight, so its memory cannot go
+ * back to the kernel under the device. Prints only through the kernel's debug output. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <tacet.h>
 #include <tacet/blk_proto.h>
 #include <tacet/init_proto.h>
 #include <tacet/virtio.h>
 
-#define REGS_VA  0x0000002000000000ul
-#define QUEUE_VA 0x0000002000001000ul
-#define REQ_VA   0x0000002000002000ul
-
-#define SLOT_NTFN    (TACET_CHILD_FIRST_FREE + 0)
-#define SLOT_EP      (TACET_CHILD_FIRST_FREE + 1)
-#define SLOT_QUEUE   (TACET_CHILD_FIRST_FREE + 2)
-#define SLOT_REQ     (TACET_CHILD_FIRST_FREE + 3)
-#define SLOT_RECV    (TACET_CHILD_FIRST_FREE + 4)
-#define SLOT_CLIENTS (TACET_CHILD_FIRST_FREE + 8) /* one frame per client, by badge */
-#define MAX_CLIENTS  16
-#define IRQ_BADGE    1
-#define QUEUE_SIZE   16
-#define PAGE         4096ul
+#define QUEUE_SIZE   128 /* the most one page takes */
+#define MAX_REQS     40  /* in flight, all clients: three descriptors each */
+#define MAX_CLIENTS  32  /* badges 1..32: init's server number + 1 */
 
 /* virtio-blk (virtio 1.x, "Block Device"). */
 #define VIRTIO_BLK_F_RO    5
@@ -40,219 +31,220 @@
 #define VIRTIO_BLK_T_IN    0
 #define VIRTIO_BLK_T_OUT   1
 #define VIRTIO_BLK_T_FLUSH 4
-#define VIRTIO_BLK_S_OK    0
 #define CONFIG_CAPACITY    0 /* u64, in 512-byte sectors */
 
-struct blk_req {
-	uint32_t type;
-	uint32_t reserved;
+struct blk_header {
+	uint32_t type, reserved;
 	uint64_t sector;
-	uint8_t status; /* at offset 16: its own descriptor */
 };
 
 struct client {
-	uint64_t pa;
-	unsigned long pages; /* 0: nothing attached */
+	unsigned long frame, ntfn; /* lib slots (0: none given) */
+	uint64_t pa, bytes, status; /* the frame; the offset of its status area */
+	unsigned int shift;         /* request id i completes as bit shift + i */
+	uint32_t busy;              /* ids in flight */
 };
 
-static struct virtio_device dev;
+struct request { struct client *c; unsigned int id; }; /* c NULL: free */
+
+static struct tacet_device dev;
+static struct virtio_device vdev;
 static struct virtq queue;
-static struct blk_req *req = (struct blk_req *)REQ_VA;
-static uint64_t req_pa, capacity;
+static struct tacet_dma headers; /* MAX_REQS headers */
+static struct request reqs[MAX_REQS];
 static struct client clients[MAX_CLIENTS];
-static int done; /* the request in flight came back */
+static uint64_t capacity, completed, irqs, in_flight, most; /* most: in flight at once */
 
-/* The line fired: clear the device's status, take what is used, then unmask the line. */
-static void service_irq(void)
+#define has(bit) (!!(vdev.features & VIRTIO_FEATURE(bit)))
+
+/* The line fired: clear the device's status, complete what is used, then unmask the line. */
+static void interrupt(struct tacet_device *d, long ev)
 {
-	uint32_t status = virtio_interrupt_ack(&dev);
+	uint32_t status;
+	struct request *r;
 
-	while (virtq_get(&queue, NULL))
-		done = 1;
-	tacet_irq_ack(TACET_CHILD_DEVICE_IRQ, status != 0);
-}
-
-/* One request through the queue, waited for: the header, the data if any, the status. */
-static long submit(uint32_t type, uint64_t sector, uint64_t data_pa, uint32_t len)
-{
-	struct virtq_buf b[3] = { { req_pa, 16 }, { data_pa, len }, { req_pa + 16, 1 } };
-	unsigned int nout = type == VIRTIO_BLK_T_OUT ? 2 : 1, n = len ? 3 : 2;
-	long err;
-
-	*req = (struct blk_req){ .type = type, .sector = sector, .status = 0xff };
-	if (!len)
-		b[1] = b[2];
-	done = 0;
-	err = virtq_add(&queue, b, nout, n - nout, req);
-	if (err < 0)
-		return err;
-	if (virtq_kick_needed(&queue))
-		virtio_notify(&dev, 0);
-	while (!done && !queue.broken) {
-		long bits = tacet_wait(SLOT_NTFN);
-
-		if (bits < 0)
-			return bits;
-		if (bits & IRQ_BADGE)
-			service_irq();
+	if (!(ev & TACET_DEVICE_IRQ))
+		return;
+	status = virtio_interrupt_ack(&vdev);
+	while ((r = virtq_get(&queue, NULL))) {
+		r->c->busy &= ~(1u << r->id); /* free before the client hears: it may reuse it */
+		tacet_signal(r->c->ntfn, 1ul << (r->c->shift + r->id));
+		r->c = NULL;
+		completed++, in_flight--;
 	}
-	if (queue.broken)
-		return -TACET_EDEAD;
-	return req->status == VIRTIO_BLK_S_OK ? 0 : -TACET_EFAULT;
+	irqs += status != 0;
+	tacet_device_ack(d, status != 0);
+	if (queue.broken) {
+		printf("blk: the device returned a buffer it was not given; stopping\n");
+		virtio_fail(&vdev, "broken used ring");
+		exit(1);
+	}
 }
 
-static struct client *client_of(unsigned long badge)
+/* BLK_ATTACH: the frame or the notification that came with the call, kept in *keep. */
+static long attach(struct tacet_service *s, const struct tacet_msg *msg, struct client *c)
 {
-	return badge >= 1 && badge <= MAX_CLIENTS ? &clients[badge - 1] : NULL;
-}
-
-/* BLK_ATTACH: the frame that came with the call becomes the client's buffer. */
-static long attach(const struct tacet_msg *msg, unsigned long badge)
-{
-	struct client *c = client_of(badge);
-	unsigned long slot = SLOT_CLIENTS + badge - 1, pa, pages;
-	long err;
+	unsigned long rights = 0, pa = 0, pages = 0, *keep;
+	long type = tacet_cap_info(s->recv, &rights, NULL), slot, err;
+	int frame = type == TACET_CAP_FRAME;
 
 	if (!TACET_TAG_HAS_CAP(msg->tag))
 		return -TACET_EINVAL;
-	if (!c) {
-		tacet_cap_delete(SLOT_RECV);
-		return -TACET_ENOMEM;
-	}
-	err = tacet_frame_info(SLOT_RECV, &pa, &pages);
-	if (!err) {
-		tacet_cap_delete(slot); /* the frame it attached before, if any */
-		err = tacet_cap_copy(SLOT_RECV, slot, TACET_RIGHT_READ | TACET_RIGHT_WRITE, 0);
-	}
-	tacet_cap_delete(SLOT_RECV);
-	if (!err)
-		*c = (struct client){ .pa = pa, .pages = pages };
-	return err;
-}
-
-/* BLK_READ / BLK_WRITE: check the range against the disk and the client's frame. */
-static long transfer(const struct tacet_msg *msg, unsigned long badge, uint32_t type)
-{
-	struct client *c = client_of(badge);
-	uint64_t sector = msg->w[0], count = msg->w[1], offset = msg->w[2];
-
-	if (!c || !c->pages || !count || offset % BLK_SECTOR)
-		return -TACET_EINVAL;
-	if (sector >= capacity || count > capacity - sector || offset >= c->pages * PAGE ||
-	    count > (c->pages * PAGE - offset) / BLK_SECTOR)
-		return -TACET_ERANGE;
-	if (type == VIRTIO_BLK_T_OUT && (dev.features & VIRTIO_FEATURE(VIRTIO_BLK_F_RO)))
+	if (type != TACET_CAP_FRAME && type != TACET_CAP_NOTIFICATION)
+		return type < 0 ? type : -TACET_ETYPE;
+	if (!c || c->busy)
+		return !c ? -TACET_ENOMEM : -TACET_EBUSY;
+	if ((rights & TACET_RIGHT_WRITE) == 0 || (frame && !(rights & TACET_RIGHT_READ)))
 		return -TACET_EPERM;
-	return submit(type, sector, c->pa + offset, (uint32_t)(count * BLK_SECTOR));
+	if (frame && (err = tacet_frame_info(s->recv, &pa, &pages)))
+		return err;
+	if (frame ? msg->w[0] > pages * 4096 - BLK_IDS : msg->w[0] > 63 - BLK_IDS)
+		return -TACET_ERANGE;
+	slot = tacet_slot_alloc(); /* a copy that keeps only the rights the service uses */
+	if (slot >= 0 && (err = tacet_cap_copy(s->recv, (unsigned long)slot,
+					       frame ? TACET_RIGHT_READ | TACET_RIGHT_WRITE :
+						       TACET_RIGHT_WRITE, 0)))
+		tacet_slot_free((unsigned long)slot);
+	if (slot < 0 || err)
+		return slot < 0 ? slot : err;
+	keep = frame ? &c->frame : &c->ntfn;
+	if (*keep)
+		tacet_slot_free(*keep); /* the one it attached before */
+	*keep = (unsigned long)slot;
+	if (frame)
+		c->pa = pa, c->bytes = pages * 4096, c->status = msg->w[0];
+	else
+		c->shift = (unsigned int)msg->w[0];
+	return 0;
 }
 
-static long flush(void)
+/* BLK_READ / BLK_WRITE / BLK_FLUSH: check the request, then queue it. */
+static long submit(const struct tacet_msg *msg, struct client *c, uint32_t type)
 {
-	if (!(dev.features & VIRTIO_FEATURE(VIRTIO_BLK_F_FLUSH)))
-		return 0; /* without the feature the device writes through */
-	return submit(VIRTIO_BLK_T_FLUSH, 0, 0, 0);
+	uint64_t sector = msg->w[0], count = msg->w[1], offset = msg->w[2], id = msg->w[3];
+	uint32_t len = type == VIRTIO_BLK_T_FLUSH ? 0 : (uint32_t)(count * BLK_SECTOR);
+	struct virtq_buf b[3];
+	unsigned int n = 0, r;
+
+	if (!c || !c->frame || !c->ntfn || id >= BLK_IDS)
+		return -TACET_EINVAL;
+	if (type != VIRTIO_BLK_T_FLUSH) {
+		if (!count || offset % BLK_SECTOR)
+			return -TACET_EINVAL;
+		if (sector >= capacity || count > capacity - sector || offset >= c->bytes ||
+		    count > (c->bytes - offset) / BLK_SECTOR)
+			return -TACET_ERANGE;
+		if (type == VIRTIO_BLK_T_OUT && has(VIRTIO_BLK_F_RO))
+			return -TACET_EPERM;
+	} else if (!has(VIRTIO_BLK_F_FLUSH)) {
+		return BLK_DONE; /* without the feature the device writes through */
+	}
+	for (r = 0; r < MAX_REQS && reqs[r].c; r++)
+		;
+	if (r == MAX_REQS || (c->busy & (1u << id)))
+		return -TACET_EBUSY;
+	((struct blk_header *)headers.va)[r] = (struct blk_header){ .type = type, .sector = sector };
+	b[n++] = (struct virtq_buf){ headers.pa + r * sizeof(struct blk_header), 16 };
+	if (len)
+		b[n++] = (struct virtq_buf){ c->pa + offset, len };
+	b[n++] = (struct virtq_buf){ c->pa + c->status + id, 1 };
+	if (virtq_add(&queue, b, type == VIRTIO_BLK_T_OUT ? 2 : 1,
+		      type == VIRTIO_BLK_T_OUT ? 1 : n - 1, &reqs[r]) < 0)
+		return -TACET_EBUSY;
+	reqs[r] = (struct request){ .c = c, .id = (unsigned int)id };
+	c->busy |= 1u << id;
+	if (++in_flight > most)
+		most = in_flight;
+	if (virtq_kick_needed(&queue))
+		virtio_notify(&vdev, 0);
+	return 0;
 }
 
-static void serve(const struct tacet_msg *msg, unsigned long badge, struct tacet_msg *reply)
+/* BLK_STATS: the two interrupt counts at one moment (those that came meanwhile taken first). */
+static void stats(struct tacet_msg *reply)
 {
-	long r;
+	struct tacet_irq_info line = { 0 };
+	long bits = tacet_poll(dev.ntfn_slot);
 
-	*reply = (struct tacet_msg){ .tag = TACET_TAG(0, 1) };
+	do {
+		for (long ev = tacet_device_notified(&dev, bits > 0 ? (unsigned long)bits : 0); ev;
+		     ev = tacet_device_notified(&dev, 0))
+			interrupt(&dev, ev);
+		tacet_info(TACET_INFO_IRQ, dev.irq, &line, sizeof(line));
+	} while ((bits = tacet_poll(dev.ntfn_slot)) > 0);
+	*reply = (struct tacet_msg){ .tag = TACET_TAG(0, 4),
+				     .w = { completed, irqs, line.count, most } };
+}
+
+static void serve(struct tacet_service *s, const struct tacet_msg *msg, struct tacet_msg *reply)
+{
+	struct client *c = s->badge - 1 < MAX_CLIENTS ? &clients[s->badge - 1] : NULL;
+	long r = -TACET_EINVAL;
+
 	switch (TACET_TAG_LABEL(msg->tag)) {
 	case BLK_INFO:
-		*reply = (struct tacet_msg){
-			.tag = TACET_TAG(0, 3),
-			.w = { capacity, BLK_SECTOR,
-			       !!(dev.features & VIRTIO_FEATURE(VIRTIO_BLK_F_RO)) }
-		};
+		*reply = (struct tacet_msg){ .tag = TACET_TAG(0, 3),
+					     .w = { capacity, BLK_SECTOR, has(VIRTIO_BLK_F_RO) } };
+		return;
+	case BLK_STATS:
+		stats(reply);
 		return;
 	case BLK_ATTACH:
-		r = attach(msg, badge);
+		r = attach(s, msg, c);
 		break;
 	case BLK_READ:
-		r = transfer(msg, badge, VIRTIO_BLK_T_IN);
-		break;
 	case BLK_WRITE:
-		r = transfer(msg, badge, VIRTIO_BLK_T_OUT);
-		break;
 	case BLK_FLUSH:
-		r = flush();
+		r = submit(msg, c, TACET_TAG_LABEL(msg->tag) == BLK_READ ? VIRTIO_BLK_T_IN :
+				   TACET_TAG_LABEL(msg->tag) == BLK_WRITE ? VIRTIO_BLK_T_OUT :
+									    VIRTIO_BLK_T_FLUSH);
 		break;
-	default:
-		r = -TACET_EINVAL;
 	}
-	if (TACET_TAG_HAS_CAP(msg->tag) && TACET_TAG_LABEL(msg->tag) != BLK_ATTACH)
-		tacet_cap_delete(SLOT_RECV); /* a capability nobody asked for */
 	reply->w[0] = (unsigned long)r;
 }
 
 static long setup(const char **step)
 {
-	long err;
+	long err, qslot = tacet_slot_alloc();
+	unsigned long qva = tacet_va_alloc(1);
 
-	*step = "map the device";
-	err = tacet_map(TACET_CHILD_SELF, TACET_CHILD_DEVICE, REGS_VA,
-			TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	*step = "open the device";
+	err = tacet_device_open(&dev, NULL, 0, 0);
 	if (!err && (*step = "open the virtio device"))
-		err = virtio_open(&dev, (volatile void *)REGS_VA, VIRTIO_ID_BLK,
-				  VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX) |
-					  VIRTIO_FEATURE(VIRTIO_BLK_F_RO) |
-					  VIRTIO_FEATURE(VIRTIO_BLK_F_FLUSH));
+		err = virtio_open(&vdev, dev.regs, VIRTIO_ID_BLK, VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX) |
+				  VIRTIO_FEATURE(VIRTIO_BLK_F_RO) | VIRTIO_FEATURE(VIRTIO_BLK_F_FLUSH));
 	if (!err && (*step = "set up the request queue"))
-		err = virtio_queue_create(&dev, 0, &queue, QUEUE_SIZE, SLOT_QUEUE, QUEUE_VA);
-	if (!err && (*step = "allocate the request page"))
-		err = virtio_dma_page(SLOT_REQ, REQ_VA, &req_pa);
-	if (!err && (*step = "create the notification"))
-		err = tacet_ntfn_new(SLOT_NTFN);
-	if (!err && (*step = "bind the interrupt"))
-		err = tacet_irq_bind(TACET_CHILD_DEVICE_IRQ, SLOT_NTFN, IRQ_BADGE, 0);
-	if (!err && (*step = "bind the notification"))
-		err = tacet_ntfn_bind(SLOT_NTFN);
-	if (!err && (*step = "create the endpoint"))
-		err = tacet_endpoint_new(SLOT_EP);
+		err = qslot < 0 ? qslot : !qva ? -TACET_ENOMEM :
+		      virtio_queue_create(&vdev, 0, &queue, QUEUE_SIZE, (unsigned long)qslot, qva);
+	if (!err && (*step = "allocate the request headers"))
+		err = tacet_dma_alloc(MAX_REQS * sizeof(struct blk_header), &headers);
 	if (err)
 		return err;
-	capacity = virtio_config_read(&dev, CONFIG_CAPACITY, 8);
-	virtio_driver_ok(&dev);
-	printf("blk: virtio block device, %llu sectors of %u bytes%s%s\n",
-	       (unsigned long long)capacity, BLK_SECTOR,
-	       dev.features & VIRTIO_FEATURE(VIRTIO_BLK_F_RO) ? ", read-only" : "",
-	       dev.features & VIRTIO_FEATURE(VIRTIO_BLK_F_FLUSH) ? ", flush" : "");
-	*step = "publish \"blk\"";
-	return tacet_publish("blk", SLOT_EP,
-			     TACET_RIGHT_WRITE | TACET_RIGHT_GRANT | INIT_BADGE_CLIENTS);
+	capacity = virtio_config_read(&vdev, CONFIG_CAPACITY, 8);
+	virtio_driver_ok(&vdev);
+	printf("blk: virtio block device, %llu sectors of %u bytes%s%s, %u requests in flight\n",
+	       (unsigned long long)capacity, BLK_SECTOR, has(VIRTIO_BLK_F_RO) ? ", read-only" : "",
+	       has(VIRTIO_BLK_F_FLUSH) ? ", flush" : "", MAX_REQS);
+	return 0;
 }
 
 int main(void)
 {
-	struct tacet_msg msg, reply = { 0 };
-	unsigned long badge = 0;
+	struct tacet_service s;
 	const char *step = "";
 	long err = setup(&step);
 
 	if (err) {
-		printf("blk: cannot %s: %s%s%s\n", step, tacet_strerror(err), dev.why ? ": " : "",
-		       dev.why ? dev.why : "");
-		if (dev.device_id == VIRTIO_ID_BLK)
-			virtio_fail(&dev, step);
+		printf("blk: cannot %s: %s%s%s\n", step, tacet_strerror(err), vdev.why ? ": " : "",
+		       vdev.why ? vdev.why : "");
+		if (vdev.device_id == VIRTIO_ID_BLK)
+			virtio_fail(&vdev, step);
 		return 1;
 	}
-	err = tacet_recv(SLOT_EP, SLOT_RECV, &msg, &badge);
-	while (!err) {
-		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
-			if (msg.w[0] & IRQ_BADGE)
-				service_irq(); /* nothing in flight: a late or stray interrupt */
-			err = tacet_recv(SLOT_EP, SLOT_RECV, &msg, &badge);
-			continue;
-		}
-		serve(&msg, badge, &reply);
-		if (queue.broken) {
-			printf("blk: the device returned a buffer it was not given; stopping\n");
-			virtio_fail(&dev, "broken used ring");
-			return 1;
-		}
-		err = tacet_reply_recv(SLOT_EP, &reply, SLOT_RECV, &msg, &badge);
-	}
-	printf("blk: receive failed: %s\n", tacet_strerror(err));
+	err = tacet_service_open(&s, "blk", TACET_RIGHT_WRITE | TACET_RIGHT_GRANT |
+				 INIT_BADGE_CLIENTS, &dev);
+	if (!err)
+		err = tacet_service_run(&s, serve, interrupt);
+	printf("blk: serving failed: %s\n", tacet_strerror(err));
 	return 1;
 }

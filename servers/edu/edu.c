@@ -43,6 +43,7 @@
 #define IRQ_BADGE   1
 #define TIMER_BADGE 2
 #define LOST_NS  1000000000ull /* 1 s: the interrupt was lost */
+#define TOGETHER_MS 10000       /* EDU_TEST_TOGETHER: only a safety net */
 #define MAX_HARTS   TACET_INFO_MAX_HARTS
 #define AWAY_SHARE  100 /* moving: 1 in 100 interrupts is taken away from the driver's hart */
 #define MAX_UNEVEN  12  /* two per INTx-disable change of the other drivers' functions */
@@ -76,6 +77,7 @@ struct edu_run {
 static uint32_t wait_ours(struct edu_run *r, const char *what)
 {
 	uint32_t status = 0;
+	unsigned long deadline = tacet_time() + tacet_ns_to_ticks(LOST_NS);
 
 	while (!status) {
 		/* taken on this hart, the interrupt has been signalled already; else wait, with a
@@ -83,10 +85,15 @@ static uint32_t wait_ours(struct edu_run *r, const char *what)
 		long bits = tacet_poll(EDU_SLOT_NTFN);
 
 		if (!bits) {
-			tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, tacet_time() + tacet_ns_to_ticks(LOST_NS));
+			tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, deadline);
 			bits = tacet_wait(EDU_SLOT_NTFN);
 			tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, 0);
 		}
+		/* A timer cancelled just as it fired leaves its bit behind, for a later wait (an
+		 * earlier one's, or this one's before an interrupt came): only a timer bit past this
+		 * wait's deadline says the interrupt is late. */
+		if (bits > 0 && (bits & TIMER_BADGE) && tacet_time() < deadline)
+			bits &= ~(long)TIMER_BADGE;
 		if (bits < 0) {
 			printf("edu %ld: wait failed: %s: FAIL\n", r->dev.index, tacet_strerror(bits));
 			return 0;
@@ -281,6 +288,45 @@ static int abandon(struct edu_run *r)
 	return 0;
 }
 
+/* EDU_TEST_TOGETHER(n): wait until n drivers (this one too) have bound the line, or one of
+ * them has begun raising (the line's count moved since this one bound it: before that nobody
+ * raises, and edu_open cleared each device's stale status). Else the first driver could have
+ * ended, its device released, before a late one (its hart's host thread not run for a while)
+ * claimed one: that one would take the released device again instead of its own. Returns 0,
+ * or 1 after printing why it failed. */
+static int wait_together(struct edu_run *r, unsigned int drivers)
+{
+	struct tacet_irq_info ii;
+	unsigned long count0 = 0;
+	long bits;
+
+	for (unsigned int ms = 0;; ms++) {
+		if (tacet_info(TACET_INFO_IRQ, r->dev.irq, &ii, sizeof(ii)) < 0) {
+			printf("edu %ld: line %lu unreadable: FAIL\n", r->dev.index, r->dev.irq);
+			return 1;
+		}
+		if (!ms)
+			count0 = ii.count;
+		if (ii.bound >= drivers || ii.count != count0)
+			return 0;
+		if (ms == TOGETHER_MS) {
+			printf("edu %ld: %u of %u drivers bound line %lu after %u ms: FAIL\n",
+			       r->dev.index, ii.bound, drivers, r->dev.irq, TOGETHER_MS);
+			return 1;
+		}
+		tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, tacet_time() + tacet_ns_to_ticks(1000000));
+		bits = tacet_wait(EDU_SLOT_NTFN);
+		tacet_timer_set(EDU_SLOT_NTFN, TIMER_BADGE, 0);
+		if (bits > 0 && (bits & IRQ_BADGE)) {
+			/* another driver's interrupt (this one raised none yet): not ours to handle,
+			 * but the shared line waits for this driver's ack too */
+			r->others++;
+			tacet_irq_ack(EDU_SLOT_IRQ, 0);
+			return 0;
+		}
+	}
+}
+
 static unsigned long nharts(void)
 {
 	struct tacet_hart_info hi;
@@ -372,6 +418,8 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 	if (extras & EDU_TEST_ABANDON) /* nothing acked yet: only earlier drivers' interrupts */
 		printf("edu %ld: line %lu: %lu interrupts nobody handled before this driver\n",
 		       r.dev.index, r.dev.irq, line_unhandled(&r));
+	if ((extras >> 16) && wait_together(&r, extras >> 16))
+		return 1;
 	home = (unsigned long)r.dev.index % harts;
 	if (move_every && tacet_irq_set_affinity(EDU_SLOT_IRQ, home))
 		return 1;

@@ -19,5 +19,9 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 				 * this driver; at the end, raise one more and end without
 				 * acknowledging it to the device or the kernel (the next driver
 				 * must find the device and the line clean) */
+/* Before raising, wait until n drivers have bound the (shared) line, or one of them has begun
+ * (the line's count moved): so that n drivers started together each hold their own device and
+ * raise at the same time, however late the host lets one of them start. */
+#define EDU_TEST_TOGETHER(n) ((unsigned int)(n) << 16)
 
 #endif

@@ -88,3 +88,7 @@ SERVER_SRCS_rngtest := servers/tests/rngtest.c
 # blktest: a client of the block service on the test disk (build/blk-test.img).
 SERVERS += blktest
 SERVER_SRCS_blktest := servers/tests/blktest.c
+
+# blkrand: a block service client with many requests in flight (1,000 random ones, checked).
+SERVERS += blkrand
+SERVER_SRCS_blkrand := servers/tests/blkrand.c

@@ -9,7 +9,8 @@
  * once; the transmitter-empty interrupt is on while tx[] holds anything. Only a full tx[] or a
  * power-off waits for the transmitter, on the same notification.
  *
- * IPC: publishes "console", serving <tacet/console_proto.h> (CONSOLE_WRITE).
+ * IPC: publishes "console", serving <tacet/console_proto.h> (CONSOLE_WRITE, and CONSOLE_SYNC:
+ * the reply waits until tx[] is empty).
  *
  * Shell: help, echo, ps, harts, irqs, irqtop (redrawn every second on a notification timer
  * until a key is pressed), mem, date (the "rtc" service's time of day, UTC), random (16
@@ -423,9 +424,14 @@ int main(void)
 			continue;
 		}
 		reply.tag = TACET_TAG(0, 1);
-		reply.w[0] = TACET_TAG_LABEL(msg.tag) == CONSOLE_WRITE
-				     ? (unsigned long)serve_write(&msg)
-				     : (unsigned long)-TACET_EINVAL;
+		if (TACET_TAG_LABEL(msg.tag) == CONSOLE_WRITE) {
+			reply.w[0] = (unsigned long)serve_write(&msg);
+		} else if (TACET_TAG_LABEL(msg.tag) == CONSOLE_SYNC) {
+			uart_flush(); /* every byte queued so far written to the UART */
+			reply.w[0] = 0;
+		} else {
+			reply.w[0] = (unsigned long)-TACET_EINVAL;
+		}
 		while (pending_bits)
 			notified(0);
 		err = tacet_reply_recv(SLOT_EP, &reply, 0, &msg, &badge);

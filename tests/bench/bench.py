@@ -8,6 +8,10 @@ build/bench/results.json; the serial logs go to build/bench/NAME.log.
                                [--jobs N]
 
 --check-deterministic runs every benchmark twice and exits 1, naming the figures, if any differ.
+The wall-clock benchmarks (WALL_CLOCK: the block service's 4 KiB read IOPS) run after, alone
+and without -icount; their figures are printed only (not with --check-deterministic or
+--check-budgets).
+
 --check-budgets exits 1 if a figure's median or maximum is over its budget in
 tests/bench/budgets.json (the message names the path, the budget and the new count); a change
 that makes a path faster should lower its budget there.
@@ -71,6 +75,19 @@ BENCHMARKS = [
 ]
 BUDGETS = os.path.join(ROOT, "tests", "bench", "budgets.json")
 
+# Wall-clock benchmarks: booted without -icount (real time, on a real disk backend), so their
+# figures vary from run to run and with the host's load; printed after the table, never
+# budgeted nor written to results.json. (boot, -append, figures, more QEMU arguments): each
+# figure is a BLKBENCH line's name. The disk is build/blk-big.img (servers/blk/module.mk),
+# opened with snapshot=on.
+BLK_DISK = ["-drive", "file=build/blk-big.img,if=none,format=raw,id=disk0,snapshot=on",
+            "-device", "virtio-blk-device,drive=disk0"]
+WALL_CLOCK = [
+    ("blk_read_4k", "init.run=blk:virtio-blk,bench_blk@1", ["blk_read_4k_qd1", "blk_read_4k_qd16"],
+     BLK_DISK),
+]
+WALL_RE = re.compile(r"^BLKBENCH (\S+) iops=(\d+) requests=(\d+) ns=(\d+)\s*$", re.M)
+
 BENCH_RE = re.compile(r"^BENCH (\S+) samples=(\d+) min=(\d+) median=(\d+) max=(\d+)\s*$", re.M)
 OVERHEAD_RE = re.compile(r"^bench: rdcycle pair overhead (\d+) instructions", re.M)
 DONE_RE = re.compile(r"init: all \d+ servers done; powering off|"
@@ -91,10 +108,11 @@ def figure_names(figure):
     return figure if isinstance(figure, tuple) else (figure, figure)
 
 
-def qemu_command(append, extra, mem):
+def qemu_command(append, extra, mem, icount=True):
     dtb = dtb_for_machine(ROOT, "aclint", SMP, mem, extra)
     return ["qemu-system-riscv64", "-machine", "virt,aclint=on", "-cpu", "rv64",
-            "-global", "virtio-mmio.force-legacy=false", "-smp", str(SMP), "-m", mem, *ICOUNT,
+            "-global", "virtio-mmio.force-legacy=false", "-smp", str(SMP), "-m", mem,
+            *(ICOUNT if icount else []),
             "-display", "none", "-monitor", "none", "-serial", "stdio",
             "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb,
             "-initrd", os.path.join(BUILD, "modules.img"), "-append", append, *extra]
@@ -133,6 +151,27 @@ def run_one(bench, tag):
                         "max": int(m.group(5)), "overhead": int(overhead.group(1)),
                         "seconds": took})
     return results
+
+
+def run_wall_clock(bench):
+    """Boot one wall-clock benchmark alone (nothing else running in this script meanwhile);
+    returns {figure: (requests per second, requests, ns)}."""
+    boot, append, figures, extra = bench
+    cmd = qemu_command(append, extra, MEM, icount=False)
+    try:
+        proc = subprocess.run(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=TIMEOUT)
+        out, status = proc.stdout.decode(errors="replace"), proc.returncode
+    except subprocess.TimeoutExpired as e:
+        out, status = (e.stdout or b"").decode(errors="replace"), None
+    log = os.path.join(OUT, f"{boot}.log")
+    with open(log, "w") as f:
+        f.write("$ " + " ".join(cmd) + "\n" + out)
+    found = {m.group(1): tuple(int(m.group(i)) for i in (2, 3, 4)) for m in WALL_RE.finditer(out)}
+    if status != 0 or "PANIC" in out or any(f not in found for f in figures):
+        raise BenchError(f"{boot}: no clean result (QEMU exit status {status}; log: "
+                         f"{os.path.relpath(log, ROOT)})")
+    return {f: found[f] for f in figures}
 
 
 def run_all(selected, rounds, jobs):
@@ -194,7 +233,10 @@ def main():
     args = ap.parse_args()
     selected = [b for b in BENCHMARKS
                 if args.pattern in b[0] or any(args.pattern in figure_names(f)[1] for f in b[2])]
-    if not selected:
+    wall = [b for b in WALL_CLOCK if args.pattern in b[0] or any(args.pattern in f for f in b[2])]
+    if args.check_deterministic or args.check_budgets:
+        wall = []  # neither deterministic nor budgeted
+    if not selected and not wall:
         sys.exit(f"bench: no benchmark matches {args.pattern!r}")
     for path in ("kernel.bin", "modules.img"):
         if not os.path.exists(os.path.join(BUILD, path)):
@@ -208,10 +250,16 @@ def main():
     start = time.monotonic()
     try:
         rounds = run_all(selected, 2 if args.check_deterministic else 1, args.jobs)
+        walls = [run_wall_clock(b) for b in wall]
     except BenchError as e:
         sys.exit(f"bench: FAIL {e}")
     results = rounds[0]
-    print_table(results)
+    if results:
+        print_table(results)
+    for figures in walls:
+        print("wall clock, not budgeted (no -icount; QEMU's disk backend dominates):")
+        for name, (iops, n, ns) in figures.items():
+            print(f"{name:<32}{iops:>8} requests/s  ({n} reads in {ns / 1e6:.1f} ms)")
     with open(os.path.join(OUT, "results.json"), "w") as f:
         json.dump([{k: r[k] for k in ("name", "unit", "samples", "min", "median", "max")}
                    for r in results], f, indent=2)

@@ -11,6 +11,7 @@ dumps for exactly its machine (variant, smp, mem, qemu_args), unless it names a 
 import glob
 import importlib.util
 import os
+import re
 
 PANIC = 1
 NO_INIT = 4  # ROOTSERVER_FAIL_EXIT_CODE (kernel/rootserver.h): bad boot input
@@ -33,6 +34,91 @@ def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=3
                 status=status, timeout=timeout, dtb=dtb, forbid=forbid, input=console_input,
                 icount=icount, qemu_args=list(qemu_args), mem=mem, initrd=initrd, check=check,
                 needs=list(needs))
+
+
+class spliced:
+    """An expected line that another printer may cut into: the kernel's debug output (the
+    kernel itself, and every server not attached to the console) and the console server write
+    to the one UART independently, so either may cut into a line of the other. Between any two
+    characters of the line may come either up to 16 bytes of the other printer within a line
+    (a burst of the console server: the UART's FIFO), or the rest of a line and up to 2 more
+    whole lines (the line goes on at the start of a line); at most CUTS times in the line (a
+    burst that ends a line and begins the next is two). Every character of the line must still
+    come, in order, in at most CUTS + 1 pieces.
+
+    parts alternate between literal text and regular expressions that stand as they are (a
+    number), e.g. spliced("squatter: ", r"\d+", " tries"). In a case's expectations it
+    stands where a regular expression would (tests/run.py calls it on the output); no regular
+    expression does this without backtracking for ever when the line is missing."""
+    BURST = 16
+    LINES = 3
+    CUTS = 2
+
+    def __init__(self, *parts):
+        self.parts = parts
+        self.tokens = []
+        for i, part in enumerate(parts):
+            if i % 2:
+                self.tokens.append(re.compile(part))
+            else:
+                self.tokens += list(part)
+
+    def __str__(self):
+        return "spliced" + repr(self.parts)
+
+    def _after_cut(self, out, pos):
+        """Every position a cut starting at pos may end at."""
+        nl = out.find("\n", pos)
+        stop = len(out) if nl < 0 else nl
+        ends = list(range(pos + 1, min(pos + self.BURST, stop) + 1))
+        for _ in range(self.LINES):
+            if nl < 0:
+                break
+            ends.append(nl + 1)
+            nl = out.find("\n", nl + 1)
+        return ends
+
+    def _match(self, token, out, pos):
+        """The end of token matched at pos, or None."""
+        if isinstance(token, str):
+            return pos + 1 if out.startswith(token, pos) else None
+        m = token.match(out, pos)
+        return m.end() if m else None
+
+    def __call__(self, out):
+        # The line starts with its first two tokens uncut (a cut after its first character
+        # only is not looked for: a search from every place one character matches is slow).
+        first, ends, p = self.tokens[0], set(), 0
+        if isinstance(first, str):
+            while (p := out.find(first, p)) >= 0:
+                p += 1
+                ends.add(p)
+        else:
+            ends = {m.end() for m in first.finditer(out)}
+        tokens = self.tokens[1:]
+        if tokens:
+            ends = {e for p in ends for e in [self._match(tokens[0], out, p)] if e is not None}
+            tokens = tokens[1:]
+        states = {(e, 0) for e in ends}  # (where the line goes on, cuts so far)
+        for token in tokens:
+            after = set()
+            for s, cuts in states:
+                e = self._match(token, out, s)
+                if e is not None:  # goes on uncut (a cut is looked for only where it must be)
+                    after.add((e, cuts))
+                    continue
+                reach, more = {}, [s]
+                for used in range(cuts + 1, self.CUTS + 1):  # cuts in a row count each
+                    more = [q for p in more for q in self._after_cut(out, p) if q not in reach]
+                    reach.update((q, used) for q in more)
+                for p, used in reach.items():
+                    e = self._match(token, out, p)
+                    if e is not None:
+                        after.add((e, used))
+            states = after
+            if not states:
+                return False
+        return True
 
 
 CASES = []
@@ -153,11 +239,12 @@ CASES += [
 ]
 
 
-# More cases live in tests/qemu/cases_*.py, each defining CASES with case().
+# More cases live in tests/qemu/cases_*.py, each defining CASES with case() (and spliced()).
 for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.py"))):
     _spec = importlib.util.spec_from_file_location(os.path.basename(_path)[:-3], _path)
     _mod = importlib.util.module_from_spec(_spec)
     _mod.case = case
+    _mod.spliced = spliced
     _spec.loader.exec_module(_mod)
     CASES += _mod.CASES
 

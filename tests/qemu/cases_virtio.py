@@ -1,6 +1,9 @@
 """cases_virtio.py: init's device matching and ownership (a device goes to one server; virtio
 devices by their device ID; compatibles with a comma), the virtio-rng driver and the virtio
-library under it."""
+library under it, and the virtio-blk driver's block service."""
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 RNG = ("-device", "virtio-rng-device")
 NOT_STARTED = r"init: 1 of the servers in init.run= could not start"
@@ -92,34 +95,105 @@ CASES += [
          console_input=(stats_seen(2), "poweroff\r")),
 ]
 
-# The block service on the disk the Makefile makes (build/blk-test.img); snapshot=on keeps the
-# test's writes out of the file.
-DISK = "build/blk-test.img"  # servers/blk/module.mk makes it
+# The block service (servers/blk) on the disks the Makefile makes (servers/blk/module.mk):
+# byte i of sector n is (13 n + i) % 251 on each.
+DISK = "build/blk-test.img"        # 128 sectors; snapshot=on or read-only
+PERSIST = "build/blk-persist.img"  # a fresh copy of it at every make: the writes stay
+BIG = "build/blk-big.img"          # 2048 sectors; snapshot=on
 
 
-def disk(readonly):
-    drive = f"file={DISK},if=none,format=raw,id=disk0,snapshot=on"
+def disk(path=DISK, readonly=False, snapshot=True):
+    drive = f"file={path},if=none,format=raw,id=disk0" + (",snapshot=on" if snapshot else "")
     return ("-drive", drive + (",readonly=on" if readonly else ""),
             "-device", "virtio-blk-device,drive=disk0")
 
 
-BLK_READS = [r"blktest: capacity: PASS", r"blktest: read before attaching a frame refused: PASS",
-             r"blktest: attach a one-page frame: PASS", r"blktest: read sector 0: PASS",
-             r"blktest: read sectors 120-127 \(4 KiB\): PASS",
+def made(n, i):
+    """Byte i of sector n as the Makefile made the disk."""
+    return (13 * n + i) % 251
+
+
+def written(n, i):
+    """Byte i of sector n as servers/tests/blktest.c writes it."""
+    return ((n * 7 + i) ^ 0xa5) & 0xff
+
+
+def persisted(out):
+    """After power-off: build/blk-persist.img holds blktest's patterns in sectors 5, 64-79 and
+    127, every other sector as made, and is as long as before."""
+    with open(os.path.join(ROOT, PERSIST), "rb") as f:
+        data = f.read()
+    if len(data) != 128 * 512:
+        return [f"{PERSIST} is {len(data)} bytes, not {128 * 512}"]
+    wrong = [n for n in range(128)
+             if data[n * 512:(n + 1) * 512] != bytes(
+                 (written if n in (5, 127) or 64 <= n < 80 else made)(n, i) for i in range(512))]
+    return [f"{PERSIST}: sectors {wrong} do not hold what blktest wrote or what was there"] \
+        if wrong else []
+
+
+BLK_READY = (r"blk: virtio block device, {} sectors of 512 bytes{}, 40 requests in flight\n")
+BLK_READS = [r"blktest: read before attaching a frame refused: PASS", r"blktest: capacity: PASS",
+             r"blktest: read sector 0: PASS", r"blktest: read sectors 120-127 \(4 KiB\): PASS",
+             r"blktest: read the whole disk in one request \(64 KiB, 16 pages\): PASS",
              r"blktest: read sector 77 at offset 1024, nothing else touched: PASS",
              r"blktest: past the disk, past the frame, a misaligned offset, no sectors: refused: "
-             r"PASS", r"blktest: all checks passed", r"init: power off requested by blktest"]
+             r"PASS", r"blktest: an id out of range, an unknown request: refused: PASS",
+             r"blktest: an id already in flight: refused \(EBUSY\): PASS",
+             r"blktest: a read-only frame, a status area past the frame, too large a shift, an "
+             r"endpoint, nothing: attach refused: PASS",
+             r"blktest: after the refusals the service still serves: PASS",
+             r"blktest: all checks passed", r"init: power off requested by blktest"]
 
 CASES += [
+    # Reads, refusals, then writes that must reach the image file: a fresh copy, no snapshot,
+    # checked from the host after power-off. An entropy device sits on another transport, so
+    # init must pick the right one.
     case("blk-read-write",
-         [r"blk: virtio block device, 128 sectors of 512 bytes, flush\n", *BLK_READS,
-          r"blktest: write sector 5, flush: PASS",
-          r"blktest: sector 5 reads back as written, 4 and 6 unchanged: PASS"],
-         bootargs="init.run=blk:virtio-blk,blktest@1", smp=2, qemu_args=RNG + disk(False),
-         needs=[DISK]),
+         [BLK_READY.format(128, ", flush"), *BLK_READS,
+          r"blktest: write sectors 5, 64-79 \(one request\), 127; flush: PASS",
+          r"blktest: the disk reads back as written, every other sector unchanged: PASS"],
+         bootargs="init.run=blk:virtio-blk,blktest@1", smp=2,
+         qemu_args=RNG + disk(PERSIST, snapshot=False), needs=[PERSIST], check=persisted),
     case("blk-read-only",
-         [r"blk: virtio block device, 128 sectors of 512 bytes, read-only", *BLK_READS,
+         [BLK_READY.format(128, ", read-only.*"), *BLK_READS,
           r"blktest: write to the read-only disk refused \(EPERM\): PASS"],
-         bootargs="init.run=blk:virtio-blk,blktest@1", smp=2, qemu_args=disk(True),
+         bootargs="init.run=blk:virtio-blk,blktest@1", smp=2, qemu_args=disk(readonly=True),
          needs=[DISK]),
+]
+
+# Many requests in flight (servers/tests/blkrand.c) on the 1 MiB disk: each client works in its
+# own half (1 on an odd hart, lower; 2 on an even one, upper), keeps a checksum per sector and
+# checks every read. The console's poweroff ends the machine once the clients are done.
+RAND = [r"blkrand {0}: 16 reads submitted at once, the next refused \(object busy\), 16 "
+        r"completed\n", r"blkrand {0}: 16 requests in flight, all completed and verified: PASS",
+        r"blkrand {0}: 1000 random requests \(\d+ reads, \d+ writes, \d+ sectors\), 1000 "
+        r"completed, at most 16 in flight, 0 wrong\n",
+        r"blkrand {0}: 1000 random requests, every read verified: PASS",
+        r"blkrand {0}: the whole half reads back as written: PASS",
+        r"blkrand {0}: interrupts handled = counted on the line, <= completions; several at the "
+        r"device at once: PASS", r"blkrand {0}: all checks passed"]
+BLK_RUN = "init.run=uart:ns16550a,blk:virtio-blk"
+
+
+def rand_done(n):
+    """The output once n clients have finished."""
+    return r"(?s)(blkrand \d: (all checks passed|FAIL)\r?\n.*){%d}" % n
+
+
+CASES += [
+    # One client: 16 in flight at once, then 1,000 random requests, its half read back, and
+    # the driver's interrupts against the kernel's count on the line.
+    case("blk-random",
+         [BLK_READY.format(2048, ", flush"), *(p.format(1) for p in RAND),
+          r"init: server blkrand finished with status 0", r"init: power off requested by uart"],
+         bootargs=f"{BLK_RUN},blkrand@1", smp=2, qemu_args=disk(BIG), needs=[BIG],
+         console_input=(rand_done(1), "poweroff\r"), timeout=60),
+    # Two clients at once on two other harts, each in its own half, both verified.
+    case("blk-two-clients",
+         [*(p.format(n) for p in RAND for n in (1, 2)),
+          r"(?s)(init: server blkrand finished with status 0.*){2}",
+          r"init: power off requested by uart"],
+         bootargs=f"{BLK_RUN},blkrand@1,blkrand@2", smp=3, qemu_args=disk(BIG), needs=[BIG],
+         console_input=(rand_done(2), "poweroff\r"), timeout=90),
 ]

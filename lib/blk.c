@@ -1,0 +1,167 @@
+/* blk.c: the block service's client (<tacet/blk.h>, <tacet/blk_proto.h>): a buffer frame and a
+ * notification attached to "blk", request ids taken and collected here. An id goes back to the
+ * free set only when its bit has been seen and its status byte read, so the service (which
+ * refuses an id it still holds) and this side always agree on which are in flight. Not
+ * thread-safe: one thread per struct tacet_blk. */
+#include <string.h>
+#include <tacet.h>
+#include <tacet/blk.h>
+
+static long call(struct tacet_blk *b, unsigned long tag, unsigned long w0, unsigned long w1,
+		 unsigned long w2, unsigned long w3)
+{
+	struct tacet_msg msg = { .tag = tag, .w = { w0, w1, w2, w3 } };
+	long err = tacet_call(b->ep, &msg);
+
+	return err ? err : (long)msg.w[0];
+}
+
+/* Attach a copy of the capability in slot, with only `rights`. */
+static long attach(struct tacet_blk *b, unsigned long slot, unsigned long rights,
+		   unsigned long w0)
+{
+	long copy = tacet_slot_alloc(), err = copy < 0 ? copy : 0;
+
+	if (!err)
+		err = tacet_cap_copy(slot, (unsigned long)copy, rights, 0);
+	if (!err)
+		err = call(b, TACET_TAG_CAP(BLK_ATTACH, 1, copy), w0, 0, 0, 0);
+	if (copy >= 0)
+		tacet_slot_free((unsigned long)copy);
+	return err;
+}
+
+long tacet_blk_open(struct tacet_blk *b, unsigned long bytes, unsigned int tries)
+{
+	struct tacet_msg msg = { .tag = TACET_TAG(BLK_INFO, 0) };
+	long ep = tacet_slot_alloc(), ntfn = tacet_slot_alloc(), err;
+
+	memset(b, 0, sizeof(*b));
+	err = ep < 0 ? ep : ntfn < 0 ? ntfn : !bytes || bytes % BLK_SECTOR ? -TACET_EINVAL : 0;
+	if (!err)
+		err = tacet_lookup("blk", (unsigned long)ep, tries);
+	if (!err)
+		err = tacet_call((unsigned long)ep, &msg);
+	if (!err)
+		err = tacet_ntfn_new((unsigned long)ntfn);
+	if (!err)
+		err = tacet_dma_alloc(bytes + BLK_SECTOR, &b->buf);
+	b->ep = ep < 0 ? 0 : (unsigned long)ep;
+	b->ntfn = ntfn < 0 ? 0 : (unsigned long)ntfn;
+	if (!err)
+		err = attach(b, b->buf.slot, TACET_RIGHT_READ | TACET_RIGHT_WRITE, bytes);
+	if (!err)
+		err = attach(b, b->ntfn, TACET_RIGHT_WRITE, 0);
+	if (err) {
+		tacet_blk_close(b);
+		return err;
+	}
+	b->bytes = bytes;
+	b->status = (volatile uint8_t *)b->buf.va + bytes;
+	b->capacity = msg.w[0];
+	b->read_only = msg.w[2] != 0;
+	return 0;
+}
+
+void tacet_blk_close(struct tacet_blk *b)
+{
+	if (b->ep)
+		tacet_slot_free(b->ep); /* the service keeps the frame until its requests are done */
+	if (b->ntfn)
+		tacet_slot_free(b->ntfn);
+	tacet_dma_free(&b->buf);
+	memset(b, 0, sizeof(*b));
+}
+
+long tacet_blk_submit(struct tacet_blk *b, unsigned int op, uint64_t sector, unsigned long count,
+		      unsigned long offset)
+{
+	long id = 0, r;
+
+	while (id < BLK_IDS && (b->busy & (1u << id)))
+		id++;
+	if (id == BLK_IDS)
+		return -TACET_EBUSY;
+	b->status[id] = 0xff; /* not a status the device writes */
+	r = call(b, TACET_TAG(op, 4), sector, count, offset, (unsigned long)id);
+	if (r < 0)
+		return r;
+	b->busy |= 1u << id;
+	if (r == BLK_DONE) { /* nothing to wait for */
+		b->status[id] = BLK_S_OK;
+		b->done |= 1u << id;
+	}
+	return id;
+}
+
+/* Take the notification's bits until one of `want` has completed. */
+static long await(struct tacet_blk *b, uint32_t want)
+{
+	while (!(b->done & want)) {
+		long bits = tacet_wait(b->ntfn);
+
+		if (bits < 0)
+			return bits;
+		b->done |= (uint32_t)bits & b->busy;
+	}
+	return 0;
+}
+
+static long collect(struct tacet_blk *b, long id)
+{
+	uint8_t status = b->status[id];
+
+	b->busy &= ~(1u << id);
+	b->done &= ~(1u << id);
+	return status == BLK_S_OK ? 0 : status == BLK_S_UNSUPP ? -TACET_ENOSYS : -TACET_EFAULT;
+}
+
+long tacet_blk_wait(struct tacet_blk *b, long id)
+{
+	long err;
+
+	if (id < 0 || id >= BLK_IDS || !(b->busy & (1u << id)))
+		return -TACET_EINVAL;
+	err = await(b, 1u << id);
+	return err ? err : collect(b, id);
+}
+
+long tacet_blk_wait_any(struct tacet_blk *b, long *result)
+{
+	long err, id = 0;
+
+	if (!b->busy)
+		return -TACET_EINVAL;
+	err = await(b, b->busy);
+	if (err)
+		return err;
+	while (!(b->done & (1u << id)))
+		id++;
+	*result = collect(b, id);
+	return id;
+}
+
+static long blk_sync(struct tacet_blk *b, unsigned int op, uint64_t sector, unsigned long count,
+		 unsigned long offset)
+{
+	long id = tacet_blk_submit(b, op, sector, count, offset);
+
+	return id < 0 ? id : tacet_blk_wait(b, id);
+}
+
+long tacet_blk_read(struct tacet_blk *b, uint64_t sector, unsigned long count,
+		    unsigned long offset)
+{
+	return blk_sync(b, BLK_READ, sector, count, offset);
+}
+
+long tacet_blk_write(struct tacet_blk *b, uint64_t sector, unsigned long count,
+		     unsigned long offset)
+{
+	return blk_sync(b, BLK_WRITE, sector, count, offset);
+}
+
+long tacet_blk_flush(struct tacet_blk *b)
+{
+	return blk_sync(b, BLK_FLUSH, 0, 0, 0);
+}

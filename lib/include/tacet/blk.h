@@ -1,0 +1,58 @@
+/* tacet/blk.h: the block service's client ("blk", servers/blk: the virtio-blk driver), over
+ * <tacet/blk_proto.h>. A client opens the service with a buffer of its own size (a frame the
+ * service's device reads and writes directly) and a notification for completions, then either
+ * submits requests and waits for them (several in flight, up to BLK_IDS), or uses the
+ * synchronous helpers, which submit one and wait for it.
+ *
+ * Not thread-safe: one thread uses a struct tacet_blk at a time. The buffer is b->buf.va; a
+ * request's data lives there from its byte offset on, and must not be touched while the
+ * request is in flight.
+ */
+#ifndef TACET_BLK_H
+#define TACET_BLK_H
+
+#include <stdint.h>
+#include <tacet.h>
+#include <tacet/blk_proto.h>
+
+struct tacet_blk {
+	unsigned long ep;      /* the service (a lib slot) */
+	unsigned long ntfn;    /* completions: request id i is bit i (a lib slot) */
+	struct tacet_dma buf;  /* data from buf.va, `bytes` of it; the status bytes after */
+	unsigned long bytes;
+	volatile uint8_t *status; /* BLK_IDS status bytes, one per id */
+	uint64_t capacity;     /* sectors */
+	int read_only;
+	uint32_t busy;         /* ids submitted and not yet collected */
+	uint32_t done;         /* ids whose completion has come, not yet collected */
+};
+
+/* Look the service up (waiting up to `tries` ms for it), ask its capacity, make a buffer of
+ * `bytes` (a multiple of 512; the frame is one more 512 bytes for the status area, whole pages,
+ * at most TACET_FRAME_MAX_PAGES) and a notification, and attach both. 0 or a negative TACET_E*
+ * code (everything made is undone). */
+long tacet_blk_open(struct tacet_blk *b, unsigned long bytes, unsigned int tries);
+void tacet_blk_close(struct tacet_blk *b);
+
+/* Queue a request: op BLK_READ or BLK_WRITE (count sectors from `sector`, the data at byte
+ * `offset` of the buffer) or BLK_FLUSH (the other arguments 0). Returns its id (0..BLK_IDS-1),
+ * or a negative TACET_E* code: the service's refusals (<tacet/blk_proto.h>), -TACET_EBUSY when
+ * BLK_IDS requests are in flight already or the device's queue is full. */
+long tacet_blk_submit(struct tacet_blk *b, unsigned int op, uint64_t sector, unsigned long count,
+		      unsigned long offset);
+/* Wait for request id and collect it: 0, -TACET_EFAULT (the device reported an I/O error),
+ * -TACET_ENOSYS (the device does not support the request), -TACET_EINVAL (no such id in
+ * flight), or the wait's error. */
+long tacet_blk_wait(struct tacet_blk *b, long id);
+/* Wait for any request and collect it: returns its id, its result (as above) in *result; or a
+ * negative TACET_E* code (-TACET_EINVAL: nothing in flight). */
+long tacet_blk_wait_any(struct tacet_blk *b, long *result);
+
+/* Submit one request and wait for it: 0 or a negative TACET_E* code. */
+long tacet_blk_read(struct tacet_blk *b, uint64_t sector, unsigned long count,
+		    unsigned long offset);
+long tacet_blk_write(struct tacet_blk *b, uint64_t sector, unsigned long count,
+		     unsigned long offset);
+long tacet_blk_flush(struct tacet_blk *b);
+
+#endif
