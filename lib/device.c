@@ -4,12 +4,17 @@
  * The loop's one rule: a bit taken from the device's notification is never dropped. The word
  * is cleared by every wait and poll, so whatever a call takes but does not report goes into
  * dev->pending and is reported by the next call. The timeout is a timer on the same
- * notification: when something else comes first the timer is cancelled and the word polled
- * once more (the timer may have fired meanwhile: that bit alone is dropped, as it belongs to
- * this call; anything else the poll finds is kept).
+ * notification (one per notification: arming it again replaces it). When something else comes
+ * first the timer is left armed, not cancelled: a TACET_DEVICE_TIMEOUT bit ends a wait only if
+ * that wait armed a timer and its deadline has passed, so a bit left by an earlier wait's timer
+ * is recognised and dropped (it belongs to no call now).
  *
- * Acknowledging is immediate (tacet_irq_ack). device_block() is the one place that blocks, so
- * that an "acknowledge and wait" system call can take over both there. */
+ * Acknowledging an interrupt tacet_device_wait reported is put off to the next wait, which
+ * makes it in the same kernel entry (device_block: tacet_irq_ack_wait), so that a driver's loop
+ * is one kernel entry per interrupt. Everything else acknowledges at once (tacet_irq_ack): an
+ * interrupt from tacet_device_notified (an IPC loop cannot wait in the ack), a shared line's
+ * (the other drivers on it wait for the last ack), and an ack still owed when the kit returns an
+ * event without blocking or the device is closed. */
 #include <string.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
@@ -93,12 +98,16 @@ long tacet_device_open(struct tacet_device *dev, const char *compatible, unsigne
 	return err;
 }
 
+static long settle(struct tacet_device *dev);
+
 void tacet_device_close(struct tacet_device *dev)
 {
 	unsigned long va = (unsigned long)dev->regs & ~(PAGE - 1);
 
-	if (dev->irq_slot && dev->ntfn_slot && !(dev->flags & TACET_DEVICE_NO_IRQ))
+	if (dev->irq_slot && dev->ntfn_slot && !(dev->flags & TACET_DEVICE_NO_IRQ)) {
+		settle(dev); /* handled or not as the driver said: unbinding would say not */
 		tacet_irq_unbind(dev->irq_slot);
+	}
 	if (dev->ntfn_slot)
 		tacet_slot_free(dev->ntfn_slot);
 	if (dev->regs) {
@@ -108,6 +117,10 @@ void tacet_device_close(struct tacet_device *dev)
 	dev->regs = NULL;
 	dev->ntfn_slot = 0;
 }
+
+/* dev->ack_owed: the interrupt tacet_device_wait reported, acknowledged by the driver but not
+ * yet to the kernel (DEFERRED_*); or reported and not yet acknowledged at all (REPORTED). */
+enum { ACK_NONE, ACK_REPORTED, ACK_DEFERRED_UNHANDLED, ACK_DEFERRED_HANDLED };
 
 /* The next event in dev->pending, taken out of it: the interrupt first, then the driver's own
  * bits together; 0 if neither. A TACET_DEVICE_TIMEOUT bit is never left there. */
@@ -123,64 +136,80 @@ static long next_event(struct tacet_device *dev)
 	return (long)own;
 }
 
-/* Block until the notification has bits; the one place that waits. */
-static long device_block(struct tacet_device *dev)
+/* An acknowledgement put off, made now: 0 or tacet_irq_ack's error. */
+static long settle(struct tacet_device *dev)
 {
-	return tacet_wait(dev->ntfn_slot);
+	int handled = dev->ack_owed == ACK_DEFERRED_HANDLED;
+
+	if (dev->ack_owed < ACK_DEFERRED_UNHANDLED)
+		return 0;
+	dev->ack_owed = ACK_NONE;
+	return tacet_irq_ack(dev->irq_slot, handled);
 }
 
-/* The timeout did not come first: cancel it and keep what the word holds, but its bit. */
-static void disarm(struct tacet_device *dev)
+/* Block until the notification has bits; the one place that waits. An acknowledgement put off
+ * is made in the same kernel entry (the kernel's fast path switches straight to the next
+ * thread). Either way it is made once: an error (-TACET_EDISABLED: the line is off) is the
+ * caller's. */
+static long device_block(struct tacet_device *dev)
 {
-	long bits;
+	int handled = dev->ack_owed == ACK_DEFERRED_HANDLED;
 
-	tacet_timer_set(dev->ntfn_slot, TACET_DEVICE_TIMEOUT, 0);
-	bits = tacet_poll(dev->ntfn_slot);
-	if (bits > 0)
-		dev->pending |= (unsigned long)bits & ~TACET_DEVICE_TIMEOUT;
+	if (dev->ack_owed < ACK_DEFERRED_UNHANDLED)
+		return tacet_wait(dev->ntfn_slot);
+	dev->ack_owed = ACK_NONE;
+	return tacet_irq_ack_wait(dev->irq_slot, handled, dev->ntfn_slot, NULL);
+}
+
+/* An event from dev->pending for tacet_device_wait: an interrupt is then owed an ack. */
+static long report(struct tacet_device *dev, long ev)
+{
+	if (ev == (long)TACET_DEVICE_IRQ)
+		dev->ack_owed = ACK_REPORTED;
+	return ev;
 }
 
 long tacet_device_wait(struct tacet_device *dev, uint64_t timeout_ns)
 {
-	long ev = next_event(dev), bits, err;
-	int armed = 0;
+	uint64_t deadline = 0;
+	long bits, err;
 
-	if (ev)
-		return ev;
+	if (dev->pending & (TACET_DEVICE_IRQ | TACET_DEVICE_OWN_BITS)) {
+		err = settle(dev); /* not blocking: nothing to make it part of */
+		return err ? err : report(dev, next_event(dev));
+	}
 	if (timeout_ns) {
-		err = tacet_timer_set(dev->ntfn_slot, TACET_DEVICE_TIMEOUT,
-				      tacet_time() + tacet_ns_to_ticks(timeout_ns));
+		deadline = tacet_time() + tacet_ns_to_ticks(timeout_ns);
+		err = tacet_timer_set(dev->ntfn_slot, TACET_DEVICE_TIMEOUT, deadline);
 		if (err)
 			return err;
-		armed = 1;
 	}
 	for (;;) {
 		bits = device_block(dev);
-		if (bits < 0) {
-			if (armed)
-				disarm(dev);
+		if (bits < 0)
 			return bits;
-		}
 		dev->pending |= (unsigned long)bits & ~TACET_DEVICE_TIMEOUT;
-		ev = next_event(dev);
-		if (ev) {
-			if (armed)
-				disarm(dev);
-			return ev;
-		}
-		/* a timeout bit when none is armed is an old one's: it does not end this wait */
-		if (armed && (bits & TACET_DEVICE_TIMEOUT))
+		if (dev->pending & (TACET_DEVICE_IRQ | TACET_DEVICE_OWN_BITS))
+			return report(dev, next_event(dev));
+		/* a timeout bit before this wait's deadline is an earlier wait's: not this one's */
+		if (deadline && (bits & TACET_DEVICE_TIMEOUT) && tacet_time() >= deadline)
 			return (long)TACET_DEVICE_TIMEOUT;
 	}
 }
 
 long tacet_device_notified(struct tacet_device *dev, unsigned long bits)
 {
+	settle(dev); /* a driver that waited before its IPC loop; an error shows at its next ack */
 	dev->pending |= bits & ~TACET_DEVICE_TIMEOUT;
 	return next_event(dev);
 }
 
 long tacet_device_ack(struct tacet_device *dev, int handled)
 {
+	if (dev->ack_owed == ACK_REPORTED && !(dev->flags & TACET_DEVICE_SHARED)) {
+		dev->ack_owed = handled ? ACK_DEFERRED_HANDLED : ACK_DEFERRED_UNHANDLED;
+		return 0; /* the next tacet_device_wait makes it */
+	}
+	dev->ack_owed = ACK_NONE;
 	return tacet_irq_ack(dev->irq_slot, handled);
 }

@@ -68,6 +68,7 @@ long tacet_service_run(struct tacet_service *s,
 		reply = (struct tacet_msg){ .tag = TACET_TAG(0, 1) };
 		call(s, &msg, &reply);
 		tacet_cap_delete(s->recv); /* what came with the call, unless the handler took it */
+		notified(s, 0, event); /* what a handler's tacet_device_wait left: events, an ack */
 		err = tacet_reply_recv(s->ep, &reply, s->recv, &msg, &s->badge);
 	}
 	return err;

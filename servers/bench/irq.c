@@ -32,8 +32,8 @@ enum irq_slot {
 
 _Static_assert(IRQ_PRIO_MAIN >= BENCH_WAITER_PRIO, "main starts the waiter");
 
-#define EDU_VA     0x0000002000000000ul
-#define STACKS_VA  0x0000003000000000ul /* the threads' stacks: a page each, a gap between */
+/* the threads' stacks: a page each, a gap between; below lib's region (edu_open maps BAR0 there) */
+#define STACKS_VA  0x0000002000000000ul
 #define IRQ_BADGE  1ul
 #define SPARE      32 /* rounds to take again when a timer interrupt disturbed one (ticks()) */
 #define ROUNDS     (BENCH_WARMUP + BENCH_SAMPLES + SPARE)
@@ -142,7 +142,7 @@ int bench_irq(const char *name, unsigned int waiter_hart, unsigned int raiser_ha
 	overhead = bench_overhead();
 	harts_crossed[0] = raiser_hart;
 	harts_crossed[1] = waiter_hart;
-	err = edu_open(&dev, EDU_VA, IRQ_BADGE);
+	err = edu_open(&dev, IRQ_BADGE);
 	if (!err)
 		err = tacet_irq_set_affinity(EDU_SLOT_IRQ, raiser_hart);
 	for (unsigned long slot = SLOT_ACK; !err && slot <= SLOT_DONE; slot++)

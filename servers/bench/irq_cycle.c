@@ -17,8 +17,7 @@
 #include "../edu/edu_dev.h"
 #include "bench.h"
 
-#define EDU_VA        0x0000002000000000ul
-#define STACK_VA      0x0000003000000000ul
+#define STACK_VA      0x0000002000000000ul /* below lib's region, where edu_open maps BAR0 */
 #define IRQ_BADGE     1ul
 #define DRIVER_PRIO   200
 #define RAISER_PRIO   100
@@ -73,7 +72,7 @@ static void raiser(unsigned long arg)
 
 int main(void)
 {
-	long err = edu_open(&dev, EDU_VA, IRQ_BADGE);
+	long err = edu_open(&dev, IRQ_BADGE);
 	struct tacet_msg off = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
 	struct tacet_self self;
 

@@ -40,7 +40,6 @@
 #include "edu.h"
 #include "edu_dev.h"
 
-#define EDU_VA      0x0000002000000000ul
 #define IRQ_BADGE   1
 #define TIMER_BADGE 2
 #define LOST_NS  1000000000ull /* 1 s: the interrupt was lost */
@@ -413,7 +412,7 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 	struct edu_run r = { 0 };
 	unsigned long harts = nharts(), moves = 0, home, away_count = move_every / AWAY_SHARE;
 
-	if (edu_open(&r.dev, EDU_VA, IRQ_BADGE))
+	if (edu_open(&r.dev, IRQ_BADGE))
 		return 1;
 	print_identity(&r.dev);
 	if (extras & EDU_TEST_ABANDON) /* nothing acked yet: only earlier drivers' interrupts */

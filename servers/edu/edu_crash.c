@@ -14,7 +14,6 @@
 #include <tacet.h>
 #include "edu_dev.h"
 
-#define EDU_VA          0x0000002000000000ul
 #define EDU_CRASH_EVERY 100
 #define IRQ_BADGE       1
 #define TIMER_BADGE     2
@@ -34,7 +33,7 @@ int main(void)
 	unsigned long first, handled = 0;
 	long bits = 0;
 
-	if (edu_open(&e, EDU_VA, IRQ_BADGE) < 0)
+	if (edu_open(&e, IRQ_BADGE) < 0)
 		return 1;
 	first = line_count(e.irq);
 	for (unsigned int i = 0; i < EDU_CRASH_EVERY; i++) {

@@ -43,17 +43,17 @@ static long claim(unsigned long *irq)
 	long index = claim_once(irq);
 
 	for (unsigned int i = 0; index == -TACET_EBUSY && i < CLAIM_TRIES; i++) {
-		tacet_timer_set(EDU_SLOT_NTFN, 1, tacet_time() + tacet_ns_to_ticks(CLAIM_PAUSE_NS));
-		tacet_wait(EDU_SLOT_NTFN);
+		tacet_sleep_ns(CLAIM_PAUSE_NS);
 		index = claim_once(irq);
 	}
 	return index;
 }
 
-long edu_open(struct edu *e, unsigned long va, unsigned long badge)
+long edu_open(struct edu *e, unsigned long badge)
 {
 	const char *step = "look up \"pci\"";
 	long err = tacet_lookup("pci", EDU_SLOT_PCI, LOOKUP_TRIES);
+	unsigned long va = 0, pa, pages = 0;
 
 	e->index = -1;
 	if (!err && (step = "create the notification"))
@@ -63,8 +63,11 @@ long edu_open(struct edu *e, unsigned long va, unsigned long badge)
 		err = e->index < 0 ? e->index : 0;
 	}
 	if (!err && (step = "map its registers"))
-		err = tacet_map(TACET_CHILD_SELF, EDU_SLOT_BAR, va,
-				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+		err = tacet_frame_info(EDU_SLOT_BAR, &pa, &pages);
+	if (!err)
+		err = (va = tacet_va_alloc(pages)) ? tacet_map(TACET_CHILD_SELF, EDU_SLOT_BAR, va,
+							       TACET_RIGHT_READ | TACET_RIGHT_WRITE)
+						   : -TACET_ENOMEM;
 	if (!err) {
 		/* A previous driver may have ended with an interrupt raised and not acknowledged:
 		 * its status bits would assert the line as soon as INTx is on, and that interrupt,
@@ -73,7 +76,7 @@ long edu_open(struct edu *e, unsigned long va, unsigned long badge)
 		 * every bit while INTx is still off (pci turns it on with PCI_IRQ), then ask for
 		 * the line. */
 		e->regs = (volatile uint32_t *)va;
-		e->regs[EDU_IRQ_ACK] = ~0u;
+		mmio_write32(&e->regs[EDU_IRQ_ACK], ~0u);
 	}
 	if (!err && (step = "get its interrupt line"))
 		err = tacet_pci_irq(EDU_SLOT_PCI, EDU_VENDOR, EDU_DEVICE, (unsigned long)e->index,
@@ -84,9 +87,10 @@ long edu_open(struct edu *e, unsigned long va, unsigned long badge)
 		printf("edu: cannot %s: %s: FAIL\n", step, tacet_strerror(err));
 		return err;
 	}
-	e->regs[EDU_LIVENESS] = 0x5a5a0f0f;
-	if ((e->regs[EDU_ID] & 0xff) != 0xed || e->regs[EDU_LIVENESS] != ~0x5a5a0f0fu) {
-		printf("edu %ld: not alive (id %#x): FAIL\n", e->index, e->regs[EDU_ID]);
+	mmio_write32(&e->regs[EDU_LIVENESS], 0x5a5a0f0f);
+	if ((mmio_read32(&e->regs[EDU_ID]) & 0xff) != 0xed ||
+	    mmio_read32(&e->regs[EDU_LIVENESS]) != ~0x5a5a0f0fu) {
+		printf("edu %ld: not alive (id %#x): FAIL\n", e->index, mmio_read32(&e->regs[EDU_ID]));
 		return -TACET_EINVAL;
 	}
 	return 0;

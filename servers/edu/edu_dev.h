@@ -36,10 +36,11 @@ struct edu {
 };
 
 /* Claims the first edu device no other server has claimed (waiting up to 10 s for one to be
- * released if all are claimed), maps its BAR0 at va, clears any interrupt status a previous
+ * released if all are claimed), maps its BAR0 (the whole frame) at an address from tacet_va_alloc,
+ * clears any interrupt status a previous
  * driver left, binds the line to the notification (shared, with badge), then checks the device
  * answers.
  * Returns 0, or prints `edu: cannot STEP: ERROR` and returns a negative TACET_E* code. */
-long edu_open(struct edu *e, unsigned long va, unsigned long badge);
+long edu_open(struct edu *e, unsigned long badge);
 
 #endif

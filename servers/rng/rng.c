@@ -1,13 +1,13 @@
 /* rng: the virtio entropy device's driver (virtio-rng, device ID 4) and the entropy service.
  *
- * Device (from init, `rng:virtio-rng`): the virtio-mmio transport whose DeviceID is 4, in
- * TACET_CHILD_DEVICE, its line in TACET_CHILD_DEVICE_IRQ. One virtqueue (requestq): the driver
+ * Device (from init, `rng:virtio-rng`): the virtio-mmio transport whose DeviceID is 4, opened
+ * with the driver kit (<tacet/driver.h>, docs/drivers.md). One virtqueue (requestq): the driver
  * offers writable buffers, the device fills them with entropy. NCHUNKS chunks of CHUNK bytes are
  * kept offered; a filled chunk waits in ready[] until clients have taken all of it (each byte
  * goes to one client once and is wiped when taken), then is offered again.
  *
- * The line is bound to a notification bound to this thread: one receive loop takes client calls
- * and interrupts. On an interrupt: InterruptStatus is read and cleared on the device first,
+ * The kit's service loop takes client calls and interrupts (the device's notification is bound
+ * to this thread). On an interrupt: InterruptStatus is read and cleared on the device first,
  * then the used ring is drained, then the line is acknowledged to the kernel (oneshot), so the
  * level interrupt does not come straight back. A client that asks for more than is ready waits
  * inside its call while the driver waits for the device (a reply cannot be put off: IPC answers
@@ -17,21 +17,11 @@
  * output: the console server calls this one (the shell's `random`), so a call back to it would
  * deadlock. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <tacet.h>
-#include <tacet/init_proto.h>
 #include <tacet/rng_proto.h>
 #include <tacet/virtio.h>
-
-#define REGS_VA   0x0000002000000000ul
-#define QUEUE_VA  0x0000002000001000ul
-#define CHUNKS_VA 0x0000002000002000ul
-
-#define SLOT_NTFN  (TACET_CHILD_FIRST_FREE + 0)
-#define SLOT_EP    (TACET_CHILD_FIRST_FREE + 1)
-#define SLOT_QUEUE (TACET_CHILD_FIRST_FREE + 2)
-#define SLOT_CHUNK (TACET_CHILD_FIRST_FREE + 3)
-#define IRQ_BADGE  1
 
 #define NCHUNKS 8  /* QEMU's virtio-rng queue has 8 entries */
 #define CHUNK   64 /* bytes per request */
@@ -45,11 +35,12 @@ struct chunk {
 	enum chunk_state state;
 };
 
+static struct tacet_device io; /* the transport's registers and line */
 static struct virtio_device dev;
 static struct virtq queue;
 static struct chunk chunks[NCHUNKS];
 static unsigned int ready[NCHUNKS], ready_head, ready_count; /* filled chunks, oldest first */
-static unsigned int irq_line;
+static unsigned int ready_total, offered; /* bytes ready to take; chunks the device has */
 static unsigned long completed, irqs;
 
 /* Offer every free chunk to the device; notify it if it wants to hear. */
@@ -63,19 +54,11 @@ static void offer_free(void)
 		if (chunks[i].state != CHUNK_FREE || virtq_add(&queue, &b, 0, 1, &chunks[i]) < 0)
 			continue;
 		chunks[i].state = CHUNK_OFFERED;
+		offered++;
 		added = 1;
 	}
 	if (added && virtq_kick_needed(&queue))
 		virtio_notify(&dev, 0);
-}
-
-static unsigned int in_flight(void)
-{
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; i < NCHUNKS; i++)
-		n += chunks[i].state == CHUNK_OFFERED;
-	return n;
 }
 
 /* Chains the device is done with become ready (an empty one is free again). */
@@ -86,6 +69,7 @@ static void take_used(void)
 
 	while ((c = virtq_get(&queue, &len)) != NULL) {
 		completed++;
+		offered--;
 		c->len = len < CHUNK ? len : CHUNK;
 		c->pos = 0;
 		if (!c->len) {
@@ -93,30 +77,35 @@ static void take_used(void)
 			continue;
 		}
 		c->state = CHUNK_READY;
+		ready_total += c->len;
 		ready[(ready_head + ready_count++) % NCHUNKS] = (unsigned int)(c - chunks);
 	}
 }
 
 /* The line fired: clear the device's status, drain the ring, then unmask the line. */
-static void service_irq(void)
+static void event(struct tacet_device *d, long ev)
 {
-	uint32_t status = virtio_interrupt_ack(&dev);
+	uint32_t status;
 
+	if (ev != (long)TACET_DEVICE_IRQ)
+		return;
+	status = virtio_interrupt_ack(&dev);
 	irqs += status != 0;
 	take_used();
-	tacet_irq_ack(TACET_CHILD_DEVICE_IRQ, status != 0);
+	tacet_device_ack(d, status != 0);
 }
 
-/* Wait for the device inside a client's call (the notification is bound, so wait on it). */
-static long wait_for_device(void)
+/* Whatever the notification holds, handled now: 1 if it held anything. */
+static int take_signalled(void)
 {
-	long bits = tacet_wait(SLOT_NTFN);
+	long bits = tacet_poll(io.ntfn_slot);
 
-	if (bits < 0)
-		return bits;
-	if (bits & IRQ_BADGE)
-		service_irq();
-	return 0;
+	if (bits <= 0)
+		return 0;
+	for (long ev = tacet_device_notified(&io, (unsigned long)bits); ev;
+	     ev = tacet_device_notified(&io, 0))
+		event(&io, ev);
+	return 1;
 }
 
 /* n ready bytes into out, oldest chunk first, wiped as they go. */
@@ -129,6 +118,7 @@ static void take_bytes(uint8_t *out, unsigned int n)
 		memcpy(out, c->data + c->pos, k);
 		memset(c->data + c->pos, 0, k);
 		c->pos += k;
+		ready_total -= k;
 		out += k;
 		n -= k;
 		if (c->pos == c->len) {
@@ -139,18 +129,6 @@ static void take_bytes(uint8_t *out, unsigned int n)
 	}
 }
 
-static unsigned int ready_bytes(void)
-{
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; i < ready_count; i++) {
-		const struct chunk *c = &chunks[ready[(ready_head + i) % NCHUNKS]];
-
-		n += c->len - c->pos;
-	}
-	return n;
-}
-
 static void serve_read(const struct tacet_msg *msg, struct tacet_msg *reply)
 {
 	unsigned long n = msg->w[0];
@@ -158,9 +136,14 @@ static void serve_read(const struct tacet_msg *msg, struct tacet_msg *reply)
 
 	if (!n || n > RNG_READ_MAX)
 		err = -TACET_EINVAL;
-	while (!err && ready_bytes() < n) {
+	while (!err && ready_total < n) { /* wait for the device inside the client's call */
+		long ev;
+
 		offer_free();
-		err = queue.broken ? -TACET_EDEAD : wait_for_device();
+		ev = queue.broken ? -TACET_EDEAD : tacet_device_wait(&io, 0);
+		if (ev > 0)
+			event(&io, ev);
+		err = ev < 0 ? ev : 0;
 	}
 	if (err) {
 		*reply = (struct tacet_msg){ .tag = TACET_TAG(RNG_ERROR, 1), .w = { (unsigned long)err } };
@@ -176,77 +159,67 @@ static void serve_read(const struct tacet_msg *msg, struct tacet_msg *reply)
 static void serve_stats(struct tacet_msg *reply)
 {
 	struct tacet_irq_info ii = { 0 };
-	long bits;
 
-	for (;;) {
-		while ((bits = tacet_poll(SLOT_NTFN)) > 0)
-			if (bits & IRQ_BADGE)
-				service_irq();
-		tacet_info(TACET_INFO_IRQ, irq_line, &ii, sizeof(ii));
-		bits = tacet_poll(SLOT_NTFN); /* one that came while we looked: again */
-		if (bits <= 0)
-			break;
-		if (bits & IRQ_BADGE)
-			service_irq();
-	}
+	do {
+		while (take_signalled())
+			;
+		tacet_info(TACET_INFO_IRQ, io.irq, &ii, sizeof(ii));
+	} while (take_signalled()); /* one that came while we looked: again */
 	*reply = (struct tacet_msg){ .tag = TACET_TAG(0, 4),
-				     .w = { completed, in_flight(), irqs, ii.count } };
+				     .w = { completed, offered, irqs, ii.count } };
 }
 
-/* The device: open it, its queue, the chunks' page. */
-static long setup_device(const char **step)
+static void call(struct tacet_service *s, const struct tacet_msg *msg, struct tacet_msg *reply)
 {
-	uint64_t pa;
+	(void)s;
+	if (TACET_TAG_LABEL(msg->tag) == RNG_READ)
+		serve_read(msg, reply);
+	else if (TACET_TAG_LABEL(msg->tag) == RNG_STATS)
+		serve_stats(reply);
+	else
+		*reply = (struct tacet_msg){ .tag = TACET_TAG(RNG_ERROR, 1),
+					     .w = { (unsigned long)-TACET_EINVAL } };
+	if (queue.broken) {
+		printf("rng: the device returned a buffer it was not given; stopping\n");
+		virtio_fail(&dev, "broken used ring");
+		exit(1);
+	}
+}
+
+/* The device, its queue and the chunks' buffer; then, offered, the service. */
+static long setup(const char **step, struct tacet_service *service)
+{
+	struct tacet_dma buf;
 	long err;
 
-	*step = "map the device";
-	err = tacet_map(TACET_CHILD_SELF, TACET_CHILD_DEVICE, REGS_VA,
-			TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	*step = "open the device";
+	err = tacet_device_open(&io, "virtio,mmio", 0, 0);
 	if (!err && (*step = "open the virtio device"))
-		err = virtio_open(&dev, (volatile void *)REGS_VA, VIRTIO_ID_RNG,
-				  VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX));
+		err = virtio_open(&dev, io.regs, VIRTIO_ID_RNG, VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX));
 	if (!err && (*step = "set up the request queue"))
-		err = virtio_queue_create(&dev, 0, &queue, NCHUNKS, SLOT_QUEUE, QUEUE_VA);
+		err = virtio_queue_new(&dev, 0, &queue, NCHUNKS);
 	if (!err && (*step = "allocate the buffers"))
-		err = virtio_dma_page(SLOT_CHUNK, CHUNKS_VA, &pa);
-	for (unsigned int i = 0; !err && i < NCHUNKS; i++)
-		chunks[i] = (struct chunk){ .data = (uint8_t *)CHUNKS_VA + i * CHUNK,
-					    .pa = pa + i * CHUNK };
-	return err;
-}
-
-static long setup(const char **step)
-{
-	const struct tacet_child_devices *given = (const void *)TACET_CHILD_DEVICES_VADDR;
-	long err = setup_device(step);
-
-	irq_line = given->devices[0].irq;
-	if (!err && (*step = "create the notification"))
-		err = tacet_ntfn_new(SLOT_NTFN);
-	if (!err && (*step = "bind the interrupt"))
-		err = tacet_irq_bind(TACET_CHILD_DEVICE_IRQ, SLOT_NTFN, IRQ_BADGE, 0);
-	if (!err && (*step = "bind the notification"))
-		err = tacet_ntfn_bind(SLOT_NTFN);
-	if (!err && (*step = "create the endpoint"))
-		err = tacet_endpoint_new(SLOT_EP);
-	if (!err) {
-		virtio_driver_ok(&dev);
-		offer_free();
-		/* before publishing: the call to init lets the console in, whose prompt should
-		 * come last at boot */
-		printf("rng: virtio entropy device on line %u, %u requests of %u bytes offered%s\n",
-		       irq_line, NCHUNKS, CHUNK, queue.event_idx ? ", event idx" : "");
-	}
-	if (!err && (*step = "publish \"rng\""))
-		err = tacet_publish("rng", SLOT_EP, TACET_RIGHT_WRITE);
-	return err;
+		err = tacet_dma_alloc(NCHUNKS * CHUNK, &buf);
+	if (err)
+		return err;
+	for (unsigned int i = 0; i < NCHUNKS; i++)
+		chunks[i] = (struct chunk){ .data = (uint8_t *)buf.va + i * CHUNK,
+					    .pa = buf.pa + i * CHUNK };
+	virtio_driver_ok(&dev);
+	offer_free();
+	/* before publishing: the call to init lets the console in, whose prompt should come last
+	 * at boot */
+	printf("rng: virtio entropy device on line %u, %u requests of %u bytes offered%s\n", io.irq,
+	       NCHUNKS, CHUNK, queue.event_idx ? ", event idx" : "");
+	*step = "publish \"rng\"";
+	return tacet_service_open(service, "rng", TACET_RIGHT_WRITE, &io);
 }
 
 int main(void)
 {
-	struct tacet_msg msg, reply = { 0 };
+	struct tacet_service service;
 	const char *step = "";
-	long err = setup(&step);
+	long err = setup(&step, &service);
 
 	if (err) {
 		printf("rng: cannot %s: %s%s%s\n", step, tacet_strerror(err), dev.why ? ": " : "",
@@ -255,28 +228,7 @@ int main(void)
 			virtio_fail(&dev, step);
 		return 1;
 	}
-	err = tacet_recv(SLOT_EP, 0, &msg, NULL);
-	while (!err) {
-		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
-			if (msg.w[0] & IRQ_BADGE)
-				service_irq();
-			err = tacet_recv(SLOT_EP, 0, &msg, NULL); /* nobody to reply to */
-			continue;
-		}
-		if (TACET_TAG_LABEL(msg.tag) == RNG_READ)
-			serve_read(&msg, &reply);
-		else if (TACET_TAG_LABEL(msg.tag) == RNG_STATS)
-			serve_stats(&reply);
-		else
-			reply = (struct tacet_msg){ .tag = TACET_TAG(RNG_ERROR, 1),
-						    .w = { (unsigned long)-TACET_EINVAL } };
-		if (queue.broken) {
-			printf("rng: the device returned a buffer it was not given; stopping\n");
-			virtio_fail(&dev, "broken used ring");
-			return 1;
-		}
-		err = tacet_reply_recv(SLOT_EP, &reply, 0, &msg, NULL);
-	}
+	err = tacet_service_run(&service, call, event);
 	printf("rng: receive failed: %s\n", tacet_strerror(err));
 	return 1;
 }

@@ -22,7 +22,6 @@
 #define SLOT_EP       (EDU_SLOT_FREE + 1) /* an endpoint of its own, for the reply check */
 #define SLOT_STACK    (EDU_SLOT_FREE + 2)
 #define SLOT_BOUND    (EDU_SLOT_FREE + 5) /* bound to this thread: a kernel NOTIFY's source */
-#define EDU_VA        0x0000002000000000ul
 #define STACK_VA      0x0000002100000000ul
 #define ALL_BITS      (~0ul >> 1)
 
@@ -126,7 +125,7 @@ int main(void)
 	struct tacet_msg off = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
 	long err;
 
-	if (edu_open(&e, EDU_VA, 1) < 0)
+	if (edu_open(&e, 1) < 0)
 		return 1;
 	err = tacet_lookup("console", SLOT_CONSOLE, 10000);
 	if (!err)

@@ -35,9 +35,10 @@ KIT = ["slots from lib's range", "a slot freed is handed out again",
        "0 bytes and more than 256 pages -> ERANGE", "a device not given -> ENOENT",
        "open goldfish-rtc", "the RTC reads the time of day", "no interrupt: timeout",
        "alarm: interrupt before timeout", "cleared, then acknowledged", "the driver's own bit",
-       "a cancelled timeout never fires",
+       "an earlier wait's timeout ends no later wait",
        "interrupt and own bit together: the interrupt first", "then the own bit, kept",
-       "then nothing", "bits from a NOTIFY message, one event at a time",
+       "then nothing", "interrupts back to back, each acknowledged by the next wait",
+       "bits from a NOTIFY message, one event at a time",
        "closed and opened again"]
 
 CASES += [

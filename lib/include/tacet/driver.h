@@ -138,6 +138,7 @@ struct tacet_device {
 	unsigned long pending;   /* bits taken from the notification, not yet reported */
 	unsigned long va_pages;  /* where regs are mapped: the range's size */
 	unsigned int flags;
+	unsigned int ack_owed;   /* the interrupt tacet_device_wait reported: its ack's state */
 };
 
 /*
@@ -173,9 +174,16 @@ long tacet_device_wait(struct tacet_device *dev, uint64_t timeout_ns);
  */
 long tacet_device_notified(struct tacet_device *dev, unsigned long bits);
 
-/* Done with the interrupt tacet_device_wait reported: handled says whether the device had
- * raised it (an interrupt nobody handles counts toward the kernel disabling the line). The
- * line stays masked from the interrupt until this call (oneshot). */
+/* Done with the interrupt tacet_device_wait (or tacet_device_notified) reported: handled says
+ * whether the device had raised it (an interrupt nobody handles counts toward the kernel
+ * disabling the line). The line stays masked from the interrupt until the kernel has the ack
+ * (oneshot). After tacet_device_wait's interrupt the ack is put off to the driver's next
+ * tacet_device_wait, which makes it and waits in one kernel entry (tacet_irq_ack_wait): call
+ * tacet_device_wait next, as a driver's loop does, not a sleep or a blocking call first (the
+ * line would stay masked that long); the kernel's error, -TACET_EDISABLED when the ack was the
+ * one that disabled the line, is then tacet_device_wait's. A shared line's ack, and one after
+ * tacet_device_notified's interrupt, are made at once and return the error here.
+ * tacet_device_notified and tacet_device_close make an ack still owed first. */
 long tacet_device_ack(struct tacet_device *dev, int handled);
 
 /* --- services ------------------------------------------------------------------------------
@@ -187,7 +195,9 @@ long tacet_device_ack(struct tacet_device *dev, int handled);
  * which client), the message and a reply already set to one word, 0; they fill in the reply. A capability that came with
  * a call lands in s->recv; the loop deletes it after the handler unless the handler took it
  * with tacet_service_take_cap. The loop replies before it receives again, so a handler must not
- * block for long: everything else waits meanwhile (its interrupts too).
+ * block for long: everything else waits meanwhile (its interrupts too). A handler may wait for
+ * the device itself (tacet_device_wait); after it, the loop makes any ack still owed and hands
+ * `event` whatever events the waits left.
  * A server that the console server calls (the shell's commands) must not print through the
  * console from its handlers: the console is blocked in that call, and the two would deadlock. */
 struct tacet_service {

@@ -6,15 +6,16 @@
  * A driver (docs/virtio.md):
  *   virtio_open(&dev, regs, VIRTIO_ID_RNG, features)   reset, ACKNOWLEDGE, DRIVER, features,
  *                                                      FEATURES_OK checked
- *   virtio_queue_create(&dev, 0, &q, 64, slot, va)     a page for the rings, queue 0 set up
+ *   virtio_queue_new(&dev, 0, &q, 64)                  rings from tacet_dma_alloc, queue 0 set up
  *   virtio_driver_ok(&dev)                             the device is live
  *   virtq_add(&q, ...); if (virtq_kick_needed(&q)) virtio_notify(&dev, 0);
  *   on its interrupt: virtio_interrupt_ack(&dev), then virtq_get() until NULL, then
- *   tacet_irq_ack() (the device's status is cleared before the line is unmasked, or the level
- *   interrupt would come straight back).
+ *   tacet_device_ack() (the device's status is cleared before the line is unmasked, or the
+ *   level interrupt would come straight back).
  *
- * The register block is the device's MMIO page mapped by the driver. One thread drives a
- * device; nothing here locks.
+ * The register block is the transport's page as tacet_device_open mapped it (dev.regs of the
+ * kit's struct tacet_device); registers go through the kit's MMIO accessors. One thread drives
+ * a device; nothing here locks.
  */
 #ifndef TACET_VIRTIO_H
 #define TACET_VIRTIO_H
@@ -46,7 +47,7 @@
 #define VIRTIO_INT_CONFIG 2 /* the configuration changed */
 
 struct virtio_device {
-	volatile uint32_t *regs;
+	volatile uint8_t *regs;
 	uint32_t device_id;
 	uint64_t features; /* negotiated: what both offered, VIRTIO_F_VERSION_1 among them */
 	const char *why;   /* after a failure: what went wrong, for the driver's message */
@@ -64,11 +65,12 @@ long virtio_open(struct virtio_device *dev, volatile void *regs, uint32_t device
  * queue), -TACET_ERANGE (q larger than the device takes), -TACET_EBUSY (already live). */
 long virtio_queue_attach(struct virtio_device *dev, unsigned int index, struct virtq *q);
 
-/* A queue of size entries over a fresh page (a frame made in the empty slot `slot`, mapped at
- * va): laid out with event idx if it was negotiated, then attached as queue index. 0 or a
- * negative TACET_E* code. */
-long virtio_queue_create(struct virtio_device *dev, unsigned int index, struct virtq *q,
-			 unsigned int size, unsigned long slot, unsigned long va);
+/* A queue of size entries (a power of two up to VIRTQ_SIZE_MAX) over rings from
+ * tacet_dma_alloc, laid out with event idx if it was negotiated, then attached as queue index.
+ * The rings stay for the life of the process. 0 or a negative TACET_E* code (nothing is left
+ * allocated). */
+long virtio_queue_new(struct virtio_device *dev, unsigned int index, struct virtq *q,
+		      unsigned int size);
 
 /* The driver is ready (DRIVER_OK); or it gave up on the device (FAILED). */
 void virtio_driver_ok(struct virtio_device *dev);
@@ -85,9 +87,13 @@ uint32_t virtio_interrupt_ack(struct virtio_device *dev);
  * until ConfigGeneration says no change came in between (an 8-byte field takes two reads). */
 uint64_t virtio_config_read(struct virtio_device *dev, unsigned int offset, unsigned int size);
 
-/* One zeroed page of RAM for DMA: a frame in the empty slot `slot`, mapped read-write at va;
- * its physical address in *pa. Until lib has a general DMA allocator, the virtio drivers make
- * their buffers with this. 0 or a negative TACET_E* code (the slot is left empty). */
+/* Until servers/blk moves onto the kit, and deleted then: virtio_queue_new and tacet_dma_alloc
+ * as they were before the kit, at a slot and an address the caller chooses. virtio_dma_page
+ * makes one zeroed page (a frame in the empty slot `slot`, mapped read-write at va, its
+ * physical address in *pa; the slot is left empty on failure); virtio_queue_create lays a
+ * queue over one at va. 0 or a negative TACET_E* code. */
 long virtio_dma_page(unsigned long slot, unsigned long va, uint64_t *pa);
+long virtio_queue_create(struct virtio_device *dev, unsigned int index, struct virtq *q,
+			 unsigned int size, unsigned long slot, unsigned long va);
 
 #endif
