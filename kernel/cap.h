@@ -26,6 +26,18 @@ void cspace_free(struct cspace *cs);
  * it, or NULL with *err set (TACET_EBADSLOT, TACET_EEMPTY, TACET_ETYPE, TACET_EPERM). */
 struct cap *cap_lookup(struct cspace *cs, unsigned long slot, uint32_t type, uint32_t rights,
 		       long *err);
+/* The fast paths' decode: the capability in slot if it has type and right, else NULL (the
+ * slow path then says why, with cap_lookup). No error code, no type wildcard. */
+static inline const struct cap *cap_peek(const struct cspace *cs, unsigned long slot,
+					 uint32_t type, uint32_t right)
+{
+	const struct cap *c;
+
+	if (slot == 0 || slot >= CSPACE_SLOTS)
+		return NULL;
+	c = &cs->slots[slot];
+	return c->obj && c->obj->type == type && (c->rights & right) ? c : NULL;
+}
 /* The empty slot `slot`, or NULL with *err (TACET_EBADSLOT, TACET_EEXIST). */
 struct cap *cap_empty_slot(struct cspace *cs, unsigned long slot, long *err);
 /* Invoke: fill an empty slot (takes a new reference on obj). */

@@ -22,12 +22,9 @@ static inline unsigned long arg(const struct thread *t, int i)
 static inline struct kobj *fast_cap(const struct thread *t, unsigned long slot, uint32_t type,
 				    uint32_t right, const struct cap **cap)
 {
-	const struct cap *c;
+	const struct cap *c = cap_peek(t->proc->cspace, slot, type, right);
 
-	if (slot == 0 || slot >= CSPACE_SLOTS)
-		return NULL;
-	c = &t->proc->cspace->slots[slot];
-	if (!c->obj || c->obj->type != type || !(c->rights & right))
+	if (!c)
 		return NULL;
 	*cap = c;
 	return c->obj;

@@ -580,17 +580,12 @@ void sys_irq_unbind(struct thread *t)
 	ret(t, 0);
 }
 
-/* A capability's object in t's slot (argument i) of type and right, or NULL (the slow path
- * then reports why). For the fast path: no error reporting. */
+/* The object of the capability in t's argument i of type and right, or NULL (slow path). */
 static struct kobj *fast_obj(const struct thread *t, int i, uint32_t type, uint32_t right)
 {
-	unsigned long slot = arch_ctx_arg(&t->ctx, i);
-	const struct cap *c;
+	const struct cap *c = cap_peek(t->proc->cspace, arch_ctx_arg(&t->ctx, i), type, right);
 
-	if (slot == 0 || slot >= CSPACE_SLOTS)
-		return NULL;
-	c = &t->proc->cspace->slots[slot];
-	return c->obj && c->obj->type == type && (c->rights & right) ? c->obj : NULL;
+	return c ? c->obj : NULL;
 }
 
 int irq_ack_wait_fast(struct hart *me, struct thread *t)
@@ -612,7 +607,8 @@ int irq_ack_wait_fast(struct hart *me, struct thread *t)
 			 arch_cycles() - t->irq_running_at);
 	t->irq_woken_by = NULL;
 	t->irq_running_at = 0;
-	/* the ack: handled, so the streak ends and the line goes on */
+	/* the ack, inline: what ack() -> binder_done() -> acks_done() do for the last ack of a
+	 * handled interrupt (the streak ends, the line goes on), ~50 instructions sooner */
 	b->waiting = false;
 	d->acks_due = 0;
 	d->handled = true;
