@@ -118,21 +118,28 @@ def qemu_command(append, extra, mem, icount=True):
             "-initrd", os.path.join(BUILD, "modules.img"), "-append", append, *extra]
 
 
-def run_one(bench, tag):
-    """Boot one benchmark; returns its figures as dicts (results.json's fields + overhead)."""
-    boot, append, figures, extra = bench[:4]
-    cmd = qemu_command(append, extra, bench_mem(bench))
-    start = time.monotonic()
+def boot_logged(cmd, log):
+    """Run QEMU to its end (at most TIMEOUT); its output goes to log after the command line.
+    Returns (output, exit status or None if it timed out)."""
     try:
         proc = subprocess.run(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, timeout=TIMEOUT)
         out, status = proc.stdout.decode(errors="replace"), proc.returncode
     except subprocess.TimeoutExpired as e:
         out, status = (e.stdout or b"").decode(errors="replace"), None
-    took = time.monotonic() - start
-    log = os.path.join(OUT, f"{boot}{tag}.log")
     with open(log, "w") as f:
         f.write("$ " + " ".join(cmd) + "\n" + out)
+    return out, status
+
+
+def run_one(bench, tag):
+    """Boot one benchmark; returns its figures as dicts (results.json's fields + overhead)."""
+    boot, append, figures, extra = bench[:4]
+    cmd = qemu_command(append, extra, bench_mem(bench))
+    start = time.monotonic()
+    log = os.path.join(OUT, f"{boot}{tag}.log")
+    out, status = boot_logged(cmd, log)
+    took = time.monotonic() - start
     where = os.path.relpath(log, ROOT)
     if status is None:
         raise BenchError(f"{boot}: timed out after {TIMEOUT}s (log: {where})")
@@ -158,15 +165,8 @@ def run_wall_clock(bench):
     returns {figure: (requests per second, requests, ns)}."""
     boot, append, figures, extra = bench
     cmd = qemu_command(append, extra, MEM, icount=False)
-    try:
-        proc = subprocess.run(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, timeout=TIMEOUT)
-        out, status = proc.stdout.decode(errors="replace"), proc.returncode
-    except subprocess.TimeoutExpired as e:
-        out, status = (e.stdout or b"").decode(errors="replace"), None
     log = os.path.join(OUT, f"{boot}.log")
-    with open(log, "w") as f:
-        f.write("$ " + " ".join(cmd) + "\n" + out)
+    out, status = boot_logged(cmd, log)
     found = {m.group(1): tuple(int(m.group(i)) for i in (2, 3, 4)) for m in WALL_RE.finditer(out)}
     if status != 0 or "PANIC" in out or any(f not in found for f in figures):
         raise BenchError(f"{boot}: no clean result (QEMU exit status {status}; log: "
