@@ -60,8 +60,8 @@ int arch_aspace_lookup(uint64_t root, uintptr_t va, unsigned int need, uint64_t 
 void arch_aspace_free(uint64_t root);
 /* Forget this hart's cached translations. */
 void arch_tlb_flush_local(void);
-/* Run on root (0: the kernel's own tables). */
-void arch_aspace_activate(uint64_t root);
+/* Run on root (0: the kernel's own tables): arch_aspace_activate(root), in arch_types.h
+ * (inline: every thread switch asks, and within one process it is a no-op). */
 /* If this hart runs on root, move it to the kernel's own tables (root is about to go). */
 void arch_aspace_deactivate(uint64_t root);
 /* Highest user address + 1. */

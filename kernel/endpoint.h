@@ -5,6 +5,7 @@
 
 #include "kobj.h"
 #include "list.h"
+#include "runqueue.h"
 #include "thread.h"
 
 struct process;

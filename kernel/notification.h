@@ -4,6 +4,7 @@
 #define KERNEL_NOTIFICATION_H
 
 #include "kobj.h"
+#include "runqueue.h"
 #include "thread.h"
 
 struct notification {

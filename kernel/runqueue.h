@@ -14,10 +14,12 @@ struct tqueue {
 	struct thread *head, *tail;
 };
 
-void tqueue_push(struct tqueue *q, struct thread *t, int front);
+/* The queue operations are inline (below the run queue): every thread switch does two or
+ * three of them, and a call costs as much as the operation. */
+static inline void tqueue_push(struct tqueue *q, struct thread *t, int front);
 /* t must be in q. */
-void tqueue_remove(struct tqueue *q, struct thread *t);
-struct thread *tqueue_pop(struct tqueue *q);
+static inline void tqueue_remove(struct tqueue *q, struct thread *t);
+static inline struct thread *tqueue_pop(struct tqueue *q);
 
 #define PRIO_LEVELS (TACET_PRIO_MAX + 1)
 #define PRIO_BITMAP_WORDS (PRIO_LEVELS / 64)
@@ -30,8 +32,8 @@ struct runqueue {
 };
 
 /* Queue t at its priority (t->prio): behind its equals, or in front of them. */
-void rq_push(struct runqueue *rq, struct thread *t, bool front);
-void rq_remove(struct runqueue *rq, struct thread *t);
+static inline void rq_push(struct runqueue *rq, struct thread *t, bool front);
+static inline void rq_remove(struct runqueue *rq, struct thread *t);
 /* The highest priority with a thread, or -1. Kept up to date by push and remove (a scan of
  * the bitmap only when the top level empties): the fast paths ask it on every switch. */
 static inline int rq_top(const struct runqueue *rq)
@@ -39,6 +41,82 @@ static inline int rq_top(const struct runqueue *rq)
 	return rq->nready ? rq->top : -1;
 }
 /* Take the first thread of the highest priority; NULL if empty. */
-struct thread *rq_pop(struct runqueue *rq);
+static inline struct thread *rq_pop(struct runqueue *rq);
+
+/* The highest non-empty level from the bitmap, or -1 (runqueue.c). */
+int rq_scan_top(const struct runqueue *rq);
+
+#include "thread.h" /* the definitions use next, prev and prio */
+
+static inline __attribute__((always_inline)) void tqueue_push(struct tqueue *q, struct thread *t,
+							      int front)
+{
+	t->prev = t->next = NULL;
+	if (!q->head) {
+		q->head = q->tail = t;
+	} else if (front) {
+		t->next = q->head;
+		q->head->prev = t;
+		q->head = t;
+	} else {
+		t->prev = q->tail;
+		q->tail->next = t;
+		q->tail = t;
+	}
+}
+
+static inline __attribute__((always_inline)) void tqueue_remove(struct tqueue *q, struct thread *t)
+{
+	if (t->prev)
+		t->prev->next = t->next;
+	else
+		q->head = t->next;
+	if (t->next)
+		t->next->prev = t->prev;
+	else
+		q->tail = t->prev;
+	t->prev = t->next = NULL;
+}
+
+static inline __attribute__((always_inline)) struct thread *tqueue_pop(struct tqueue *q)
+{
+	struct thread *t = q->head;
+
+	if (t)
+		tqueue_remove(q, t);
+	return t;
+}
+
+static inline __attribute__((always_inline)) void rq_push(struct runqueue *rq, struct thread *t,
+							  bool front)
+{
+	tqueue_push(&rq->level[t->prio], t, front);
+	rq->bitmap[t->prio / 64] |= 1UL << (t->prio % 64);
+	if (!rq->nready++ || t->prio > rq->top)
+		rq->top = t->prio;
+}
+
+static inline __attribute__((always_inline)) void rq_remove(struct runqueue *rq, struct thread *t)
+{
+	tqueue_remove(&rq->level[t->prio], t);
+	rq->nready--;
+	if (!rq->level[t->prio].head) {
+		rq->bitmap[t->prio / 64] &= ~(1UL << (t->prio % 64));
+		if (t->prio == rq->top && rq->nready)
+			rq->top = rq_scan_top(rq); /* (empty: rq_top() does not read top) */
+	}
+}
+
+static inline __attribute__((always_inline)) struct thread *rq_pop(struct runqueue *rq)
+{
+	int top = rq_top(rq);
+	struct thread *t;
+
+	if (top < 0)
+		return NULL;
+	t = rq->level[top].head;
+	rq_remove(rq, t);
+	return t;
+}
 
 #endif

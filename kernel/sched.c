@@ -14,6 +14,20 @@
 
 struct runqueue runqueues[MAX_HARTS];
 struct spinlock bkl = SPINLOCK_INIT("bkl");
+
+/* bkl_lock()'s swap found the lock taken (or, in a debug build, interrupts enabled): a hart
+ * that holds it already is a bug (it would wait for itself for ever); otherwise wait, still
+ * answering TLB shootdowns. */
+void bkl_lock_slow(void)
+{
+	if (KDEBUG && !arch_irqs_masked())
+		spin_misuse(&bkl, "interrupts are enabled");
+	if (KDEBUG && bkl.owner == (int)this_hart()->id)
+		spin_misuse(&bkl, "already held by this hart");
+	while (!spin_trylock(&bkl))
+		while (__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED))
+			hart_tlb_flush_if_asked();
+}
 static bool slice_expired[MAX_HARTS];
 static bool slice_armed[MAX_HARTS];
 static uint64_t slice_ticks;
@@ -90,33 +104,9 @@ static void switch_from(struct thread *prev)
 		kobj_put(&prev->obj);
 }
 
-void sched_preempted(struct hart *me, struct thread *t)
-{
-	t->state = TACET_THREAD_READY;
-	rq_push(&runqueues[me->id], t, true);
-}
-
-/* next becomes this hart's running thread (the previous one's FPU state is already saved). */
-static void make_current(struct hart *me, struct thread *next)
-{
-	arch_aspace_activate(next->proc->root); /* a no-op within one process */
-	arch_fp_restore(&next->ctx, &next->fp);
-	next->state = TACET_THREAD_RUNNING;
-	me->current = next;
-	me->user_ctx = &next->ctx;
-	if (next->irq_woken_by)
-		irq_note_running(next);
-}
-
-void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *next)
-{
-	arch_fp_save(&prev->ctx, &prev->fp);
-	make_current(me, next);
-}
-
 static void switch_to(struct hart *me, struct thread *next)
 {
-	make_current(me, next);
+	sched_make_current(me, next);
 	if (slice_expired[me->id] || !slice_armed[me->id])
 		slice_start(me);
 }

@@ -9,9 +9,12 @@
 #define KERNEL_SCHED_H
 
 #include <stdbool.h>
+#include "runqueue.h"
 #include "thread.h"
 #include "hart.h"
 #include "spinlock.h"
+#include "process.h"
+#include "irq/irq.h"
 
 struct hart;
 
@@ -21,20 +24,27 @@ extern struct spinlock bkl;
 
 /* Like spin_lock(), but a hart waiting for the BKL still answers TLB shootdowns: the holder
  * may be waiting for exactly that (process.c). */
-static inline void bkl_lock(void)
+/* The contended case and the debug build's misuse reports, out of line. */
+void bkl_lock_slow(void);
+
+static inline __attribute__((always_inline)) void bkl_lock(void)
 {
-	if (KDEBUG && !arch_irqs_masked())
-		spin_misuse(&bkl, "interrupts are enabled");
-	if (KDEBUG && spin_is_held_by_me(&bkl))
-		spin_misuse(&bkl, "already held by this hart");
-	while (!spin_trylock(&bkl))
-		while (__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED))
-			hart_tlb_flush_if_asked();
+	/* One swap when the lock is free (the common case on every kernel entry); a debug build
+	 * still catches a hart taking it twice: the owner word is checked in the slow path. */
+	if (__builtin_expect(__atomic_exchange_n(&bkl.locked, 1, __ATOMIC_ACQUIRE) != 0, 0) ||
+	    (KDEBUG && !arch_irqs_masked())) {
+		bkl_lock_slow();
+		return;
+	}
+	bkl.owner = (int)this_hart()->id;
 }
 
-static inline void bkl_unlock(void)
+static inline __attribute__((always_inline)) void bkl_unlock(void)
 {
-	spin_unlock(&bkl);
+	if (KDEBUG && bkl.owner != (int)this_hart()->id)
+		spin_misuse(&bkl, "not held by this hart");
+	bkl.owner = -1;
+	__atomic_store_n(&bkl.locked, 0, __ATOMIC_RELEASE);
 }
 
 static inline int bkl_held(void)
@@ -63,9 +73,42 @@ static inline bool sched_may_switch_to(const struct hart *me, const struct threa
 
 	return next->hart == me->id && (!rq->nready || rq_top(rq) <= (int)next->prio);
 }
+
+#ifdef TACET_HOST_TEST
+/* The host tests' fake records the switch (tests/host/fake_irqchip.c). */
 void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *next);
+#else
+/* next becomes this hart's running thread (the previous one's FPU state is already saved). */
+static inline __attribute__((always_inline)) void sched_make_current(struct hart *me,
+								     struct thread *next)
+{
+	arch_aspace_activate(next->proc->root); /* a no-op within one process */
+	arch_fp_restore(&next->ctx, &next->fp);
+	next->state = TACET_THREAD_RUNNING;
+	me->current = next;
+	me->user_ctx = &next->ctx;
+	if (next->irq_woken_by && !next->irq_running_at)
+		irq_note_running(next);
+}
+
+/* A fast path's switch from prev (blocked, or queued) to next, without a scheduler pass;
+ * inline, as it is on every fast path. */
+static inline __attribute__((always_inline)) void sched_switch_direct(struct hart *me,
+								      struct thread *prev,
+								      struct thread *next)
+{
+	arch_fp_save(&prev->ctx, &prev->fp);
+	sched_make_current(me, next);
+}
+#endif
+
 /* The running thread t gives way to a more urgent one: READY, first among its equals. */
-void sched_preempted(struct hart *me, struct thread *t);
+static inline __attribute__((always_inline)) void sched_preempted(struct hart *me,
+								  struct thread *t)
+{
+	t->state = TACET_THREAD_READY;
+	rq_push(&runqueues[me->id], t, true);
+}
 
 /* The boot path of every hart: enter the scheduler without a current thread. */
 _Noreturn void sched_start_hart(void);

@@ -10,7 +10,7 @@
 #include "ilist.h"
 #include "kobj.h"
 #include "list.h"
-#include "runqueue.h"
+struct tqueue;
 
 struct process;
 struct notification;

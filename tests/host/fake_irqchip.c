@@ -392,7 +392,9 @@ void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *ne
 	me->current = next;
 }
 
-/* The BKL's spin loop answers TLB shootdowns (kernel/hart.c); nothing to flush on the host. */
-void hart_tlb_flush_if_asked(void)
+/* The BKL's slow path (kernel/sched.c): one hart at a time on the host, so taken means
+ * taken twice. */
+void bkl_lock_slow(void)
 {
+	spin_misuse(&bkl, "already held by this hart");
 }

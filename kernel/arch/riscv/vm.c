@@ -336,7 +336,9 @@ void arch_aspace_free(uint64_t root)
 	page_free(root);
 }
 
-void arch_aspace_activate(uint64_t root)
+_Static_assert(SATP_MODE_SV39 == 8UL << 60 && PAGE_SHIFT == 12, "arch_aspace_activate's satp");
+
+void arch_aspace_switch(uint64_t root)
 {
 	uint64_t satp = root ? SATP_MODE_SV39 | (root >> PAGE_SHIFT) : kernel_satp;
 

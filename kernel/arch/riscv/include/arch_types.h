@@ -67,6 +67,7 @@ static inline int arch_irqs_masked(void)
 }
 
 uint64_t arch_cycles(void); /* the test's own clock */
+void arch_aspace_activate(uint64_t root);
 #else
 /* This hart's struct hart: the kernel keeps it in tp. */
 static inline struct hart *arch_this_hart(void)
@@ -94,6 +95,20 @@ static inline uint64_t arch_cycles(void)
 
 	__asm__ volatile("rdcycle %0" : "=r"(c));
 	return c;
+}
+
+void arch_aspace_switch(uint64_t root); /* vm.c: write satp and flush */
+
+/* Run on root (0: the kernel's own tables). Already there (a switch within one process, the
+ * common case): one CSR read. */
+static inline void arch_aspace_activate(uint64_t root)
+{
+	unsigned long satp;
+
+	__asm__ volatile("csrr %0, satp" : "=r"(satp));
+	if (root && satp == ((8UL << 60) | (root >> 12))) /* Sv39, root's page number */
+		return;
+	arch_aspace_switch(root);
 }
 #endif
 
