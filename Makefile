@@ -38,7 +38,7 @@ KERNEL_SRCS := \
 	kernel/thread.c kernel/ilist.c \
 	kernel/sched.c \
 	kernel/endpoint.c kernel/notification.c kernel/frame.c kernel/syscall.c kernel/elf.c \
-	kernel/rootserver.c kernel/runqueue.c kernel/fastpath.c kernel/pci_dt.c \
+	kernel/rootserver.c kernel/runqueue.c kernel/pci_dt.c \
 	kernel/arch/riscv/entry.S kernel/arch/riscv/trap.S kernel/arch/riscv/trap.c \
 	kernel/arch/riscv/cpu.c kernel/arch/riscv/probe.c kernel/arch/riscv/vm.c \
 	kernel/arch/riscv/sbi.c kernel/arch/riscv/timer.c kernel/arch/riscv/ipi.c \

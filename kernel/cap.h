@@ -28,8 +28,8 @@ struct cap *cap_lookup(struct cspace *cs, unsigned long slot, uint32_t type, uin
 		       long *err);
 /* The fast paths' decode: the capability in slot if it has type and right, else NULL (the
  * slow path then says why, with cap_lookup). No error code, no type wildcard. */
-static inline const struct cap *cap_peek(const struct cspace *cs, unsigned long slot,
-					 uint32_t type, uint32_t right)
+static inline __attribute__((always_inline)) const struct cap *
+cap_peek(const struct cspace *cs, unsigned long slot, uint32_t type, uint32_t right)
 {
 	const struct cap *c;
 

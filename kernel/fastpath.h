@@ -1,13 +1,126 @@
-/* fastpath.h: the IPC fast paths for call and reply_recv (see fastpath.c). */
+/* fastpath.h: the IPC fast paths (in the spirit of seL4's): a call that finds its server
+ * waiting, a reply_recv whose caller can run at once, and a signal that wakes a more urgent
+ * waiter, all on this hart, switch straight from one thread to the other: no scheduler pass. Anything unusual (a
+ * capability in the message, another hart, a more urgent READY thread, a pending earlier
+ * caller, senders already queued) returns 0 and the ordinary path (endpoint.c) runs.
+ * BKL held; on success the caller must return to user mode on this hart's new current thread.
+ * Inline, for the trap entry only: each is one step of a path whose calls would cost as much
+ * as its work (docs/benchmarks.md). */
 #ifndef KERNEL_FASTPATH_H
 #define KERNEL_FASTPATH_H
 
-struct hart;
-struct thread;
+#include "cap.h"
+#include "endpoint.h"
+#include "hart.h"
+#include "notification.h"
+#include "process.h"
+#include "sched.h"
 
-/* Return 1 if the call was done and this hart now runs another thread; 0 for the slow path. */
-int fastpath_call(struct hart *me, struct thread *t);
-int fastpath_reply_recv(struct hart *me, struct thread *t);
-int fastpath_signal(struct hart *me, struct thread *t);
+static inline __attribute__((always_inline)) unsigned long fast_arg(const struct thread *t, int i)
+{
+	return arch_ctx_arg(&t->ctx, i);
+}
+
+/* The object of a capability in slot with type and right, or NULL (then the slow path reports
+ * the error). */
+static inline __attribute__((always_inline)) struct kobj *fast_cap(const struct thread *t, unsigned long slot, uint32_t type,
+				    uint32_t right, const struct cap **cap)
+{
+	const struct cap *c = cap_peek(t->proc->cspace, slot, type, right);
+
+	if (!c)
+		return NULL;
+	*cap = c;
+	return c->obj;
+}
+
+/* tag and words from `from`'s argument registers (first = the tag's index) into `to`. */
+static inline __attribute__((always_inline)) void copy_message(struct thread *to, const struct thread *from, int first,
+				unsigned long tag)
+{
+	arch_ctx_set_ret(&to->ctx, 0, 0);
+	arch_ctx_set_ret(&to->ctx, 1, tag);
+	for (int i = 0; i < TACET_MSG_WORDS; i++)
+		arch_ctx_set_ret(&to->ctx, 2 + i, fast_arg(from, first + 1 + i));
+}
+
+static inline __attribute__((always_inline)) int fastpath_call(struct hart *me, struct thread *t)
+{
+	unsigned long tag = fast_arg(t, 1);
+	const struct cap *c;
+	struct endpoint *ep;
+	struct thread *r;
+
+	if (TACET_TAG_HAS_CAP(tag) || !endpoint_tag_ok(tag) || fast_arg(t, 6))
+		return 0; /* a capability either way, or a bad tag: the slow path */
+	ep = (struct endpoint *)fast_cap(t, fast_arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_WRITE, &c);
+	if (!ep)
+		return 0;
+	r = ep->receivers.head; /* none on an ended endpoint: the slow path says EDEAD */
+	if (!r || r->reply_to || r->prio < t->prio || !sched_may_switch_to(me, r))
+		return 0;
+	tqueue_pop(&ep->receivers);
+	r->blocked_on = NULL;
+	copy_message(r, t, 1, tag);
+	arch_ctx_set_ret(&r->ctx, 6, c->badge);
+	r->reply_to = t;
+	t->recv_slot = 0; /* no capability in the reply */
+	t->replier = r;
+	t->state = TACET_THREAD_BLOCKED_REPLY;
+	sched_switch_direct(me, t, r);
+	return 1;
+}
+
+static inline __attribute__((always_inline)) int fastpath_reply_recv(struct hart *me, struct thread *t)
+{
+	struct thread *caller = t->reply_to;
+	unsigned long tag = fast_arg(t, 1), recv_slot = fast_arg(t, 6);
+	const struct cap *c;
+	struct endpoint *ep;
+
+	if (!caller || caller->in_fault || TACET_TAG_HAS_CAP(tag) || !endpoint_tag_ok(tag) ||
+	    recv_slot >= CSPACE_SLOTS ||
+	    (recv_slot && t->proc->cspace->slots[recv_slot].obj))
+		return 0;
+	ep = (struct endpoint *)fast_cap(t, fast_arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_READ, &c);
+	if (!ep || !ep->owner || ep->senders.head || (t->bound_ntfn && t->bound_ntfn->bits) ||
+	    !sched_may_switch_to(me, caller))
+		return 0;
+	copy_message(caller, t, 1, tag);
+	caller->replier = NULL;
+	t->reply_to = NULL;
+	t->recv_slot = recv_slot;
+	t->blocked_on = ep;
+	tqueue_push(&ep->receivers, t, 0);
+	t->state = TACET_THREAD_BLOCKED_RECV;
+	sched_switch_direct(me, t, caller);
+	return 1;
+}
+
+static inline __attribute__((always_inline)) int fastpath_signal(struct hart *me, struct thread *t)
+{
+	unsigned long bits = fast_arg(t, 1);
+	const struct cap *c;
+	struct notification *n;
+	struct thread *w;
+
+	n = (struct notification *)fast_cap(t, fast_arg(t, 0), TACET_CAP_NOTIFICATION,
+					    TACET_RIGHT_WRITE, &c);
+	if (!n)
+		return 0;
+	w = n->waiters.head;
+	if (c->badge)
+		bits = c->badge;
+	if (!w || !bits || bits >> 63 || w->prio <= t->prio || !sched_may_switch_to(me, w))
+		return 0;
+	tqueue_pop(&n->waiters);
+	w->blocked_on = NULL;
+	arch_ctx_set_ret(&w->ctx, 0, n->bits | bits);
+	n->bits = 0;
+	arch_ctx_set_ret(&t->ctx, 0, 0);
+	sched_preempted(me, t); /* t stays ready, first in line at its priority */
+	sched_switch_direct(me, t, w);
+	return 1;
+}
 
 #endif

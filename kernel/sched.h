@@ -67,7 +67,7 @@ _Noreturn void sched_exit_to_user(void);
  * Then switch to it directly, no run queue involved (prev no longer runs). */
 extern struct runqueue runqueues[MAX_HARTS];
 
-static inline bool sched_may_switch_to(const struct hart *me, const struct thread *next)
+static inline __attribute__((always_inline)) bool sched_may_switch_to(const struct hart *me, const struct thread *next)
 {
 	const struct runqueue *rq = &runqueues[me->id];
 

@@ -1,4 +1,4 @@
-/* irq.c: the generic interrupt layer. Owns descs[] (one struct irq_desc per line, made at boot,
+/* irq.c: the generic interrupt layer. Owns irq_descs[] (one struct irq_desc per line, made at boot,
  * never freed) and the controller's operations. The BKL guards each line's state and binding;
  * the top half takes it when it must signal (from user mode the trap path already holds it).
  * Statistics are per line, updated under the BKL by whichever hart takes the line; readers
@@ -46,6 +46,7 @@
  */
 #include "irq/irq.h"
 #include "irq/irqchip.h"
+#include "irq/irq_fast.h"
 #include "arch.h"
 #include "cap.h"
 #include "kalloc.h"
@@ -58,20 +59,20 @@
 #include "timer.h"
 #include <tacet/abi.h>
 
-static const struct irqchip *chip;
-static struct irq_desc *descs[IRQ_MAX];
+const struct irqchip *irq_chip;
+struct irq_desc *irq_descs[IRQ_MAX];
 static uint64_t spurious;
 static bool reports_due; /* some line's report_due is set */
 
 void irqchip_register(const struct irqchip *c)
 {
-	chip = c;
+	irq_chip = c;
 }
 
 /* After the page allocator is up: a descriptor for every line, all UNBOUND. */
 void irq_init(void)
 {
-	unsigned int n = chip ? chip->nr_irqs : 0;
+	unsigned int n = irq_chip ? irq_chip->nr_irqs : 0;
 
 	for (unsigned int irq = 1; irq <= n && irq < IRQ_MAX; irq++) {
 		struct irq_desc *d = kalloc(sizeof(*d));
@@ -79,30 +80,11 @@ void irq_init(void)
 		if (!d)
 			panic("irq_init: no memory for line %u", irq);
 		d->obj.type = TACET_CAP_IRQ;
-		d->obj.refs = 1; /* descs[]'s own: lines live for ever */
+		d->obj.refs = 1; /* irq_descs[]'s own: lines live for ever */
 		d->irq = irq;
-		chip->mask(irq); /* routed nowhere until bound (each hart starts with none enabled) */
-		descs[irq] = d;
+		irq_chip->mask(irq); /* routed nowhere until bound (each hart starts with none enabled) */
+		irq_descs[irq] = d;
 	}
-}
-
-struct irq_desc *irq_desc_get(unsigned int irq)
-{
-	return irq < IRQ_MAX ? descs[irq] : NULL;
-}
-
-/* The top half is done (BKL held, so plain updates; readers may see a torn maximum, no more). */
-static void account(struct irq_desc *d, struct hart *me)
-{
-	uint64_t now = arch_cycles(), top = now - me->trap_cycle;
-
-	d->last_trap = me->trap_cycle;
-	d->last_done = now;
-	d->count++;
-	d->per_hart[me->id]++;
-	d->top_half_total += top;
-	if (top > d->top_half_max)
-		d->top_half_max = top;
 }
 
 /* A fast handler's line, in the top half: more than IRQ_STORM_LIMIT within the window mask
@@ -117,7 +99,7 @@ static void fast_storm_check(struct irq_desc *d)
 	}
 	if (++d->window_count <= IRQ_STORM_LIMIT)
 		return;
-	chip->mask(d->irq);
+	irq_chip->mask(d->irq);
 	d->state = IRQ_DISABLED;
 	d->disabled = true;
 	d->disabled_count++;
@@ -127,15 +109,15 @@ static void fast_storm_check(struct irq_desc *d)
 
 void irq_report(void)
 {
-	unsigned int n = chip ? chip->nr_irqs : 0;
+	unsigned int n = irq_chip ? irq_chip->nr_irqs : 0;
 
 	if (!__atomic_load_n(&reports_due, __ATOMIC_RELAXED))
 		return;
 	reports_due = false;
 	for (unsigned int irq = 1; irq <= n && irq < IRQ_MAX; irq++) {
-		if (!descs[irq] || !descs[irq]->report_due)
+		if (!irq_descs[irq] || !irq_descs[irq]->report_due)
 			continue;
-		descs[irq]->report_due = false;
+		irq_descs[irq]->report_due = false;
 		kprintf("tacet: irq %u disabled: an interrupt storm in its fast handler; irq_enable "
 			"turns it back on\n", irq);
 	}
@@ -144,7 +126,7 @@ void irq_report(void)
 /* A bound line fired: mask it and tell every binder. BKL held. */
 static void deliver(struct irq_desc *d)
 {
-	chip->mask(d->irq);
+	irq_chip->mask(d->irq);
 	if (d->state == IRQ_IDLE) {
 		d->state = IRQ_PENDING;
 		d->acks_due = d->nbinders;
@@ -184,8 +166,13 @@ static inline __attribute__((always_inline)) void top_half(struct hart *me, stru
 	} else {
 		deliver(d);
 	}
-	chip->complete(me->id, d->irq);
-	account(d, me);
+	irq_chip->complete(me->id, d->irq);
+	irq_account(d, me);
+}
+
+void irq_top_half(struct hart *me, struct irq_desc *d)
+{
+	top_half(me, d);
 }
 
 void irq_external(void)
@@ -199,54 +186,9 @@ void irq_external(void)
 	 * line is no longer enabled for (the claim would stay open, the line dead). */
 	if (!locked)
 		bkl_lock();
-	top_half(me, irq_desc_get(chip ? chip->claim(me->id) : 0));
+	top_half(me, irq_desc_get(irq_chip ? irq_chip->claim(me->id) : 0));
 	if (!locked)
 		bkl_unlock();
-}
-
-/* The common case of a line's delivery, at the floor: one binder, a threaded line, and its
- * notification's first waiter w on this hart more urgent than t and than anything READY. Then
- * w gets the bits now and runs next, without a pass through the run queue; returns it. */
-static struct thread *deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
-{
-	struct irq_binder *b = &d->binders[0];
-	struct notification *n = b->ntfn;
-	struct thread *w = n->waiters.head;
-
-	if (d->nbinders != 1 || d->state != IRQ_IDLE || d->handler || !w || w->prio <= t->prio ||
-	    !sched_may_switch_to(me, w))
-		return NULL;
-	chip->mask(d->irq);
-	d->state = IRQ_PENDING;
-	d->acks_due = 1;
-	d->handled = false;
-	b->waiting = true;
-	tqueue_pop(&n->waiters);
-	w->blocked_on = NULL;
-	arch_ctx_set_ret(&w->ctx, 0, n->bits | b->badge);
-	n->bits = 0;
-	if (w->irq_stamp_wanted) {
-		arch_ctx_set_ret(&w->ctx, 1, me->trap_cycle);
-		w->irq_stamp_wanted = false;
-	}
-	w->irq_woken_by = d;
-	w->irq_running_at = 0;
-	chip->complete(me->id, d->irq);
-	account(d, me);
-	w->irq_woken_at = d->last_done;
-	return w;
-}
-
-struct thread *irq_external_user(struct hart *me, struct thread *t)
-{
-	struct irq_desc *d = irq_desc_get(chip->claim(me->id));
-	struct thread *w;
-
-	me->ext_irqs++;
-	if (d && (w = deliver_direct(me, d, t)))
-		return w;
-	top_half(me, d);
-	return NULL;
 }
 
 int irq_request_fast(unsigned int irq, irq_handler_fn fn, unsigned int flags, unsigned int hart)
@@ -259,9 +201,9 @@ int irq_request_fast(unsigned int irq, irq_handler_fn fn, unsigned int flags, un
 	d->handler = fn;
 	d->hart = hart;
 	d->state = IRQ_IDLE;
-	chip->set_affinity(irq, hart);
-	chip->set_priority(irq, 1);
-	chip->unmask(irq);
+	irq_chip->set_affinity(irq, hart);
+	irq_chip->set_priority(irq, 1);
+	irq_chip->unmask(irq);
 	return 0;
 }
 
@@ -333,7 +275,7 @@ static void acks_done(struct irq_desc *d)
 		d->state = IRQ_DISABLED;
 	} else if (d->nbinders) {
 		d->state = IRQ_IDLE;
-		chip->unmask(d->irq);
+		irq_chip->unmask(d->irq);
 	}
 }
 
@@ -368,7 +310,7 @@ static void unbind(struct irq_desc *d, struct irq_binder *b)
 	if (owed)
 		ack_one(d, false);
 	if (!d->nbinders) {
-		chip->mask(d->irq);
+		irq_chip->mask(d->irq);
 		d->state = IRQ_UNBOUND;
 		d->shared = false;
 		d->hart_chosen = false; /* the next driver's line follows it */
@@ -393,8 +335,8 @@ static void history_pass(struct irq_desc *d)
 
 void irq_release_owner(struct process *p)
 {
-	for (unsigned int irq = 1; irq < IRQ_MAX && descs[irq]; irq++) {
-		struct irq_desc *d = descs[irq];
+	for (unsigned int irq = 1; irq < IRQ_MAX && irq_descs[irq]; irq++) {
+		struct irq_desc *d = irq_descs[irq];
 
 		for (unsigned int i = 0; i < d->nbinders;)
 			if (d->binders[i].owner == p)
@@ -415,14 +357,6 @@ static struct irq_binder *binder_of(struct irq_desc *d, const struct thread *t)
 	return NULL;
 }
 
-static void stat_add(uint64_t *max, uint64_t *total, uint64_t *n, uint64_t v)
-{
-	if (v > *max)
-		*max = v;
-	*total += v;
-	(*n)++;
-}
-
 void irq_note_running(struct thread *t)
 {
 	struct irq_desc *d = t->irq_woken_by;
@@ -430,7 +364,7 @@ void irq_note_running(struct thread *t)
 	if (!d || t->irq_running_at)
 		return;
 	t->irq_running_at = arch_cycles();
-	stat_add(&d->wake_max, &d->wake_total, &d->wakes, t->irq_running_at - t->irq_woken_at);
+	irq_stat_add(&d->wake_max, &d->wake_total, &d->wakes, t->irq_running_at - t->irq_woken_at);
 }
 
 static struct irq_desc *decode(struct thread *t, long *err)
@@ -467,14 +401,14 @@ static struct irq_desc *decode_bound(struct thread *t, struct irq_binder **b)
  * its history carried on through the unbind (then only irq_enable lets it fire). */
 static void line_bound(struct irq_desc *d)
 {
-	chip->set_affinity(d->irq, d->hart);
-	chip->set_priority(d->irq, 1);
+	irq_chip->set_affinity(d->irq, d->hart);
+	irq_chip->set_priority(d->irq, 1);
 	if (d->disabled) {
 		d->state = IRQ_DISABLED;
 		return;
 	}
 	d->state = IRQ_IDLE;
-	chip->unmask(d->irq);
+	irq_chip->unmask(d->irq);
 }
 
 void sys_irq_bind(struct thread *t)
@@ -519,7 +453,7 @@ void sys_irq_bind(struct thread *t)
 static long ack(struct thread *t, struct irq_desc *d, struct irq_binder *b, bool handled)
 {
 	if (t->irq_woken_by == d && t->irq_running_at) {
-		stat_add(&d->server_max, &d->server_total, &d->served,
+		irq_stat_add(&d->server_max, &d->server_total, &d->served,
 			 arch_cycles() - t->irq_running_at);
 		t->irq_woken_by = NULL;
 		t->irq_running_at = 0;
@@ -580,52 +514,6 @@ void sys_irq_unbind(struct thread *t)
 	ret(t, 0);
 }
 
-/* The object of the capability in t's argument i of type and right, or NULL (slow path). */
-static struct kobj *fast_obj(const struct thread *t, int i, uint32_t type, uint32_t right)
-{
-	const struct cap *c = cap_peek(t->proc->cspace, arch_ctx_arg(&t->ctx, i), type, right);
-
-	return c ? c->obj : NULL;
-}
-
-int irq_ack_wait_fast(struct hart *me, struct thread *t)
-{
-	struct irq_desc *d = (struct irq_desc *)fast_obj(t, 0, TACET_CAP_IRQ, TACET_RIGHT_WRITE);
-	struct notification *n = (struct notification *)fast_obj(t, 2, TACET_CAP_NOTIFICATION,
-								  TACET_RIGHT_READ);
-	struct irq_binder *b;
-	struct thread *next;
-
-	if (!d || !n || n->bits || d->nbinders != 1 || d->state != IRQ_PENDING ||
-	    d->acks_due != 1 || !arch_ctx_arg(&t->ctx, 1))
-		return 0; /* an error, bits there, shared, or not handled (detection): slow path */
-	b = &d->binders[0];
-	if (b->owner != t->proc || !b->waiting || rq_top(&runqueues[me->id]) < 0)
-		return 0; /* nothing to switch to: the scheduler idles the hart */
-	if (t->irq_woken_by == d && t->irq_running_at)
-		stat_add(&d->server_max, &d->server_total, &d->served,
-			 arch_cycles() - t->irq_running_at);
-	t->irq_woken_by = NULL;
-	t->irq_running_at = 0;
-	/* the ack, inline: what ack() -> binder_done() -> acks_done() do for the last ack of a
-	 * handled interrupt (the streak ends, the line goes on), ~50 instructions sooner */
-	b->waiting = false;
-	d->acks_due = 0;
-	d->handled = true;
-	d->unhandled_streak = 0;
-	d->state = IRQ_IDLE;
-	chip->unmask(d->irq);
-	/* the wait: t blocks on n; the next interrupt's delivery stamps it */
-	arch_ctx_set_ret(&t->ctx, 1, 0);
-	t->irq_stamp_wanted = true;
-	t->blocked_on = n;
-	tqueue_push(&n->waiters, t, 0);
-	t->state = TACET_THREAD_BLOCKED_NTFN;
-	next = rq_pop(&runqueues[me->id]);
-	sched_switch_direct(me, t, next);
-	return 1;
-}
-
 int irq_enable_line(unsigned int irq)
 {
 	struct irq_desc *d = irq_desc_get(irq);
@@ -638,7 +526,7 @@ int irq_enable_line(unsigned int irq)
 	for (unsigned int i = 0; i < d->nbinders; i++)
 		d->binders[i].waiting = false;
 	d->state = IRQ_IDLE;
-	chip->unmask(d->irq);
+	irq_chip->unmask(d->irq);
 	return 0;
 }
 
@@ -667,14 +555,14 @@ void sys_irq_set_affinity(struct thread *t)
 	/* A line pending in the PLIC stays pending: the new hart's context claims it. */
 	d->hart = (unsigned int)hart;
 	d->hart_chosen = true;
-	chip->set_affinity(d->irq, d->hart);
+	irq_chip->set_affinity(d->irq, d->hart);
 	ret(t, 0);
 }
 
 long irq_info(unsigned long index, void *out)
 {
 	struct tacet_irq_info *ii = out;
-	struct irq_desc *d = index < IRQ_MAX ? descs[index] : NULL;
+	struct irq_desc *d = index < IRQ_MAX ? irq_descs[index] : NULL;
 
 	if (!d)
 		return -TACET_ENOENT;

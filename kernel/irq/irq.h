@@ -83,12 +83,16 @@ struct irq_desc {
 void irq_init(void);
 /* The external interrupt of this hart, from the trap code: claim, handle, complete. */
 void irq_external(void);
-/* The same, taken from user mode while t ran (BKL held): if the delivery woke a thread that
- * must run on this hart before t, that thread, which the caller switches to directly (t is
- * not yet put back in the run queue); else NULL, and the scheduler decides. */
-struct thread *irq_external_user(struct hart *me, struct thread *t);
+/* The same, taken from user mode: irq_external_user() in irq_fast.h, which falls back to
+ * this for everything but the direct delivery: the top half of claimed line d (NULL: the claim
+ * found none). BKL held. */
+void irq_top_half(struct hart *me, struct irq_desc *d);
 /* The descriptor of line irq (NULL if the controller has no such line). */
-struct irq_desc *irq_desc_get(unsigned int irq);
+extern struct irq_desc *irq_descs[IRQ_MAX];
+static inline struct irq_desc *irq_desc_get(unsigned int irq)
+{
+	return irq < IRQ_MAX ? irq_descs[irq] : NULL;
+}
 /* Flags of irq_request_fast(). */
 enum irq_flags {
 	/* Accepted and ignored: every handler runs with interrupts disabled already (the name and
@@ -131,11 +135,7 @@ void irq_note_running(struct thread *t);
 void sys_irq_bind(struct thread *t);
 void sys_irq_ack(struct thread *t);
 void sys_irq_ack_wait(struct thread *t);
-/* IRQ_ACK_WAIT's fast path (BKL held): t acknowledges its line's interrupt as handled (one
- * binder, nothing else owed) and nothing is waiting in the notification, so t blocks there and
- * the hart switches straight to its most urgent READY thread. Returns 1 if done (the caller
- * returns to user mode on the new current thread), 0 for the slow path. */
-int irq_ack_wait_fast(struct hart *me, struct thread *t);
+/* IRQ_ACK_WAIT's fast path: irq_ack_wait_fast() in irq_fast.h. */
 void sys_irq_unbind(struct thread *t);
 void sys_irq_set_affinity(struct thread *t);
 void sys_irq_enable(struct thread *t);

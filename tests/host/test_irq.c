@@ -16,6 +16,7 @@
 #include "cap.h"
 #include "fake_irqchip.h"
 #include "runqueue.h"
+#include "irq/irq_fast.h"
 #include "sched.h"
 #include "fake_kernel.h"
 #include "irq/irq.h"

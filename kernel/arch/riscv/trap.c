@@ -14,6 +14,7 @@
 #include "syscall.h"
 #include "fastpath.h"
 #include "irq/irq.h"
+#include "irq/irq_fast.h"
 #include "thread.h"
 
 _Static_assert(offsetof(struct trap_frame, regs[1]) == TF_REG(1), "trap frame layout");
@@ -139,6 +140,25 @@ void trap_user_interrupt(struct trap_frame *tf)
 	sched_exit_to_user();
 }
 
+/* The system calls with a fast path (fastpath.h, irq_fast.h, all inline here): 1 if it was
+ * done and this hart now runs another thread. */
+static inline __attribute__((always_inline)) int fast_syscall(struct hart *me, struct thread *t,
+							      unsigned long nr)
+{
+	switch (nr) {
+	case TACET_SYS_CALL:
+		return fastpath_call(me, t);
+	case TACET_SYS_REPLY_RECV:
+		return fastpath_reply_recv(me, t);
+	case TACET_SYS_SIGNAL:
+		return fastpath_signal(me, t);
+	case TACET_SYS_IRQ_ACK_WAIT:
+		return irq_ack_wait_fast(me, t);
+	default:
+		return 0;
+	}
+}
+
 /* Every other trap from user mode: tf is the running thread's saved context. */
 void trap_user(struct trap_frame *tf)
 {
@@ -147,10 +167,7 @@ void trap_user(struct trap_frame *tf)
 
 	bkl_lock();
 	if (tf->scause == SCAUSE_ECALL_U && t->state != TACET_THREAD_DEAD &&
-	    ((arch_ctx_syscall_nr(tf) == TACET_SYS_CALL && fastpath_call(me, t)) ||
-	     (arch_ctx_syscall_nr(tf) == TACET_SYS_REPLY_RECV && fastpath_reply_recv(me, t)) ||
-	     (arch_ctx_syscall_nr(tf) == TACET_SYS_SIGNAL && fastpath_signal(me, t)) ||
-	     (arch_ctx_syscall_nr(tf) == TACET_SYS_IRQ_ACK_WAIT && irq_ack_wait_fast(me, t)))) {
+	    fast_syscall(me, t, arch_ctx_syscall_nr(tf))) {
 		t->ctx.sepc += 4; /* t resumes after its ecall whenever it runs again */
 		me->syscalls++;
 		bkl_unlock();

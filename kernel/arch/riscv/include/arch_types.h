@@ -101,7 +101,7 @@ void arch_aspace_switch(uint64_t root); /* vm.c: write satp and flush */
 
 /* Run on root (0: the kernel's own tables). Already there (a switch within one process, the
  * common case): one CSR read. */
-static inline void arch_aspace_activate(uint64_t root)
+static inline __attribute__((always_inline)) void arch_aspace_activate(uint64_t root)
 {
 	unsigned long satp;
 
@@ -120,14 +120,14 @@ void arch_fp_save_regs(struct trap_frame *tf, struct fp_state *fp);
 void arch_fp_restore_regs(struct trap_frame *tf, const struct fp_state *fp);
 
 /* At a thread switch: keep the leaving thread's FPU registers if it changed them. */
-static inline void arch_fp_save(struct trap_frame *tf, struct fp_state *fp)
+static inline __attribute__((always_inline)) void arch_fp_save(struct trap_frame *tf, struct fp_state *fp)
 {
 	if ((tf->sstatus & ARCH_SSTATUS_FS_MASK) == ARCH_SSTATUS_FS_DIRTY)
 		arch_fp_save_regs(tf, fp);
 }
 
 /* ... and load the arriving thread's, if its FPU is on. */
-static inline void arch_fp_restore(struct trap_frame *tf, const struct fp_state *fp)
+static inline __attribute__((always_inline)) void arch_fp_restore(struct trap_frame *tf, const struct fp_state *fp)
 {
 	if (tf->sstatus & ARCH_SSTATUS_FS_MASK)
 		arch_fp_restore_regs(tf, fp);
