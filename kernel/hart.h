@@ -20,6 +20,8 @@ enum ipi_reason {
 
 struct thread;
 
+struct runqueue;
+
 struct hart {
 	/* Read by the trap entry before it has a stack; offsets in arch asm_offsets.h. */
 	unsigned long trap_scratch[2];
@@ -32,6 +34,7 @@ struct hart {
 	unsigned int id;    /* logical number: 0 is the boot hart, the rest in device-tree order */
 	bool online;        /* set by the hart itself once running; read by the boot hart */
 	struct thread *current; /* the user thread this hart runs, NULL when idle (BKL) */
+	struct runqueue *rq;    /* &runqueues[id], kept so the fast paths need no multiply */
 	bool need_resched;      /* pick again before returning to user mode */
 	uint64_t syscalls;
 	uint64_t trap_cycle;    /* cycle counter at the last trap entry (trap.S) */

@@ -5,6 +5,7 @@
 #include "console.h"
 #include "hart.h"
 #include "kstring.h"
+#include "sched.h"
 
 #define TEST_FINISHER_PASS 0x5555
 #define TEST_FINISHER_FAIL 0x3333
@@ -110,8 +111,10 @@ static void read_harts(const struct fdt *fdt, unsigned long boot_hwid)
 	if (!found_boot)
 		bad_tree("the boot hart is not in /cpus", NULL);
 	nharts = next;
-	for (unsigned int i = 0; i < nharts; i++)
+	for (unsigned int i = 0; i < nharts; i++) {
 		harts[i].id = i;
+		harts[i].rq = &runqueues[i];
+	}
 }
 
 /* /chosen linux,initrd-start/-end: one or two cells each. */

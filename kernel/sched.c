@@ -83,7 +83,7 @@ static void slice_start(struct hart *me)
 /* Keep running cur? Only if nothing better is READY (an equal one only once its slice ended). */
 static bool keep_running(struct hart *me, struct thread *cur)
 {
-	int top = rq_top(&runqueues[me->id]);
+	int top = rq_top(me->rq);
 
 	if (!cur || cur->state != TACET_THREAD_RUNNING)
 		return false;
@@ -92,7 +92,7 @@ static bool keep_running(struct hart *me, struct thread *cur)
 	/* preempted: a higher priority goes first and cur keeps its place at the front; a spent
 	 * slice sends it behind its equals */
 	cur->state = TACET_THREAD_READY;
-	rq_push(&runqueues[me->id], cur, top > cur->prio);
+	rq_push(me->rq, cur, top > cur->prio);
 	return false;
 }
 
@@ -121,7 +121,7 @@ void sched_exit_to_user(void)
 	if (!keep_running(me, cur)) {
 		if (cur)
 			switch_from(cur);
-		while (!(next = rq_pop(&runqueues[me->id]))) {
+		while (!(next = rq_pop(me->rq))) {
 			if (cur) {
 				arch_aspace_activate(0);
 				me->current = NULL;

@@ -69,7 +69,7 @@ extern struct runqueue runqueues[MAX_HARTS];
 
 static inline __attribute__((always_inline)) bool sched_may_switch_to(const struct hart *me, const struct thread *next)
 {
-	const struct runqueue *rq = &runqueues[me->id];
+	const struct runqueue *rq = me->rq;
 
 	return next->hart == me->id && (!rq->nready || rq_top(rq) <= (int)next->prio);
 }
@@ -107,7 +107,7 @@ static inline __attribute__((always_inline)) void sched_preempted(struct hart *m
 								  struct thread *t)
 {
 	t->state = TACET_THREAD_READY;
-	rq_push(&runqueues[me->id], t, true);
+	rq_push(me->rq, t, true);
 }
 
 /* The boot path of every hart: enter the scheduler without a current thread. */

@@ -113,7 +113,7 @@ static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *
 							     TACET_RIGHT_WRITE);
 	struct notification *n = (struct notification *)irq_fast_obj(t, 2, TACET_CAP_NOTIFICATION,
 								      TACET_RIGHT_READ);
-	struct runqueue *rq = &runqueues[me->id];
+	struct runqueue *rq = me->rq;
 	struct irq_binder *b;
 
 	if (!d || !n || n->bits || d->nbinders != 1 || d->state != IRQ_PENDING ||

@@ -160,6 +160,7 @@ void fake_irqchip_reset(void)
 	memset(harts, 0, sizeof(harts));
 	for (unsigned int h = 0; h < FAKE_NHARTS; h++) {
 		harts[h].id = h;
+		harts[h].rq = &runqueues[h];
 		harts[h].hwid = h;
 		harts[h].online = true;
 		harts[h].irq_stack_top = FAKE_IRQ_STACK_BASE + (h + 1) * FAKE_IRQ_STACK_SIZE;

@@ -19,9 +19,9 @@
 #define HART_KSTACK_TOP        32
 #define HART_HWID              40
 #define HART_USER_CTX          48
-#define HART_SYSCALLS          80
-#define HART_TRAP_CYCLE        88
-#define HART_SIZE              168
+#define HART_SYSCALLS          88
+#define HART_TRAP_CYCLE        96
+#define HART_SIZE              176
 
 #define SCAUSE_ECALL_U_CODE    8 /* = SCAUSE_ECALL_U, for the assembly */
 
