@@ -63,7 +63,7 @@ void sched_yield(void);
 /* Leave the kernel: pick the thread to run on this hart (idling until there is one), switch
  * to it and return to user mode. Called with the BKL held; releases it. */
 _Noreturn void sched_exit_to_user(void);
-/* Fast paths (fastpath.c): may `next` run on this hart right now, ahead of every READY one?
+/* Fast paths (fastpath.h, irq/irq_fast.h): may `next` run on this hart right now, ahead of every READY one?
  * Then switch to it directly, no run queue involved (prev no longer runs). */
 extern struct runqueue runqueues[MAX_HARTS];
 

@@ -5,7 +5,7 @@ Runs one of tests/bench/bench.py's benchmarks under QEMU with every instruction 
 (-singlestep -d exec,nochain; under -icount the figures are those of `make bench`), cuts the
 trace at a marker instruction, and for one window between two executions of the marker prints
 the functions the window ran through, in order, with their instruction counts, then the totals
-per function. The log streams through a pipe (a whole run logs ~2 GB).
+per function, and how long each lock (the BKL) was held. The log streams through a pipe (a whole run logs ~2 GB).
 
   tools/itrace.py irq_server_cycle --elf build/servers/bench_irq_cycle.elf \\
       --marker raiser:rdcycle --window 1000
@@ -81,9 +81,21 @@ def disassembly(elf):
     return insns
 
 
-def write_listing(path, window, namer, elf):
-    insns = disassembly(os.path.join(bench.BUILD, "kernel.elf"))
-    insns.update(disassembly(elf))
+def lock_spans(window, insns):
+    """[(first, length)] of the spans from a lock's acquiring swap (amoswap.w.aq) to its
+    releasing one (amoswap.w zero,zero): on these paths the BKL is the only lock taken."""
+    spans, start = [], None
+    for i, pc in enumerate(window):
+        insn = insns.get(pc, "")
+        if insn.startswith("amoswap.w.aq"):
+            start = i
+        elif insn.startswith("amoswap.w") and "zero,zero" in insn and start is not None:
+            spans.append((start, i - start + 1))
+            start = None
+    return spans
+
+
+def write_listing(path, window, namer, elf, insns):
     with open(path, "w") as f:
         for i, pc in enumerate(window):
             f.write(f"{i:5d} {pc:#18x} {namer.name(pc):28s} {insns.get(pc, '?')}\n")
@@ -152,8 +164,13 @@ def main():
     print("in order:")
     for n, c in runs:
         print(f"  {c:5d}  {n}")
+    insns = disassembly(os.path.join(bench.BUILD, "kernel.elf"))
+    insns.update(disassembly(args.elf))
     if args.list:
-        write_listing(args.list, window, namer, args.elf)
+        write_listing(args.list, window, namer, args.elf, insns)
+    for first, length in lock_spans(window, insns):
+        print(f"lock held: {length} instructions (from instruction {first}, "
+              f"{namer.name(window[first])})")
     print("per function:")
     for n, c in sorted(totals.items(), key=lambda x: -x[1]):
         print(f"  {c:5d}  {n}")
