@@ -21,6 +21,7 @@ static volatile uint8_t *plic_base;
 static uint32_t plic_ndev;
 static int ctx_of[MAX_HARTS] = { [0 ... MAX_HARTS - 1] = -1 }; /* by logical hart id */
 static volatile uint32_t *claim_reg[MAX_HARTS]; /* each hart's claim/complete register */
+static unsigned int line_priority[PLIC_MAX_SOURCES]; /* what unmask restores; never 0 */
 
 static struct irqchip plic_chip; /* the operations, defined below */
 
@@ -59,6 +60,8 @@ int plic_probe(const struct fdt *fdt)
 				ctx_of[h] = (int)i;
 	}
 	plic_base = arch_map_device(pa, size);
+	for (uint32_t irq = 0; irq <= plic_ndev; irq++)
+		line_priority[irq] = PLIC_PRIORITY_MIN; /* never 0: unmask writes it as it is */
 	plic_chip.nr_irqs = plic_ndev;
 	irqchip_register(&plic_chip);
 	return 0;
@@ -82,7 +85,6 @@ static void plic_mask(unsigned int irq)
 	*reg(PLIC_PRIORITY(irq)) = 0;
 }
 
-static unsigned int line_priority[PLIC_MAX_SOURCES]; /* what unmask restores */
 
 static void plic_set_priority(unsigned int irq, unsigned int prio)
 {
@@ -91,7 +93,7 @@ static void plic_set_priority(unsigned int irq, unsigned int prio)
 
 static void plic_unmask(unsigned int irq)
 {
-	*reg(PLIC_PRIORITY(irq)) = line_priority[irq] ? line_priority[irq] : PLIC_PRIORITY_MIN;
+	*reg(PLIC_PRIORITY(irq)) = line_priority[irq];
 }
 
 /* Exactly one context enabled for the line: the hart's. Enable the new one before disabling the
