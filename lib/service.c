@@ -40,6 +40,15 @@ long tacet_service_take_cap(struct tacet_service *s, const struct tacet_msg *msg
 	return (long)taken;
 }
 
+long tacet_service_reply_slot(struct tacet_service *s)
+{
+	long slot = s->reply_slot ? (long)s->reply_slot : tacet_slot_alloc();
+
+	if (slot > 0)
+		s->reply_slot = (unsigned long)slot;
+	return slot;
+}
+
 /* Every event the NOTIFY message's bits make, one at a time. */
 static void notified(struct tacet_service *s, unsigned long bits,
 		     void (*event)(struct tacet_device *dev, long ev))
@@ -70,6 +79,9 @@ long tacet_service_run(struct tacet_service *s,
 		tacet_cap_delete(s->recv); /* what came with the call, unless the handler took it */
 		notified(s, 0, event); /* what a handler's tacet_device_wait left: events, an ack */
 		err = tacet_reply_recv(s->ep, &reply, s->recv, &msg, &s->badge);
+		if (s->reply_slot) /* the caller has its copy */
+			tacet_slot_free(s->reply_slot);
+		s->reply_slot = 0;
 	}
 	return err;
 }
