@@ -40,15 +40,6 @@ long tacet_service_take_cap(struct tacet_service *s, const struct tacet_msg *msg
 	return (long)taken;
 }
 
-long tacet_service_reply_slot(struct tacet_service *s)
-{
-	long slot = s->reply_slot ? (long)s->reply_slot : tacet_slot_alloc();
-
-	if (slot > 0)
-		s->reply_slot = (unsigned long)slot;
-	return slot;
-}
-
 /* Every event the NOTIFY message's bits make, one at a time. */
 static void notified(struct tacet_service *s, unsigned long bits,
 		     void (*event)(struct tacet_device *dev, long ev))
@@ -84,4 +75,13 @@ long tacet_service_run(struct tacet_service *s,
 		s->reply_slot = 0;
 	}
 	return err;
+}
+
+long tacet_service_reply_slot(struct tacet_service *s)
+{
+	long slot = s->reply_slot ? (long)s->reply_slot : tacet_slot_alloc();
+
+	if (slot > 0)
+		s->reply_slot = (unsigned long)slot;
+	return slot;
 }
