@@ -28,7 +28,7 @@ static int compatible_matches(const char *compatible, const char *wanted)
 	return !wanted || !strcmp(compatible, wanted) || (comma && !strcmp(comma + 1, wanted));
 }
 
-static const struct tacet_bootinfo_device *find_device(const char *compatible, unsigned int index)
+const struct tacet_bootinfo_device *tacet_device_find(const char *compatible, unsigned int index)
 {
 	const struct tacet_child_devices *given = (const void *)TACET_CHILD_DEVICES_VADDR;
 
@@ -77,7 +77,7 @@ static long bind_interrupt(struct tacet_device *dev)
 long tacet_device_open(struct tacet_device *dev, const char *compatible, unsigned int index,
 		       unsigned int flags)
 {
-	const struct tacet_bootinfo_device *d = find_device(compatible, index);
+	const struct tacet_bootinfo_device *d = tacet_device_find(compatible, index);
 	long err;
 
 	memset(dev, 0, sizeof(*dev));
@@ -90,7 +90,7 @@ long tacet_device_open(struct tacet_device *dev, const char *compatible, unsigne
 	dev->frame_slot = d->slot;
 	dev->irq_slot = d->irq_slot;
 	dev->flags = flags;
-	err = map_registers(dev);
+	err = flags & TACET_DEVICE_NO_MAP ? 0 : map_registers(dev);
 	if (!err)
 		err = bind_interrupt(dev);
 	if (err)

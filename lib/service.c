@@ -70,6 +70,18 @@ long tacet_service_run(struct tacet_service *s,
 		tacet_cap_delete(s->recv); /* what came with the call, unless the handler took it */
 		notified(s, 0, event); /* what a handler's tacet_device_wait left: events, an ack */
 		err = tacet_reply_recv(s->ep, &reply, s->recv, &msg, &s->badge);
+		if (s->reply_slot) /* the caller has its copy */
+			tacet_slot_free(s->reply_slot);
+		s->reply_slot = 0;
 	}
 	return err;
+}
+
+long tacet_service_reply_slot(struct tacet_service *s)
+{
+	long slot = s->reply_slot ? (long)s->reply_slot : tacet_slot_alloc();
+
+	if (slot > 0)
+		s->reply_slot = (unsigned long)slot;
+	return slot;
 }

@@ -4,7 +4,6 @@
  * space. State lives in the caller's struct virtio_device; one thread per device, no locks.
  * The split rings themselves are virtio_queue.c's. */
 #include <tacet.h>
-#include <tacet/init_proto.h>
 #include <tacet/virtio.h>
 
 /* Registers, as byte offsets (virtio 1.x, "MMIO Device Register Layout"). */
@@ -228,40 +227,4 @@ uint64_t virtio_config_read(struct virtio_device *dev, unsigned int offset, unsi
 		v = config_once(dev, offset, size);
 	} while (reg_read(dev, REG_CONFIG_GENERATION) != gen);
 	return v;
-}
-
-/* --- until servers/blk moves onto the kit: a queue and a page at the caller's slot and address
- * (superseded by virtio_queue_new and tacet_dma_alloc; deleted once blk is off them) --- */
-long virtio_dma_page(unsigned long slot, unsigned long va, uint64_t *pa)
-{
-	unsigned long paddr = 0, pages = 0;
-	long err = tacet_frame_new(slot, 1);
-
-	if (!err)
-		err = tacet_frame_info(slot, &paddr, &pages);
-	if (!err)
-		err = tacet_map(TACET_CHILD_SELF, slot, va, TACET_RIGHT_READ | TACET_RIGHT_WRITE);
-	if (err) {
-		tacet_cap_delete(slot);
-		return err;
-	}
-	*pa = paddr;
-	return 0;
-}
-
-long virtio_queue_create(struct virtio_device *dev, unsigned int index, struct virtq *q,
-			 unsigned int size, unsigned long slot, unsigned long va)
-{
-	uint64_t pa;
-	long err;
-
-	if (virtq_bytes(size) > 4096)
-		return -TACET_ERANGE;
-	err = virtio_dma_page(slot, va, &pa);
-	if (!err)
-		err = virtq_init(q, size, (void *)va, pa,
-				 !!(dev->features & VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX)));
-	if (!err)
-		err = virtio_queue_attach(dev, index, q);
-	return err;
 }

@@ -205,8 +205,7 @@ static void serve(struct tacet_service *s, const struct tacet_msg *msg, struct t
 
 static long setup(const char **step)
 {
-	long err, qslot = tacet_slot_alloc();
-	unsigned long qva = tacet_va_alloc(1);
+	long err;
 
 	*step = "open the device";
 	err = tacet_device_open(&dev, NULL, 0, 0);
@@ -214,8 +213,7 @@ static long setup(const char **step)
 		err = virtio_open(&vdev, dev.regs, VIRTIO_ID_BLK, VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX) |
 				  VIRTIO_FEATURE(VIRTIO_BLK_F_RO) | VIRTIO_FEATURE(VIRTIO_BLK_F_FLUSH));
 	if (!err && (*step = "set up the request queue"))
-		err = qslot < 0 ? qslot : !qva ? -TACET_ENOMEM :
-		      virtio_queue_create(&vdev, 0, &queue, QUEUE_SIZE, (unsigned long)qslot, qva);
+		err = virtio_queue_new(&vdev, 0, &queue, QUEUE_SIZE);
 	if (!err && (*step = "allocate the request headers"))
 		err = tacet_dma_alloc(MAX_REQS * sizeof(struct blk_header), &headers);
 	if (err)

@@ -17,13 +17,18 @@
  * Not handled: I/O BARs (left disabled), buses behind bridges, prefetchable/64-bit windows
  * (64-bit BARs are placed in the 32-bit window, upper half 0).
  *
+ * On the driver kit (<tacet/driver.h>): the ECAM is opened unmapped (this server maps bus 0's
+ * MiB of it), configuration space is read through the MMIO accessors, calls come through the
+ * service loop.
+ *
  * IPC: publishes "pci" (clients get WRITE|GRANT, badged by init with their server number) and
  * serves <pci_proto.h>: PCI_CLAIM gives a driver its device's BAR0 as a frame in the reply and
  * records the driver's badge; PCI_IRQ then gives that driver (only) its INTx line's IRQ
  * capability. The claim comes with a rights-less capability to the driver's process, which can
- * only be watched: the server watches it (PROCESS_WATCH, the bit of the device's index, on a
- * notification bound to this thread) and drops it. The server never holds a capability that
- * could change a driver. A claim prints `pci: 00:SS.F claimed, command 0xCCCC`, PCI_IRQ
+ * only be watched: the server watches it (PROCESS_WATCH, ENDED_BIT of the device's index, on
+ * the ECAM's notification, which the service loop has bound to this thread) and drops it. The
+ * server never holds a capability that could change a driver.
+ * A claim prints `pci: 00:SS.F claimed, command 0xCCCC`, PCI_IRQ
  * `pci: 00:SS.F INTx on, command 0xCCCC`; when the driver ends, the device is released:
  * `pci: 00:SS.F released (its driver ended), command 0xCCCC`, and may be claimed again (the
  * command register as the function reads it back).
@@ -37,20 +42,14 @@
  * so an interrupt its previous driver left never reaches the next one.
  */
 #include <stdio.h>
-#include <string.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
 #include <tacet/pci_proto.h>
 
-#define ECAM_VA      0x0000002000000000ul
 #define BUS_PAGES    256 /* 1 MiB of configuration space per bus */
 #define PAGE         4096ul
-
-#define SLOT_BUS0    (TACET_CHILD_FIRST_FREE + 0)
-#define SLOT_EP      (TACET_CHILD_FIRST_FREE + 1)
-#define SLOT_CLIENT  (TACET_CHILD_FIRST_FREE + 2) /* a claiming driver's process */
-#define SLOT_BAR     (TACET_CHILD_FIRST_FREE + 3) /* a BAR's frame on its way to the driver */
-#define SLOT_ENDS    (TACET_CHILD_FIRST_FREE + 4) /* drivers' ends: bit i for funcs[i] */
+/* funcs[i]'s driver ended: one of the driver's own bits of the ECAM's notification */
+#define ENDED_BIT(i) (1ul << (2 + (i)))
 
 /* configuration space registers (offsets in bytes) */
 #define CFG_ID       0x00
@@ -66,7 +65,7 @@
 #define BAR_TYPE_64  (2u << 1)
 #define BAR_TYPE_MASK (3u << 1)
 
-#define MAX_FUNCS    32 /* at most 63: a bit of SLOT_ENDS each */
+#define MAX_FUNCS    32 /* at most 61: an ENDED_BIT each */
 #define MAX_BARS     6
 #define MAX_INTX     4
 
@@ -85,6 +84,9 @@ struct pci_func {
 static struct pci_func funcs[MAX_FUNCS];
 static unsigned int nfuncs;
 
+static struct tacet_device ecam; /* unmapped; its notification takes the drivers' ends */
+static volatile uint8_t *bus0;   /* bus 0's configuration space */
+
 static const struct tacet_bootinfo_device *window; /* tacet,pci-mmio32 */
 static unsigned long window_next;                  /* the next free bus address in it */
 static const struct tacet_bootinfo_device *intx[MAX_INTX];
@@ -100,19 +102,14 @@ static unsigned int intx_of(unsigned int dev, unsigned int pin)
 	return 0;
 }
 
-static volatile uint32_t *cfg_reg(unsigned int dev, unsigned int fn, unsigned int off)
-{
-	return (volatile uint32_t *)(ECAM_VA + (dev << 15 | fn << 12 | off));
-}
-
 static uint32_t cfg_read(unsigned int dev, unsigned int fn, unsigned int off)
 {
-	return *cfg_reg(dev, fn, off);
+	return mmio_read32(bus0 + (dev << 15 | fn << 12 | off));
 }
 
 static void cfg_write(unsigned int dev, unsigned int fn, unsigned int off, uint32_t v)
 {
-	*cfg_reg(dev, fn, off) = v;
+	mmio_write32(bus0 + (dev << 15 | fn << 12 | off), v);
 }
 
 /* A block of size bytes (a power of two) in the window, aligned to its size; 0 if full. */
@@ -264,16 +261,16 @@ static struct pci_func *find_func(const struct tacet_msg *msg)
 	return NULL;
 }
 
-/* PCI_CLAIM from the driver with badge `client`: decode everything first, then watch the
- * driver and put BAR0's frame in SLOT_BAR for the reply. */
-static long claim(const struct tacet_msg *msg, unsigned long client, struct tacet_msg *reply)
+/* PCI_CLAIM: decode everything first, then watch the driver (its process capability came
+ * with the call) and hand BAR0's frame over in the reply. */
+static long claim(struct tacet_service *s, const struct tacet_msg *msg, struct tacet_msg *reply)
 {
 	struct pci_func *f = find_func(msg);
 	unsigned long rights = 1;
-	long err;
+	long bar, err;
 
 	if (!TACET_TAG_HAS_CAP(msg->tag) ||
-	    tacet_cap_info(SLOT_CLIENT, &rights, NULL) != TACET_CAP_PROCESS || rights)
+	    tacet_cap_info(s->recv, &rights, NULL) != TACET_CAP_PROCESS || rights)
 		return -TACET_EPERM; /* a capability that could change the driver: not wanted */
 	if (!f)
 		return -TACET_ENOENT;
@@ -283,16 +280,20 @@ static long claim(const struct tacet_msg *msg, unsigned long client, struct tace
 		return -TACET_EINVAL;
 
 	/* first the watch, so that a claim is always released when its driver ends */
-	err = tacet_process_watch(SLOT_CLIENT, SLOT_ENDS, 1ul << (f - funcs));
-	if (!err)
-		err = tacet_frame_derive(window->slot, SLOT_BAR, (f->bar[0] - window->paddr) / PAGE,
-					 (f->size[0] + PAGE - 1) / PAGE);
+	err = tacet_process_watch(s->recv, ecam.ntfn_slot, ENDED_BIT(f - funcs));
+	if (err)
+		return err;
+	bar = tacet_service_reply_slot(s); /* freed once the reply has gone */
+	if (bar < 0)
+		return bar;
+	err = tacet_frame_derive(window->slot, (unsigned long)bar, (f->bar[0] - window->paddr) / PAGE,
+				 (f->size[0] + PAGE - 1) / PAGE);
 	if (err)
 		return err;
 	f->claimed = 1;
-	f->owner = client;
+	f->owner = s->badge;
 	printf("pci: 00:%02x.%x claimed, command %#06x\n", f->dev, f->fn, func_enable(f));
-	reply->tag = TACET_TAG_CAP(0, 4, SLOT_BAR);
+	reply->tag = TACET_TAG_CAP(0, 4, bar);
 	reply->w[1] = intx[f->intx]->irq;
 	reply->w[2] = f->size[0];
 	reply->w[3] = f->dev;
@@ -313,11 +314,29 @@ static long irq_cap(const struct tacet_msg *msg, unsigned long client, struct ta
 	return 0;
 }
 
-/* Drivers ended (bit i: funcs[i]'s): their devices are free again. */
-static void release(unsigned long bits)
+static void call(struct tacet_service *s, const struct tacet_msg *msg, struct tacet_msg *reply)
 {
+	long err;
+
+	if (!s->badge) /* a client's copy of "pci" always has one (init badges it) */
+		err = -TACET_EPERM;
+	else if (TACET_TAG_LABEL(msg->tag) == PCI_CLAIM)
+		err = claim(s, msg, reply);
+	else if (TACET_TAG_LABEL(msg->tag) == PCI_IRQ)
+		err = irq_cap(msg, s->badge, reply);
+	else
+		err = -TACET_EINVAL;
+	if (err)
+		reply->tag = TACET_TAG(0, 1);
+	reply->w[0] = (unsigned long)err;
+}
+
+/* Drivers ended (ENDED_BIT(i): funcs[i]'s): their devices are free again. */
+static void release(struct tacet_device *dev, long ended)
+{
+	(void)dev;
 	for (unsigned int i = 0; i < nfuncs; i++) {
-		if (!(bits & (1ul << i)) || !funcs[i].claimed)
+		if (!(ended & (long)ENDED_BIT(i)) || !funcs[i].claimed)
 			continue;
 		funcs[i].claimed = 0;
 		printf("pci: 00:%02x.%x released (its driver ended), command %#06x\n", funcs[i].dev,
@@ -325,33 +344,45 @@ static void release(unsigned long bits)
 	}
 }
 
+/* The ECAM (unmapped), the 32-bit window and the INTx lines init gave. */
+static long find_devices(void)
+{
+	const struct tacet_bootinfo_device *d;
+
+	window = tacet_device_find("tacet,pci-mmio32", 0);
+	for (unsigned int i = 0; (d = tacet_device_find("tacet,pci-intx", i)) != NULL; i++)
+		if (d->irq_slot && nintx < MAX_INTX)
+			intx[nintx++] = d;
+	if (!window)
+		return -TACET_ENOENT;
+	return tacet_device_open(&ecam, "pci-host-ecam-generic", 0,
+				 TACET_DEVICE_NO_MAP | TACET_DEVICE_NO_IRQ);
+}
+
+/* Bus 0's part of the ECAM, mapped at an address lib chooses. */
+static long map_bus0(void)
+{
+	long slot = tacet_slot_alloc(), err;
+	unsigned long va = tacet_va_alloc(BUS_PAGES);
+
+	err = slot < 0 ? slot : !va ? -TACET_ENOMEM :
+	      tacet_frame_derive(ecam.frame_slot, (unsigned long)slot, 0, BUS_PAGES);
+	if (!err)
+		err = tacet_map(TACET_CHILD_SELF, (unsigned long)slot, va,
+				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	if (!err)
+		bus0 = (volatile uint8_t *)va;
+	return err; /* on failure the server ends: nothing to give back */
+}
+
 int main(void)
 {
-	const struct tacet_child_devices *given = (const void *)TACET_CHILD_DEVICES_VADDR;
-	const struct tacet_bootinfo_device *ecam = NULL;
-	struct tacet_msg msg, reply = { 0 };
-	unsigned long badge = 0;
+	struct tacet_service service;
 	const char *step = "find the ECAM and the 32-bit window";
-	long err = 0;
+	long err = find_devices();
 
-	for (unsigned long i = 0; i < given->count; i++) {
-		const struct tacet_bootinfo_device *d = &given->devices[i];
-
-		if (!strcmp(d->compatible, "pci-host-ecam-generic"))
-			ecam = d;
-		else if (!strcmp(d->compatible, "tacet,pci-mmio32"))
-			window = d;
-		else if (!strcmp(d->compatible, "tacet,pci-intx") && d->irq_slot &&
-			 nintx < MAX_INTX)
-			intx[nintx++] = d;
-	}
-	if (!ecam || !window)
-		err = -TACET_ENOENT;
 	if (!err && (step = "map bus 0"))
-		err = tacet_frame_derive(ecam->slot, SLOT_BUS0, 0, BUS_PAGES);
-	if (!err)
-		err = tacet_map(TACET_CHILD_SELF, SLOT_BUS0, ECAM_VA,
-				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+		err = map_bus0();
 	if (err) {
 		printf("pci: cannot %s: %s\n", step, tacet_strerror(err));
 		return 1;
@@ -362,43 +393,13 @@ int main(void)
 	enumerate();
 	printf("pci: %u functions on bus 0\n", nfuncs);
 
-	err = tacet_endpoint_new(SLOT_EP);
-	if (!err && (step = "make the notification of drivers' ends"))
-		err = tacet_ntfn_new(SLOT_ENDS);
-	if (!err)
-		err = tacet_ntfn_bind(SLOT_ENDS);
-	if (!err && (step = "publish \"pci\""))
-		err = tacet_publish("pci", SLOT_EP,
-				    TACET_RIGHT_WRITE | TACET_RIGHT_GRANT | INIT_BADGE_CLIENTS);
+	err = tacet_service_open(&service, "pci",
+				 TACET_RIGHT_WRITE | TACET_RIGHT_GRANT | INIT_BADGE_CLIENTS, &ecam);
 	if (err) {
-		printf("pci: cannot %s: %s\n", step, tacet_strerror(err));
+		printf("pci: cannot publish \"pci\": %s\n", tacet_strerror(err));
 		return 1;
 	}
-	err = tacet_recv(SLOT_EP, SLOT_CLIENT, &msg, &badge);
-	for (;;) {
-		if (err) {
-			printf("pci: receive failed: %s\n", tacet_strerror(err));
-			return 1;
-		}
-		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
-			release(msg.w[0]);
-			err = tacet_recv(SLOT_EP, SLOT_CLIENT, &msg, &badge); /* nobody to reply to */
-			continue;
-		}
-		reply = (struct tacet_msg){ .tag = TACET_TAG(0, 1) };
-		if (!badge) /* a client's copy of "pci" always has one (init badges it) */
-			err = -TACET_EPERM;
-		else if (TACET_TAG_LABEL(msg.tag) == PCI_CLAIM)
-			err = claim(&msg, badge, &reply);
-		else if (TACET_TAG_LABEL(msg.tag) == PCI_IRQ)
-			err = irq_cap(&msg, badge, &reply);
-		else
-			err = -TACET_EINVAL;
-		tacet_cap_delete(SLOT_CLIENT); /* empty unless a capability came along */
-		if (err)
-			reply.tag = TACET_TAG(0, 1);
-		reply.w[0] = (unsigned long)err;
-		err = tacet_reply_recv(SLOT_EP, &reply, SLOT_CLIENT, &msg, &badge);
-		tacet_cap_delete(SLOT_BAR); /* the driver has its copy now */
-	}
+	err = tacet_service_run(&service, call, release);
+	printf("pci: receive failed: %s\n", tacet_strerror(err));
+	return 1;
 }

@@ -1,21 +1,21 @@
 /* uart: the ns16550a driver and console server, with a small shell.
  *
- * Devices (from init): the UART's registers in TACET_CHILD_DEVICE, its interrupt line in
- * TACET_CHILD_DEVICE_IRQ. Both directions are interrupt-driven: the line is bound to a
- * notification that is bound to this thread, so one receive loop takes both client messages and
- * interrupts. On an interrupt the server drains the receiver into rx[], refills the transmitter
- * (its 16-byte FIFO) from tx[], and acknowledges the line (oneshot); then it runs the shell on
+ * Device (init.run= `uart:ns16550a`), opened with the driver kit (<tacet/driver.h>,
+ * docs/drivers.md); the kit's service loop takes the clients' calls and the line's interrupts in
+ * one thread. Both directions are interrupt-driven. On an interrupt the server drains the
+ * receiver into rx[] and refills the transmitter (its 16-byte FIFO) from tx[], which is what
+ * lowers the UART's interrupt, then acknowledges the line (oneshot); then it runs the shell on
  * what arrived. Output (its own printf and clients' CONSOLE_WRITE) goes into tx[] and returns at
- * once; the transmitter-empty interrupt is on while tx[] holds anything. Only a full tx[] or a
- * power-off waits for the transmitter, on the same notification.
+ * once; the transmitter-empty interrupt is on while tx[] holds anything. Only a full tx[],
+ * CONSOLE_SYNC and a power-off wait for the transmitter (tacet_device_wait).
  *
  * IPC: publishes "console", serving <tacet/console_proto.h> (CONSOLE_WRITE, and CONSOLE_SYNC:
  * the reply waits until tx[] is empty).
  *
- * Shell: help, echo, ps, harts, irqs, irqtop (redrawn every second on a notification timer
- * until a key is pressed), mem, date (the "rtc" service's time of day, UTC), random (16
- * bytes from the entropy service, "rng"), crash (fault on purpose, to see init restart the
- * console), poweroff.
+ * Shell: help, echo, ps, harts, irqs, irqtop (redrawn every second on a timer on the device's
+ * notification until a key is pressed), mem, date (the "rtc" service's time of day, UTC),
+ * random (16 bytes from the entropy service, "rng"), crash (fault on purpose, to see init
+ * restart the console), poweroff.
  *
  * uart_first_prompt(), if a server linked with this file defines it, runs once right after the
  * first prompt is queued: the boot benchmark (servers/bench/boot.c) reads the instruction count
@@ -29,7 +29,6 @@
 #include <time.h>
 #include <tacet/random.h>
 
-#define UART_VA       0x0000002000000000ul
 #define UART_RBR      0
 #define UART_THR      0
 #define UART_IER      1
@@ -43,9 +42,9 @@
 #define UART_LSR_THRE 0x20
 #define UART_FIFO     16
 
-#define SLOT_NTFN     (TACET_CHILD_FIRST_FREE + 0)
-#define SLOT_EP       (TACET_CHILD_FIRST_FREE + 1)
-#define IRQ_BADGE     1
+/* The driver's own bits of the device's notification (TACET_DEVICE_OWN_BITS). */
+#define TIMER_BIT     (1ul << 2) /* irqtop's refresh */
+#define INPUT_BIT     (1ul << 3) /* a wait for the transmitter took input: the shell's */
 #define LINE_MAX      128
 
 /* Weak, so that the console server proper has none: the address is then 0. Returns nonzero to
@@ -55,56 +54,76 @@ int uart_first_prompt(void) __attribute__((weak));
 #define TX_SIZE       4096 /* a power of two */
 #define RX_SIZE       256  /* a power of two */
 
-static volatile uint8_t *uart = (volatile uint8_t *)UART_VA;
+static struct tacet_device uart;
 static char line[LINE_MAX];
 static unsigned int line_len;
 static char tx[TX_SIZE], rx[RX_SIZE];
 static unsigned long tx_head, tx_tail, rx_head, rx_tail; /* free-running; head - tail = used */
-static unsigned long pending_bits; /* notification bits seen while waiting for the transmitter */
+
+static uint8_t reg_read(unsigned int reg)
+{
+	return mmio_read8(uart.regs + reg);
+}
+
+static void reg_write(unsigned int reg, uint8_t v)
+{
+	mmio_write8(uart.regs + reg, v);
+}
 
 /* The transmitter-empty interrupt is wanted while there is something to send. */
 static void tx_irq(int on)
 {
-	uart[UART_IER] = (uint8_t)(UART_IER_RX | (on ? UART_IER_THRE : 0));
+	reg_write(UART_IER, (uint8_t)(UART_IER_RX | (on ? UART_IER_THRE : 0)));
 }
 
-/* The line fired: take what arrived, send what fits, acknowledge. */
-static void uart_service(void)
+/* The line fired: take what arrived and send what fits (the UART lowers its interrupt), then
+ * acknowledge. */
+static void uart_interrupt(void)
 {
-	int handled = (uart[UART_IIR] & 1) == 0; /* bit 0 clear: the UART had a reason */
+	int handled = (reg_read(UART_IIR) & 1) == 0; /* bit 0 clear: the UART had a reason */
 
-	while (uart[UART_LSR] & UART_LSR_DR) {
-		char c = (char)uart[UART_RBR];
+	while (reg_read(UART_LSR) & UART_LSR_DR) {
+		char c = (char)reg_read(UART_RBR);
 
 		if (rx_head - rx_tail < RX_SIZE)
 			rx[rx_head++ % RX_SIZE] = c;
 		handled = 1;
 	}
-	if (uart[UART_LSR] & UART_LSR_THRE) {
+	if (reg_read(UART_LSR) & UART_LSR_THRE) {
 		for (int i = 0; i < UART_FIFO && tx_tail != tx_head; i++)
-			uart[UART_THR] = (uint8_t)tx[tx_tail++ % TX_SIZE];
+			reg_write(UART_THR, (uint8_t)tx[tx_tail++ % TX_SIZE]);
 		if (tx_tail == tx_head)
 			tx_irq(0);
 	}
-	tacet_irq_ack(TACET_CHILD_DEVICE_IRQ, handled);
+	tacet_device_ack(&uart, handled);
 }
 
-/* Wait for the line once (the transmitter needs room); other bits wait for the main loop. */
-static void wait_for_uart(void)
+/* Wait for the transmitter until tx[] holds at most `most` bytes. This runs inside printf or a
+ * client's call, where the shell cannot: the driver's own bits that come meanwhile (irqtop's
+ * timer), and INPUT_BIT if input arrived, go back on the notification, and the service loop
+ * hands them to event() afterwards. */
+static void wait_for_tx(unsigned long most)
 {
-	long bits = tacet_wait(SLOT_NTFN);
+	unsigned long kept = 0, rx_before = rx_head;
 
-	if (bits < 0)
-		return;
-	if (bits & IRQ_BADGE)
-		uart_service();
-	pending_bits |= (unsigned long)bits & ~(unsigned long)IRQ_BADGE;
+	while (tx_head - tx_tail > most) {
+		long ev = tacet_device_wait(&uart, 0);
+
+		if (ev == (long)TACET_DEVICE_IRQ)
+			uart_interrupt();
+		else if (ev > 0)
+			kept |= (unsigned long)ev;
+	}
+	if (rx_head != rx_before)
+		kept |= INPUT_BIT;
+	if (kept)
+		tacet_signal(uart.ntfn_slot, kept);
 }
 
 static void uart_putc(char c)
 {
-	while (tx_head - tx_tail == TX_SIZE)
-		wait_for_uart();
+	if (tx_head - tx_tail == TX_SIZE)
+		wait_for_tx(TX_SIZE - 1);
 	tx[tx_head++ % TX_SIZE] = c;
 }
 
@@ -124,12 +143,11 @@ static long uart_write(const void *buf, unsigned long len)
 	return (long)len;
 }
 
-/* Everything in tx[] out to the device (before powering off). */
+/* Everything in tx[] out to the device (before powering off, and for CONSOLE_SYNC). */
 static void uart_flush(void)
 {
 	fflush(stdout);
-	while (tx_tail != tx_head)
-		wait_for_uart();
+	wait_for_tx(0);
 }
 
 static const char *const state_names[] = {
@@ -158,7 +176,6 @@ static void cmd_harts(void)
 }
 
 #define MAX_LINES 128
-#define TIMER_BADGE 2
 #define IRQTOP_PERIOD_NS 1000000000ull /* 1 s */
 
 static int irqtop;                       /* the live table is on screen */
@@ -210,7 +227,7 @@ static void irqtop_draw(void)
 	printf("\033[H\033[Jirqtop: refresh %lu, any key stops\n", ++irqtop_refreshes);
 	irq_table(1);
 	fflush(stdout);
-	tacet_timer_set(SLOT_NTFN, TIMER_BADGE, tacet_time() + tacet_ns_to_ticks(IRQTOP_PERIOD_NS));
+	tacet_timer_set(uart.ntfn_slot, TIMER_BIT, tacet_time() + tacet_ns_to_ticks(IRQTOP_PERIOD_NS));
 }
 
 static void cmd_irqtop(void)
@@ -351,7 +368,7 @@ static void shell_take_input(void)
 
 		if (irqtop) {
 			irqtop = 0;
-			tacet_timer_set(SLOT_NTFN, TIMER_BADGE, 0);
+			tacet_timer_set(uart.ntfn_slot, TIMER_BIT, 0);
 			printf("irqtop: stopped\ntacet> ");
 			fflush(stdout);
 			continue;
@@ -360,80 +377,51 @@ static void shell_take_input(void)
 	}
 }
 
-/* The bound notification's bits: the UART's interrupt, the irqtop timer. */
-static void notified(unsigned long bits)
+/* The loop's events: the line's interrupt; irqtop's timer; input a wait for the transmitter took.
+ * Then the shell takes what arrived. */
+static void event(struct tacet_device *dev, long ev)
 {
-	bits |= pending_bits;
-	pending_bits = 0;
-	if (bits & IRQ_BADGE)
-		uart_service();
+	(void)dev;
+	if (ev == (long)TACET_DEVICE_IRQ)
+		uart_interrupt();
 	shell_take_input();
-	if ((bits & TIMER_BADGE) && irqtop)
+	if ((ev & (long)TIMER_BIT) && irqtop)
 		irqtop_draw();
 }
 
-static long serve_write(const struct tacet_msg *msg)
+static void call(struct tacet_service *s, const struct tacet_msg *msg, struct tacet_msg *reply)
 {
 	const char *text = (const char *)msg->w;
 
-	return uart_write(text, strnlen(text, sizeof(msg->w)));
+	(void)s;
+	if (TACET_TAG_LABEL(msg->tag) == CONSOLE_WRITE)
+		reply->w[0] = (unsigned long)uart_write(text, strnlen(text, sizeof(msg->w)));
+	else if (TACET_TAG_LABEL(msg->tag) == CONSOLE_SYNC)
+		uart_flush(); /* every byte queued so far written to the UART; the reply: 0 */
+	else
+		reply->w[0] = (unsigned long)-TACET_EINVAL;
 }
 
 int main(void)
 {
-	struct tacet_msg msg, reply = { 0 };
-	unsigned long badge;
-	long err;
+	struct tacet_service service;
+	const char *step = "open the device";
+	long err = tacet_device_open(&uart, "ns16550a", 0, 0);
 
-	const char *step = "map the device";
-
-	err = tacet_map(TACET_CHILD_SELF, TACET_CHILD_DEVICE, UART_VA,
-			TACET_RIGHT_READ | TACET_RIGHT_WRITE);
-	if (!err && (step = "create the notification"))
-		err = tacet_ntfn_new(SLOT_NTFN);
-	if (!err && (step = "bind the interrupt"))
-		err = tacet_irq_bind(TACET_CHILD_DEVICE_IRQ, SLOT_NTFN, IRQ_BADGE, 0);
-	if (!err && (step = "bind the notification"))
-		err = tacet_ntfn_bind(SLOT_NTFN);
-	if (!err && (step = "create the endpoint"))
-		err = tacet_endpoint_new(SLOT_EP);
 	if (!err && (step = "publish \"console\""))
-		err = tacet_publish("console", SLOT_EP, TACET_RIGHT_WRITE);
+		err = tacet_service_open(&service, "console", TACET_RIGHT_WRITE, &uart);
 	if (err) {
 		printf("uart: cannot %s: %s\n", step, tacet_strerror(err));
 		return 1;
 	}
 	tacet_console_write = uart_write;
-	uart[UART_FCR] = UART_FCR_FIFO;
+	reg_write(UART_FCR, UART_FCR_FIFO);
 	tx_irq(0);
 	printf("uart: console ready; type help\ntacet> ");
 	fflush(stdout);
 	if (uart_first_prompt && uart_first_prompt())
 		cmd_poweroff();
-	err = tacet_recv(SLOT_EP, 0, &msg, &badge);
-	for (;;) {
-		if (err) {
-			printf("uart: receive failed: %s\n", tacet_strerror(err));
-			return 1;
-		}
-		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
-			notified(msg.w[0]);
-			while (pending_bits) /* seen while waiting for the transmitter */
-				notified(0);
-			err = tacet_recv(SLOT_EP, 0, &msg, &badge); /* nobody to reply to */
-			continue;
-		}
-		reply.tag = TACET_TAG(0, 1);
-		if (TACET_TAG_LABEL(msg.tag) == CONSOLE_WRITE) {
-			reply.w[0] = (unsigned long)serve_write(&msg);
-		} else if (TACET_TAG_LABEL(msg.tag) == CONSOLE_SYNC) {
-			uart_flush(); /* every byte queued so far written to the UART */
-			reply.w[0] = 0;
-		} else {
-			reply.w[0] = (unsigned long)-TACET_EINVAL;
-		}
-		while (pending_bits)
-			notified(0);
-		err = tacet_reply_recv(SLOT_EP, &reply, 0, &msg, &badge);
-	}
+	err = tacet_service_run(&service, call, event);
+	printf("uart: receive failed: %s\n", tacet_strerror(err));
+	return 1;
 }

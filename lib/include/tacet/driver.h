@@ -9,7 +9,8 @@
  *   DMA         tacet_dma_alloc/free: zeroed, physically contiguous memory, mapped, with its
  *               physical address for the device.
  *   devices     tacet_device_open/close: one of the devices init gave the server, mapped, its
- *               interrupt bound to a notification; tacet_device_wait/ack: the interrupt loop.
+ *               interrupt bound to a notification; tacet_device_wait/ack: the interrupt loop;
+ *               tacet_device_find: a device's description, for one the server uses unopened.
  *   services    tacet_service_open/run: an endpoint published under a name and the loop that
  *               answers its calls and takes the device's interrupts, in one thread.
  *   time        tacet_timebase_hz, tacet_time_ns, tacet_ns_to_ticks, tacet_sleep_ns.
@@ -124,9 +125,12 @@ void tacet_dma_free(struct tacet_dma *dma);
 /* tacet_device_open flags */
 #define TACET_DEVICE_SHARED  1u /* share the line with other drivers (TACET_IRQ_SHARED) */
 #define TACET_DEVICE_NO_IRQ  2u /* leave the interrupt unbound (a polled driver) */
+#define TACET_DEVICE_NO_MAP  4u /* leave the registers unmapped (regs NULL): the driver maps the
+				 * part it uses itself (a PCI ECAM is 256 MiB; bus 0 is 1 MiB) */
 
 struct tacet_device {
-	volatile uint8_t *regs;  /* the registers, mapped read/write (mmio_read32(regs + OFF)) */
+	volatile uint8_t *regs;  /* the registers, mapped read/write (mmio_read32(regs + OFF));
+				  * NULL with TACET_DEVICE_NO_MAP */
 	unsigned long paddr;     /* their physical address */
 	unsigned long size;      /* bytes of registers the device tree gives */
 	unsigned int irq;        /* the interrupt line's number (0: the device has none) */
@@ -144,13 +148,18 @@ struct tacet_device {
 /*
  * Open the index-th device (0: the first) init gave this server whose compatible string is
  * `compatible`, whole or without its vendor ("goldfish-rtc" matches "google,goldfish-rtc"), as
- * init.run= matched it; NULL matches any. Maps its registers at an address lib chooses,
- * creates a notification and binds the interrupt line to it with badge TACET_DEVICE_IRQ (the
- * kernel routes a line nobody had bound to the binding thread's hart, so open it from the
- * thread that will wait). -TACET_ENOENT: no such device; otherwise the failing call's error.
+ * init.run= matched it; NULL matches any. Maps its registers at an address lib chooses (unless
+ * TACET_DEVICE_NO_MAP), creates a notification and binds the interrupt line to it with badge
+ * TACET_DEVICE_IRQ (the kernel routes a line nobody had bound to the binding thread's hart, so
+ * open it from the thread that will wait). -TACET_ENOENT: no such device; otherwise the
+ * failing call's error.
  */
 long tacet_device_open(struct tacet_device *dev, const char *compatible, unsigned int index,
 		       unsigned int flags);
+/* The index-th device init gave this server that `compatible` matches, as tacet_device_open
+ * finds it, without opening it (its description: regions, lines, capabilities); NULL if none.
+ * For what a driver uses but does not drive, e.g. the PCI server's window and INTx lines. */
+const struct tacet_bootinfo_device *tacet_device_find(const char *compatible, unsigned int index);
 /* Unbind the line, unmap the registers, delete the notification. */
 void tacet_device_close(struct tacet_device *dev);
 
@@ -192,12 +201,14 @@ long tacet_device_ack(struct tacet_device *dev, int handled);
  * bound to the thread, so its bits arrive as TACET_LABEL_NOTIFY messages; the loop hands them
  * to tacet_device_notified and calls `event` for each event it returns).
  * Call handlers get the service (s->badge: the caller's badge; with INIT_BADGE_CLIENTS it says
- * which client), the message and a reply already set to one word, 0; they fill in the reply. A capability that came with
- * a call lands in s->recv; the loop deletes it after the handler unless the handler took it
- * with tacet_service_take_cap. The loop replies before it receives again, so a handler must not
- * block for long: everything else waits meanwhile (its interrupts too). A handler may wait for
- * the device itself (tacet_device_wait); after it, the loop makes any ack still owed and hands
- * `event` whatever events the waits left.
+ * which client), the message and a reply already set to one word, 0; they fill in the reply. A
+ * capability that came with a call lands in s->recv; the loop deletes it after the handler
+ * unless the handler took it with tacet_service_take_cap. A reply carries one of the server's
+ * capabilities with TACET_TAG_CAP(label, words, slot) as its tag (the caller gets a copy); one
+ * made for this caller alone goes in tacet_service_reply_slot. The loop replies before it
+ * receives again, so a handler must not block for long: everything else waits meanwhile (its
+ * interrupts too). A handler may wait for the device itself (tacet_device_wait); after it, the
+ * loop makes any ack still owed and hands `event` whatever events the waits left.
  * A server that the console server calls (the shell's commands) must not print through the
  * console from its handlers: the console is blocked in that call, and the two would deadlock. */
 struct tacet_service {
@@ -205,6 +216,7 @@ struct tacet_service {
 	unsigned long recv;      /* where a call's capability lands (a lib slot) */
 	struct tacet_device *dev; /* whose events come into the loop; NULL: none */
 	unsigned long badge;     /* the badge of the call being handled */
+	unsigned long reply_slot; /* the loop's: tacet_service_reply_slot's (0: none) */
 };
 
 /* Create the endpoint, bind dev's notification (if dev) to the calling thread, and publish the
@@ -220,6 +232,11 @@ long tacet_service_run(struct tacet_service *s,
  * (the loop receives the next into a fresh slot); -TACET_EINVAL if none came, or the slot
  * allocator's error. Free it with tacet_slot_free when done. */
 long tacet_service_take_cap(struct tacet_service *s, const struct tacet_msg *msg);
+/* In a call handler: an empty lib slot for a capability made for this caller alone (a frame
+ * derived for it), to go with the reply (TACET_TAG_CAP(label, words, slot) as its tag). The
+ * loop frees the slot once the reply has gone, whether it carried the capability or not. One a
+ * call: asked again in the same call, the same slot. The slot allocator's error if none. */
+long tacet_service_reply_slot(struct tacet_service *s);
 
 /* --- time ------------------------------------------------------------------------------------
  * tacet_time() (rdtime) counts timebase ticks since boot; the frequency comes from the device

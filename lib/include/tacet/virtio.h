@@ -87,13 +87,4 @@ uint32_t virtio_interrupt_ack(struct virtio_device *dev);
  * until ConfigGeneration says no change came in between (an 8-byte field takes two reads). */
 uint64_t virtio_config_read(struct virtio_device *dev, unsigned int offset, unsigned int size);
 
-/* Until servers/blk moves onto the kit, and deleted then: virtio_queue_new and tacet_dma_alloc
- * as they were before the kit, at a slot and an address the caller chooses. virtio_dma_page
- * makes one zeroed page (a frame in the empty slot `slot`, mapped read-write at va, its
- * physical address in *pa; the slot is left empty on failure); virtio_queue_create lays a
- * queue over one at va. 0 or a negative TACET_E* code. */
-long virtio_dma_page(unsigned long slot, unsigned long va, uint64_t *pa);
-long virtio_queue_create(struct virtio_device *dev, unsigned int index, struct virtq *q,
-			 unsigned int size, unsigned long slot, unsigned long va);
-
 #endif
