@@ -1,6 +1,6 @@
 /* test_irq.c: host unit tests of the generic interrupt layer (kernel/irq/irq.c) through its entry
  * points (irq_init, irq_external, the IRQ system calls, irq_info, irq_release_owner,
- * irq_note_running, irq_request_fast) against the fake controller and machine of fake_irqchip.c
+ * irq_note_running, irq_request_fast, and the signal fast path of fastpath.h) against the fake controller and machine of fake_irqchip.c
  * and the real capability tables; then random bind/fire/ack/unbind/move sequences by two
  * processes against a model of the line protocol written at the top of irq.c. */
 #include <stdarg.h>
@@ -17,6 +17,7 @@
 #include "fake_irqchip.h"
 #include "runqueue.h"
 #include "irq/irq_fast.h"
+#include "fastpath.h"
 #include "sched.h"
 #include "fake_kernel.h"
 #include "irq/irq.h"
@@ -1422,6 +1423,70 @@ static void test_ack_wait_refusals(void **state)
 	assert_int_equal(d->unhandled, IRQ_UNHANDLED_LIMIT);
 }
 
+/* The signal fast path (fastpath.h), on the notification an interrupt would signal: w.thr
+ * signals SLOT_NTFN while w.other_thr waits on it. Only a waiter on this hart, more urgent than
+ * the signaller and than everything READY there, is switched to directly; every other case
+ * returns 0 and changes nothing (the slow path runs). */
+static long signal_fast(unsigned long slot, unsigned long bits)
+{
+	long done;
+
+	arch_ctx_set_ret(&w.thr.ctx, 0, slot);
+	arch_ctx_set_ret(&w.thr.ctx, 1, bits);
+	fake_switched_from = fake_switched_to = NULL;
+	bkl_lock();
+	done = fastpath_signal(&harts[0], &w.thr);
+	bkl_unlock();
+	return done;
+}
+
+static void test_signal_fast(void **state)
+{
+	struct thread ready = { .prio = 30, .hart = 0, .state = TACET_THREAD_READY };
+
+	(void)state;
+	w.thr.prio = 10;
+	w.thr.hart = 0;
+	w.thr.state = TACET_THREAD_RUNNING;
+	w.other_thr.prio = 20;
+	w.other_thr.hart = 0;
+	w.ntfn.bits = 0x4;
+	/* fall-backs: nobody waiting; a waiter elsewhere, or not more urgent; no bits, or bit 63;
+	 * a capability without WRITE; something READY more urgent than the waiter */
+	assert_int_equal(signal_fast(SLOT_NTFN, 1), 0);
+	w.other_thr.state = TACET_THREAD_BLOCKED_NTFN;
+	w.other_thr.blocked_on = &w.ntfn;
+	tqueue_push(&w.ntfn.waiters, &w.other_thr, 0);
+	w.other_thr.hart = 1;
+	assert_int_equal(signal_fast(SLOT_NTFN, 1), 0);
+	w.other_thr.hart = 0;
+	w.other_thr.prio = 10;
+	assert_int_equal(signal_fast(SLOT_NTFN, 1), 0);
+	w.other_thr.prio = 20;
+	assert_int_equal(signal_fast(SLOT_NTFN, 0), 0);
+	assert_int_equal(signal_fast(SLOT_NTFN, BIT63), 0);
+	assert_int_equal(signal_fast(SLOT_NTFN_RO, 1), 0);
+	rq_push(&runqueues[0], &ready, false);
+	assert_int_equal(signal_fast(SLOT_NTFN, 1), 0);
+	rq_remove(&runqueues[0], &ready);
+	assert_null(fake_switched_to);
+	assert_ptr_equal(w.ntfn.waiters.head, &w.other_thr);
+	assert_int_equal(w.ntfn.bits, 0x4);
+	assert_int_equal(w.thr.state, TACET_THREAD_RUNNING);
+	/* the fast case: the waiter gets every bit and runs; the signaller is READY, first */
+	assert_int_equal(signal_fast(SLOT_NTFN, 0x11), 1);
+	assert_ptr_equal(fake_switched_from, &w.thr);
+	assert_ptr_equal(fake_switched_to, &w.other_thr);
+	assert_int_equal(arch_ctx_arg(&w.other_thr.ctx, 0), 0x15);
+	assert_int_equal(w.ntfn.bits, 0);
+	assert_null(w.ntfn.waiters.head);
+	assert_null(w.other_thr.blocked_on);
+	assert_int_equal(w.thr.state, TACET_THREAD_READY);
+	assert_ptr_equal(runqueues[0].level[10].head, &w.thr);
+	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 0), 0); /* the signal's own result */
+	rq_remove(&runqueues[0], &w.thr);
+}
+
 /* IRQ_ACK_WAIT's fast path: the driver (w.thr, its line PENDING on its ack, handled) blocks on
  * its notification and the hart switches to its most urgent READY thread; the line is IDLE and
  * unmasked. Each case it does not cover returns 0, changing nothing (the slow path runs). */
@@ -2358,6 +2423,7 @@ int main(void)
 		IRQ_TEST(test_ack_wait_bits_at_once),
 		IRQ_TEST(test_ack_wait_refusals),
 		IRQ_TEST(test_ack_wait_fast),
+		IRQ_TEST(test_signal_fast),
 		IRQ_TEST(test_release_pending_delivers_next),
 		IRQ_TEST(test_release_last_binder_masks),
 		IRQ_TEST(test_rebind_keeps_unhandled_streak),
