@@ -1,8 +1,9 @@
 /* test_irq.c: host unit tests of the generic interrupt layer (kernel/irq/irq.c) through its entry
  * points (irq_init, irq_external, the IRQ system calls, irq_info, irq_release_owner,
  * irq_note_running, irq_request_fast; and the signal fast path of fastpath.h) against the fake
- * controller and machine of fake_irqchip.c and the real capability tables; then random bind/fire/ack/unbind/move sequences by two
- * processes against a model of the line protocol written at the top of irq.c. */
+ * controller and machine of fake_irqchip.c and the real capability tables; then random
+ * bind/fire/ack/unbind/move sequences by two processes against a model of the line protocol
+ * written at the top of irq.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
