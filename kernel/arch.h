@@ -89,7 +89,7 @@ void arch_hart_init(struct hart *h);
 int arch_hart_start(struct hart *h);
 
 /* --- time and IPIs --- */
-uint64_t arch_time_now(void);           /* timebase ticks; arch_cycles() is in arch_types.h */
+/* arch_time_now(): timebase ticks, and arch_cycles(), are inline in arch_types.h */
 void arch_timer_set(uint64_t deadline); /* one-shot, this hart; UINT64_MAX disarms */
 void arch_ipi_send(const struct hart *target);
 

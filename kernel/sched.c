@@ -38,7 +38,7 @@ void sched_ready(struct thread *t)
 
 	KASSERT(bkl_held(), "sched_ready: BKL not held");
 	t->state = TACET_THREAD_READY;
-	rq_push(&runqueues[t->hart], t, false);
+	rq_push(h->rq, t, false);
 	if (h->current && h->current->state == TACET_THREAD_RUNNING && t->prio <= h->current->prio)
 		return; /* it waits its turn */
 	if (h == this_hart())
@@ -50,7 +50,7 @@ void sched_ready(struct thread *t)
 void sched_unready(struct thread *t)
 {
 	KASSERT(t->state == TACET_THREAD_READY, "sched_unready: thread %u is not ready", t->tid);
-	rq_remove(&runqueues[t->hart], t);
+	rq_remove(harts[t->hart].rq, t);
 }
 
 void sched_block(struct thread *t, enum tacet_thread_state state)

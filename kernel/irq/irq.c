@@ -62,7 +62,7 @@
 const struct irqchip *irq_chip;
 struct irq_desc *irq_descs[IRQ_MAX];
 static uint64_t spurious;
-static bool reports_due; /* some line's report_due is set */
+bool irq_reports_due; /* some line's report_due is set (irq_report() looks inline) */
 
 void irqchip_register(const struct irqchip *c)
 {
@@ -104,16 +104,14 @@ static void fast_storm_check(struct irq_desc *d)
 	d->disabled = true;
 	d->disabled_count++;
 	d->report_due = true;
-	__atomic_store_n(&reports_due, true, __ATOMIC_RELAXED);
+	__atomic_store_n(&irq_reports_due, true, __ATOMIC_RELAXED);
 }
 
-void irq_report(void)
+void irq_report_due(void)
 {
 	unsigned int n = irq_chip ? irq_chip->nr_irqs : 0;
 
-	if (!__atomic_load_n(&reports_due, __ATOMIC_RELAXED))
-		return;
-	reports_due = false;
+	irq_reports_due = false;
 	for (unsigned int irq = 1; irq <= n && irq < IRQ_MAX; irq++) {
 		if (!irq_descs[irq] || !irq_descs[irq]->report_due)
 			continue;

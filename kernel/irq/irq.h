@@ -120,7 +120,13 @@ void irq_hardirq_exit(unsigned int saved);
 uint64_t irq_spurious(void);
 /* Say on the console which lines the top half disabled since the last call (it never prints
  * itself). BKL held, outside the top half: the idle loop and the trap path call it. */
-void irq_report(void);
+void irq_report_due(void);
+extern bool irq_reports_due;
+static inline void irq_report(void)
+{
+	if (__atomic_load_n(&irq_reports_due, __ATOMIC_RELAXED)) /* rare: a storm */
+		irq_report_due();
+}
 /* Turn a line detection disabled back on (what TACET_SYS_IRQ_ENABLE does). BKL held. Returns
  * 0, or -1 if it is not DISABLED. */
 int irq_enable_line(unsigned int irq);

@@ -17,11 +17,6 @@ const char *arch_timer_name(void)
 	return riscv_has_sstc ? "sstc stimecmp" : "sbi set_timer";
 }
 
-uint64_t arch_time_now(void)
-{
-	return rdtime();
-}
-
 void arch_timer_set(uint64_t deadline)
 {
 	/* Writing a deadline in the future also clears a pending timer interrupt. */

@@ -67,6 +67,7 @@ static inline int arch_irqs_masked(void)
 }
 
 uint64_t arch_cycles(void); /* the test's own clock */
+uint64_t arch_time_now(void);
 void arch_aspace_activate(uint64_t root);
 #else
 /* This hart's struct hart: the kernel keeps it in tp. */
@@ -95,6 +96,16 @@ static inline uint64_t arch_cycles(void)
 
 	__asm__ volatile("rdcycle %0" : "=r"(c));
 	return c;
+}
+
+/* The timebase (rdtime): inline, as the scheduler's slice and the timers read it on every
+ * wake-up. */
+static inline uint64_t arch_time_now(void)
+{
+	uint64_t t;
+
+	__asm__ volatile("rdtime %0" : "=r"(t));
+	return t;
 }
 
 void arch_aspace_switch(uint64_t root); /* vm.c: write satp and flush */
