@@ -1,4 +1,4 @@
-/* trap.S: the one trap vector. Saves the full context, picks the stack, calls trap_kernel().
+/* trap.S: the one trap vector. Saves the context, picks the stack, calls the C entry.
  *
  * In the kernel, tp = this hart's struct hart and sscratch = 0; in user mode sscratch holds the
  * struct hart, so one swap tells where the trap came from and gives the kernel its tp.
@@ -8,7 +8,9 @@
  * (hart->user_ctx), the kernel stack starts empty, and trap_user() never returns: it leaves
  * through arch_return_to_user() into whichever thread the scheduler picked.
  *
- * From the kernel: *
+ * From the kernel: an interrupt saves only what C may clobber (ra, t0-t6, a0-a7) and s0, since
+ * the kernel takes interrupts only inside C code (the idle wait, a handler's window) and the
+ * C it calls keeps every other register; an exception saves everything, for the report. The
  * stack choice: an interrupt moves to the hart's interrupt stack unless it is already on it (a
  * nested interrupt, allowed only through irq_enable_in_hardirq()); an exception stays on the
  * current stack. Before pushing the frame on a guarded stack the entry checks whether the frame
@@ -62,14 +64,14 @@ trap_vector:
 	sd	t0, TF_REG(2)(sp)
 	ld	t0, HART_TRAP_SCRATCH0(tp)
 	ld	t1, HART_TRAP_SCRATCH1(tp)
+	/* What C may clobber (ra, t0-t6, a0-a7), and s0 for backtraces: an interrupt needs no
+	 * more, as the kernel takes one only where C code runs (the idle wait, a handler's
+	 * window), and the C it calls keeps the other registers. */
 	sd	x1, TF_REG(1)(sp)
-	sd	x3, TF_REG(3)(sp)
-	sd	x4, TF_REG(4)(sp)
 	sd	x5, TF_REG(5)(sp)
 	sd	x6, TF_REG(6)(sp)
 	sd	x7, TF_REG(7)(sp)
 	sd	x8, TF_REG(8)(sp)
-	sd	x9, TF_REG(9)(sp)
 	sd	x10, TF_REG(10)(sp)
 	sd	x11, TF_REG(11)(sp)
 	sd	x12, TF_REG(12)(sp)
@@ -78,6 +80,54 @@ trap_vector:
 	sd	x15, TF_REG(15)(sp)
 	sd	x16, TF_REG(16)(sp)
 	sd	x17, TF_REG(17)(sp)
+	sd	x28, TF_REG(28)(sp)
+	sd	x29, TF_REG(29)(sp)
+	sd	x30, TF_REG(30)(sp)
+	sd	x31, TF_REG(31)(sp)
+	csrr	t0, sepc
+	csrr	t1, sstatus
+	csrr	t2, scause
+	sd	t0, TF_SEPC(sp)
+	sd	t1, TF_SSTATUS(sp)
+	sd	t2, TF_SCAUSE(sp)
+	/* A frame at the very top of the overflow stack means the guard check fired. */
+	ld	t0, HART_OVERFLOW_STACK_TOP(tp)
+	addi	t0, t0, -TF_SIZE
+	beq	sp, t0, .Lsave_rest
+	bgez	t2, .Lsave_rest			/* an exception: everything, for the report */
+
+	/* An interrupt: the C handler, then back with what was saved. */
+	mv	a0, sp
+	li	s0, 0				/* the frame-pointer chain ends here (see below) */
+	call	trap_kernel
+	ld	t0, TF_SEPC(sp)
+	ld	t1, TF_SSTATUS(sp)
+	csrw	sepc, t0
+	csrw	sstatus, t1
+	ld	x1, TF_REG(1)(sp)
+	ld	x5, TF_REG(5)(sp)
+	ld	x6, TF_REG(6)(sp)
+	ld	x7, TF_REG(7)(sp)
+	ld	x8, TF_REG(8)(sp)
+	ld	x10, TF_REG(10)(sp)
+	ld	x11, TF_REG(11)(sp)
+	ld	x12, TF_REG(12)(sp)
+	ld	x13, TF_REG(13)(sp)
+	ld	x14, TF_REG(14)(sp)
+	ld	x15, TF_REG(15)(sp)
+	ld	x16, TF_REG(16)(sp)
+	ld	x17, TF_REG(17)(sp)
+	ld	x28, TF_REG(28)(sp)
+	ld	x29, TF_REG(29)(sp)
+	ld	x30, TF_REG(30)(sp)
+	ld	x31, TF_REG(31)(sp)
+	ld	x2, TF_REG(2)(sp)
+	sret
+
+.Lsave_rest:	/* an exception (or an overflow): the whole context */
+	sd	x3, TF_REG(3)(sp)
+	sd	x4, TF_REG(4)(sp)
+	sd	x9, TF_REG(9)(sp)
 	sd	x18, TF_REG(18)(sp)
 	sd	x19, TF_REG(19)(sp)
 	sd	x20, TF_REG(20)(sp)
@@ -88,20 +138,8 @@ trap_vector:
 	sd	x25, TF_REG(25)(sp)
 	sd	x26, TF_REG(26)(sp)
 	sd	x27, TF_REG(27)(sp)
-	sd	x28, TF_REG(28)(sp)
-	sd	x29, TF_REG(29)(sp)
-	sd	x30, TF_REG(30)(sp)
-	sd	x31, TF_REG(31)(sp)
-	csrr	t0, sepc
-	csrr	t1, sstatus
-	csrr	t2, scause
 	csrr	t3, stval
-	sd	t0, TF_SEPC(sp)
-	sd	t1, TF_SSTATUS(sp)
-	sd	t2, TF_SCAUSE(sp)
 	sd	t3, TF_STVAL(sp)
-
-	/* A frame at the very top of the overflow stack means the guard check fired. */
 	ld	t0, HART_OVERFLOW_STACK_TOP(tp)
 	addi	t0, t0, -TF_SIZE
 	mv	a0, sp
@@ -109,49 +147,14 @@ trap_vector:
 	/* End the frame-pointer chain here: a backtrace of the interrupted code starts from the
 	 * frame's own s0 and sepc instead. */
 	li	s0, 0
-	call	trap_kernel
-
-	ld	t0, TF_SEPC(sp)
-	ld	t1, TF_SSTATUS(sp)
-	csrw	sepc, t0
-	csrw	sstatus, t1
-	ld	x1, TF_REG(1)(sp)
-	ld	x3, TF_REG(3)(sp)
-	ld	x4, TF_REG(4)(sp)
-	ld	x5, TF_REG(5)(sp)
-	ld	x6, TF_REG(6)(sp)
-	ld	x7, TF_REG(7)(sp)
-	ld	x8, TF_REG(8)(sp)
-	ld	x9, TF_REG(9)(sp)
-	ld	x10, TF_REG(10)(sp)
-	ld	x11, TF_REG(11)(sp)
-	ld	x12, TF_REG(12)(sp)
-	ld	x13, TF_REG(13)(sp)
-	ld	x14, TF_REG(14)(sp)
-	ld	x15, TF_REG(15)(sp)
-	ld	x16, TF_REG(16)(sp)
-	ld	x17, TF_REG(17)(sp)
-	ld	x18, TF_REG(18)(sp)
-	ld	x19, TF_REG(19)(sp)
-	ld	x20, TF_REG(20)(sp)
-	ld	x21, TF_REG(21)(sp)
-	ld	x22, TF_REG(22)(sp)
-	ld	x23, TF_REG(23)(sp)
-	ld	x24, TF_REG(24)(sp)
-	ld	x25, TF_REG(25)(sp)
-	ld	x26, TF_REG(26)(sp)
-	ld	x27, TF_REG(27)(sp)
-	ld	x28, TF_REG(28)(sp)
-	ld	x29, TF_REG(29)(sp)
-	ld	x30, TF_REG(30)(sp)
-	ld	x31, TF_REG(31)(sp)
-	ld	x2, TF_REG(2)(sp)
-	sret
+	call	trap_kernel	/* a kernel exception: it reports and does not return */
+1:	wfi
+	j	1b
 
 .Loverflow:
 	call	trap_stack_overflow	/* does not return */
-1:	wfi
-	j	1b
+2:	wfi
+	j	2b
 
 .Lfrom_user:	/* tp = struct hart, sscratch = the user's tp */
 	sd	t0, HART_TRAP_SCRATCH0(tp)

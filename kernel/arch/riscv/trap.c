@@ -218,6 +218,8 @@ void arch_dump_frame(const struct trap_frame *tf)
 		tf->stval, tf->sstatus);
 	for (int i = 1; i < 32; i++)
 		kprintf("%4s %016lx%s", names[i], tf->regs[i], i % 4 == 3 ? "\n" : "  ");
+	if ((tf->sstatus & SSTATUS_SPP) && (tf->scause & SCAUSE_INTERRUPT))
+		kprintf("(an interrupt in the kernel: gp, tp, s1-s11 and stval were not saved)\n");
 	kprintf("\nbacktrace:\n");
 	arch_backtrace(tf->sepc, tf->regs[REG_S0], tf->regs[REG_RA], 32);
 }
