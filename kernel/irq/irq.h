@@ -122,7 +122,7 @@ uint64_t irq_spurious(void);
  * itself). BKL held, outside the top half: the idle loop and the trap path call it. */
 void irq_report_due(void);
 extern bool irq_reports_due;
-static inline void irq_report(void)
+static inline __attribute__((always_inline)) void irq_report(void)
 {
 	if (__atomic_load_n(&irq_reports_due, __ATOMIC_RELAXED)) /* rare: a storm */
 		irq_report_due();

@@ -127,7 +127,7 @@ void trap_user_interrupt(struct trap_frame *tf)
 	struct thread *t = me->current;
 	struct thread *w;
 
-	bkl_lock();
+	bkl_lock_trap_entry();
 	if (tf->scause == (SCAUSE_INTERRUPT | SCAUSE_IRQ_S_EXT) && t->state != TACET_THREAD_DEAD) {
 		w = irq_external_user(me, t);
 		if (w) { /* the woken driver runs at once: no scheduler pass */
@@ -167,7 +167,7 @@ void trap_user(struct trap_frame *tf)
 	struct hart *me = this_hart();
 	struct thread *t = me->current;
 
-	bkl_lock();
+	bkl_lock_trap_entry();
 	if (tf->scause == SCAUSE_ECALL_U && t->state != TACET_THREAD_DEAD &&
 	    fast_syscall(me, t, arch_ctx_syscall_nr(tf))) {
 		t->ctx.sepc += 4; /* t resumes after its ecall whenever it runs again */
