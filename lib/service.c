@@ -67,7 +67,8 @@ long tacet_service_run(struct tacet_service *s,
 		}
 		reply = (struct tacet_msg){ .tag = TACET_TAG(0, 1) };
 		call(s, &msg, &reply);
-		tacet_cap_delete(s->recv); /* what came with the call, unless the handler took it */
+		if (TACET_TAG_HAS_CAP(msg.tag)) /* what came with it, unless the handler took it */
+			tacet_cap_delete(s->recv);
 		notified(s, 0, event); /* what a handler's tacet_device_wait left: events, an ack */
 		err = tacet_reply_recv(s->ep, &reply, s->recv, &msg, &s->badge);
 		if (s->reply_slot) /* the caller has its copy */
