@@ -1,0 +1,10 @@
+# fastpath.mk: host tests of the IPC fast paths (kernel/fastpath.h, inline) against the fake
+# machine of fake_irqchip.c, with the real capability tables (kernel/cap.c).
+HOST_TESTS += fastpath
+HOST_SRCS_fastpath := kernel/irq/irq.c kernel/cap.c kernel/runqueue.c tests/host/fake_irqchip.c tests/host/fake_kernel.c tests/host/fake_pages.c
+HOST_DEPS_fastpath := kernel/fastpath.h kernel/endpoint.h kernel/sched.h tests/host/fake_irqchip.h \
+	tests/host/fake_kernel.h
+
+# arch.h reaches the port's types, whose host path (TACET_HOST_TEST) runs as the hart the test
+# chooses; CONFIG_DEBUG turns on the spinlock assertions.
+$(BUILD)/host/test_fastpath: HOST_CFLAGS += -Ikernel/arch/riscv/include -DCONFIG_DEBUG
