@@ -17,6 +17,9 @@ struct hart;
 void arch_local_irq_enable(void);
 void arch_local_irq_disable(void);
 uintptr_t arch_stack_pointer(void);
+/* arch_irq_external_pending() (arch_types.h): the controller holds an external interrupt for
+ * this hart (from a line it does not mask): a system call that has just unmasked a line takes
+ * it at once instead of leaving for user mode to be interrupted (irq.c). */
 /* The idle loop's wait: sleep until an interrupt is pending, take it, mask again. The only
  * place the kernel runs with interrupts enabled. */
 void arch_idle_wait(void);

@@ -469,10 +469,45 @@ void sys_irq_ack(struct thread *t)
 		ret(t, ack(t, d, b, arch_ctx_arg(&t->ctx, 1) != 0));
 }
 
+/* An acknowledgement has just unmasked a line: if the controller holds an interrupt for this
+ * hart already (the device still asserts it, or raised the next), take it here, in the system
+ * call, instead of leaving for user mode only to be interrupted at once: its top half runs now,
+ * and counts from now (me->trap_cycle, the stamp a waiter gets). If that signalled n, t's a1 is
+ * the stamp, as if the interrupt had woken it. */
+static void take_pending(struct hart *me, struct thread *t, struct notification *n)
+{
+	uint64_t before = n->bits;
+
+	if (!arch_irq_external_pending())
+		return;
+	me->trap_cycle = arch_cycles();
+	irq_external();
+	if (n->bits & ~before)
+		arch_ctx_set_ret(&t->ctx, 1, me->trap_cycle);
+}
+
+int irq_ack_wait_refired(struct hart *me, struct thread *t, struct notification *n)
+{
+	arch_ctx_set_ret(&t->ctx, 1, 0);
+	take_pending(me, t, n);
+	if (n->bits && !me->need_resched) {
+		arch_ctx_set_ret(&t->ctx, 0, n->bits); /* t goes on at once with them */
+		n->bits = 0;
+		return IRQ_FAST_DONE;
+	}
+	t->irq_stamp_wanted = true;
+	notification_wait(t, n); /* bits at once, or t blocks */
+	if (t->state != TACET_THREAD_BLOCKED_NTFN)
+		t->irq_stamp_wanted = false;
+	return IRQ_FAST_SCHEDULE;
+}
+
 /* (irq, handled, ntfn): acknowledge, then wait on ntfn (READ) in the same entry. a0 = the
  * bits; a1 = the trap-entry cycle count of the interrupt whose delivery woke it, 0 if it was
  * something else (a timer, a signal) or bits were there at once (the line cannot have fired
- * again before this ack). Like irq_ack, it acknowledges only an interrupt that was delivered,
+ * again before this ack). If the line fired again by the time the ack unmasked it, the call
+ * takes that interrupt itself (take_pending) and returns its bits at once, stamped with the
+ * moment it took it. Like irq_ack, it acknowledges only an interrupt that was delivered,
  * so a driver's loop starts with a plain wait: for (bits = wait();;) bits = ack_wait(...). */
 void sys_irq_ack_wait(struct thread *t)
 {
@@ -495,6 +530,7 @@ void sys_irq_ack_wait(struct thread *t)
 		return;
 	}
 	arch_ctx_set_ret(&t->ctx, 1, 0);
+	take_pending(this_hart(), t, (struct notification *)c->obj);
 	t->irq_stamp_wanted = true;
 	notification_wait(t, (struct notification *)c->obj);
 	if (t->state != TACET_THREAD_BLOCKED_NTFN)

@@ -104,8 +104,10 @@ irq_fast_obj(const struct thread *t, int i, uint32_t type, uint32_t right)
 
 /* IRQ_ACK_WAIT's fast path (BKL held): t acknowledges its line's interrupt as handled (one
  * binder, nothing else owed) and nothing is waiting in the notification, so t blocks there and
- * the hart switches straight to its most urgent READY thread. Returns 1 if done (the caller
- * returns to user mode on the new current thread), 0 for the slow path. */
+ * the hart switches straight to its most urgent READY thread. Returns IRQ_FAST_DONE (the
+ * caller returns to user mode on this hart's current thread), IRQ_FAST_NO for the slow path,
+ * or, if an interrupt was pending the moment the line was unmasked, what
+ * irq_ack_wait_refired() returns. */
 static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *me,
 								   struct thread *t)
 {
@@ -135,6 +137,8 @@ static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *
 	d->unhandled_streak = 0;
 	d->state = IRQ_IDLE;
 	irq_chip->unmask(d->irq);
+	if (__builtin_expect(arch_irq_external_pending(), 0))
+		return irq_ack_wait_refired(me, t, n); /* the device asserts it still, or again */
 	/* the wait: t blocks on n; the next interrupt's delivery stamps it */
 	arch_ctx_set_ret(&t->ctx, 1, 0);
 	t->irq_stamp_wanted = true;
@@ -142,7 +146,7 @@ static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *
 	tqueue_push(&n->waiters, t, 0);
 	t->state = TACET_THREAD_BLOCKED_NTFN;
 	sched_switch_direct(me, t, rq_pop(rq));
-	return 1;
+	return IRQ_FAST_DONE;
 }
 
 #endif

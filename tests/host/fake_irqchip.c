@@ -144,8 +144,28 @@ static const struct irqchip fake_chip = {
 	.complete = fake_complete,
 };
 
+static bool seip_visible;
+
+void fake_irqchip_seip_visible(bool visible)
+{
+	seip_visible = visible;
+}
+
+bool arch_irq_external_pending(void)
+{
+	for (unsigned int irq = 1; seip_visible && irq <= FAKE_NR_IRQS; irq++) {
+		const struct fake_line *l = fake_irqchip_line(irq);
+
+		if (l->pending && !l->masked && l->prio && l->claimed_by < 0 &&
+		    (l->routed & (1u << fake_hart())))
+			return true;
+	}
+	return false;
+}
+
 void fake_irqchip_reset(void)
 {
+	seip_visible = false;
 	memset(lines, 0, sizeof(lines));
 	for (unsigned int irq = 0; irq <= FAKE_NR_IRQS; irq++)
 		lines[irq].claimed_by = -1;

@@ -75,6 +75,10 @@ const struct irqchip *fake_irqchip(void);
 /* The device behind irq asserts it: the line is pending until a hart claims it. */
 void fake_irqchip_raise(unsigned int irq);
 const struct fake_line *fake_irqchip_line(unsigned int irq);
+/* What arch_irq_external_pending() says: with visible (off after reset, so that a test
+ * delivers each interrupt with its own irq_external() call), whether a line is pending,
+ * unmasked, unclaimed and routed to the running hart, as sip.SEIP would. */
+void fake_irqchip_seip_visible(bool visible);
 /* hook(hart, irq) runs inside every claim that returns a line, after the claim is taken: the
  * moment another hart could act before the top half goes on. NULL: none. */
 void fake_irqchip_on_claim(void (*hook)(unsigned int hart, unsigned int irq));

@@ -1548,6 +1548,63 @@ static void test_ack_wait_fast(void **state)
 	assert_int_equal(d->state, IRQ_PENDING);
 }
 
+/* The device asserts its line again before the driver's IRQ_ACK_WAIT (or still does): the moment
+ * the ack unmasks it the controller holds it for this hart (sip.SEIP), so the call takes it
+ * itself, exactly once, and returns with its bits instead of blocking only to be woken by the
+ * next trap: in the fast path with the driver going on (no switch), and in the slow path. */
+static void test_ack_wait_refired(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+	uint64_t count;
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	w.ntfn.bits = 0;
+	w.thr.state = TACET_THREAD_RUNNING;
+	fake_irqchip_seip_visible(true);
+	/* fast path: something READY to switch to, the device raised again meanwhile */
+	urgent = (struct thread){ .prio = 10, .hart = 0, .state = TACET_THREAD_READY };
+	rq_push(&runqueues[0], &urgent, false);
+	fake_irqchip_raise(LINE);
+	count = d->count;
+	fake_log_clear();
+	fake_switched_from = fake_switched_to = NULL;
+	fake_set_cycles(1234);
+	assert_int_equal(ack_wait_fast(SLOT_IRQ, true, SLOT_NTFN_RO), IRQ_FAST_DONE);
+	EXPECT_LOG(EV(FAKE_UNMASK, LINE, 0), EV(FAKE_CLAIM, LINE, 0), EV(FAKE_MASK, LINE, 0),
+		   SIGNAL(&w.ntfn, BADGE), EV(FAKE_COMPLETE, LINE, 0));
+	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 0), BADGE);
+	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 1), 1234); /* stamped when the call took it */
+	assert_int_equal(w.ntfn.bits, 0);
+	assert_int_equal(w.thr.state, TACET_THREAD_RUNNING);
+	assert_null(fake_switched_to);
+	assert_null(w.ntfn.waiters.head);
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(d->count, count + 1);
+	assert_int_equal(d->unhandled, 0);
+	rq_remove(&runqueues[0], &urgent);
+	/* slow path (nothing READY): the same, through sys_irq_ack_wait */
+	fake_irqchip_raise(LINE);
+	fake_log_clear();
+	fake_set_cycles(2345);
+	assert_int_equal(ack_wait_as(&w.thr, SLOT_IRQ, true, SLOT_NTFN_RO), BADGE);
+	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 1), 2345);
+	EXPECT_LOG(EV(FAKE_UNMASK, LINE, 0), EV(FAKE_CLAIM, LINE, 0), EV(FAKE_MASK, LINE, 0),
+		   SIGNAL(&w.ntfn, BADGE), EV(FAKE_COMPLETE, LINE, 0));
+	assert_int_equal(w.thr.state, TACET_THREAD_RUNNING);
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(d->count, count + 2);
+	/* nothing raised: it blocks as before, the line unmasked */
+	fake_log_clear();
+	ack_wait_as(&w.thr, SLOT_IRQ, true, SLOT_NTFN_RO);
+	EXPECT_LOG(EV(FAKE_UNMASK, LINE, 0));
+	assert_int_equal(w.thr.state, TACET_THREAD_BLOCKED_NTFN);
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(irq_spurious(), w.spurious0);
+}
+
 /* --- release: a binder that leaves mid-interrupt, and the history that survives it --- */
 
 /* The binder of LINE (w.proc) leaves while it owes the ack: by irq_unbind, or by its process's
@@ -2424,6 +2481,7 @@ int main(void)
 		IRQ_TEST(test_ack_wait_bits_at_once),
 		IRQ_TEST(test_ack_wait_refusals),
 		IRQ_TEST(test_ack_wait_fast),
+		IRQ_TEST(test_ack_wait_refired),
 		IRQ_TEST(test_signal_fast),
 		IRQ_TEST(test_release_pending_delivers_next),
 		IRQ_TEST(test_release_last_binder_masks),

@@ -142,8 +142,9 @@ void trap_user_interrupt(struct trap_frame *tf)
 	sched_exit_to_user();
 }
 
-/* The system calls with a fast path (fastpath.h, irq_fast.h, all inline here): 1 if it was
- * done and this hart now runs another thread. */
+/* The system calls with a fast path (fastpath.h, irq_fast.h, all inline here): IRQ_FAST_DONE
+ * if it was done (this hart runs its current thread next, perhaps another one than before),
+ * IRQ_FAST_SCHEDULE if it was done but the scheduler picks, IRQ_FAST_NO for the slow path. */
 static inline __attribute__((always_inline)) int fast_syscall(struct hart *me, struct thread *t,
 							      unsigned long nr)
 {
@@ -166,12 +167,15 @@ void trap_user(struct trap_frame *tf)
 {
 	struct hart *me = this_hart();
 	struct thread *t = me->current;
+	int fast;
 
 	bkl_lock_trap_entry();
 	if (tf->scause == SCAUSE_ECALL_U && t->state != TACET_THREAD_DEAD &&
-	    fast_syscall(me, t, arch_ctx_syscall_nr(tf))) {
+	    (fast = fast_syscall(me, t, arch_ctx_syscall_nr(tf)))) {
 		t->ctx.sepc += 4; /* t resumes after its ecall whenever it runs again */
 		me->syscalls++;
+		if (fast == IRQ_FAST_SCHEDULE)
+			sched_exit_to_user();
 		bkl_unlock();
 		arch_return_to_user(me->user_ctx);
 	}

@@ -3,6 +3,7 @@
 #ifndef ARCH_RISCV_ARCH_TYPES_H
 #define ARCH_RISCV_ARCH_TYPES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Everything a trap saves. For a user thread it lives in the thread; for a kernel trap, on the
@@ -69,6 +70,7 @@ static inline int arch_irqs_masked(void)
 uint64_t arch_cycles(void); /* the test's own clock */
 uint64_t arch_time_now(void);
 void arch_aspace_activate(uint64_t root);
+bool arch_irq_external_pending(void); /* the fake controller's view */
 #else
 /* This hart's struct hart: the kernel keeps it in tp. */
 static inline struct hart *arch_this_hart(void)
@@ -96,6 +98,15 @@ static inline uint64_t arch_cycles(void)
 
 	__asm__ volatile("rdcycle %0" : "=r"(c));
 	return c;
+}
+
+/* sip.SEIP: the interrupt controller holds an external interrupt for this hart. */
+static inline __attribute__((always_inline)) bool arch_irq_external_pending(void)
+{
+	unsigned long sip;
+
+	__asm__ volatile("csrr %0, sip" : "=r"(sip));
+	return sip & (1UL << 9);
 }
 
 /* The timebase (rdtime): inline, as the scheduler's slice and the timers read it on every
