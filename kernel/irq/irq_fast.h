@@ -105,9 +105,9 @@ irq_fast_obj(const struct thread *t, int i, uint32_t type, uint32_t right)
 /* IRQ_ACK_WAIT's fast path (BKL held): t acknowledges its line's interrupt as handled (one
  * binder, nothing else owed) and nothing is waiting in the notification, so t blocks there and
  * the hart switches straight to its most urgent READY thread. Returns IRQ_FAST_DONE (the
- * caller returns to user mode on this hart's current thread), IRQ_FAST_NO for the slow path,
- * or, if an interrupt was pending the moment the line was unmasked, what
- * irq_ack_wait_refired() returns. */
+ * caller returns to user mode on this hart's current thread), IRQ_FAST_SCHEDULE when nothing
+ * is READY (the scheduler idles the hart), IRQ_FAST_NO for the slow path, or, if an interrupt
+ * was pending the moment the line was unmasked, what irq_ack_wait_refired() returns. */
 static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *me,
 								   struct thread *t)
 {
@@ -122,8 +122,8 @@ static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *
 	    d->acks_due != 1 || !arch_ctx_arg(&t->ctx, 1))
 		return 0; /* an error, bits there, shared, or not handled (detection): slow path */
 	b = &d->binders[0];
-	if (b->owner != t->proc || !b->waiting || rq_top(rq) < 0)
-		return 0; /* nothing to switch to: the scheduler idles the hart */
+	if (b->owner != t->proc || !b->waiting)
+		return IRQ_FAST_NO;
 	if (t->irq_woken_by == d && t->irq_running_at)
 		irq_stat_add(&d->server_max, &d->server_total, &d->served,
 			     arch_cycles() - t->irq_running_at);
@@ -145,6 +145,8 @@ static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *
 	t->blocked_on = n;
 	tqueue_push(&n->waiters, t, 0);
 	t->state = TACET_THREAD_BLOCKED_NTFN;
+	if (rq_top(rq) < 0)
+		return IRQ_FAST_SCHEDULE; /* nothing to switch to: the scheduler idles the hart */
 	sched_switch_direct(me, t, rq_pop(rq));
 	return IRQ_FAST_DONE;
 }

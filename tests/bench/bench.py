@@ -65,6 +65,7 @@ BENCHMARKS = [
     ("irq_cross_hart", f"init.run={PCI},bench_irq_cross@1/200",
      ["irq_raise_to_server_cross_hart"], EDU),
     ("irq_server_cycle", f"init.run={PCI},bench_irq_cycle@1/200", ["irq_server_cycle"], EDU),
+    ("irq_busy_cycle", f"init.run={PCI},bench_irq_busy@1/200", ["irq_busy_cycle"], EDU),
     ("irq_fast_handler", "test=irq_fast_latency", ["irq_raise_to_fast_handler"], EDU),
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
     # the memory size (the page allocator touches a page only when it first hands it out).

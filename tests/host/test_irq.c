@@ -1515,8 +1515,7 @@ static void test_ack_wait_fast(void **state)
 	w.ntfn.bits = 0;
 	w.thr.state = TACET_THREAD_RUNNING;
 	urgent = (struct thread){ .prio = 10, .hart = 0, .state = TACET_THREAD_READY };
-	/* fall-backs: nothing READY; not handled; a bad slot; bits there */
-	assert_int_equal(ack_wait_fast(SLOT_IRQ, true, SLOT_NTFN_RO), 0);
+	/* fall-backs: not handled; a bad slot; bits there */
 	rq_push(&runqueues[0], &urgent, false);
 	assert_int_equal(ack_wait_fast(SLOT_IRQ, false, SLOT_NTFN_RO), 0);
 	assert_int_equal(ack_wait_fast(SLOT_IRQ, true, SLOT_NTFN), 0); /* no READ right */
@@ -1546,6 +1545,18 @@ static void test_ack_wait_fast(void **state)
 	interrupt(0);
 	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 1), 99);
 	assert_int_equal(d->state, IRQ_PENDING);
+	/* nothing READY: the same ack and wait, and the scheduler idles the hart */
+	w.ntfn.bits = 0;
+	w.thr.state = TACET_THREAD_RUNNING;
+	fake_switched_from = fake_switched_to = NULL;
+	fake_log_clear();
+	assert_int_equal(ack_wait_fast(SLOT_IRQ, true, SLOT_NTFN_RO), IRQ_FAST_SCHEDULE);
+	EXPECT_LOG(EV(FAKE_UNMASK, LINE, 0));
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(w.thr.state, TACET_THREAD_BLOCKED_NTFN);
+	assert_ptr_equal(w.ntfn.waiters.head, &w.thr);
+	assert_null(fake_switched_to);
+	tqueue_remove(&w.ntfn.waiters, &w.thr);
 }
 
 /* The device asserts its line again before the driver's IRQ_ACK_WAIT (or still does): the moment
