@@ -191,7 +191,7 @@ CASES += [
           r"powering off after panic"],
          bootargs="test=kernel_exception", status=PANIC, forbid=(r"FAIL",)),
     case("interrupts-enabled-by-accident",
-         [r"PANIC on hart 0: interrupt taken outside the idle wait: SIE was set by accident",
+         [r"PANIC on hart 0: interrupt taken outside a handler's window: SIE was set by accident",
           r"sepc   0x[0-9a-f]+ test_enabled_interrupts\+0x"],
          bootargs="test=enabled_interrupts", status=PANIC, forbid=(r"FAIL",)),
     case("irq-nesting-guard",

@@ -11,6 +11,8 @@
 #define SIE_STIE (1UL << 5) /* supervisor timer interrupt */
 #define SIE_SEIE (1UL << 9) /* supervisor external interrupt (PLIC) */
 #define SIP_SSIP SIE_SSIE
+#define SIP_STIP SIE_STIE
+#define SIP_SEIP SIE_SEIE
 
 #define SCOUNTEREN_CY (1UL << 0)
 #define SCOUNTEREN_TM (1UL << 1)

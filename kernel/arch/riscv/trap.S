@@ -267,3 +267,16 @@ arch_return_to_user:
 	ld	x31, TF_REG(31)(a0)
 	ld	x10, TF_REG(10)(a0)
 	sret
+
+/* arch_call_on_stack(fn, top): fn() with sp at top, then back on the caller's stack (the idle
+ * wait runs its interrupt handlers on the hart's interrupt stack this way). */
+	.globl arch_call_on_stack
+arch_call_on_stack:
+	addi	a1, a1, -16
+	sd	sp, 0(a1)
+	sd	ra, 8(a1)
+	mv	sp, a1
+	jalr	a0
+	ld	ra, 8(sp)
+	ld	sp, 0(sp)
+	ret

@@ -12,8 +12,10 @@ _Noreturn void trap_user(struct trap_frame *tf);
 _Noreturn void trap_user_interrupt(struct trap_frame *tf);
 _Noreturn void trap_stack_overflow(struct trap_frame *tf);
 
-/* The idle wait's interrupt window (idle.c): the only code that runs with SIE set. */
-extern const char idle_window_start[], idle_window_end[];
+/* What is pending when the idle wait wakes (sip & sie), handled without a trap (cpu.c). */
+void trap_idle_interrupts(void);
+/* fn() with sp at top (trap.S): the idle wait's handlers on the hart's interrupt stack. */
+void arch_call_on_stack(void (*fn)(void), uintptr_t top);
 
 
 #endif
