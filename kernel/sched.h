@@ -39,8 +39,9 @@ static inline __attribute__((always_inline)) void bkl_lock(void)
 	bkl.owner = (int)this_hart()->id;
 }
 
-/* The same at a trap entry from user mode: the trap itself masked interrupts, so there is no
- * enabled-interrupts misuse to look for (a hart taking the lock twice is still caught). */
+/* The same where interrupts are masked by construction (a trap entry from user mode, the idle
+ * wait's handlers), so there is no enabled-interrupts misuse to look for (a hart taking the
+ * lock twice is still caught). */
 static inline __attribute__((always_inline)) void bkl_lock_trap_entry(void)
 {
 	if (__builtin_expect(__atomic_exchange_n(&bkl.locked, 1, __ATOMIC_ACQUIRE) != 0, 0)) {

@@ -189,6 +189,16 @@ void irq_external(void)
 		bkl_unlock();
 }
 
+void irq_external_idle(void)
+{
+	struct hart *me = this_hart();
+
+	me->ext_irqs++;
+	bkl_lock_trap_entry(); /* the idle wait never unmasks interrupts */
+	top_half(me, irq_desc_get(irq_chip->claim(me->id)));
+	bkl_unlock();
+}
+
 int irq_request_fast(unsigned int irq, irq_handler_fn fn, unsigned int flags, unsigned int hart)
 {
 	struct irq_desc *d = irq_desc_get(irq);

@@ -83,6 +83,9 @@ struct irq_desc {
 void irq_init(void);
 /* The external interrupt of this hart, from the trap code: claim, handle, complete. */
 void irq_external(void);
+/* The same from the idle wait, which woke with an external interrupt pending (sip.SEIP, so the
+ * controller exists) and never holds the BKL there. */
+void irq_external_idle(void);
 /* The same, taken from user mode: irq_external_user() in irq_fast.h, which falls back to
  * this for everything but the direct delivery: the top half of claimed line d (NULL: the claim
  * found none). BKL held. */

@@ -109,7 +109,7 @@ void trap_idle_interrupts(void)
 
 	/* in the order of their priority as traps */
 	if (pending & SIP_SEIP)
-		irq_external();
+		irq_external_idle();
 	if (pending & SIP_SSIP) {
 		csr_clear(sip, SIP_SSIP);
 		hart_handle_ipi();
