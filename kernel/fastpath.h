@@ -1,6 +1,7 @@
 /* fastpath.h: the IPC fast paths (in the spirit of seL4's): a call that finds its server
  * waiting, a reply_recv whose caller can run at once, and a signal that wakes a more urgent
- * waiter, all on this hart, switch straight from one thread to the other: no scheduler pass. Anything unusual (a
+ * waiter, all on this hart, switch straight from one thread to the other: no scheduler pass;
+ * a wait takes its bits at once or blocks and switches the same way. Anything unusual (a
  * capability in the message, another hart, a more urgent READY thread, a pending earlier
  * caller, senders already queued) returns 0 and the ordinary path (endpoint.c) runs.
  * BKL held; on success the caller must return to user mode on this hart's new current thread.
@@ -15,6 +16,7 @@
 #include "notification.h"
 #include "process.h"
 #include "sched.h"
+#include "irq/irq.h"
 
 static inline __attribute__((always_inline)) unsigned long fast_arg(const struct thread *t, int i)
 {
@@ -121,6 +123,33 @@ static inline __attribute__((always_inline)) int fastpath_signal(struct hart *me
 	sched_preempted(me, t); /* t stays ready, first in line at its priority */
 	sched_switch_direct(me, t, w);
 	return 1;
+}
+
+/* A wait: bits there are taken at once (t goes on); otherwise t blocks on n and the hart
+ * switches straight to its most urgent READY thread, or, nothing READY, leaves the hart to
+ * the scheduler (which idles it). Returns IRQ_FAST_* (irq.h); an error (no such capability,
+ * no READ) takes the slow path, which says which. */
+static inline __attribute__((always_inline)) int fastpath_wait(struct hart *me, struct thread *t)
+{
+	const struct cap *c;
+	struct notification *n = (struct notification *)fast_cap(t, fast_arg(t, 0),
+								 TACET_CAP_NOTIFICATION,
+								 TACET_RIGHT_READ, &c);
+
+	if (!n)
+		return IRQ_FAST_NO;
+	if (n->bits) {
+		arch_ctx_set_ret(&t->ctx, 0, n->bits);
+		n->bits = 0;
+		return IRQ_FAST_DONE;
+	}
+	t->blocked_on = n;
+	tqueue_push(&n->waiters, t, 0);
+	t->state = TACET_THREAD_BLOCKED_NTFN;
+	if (rq_top(me->rq) < 0)
+		return IRQ_FAST_SCHEDULE;
+	sched_switch_direct(me, t, rq_pop(me->rq));
+	return IRQ_FAST_DONE;
 }
 
 #endif

@@ -4,7 +4,8 @@
  * a reply slot, nobody or somebody unfit receiving, a pending caller, another hart, a more
  * urgent READY thread, senders queued, a bound notification's bits, a faulted caller, an ended
  * endpoint) must return 0 and change nothing, so the general path (endpoint.c) runs; the fast
- * cases must switch straight to the other thread with the message in its registers. */
+ * cases must switch straight to the other thread with the message in its registers. And the
+ * wait's fast path (bits at once, or block and switch, or leave the hart to the scheduler). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -265,6 +266,57 @@ static void test_reply_recv_fast(void **state)
 	assert_int_equal(server.recv_slot, SLOT_TAKEN + 1);
 }
 
+/* The server's WAIT on a notification (a0: the slot). */
+static int wait_fast(unsigned long slot)
+{
+	int done;
+
+	arch_ctx_set_ret(&server.ctx, 0, slot);
+	fake_switched_from = fake_switched_to = NULL;
+	bkl_lock();
+	done = fastpath_wait(&harts[0], &server);
+	bkl_unlock();
+	return done;
+}
+
+/* A wait takes bits there at once; without any it blocks and switches to the most urgent
+ * READY thread, or leaves the hart to the scheduler; a bad capability takes the slow path. */
+static void test_wait_fast(void **state)
+{
+	struct thread ready = { .prio = 5, .hart = 0, .state = TACET_THREAD_READY };
+
+	(void)state;
+	tqueue_pop(&ep.receivers);
+	server.state = TACET_THREAD_RUNNING;
+	server.blocked_on = NULL;
+	harts[0].current = &server;
+	install(server_p.cspace, SLOT_EP_RO, &ntfn.obj, TACET_RIGHT_READ, 0);
+	assert_int_equal(wait_fast(SLOT_TAKEN), IRQ_FAST_NO); /* WRITE only: no READ */
+	assert_int_equal(wait_fast(SLOT_EP), IRQ_FAST_NO);    /* not a notification */
+	ntfn.bits = 0x5;
+	assert_int_equal(wait_fast(SLOT_EP_RO), IRQ_FAST_DONE);
+	assert_int_equal(arch_ctx_arg(&server.ctx, 0), 0x5);
+	assert_int_equal(ntfn.bits, 0);
+	assert_int_equal(server.state, TACET_THREAD_RUNNING);
+	assert_null(fake_switched_to);
+	/* nothing there, nothing READY: blocked, the scheduler idles the hart */
+	assert_int_equal(wait_fast(SLOT_EP_RO), IRQ_FAST_SCHEDULE);
+	assert_int_equal(server.state, TACET_THREAD_BLOCKED_NTFN);
+	assert_ptr_equal(server.blocked_on, &ntfn);
+	assert_ptr_equal(ntfn.waiters.head, &server);
+	assert_null(fake_switched_to);
+	tqueue_pop(&ntfn.waiters);
+	/* nothing there, a thread READY (even a less urgent one): switched to it */
+	server.state = TACET_THREAD_RUNNING;
+	rq_push(harts[0].rq, &ready, false);
+	assert_int_equal(wait_fast(SLOT_EP_RO), IRQ_FAST_DONE);
+	assert_ptr_equal(fake_switched_from, &server);
+	assert_ptr_equal(fake_switched_to, &ready);
+	assert_int_equal(harts[0].rq->nready, 0);
+	assert_ptr_equal(ntfn.waiters.head, &server);
+	tqueue_pop(&ntfn.waiters);
+}
+
 #define FP_TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -274,6 +326,7 @@ int main(void)
 		FP_TEST(test_call_fast),
 		FP_TEST(test_reply_recv_fallbacks),
 		FP_TEST(test_reply_recv_fast),
+		FP_TEST(test_wait_fast),
 	};
 
 	return cmocka_run_group_tests_name("fastpath", tests, NULL, NULL);

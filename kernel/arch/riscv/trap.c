@@ -161,18 +161,18 @@ void trap_user_interrupt(struct trap_frame *tf)
 static inline __attribute__((always_inline)) int fast_syscall(struct hart *me, struct thread *t,
 							      unsigned long nr)
 {
-	switch (nr) {
-	case TACET_SYS_CALL:
+	/* compares (trap.c is built with -fno-jump-tables: see the Makefile) */
+	if (nr == TACET_SYS_CALL)
 		return fastpath_call(me, t);
-	case TACET_SYS_REPLY_RECV:
+	if (nr == TACET_SYS_REPLY_RECV)
 		return fastpath_reply_recv(me, t);
-	case TACET_SYS_SIGNAL:
+	if (nr == TACET_SYS_SIGNAL)
 		return fastpath_signal(me, t);
-	case TACET_SYS_IRQ_ACK_WAIT:
+	if (nr == TACET_SYS_IRQ_ACK_WAIT)
 		return irq_ack_wait_fast(me, t);
-	default:
-		return 0;
-	}
+	if (nr == TACET_SYS_WAIT)
+		return fastpath_wait(me, t);
+	return IRQ_FAST_NO;
 }
 
 /* Every other trap from user mode: tf is the running thread's saved context. */
