@@ -149,6 +149,14 @@ void trap_user_interrupt(struct trap_frame *tf)
 			bkl_unlock();
 			arch_return_to_user(me->user_ctx);
 		}
+		if (!me->need_resched && t->state == TACET_THREAD_RUNNING && !irq_reports_due) {
+			/* nothing here outranks t (a woken thread runs elsewhere or waits its
+			 * turn): t goes on, no scheduler pass; a TLB shootdown answered while
+			 * waiting for the BKL may have moved the hart to the kernel's tables */
+			arch_aspace_activate(t->proc->root);
+			bkl_unlock();
+			arch_return_to_user(me->user_ctx);
+		}
 	} else if (t->state != TACET_THREAD_DEAD) {
 		dispatch_interrupt(tf);
 	}
