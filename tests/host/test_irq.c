@@ -1488,6 +1488,17 @@ static void test_signal_fast(void **state)
 	rq_remove(&runqueues[0], &w.thr);
 }
 
+/* The driver (w.thr) has bound LINE and taken its first interrupt: the line is PENDING on
+ * its ack, the notification empty, the driver running. */
+static void first_interrupt_taken(void)
+{
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	w.ntfn.bits = 0;
+	w.thr.state = TACET_THREAD_RUNNING;
+}
+
 /* IRQ_ACK_WAIT's fast path: the driver (w.thr, its line PENDING on its ack, handled) blocks on
  * its notification and the hart switches to its most urgent READY thread; the line is IDLE and
  * unmasked. Each case it does not cover returns 0, changing nothing (the slow path runs). */
@@ -1509,11 +1520,7 @@ static void test_ack_wait_fast(void **state)
 	struct irq_desc *d = desc(LINE);
 
 	(void)state;
-	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
-	fake_irqchip_raise(LINE);
-	interrupt(0);
-	w.ntfn.bits = 0;
-	w.thr.state = TACET_THREAD_RUNNING;
+	first_interrupt_taken();
 	urgent = (struct thread){ .prio = 10, .hart = 0, .state = TACET_THREAD_READY };
 	/* fall-backs: not handled; a bad slot; bits there */
 	rq_push(&runqueues[0], &urgent, false);
@@ -1569,11 +1576,7 @@ static void test_ack_wait_refired(void **state)
 	uint64_t count;
 
 	(void)state;
-	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
-	fake_irqchip_raise(LINE);
-	interrupt(0);
-	w.ntfn.bits = 0;
-	w.thr.state = TACET_THREAD_RUNNING;
+	first_interrupt_taken();
 	fake_irqchip_seip_visible(true);
 	/* fast path: something READY to switch to, the device raised again meanwhile */
 	urgent = (struct thread){ .prio = 10, .hart = 0, .state = TACET_THREAD_READY };
