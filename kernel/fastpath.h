@@ -3,8 +3,9 @@
  * waiter, all on this hart, switch straight from one thread to the other: no scheduler pass;
  * a wait takes its bits at once or blocks and switches the same way. Anything unusual (a
  * capability in the message, another hart, a more urgent READY thread, a pending earlier
- * caller, senders already queued) returns 0 and the ordinary path (endpoint.c) runs.
- * BKL held; on success the caller must return to user mode on this hart's new current thread.
+ * caller, senders already queued) returns FAST_NO (0) and the ordinary path (endpoint.c or
+ * notification.c) runs. BKL held; on success the caller must return to user mode on this
+ * hart's current thread (FAST_SCHEDULE: through the scheduler).
  * Inline, for the trap entry only: each is one step of a path whose calls would cost as much
  * as its work (docs/benchmarks.md). */
 #ifndef KERNEL_FASTPATH_H
@@ -16,7 +17,6 @@
 #include "notification.h"
 #include "process.h"
 #include "sched.h"
-#include "irq/irq.h"
 
 static inline __attribute__((always_inline)) unsigned long fast_arg(const struct thread *t, int i)
 {
@@ -25,8 +25,9 @@ static inline __attribute__((always_inline)) unsigned long fast_arg(const struct
 
 /* The object of a capability in slot with type and right, or NULL (then the slow path reports
  * the error). */
-static inline __attribute__((always_inline)) struct kobj *fast_cap(const struct thread *t, unsigned long slot, uint32_t type,
-				    uint32_t right, const struct cap **cap)
+static inline __attribute__((always_inline)) struct kobj *
+fast_cap(const struct thread *t, unsigned long slot, uint32_t type, uint32_t right,
+	 const struct cap **cap)
 {
 	const struct cap *c = cap_peek(t->proc->cspace, slot, type, right);
 
@@ -37,8 +38,8 @@ static inline __attribute__((always_inline)) struct kobj *fast_cap(const struct 
 }
 
 /* tag and words from `from`'s argument registers (first = the tag's index) into `to`. */
-static inline __attribute__((always_inline)) void copy_message(struct thread *to, const struct thread *from, int first,
-				unsigned long tag)
+static inline __attribute__((always_inline)) void
+copy_message(struct thread *to, const struct thread *from, int first, unsigned long tag)
 {
 	arch_ctx_set_ret(&to->ctx, 0, 0);
 	arch_ctx_set_ret(&to->ctx, 1, tag);
@@ -46,7 +47,8 @@ static inline __attribute__((always_inline)) void copy_message(struct thread *to
 		arch_ctx_set_ret(&to->ctx, 2 + i, fast_arg(from, first + 1 + i));
 }
 
-static inline __attribute__((always_inline)) int fastpath_call(struct hart *me, struct thread *t)
+static inline __attribute__((always_inline)) int
+fastpath_call(struct hart *me, struct thread *t)
 {
 	unsigned long tag = fast_arg(t, 1);
 	const struct cap *c;
@@ -73,7 +75,8 @@ static inline __attribute__((always_inline)) int fastpath_call(struct hart *me, 
 	return 1;
 }
 
-static inline __attribute__((always_inline)) int fastpath_reply_recv(struct hart *me, struct thread *t)
+static inline __attribute__((always_inline)) int
+fastpath_reply_recv(struct hart *me, struct thread *t)
 {
 	struct thread *caller = t->reply_to;
 	unsigned long tag = fast_arg(t, 1), recv_slot = fast_arg(t, 6);
@@ -99,7 +102,8 @@ static inline __attribute__((always_inline)) int fastpath_reply_recv(struct hart
 	return 1;
 }
 
-static inline __attribute__((always_inline)) int fastpath_signal(struct hart *me, struct thread *t)
+static inline __attribute__((always_inline)) int
+fastpath_signal(struct hart *me, struct thread *t)
 {
 	unsigned long bits = fast_arg(t, 1);
 	const struct cap *c;
@@ -127,9 +131,10 @@ static inline __attribute__((always_inline)) int fastpath_signal(struct hart *me
 
 /* A wait: bits there are taken at once (t goes on); otherwise t blocks on n and the hart
  * switches straight to its most urgent READY thread, or, nothing READY, leaves the hart to
- * the scheduler (which idles it). Returns IRQ_FAST_* (irq.h); an error (no such capability,
+ * the scheduler (which idles it). Returns FAST_* (sched.h); an error (no such capability,
  * no READ) takes the slow path, which says which. */
-static inline __attribute__((always_inline)) int fastpath_wait(struct hart *me, struct thread *t)
+static inline __attribute__((always_inline)) int
+fastpath_wait(struct hart *me, struct thread *t)
 {
 	const struct cap *c;
 	struct notification *n = (struct notification *)fast_cap(t, fast_arg(t, 0),
@@ -137,19 +142,19 @@ static inline __attribute__((always_inline)) int fastpath_wait(struct hart *me, 
 								 TACET_RIGHT_READ, &c);
 
 	if (!n)
-		return IRQ_FAST_NO;
+		return FAST_NO;
 	if (n->bits) {
 		arch_ctx_set_ret(&t->ctx, 0, n->bits);
 		n->bits = 0;
-		return IRQ_FAST_DONE;
+		return FAST_DONE;
 	}
 	t->blocked_on = n;
 	tqueue_push(&n->waiters, t, 0);
 	t->state = TACET_THREAD_BLOCKED_NTFN;
 	if (rq_top(me->rq) < 0)
-		return IRQ_FAST_SCHEDULE;
+		return FAST_SCHEDULE;
 	sched_switch_direct(me, t, rq_pop(me->rq));
-	return IRQ_FAST_DONE;
+	return FAST_DONE;
 }
 
 #endif

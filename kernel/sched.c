@@ -15,13 +15,10 @@
 struct runqueue runqueues[MAX_HARTS];
 struct spinlock bkl = SPINLOCK_INIT("bkl");
 
-/* bkl_lock()'s swap found the lock taken (or, in a debug build, interrupts enabled): a hart
- * that holds it already is a bug (it would wait for itself for ever); otherwise wait, still
- * answering TLB shootdowns. */
+/* bkl_lock_masked()'s swap found the lock taken: a hart that holds it already is a bug (it
+ * would wait for itself for ever); otherwise wait, still answering TLB shootdowns. */
 void bkl_lock_slow(void)
 {
-	if (KDEBUG && !arch_irqs_masked())
-		spin_misuse(&bkl, "interrupts are enabled");
 	if (KDEBUG && bkl.owner == (int)this_hart()->id)
 		spin_misuse(&bkl, "already held by this hart");
 	while (!spin_trylock(&bkl))

@@ -24,31 +24,27 @@ extern struct spinlock bkl;
 
 /* Like spin_lock(), but a hart waiting for the BKL still answers TLB shootdowns: the holder
  * may be waiting for exactly that (process.c). */
-/* The contended case and the debug build's misuse reports, out of line. */
+/* The contended case, and the debug build's report of a hart taking it twice, out of line. */
 void bkl_lock_slow(void);
 
-static inline __attribute__((always_inline)) void bkl_lock(void)
-{
-	/* One swap when the lock is free (the common case on every kernel entry); a debug build
-	 * still catches a hart taking it twice: the owner word is checked in the slow path. */
-	if (__builtin_expect(__atomic_exchange_n(&bkl.locked, 1, __ATOMIC_ACQUIRE) != 0, 0) ||
-	    (KDEBUG && !arch_irqs_masked())) {
-		bkl_lock_slow();
-		return;
-	}
-	bkl.owner = (int)this_hart()->id;
-}
-
-/* The same where interrupts are masked by construction (a trap entry from user mode, the idle
- * wait's handlers), so there is no enabled-interrupts misuse to look for (a hart taking the
- * lock twice is still caught). */
-static inline __attribute__((always_inline)) void bkl_lock_trap_entry(void)
+/* Where interrupts are masked by construction (a trap entry from user mode, the idle wait's
+ * handlers): one swap when the lock is free, the common case on every kernel entry. A hart
+ * that holds it already finds it taken, and the slow path says so (debug builds). */
+static inline __attribute__((always_inline)) void bkl_lock_masked(void)
 {
 	if (__builtin_expect(__atomic_exchange_n(&bkl.locked, 1, __ATOMIC_ACQUIRE) != 0, 0)) {
 		bkl_lock_slow();
 		return;
 	}
 	bkl.owner = (int)this_hart()->id;
+}
+
+/* Anywhere else: the same, after the debug build's check that interrupts are masked. */
+static inline __attribute__((always_inline)) void bkl_lock(void)
+{
+	if (KDEBUG && !arch_irqs_masked())
+		spin_misuse(&bkl, "interrupts are enabled");
+	bkl_lock_masked();
 }
 
 static inline __attribute__((always_inline)) void bkl_unlock(void)
@@ -75,11 +71,17 @@ void sched_yield(void);
 /* Leave the kernel: pick the thread to run on this hart (idling until there is one), switch
  * to it and return to user mode. Called with the BKL held; releases it. */
 _Noreturn void sched_exit_to_user(void);
-/* Fast paths (fastpath.h, irq/irq_fast.h): may `next` run on this hart right now, ahead of every READY one?
- * Then switch to it directly, no run queue involved (prev no longer runs). */
 extern struct runqueue runqueues[MAX_HARTS];
 
-static inline __attribute__((always_inline)) bool sched_may_switch_to(const struct hart *me, const struct thread *next)
+/* What a system call's fast path did (fastpath.h, irq/irq_fast.h): nothing (the slow path
+ * runs), or done: return to user mode on this hart's current thread, directly or through the
+ * scheduler (a thread to run may have been readied, or nothing is left to run). */
+enum { FAST_NO = 0, FAST_DONE = 1, FAST_SCHEDULE = 2 };
+
+/* Fast paths (fastpath.h, irq/irq_fast.h): may `next` run on this hart right now, ahead of
+ * every READY one? Then switch to it directly, no run queue involved (prev no longer runs). */
+static inline __attribute__((always_inline)) bool sched_may_switch_to(const struct hart *me,
+								      const struct thread *next)
 {
 	const struct runqueue *rq = me->rq;
 

@@ -194,7 +194,7 @@ void irq_external_idle(void)
 	struct hart *me = this_hart();
 
 	me->ext_irqs++;
-	bkl_lock_trap_entry(); /* the idle wait never unmasks interrupts */
+	bkl_lock_masked(); /* the idle wait never unmasks interrupts */
 	top_half(me, irq_desc_get(irq_chip->claim(me->id)));
 	bkl_unlock();
 }
@@ -369,10 +369,8 @@ void irq_note_running(struct thread *t)
 {
 	struct irq_desc *d = t->irq_woken_by;
 
-	if (!d || t->irq_running_at)
-		return;
-	t->irq_running_at = arch_cycles();
-	irq_stat_add(&d->wake_max, &d->wake_total, &d->wakes, t->irq_running_at - t->irq_woken_at);
+	if (d && !t->irq_running_at)
+		irq_count_wake(d, t);
 }
 
 static struct irq_desc *decode(struct thread *t, long *err)
@@ -460,12 +458,7 @@ void sys_irq_bind(struct thread *t)
  * disabled the line (this ack or an earlier one): the driver learns it here. */
 static long ack(struct thread *t, struct irq_desc *d, struct irq_binder *b, bool handled)
 {
-	if (t->irq_woken_by == d && t->irq_running_at) {
-		irq_stat_add(&d->server_max, &d->server_total, &d->served,
-			 arch_cycles() - t->irq_running_at);
-		t->irq_woken_by = NULL;
-		t->irq_running_at = 0;
-	}
+	irq_count_served(d, t);
 	binder_done(d, b, handled);
 	return d->state == IRQ_DISABLED ? -TACET_EDISABLED : 0;
 }
@@ -496,20 +489,28 @@ static void take_pending(struct hart *me, struct thread *t, struct notification 
 		arch_ctx_set_ret(&t->ctx, 1, me->trap_cycle);
 }
 
-int irq_ack_wait_refired(struct hart *me, struct thread *t, struct notification *n)
+/* The wait that follows the ack in the same call: bits there (a pending interrupt taken first)
+ * are taken at once, else t blocks and the next delivery stamps it. */
+static void wait_after_ack(struct hart *me, struct thread *t, struct notification *n)
 {
 	arch_ctx_set_ret(&t->ctx, 1, 0);
 	take_pending(me, t, n);
-	if (n->bits && !me->need_resched) {
-		arch_ctx_set_ret(&t->ctx, 0, n->bits); /* t goes on at once with them */
+	if (n->bits) {
+		arch_ctx_set_ret(&t->ctx, 0, n->bits);
 		n->bits = 0;
-		return IRQ_FAST_DONE;
+		t->irq_stamp_wanted = false;
+		return;
 	}
 	t->irq_stamp_wanted = true;
-	notification_wait(t, n); /* bits at once, or t blocks */
-	if (t->state != TACET_THREAD_BLOCKED_NTFN)
-		t->irq_stamp_wanted = false;
-	return IRQ_FAST_SCHEDULE;
+	notification_wait(t, n); /* nothing there: t blocks */
+}
+
+int irq_ack_wait_refired(struct hart *me, struct thread *t, struct notification *n)
+{
+	wait_after_ack(me, t, n);
+	/* bits at once and nothing more urgent readied here: t goes on, no scheduler pass */
+	return t->state == TACET_THREAD_RUNNING && !me->need_resched ? FAST_DONE
+								   : FAST_SCHEDULE;
 }
 
 /* (irq, handled, ntfn): acknowledge, then wait on ntfn (READ) in the same entry. a0 = the
@@ -539,12 +540,7 @@ void sys_irq_ack_wait(struct thread *t)
 		ret(t, err); /* disabled: waiting would be for ever */
 		return;
 	}
-	arch_ctx_set_ret(&t->ctx, 1, 0);
-	take_pending(this_hart(), t, (struct notification *)c->obj);
-	t->irq_stamp_wanted = true;
-	notification_wait(t, (struct notification *)c->obj);
-	if (t->state != TACET_THREAD_BLOCKED_NTFN)
-		t->irq_stamp_wanted = false; /* it took bits at once */
+	wait_after_ack(this_hart(), t, (struct notification *)c->obj);
 }
 
 void sys_irq_unbind(struct thread *t)

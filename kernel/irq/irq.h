@@ -146,11 +146,8 @@ void sys_irq_ack(struct thread *t);
 void sys_irq_ack_wait(struct thread *t);
 /* IRQ_ACK_WAIT's fast path: irq_ack_wait_fast() in irq_fast.h. Its rare case: the line it
  * just unmasked (or another) fired again at once; take it now, in this call (BKL held), and
- * give t the bits; returns what irq_ack_wait_fast does (IRQ_FAST_*). */
+ * give t the bits; returns what irq_ack_wait_fast does (FAST_*, sched.h). */
 int irq_ack_wait_refired(struct hart *me, struct thread *t, struct notification *n);
-/* What a fast path did: nothing (the slow path runs), return to user mode on this hart's
- * current thread, or the same through the scheduler (a thread to run may have been readied). */
-enum { IRQ_FAST_NO = 0, IRQ_FAST_DONE = 1, IRQ_FAST_SCHEDULE = 2 };
 void sys_irq_unbind(struct thread *t);
 void sys_irq_set_affinity(struct thread *t);
 void sys_irq_enable(struct thread *t);

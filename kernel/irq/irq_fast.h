@@ -27,6 +27,26 @@ static inline __attribute__((always_inline)) void irq_stat_add(uint64_t *max, ui
 	(*n)++;
 }
 
+/* t, woken by d's delivery, runs now: its wake-up latency counts. */
+static inline __attribute__((always_inline)) void irq_count_wake(struct irq_desc *d,
+								 struct thread *t)
+{
+	t->irq_running_at = arch_cycles();
+	irq_stat_add(&d->wake_max, &d->wake_total, &d->wakes, t->irq_running_at - t->irq_woken_at);
+}
+
+/* t acknowledges d: if d's delivery got it running, the time since counts as its handling. */
+static inline __attribute__((always_inline)) void irq_count_served(struct irq_desc *d,
+								   struct thread *t)
+{
+	if (t->irq_woken_by != d || !t->irq_running_at)
+		return;
+	irq_stat_add(&d->server_max, &d->server_total, &d->served,
+		     arch_cycles() - t->irq_running_at);
+	t->irq_woken_by = NULL;
+	t->irq_running_at = 0;
+}
+
 /* The top half is done (BKL held, so plain updates; readers may see a torn maximum, no more). */
 static inline __attribute__((always_inline)) void irq_account(struct irq_desc *d, struct hart *me)
 {
@@ -72,8 +92,7 @@ irq_deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
 	irq_account(d, me);
 	w->irq_woken_by = d;
 	w->irq_woken_at = d->last_done;
-	w->irq_running_at = arch_cycles(); /* it is switched to next */
-	irq_stat_add(&d->wake_max, &d->wake_total, &d->wakes, w->irq_running_at - d->last_done);
+	irq_count_wake(d, w); /* it is switched to next */
 	return w;
 }
 
@@ -104,9 +123,9 @@ irq_fast_obj(const struct thread *t, int i, uint32_t type, uint32_t right)
 
 /* IRQ_ACK_WAIT's fast path (BKL held): t acknowledges its line's interrupt as handled (one
  * binder, nothing else owed) and nothing is waiting in the notification, so t blocks there and
- * the hart switches straight to its most urgent READY thread. Returns IRQ_FAST_DONE (the
- * caller returns to user mode on this hart's current thread), IRQ_FAST_SCHEDULE when nothing
- * is READY (the scheduler idles the hart), IRQ_FAST_NO for the slow path, or, if an interrupt
+ * the hart switches straight to its most urgent READY thread. Returns FAST_DONE (the
+ * caller returns to user mode on this hart's current thread), FAST_SCHEDULE when nothing
+ * is READY (the scheduler idles the hart), FAST_NO for the slow path, or, if an interrupt
  * was pending the moment the line was unmasked, what irq_ack_wait_refired() returns. */
 static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *me,
 								   struct thread *t)
@@ -123,12 +142,8 @@ static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *
 		return 0; /* an error, bits there, shared, or not handled (detection): slow path */
 	b = &d->binders[0];
 	if (b->owner != t->proc || !b->waiting)
-		return IRQ_FAST_NO;
-	if (t->irq_woken_by == d && t->irq_running_at)
-		irq_stat_add(&d->server_max, &d->server_total, &d->served,
-			     arch_cycles() - t->irq_running_at);
-	t->irq_woken_by = NULL;
-	t->irq_running_at = 0;
+		return FAST_NO;
+	irq_count_served(d, t);
 	/* the ack, inline: what ack() -> binder_done() -> acks_done() do for the last ack of a
 	 * handled interrupt (the streak ends, the line goes on) */
 	b->waiting = false;
@@ -146,9 +161,9 @@ static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *
 	tqueue_push(&n->waiters, t, 0);
 	t->state = TACET_THREAD_BLOCKED_NTFN;
 	if (rq_top(rq) < 0)
-		return IRQ_FAST_SCHEDULE; /* nothing to switch to: the scheduler idles the hart */
+		return FAST_SCHEDULE; /* nothing to switch to: the scheduler idles the hart */
 	sched_switch_direct(me, t, rq_pop(rq));
-	return IRQ_FAST_DONE;
+	return FAST_DONE;
 }
 
 #endif

@@ -291,16 +291,16 @@ static void test_wait_fast(void **state)
 	server.blocked_on = NULL;
 	harts[0].current = &server;
 	install(server_p.cspace, SLOT_EP_RO, &ntfn.obj, TACET_RIGHT_READ, 0);
-	assert_int_equal(wait_fast(SLOT_TAKEN), IRQ_FAST_NO); /* WRITE only: no READ */
-	assert_int_equal(wait_fast(SLOT_EP), IRQ_FAST_NO);    /* not a notification */
+	assert_int_equal(wait_fast(SLOT_TAKEN), FAST_NO); /* WRITE only: no READ */
+	assert_int_equal(wait_fast(SLOT_EP), FAST_NO);    /* not a notification */
 	ntfn.bits = 0x5;
-	assert_int_equal(wait_fast(SLOT_EP_RO), IRQ_FAST_DONE);
+	assert_int_equal(wait_fast(SLOT_EP_RO), FAST_DONE);
 	assert_int_equal(arch_ctx_arg(&server.ctx, 0), 0x5);
 	assert_int_equal(ntfn.bits, 0);
 	assert_int_equal(server.state, TACET_THREAD_RUNNING);
 	assert_null(fake_switched_to);
 	/* nothing there, nothing READY: blocked, the scheduler idles the hart */
-	assert_int_equal(wait_fast(SLOT_EP_RO), IRQ_FAST_SCHEDULE);
+	assert_int_equal(wait_fast(SLOT_EP_RO), FAST_SCHEDULE);
 	assert_int_equal(server.state, TACET_THREAD_BLOCKED_NTFN);
 	assert_ptr_equal(server.blocked_on, &ntfn);
 	assert_ptr_equal(ntfn.waiters.head, &server);
@@ -309,7 +309,7 @@ static void test_wait_fast(void **state)
 	/* nothing there, a thread READY (even a less urgent one): switched to it */
 	server.state = TACET_THREAD_RUNNING;
 	rq_push(harts[0].rq, &ready, false);
-	assert_int_equal(wait_fast(SLOT_EP_RO), IRQ_FAST_DONE);
+	assert_int_equal(wait_fast(SLOT_EP_RO), FAST_DONE);
 	assert_ptr_equal(fake_switched_from, &server);
 	assert_ptr_equal(fake_switched_to, &ready);
 	assert_int_equal(harts[0].rq->nready, 0);

@@ -1557,7 +1557,7 @@ static void test_ack_wait_fast(void **state)
 	w.thr.state = TACET_THREAD_RUNNING;
 	fake_switched_from = fake_switched_to = NULL;
 	fake_log_clear();
-	assert_int_equal(ack_wait_fast(SLOT_IRQ, true, SLOT_NTFN_RO), IRQ_FAST_SCHEDULE);
+	assert_int_equal(ack_wait_fast(SLOT_IRQ, true, SLOT_NTFN_RO), FAST_SCHEDULE);
 	EXPECT_LOG(EV(FAKE_UNMASK, LINE, 0));
 	assert_int_equal(d->state, IRQ_IDLE);
 	assert_int_equal(w.thr.state, TACET_THREAD_BLOCKED_NTFN);
@@ -1586,7 +1586,7 @@ static void test_ack_wait_refired(void **state)
 	fake_log_clear();
 	fake_switched_from = fake_switched_to = NULL;
 	fake_set_cycles(1234);
-	assert_int_equal(ack_wait_fast(SLOT_IRQ, true, SLOT_NTFN_RO), IRQ_FAST_DONE);
+	assert_int_equal(ack_wait_fast(SLOT_IRQ, true, SLOT_NTFN_RO), FAST_DONE);
 	EXPECT_LOG(EV(FAKE_UNMASK, LINE, 0), EV(FAKE_CLAIM, LINE, 0), EV(FAKE_MASK, LINE, 0),
 		   SIGNAL(&w.ntfn, BADGE), EV(FAKE_COMPLETE, LINE, 0));
 	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 0), BADGE);

@@ -42,12 +42,14 @@ uintptr_t arch_stack_pointer(void)
 void arch_idle_wait(void)
 {
 	struct hart *me = this_hart();
+	unsigned long pending;
 
 	__asm__ volatile("wfi" ::: "memory");
-	if (!(csr_read(sip) & csr_read(sie)))
+	pending = csr_read(sip) & csr_read(sie);
+	if (!pending)
 		return;
 	me->trap_cycle = rdcycle(); /* the top half counts from here (irq.c) */
-	arch_call_on_stack(trap_idle_interrupts, me->irq_stack_top);
+	arch_call_on_stack(trap_idle_interrupts, pending, me->irq_stack_top);
 }
 
 void arch_halt(void)

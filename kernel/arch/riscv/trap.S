@@ -268,15 +268,17 @@ arch_return_to_user:
 	ld	x10, TF_REG(10)(a0)
 	sret
 
-/* arch_call_on_stack(fn, top): fn() with sp at top, then back on the caller's stack (the idle
- * wait runs its interrupt handlers on the hart's interrupt stack this way). */
+/* arch_call_on_stack(fn, arg, top): fn(arg) with sp at top, then back on the caller's stack
+ * (the idle wait runs its interrupt handlers on the hart's interrupt stack this way). */
 	.globl arch_call_on_stack
 arch_call_on_stack:
-	addi	a1, a1, -16
-	sd	sp, 0(a1)
-	sd	ra, 8(a1)
-	mv	sp, a1
-	jalr	a0
+	addi	a2, a2, -16
+	sd	sp, 0(a2)
+	sd	ra, 8(a2)
+	mv	sp, a2
+	mv	t0, a0
+	mv	a0, a1
+	jalr	t0
 	ld	ra, 8(sp)
 	ld	sp, 0(sp)
 	ret

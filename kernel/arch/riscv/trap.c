@@ -103,10 +103,8 @@ static inline __attribute__((always_inline)) void handle_interrupt(struct trap_f
 	dispatch_interrupt(tf);
 }
 
-void trap_idle_interrupts(void)
+void trap_idle_interrupts(unsigned long pending)
 {
-	unsigned long pending = csr_read(sip) & csr_read(sie);
-
 	/* in the order of their priority as traps */
 	if (pending & SIP_SEIP)
 		irq_external_idle();
@@ -140,7 +138,7 @@ void trap_user_interrupt(struct trap_frame *tf)
 	struct thread *t = me->current;
 	struct thread *w;
 
-	bkl_lock_trap_entry();
+	bkl_lock_masked();
 	if (tf->scause == (SCAUSE_INTERRUPT | SCAUSE_IRQ_S_EXT) && t->state != TACET_THREAD_DEAD) {
 		w = irq_external_user(me, t);
 		if (w) { /* the woken driver runs at once: no scheduler pass */
@@ -163,9 +161,9 @@ void trap_user_interrupt(struct trap_frame *tf)
 	sched_exit_to_user();
 }
 
-/* The system calls with a fast path (fastpath.h, irq_fast.h, all inline here): IRQ_FAST_DONE
+/* The system calls with a fast path (fastpath.h, irq_fast.h, all inline here): FAST_DONE
  * if it was done (this hart runs its current thread next, perhaps another one than before),
- * IRQ_FAST_SCHEDULE if it was done but the scheduler picks, IRQ_FAST_NO for the slow path. */
+ * FAST_SCHEDULE if it was done but the scheduler picks, FAST_NO for the slow path. */
 static inline __attribute__((always_inline)) int fast_syscall(struct hart *me, struct thread *t,
 							      unsigned long nr)
 {
@@ -180,7 +178,7 @@ static inline __attribute__((always_inline)) int fast_syscall(struct hart *me, s
 		return irq_ack_wait_fast(me, t);
 	if (nr == TACET_SYS_WAIT)
 		return fastpath_wait(me, t);
-	return IRQ_FAST_NO;
+	return FAST_NO;
 }
 
 /* Every other trap from user mode: tf is the running thread's saved context. */
@@ -190,12 +188,12 @@ void trap_user(struct trap_frame *tf)
 	struct thread *t = me->current;
 	int fast;
 
-	bkl_lock_trap_entry();
+	bkl_lock_masked();
 	if (tf->scause == SCAUSE_ECALL_U && t->state != TACET_THREAD_DEAD &&
 	    (fast = fast_syscall(me, t, arch_ctx_syscall_nr(tf)))) {
 		t->ctx.sepc += 4; /* t resumes after its ecall whenever it runs again */
 		me->syscalls++;
-		if (fast == IRQ_FAST_SCHEDULE)
+		if (fast == FAST_SCHEDULE)
 			sched_exit_to_user();
 		bkl_unlock();
 		arch_return_to_user(me->user_ctx);

@@ -201,7 +201,7 @@ void arch_vm_init(const struct phys_range *ram, int nram)
 	for (int i = 0; i < ndevices; i++)
 		map_range(kernel_pt, arch_phys_to_virt(devices[i].start), devices[i].start,
 			  devices[i].end - devices[i].start, PTE_R | PTE_W);
-	kernel_satp = SATP_MODE_SV39 | (root >> PAGE_SHIFT);
+	kernel_satp = ARCH_SATP_SV39(root);
 	sfence_vma_all();
 	csr_write(satp, kernel_satp);
 	sfence_vma_all();
@@ -336,11 +336,11 @@ void arch_aspace_free(uint64_t root)
 	page_free(root);
 }
 
-_Static_assert(SATP_MODE_SV39 == 8UL << 60 && PAGE_SHIFT == 12, "arch_aspace_activate's satp");
+_Static_assert(ARCH_SATP_SV39(0) == SATP_MODE_SV39 && PAGE_SHIFT == 12, "ARCH_SATP_SV39");
 
 void arch_aspace_switch(uint64_t root)
 {
-	uint64_t satp = root ? SATP_MODE_SV39 | (root >> PAGE_SHIFT) : kernel_satp;
+	uint64_t satp = root ? ARCH_SATP_SV39(root) : kernel_satp;
 
 	if (csr_read(satp) != satp) {
 		csr_write(satp, satp);
@@ -355,6 +355,6 @@ void arch_tlb_flush_local(void)
 
 void arch_aspace_deactivate(uint64_t root)
 {
-	if (csr_read(satp) == (SATP_MODE_SV39 | (root >> PAGE_SHIFT)))
+	if (csr_read(satp) == ARCH_SATP_SV39(root))
 		arch_aspace_activate(0);
 }

@@ -119,6 +119,9 @@ static inline uint64_t arch_time_now(void)
 	return t;
 }
 
+/* satp for the Sv39 tables at physical address root (mode 8, root's page number). */
+#define ARCH_SATP_SV39(root) ((8UL << 60) | ((root) >> 12))
+
 void arch_aspace_switch(uint64_t root); /* vm.c: write satp and flush */
 
 /* Run on root (0: the kernel's own tables). Already there (a switch within one process, the
@@ -128,7 +131,7 @@ static inline __attribute__((always_inline)) void arch_aspace_activate(uint64_t 
 	unsigned long satp;
 
 	__asm__ volatile("csrr %0, satp" : "=r"(satp));
-	if (root && satp == ((8UL << 60) | (root >> 12))) /* Sv39, root's page number */
+	if (root && satp == ARCH_SATP_SV39(root))
 		return;
 	arch_aspace_switch(root);
 }
@@ -142,14 +145,16 @@ void arch_fp_save_regs(struct trap_frame *tf, struct fp_state *fp);
 void arch_fp_restore_regs(struct trap_frame *tf, const struct fp_state *fp);
 
 /* At a thread switch: keep the leaving thread's FPU registers if it changed them. */
-static inline __attribute__((always_inline)) void arch_fp_save(struct trap_frame *tf, struct fp_state *fp)
+static inline __attribute__((always_inline)) void arch_fp_save(struct trap_frame *tf,
+								struct fp_state *fp)
 {
 	if ((tf->sstatus & ARCH_SSTATUS_FS_MASK) == ARCH_SSTATUS_FS_DIRTY)
 		arch_fp_save_regs(tf, fp);
 }
 
 /* ... and load the arriving thread's, if its FPU is on. */
-static inline __attribute__((always_inline)) void arch_fp_restore(struct trap_frame *tf, const struct fp_state *fp)
+static inline __attribute__((always_inline)) void arch_fp_restore(struct trap_frame *tf,
+								   const struct fp_state *fp)
 {
 	if (tf->sstatus & ARCH_SSTATUS_FS_MASK)
 		arch_fp_restore_regs(tf, fp);
