@@ -126,3 +126,10 @@ long bench_trio_start(const struct bench_trio *trio)
 					 trio->first_stack_slot + 2, trio->stacks_va + 4 * PAGE_SIZE);
 	return err;
 }
+
+void bench_power_off(void)
+{
+	struct tacet_msg msg = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
+
+	tacet_call(TACET_CHILD_INIT, &msg);
+}

@@ -33,6 +33,9 @@ unsigned long bench_overhead(void);
  * the middle two, so that every figure is a measured sample). */
 void bench_report(const char *name, unsigned long *samples, unsigned long n);
 
+/* Asks init to power the machine off (the benchmark is over; init.run= starts it alone). */
+void bench_power_off(void);
+
 /* A thread of this process, started at fn(arg) on `hart` at `prio` with a one-page stack of its
  * own (frame in slot stack_slot, mapped at stack_va). It starts with gp set and nothing else:
  * no TLS and no C runtime, so fn may make raw system calls (<tacet/syscall.h>) and touch

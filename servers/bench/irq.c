@@ -18,7 +18,6 @@
  */
 #include <stdio.h>
 #include <tacet.h>
-#include <tacet/init_proto.h>
 #include "../edu/edu_dev.h"
 #include "bench.h"
 #include "irq.h"
@@ -127,13 +126,6 @@ static void raiser(unsigned long arg)
 	tacet_signal(SLOT_DONE, 1);
 }
 
-static void power_off(void)
-{
-	struct tacet_msg msg = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
-
-	tacet_call(TACET_CHILD_INIT, &msg);
-}
-
 int bench_irq(const char *name, unsigned int waiter_hart, unsigned int raiser_hart,
 	      int report_top_half)
 {
@@ -171,6 +163,6 @@ int bench_irq(const char *name, unsigned int waiter_hart, unsigned int raiser_ha
 		bench_report("irq_top_half", top_half, BENCH_SAMPLES);
 	}
 	bench_report(name, to_server, BENCH_SAMPLES);
-	power_off();
+	bench_power_off();
 	return 0;
 }

@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <tacet.h>
-#include <tacet/init_proto.h>
 #include "../edu/edu_dev.h"
 #include "bench.h"
 
@@ -25,7 +24,6 @@ static unsigned long samples[BENCH_SAMPLES];
 int main(void)
 {
 	long err = edu_open(&dev, IRQ_BADGE);
-	struct tacet_msg off = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
 	unsigned long overhead = bench_overhead(), prev = 0, handled = 0;
 	long bits = 0;
 
@@ -56,6 +54,6 @@ int main(void)
 		return 1;
 	}
 	bench_report("irq_busy_cycle", samples, BENCH_SAMPLES);
-	tacet_call(TACET_CHILD_INIT, &off);
+	bench_power_off();
 	return 0;
 }

@@ -13,7 +13,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <tacet.h>
-#include <tacet/init_proto.h>
 #include "../edu/edu_dev.h"
 #include "bench.h"
 
@@ -73,7 +72,6 @@ static void raiser(unsigned long arg)
 int main(void)
 {
 	long err = edu_open(&dev, IRQ_BADGE);
-	struct tacet_msg off = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
 	struct tacet_self self;
 
 	overhead = bench_overhead();
@@ -95,6 +93,6 @@ int main(void)
 		return 1;
 	}
 	bench_report("irq_server_cycle", samples, BENCH_SAMPLES);
-	tacet_call(TACET_CHILD_INIT, &off);
+	bench_power_off();
 	return 0;
 }

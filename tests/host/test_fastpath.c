@@ -95,21 +95,34 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* The client's CALL: a0 endpoint, a1 tag, a2.. words, a6 its reply slot (0: none). */
-static int call(unsigned long slot, unsigned long tag, unsigned long reply_slot)
+/* A fast path run by t on hart 0, the BKL held as the trap entry holds it. */
+static int run(int (*path)(struct hart *, struct thread *), struct thread *t)
 {
 	int done;
 
-	arch_ctx_set_ret(&client.ctx, 0, slot);
-	arch_ctx_set_ret(&client.ctx, 1, tag);
-	for (int i = 0; i < TACET_MSG_WORDS; i++)
-		arch_ctx_set_ret(&client.ctx, 2 + i, 0x100 + i);
-	arch_ctx_set_ret(&client.ctx, 6, reply_slot);
 	fake_switched_from = fake_switched_to = NULL;
 	bkl_lock();
-	done = fastpath_call(&harts[0], &client);
+	done = path(&harts[0], t);
 	bkl_unlock();
 	return done;
+}
+
+/* t's message: a0 the endpoint, a1 the tag, a2.. words first + i, a6 a capability slot. */
+static void message(struct thread *t, unsigned long slot, unsigned long tag,
+		    unsigned long first, unsigned long cap_slot)
+{
+	arch_ctx_set_ret(&t->ctx, 0, slot);
+	arch_ctx_set_ret(&t->ctx, 1, tag);
+	for (int i = 0; i < TACET_MSG_WORDS; i++)
+		arch_ctx_set_ret(&t->ctx, 2 + i, first + i);
+	arch_ctx_set_ret(&t->ctx, 6, cap_slot);
+}
+
+/* The client's CALL: a6 is its reply slot (0: none). */
+static int call(unsigned long slot, unsigned long tag, unsigned long reply_slot)
+{
+	message(&client, slot, tag, 0x100, reply_slot);
+	return run(fastpath_call, &client);
 }
 
 /* Nothing changed: the server still waits, the client still runs, no switch. */
@@ -175,18 +188,8 @@ static void test_call_fast(void **state)
 /* The server's REPLY_RECV: a0 endpoint, a1 tag, a2.. words, a6 its receive slot. */
 static int reply_recv(unsigned long slot, unsigned long tag, unsigned long recv_slot)
 {
-	int done;
-
-	arch_ctx_set_ret(&server.ctx, 0, slot);
-	arch_ctx_set_ret(&server.ctx, 1, tag);
-	for (int i = 0; i < TACET_MSG_WORDS; i++)
-		arch_ctx_set_ret(&server.ctx, 2 + i, 0x200 + i);
-	arch_ctx_set_ret(&server.ctx, 6, recv_slot);
-	fake_switched_from = fake_switched_to = NULL;
-	bkl_lock();
-	done = fastpath_reply_recv(&harts[0], &server);
-	bkl_unlock();
-	return done;
+	message(&server, slot, tag, 0x200, recv_slot);
+	return run(fastpath_reply_recv, &server);
 }
 
 /* After the client's call went the fast way: the server runs and owes the client its reply. */
@@ -269,14 +272,8 @@ static void test_reply_recv_fast(void **state)
 /* The server's WAIT on a notification (a0: the slot). */
 static int wait_fast(unsigned long slot)
 {
-	int done;
-
 	arch_ctx_set_ret(&server.ctx, 0, slot);
-	fake_switched_from = fake_switched_to = NULL;
-	bkl_lock();
-	done = fastpath_wait(&harts[0], &server);
-	bkl_unlock();
-	return done;
+	return run(fastpath_wait, &server);
 }
 
 /* A wait takes bits there at once; without any it blocks and switches to the most urgent
