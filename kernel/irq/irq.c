@@ -179,9 +179,10 @@ void irq_external(void)
 	int locked = bkl_held();
 
 	me->ext_irqs++;
-	/* From the idle wait, take the BKL before the claim: no system call may move the line
-	 * between its claim and its completion, which the PLIC would ignore from a context the
-	 * line is no longer enabled for (the claim would stay open, the line dead). */
+	/* Not holding it (a handler's window opened outside a system call), take the BKL before
+	 * the claim: no system call may move the line between its claim and its completion,
+	 * which the PLIC would ignore from a context the line is no longer enabled for (the
+	 * claim would stay open, the line dead). irq_external_idle() does the same. */
 	if (!locked)
 		bkl_lock();
 	top_half(me, irq_desc_get(irq_chip ? irq_chip->claim(me->id) : 0));
