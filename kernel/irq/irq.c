@@ -82,7 +82,7 @@ void irq_init(void)
 		d->obj.type = TACET_CAP_IRQ;
 		d->obj.refs = 1; /* irq_descs[]'s own: lines live for ever */
 		d->irq = irq;
-		irq_chip->mask(irq); /* routed nowhere until bound (each hart starts with none enabled) */
+		arch_irq_mask(irq); /* routed nowhere until bound (each hart starts with none enabled) */
 		irq_descs[irq] = d;
 	}
 }
@@ -99,7 +99,7 @@ static void fast_storm_check(struct irq_desc *d)
 	}
 	if (++d->window_count <= IRQ_STORM_LIMIT)
 		return;
-	irq_chip->mask(d->irq);
+	arch_irq_mask(d->irq);
 	d->state = IRQ_DISABLED;
 	d->disabled = true;
 	d->disabled_count++;
@@ -124,7 +124,7 @@ void irq_report_due(void)
 /* A bound line fired: mask it and tell every binder. BKL held. */
 static void deliver(struct irq_desc *d)
 {
-	irq_chip->mask(d->irq);
+	arch_irq_mask(d->irq);
 	if (d->state == IRQ_IDLE) {
 		d->state = IRQ_PENDING;
 		d->acks_due = d->nbinders;
@@ -164,7 +164,7 @@ static inline __attribute__((always_inline)) void top_half(struct hart *me, stru
 	} else {
 		deliver(d);
 	}
-	irq_chip->complete(me->id, d->irq);
+	arch_irq_complete(me->id, d->irq);
 	irq_account(d, me);
 }
 
@@ -185,7 +185,7 @@ void irq_external(void)
 	 * claim would stay open, the line dead). irq_external_idle() does the same. */
 	if (!locked)
 		bkl_lock();
-	top_half(me, irq_desc_get(irq_chip ? irq_chip->claim(me->id) : 0));
+	top_half(me, irq_desc_get(arch_irq_claim(me->id)));
 	if (!locked)
 		bkl_unlock();
 }
@@ -196,7 +196,7 @@ void irq_external_idle(void)
 
 	me->ext_irqs++;
 	bkl_lock_masked(); /* the idle wait never unmasks interrupts */
-	top_half(me, irq_desc_get(irq_chip->claim(me->id)));
+	top_half(me, irq_desc_get(arch_irq_claim(me->id)));
 	bkl_unlock();
 }
 
@@ -212,7 +212,7 @@ int irq_request_fast(unsigned int irq, irq_handler_fn fn, unsigned int flags, un
 	d->state = IRQ_IDLE;
 	irq_chip->set_affinity(irq, hart);
 	irq_chip->set_priority(irq, 1);
-	irq_chip->unmask(irq);
+	arch_irq_unmask(irq);
 	return 0;
 }
 
@@ -284,7 +284,7 @@ static void acks_done(struct irq_desc *d)
 		d->state = IRQ_DISABLED;
 	} else if (d->nbinders) {
 		d->state = IRQ_IDLE;
-		irq_chip->unmask(d->irq);
+		arch_irq_unmask(d->irq);
 	}
 }
 
@@ -319,7 +319,7 @@ static void unbind(struct irq_desc *d, struct irq_binder *b)
 	if (owed)
 		ack_one(d, false);
 	if (!d->nbinders) {
-		irq_chip->mask(d->irq);
+		arch_irq_mask(d->irq);
 		d->state = IRQ_UNBOUND;
 		d->shared = false;
 		d->hart_chosen = false; /* the next driver's line follows it */
@@ -415,7 +415,7 @@ static void line_bound(struct irq_desc *d)
 		return;
 	}
 	d->state = IRQ_IDLE;
-	irq_chip->unmask(d->irq);
+	arch_irq_unmask(d->irq);
 }
 
 void sys_irq_bind(struct thread *t)
@@ -567,7 +567,7 @@ int irq_enable_line(unsigned int irq)
 	for (unsigned int i = 0; i < d->nbinders; i++)
 		d->binders[i].waiting = false;
 	d->state = IRQ_IDLE;
-	irq_chip->unmask(d->irq);
+	arch_irq_unmask(d->irq);
 	return 0;
 }
 

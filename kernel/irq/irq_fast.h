@@ -16,7 +16,6 @@
 #include "runqueue.h"
 #include "sched.h"
 
-extern const struct irqchip *irq_chip; /* irq.c: the registered controller */
 
 static inline __attribute__((always_inline)) void irq_stat_add(uint64_t *max, uint64_t *total,
 							       uint64_t *n, uint64_t v)
@@ -75,7 +74,7 @@ irq_deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
 	if (d->nbinders != 1 || d->state != IRQ_IDLE || d->handler || !w || w->prio <= t->prio ||
 	    !sched_may_switch_to(me, w))
 		return NULL;
-	irq_chip->mask(d->irq);
+	arch_irq_mask(d->irq);
 	d->state = IRQ_PENDING;
 	d->acks_due = 1;
 	d->handled = false;
@@ -88,7 +87,7 @@ irq_deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
 		arch_ctx_set_ret(&w->ctx, 1, me->trap_cycle);
 		w->irq_stamp_wanted = false;
 	}
-	irq_chip->complete(me->id, d->irq);
+	arch_irq_complete(me->id, d->irq);
 	irq_account(d, me);
 	w->irq_woken_by = d;
 	w->irq_woken_at = d->last_done;
@@ -102,7 +101,7 @@ irq_deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
 static inline __attribute__((always_inline)) struct thread *irq_external_user(struct hart *me,
 									      struct thread *t)
 {
-	struct irq_desc *d = irq_desc_get(irq_chip->claim(me->id));
+	struct irq_desc *d = irq_desc_get(arch_irq_claim(me->id));
 	struct thread *w;
 
 	me->ext_irqs++;
@@ -151,7 +150,7 @@ static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *
 	d->handled = true;
 	d->unhandled_streak = 0;
 	d->state = IRQ_IDLE;
-	irq_chip->unmask(d->irq);
+	arch_irq_unmask(d->irq);
 	if (__builtin_expect(arch_irq_external_pending(), 0))
 		return irq_ack_wait_refired(me, t, n); /* the device asserts it still, or again */
 	/* the wait: t blocks on n; the next interrupt's delivery stamps it */

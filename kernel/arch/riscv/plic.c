@@ -1,6 +1,7 @@
 /* plic.c: the platform-level interrupt controller (RISC-V PLIC spec 1.0), S-mode contexts only.
- * It implements struct irqchip for kernel/irq/ (which owns the line protocol). ctx_of[] and the
- * base are set at probe time and read-only after; enable words are changed with atomics, since
+ * It implements struct irqchip for kernel/irq/ (which owns the line protocol) and gives the
+ * inline operations of every interrupt (arch_irq_*, arch_types.h) their registers. ctx_of[],
+ * the base and the registers are set at probe time and read-only after; enable words are changed with atomics, since
  * two harts may route different lines of one word at once. */
 #include "arch.h"
 #include "console.h"
@@ -20,8 +21,10 @@
 static volatile uint8_t *plic_base;
 static uint32_t plic_ndev;
 static int ctx_of[MAX_HARTS] = { [0 ... MAX_HARTS - 1] = -1 }; /* by logical hart id */
-static volatile uint32_t *claim_reg[MAX_HARTS]; /* each hart's claim/complete register */
-static unsigned int line_priority[PLIC_MAX_SOURCES]; /* what unmask restores; never 0 */
+/* read by the inline operations of every interrupt (arch_types.h) */
+volatile uint32_t *plic_claim_reg[MAX_HARTS];
+volatile uint32_t *plic_priority_reg;
+uint32_t plic_line_priority[PLIC_MAX_SOURCES];
 
 static struct irqchip plic_chip; /* the operations, defined below */
 
@@ -60,8 +63,9 @@ int plic_probe(const struct fdt *fdt)
 				ctx_of[h] = (int)i;
 	}
 	plic_base = arch_map_device(pa, size);
+	plic_priority_reg = reg(PLIC_PRIORITY(0));
 	for (uint32_t irq = 0; irq <= plic_ndev; irq++)
-		line_priority[irq] = PLIC_PRIORITY_MIN; /* never 0: unmask writes it as it is */
+		plic_line_priority[irq] = PLIC_PRIORITY_MIN; /* never 0: unmask writes it as it is */
 	plic_chip.nr_irqs = plic_ndev;
 	irqchip_register(&plic_chip);
 	return 0;
@@ -77,23 +81,12 @@ void plic_init_hart(const struct hart *h)
 	for (uint32_t word = 0; word <= plic_ndev / 32; word++)
 		*reg(PLIC_ENABLE(ctx) + 4 * word) = 0;
 	*reg(PLIC_THRESHOLD(ctx)) = 0;
-	claim_reg[h->id] = reg(PLIC_CLAIM(ctx));
+	plic_claim_reg[h->id] = reg(PLIC_CLAIM(ctx));
 }
-
-static void plic_mask(unsigned int irq)
-{
-	*reg(PLIC_PRIORITY(irq)) = 0;
-}
-
 
 static void plic_set_priority(unsigned int irq, unsigned int prio)
 {
-	line_priority[irq] = prio ? prio : PLIC_PRIORITY_MIN;
-}
-
-static void plic_unmask(unsigned int irq)
-{
-	*reg(PLIC_PRIORITY(irq)) = line_priority[irq];
+	plic_line_priority[irq] = prio ? prio : PLIC_PRIORITY_MIN;
 }
 
 /* Exactly one context enabled for the line: the hart's. Enable the new one before disabling the
@@ -111,22 +104,8 @@ static void plic_set_affinity(unsigned int irq, unsigned int hart)
 					   __ATOMIC_RELAXED);
 }
 
-static unsigned int plic_claim(unsigned int hart)
-{
-	return claim_reg[hart] ? *claim_reg[hart] : 0;
-}
-
-static void plic_complete(unsigned int hart, unsigned int irq)
-{
-	*claim_reg[hart] = irq;
-}
-
 static struct irqchip plic_chip = {
 	.name = "plic",
-	.mask = plic_mask,
-	.unmask = plic_unmask,
 	.set_affinity = plic_set_affinity,
 	.set_priority = plic_set_priority,
-	.claim = plic_claim,
-	.complete = plic_complete,
 };

@@ -71,6 +71,11 @@ uint64_t arch_cycles(void); /* the test's own clock */
 uint64_t arch_time_now(void);
 void arch_aspace_activate(uint64_t root);
 bool arch_irq_external_pending(void); /* the fake controller's view */
+/* the fake controller's (tests/host/fake_irqchip.c) */
+unsigned int arch_irq_claim(unsigned int hart);
+void arch_irq_complete(unsigned int hart, unsigned int irq);
+void arch_irq_mask(unsigned int irq);
+void arch_irq_unmask(unsigned int irq);
 #else
 /* This hart's struct hart: the kernel keeps it in tp. */
 static inline struct hart *arch_this_hart(void)
@@ -107,6 +112,37 @@ static inline __attribute__((always_inline)) bool arch_irq_external_pending(void
 
 	__asm__ volatile("csrr %0, sip" : "=r"(sip));
 	return sip & (1UL << 9);
+}
+
+/* The interrupt controller's operations on every interrupt, inline (each is one MMIO access;
+ * through a table of functions the calls cost more than the accesses): the PLIC's, whose
+ * registers plic.c finds at probe time. Lines 1..n; harts by logical id; a hart without an
+ * S-mode context claims 0. Masking a line sets its priority to 0, unmasking restores it. */
+extern volatile uint32_t *plic_claim_reg[];  /* each hart's claim/complete register */
+extern volatile uint32_t *plic_priority_reg; /* the priority word of line 0 (unused) */
+extern uint32_t plic_line_priority[];        /* what unmask restores; never 0 */
+
+static inline __attribute__((always_inline)) unsigned int arch_irq_claim(unsigned int hart)
+{
+	volatile uint32_t *r = plic_claim_reg[hart];
+
+	return r ? *r : 0;
+}
+
+static inline __attribute__((always_inline)) void arch_irq_complete(unsigned int hart,
+								     unsigned int irq)
+{
+	*plic_claim_reg[hart] = irq;
+}
+
+static inline __attribute__((always_inline)) void arch_irq_mask(unsigned int irq)
+{
+	plic_priority_reg[irq] = 0;
+}
+
+static inline __attribute__((always_inline)) void arch_irq_unmask(unsigned int irq)
+{
+	plic_priority_reg[irq] = plic_line_priority[irq];
 }
 
 /* The timebase (rdtime): inline, as the scheduler's slice and the timers read it on every
