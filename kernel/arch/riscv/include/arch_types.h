@@ -160,16 +160,20 @@ static inline uint64_t arch_time_now(void)
 
 void arch_aspace_switch(uint64_t root); /* vm.c: write satp and flush */
 
-/* Run on root (0: the kernel's own tables). Already there (a switch within one process, the
- * common case): one CSR read. */
+/* Run on root (0: the kernel's own tables, vm.c). Already there (a switch within one process,
+ * the common case): one CSR read; another process's: the write and the flush, inline too (a
+ * call here would make the fast paths keep their values across it). */
 static inline __attribute__((always_inline)) void arch_aspace_activate(uint64_t root)
 {
-	unsigned long satp;
+	unsigned long satp, want = ARCH_SATP_SV39(root);
 
-	__asm__ volatile("csrr %0, satp" : "=r"(satp));
-	if (root && satp == ARCH_SATP_SV39(root))
+	if (!root) {
+		arch_aspace_switch(0);
 		return;
-	arch_aspace_switch(root);
+	}
+	__asm__ volatile("csrr %0, satp" : "=r"(satp));
+	if (satp != want)
+		__asm__ volatile("csrw satp, %0\n\tsfence.vma" : : "r"(want) : "memory");
 }
 #endif
 
