@@ -25,8 +25,8 @@ uintptr_t arch_stack_pointer(void);
  *   arch_irq_claim(hart): this hart's next pending line, 0 if none (another hart took it);
  *   arch_irq_complete(hart, irq): the claimed line is done (it may interrupt again);
  *   arch_irq_mask(irq) / arch_irq_unmask(irq): keep it from interrupting / let it. */
-/* The idle loop's wait: sleep until an interrupt is pending, take it, mask again. The only
- * place the kernel runs with interrupts enabled. */
+/* The idle loop's wait: sleep (interrupts stay masked) until an interrupt is pending, and
+ * handle what is pending. */
 void arch_idle_wait(void);
 /* Stop this hart for good (panic on another hart, or nothing left to do). */
 _Noreturn void arch_halt(void);

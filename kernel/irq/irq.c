@@ -91,9 +91,12 @@ void irq_init(void)
  * it (no printing here: irq_report() says so later). */
 static void fast_storm_check(struct irq_desc *d)
 {
+	static uint64_t window; /* IRQ_STORM_WINDOW_US in timebase ticks, once known */
 	uint64_t now = timer_now();
 
-	if (now - d->window_start > timer_us_to_ticks(IRQ_STORM_WINDOW_US)) {
+	if (!window)
+		window = timer_us_to_ticks(IRQ_STORM_WINDOW_US);
+	if (now - d->window_start > window) {
 		d->window_start = now;
 		d->window_count = 0;
 	}
@@ -194,10 +197,10 @@ void irq_external_idle(void)
 {
 	struct hart *me = this_hart();
 
-	me->ext_irqs++;
 	bkl_lock_masked(); /* the idle wait never unmasks interrupts */
 	top_half(me, irq_desc_get(arch_irq_claim(me->id)));
 	bkl_unlock();
+	me->ext_irqs++; /* after: not between the interrupt and its handler */
 }
 
 int irq_request_fast(unsigned int irq, irq_handler_fn fn, unsigned int flags, unsigned int hart)

@@ -23,6 +23,7 @@
 #define HART_TRAP_CYCLE        96
 #define HART_SIZE              176
 
+#define SIP_SEIP_BIT           (1 << 9) /* = SIP_SEIP, for the assembly */
 #define SCAUSE_ECALL_U_CODE    8 /* = SCAUSE_ECALL_U, for the assembly */
 
 #endif

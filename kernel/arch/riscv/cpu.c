@@ -34,24 +34,6 @@ uintptr_t arch_stack_pointer(void)
 	return sp;
 }
 
-/* wfi wakes on any pending interrupt enabled in sie, whatever sstatus.SIE says, so the idle
- * wait never enables interrupts at all: it sleeps masked, then handles what is pending itself
- * (trap_idle_interrupts), on the hart's interrupt stack as a trap would have, but without a
- * trap's entry and exit. An interrupt that arrives just before the wfi is not lost: wfi then
- * returns at once. */
-void arch_idle_wait(void)
-{
-	struct hart *me = this_hart();
-	unsigned long pending;
-
-	__asm__ volatile("wfi" ::: "memory");
-	pending = csr_read(sip) & csr_read(sie);
-	if (!pending)
-		return;
-	me->trap_cycle = rdcycle(); /* the top half counts from here (irq.c) */
-	arch_call_on_stack(trap_idle_interrupts, pending, me->irq_stack_top);
-}
-
 void arch_halt(void)
 {
 	csr_write(sie, 0);

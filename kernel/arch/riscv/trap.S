@@ -268,17 +268,32 @@ arch_return_to_user:
 	ld	x10, TF_REG(10)(a0)
 	sret
 
-/* arch_call_on_stack(fn, arg, top): fn(arg) with sp at top, then back on the caller's stack
- * (the idle wait runs its interrupt handlers on the hart's interrupt stack this way). */
-	.globl arch_call_on_stack
-arch_call_on_stack:
-	addi	a2, a2, -16
-	sd	sp, 0(a2)
-	sd	ra, 8(a2)
-	mv	sp, a2
-	mv	t0, a0
-	mv	a0, a1
-	jalr	t0
-	ld	ra, 8(sp)
+/* arch_idle_wait(): wfi wakes on any pending interrupt enabled in sie, whatever sstatus.SIE
+ * says, so the idle wait never enables interrupts at all: it sleeps masked, then handles
+ * what is pending itself, on the hart's interrupt stack as a trap would have, but without a
+ * trap's entry and exit: irq_external_idle() for an external interrupt alone (the common
+ * case), trap_idle_interrupts() for anything else. An interrupt that arrives just before the
+ * wfi is not lost: wfi then returns at once. In assembly, as its every instruction is on the
+ * way from an interrupt to a fast handler. */
+	.globl arch_idle_wait
+arch_idle_wait:
+	wfi
+	csrr	t0, sip
+	csrr	t1, sie
+	and	t0, t0, t1
+	beqz	t0, 3f
+	rdcycle	t1				/* the top half counts from here (irq.c) */
+	sd	t1, HART_TRAP_CYCLE(tp)
+	ld	t1, HART_IRQ_STACK_TOP(tp)
+	addi	t1, t1, -16
+	sd	sp, 0(t1)
+	sd	ra, 8(t1)
+	mv	sp, t1
+	li	t1, SIP_SEIP_BIT
+	bne	t0, t1, 1f
+	call	irq_external_idle
+	j	2f
+1:	call	trap_idle_interrupts
+2:	ld	ra, 8(sp)
 	ld	sp, 0(sp)
-	ret
+3:	ret

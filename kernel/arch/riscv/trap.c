@@ -35,6 +35,7 @@ _Static_assert(offsetof(struct hart, user_ctx) == HART_USER_CTX, "hart user cont
 _Static_assert(offsetof(struct hart, syscalls) == HART_SYSCALLS, "hart syscall count");
 _Static_assert(offsetof(struct hart, trap_cycle) == HART_TRAP_CYCLE, "hart trap cycle");
 _Static_assert(SCAUSE_ECALL_U_CODE == SCAUSE_ECALL_U, "ecall cause in trap.S");
+_Static_assert(SIP_SEIP_BIT == SIP_SEIP, "external interrupt bit in trap.S");
 _Static_assert(TACET_SYS_NULL == 0, "trap.S answers call 0 itself");
 _Static_assert(sizeof(struct hart) == HART_SIZE, "struct hart size (entry.S walks harts[])");
 
@@ -103,8 +104,10 @@ static inline __attribute__((always_inline)) void handle_interrupt(struct trap_f
 	dispatch_interrupt(tf);
 }
 
-void trap_idle_interrupts(unsigned long pending)
+void trap_idle_interrupts(void)
 {
+	unsigned long pending = csr_read(sip) & csr_read(sie);
+
 	/* in the order of their priority as traps */
 	if (pending & SIP_SEIP)
 		irq_external_idle();

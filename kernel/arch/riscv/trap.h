@@ -12,10 +12,9 @@ _Noreturn void trap_user(struct trap_frame *tf);
 _Noreturn void trap_user_interrupt(struct trap_frame *tf);
 _Noreturn void trap_stack_overflow(struct trap_frame *tf);
 
-/* What was pending when the idle wait woke (sip & sie), handled without a trap (cpu.c). */
-void trap_idle_interrupts(unsigned long pending);
-/* fn(arg) with sp at top (trap.S): the idle wait's handlers on the hart's interrupt stack. */
-void arch_call_on_stack(void (*fn)(unsigned long), unsigned long arg, uintptr_t top);
+/* What is pending after the idle wait woke (sip & sie), handled without a trap (trap.S's
+ * arch_idle_wait, on the hart's interrupt stack). */
+void trap_idle_interrupts(void);
 
 
 #endif
