@@ -24,7 +24,7 @@ static inline __attribute__((always_inline)) unsigned long fast_arg(const struct
 }
 
 /* The object of a capability in slot with type and right, or NULL (then the slow path reports
- * the error). */
+ * the error); the capability itself in *cap unless cap is NULL. */
 static inline __attribute__((always_inline)) struct kobj *
 fast_cap(const struct thread *t, unsigned long slot, uint32_t type, uint32_t right,
 	 const struct cap **cap)
@@ -33,7 +33,8 @@ fast_cap(const struct thread *t, unsigned long slot, uint32_t type, uint32_t rig
 
 	if (!c)
 		return NULL;
-	*cap = c;
+	if (cap)
+		*cap = c;
 	return c->obj;
 }
 
@@ -129,6 +130,21 @@ fastpath_signal(struct hart *me, struct thread *t)
 	return 1;
 }
 
+/* t, finding nothing in n, blocks there; the hart switches straight to its most urgent READY
+ * thread (FAST_DONE) or, nothing READY, leaves itself to the scheduler, which idles it
+ * (FAST_SCHEDULE). The wait's and IRQ_ACK_WAIT's (irq_fast.h) common end. */
+static inline __attribute__((always_inline)) int
+fastpath_block_on(struct hart *me, struct thread *t, struct notification *n)
+{
+	t->blocked_on = n;
+	tqueue_push(&n->waiters, t, 0);
+	t->state = TACET_THREAD_BLOCKED_NTFN;
+	if (rq_top(me->rq) < 0)
+		return FAST_SCHEDULE;
+	sched_switch_direct(me, t, rq_pop(me->rq));
+	return FAST_DONE;
+}
+
 /* A wait: bits there are taken at once (t goes on); otherwise t blocks on n and the hart
  * switches straight to its most urgent READY thread, or, nothing READY, leaves the hart to
  * the scheduler (which idles it). Returns FAST_* (sched.h); an error (no such capability,
@@ -136,10 +152,9 @@ fastpath_signal(struct hart *me, struct thread *t)
 static inline __attribute__((always_inline)) int
 fastpath_wait(struct hart *me, struct thread *t)
 {
-	const struct cap *c;
 	struct notification *n = (struct notification *)fast_cap(t, fast_arg(t, 0),
 								 TACET_CAP_NOTIFICATION,
-								 TACET_RIGHT_READ, &c);
+								 TACET_RIGHT_READ, NULL);
 
 	if (!n)
 		return FAST_NO;
@@ -148,13 +163,7 @@ fastpath_wait(struct hart *me, struct thread *t)
 		n->bits = 0;
 		return FAST_DONE;
 	}
-	t->blocked_on = n;
-	tqueue_push(&n->waiters, t, 0);
-	t->state = TACET_THREAD_BLOCKED_NTFN;
-	if (rq_top(me->rq) < 0)
-		return FAST_SCHEDULE;
-	sched_switch_direct(me, t, rq_pop(me->rq));
-	return FAST_DONE;
+	return fastpath_block_on(me, t, n);
 }
 
 #endif

@@ -11,6 +11,7 @@
 #include "irq/irqchip.h"
 #include "arch.h"
 #include "cap.h"
+#include "fastpath.h"
 #include "notification.h"
 #include "process.h"
 #include "runqueue.h"
@@ -111,15 +112,6 @@ static inline __attribute__((always_inline)) struct thread *irq_external_user(st
 	return NULL;
 }
 
-/* The object of the capability in t's argument i of type and right, or NULL (slow path). */
-static inline __attribute__((always_inline)) struct kobj *
-irq_fast_obj(const struct thread *t, int i, uint32_t type, uint32_t right)
-{
-	const struct cap *c = cap_peek(t->proc->cspace, arch_ctx_arg(&t->ctx, i), type, right);
-
-	return c ? c->obj : NULL;
-}
-
 /* IRQ_ACK_WAIT's fast path (BKL held): t acknowledges its line's interrupt as handled (one
  * binder, nothing else owed) and nothing is waiting in the notification, so t blocks there and
  * the hart switches straight to its most urgent READY thread. Returns FAST_DONE (the
@@ -129,11 +121,11 @@ irq_fast_obj(const struct thread *t, int i, uint32_t type, uint32_t right)
 static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *me,
 								   struct thread *t)
 {
-	struct irq_desc *d = (struct irq_desc *)irq_fast_obj(t, 0, TACET_CAP_IRQ,
-							     TACET_RIGHT_WRITE);
-	struct notification *n = (struct notification *)irq_fast_obj(t, 2, TACET_CAP_NOTIFICATION,
-								      TACET_RIGHT_READ);
-	struct runqueue *rq = me->rq;
+	struct irq_desc *d = (struct irq_desc *)fast_cap(t, fast_arg(t, 0), TACET_CAP_IRQ,
+							 TACET_RIGHT_WRITE, NULL);
+	struct notification *n = (struct notification *)fast_cap(t, fast_arg(t, 2),
+								 TACET_CAP_NOTIFICATION,
+								 TACET_RIGHT_READ, NULL);
 	struct irq_binder *b;
 
 	if (!d || !n || n->bits || d->nbinders != 1 || d->state != IRQ_PENDING ||
@@ -156,13 +148,7 @@ static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *
 	/* the wait: t blocks on n; the next interrupt's delivery stamps it */
 	arch_ctx_set_ret(&t->ctx, 1, 0);
 	t->irq_stamp_wanted = true;
-	t->blocked_on = n;
-	tqueue_push(&n->waiters, t, 0);
-	t->state = TACET_THREAD_BLOCKED_NTFN;
-	if (rq_top(rq) < 0)
-		return FAST_SCHEDULE; /* nothing to switch to: the scheduler idles the hart */
-	sched_switch_direct(me, t, rq_pop(rq));
-	return FAST_DONE;
+	return fastpath_block_on(me, t, n);
 }
 
 #endif

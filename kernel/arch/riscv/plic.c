@@ -1,8 +1,8 @@
 /* plic.c: the platform-level interrupt controller (RISC-V PLIC spec 1.0), S-mode contexts only.
  * It implements struct irqchip for kernel/irq/ (which owns the line protocol) and gives the
  * inline operations of every interrupt (arch_irq_*, arch_types.h) their registers. ctx_of[],
- * the base and the registers are set at probe time and read-only after; enable words are changed with atomics, since
- * two harts may route different lines of one word at once. */
+ * the base and the registers are set at probe time and read-only after; enable words are
+ * changed with atomics, since two harts may route different lines of one word at once. */
 #include "arch.h"
 #include "console.h"
 #include "fdt.h"

@@ -338,12 +338,10 @@ void arch_aspace_free(uint64_t root)
 
 _Static_assert(ARCH_SATP_SV39(0) == SATP_MODE_SV39 && PAGE_SHIFT == 12, "ARCH_SATP_SV39");
 
-void arch_aspace_switch(uint64_t root)
+void arch_aspace_kernel(void)
 {
-	uint64_t satp = root ? ARCH_SATP_SV39(root) : kernel_satp;
-
-	if (csr_read(satp) != satp) {
-		csr_write(satp, satp);
+	if (csr_read(satp) != kernel_satp) {
+		csr_write(satp, kernel_satp);
 		sfence_vma_all();
 	}
 }

@@ -158,17 +158,17 @@ static inline uint64_t arch_time_now(void)
 /* satp for the Sv39 tables at physical address root (mode 8, root's page number). */
 #define ARCH_SATP_SV39(root) ((8UL << 60) | ((root) >> 12))
 
-void arch_aspace_switch(uint64_t root); /* vm.c: write satp and flush */
+void arch_aspace_kernel(void); /* vm.c: onto the kernel's own tables (idle) */
 
-/* Run on root (0: the kernel's own tables, vm.c). Already there (a switch within one process,
- * the common case): one CSR read; another process's: the write and the flush, inline too (a
- * call here would make the fast paths keep their values across it). */
+/* Run on root (0: the kernel's own tables). Already there (a switch within one process, the
+ * common case): one CSR read; another process's: the write and the flush, inline too (a call
+ * here would make the fast paths keep their values across it). */
 static inline __attribute__((always_inline)) void arch_aspace_activate(uint64_t root)
 {
 	unsigned long satp, want = ARCH_SATP_SV39(root);
 
 	if (!root) {
-		arch_aspace_switch(0);
+		arch_aspace_kernel();
 		return;
 	}
 	__asm__ volatile("csrr %0, satp" : "=r"(satp));
