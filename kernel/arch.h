@@ -97,8 +97,8 @@ void arch_hart_init(struct hart *h);
 int arch_hart_start(struct hart *h);
 
 /* --- time and IPIs --- */
-/* arch_time_now(): timebase ticks, and arch_cycles(), are inline in arch_types.h */
-void arch_timer_set(uint64_t deadline); /* one-shot, this hart; UINT64_MAX disarms */
+/* arch_time_now(): timebase ticks, arch_cycles(), and arch_timer_set(deadline): one-shot,
+ * this hart, UINT64_MAX disarms; all inline in arch_types.h */
 void arch_ipi_send(const struct hart *target);
 
 /* --- external interrupts: the controller registers a struct irqchip (kernel/irq/irqchip.h) --- */

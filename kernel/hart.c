@@ -6,12 +6,6 @@
 struct hart harts[MAX_HARTS];
 unsigned int nharts;
 
-void hart_signal(struct hart *h, uint32_t reasons)
-{
-	__atomic_fetch_or(&h->ipi_pending, reasons, __ATOMIC_RELEASE);
-	arch_ipi_send(h);
-}
-
 void hart_tlb_flush_if_asked(void)
 {
 	struct hart *me = this_hart();

@@ -36,6 +36,7 @@ struct hart {
 	struct thread *current; /* the user thread this hart runs, NULL when idle (BKL) */
 	struct runqueue *rq;    /* &runqueues[id], kept so the fast paths need no multiply */
 	bool need_resched;      /* pick again before returning to user mode */
+	uint8_t slice;          /* the running thread's time slice: enum sched_slice (sched.c) */
 	uint64_t syscalls;
 	uint64_t trap_cycle;    /* cycle counter at the last trap entry (trap.S) */
 
@@ -46,6 +47,13 @@ struct hart {
 	unsigned int irq_depth_max;
 	uintptr_t irq_sp_min;   /* lowest interrupt-stack pointer seen by the guard */
 	uint64_t nest_refused;  /* irq_enable_in_hardirq() calls the guard refused */
+
+	/* Timers (timer.h), UINT64_MAX when none: the kernel's one deadline on this hart and what
+	 * it calls (this hart only, interrupts masked), and the soonest notification timer here
+	 * (notification.c, any hart under the BKL; read by this hart without it, atomically). */
+	uint64_t timer_deadline;
+	void (*timer_call)(void);
+	uint64_t ntfn_timer_next;
 
 	/* Counters, written by this hart only, read by others for tests. */
 	uint64_t timer_irqs;
@@ -70,8 +78,12 @@ static inline struct hart *this_hart(void)
 	return arch_this_hart();
 }
 
-/* Post reasons to h and interrupt it. Any context. */
-void hart_signal(struct hart *h, uint32_t reasons);
+/* Post reasons to h and interrupt it. Any context. Inline: a wake-up across harts is one. */
+static inline void hart_signal(struct hart *h, uint32_t reasons)
+{
+	__atomic_fetch_or(&h->ipi_pending, reasons, __ATOMIC_RELEASE);
+	arch_ipi_send(h);
+}
 /* Handle this hart's IPI: called by the arch trap code with interrupts masked. */
 void hart_handle_ipi(void);
 /* A requested TLB flush, if any (hart_tlb_shootdown's other side). */

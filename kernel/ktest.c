@@ -27,7 +27,7 @@ struct ktest {
 
 static const char *current_test;
 static void (*ktest_hart_fn)(void);
-static uint32_t ktest_generation;
+uint32_t ktest_generation;
 static uint32_t ran_generation[MAX_HARTS];
 
 _Noreturn void ktest_pass(void)
@@ -74,7 +74,7 @@ static void run_on_all_harts(void (*fn)(void))
 	ktest_hart_poll();
 }
 
-void ktest_hart_poll(void)
+void ktest_hart_run_posted(void)
 {
 	unsigned int id = this_hart()->id;
 	uint32_t gen = __atomic_load_n(&ktest_generation, __ATOMIC_ACQUIRE);

@@ -8,8 +8,16 @@
 
 /* Boot hart, once every hart is online: run the chosen test, if any (does not return then). */
 void ktest_main(void);
-/* Idle loop hook on every hart: run work the test posted for all harts. */
-void ktest_hart_poll(void);
+/* Idle loop hook on every hart: run work the test posted for all harts. Inline, as every
+ * idle entry passes here: without a test that posts such work, one load. */
+extern uint32_t ktest_generation; /* how many times work was posted (0: never) */
+void ktest_hart_run_posted(void);
+
+static inline void ktest_hart_poll(void)
+{
+	if (__atomic_load_n(&ktest_generation, __ATOMIC_RELAXED))
+		ktest_hart_run_posted();
+}
 /* IPI handler: answer the pings other harts sent to this one. */
 void ktest_answer_pings(void);
 

@@ -11,7 +11,6 @@
 #include "timer.h"
 
 static struct notification *timers[MAX_HARTS]; /* per hart, soonest first (BKL) */
-static uint64_t timer_next[MAX_HARTS] = { [0 ... MAX_HARTS - 1] = UINT64_MAX };
 
 static void timer_unlink(struct notification *n)
 {
@@ -26,7 +25,7 @@ static void timer_unlink(struct notification *n)
 		}
 	}
 	n->timer_deadline = 0;
-	__atomic_store_n(&timer_next[n->timer_hart],
+	__atomic_store_n(&harts[n->timer_hart].ntfn_timer_next,
 			 timers[n->timer_hart] ? timers[n->timer_hart]->timer_deadline : UINT64_MAX,
 			 __ATOMIC_RELAXED);
 }
@@ -41,12 +40,8 @@ static void timer_link(struct notification *n, unsigned int hart, uint64_t deadl
 	n->timer_hart = hart;
 	n->timer_next = *pp;
 	*pp = n;
-	__atomic_store_n(&timer_next[hart], timers[hart]->timer_deadline, __ATOMIC_RELAXED);
-}
-
-uint64_t notification_timer_next(unsigned int hart)
-{
-	return __atomic_load_n(&timer_next[hart], __ATOMIC_RELAXED);
+	__atomic_store_n(&harts[hart].ntfn_timer_next, timers[hart]->timer_deadline,
+			 __ATOMIC_RELAXED);
 }
 
 void notification_timers_expire(unsigned int hart, uint64_t now)

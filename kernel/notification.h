@@ -36,9 +36,8 @@ void sys_poll(struct thread *t);
 void notification_cancel(struct thread *t);
 void sys_ntfn_bind(struct thread *t);
 void sys_timer_set(struct thread *t);
-/* The hart's soonest notification timer (UINT64_MAX if none): read by timer.c without the BKL,
- * so at worst stale, which costs one early interrupt. */
-uint64_t notification_timer_next(unsigned int hart);
+/* Each hart's soonest notification timer is kept in its struct hart (ntfn_timer_next), which
+ * timer.h reads without the BKL: at worst stale, which costs one early interrupt. */
 /* Signal the hart's notification timers that are due (timer interrupt; takes the BKL). */
 void notification_timers_expire(unsigned int hart, uint64_t now);
 /* Take the bits of t's bound notification, if any are set (0 if none). */

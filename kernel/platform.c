@@ -114,6 +114,8 @@ static void read_harts(const struct fdt *fdt, unsigned long boot_hwid)
 	for (unsigned int i = 0; i < nharts; i++) {
 		harts[i].id = i;
 		harts[i].rq = &runqueues[i];
+		harts[i].timer_deadline = UINT64_MAX; /* no timers yet */
+		harts[i].ntfn_timer_next = UINT64_MAX;
 	}
 }
 

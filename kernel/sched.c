@@ -25,8 +25,9 @@ void bkl_lock_slow(void)
 		while (__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED))
 			hart_tlb_flush_if_asked();
 }
-static bool slice_expired[MAX_HARTS];
-static bool slice_armed[MAX_HARTS];
+/* A hart's time slice (struct hart's slice): none armed (idle, or not yet started), running
+ * (the slice timer is armed), or over (it fired, or the thread yielded). */
+enum sched_slice { SLICE_NONE, SLICE_RUNNING, SLICE_OVER };
 static uint64_t slice_ticks;
 
 void sched_ready(struct thread *t)
@@ -58,22 +59,20 @@ void sched_block(struct thread *t, enum tacet_thread_state state)
 
 void sched_yield(void)
 {
-	slice_expired[this_hart()->id] = true;
+	this_hart()->slice = SLICE_OVER;
 }
 
 static void slice_end(void)
 {
-	slice_expired[this_hart()->id] = true;
-	slice_armed[this_hart()->id] = false;
+	this_hart()->slice = SLICE_OVER;
 }
 
 /* A slice belongs to the hart's current run of work: a direct IPC switch keeps it going. */
-static void slice_start(struct hart *me)
+static inline __attribute__((always_inline)) void slice_start(struct hart *me)
 {
 	if (!slice_ticks)
 		slice_ticks = timer_us_to_ticks(SCHED_SLICE_US);
-	slice_expired[me->id] = false;
-	slice_armed[me->id] = true;
+	me->slice = SLICE_RUNNING;
 	timer_arm(timer_now() + slice_ticks, slice_end);
 }
 
@@ -84,7 +83,7 @@ static bool keep_running(struct hart *me, struct thread *cur)
 
 	if (!cur || cur->state != TACET_THREAD_RUNNING)
 		return false;
-	if (top < cur->prio || (top == cur->prio && !slice_expired[me->id]))
+	if (top < cur->prio || (top == cur->prio && me->slice != SLICE_OVER))
 		return true;
 	/* preempted: a higher priority goes first and cur keeps its place at the front; a spent
 	 * slice sends it behind its equals */
@@ -104,7 +103,7 @@ static void switch_from(struct thread *prev)
 static void switch_to(struct hart *me, struct thread *next)
 {
 	sched_make_current(me, next);
-	if (slice_expired[me->id] || !slice_armed[me->id])
+	if (me->slice != SLICE_RUNNING)
 		slice_start(me);
 }
 
@@ -125,7 +124,7 @@ void sched_exit_to_user(void)
 				me->user_ctx = NULL;
 				cur = NULL;
 				timer_disarm();
-				slice_armed[me->id] = false;
+				me->slice = SLICE_NONE;
 			}
 			bkl_unlock();
 			ktest_hart_poll();
@@ -137,7 +136,7 @@ void sched_exit_to_user(void)
 			switch_to(me, next);
 		else
 			next->state = TACET_THREAD_RUNNING;
-	} else if (slice_expired[me->id]) {
+	} else if (me->slice == SLICE_OVER) {
 		slice_start(me); /* alone at its priority: a new slice */
 	}
 	me->need_resched = false;

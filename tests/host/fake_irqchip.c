@@ -287,7 +287,7 @@ void fake_set_time(uint64_t ticks)
 	now = ticks;
 }
 
-uint64_t timer_now(void)
+uint64_t arch_time_now(void) /* timer_now() */
 {
 	return now;
 }

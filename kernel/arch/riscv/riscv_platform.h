@@ -8,8 +8,7 @@
 struct fdt;
 struct hart;
 
-/* Every hart's ISA string has Sstc: program stimecmp directly. */
-extern bool riscv_has_sstc;
+/* riscv_has_sstc (every hart's ISA string has Sstc) is in arch_types.h: arch_timer_set(). */
 
 int timer_probe(const struct fdt *fdt);
 int ipi_probe(const struct fdt *fdt);

@@ -17,11 +17,8 @@ const char *arch_timer_name(void)
 	return riscv_has_sstc ? "sstc stimecmp" : "sbi set_timer";
 }
 
-void arch_timer_set(uint64_t deadline)
+/* arch_timer_set() without Sstc (the inline part is in arch_types.h). */
+void arch_timer_set_sbi(uint64_t deadline)
 {
-	/* Writing a deadline in the future also clears a pending timer interrupt. */
-	if (riscv_has_sstc)
-		csr_write(0x14d, deadline);
-	else
-		sbi_set_timer(deadline);
+	sbi_set_timer(deadline);
 }

@@ -272,7 +272,8 @@ arch_return_to_user:
  * says, so the idle wait never enables interrupts at all: it sleeps masked, then handles
  * what is pending itself, on the hart's interrupt stack as a trap would have, but without a
  * trap's entry and exit: irq_external_idle() for an external interrupt alone (the common
- * case), trap_idle_interrupts() for anything else. An interrupt that arrives just before the
+ * case), hart_handle_ipi() for an IPI alone (another hart readied a thread here),
+ * trap_idle_interrupts() for anything else. An interrupt that arrives just before the
  * wfi is not lost: wfi then returns at once. In assembly, as its every instruction is on the
  * way from an interrupt to a fast handler. */
 	.globl arch_idle_wait
@@ -293,7 +294,12 @@ arch_idle_wait:
 	bne	t0, t1, 1f
 	call	irq_external_idle
 	j	2f
-1:	call	trap_idle_interrupts
+1:	li	t1, SIP_SSIP_BIT
+	bne	t0, t1, 4f
+	csrc	sip, t1				/* taken: a later IPI raises it again */
+	call	hart_handle_ipi
+	j	2f
+4:	call	trap_idle_interrupts
 2:	ld	ra, 8(sp)
 	ld	sp, 0(sp)
 3:	ret

@@ -36,6 +36,7 @@ _Static_assert(offsetof(struct hart, syscalls) == HART_SYSCALLS, "hart syscall c
 _Static_assert(offsetof(struct hart, trap_cycle) == HART_TRAP_CYCLE, "hart trap cycle");
 _Static_assert(SCAUSE_ECALL_U_CODE == SCAUSE_ECALL_U, "ecall cause in trap.S");
 _Static_assert(SIP_SEIP_BIT == SIP_SEIP, "external interrupt bit in trap.S");
+_Static_assert(SIP_SSIP_BIT == SIP_SSIP, "IPI bit in trap.S");
 _Static_assert(TACET_SYS_NULL == 0, "trap.S answers call 0 itself");
 _Static_assert(sizeof(struct hart) == HART_SIZE, "struct hart size (entry.S walks harts[])");
 

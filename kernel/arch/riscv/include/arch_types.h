@@ -69,6 +69,7 @@ static inline int arch_irqs_masked(void)
 
 uint64_t arch_cycles(void); /* the test's own clock */
 uint64_t arch_time_now(void);
+void arch_timer_set(uint64_t deadline);
 void arch_aspace_activate(uint64_t root);
 bool arch_irq_external_pending(void); /* the fake controller's view */
 /* the fake controller's (tests/host/fake_irqchip.c) */
@@ -153,6 +154,21 @@ static inline uint64_t arch_time_now(void)
 
 	__asm__ volatile("rdtime %0" : "=r"(t));
 	return t;
+}
+
+/* Every hart has Sstc (probe.c): the timer is the stimecmp CSR, else SBI set_timer. */
+extern bool riscv_has_sstc;
+void arch_timer_set_sbi(uint64_t deadline); /* timer.c */
+
+/* One-shot deadline for this hart (timebase ticks; UINT64_MAX disarms): inline, as the
+ * scheduler arms a slice at every wake-up and disarms it at every idle entry. Writing a
+ * deadline in the future also clears a pending timer interrupt. */
+static inline __attribute__((always_inline)) void arch_timer_set(uint64_t deadline)
+{
+	if (riscv_has_sstc)
+		__asm__ volatile("csrw 0x14d, %0" : : "r"(deadline)); /* stimecmp */
+	else
+		arch_timer_set_sbi(deadline);
 }
 
 /* satp for the Sv39 tables at physical address root (mode 8, root's page number). */
