@@ -5,7 +5,8 @@
  * Hardware clears sstatus.SIE on entry and nothing here sets it: handlers run masked.
  *
  * From user mode: the context goes straight into the running thread's struct trap_frame
- * (hart->user_ctx), the kernel stack starts empty, and trap_user() never returns: it leaves
+ * (hart->user_ctx; stval only for an exception, which trap_user() saves), the kernel stack
+ * starts empty, and trap_user() never returns: it leaves
  * through arch_return_to_user() into whichever thread the scheduler picked.
  *
  * From the kernel: an interrupt saves only what C may clobber (ra, t0-t6, a0-a7) and s0, since
@@ -198,9 +199,7 @@ trap_vector:
 	sd	t1, TF_SEPC(t0)
 	csrr	t1, sstatus
 	sd	t1, TF_SSTATUS(t0)
-	csrr	t1, stval
-	sd	t1, TF_STVAL(t0)
-	csrr	t1, scause
+	csrr	t1, scause			/* stval: trap_user() keeps it for an exception */
 	sd	t1, TF_SCAUSE(t0)
 	/* The null system call needs nothing but the way back: answer it right here. */
 	li	t2, SCAUSE_ECALL_U_CODE

@@ -209,8 +209,10 @@ void trap_user(struct trap_frame *tf)
 	} else if (tf->scause == SCAUSE_ECALL_U) {
 		tf->sepc += 4; /* resume after the ecall, whenever that is */
 		syscall_dispatch(t);
-	} else if (!arch_fp_trap(tf, &t->fp)) {
-		thread_fault(t);
+	} else {
+		tf->stval = csr_read(stval); /* trap.S saves it for no one else (no trap since) */
+		if (!arch_fp_trap(tf, &t->fp))
+			thread_fault(t);
 	}
 	sched_exit_to_user();
 }
