@@ -1,0 +1,8 @@
+# Host unit tests of the kernel's memset/memcpy/memcmp and string functions (kernel/kstring.c),
+# renamed so that they do not replace the host C library's own.
+HOST_TESTS += kstring
+HOST_SRCS_kstring := kernel/kstring.c
+HOST_DEPS_kstring := kernel/kstring.h
+
+$(BUILD)/host/test_kstring: HOST_CFLAGS += -fno-builtin -Dmemset=kmemset -Dmemcpy=kmemcpy \
+	-Dmemcmp=kmemcmp -Dstrlen=kstrlen -Dstrcmp=kstrcmp -Dstrncmp=kstrncmp
