@@ -54,6 +54,7 @@ struct hart {
 	uint64_t timer_deadline;
 	void (*timer_call)(void);
 	uint64_t ntfn_timer_next;
+	bool timer_dirty; /* changed while holding the BKL: bkl_unlock() programs the hardware */
 
 	/* Counters, written by this hart only, read by others for tests. */
 	uint64_t timer_irqs;

@@ -73,7 +73,7 @@ static inline __attribute__((always_inline)) void slice_start(struct hart *me)
 	if (!slice_ticks)
 		slice_ticks = timer_us_to_ticks(SCHED_SLICE_US);
 	me->slice = SLICE_RUNNING;
-	timer_arm(timer_now() + slice_ticks, slice_end);
+	timer_arm_locked(me, timer_now() + slice_ticks, slice_end);
 }
 
 /* Keep running cur? Only if nothing better is READY (an equal one only once its slice ended). */
@@ -123,7 +123,7 @@ void sched_exit_to_user(void)
 				me->current = NULL;
 				me->user_ctx = NULL;
 				cur = NULL;
-				timer_disarm();
+				timer_arm_locked(me, UINT64_MAX, 0); /* bkl_unlock() disarms */
 				me->slice = SLICE_NONE;
 			}
 			bkl_unlock();

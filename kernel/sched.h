@@ -15,6 +15,7 @@
 #include "spinlock.h"
 #include "process.h"
 #include "irq/irq.h"
+#include "timer.h"
 
 struct hart;
 
@@ -53,6 +54,8 @@ static inline __attribute__((always_inline)) void bkl_unlock(void)
 		spin_misuse(&bkl, "not held by this hart");
 	bkl.owner = -1;
 	__atomic_store_n(&bkl.locked, 0, __ATOMIC_RELEASE);
+	if (__builtin_expect(this_hart()->timer_dirty, 0))
+		timer_program(this_hart()); /* what it armed while holding the lock (timer.h) */
 }
 
 static inline int bkl_held(void)

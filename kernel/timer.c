@@ -1,13 +1,38 @@
-/* timer.c: the timer interrupt, and the conversion to timebase ticks. The per-hart deadlines
- * and their arming are inline in timer.h (state in struct hart: each hart's own, touched with
- * interrupts masked, so no lock). */
+/* timer.c: arming the per-hart deadlines, the timer interrupt, and the conversion to timebase
+ * ticks. The state is in struct hart (each hart's own, touched with interrupts masked, so no
+ * lock); see timer.h for when the hardware is programmed. */
 #include "timer.h"
 #include "hart.h"
+#include "sched.h"
 #include "irq/irq.h"
 #include "notification.h"
 #include "platform.h"
 
 #define US_PER_S 1000000
+
+void timer_reprogram(void)
+{
+	struct hart *me = this_hart();
+
+	if (bkl_held())
+		me->timer_dirty = true; /* bkl_unlock() programs it */
+	else
+		timer_program(me);
+}
+
+void timer_arm(uint64_t deadline, timer_fn fn)
+{
+	struct hart *me = this_hart();
+
+	me->timer_deadline = deadline;
+	me->timer_call = fn;
+	timer_reprogram();
+}
+
+void timer_disarm(void)
+{
+	timer_arm(UINT64_MAX, 0);
+}
 
 uint64_t timer_us_to_ticks(uint64_t us)
 {

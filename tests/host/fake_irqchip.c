@@ -292,6 +292,13 @@ uint64_t arch_time_now(void) /* timer_now() */
 	return now;
 }
 
+uint64_t fake_timer_deadline = UINT64_MAX;
+
+void arch_timer_set(uint64_t deadline) /* what bkl_unlock() programs */
+{
+	fake_timer_deadline = deadline;
+}
+
 uint64_t timer_us_to_ticks(uint64_t us)
 {
 	return us * FAKE_TICKS_PER_US;

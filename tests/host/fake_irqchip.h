@@ -94,6 +94,8 @@ void fake_set_hart(unsigned int h);
 unsigned int fake_hart(void);
 /* What arch_cycles() returns. */
 void fake_set_cycles(uint64_t cycles);
+/* The deadline the code under test last programmed (arch_timer_set). */
+extern uint64_t fake_timer_deadline;
 /* What timer_now() returns (timebase ticks). */
 void fake_set_time(uint64_t ticks);
 /* What arch_stack_pointer() returns, as bytes used below the running hart's irq_stack_top. */

@@ -314,6 +314,35 @@ static void test_wait_fast(void **state)
 	tqueue_pop(&ntfn.waiters);
 }
 
+/* A deadline armed while the BKL is held reaches the timer hardware only when the BKL is
+ * released (timer.h: under -icount, arming a sooner timer ends the hart's turn in QEMU, which
+ * must not happen with the lock held), as the sooner of it and the notification timers. */
+static void test_timer_programmed_at_unlock(void **state)
+{
+	struct hart *me = &harts[0];
+
+	(void)state;
+	me->ntfn_timer_next = UINT64_MAX;
+	fake_timer_deadline = 7;
+	bkl_lock();
+	timer_arm_locked(me, 1000, NULL);
+	assert_int_equal(fake_timer_deadline, 7); /* not while the lock is held */
+	bkl_unlock();
+	assert_int_equal(fake_timer_deadline, 1000);
+	assert_false(me->timer_dirty);
+
+	me->ntfn_timer_next = 500; /* a notification timer comes first */
+	bkl_lock();
+	timer_arm_locked(me, 1000, NULL);
+	bkl_unlock();
+	assert_int_equal(fake_timer_deadline, 500);
+
+	fake_timer_deadline = 7; /* nothing armed: the release writes nothing */
+	bkl_lock();
+	bkl_unlock();
+	assert_int_equal(fake_timer_deadline, 7);
+}
+
 #define FP_TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -324,6 +353,7 @@ int main(void)
 		FP_TEST(test_reply_recv_fallbacks),
 		FP_TEST(test_reply_recv_fast),
 		FP_TEST(test_wait_fast),
+		FP_TEST(test_timer_programmed_at_unlock),
 	};
 
 	return cmocka_run_group_tests_name("fastpath", tests, NULL, NULL);
