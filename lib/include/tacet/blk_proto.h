@@ -35,8 +35,8 @@
  *   Completion: the status byte is BLK_S_OK, BLK_S_IOERR or BLK_S_UNSUPP (the device's own
  *       values); the client sets it to something else before submitting.
  *   BLK_STATS (no words): reply w0 = requests completed (all clients), w1 = interrupts the
- *       driver handled, w2 = the kernel's count of interrupts on the device's line, w3 = the
- *       most requests in flight at once.
+ *       driver handled, w2 = the kernel's count of interrupts on the device's line less those
+ *       the driver acknowledged as not the device's, w3 = the most requests in flight at once.
  */
 #ifndef TACET_BLK_PROTO_H
 #define TACET_BLK_PROTO_H

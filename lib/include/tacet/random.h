@@ -13,7 +13,7 @@ struct tacet_rng_stats {
 	unsigned long completed;  /* device requests completed */
 	unsigned long in_flight;  /* requests the device holds now */
 	unsigned long irqs;       /* interrupts the driver handled */
-	unsigned long line_count; /* interrupts the kernel counted on the device's line */
+	unsigned long line_count; /* the kernel's count on the line, less those not handled */
 };
 
 /* The service's counters (RNG_STATS). 0 or a negative TACET_E* code. */

@@ -6,8 +6,9 @@
  *       TACET_E* code (-TACET_EINVAL: n out of range; -TACET_EDEAD: the device failed).
  *   RNG_STATS (no words): reply w0 = requests the device has completed, w1 = requests it has
  *       now, w2 = interrupts the driver handled (InterruptStatus said it was the device's),
- *       w3 = interrupts the kernel counted on the device's line. w2 == w3: every interrupt was
- *       the device's and was handled.
+ *       w3 = interrupts the kernel counted on the device's line, less those the driver
+ *       acknowledged as not the device's. w2 == w3: every interrupt the kernel counted reached
+ *       the driver, and those it handled are the ones the kernel recorded as handled.
  */
 #ifndef TACET_RNG_PROTO_H
 #define TACET_RNG_PROTO_H
