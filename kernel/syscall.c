@@ -120,6 +120,7 @@ static void sys_cap_info(struct thread *t)
 	struct cap *c = cap_lookup(t->proc->cspace, ARG(t, 0), TACET_CAP_NULL, 0, &err);
 	const struct frame *f;
 	const struct process *p;
+	const struct irq_desc *d;
 
 	if (!c) {
 		ret(t, -err);
@@ -127,11 +128,12 @@ static void sys_cap_info(struct thread *t)
 	}
 	f = c->obj->type == TACET_CAP_FRAME ? (const struct frame *)c->obj : NULL;
 	p = c->obj->type == TACET_CAP_PROCESS ? (const struct process *)c->obj : NULL;
+	d = c->obj->type == TACET_CAP_IRQ ? (const struct irq_desc *)c->obj : NULL;
 	arch_ctx_set_ret(&t->ctx, 1, c->rights);
 	arch_ctx_set_ret(&t->ctx, 2, c->badge);
 	/* a frame's physical address and size, for DMA (as seL4's Page_GetAddress); a process's
-	 * kernel memory: what its account holds and may hold, in bytes */
-	arch_ctx_set_ret(&t->ctx, 3, f ? f->pa : p ? p->acct->used : 0);
+	 * kernel memory: what its account holds and may hold, in bytes; a line's number */
+	arch_ctx_set_ret(&t->ctx, 3, f ? f->pa : p ? p->acct->used : d ? d->irq : 0);
 	arch_ctx_set_ret(&t->ctx, 4, f ? f->pages : p ? p->acct->limit : 0);
 	ret(t, c->obj->type);
 }

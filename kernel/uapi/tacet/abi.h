@@ -34,7 +34,8 @@ enum tacet_sys {
 	TACET_SYS_CAP_INFO = 13,     /* (slot) -> type; a1 = rights, a2 = badge (empty: EEMPTY);
 				      * a frame's: a3 = physical address, a4 = pages;
 				      * a process's: a3, a4 = bytes of kernel memory its account
-				      * holds, and may hold */
+				      * holds, and may hold; an interrupt line's: a3 = its
+				      * number (TACET_INFO_IRQ's) */
 	TACET_SYS_CAP_GIVE = 14,     /* (process, src, dst, rights) -> 0: copy into another cspace */
 	TACET_SYS_ENDPOINT_NEW = 15, /* (dst) -> 0 */
 	TACET_SYS_NTFN_NEW = 16,     /* (dst) -> 0 */

@@ -338,6 +338,16 @@ static inline long tacet_cap_info_type(unsigned long slot, long type, unsigned l
 	return 0;
 }
 
+/* The number of the interrupt line whose capability is in slot (for TACET_INFO_IRQ's counts),
+ * or a negative TACET_E* code (-TACET_ETYPE: not a line). */
+static inline long tacet_irq_line(unsigned long slot)
+{
+	unsigned long irq, unused;
+	long err = tacet_cap_info_type(slot, TACET_CAP_IRQ, &irq, &unused);
+
+	return err ? err : (long)irq;
+}
+
 /* The physical address and size (pages) of the frame in slot, for a device's DMA. Returns 0 or
  * a negative TACET_E* code (-TACET_ETYPE: not a frame). */
 static inline long tacet_frame_info(unsigned long slot, unsigned long *paddr, unsigned long *pages)
