@@ -48,6 +48,11 @@ CASES = [
     # take milliseconds, so the 1000 echoes alone may take seconds.
     case("ipc-cross-hart", IPC_CHECKS, bootargs="init.run=ipc_server@1,ipc_client@2",
          timeout=60),
+    # The same on the smallest and the largest machine: one hart (server, client and init
+    # share it), and eight (the pair on harts 3 and 7).
+    case("ipc-smp1", IPC_CHECKS, smp=1, bootargs="init.run=ipc_server@0,ipc_client@0"),
+    case("ipc-smp8", IPC_CHECKS, smp=8, bootargs="init.run=ipc_server@7,ipc_client@3",
+         timeout=60),
     # prio_high (150) must run within 1 ms of guest time of prio_signal's signal from hart 2,
     # while prio_low (100) spins on hart 1 for 200 ms: well before prio_low is done.
     case("priority-preemption",

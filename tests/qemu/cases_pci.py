@@ -19,6 +19,19 @@ CASES = [
          bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,edu_dma@2",
          qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
          console_input=(r"edu 0: DMA [^\n]*\n", "poweroff\r")),
+    # The same driver on the smallest and the largest machine: on one hart with the console,
+    # pci and init; on the last of eight. The line follows the driver either way.
+    *(case(f"pci-edu-smp{n}",
+           [rf"edu 0: id 0x10000ed, irq 33 on hart {n - 1}, driver on hart {n - 1}",
+            r"edu 0: raised 1000, handled 1000 \(0 for other devices\): PASS",
+            r"edu 0: factorial 10 = 3628800, completion interrupt 0x1: PASS",
+            r"edu 0: DMA 2048 bytes from RAM at 0x[0-9a-f]+ to the device and back: 0 differ: "
+            r"PASS",
+            r"init: power off requested by uart"],
+           smp=n, bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+"
+                           f"pci-intx,edu_dma@{n - 1}",
+           qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
+           console_input=(r"edu 0: DMA [^\n]*\n", "poweroff\r"), timeout=60) for n in (1, 8)),
     # Three edu devices in slots 1, 5 and 9 (congruent mod 4) share one INTx line; three
     # edu_shared servers on different harts each claim one and, once all three have bound the
     # line (however late the host runs one of them), raise 1000 interrupts at the same time:
