@@ -141,7 +141,7 @@ fastpath_block_on(struct hart *me, struct thread *t, struct notification *n)
 	t->state = TACET_THREAD_BLOCKED_NTFN;
 	if (rq_top(me->rq) < 0)
 		return FAST_SCHEDULE;
-	sched_switch_direct(me, t, rq_pop(me->rq));
+	sched_switch_direct(me, t, rq_take_first(me->rq));
 	return FAST_DONE;
 }
 

@@ -42,6 +42,8 @@ static inline int rq_top(const struct runqueue *rq)
 }
 /* Take the first thread of the highest priority; NULL if empty. */
 static inline struct thread *rq_pop(struct runqueue *rq);
+/* The same when rq is known not to be empty (rq_top() >= 0), as on the fast paths that asked. */
+static inline struct thread *rq_take_first(struct runqueue *rq);
 
 /* The highest non-empty level from the bitmap, or -1 (runqueue.c). */
 int rq_scan_top(const struct runqueue *rq);
@@ -107,16 +109,31 @@ static inline __attribute__((always_inline)) void rq_remove(struct runqueue *rq,
 	}
 }
 
+/* rq_remove() for the head of the top level: no predecessor to unlink, the level known. Half
+ * the instructions of the general removal, on every switch that takes a READY thread. */
+static inline __attribute__((always_inline)) struct thread *rq_take_first(struct runqueue *rq)
+{
+	int top = rq->top;
+	struct tqueue *q = &rq->level[top];
+	struct thread *t = q->head, *next = t->next;
+
+	q->head = next;
+	rq->nready--;
+	if (next) {
+		next->prev = NULL;
+		t->next = NULL;
+		return t;
+	}
+	q->tail = NULL;
+	rq->bitmap[top / 64] &= ~(1UL << (top % 64));
+	if (rq->nready)
+		rq->top = rq_scan_top(rq); /* (empty: rq_top() does not read top) */
+	return t;
+}
+
 static inline __attribute__((always_inline)) struct thread *rq_pop(struct runqueue *rq)
 {
-	int top = rq_top(rq);
-	struct thread *t;
-
-	if (top < 0)
-		return NULL;
-	t = rq->level[top].head;
-	rq_remove(rq, t);
-	return t;
+	return rq_top(rq) < 0 ? NULL : rq_take_first(rq);
 }
 
 #endif
