@@ -80,12 +80,20 @@ static inline __attribute__((always_inline)) void tqueue_remove(struct tqueue *q
 	t->prev = t->next = NULL;
 }
 
+/* tqueue_remove() of the head: it has no predecessor, so there is none to load or unlink. */
 static inline __attribute__((always_inline)) struct thread *tqueue_pop(struct tqueue *q)
 {
-	struct thread *t = q->head;
+	struct thread *t = q->head, *next;
 
-	if (t)
-		tqueue_remove(q, t);
+	if (!t)
+		return NULL;
+	next = t->next;
+	q->head = next;
+	if (next)
+		next->prev = NULL;
+	else
+		q->tail = NULL;
+	t->next = NULL;
 	return t;
 }
 

@@ -60,8 +60,12 @@ static void test_tqueue_fifo(void **state)
 	for (int i = 0; i < 4; i++)
 		tqueue_push(&q, &threads[i], 0);
 	CHECK_QUEUE(&q, &threads[0], &threads[1], &threads[2], &threads[3]);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 4; i++) {
+		struct thread *const rest[] = { &threads[1], &threads[2], &threads[3] };
+
 		assert_ptr_equal(tqueue_pop(&q), &threads[i]);
+		check_queue(&q, rest + i, 3 - i); /* the rest, linked both ways */
+	}
 	check_queue(&q, NULL, 0);
 	/* Popped threads are unlinked. */
 	for (int i = 0; i < 4; i++)
