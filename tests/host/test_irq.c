@@ -1566,6 +1566,47 @@ static void test_ack_wait_fast(void **state)
 	tqueue_remove(&w.ntfn.waiters, &w.thr);
 }
 
+/* A stranger: another process holding the driver's line with the write right and a
+ * notification it may wait on, but no binder of the line. Neither IRQ_ACK_WAIT path lets it
+ * acknowledge the driver's interrupt: the fast path declines (FAST_NO), the slow one says
+ * EINVAL; the line stays masked and PENDING on the driver's ack, the stranger does not block,
+ * and the driver's own ack_wait still works afterwards. */
+static void test_ack_wait_stranger(void **state)
+{
+	struct irq_desc *d = desc(LINE3);
+	enum { STRANGER_IRQ = SLOT_FREE, STRANGER_NTFN };
+
+	(void)state;
+	install(w.other.cspace, STRANGER_IRQ, &d->obj, TACET_RIGHT_WRITE);
+	install(w.other.cspace, STRANGER_NTFN, &w.ntfn2.obj, TACET_RIGHT_READ);
+	assert_int_equal(bind(SLOT_IRQ3, SLOT_NTFN, BADGE), 0);
+	fake_irqchip_raise(LINE3);
+	interrupt(0);
+	assert_int_equal(d->state, IRQ_PENDING);
+	w.ntfn.bits = 0;
+	w.thr.state = w.other_thr.state = TACET_THREAD_RUNNING;
+	fake_log_clear();
+	arch_ctx_set_ret(&w.other_thr.ctx, 0, STRANGER_IRQ);
+	arch_ctx_set_ret(&w.other_thr.ctx, 1, 1);
+	arch_ctx_set_ret(&w.other_thr.ctx, 2, STRANGER_NTFN);
+	bkl_lock();
+	assert_int_equal(irq_ack_wait_fast(&harts[0], &w.other_thr), FAST_NO);
+	bkl_unlock();
+	assert_int_equal(ack_wait_as(&w.other_thr, STRANGER_IRQ, true, STRANGER_NTFN),
+			 -TACET_EINVAL);
+	EXPECT_NO_LOG();
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_true(fake_irqchip_line(LINE3)->masked);
+	assert_int_equal(w.other_thr.state, TACET_THREAD_RUNNING);
+	assert_null(w.ntfn2.waiters.head);
+	/* the driver's own acknowledgement still unmasks it */
+	ack_wait_as(&w.thr, SLOT_IRQ3, true, SLOT_NTFN_RO);
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_false(fake_irqchip_line(LINE3)->masked);
+	assert_int_equal(w.thr.state, TACET_THREAD_BLOCKED_NTFN);
+	tqueue_remove(&w.ntfn.waiters, &w.thr);
+}
+
 /* The device asserts its line again before the driver's IRQ_ACK_WAIT (or still does): the moment
  * the ack unmasks it the controller holds it for this hart (sip.SEIP), so the call takes it
  * itself, exactly once, and returns with its bits instead of blocking only to be woken by the
@@ -2496,6 +2537,7 @@ int main(void)
 		IRQ_TEST(test_ack_wait_refusals),
 		IRQ_TEST(test_ack_wait_fast),
 		IRQ_TEST(test_ack_wait_refired),
+		IRQ_TEST(test_ack_wait_stranger),
 		IRQ_TEST(test_signal_fast),
 		IRQ_TEST(test_release_pending_delivers_next),
 		IRQ_TEST(test_release_last_binder_masks),
