@@ -467,38 +467,43 @@ static long ack(struct thread *t, struct irq_desc *d, struct irq_binder *b, bool
 	return d->state == IRQ_DISABLED ? -TACET_EDISABLED : 0;
 }
 
+/* An acknowledgement has just unmasked a line: if the controller holds an interrupt for this
+ * hart already (the device still asserts it, or raised the next), take it here, in the system
+ * call, instead of leaving for user mode only to be interrupted at once: its top half runs now,
+ * and counts from now (me->trap_cycle, the stamp a waiter gets). Whoever it wakes runs when
+ * the call returns through the scheduler. Returns whether there was one. */
+static bool take_pending(struct hart *me)
+{
+	if (!arch_irq_external_pending())
+		return false;
+	me->trap_cycle = arch_cycles();
+	irq_external();
+	return true;
+}
+
 void sys_irq_ack(struct thread *t)
 {
 	struct irq_binder *b;
 	struct irq_desc *d = decode_bound(t, &b);
+	long err;
 
-	if (d)
-		ret(t, ack(t, d, b, arch_ctx_arg(&t->ctx, 1) != 0));
-}
-
-/* An acknowledgement has just unmasked a line: if the controller holds an interrupt for this
- * hart already (the device still asserts it, or raised the next), take it here, in the system
- * call, instead of leaving for user mode only to be interrupted at once: its top half runs now,
- * and counts from now (me->trap_cycle, the stamp a waiter gets). If that signalled n, t's a1 is
- * the stamp, as if the interrupt had woken it. */
-static void take_pending(struct hart *me, struct thread *t, struct notification *n)
-{
-	uint64_t before = n->bits;
-
-	if (!arch_irq_external_pending())
+	if (!d)
 		return;
-	me->trap_cycle = arch_cycles();
-	irq_external();
-	if (n->bits & ~before)
-		arch_ctx_set_ret(&t->ctx, 1, me->trap_cycle);
+	err = ack(t, d, b, arch_ctx_arg(&t->ctx, 1) != 0);
+	ret(t, err);
+	if (!err)
+		take_pending(this_hart());
 }
 
 /* The wait that follows the ack in the same call: bits there (a pending interrupt taken first)
  * are taken at once, else t blocks and the next delivery stamps it. */
 static void wait_after_ack(struct hart *me, struct thread *t, struct notification *n)
 {
+	uint64_t before = n->bits;
+
 	arch_ctx_set_ret(&t->ctx, 1, 0);
-	take_pending(me, t, n);
+	if (take_pending(me) && (n->bits & ~before))
+		arch_ctx_set_ret(&t->ctx, 1, me->trap_cycle); /* as if the interrupt woke t */
 	if (n->bits) {
 		arch_ctx_set_ret(&t->ctx, 0, n->bits);
 		n->bits = 0;

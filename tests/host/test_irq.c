@@ -1660,6 +1660,38 @@ static void test_ack_wait_refired(void **state)
 	assert_int_equal(irq_spurious(), w.spurious0);
 }
 
+/* The same for a plain IRQ_ACK (a driver that acks late): an interrupt the controller holds
+ * the moment the ack unmasks the line is taken in the call, exactly once, and its bits wait in
+ * the notification for the driver's next wait; with nothing held, the ack only unmasks. */
+static void test_ack_takes_pending(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+	uint64_t count;
+
+	(void)state;
+	first_interrupt_taken();
+	fake_irqchip_seip_visible(true);
+	fake_irqchip_raise(LINE);
+	count = d->count;
+	fake_log_clear();
+	fake_set_cycles(3456);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	EXPECT_LOG(EV(FAKE_UNMASK, LINE, 0), EV(FAKE_CLAIM, LINE, 0), EV(FAKE_MASK, LINE, 0),
+		   SIGNAL(&w.ntfn, BADGE), EV(FAKE_COMPLETE, LINE, 0));
+	assert_int_equal(d->count, count + 1);
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(d->last_trap, 3456); /* counted from when the call took it */
+	assert_int_equal(w.ntfn.bits, BADGE);
+	assert_int_equal(w.thr.state, TACET_THREAD_RUNNING);
+	w.ntfn.bits = 0; /* the driver's wait takes them */
+	fake_log_clear();
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	EXPECT_LOG(EV(FAKE_UNMASK, LINE, 0));
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(d->count, count + 1);
+	assert_int_equal(irq_spurious(), w.spurious0);
+}
+
 /* --- release: a binder that leaves mid-interrupt, and the history that survives it --- */
 
 /* The binder of LINE (w.proc) leaves while it owes the ack: by irq_unbind, or by its process's
@@ -2538,6 +2570,7 @@ int main(void)
 		IRQ_TEST(test_ack_wait_fast),
 		IRQ_TEST(test_ack_wait_refired),
 		IRQ_TEST(test_ack_wait_stranger),
+		IRQ_TEST(test_ack_takes_pending),
 		IRQ_TEST(test_signal_fast),
 		IRQ_TEST(test_release_pending_delivers_next),
 		IRQ_TEST(test_release_last_binder_masks),

@@ -475,7 +475,9 @@ static inline long tacet_irq_bind(unsigned long irq, unsigned long ntfn, unsigne
 }
 
 /* Done with the interrupt; handled says whether it was this server's device's (an interrupt
- * nobody handles counts toward disabling the line). */
+ * nobody handles counts toward disabling the line). If the device has raised the line again by
+ * the time the ack unmasks it, the call takes that interrupt itself: its bits are in the
+ * notification when this returns. -TACET_EDISABLED: the kernel has disabled the line. */
 static inline long tacet_irq_ack(unsigned long irq, int handled)
 {
 	return tacet_syscall2(TACET_SYS_IRQ_ACK, irq, (unsigned long)(handled != 0));
