@@ -21,9 +21,10 @@ uintptr_t arch_stack_pointer(void);
  * this hart (from a line it does not mask): a system call that has just unmasked a line takes
  * it at once instead of leaving for user mode to be interrupted (irq.c). */
 /* The controller's operations of every interrupt (inline, arch_types.h; the rest of the
- * controller is the struct irqchip it registers, irq/irqchip.h):
- *   arch_irq_claim(hart): this hart's next pending line, 0 if none (another hart took it);
- *   arch_irq_complete(hart, irq): the claimed line is done (it may interrupt again);
+ * controller is the struct irqchip it registers, irq/irqchip.h), a hart named by its struct
+ * arch_hart (struct hart's `arch`: &me->arch):
+ *   arch_irq_claim(a): this hart's next pending line, 0 if none (another hart took it);
+ *   arch_irq_complete(a, irq): the claimed line is done (it may interrupt again);
  *   arch_irq_mask(irq) / arch_irq_unmask(irq): keep it from interrupting / let it. */
 /* The idle loop's wait: sleep (interrupts stay masked) until an interrupt is pending, and
  * handle what is pending. */

@@ -69,6 +69,8 @@ struct hart {
 	/* Set by the hart that unmapped (holding the BKL), cleared by this hart once its TLB holds
 	 * nothing stale: in its IPI handler, or while it spins for the BKL. */
 	uint32_t tlb_flush_pending;
+
+	struct arch_hart arch; /* the port's (arch_types.h): its interrupt controller context */
 };
 
 extern struct hart harts[MAX_HARTS];

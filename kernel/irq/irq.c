@@ -167,7 +167,7 @@ static inline __attribute__((always_inline)) void top_half(struct hart *me, stru
 	} else {
 		deliver(d);
 	}
-	arch_irq_complete(me->id, d->irq);
+	arch_irq_complete(&me->arch, d->irq);
 	irq_account(d, me);
 }
 
@@ -188,7 +188,7 @@ void irq_external(void)
 	 * claim would stay open, the line dead). irq_external_idle() does the same. */
 	if (!locked)
 		bkl_lock();
-	top_half(me, irq_desc_get(arch_irq_claim(me->id)));
+	top_half(me, irq_desc_get(arch_irq_claim(&me->arch)));
 	if (!locked)
 		bkl_unlock();
 }
@@ -198,7 +198,7 @@ void irq_external_idle(void)
 	struct hart *me = this_hart();
 
 	bkl_lock_masked(); /* the idle wait never unmasks interrupts */
-	top_half(me, irq_desc_get(arch_irq_claim(me->id)));
+	top_half(me, irq_desc_get(arch_irq_claim(&me->arch)));
 	bkl_unlock();
 	me->ext_irqs++; /* after: not between the interrupt and its handler */
 }

@@ -88,7 +88,7 @@ irq_deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
 		arch_ctx_set_ret(&w->ctx, 1, me->trap_cycle);
 		w->irq_stamp_wanted = false;
 	}
-	arch_irq_complete(me->id, d->irq);
+	arch_irq_complete(&me->arch, d->irq);
 	irq_account(d, me);
 	w->irq_woken_by = d;
 	w->irq_woken_at = d->last_done;
@@ -102,7 +102,7 @@ irq_deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
 static inline __attribute__((always_inline)) struct thread *irq_external_user(struct hart *me,
 									      struct thread *t)
 {
-	struct irq_desc *d = irq_desc_get(arch_irq_claim(me->id));
+	struct irq_desc *d = irq_desc_get(arch_irq_claim(&me->arch));
 	struct thread *w;
 
 	me->ext_irqs++;

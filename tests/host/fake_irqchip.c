@@ -101,10 +101,20 @@ static bool claimable(const struct fake_line *l, unsigned int hart)
 	       l->claimed_by < 0;
 }
 
-/* The most urgent claimable line, the lowest number among equals (as the PLIC chooses). */
-unsigned int arch_irq_claim(unsigned int hart)
+/* The hart whose struct arch_hart the kernel passed (its own: &me->arch). */
+static unsigned int hart_of(const struct arch_hart *a)
 {
-	unsigned int best = 0;
+	const struct hart *h = (const struct hart *)((const char *)a - offsetof(struct hart, arch));
+
+	if (h < harts || h >= harts + MAX_HARTS)
+		fail_msg("fake irqchip: %p is no hart's arch_hart", (const void *)a);
+	return h->id;
+}
+
+/* The most urgent claimable line, the lowest number among equals (as the PLIC chooses). */
+unsigned int arch_irq_claim(const struct arch_hart *a)
+{
+	unsigned int best = 0, hart = hart_of(a);
 
 	if (!irq_chip)
 		return 0; /* no controller registered: as the PLIC's claim without a context */
@@ -125,9 +135,10 @@ unsigned int arch_irq_claim(unsigned int hart)
 	return best;
 }
 
-void arch_irq_complete(unsigned int hart, unsigned int irq)
+void arch_irq_complete(const struct arch_hart *a, unsigned int irq)
 {
 	struct fake_line *l = line(irq);
+	unsigned int hart = hart_of(a);
 
 	log_event((struct fake_event){ .op = FAKE_COMPLETE, .irq = irq, .hart = hart });
 	l->completes++;

@@ -22,7 +22,6 @@ static volatile uint8_t *plic_base;
 static uint32_t plic_ndev;
 static int ctx_of[MAX_HARTS] = { [0 ... MAX_HARTS - 1] = -1 }; /* by logical hart id */
 /* read by the inline operations of every interrupt (arch_types.h) */
-volatile uint32_t *plic_claim_reg[MAX_HARTS];
 volatile uint32_t *plic_priority_reg;
 uint32_t plic_line_priority[PLIC_MAX_SOURCES];
 
@@ -81,7 +80,7 @@ void plic_init_hart(const struct hart *h)
 	for (uint32_t word = 0; word <= plic_ndev / 32; word++)
 		*reg(PLIC_ENABLE(ctx) + 4 * word) = 0;
 	*reg(PLIC_THRESHOLD(ctx)) = 0;
-	plic_claim_reg[h->id] = reg(PLIC_CLAIM(ctx));
+	harts[h->id].arch.irq_claim = reg(PLIC_CLAIM(ctx));
 }
 
 static void plic_set_priority(unsigned int irq, unsigned int prio)

@@ -52,6 +52,12 @@ static inline unsigned long arch_ctx_pc(const struct trap_frame *tf)
 
 struct hart;
 
+/* The port's part of each hart's state (struct hart's `arch`, hart.h), for the operations of
+ * every interrupt: reached through the hart's own pointer, no index into a table. */
+struct arch_hart {
+	volatile uint32_t *irq_claim; /* its PLIC context's claim/complete register; NULL: none */
+};
+
 #ifdef TACET_HOST_TEST
 /* Host unit tests (tests/host) run generic code on the build machine, which has neither tp nor
  * sstatus: the test says which hart runs, and interrupts are masked as in the kernel. */
@@ -73,8 +79,8 @@ void arch_timer_set(uint64_t deadline);
 void arch_aspace_activate(uint64_t root);
 bool arch_irq_external_pending(void); /* the fake controller's view */
 /* the fake controller's (tests/host/fake_irqchip.c) */
-unsigned int arch_irq_claim(unsigned int hart);
-void arch_irq_complete(unsigned int hart, unsigned int irq);
+unsigned int arch_irq_claim(const struct arch_hart *a);
+void arch_irq_complete(const struct arch_hart *a, unsigned int irq);
 void arch_irq_mask(unsigned int irq);
 void arch_irq_unmask(unsigned int irq);
 #else
@@ -117,23 +123,23 @@ static inline __attribute__((always_inline)) bool arch_irq_external_pending(void
 
 /* The interrupt controller's operations on every interrupt, inline (each is one MMIO access;
  * through a table of functions the calls cost more than the accesses): the PLIC's, whose
- * registers plic.c finds at probe time. Lines 1..n; harts by logical id; a hart without an
+ * registers plic.c finds at probe time. Lines 1..n; a hart (its struct arch_hart) without an
  * S-mode context claims 0. Masking a line sets its priority to 0, unmasking restores it. */
-extern volatile uint32_t *plic_claim_reg[];  /* each hart's claim/complete register */
 extern volatile uint32_t *plic_priority_reg; /* the priority word of line 0 (unused) */
 extern uint32_t plic_line_priority[];        /* what unmask restores; never 0 */
 
-static inline __attribute__((always_inline)) unsigned int arch_irq_claim(unsigned int hart)
+static inline __attribute__((always_inline)) unsigned int
+arch_irq_claim(const struct arch_hart *a)
 {
-	volatile uint32_t *r = plic_claim_reg[hart];
+	volatile uint32_t *r = a->irq_claim;
 
 	return r ? *r : 0;
 }
 
-static inline __attribute__((always_inline)) void arch_irq_complete(unsigned int hart,
+static inline __attribute__((always_inline)) void arch_irq_complete(const struct arch_hart *a,
 								     unsigned int irq)
 {
-	*plic_claim_reg[hart] = irq;
+	*a->irq_claim = irq;
 }
 
 static inline __attribute__((always_inline)) void arch_irq_mask(unsigned int irq)
