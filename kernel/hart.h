@@ -59,7 +59,7 @@ struct hart {
 	/* Counters, written by this hart only, read by others for tests. */
 	uint64_t timer_irqs;
 	uint64_t ipis;
-	uint64_t ext_irqs;
+	uint64_t empty_claims; /* external interrupts whose claim found no line (irq.c) */
 
 	/* Requests from other harts: bits of enum ipi_reason set with an atomic OR, taken by this
 	 * hart with an atomic swap. ping_from/pong_from: bit n set by logical hart n. */

@@ -295,7 +295,7 @@ static void test_uart_irq(void)
 		ktest_fail("line %u was taken by harts %#x, routed to hart 0 only", irq,
 			   uart_irq_harts);
 	kprintf("uart: received \"%s\" in %lu interrupts of line %u on hart 0, %lu spurious\n",
-		uart_received, (unsigned long)irq_desc_get(irq)->count, irq,
+		uart_received, (unsigned long)irq_count(irq_desc_get(irq)), irq,
 		(unsigned long)irq_spurious());
 	ktest_pass();
 }

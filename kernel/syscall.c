@@ -471,7 +471,7 @@ static void sys_info(struct thread *t)
 			out.hart.hwid = harts[index].hwid;
 			out.hart.timer_irqs = harts[index].timer_irqs;
 			out.hart.ipis = harts[index].ipis;
-			out.hart.ext_irqs = harts[index].ext_irqs;
+			out.hart.ext_irqs = irq_hart_count((unsigned int)index);
 			out.hart.syscalls = harts[index].syscalls;
 			n = sizeof(out.hart);
 		}

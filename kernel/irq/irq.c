@@ -156,6 +156,7 @@ static inline __attribute__((always_inline)) void top_half(struct hart *me, stru
 {
 	if (!d) {
 		__atomic_fetch_add(&spurious, 1, __ATOMIC_RELAXED);
+		me->empty_claims++;
 		return; /* nothing pending any more: another hart claimed it */
 	}
 	if (d->handler) {
@@ -181,7 +182,6 @@ void irq_external(void)
 	struct hart *me = this_hart();
 	int locked = bkl_held();
 
-	me->ext_irqs++;
 	/* Not holding it (a handler's window opened outside a system call), take the BKL before
 	 * the claim: no system call may move the line between its claim and its completion,
 	 * which the PLIC would ignore from a context the line is no longer enabled for (the
@@ -200,7 +200,6 @@ void irq_external_idle(void)
 	bkl_lock_masked(); /* the idle wait never unmasks interrupts */
 	top_half(me, irq_desc_get(arch_irq_claim(&me->arch)));
 	bkl_unlock();
-	me->ext_irqs++; /* after: not between the interrupt and its handler */
 }
 
 int irq_request_fast(unsigned int irq, irq_handler_fn fn, unsigned int flags, unsigned int hart)
@@ -259,6 +258,25 @@ void irq_hardirq_exit(unsigned int saved)
 uint64_t irq_spurious(void)
 {
 	return __atomic_load_n(&spurious, __ATOMIC_RELAXED);
+}
+
+uint64_t irq_count(const struct irq_desc *d)
+{
+	uint64_t n = 0;
+
+	for (unsigned int h = 0; h < MAX_HARTS; h++)
+		n += d->per_hart[h];
+	return n;
+}
+
+uint64_t irq_hart_count(unsigned int h)
+{
+	uint64_t n = harts[h].empty_claims;
+
+	for (unsigned int irq = 0; irq < IRQ_MAX; irq++)
+		if (irq_descs[irq])
+			n += irq_descs[irq]->per_hart[h];
+	return n;
 }
 
 /* Detection on a threaded line, once every binder has acknowledged (or left): whether it
@@ -621,7 +639,7 @@ long irq_info(unsigned long index, void *out)
 	ii->bound = d->handler ? 1 : d->nbinders;
 	ii->unhandled = d->unhandled;
 	ii->disabled_count = d->disabled_count;
-	ii->count = d->count;
+	ii->count = irq_count(d);
 	for (unsigned int h = 0; h < MAX_HARTS && h < TACET_INFO_MAX_HARTS; h++)
 		ii->per_hart[h] = d->per_hart[h];
 	ii->top_half_max = d->top_half_max;

@@ -70,8 +70,7 @@ struct irq_desc {
 
 	uint64_t unhandled;         /* interrupts no binder handled (for ever: a statistic) */
 	uint64_t disabled_count;    /* times detection disabled it */
-	uint64_t count;             /* interrupts taken */
-	uint64_t per_hart[MAX_HARTS];
+	uint64_t per_hart[MAX_HARTS]; /* interrupts taken, by hart (their sum: irq_count()) */
 	uint64_t top_half_max;      /* cycles from trap entry to the end of the top half */
 	uint64_t top_half_total;
 	uint64_t last_trap, last_done; /* the latest interrupt's trap entry and top half done */
@@ -121,6 +120,10 @@ unsigned int irq_hardirq_enter(void);
 void irq_hardirq_exit(unsigned int saved);
 /* Claims that found no line (another hart got it first, or nothing was pending). */
 uint64_t irq_spurious(void);
+/* Interrupts d has taken, on every hart. */
+uint64_t irq_count(const struct irq_desc *d);
+/* External interrupts hart h has taken: its claims of every line, and those that found none. */
+uint64_t irq_hart_count(unsigned int h);
 /* Say on the console which lines the top half disabled since the last call (it never prints
  * itself). BKL held, outside the top half: the idle loop and the trap path call it. */
 void irq_report_due(void);

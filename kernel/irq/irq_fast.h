@@ -54,8 +54,7 @@ static inline __attribute__((always_inline)) void irq_account(struct irq_desc *d
 
 	d->last_trap = me->trap_cycle;
 	d->last_done = now;
-	d->count++;
-	d->per_hart[me->id]++;
+	d->per_hart[me->id]++; /* the total is their sum, added when asked (irq_count) */
 	d->top_half_total += top;
 	if (top > d->top_half_max)
 		d->top_half_max = top;
@@ -105,7 +104,6 @@ static inline __attribute__((always_inline)) struct thread *irq_external_user(st
 	struct irq_desc *d = irq_desc_get(arch_irq_claim(&me->arch));
 	struct thread *w;
 
-	me->ext_irqs++;
 	if (d && (w = irq_deliver_direct(me, d, t)))
 		return w;
 	irq_top_half(me, d);

@@ -371,7 +371,7 @@ static void test_init_masks_every_line(void **state)
 		assert_int_equal(d->state, IRQ_UNBOUND);
 		assert_int_equal(d->nbinders, 0);
 		assert_null(d->handler);
-		assert_int_equal(d->count, 0);
+		assert_int_equal(irq_count(d), 0);
 		assert_true(l->masked);
 		assert_int_equal(l->masks, 1);
 		assert_int_equal(l->unmasks, 0);
@@ -550,8 +550,8 @@ static void test_fire_signals_once(void **state)
 	assert_int_equal(l->claims, 1);
 	assert_int_equal(l->completes, 1);
 	assert_int_equal(w.ntfn.bits, BADGE);
-	assert_int_equal(harts[0].ext_irqs, 1);
-	assert_int_equal(d->count, 1);
+	assert_int_equal(irq_hart_count(0), 1);
+	assert_int_equal(irq_count(d), 1);
 	assert_int_equal(d->per_hart[0], 1);
 	for (unsigned int h = 1; h < MAX_HARTS; h++)
 		assert_int_equal(d->per_hart[h], 0);
@@ -574,9 +574,9 @@ static void test_fire_signals_once(void **state)
 	interrupt(0);
 	assert_int_equal(d->top_half_max, 400);
 	assert_int_equal(d->top_half_total, 750);
-	assert_int_equal(d->count, 3);
+	assert_int_equal(irq_count(d), 3);
 	assert_int_equal(d->per_hart[0], 3);
-	assert_int_equal(harts[0].ext_irqs, 3);
+	assert_int_equal(irq_hart_count(0), 3);
 	assert_int_equal(fake_log_count(FAKE_SIGNAL), 3);
 }
 
@@ -614,7 +614,7 @@ static void test_pending_is_oneshot(void **state)
 	assert_true(l->masked);
 	assert_true(l->pending);
 	assert_int_equal(d->state, IRQ_PENDING);
-	assert_int_equal(d->count, 1);
+	assert_int_equal(irq_count(d), 1);
 	assert_int_equal(spurious_since_setup(), FAKE_NHARTS);
 
 	/* The ack unmasks it: the held-back interrupt comes through, once. */
@@ -627,7 +627,7 @@ static void test_pending_is_oneshot(void **state)
 	interrupt(0);
 	EXPECT_LOG(EV(FAKE_CLAIM, LINE, 0), EV(FAKE_MASK, LINE, 0), SIGNAL(&w.ntfn, BADGE),
 		   EV(FAKE_COMPLETE, LINE, 0));
-	assert_int_equal(d->count, 2);
+	assert_int_equal(irq_count(d), 2);
 	fake_log_clear();
 	interrupt(0);
 	EXPECT_LOG(EV(FAKE_CLAIM, 0, 0));
@@ -658,7 +658,7 @@ static void test_ack(void **state)
 	fake_log_clear();
 	assert_int_equal(ack(SLOT_IRQ3), 0); /* twice: the second changes nothing */
 	EXPECT_NO_LOG();
-	assert_int_equal(d->count, 1);
+	assert_int_equal(irq_count(d), 1);
 	assert_int_equal(d->unhandled, 0);
 }
 
@@ -671,8 +671,8 @@ static void test_spurious_claim(void **state)
 	interrupt(0);
 	EXPECT_LOG(EV(FAKE_CLAIM, 0, 0));
 	assert_int_equal(spurious_since_setup(), 1);
-	assert_int_equal(harts[0].ext_irqs, 1);
-	assert_int_equal(desc(LINE)->count, 0);
+	assert_int_equal(irq_hart_count(0), 1);
+	assert_int_equal(irq_count(desc(LINE)), 0);
 
 	/* Pending, but routed to hart 0: hart 1's claim finds nothing. */
 	fake_irqchip_raise(LINE);
@@ -685,12 +685,12 @@ static void test_spurious_claim(void **state)
 	/* Pending on a line nobody bound: masked, never claimed. */
 	fake_irqchip_raise(LINE2);
 	interrupt(0);
-	assert_int_equal(desc(LINE)->count, 1);
+	assert_int_equal(irq_count(desc(LINE)), 1);
 	fake_log_clear();
 	interrupt(0);
 	EXPECT_LOG(EV(FAKE_CLAIM, 0, 0));
 	assert_int_equal(spurious_since_setup(), 3);
-	assert_int_equal(desc(LINE2)->count, 0);
+	assert_int_equal(irq_count(desc(LINE2)), 0);
 }
 
 /* Before a controller registers (or on a board without one), an external interrupt is only
@@ -702,7 +702,7 @@ static void test_no_controller(void **state)
 	interrupt(0);
 	irqchip_register(fake_irqchip());
 	EXPECT_NO_LOG();
-	assert_int_equal(harts[0].ext_irqs, 1);
+	assert_int_equal(irq_hart_count(0), 1);
 	assert_int_equal(spurious_since_setup(), 1);
 }
 
@@ -725,7 +725,7 @@ static void test_affinity_routes_to_one_hart(void **state)
 	interrupt(0);
 	interrupt(1);
 	interrupt(3);
-	assert_int_equal(d->count, 0);
+	assert_int_equal(irq_count(d), 0);
 	assert_int_equal(spurious_since_setup(), 3);
 	interrupt(2);
 	assert_int_equal(fake_log_count(FAKE_SIGNAL), 1);
@@ -785,7 +785,7 @@ static void test_affinity_moves_pending_interrupt(void **state)
 	interrupt(1);
 	assert_int_equal(fake_log_count(FAKE_SIGNAL), 2);
 	assert_int_equal(d->per_hart[1], 1);
-	assert_int_equal(d->count, 2);
+	assert_int_equal(irq_count(d), 2);
 }
 
 /* An unbound line may be moved; it stays masked, and binding routes it there. */
@@ -1017,7 +1017,7 @@ static void test_shared_line(void **state)
 	assert_int_equal(d->state, IRQ_PENDING);
 	assert_int_equal(ack_as(&w.thr, SLOT_IRQ3, true), 0);
 	assert_int_equal(d->state, IRQ_IDLE);
-	assert_int_equal(d->count, 4);
+	assert_int_equal(irq_count(d), 4);
 }
 
 /* A second process with capabilities to LINE3 and ntfn2, for the binders limit. */
@@ -1158,7 +1158,7 @@ static void test_busy_line_stays_on(void **state)
 	for (unsigned int i = 0; i < 3 * IRQ_STORM_LIMIT; i++)
 		fire_and_ack(SLOT_IRQ, LINE, true);
 	assert_int_equal(d->state, IRQ_IDLE);
-	assert_int_equal(d->count, 3 * IRQ_STORM_LIMIT);
+	assert_int_equal(irq_count(d), 3 * IRQ_STORM_LIMIT);
 	assert_int_equal(d->disabled_count, 0);
 	assert_int_equal(fake_console_lines(), 0);
 }
@@ -1259,7 +1259,7 @@ static void test_user_irq_direct(void **state)
 	assert_ptr_equal(user_interrupt(LINE, 100, 0), &waiting);
 	EXPECT_LOG(EV(FAKE_CLAIM, LINE, 0), EV(FAKE_MASK, LINE, 0), EV(FAKE_COMPLETE, LINE, 0));
 	assert_int_equal(d->state, IRQ_PENDING);
-	assert_int_equal(d->count, 1);
+	assert_int_equal(irq_count(d), 1);
 	assert_int_equal(d->per_hart[0], 1);
 	assert_int_equal(arch_ctx_arg(&waiting.ctx, 0), BADGE);
 	assert_int_equal(arch_ctx_arg(&waiting.ctx, 1), 777);
@@ -1282,7 +1282,7 @@ static void expect_fallback(struct thread *got, unsigned int line, unsigned int 
 	assert_int_equal(desc(line)->state, IRQ_PENDING);
 	assert_int_equal(fake_log_count(FAKE_SIGNAL), signals);
 	assert_int_equal(fake_log_count(FAKE_COMPLETE), 1);
-	assert_int_equal(desc(line)->count, 1);
+	assert_int_equal(irq_count(desc(line)), 1);
 }
 
 static void test_user_irq_fallbacks(void **state)
@@ -1293,12 +1293,12 @@ static void test_user_irq_fallbacks(void **state)
 	expect_fallback(user_interrupt(LINE, 50, 0), LINE, 1);
 	tqueue_remove(&w.ntfn.waiters, &waiting);
 	assert_int_equal(ack(SLOT_IRQ), 0);
-	desc(LINE)->count = 0;
+	memset(desc(LINE)->per_hart, 0, sizeof(desc(LINE)->per_hart));
 	/* a waiter on another hart */
 	expect_fallback(user_interrupt(LINE, 100, 1), LINE, 1);
 	tqueue_remove(&w.ntfn.waiters, &waiting);
 	assert_int_equal(ack(SLOT_IRQ), 0);
-	desc(LINE)->count = 0;
+	memset(desc(LINE)->per_hart, 0, sizeof(desc(LINE)->per_hart));
 	/* something READY on this hart more urgent than the waiter */
 	urgent = (struct thread){ .prio = 200, .hart = 0 };
 	rq_push(&runqueues[0], &urgent, false);
@@ -1306,7 +1306,7 @@ static void test_user_irq_fallbacks(void **state)
 	rq_remove(&runqueues[0], &urgent);
 	tqueue_remove(&w.ntfn.waiters, &waiting);
 	assert_int_equal(ack(SLOT_IRQ), 0);
-	desc(LINE)->count = 0;
+	memset(desc(LINE)->per_hart, 0, sizeof(desc(LINE)->per_hart));
 	/* nobody waiting: the bits wait in the notification */
 	running = (struct thread){ .prio = 50, .hart = 0, .state = TACET_THREAD_RUNNING };
 	fake_irqchip_raise(LINE);
@@ -1623,7 +1623,7 @@ static void test_ack_wait_refired(void **state)
 	urgent = (struct thread){ .prio = 10, .hart = 0, .state = TACET_THREAD_READY };
 	rq_push(&runqueues[0], &urgent, false);
 	fake_irqchip_raise(LINE);
-	count = d->count;
+	count = irq_count(d);
 	fake_log_clear();
 	fake_switched_from = fake_switched_to = NULL;
 	fake_set_cycles(1234);
@@ -1637,7 +1637,7 @@ static void test_ack_wait_refired(void **state)
 	assert_null(fake_switched_to);
 	assert_null(w.ntfn.waiters.head);
 	assert_int_equal(d->state, IRQ_PENDING);
-	assert_int_equal(d->count, count + 1);
+	assert_int_equal(irq_count(d), count + 1);
 	assert_int_equal(d->unhandled, 0);
 	rq_remove(&runqueues[0], &urgent);
 	/* slow path (nothing READY): the same, through sys_irq_ack_wait */
@@ -1650,7 +1650,7 @@ static void test_ack_wait_refired(void **state)
 		   SIGNAL(&w.ntfn, BADGE), EV(FAKE_COMPLETE, LINE, 0));
 	assert_int_equal(w.thr.state, TACET_THREAD_RUNNING);
 	assert_int_equal(d->state, IRQ_PENDING);
-	assert_int_equal(d->count, count + 2);
+	assert_int_equal(irq_count(d), count + 2);
 	/* nothing raised: it blocks as before, the line unmasked */
 	fake_log_clear();
 	ack_wait_as(&w.thr, SLOT_IRQ, true, SLOT_NTFN_RO);
@@ -1672,13 +1672,13 @@ static void test_ack_takes_pending(void **state)
 	first_interrupt_taken();
 	fake_irqchip_seip_visible(true);
 	fake_irqchip_raise(LINE);
-	count = d->count;
+	count = irq_count(d);
 	fake_log_clear();
 	fake_set_cycles(3456);
 	assert_int_equal(ack(SLOT_IRQ), 0);
 	EXPECT_LOG(EV(FAKE_UNMASK, LINE, 0), EV(FAKE_CLAIM, LINE, 0), EV(FAKE_MASK, LINE, 0),
 		   SIGNAL(&w.ntfn, BADGE), EV(FAKE_COMPLETE, LINE, 0));
-	assert_int_equal(d->count, count + 1);
+	assert_int_equal(irq_count(d), count + 1);
 	assert_int_equal(d->state, IRQ_PENDING);
 	assert_int_equal(d->last_trap, 3456); /* counted from when the call took it */
 	assert_int_equal(w.ntfn.bits, BADGE);
@@ -1688,7 +1688,7 @@ static void test_ack_takes_pending(void **state)
 	assert_int_equal(ack(SLOT_IRQ), 0);
 	EXPECT_LOG(EV(FAKE_UNMASK, LINE, 0));
 	assert_int_equal(d->state, IRQ_IDLE);
-	assert_int_equal(d->count, count + 1);
+	assert_int_equal(irq_count(d), count + 1);
 	assert_int_equal(irq_spurious(), w.spurious0);
 }
 
@@ -1753,7 +1753,7 @@ static void test_release_pending_delivers_next(void **state)
 		assert_int_equal(d->unhandled, (uint64_t)by_end + 1);
 		assert_int_equal(unbind(SLOT_IRQ), 0);
 	}
-	assert_int_equal(d->count, 4);
+	assert_int_equal(irq_count(d), 4);
 }
 
 /* Binders leaving a shared line: the line stays unmasked while one is left, however the
@@ -1838,7 +1838,7 @@ static void test_rebind_keeps_unhandled_streak(void **state)
 	if (d->state != IRQ_DISABLED)
 		fail_msg("line %d not disabled after %d unhandled interrupts in a row: unbind and "
 			 "bind reset the streak", LINE, IRQ_UNHANDLED_LIMIT);
-	assert_int_equal(d->count, IRQ_UNHANDLED_LIMIT);
+	assert_int_equal(irq_count(d), IRQ_UNHANDLED_LIMIT);
 	assert_int_equal(d->unhandled, IRQ_UNHANDLED_LIMIT);
 	assert_int_equal(d->disabled_count, 1);
 	assert_int_equal(fake_console_lines(), 1);
@@ -2064,7 +2064,7 @@ static void test_fast_handler(void **state)
 	assert_true(handled.claim_open);
 	assert_false(l->masked);
 	assert_int_equal(d->state, IRQ_IDLE);
-	assert_int_equal(d->count, 1);
+	assert_int_equal(irq_count(d), 1);
 	assert_int_equal(d->per_hart[1], 1);
 	assert_int_equal(harts[1].irq_depth_max, 1);
 	fake_irqchip_raise(LINE2);
@@ -2323,7 +2323,7 @@ static void check_model(const struct model *m, unsigned int step)
 		const struct irq_desc *d = desc(ml->irq);
 		const struct fake_line *l = fake_irqchip_line(ml->irq);
 
-		if (d->state != ml->state || d->hart != ml->hart || d->count != ml->count ||
+		if (d->state != ml->state || d->hart != ml->hart || irq_count(d) != ml->count ||
 		    d->nbinders != model_binders(ml) || l->pending != ml->pending ||
 		    l->masked != (ml->state != IRQ_IDLE) ||
 		    l->routed != (ml->routed < 0 ? 0u : 1u << ml->routed))
@@ -2331,7 +2331,7 @@ static void check_model(const struct model *m, unsigned int step)
 				 "pending %d masked %d routed %#x; model: state %d hart %u "
 				 "count %llu binders %u pending %d routed %d", step, ml->irq,
 				 d->state, d->hart,
-				 (unsigned long long)d->count, d->nbinders, l->pending, l->masked,
+				 (unsigned long long)irq_count(d), d->nbinders, l->pending, l->masked,
 				 l->routed, ml->state, ml->hart, (unsigned long long)ml->count,
 				 model_binders(ml), ml->pending, ml->routed);
 		for (unsigned int k = 0; k < d->nbinders; k++) {
