@@ -61,6 +61,7 @@
 
 const struct irqchip *irq_chip;
 struct irq_desc *irq_descs[IRQ_MAX];
+static unsigned int irq_lines; /* irq_descs[1..irq_lines] exist */
 static uint64_t spurious;
 bool irq_reports_due; /* some line's report_due is set (irq_report() looks inline) */
 
@@ -84,6 +85,7 @@ void irq_init(void)
 		d->irq = irq;
 		arch_irq_mask(irq); /* routed nowhere until bound (each hart starts with none enabled) */
 		irq_descs[irq] = d;
+		irq_lines = irq;
 	}
 }
 
@@ -273,9 +275,8 @@ uint64_t irq_hart_count(unsigned int h)
 {
 	uint64_t n = harts[h].empty_claims;
 
-	for (unsigned int irq = 0; irq < IRQ_MAX; irq++)
-		if (irq_descs[irq])
-			n += irq_descs[irq]->per_hart[h];
+	for (unsigned int irq = 1; irq <= irq_lines; irq++) /* the controller's, not IRQ_MAX */
+		n += irq_descs[irq]->per_hart[h];
 	return n;
 }
 
