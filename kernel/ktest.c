@@ -10,6 +10,7 @@
 #include "panic.h"
 #include "platform.h"
 #include "timer.h"
+#include <tacet/bench_hist.h>
 
 #define KTEST_FAIL_EXIT_CODE 2
 #define TIMER_TEST_PERIOD_US 100
@@ -62,6 +63,17 @@ void ktest_report(const char *name, uint64_t *samples, unsigned int n)
 	kprintf("BENCH %s samples=%u min=%lu median=%lu max=%lu\n", name, n,
 		(unsigned long)samples[0], (unsigned long)samples[(n - 1) / 2],
 		(unsigned long)samples[n - 1]);
+	kprintf("BENCHHIST %s p90=%lu p99=%lu", name,
+		(unsigned long)tacet_hist_percentile(samples, n, 90),
+		(unsigned long)tacet_hist_percentile(samples, n, 99));
+	for (unsigned long i = 0, run; i < n; i += run) {
+		run = tacet_hist_run(samples, n, i);
+		kprintf(" %lu:%lu", (unsigned long)tacet_hist_low(samples[0],
+								  tacet_hist_bucket(samples[i],
+										    samples[0])),
+			run);
+	}
+	kprintf("\n");
 }
 
 /* Run fn on every other hart (from their idle loops) and on this one. */

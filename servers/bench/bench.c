@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <tacet.h>
+#include <tacet/bench_hist.h>
 #include <tacet/init_proto.h>
 #include "bench.h"
 
@@ -46,6 +47,14 @@ void bench_report(const char *name, unsigned long *samples, unsigned long n)
 	qsort(samples, n, sizeof(samples[0]), compare_ulong);
 	printf("BENCH %s samples=%lu min=%lu median=%lu max=%lu\n", name, n, samples[0],
 	       samples[(n - 1) / 2], samples[n - 1]);
+	printf("BENCHHIST %s p90=%lu p99=%lu", name, tacet_hist_percentile(samples, n, 90),
+	       tacet_hist_percentile(samples, n, 99));
+	for (unsigned long i = 0, run; i < n; i += run) {
+		run = tacet_hist_run(samples, n, i);
+		printf(" %lu:%lu", tacet_hist_low(samples[0], tacet_hist_bucket(samples[i], samples[0])),
+		       run);
+	}
+	printf("\n");
 }
 
 /* Where a raw thread starts (a0 = its struct bench_thread): the thread has only sp and a0, so

@@ -90,6 +90,10 @@ WALL_CLOCK = [
 WALL_RE = re.compile(r"^BLKBENCH (\S+) iops=(\d+) requests=(\d+) ns=(\d+)\s*$", re.M)
 
 BENCH_RE = re.compile(r"^BENCH (\S+) samples=(\d+) min=(\d+) median=(\d+) max=(\d+)\s*$", re.M)
+# The line after each BENCH line (kernel/uapi/tacet/bench_hist.h): nearest-rank percentiles and
+# the histogram, one low:count per non-empty bucket (bucket 0 the minimum, bucket k >= 1 the
+# samples min + 2^(k-1) .. min + 2^k - 1).
+HIST_RE = re.compile(r"^BENCHHIST (\S+) p90=(\d+) p99=(\d+)((?: \d+:\d+)+)\s*$", re.M)
 OVERHEAD_RE = re.compile(r"^bench: rdcycle pair overhead (\d+) instructions", re.M)
 DONE_RE = re.compile(r"init: all \d+ servers done; powering off|"
                      r"init: power off requested by bench_|ktest: irq_fast_latency: PASS")
@@ -154,11 +158,44 @@ def run_one(bench, tag):
         if len(found) != 1:
             raise BenchError(f"{boot}: {len(found)} results for {printed} (log: {where})")
         m = found[0]
-        results.append({"name": name, "unit": "instructions", "samples": int(m.group(2)),
-                        "min": int(m.group(3)), "median": int(m.group(4)),
-                        "max": int(m.group(5)), "overhead": int(overhead.group(1)),
-                        "seconds": took})
+        hist = [h for h in HIST_RE.finditer(out) if h.group(1) == printed]
+        if len(hist) != 1:
+            raise BenchError(f"{boot}: {len(hist)} histograms for {printed} (log: {where})")
+        r = {"name": name, "unit": "instructions", "samples": int(m.group(2)),
+             "min": int(m.group(3)), "median": int(m.group(4)), "max": int(m.group(5)),
+             "overhead": int(overhead.group(1)), "seconds": took}
+        r.update(parse_histogram(hist[0]))
+        problem = histogram_problem(r)
+        if problem:
+            raise BenchError(f"{boot}: {printed}: {problem} (log: {where})")
+        results.append(r)
     return results
+
+
+def parse_histogram(m):
+    """A BENCHHIST match as results.json's fields: p90, p99 and histogram ([low, count]...)."""
+    buckets = [[int(v) for v in pair.split(":")] for pair in m.group(4).split()]
+    return {"p90": int(m.group(2)), "p99": int(m.group(3)), "histogram": buckets}
+
+
+def histogram_problem(r):
+    """What is inconsistent between a figure's summary and its histogram, or None: the counts
+    add up to the samples, the first bucket starts at the minimum, the buckets rise, the
+    maximum lies in the last one and the percentiles between the median and the maximum."""
+    lows = [low for low, _ in r["histogram"]]
+    if sum(count for _, count in r["histogram"]) != r["samples"]:
+        return f"histogram counts {sum(c for _, c in r['histogram'])} samples, not {r['samples']}"
+    if lows[0] != r["min"] or lows != sorted(set(lows)) or r["max"] < lows[-1]:
+        return f"histogram buckets {lows} do not fit min {r['min']} and max {r['max']}"
+    if not r["median"] <= r["p90"] <= r["p99"] <= r["max"]:
+        return f"percentiles p90 {r['p90']} p99 {r['p99']} outside median..max"
+    return None
+
+
+def format_histogram(r):
+    """One line: each bucket as low+:count (low alone for the minimum's)."""
+    return " ".join(f"{low}{'+' if i else ''}:{count}"
+                    for i, (low, count) in enumerate(r["histogram"]))
 
 
 def run_wall_clock(bench):
@@ -210,13 +247,17 @@ def print_table(results):
     overheads = sorted({r["overhead"] for r in results})
     print(f"(less the empty rdcycle; rdcycle pair: {', '.join(map(str, overheads))} instruction"
           f"{'s' if overheads != [1] else ''}, measured by each server and subtracted)")
+    print(f"\n{'histogram':<32}{'p90':>10}{'p99':>10}  buckets (low:samples; a bucket k >= 1 "
+          f"holds min + 2^(k-1) .. min + 2^k - 1)")
+    for r in results:
+        print(f"{r['name']:<32}{r['p90']:>10}{r['p99']:>10}  {format_histogram(r)}")
 
 
 def compare(first, second):
     """The figures that differ between two rounds, as readable lines."""
     diffs = []
     for a, b in zip(first, second):
-        for key in ("samples", "min", "median", "max", "overhead"):
+        for key in ("samples", "min", "median", "max", "overhead", "p90", "p99", "histogram"):
             if a[key] != b[key]:
                 diffs.append(f"{a['name']}: {key} {a[key]} in run 1, {b[key]} in run 2")
     return diffs
