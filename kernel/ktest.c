@@ -67,11 +67,10 @@ void ktest_report(const char *name, uint64_t *samples, unsigned int n)
 		(unsigned long)tacet_hist_percentile(samples, n, 90),
 		(unsigned long)tacet_hist_percentile(samples, n, 99));
 	for (unsigned long i = 0, run; i < n; i += run) {
+		uint64_t low = tacet_hist_low(samples[0], tacet_hist_bucket(samples[i], samples[0]));
+
 		run = tacet_hist_run(samples, n, i);
-		kprintf(" %lu:%lu", (unsigned long)tacet_hist_low(samples[0],
-								  tacet_hist_bucket(samples[i],
-										    samples[0])),
-			run);
+		kprintf(" %lu:%lu", (unsigned long)low, run);
 	}
 	kprintf("\n");
 }

@@ -50,9 +50,10 @@ void bench_report(const char *name, unsigned long *samples, unsigned long n)
 	printf("BENCHHIST %s p90=%lu p99=%lu", name, tacet_hist_percentile(samples, n, 90),
 	       tacet_hist_percentile(samples, n, 99));
 	for (unsigned long i = 0, run; i < n; i += run) {
+		uint64_t low = tacet_hist_low(samples[0], tacet_hist_bucket(samples[i], samples[0]));
+
 		run = tacet_hist_run(samples, n, i);
-		printf(" %lu:%lu", tacet_hist_low(samples[0], tacet_hist_bucket(samples[i], samples[0])),
-		       run);
+		printf(" %lu:%lu", (unsigned long)low, run);
 	}
 	printf("\n");
 }
