@@ -19,8 +19,13 @@ static int highest_bit(uint64_t w)
 
 int rq_scan_top(const struct runqueue *rq)
 {
+	int first = rq->first ? rq->first->prio : -1;
+
 	for (int w = PRIO_BITMAP_WORDS - 1; w >= 0; w--)
-		if (rq->bitmap[w])
-			return w * 64 + highest_bit(rq->bitmap[w]);
-	return -1;
+		if (rq->bitmap[w]) {
+			int top = w * 64 + highest_bit(rq->bitmap[w]);
+
+			return top > first ? top : first;
+		}
+	return first;
 }

@@ -1,6 +1,7 @@
 /* runqueue.h: queues of threads: FIFO wait queues (struct tqueue, linked through the threads'
  * next/prev) and per-hart priority run queues (a tqueue per priority plus a bitmap of the
- * non-empty ones). Pure data structures: the caller holds the BKL. */
+ * non-empty ones, and one thread held apart in front). Pure data structures: the caller holds
+ * the BKL. */
 #ifndef KERNEL_RUNQUEUE_H
 #define KERNEL_RUNQUEUE_H
 
@@ -24,10 +25,15 @@ static inline struct thread *tqueue_pop(struct tqueue *q);
 #define PRIO_LEVELS (TACET_PRIO_MAX + 1)
 #define PRIO_BITMAP_WORDS (PRIO_LEVELS / 64)
 
+/* The thread last pushed in front (a running thread a more urgent one preempted, on every
+ * direct switch) is kept apart in `first` rather than linked into its level: it is usually
+ * the next one taken, and a slot is a store where a level is a list and a bitmap. Logically it
+ * heads level[first->prio]; pushing another in front moves it into that list, at its head. */
 struct runqueue {
-	unsigned int nready;                /* threads queued, for a quick "empty?" */
-	int top;                            /* the highest non-empty level, when nready */
-	uint64_t bitmap[PRIO_BITMAP_WORDS]; /* bit p: level[p] is not empty */
+	unsigned int nready;                /* threads queued, first included: a quick "empty?" */
+	int top;                            /* the highest non-empty level, first's included */
+	struct thread *first;               /* NULL, or the head of its level, outside the list */
+	uint64_t bitmap[PRIO_BITMAP_WORDS]; /* bit p: level[p]'s list is not empty */
 	struct tqueue level[PRIO_LEVELS];
 };
 
@@ -45,7 +51,7 @@ static inline struct thread *rq_pop(struct runqueue *rq);
 /* The same when rq is known not to be empty (rq_top() >= 0), as on the fast paths that asked. */
 static inline struct thread *rq_take_first(struct runqueue *rq);
 
-/* The highest non-empty level from the bitmap, or -1 (runqueue.c). */
+/* The highest non-empty level from the bitmap and first, or -1 (runqueue.c). */
 int rq_scan_top(const struct runqueue *rq);
 
 #include "thread.h" /* the definitions use next, prev and prio */
@@ -97,24 +103,48 @@ static inline __attribute__((always_inline)) struct thread *tqueue_pop(struct tq
 	return t;
 }
 
-static inline __attribute__((always_inline)) void rq_push(struct runqueue *rq, struct thread *t,
+/* t into its level's list (not first). */
+static inline __attribute__((always_inline)) void rq_link(struct runqueue *rq, struct thread *t,
 							  bool front)
 {
 	tqueue_push(&rq->level[t->prio], t, front);
 	rq->bitmap[t->prio / 64] |= 1UL << (t->prio % 64);
+}
+
+static inline __attribute__((always_inline)) void rq_push(struct runqueue *rq, struct thread *t,
+							  bool front)
+{
+	if (front) {
+		if (rq->first)
+			rq_link(rq, rq->first, true); /* still ahead of its equals, behind t */
+		t->prev = t->next = NULL;
+		rq->first = t;
+	} else {
+		rq_link(rq, t, false);
+	}
 	if (!rq->nready++ || t->prio > rq->top)
 		rq->top = t->prio;
 }
 
+/* After a removal from level p: a new top if p was it and is now empty. */
+static inline __attribute__((always_inline)) void rq_left(struct runqueue *rq, int p)
+{
+	if (p == rq->top && rq->nready && !rq->level[p].head &&
+	    !(rq->first && rq->first->prio == p))
+		rq->top = rq_scan_top(rq); /* (empty: rq_top() does not read top) */
+}
+
 static inline __attribute__((always_inline)) void rq_remove(struct runqueue *rq, struct thread *t)
 {
-	tqueue_remove(&rq->level[t->prio], t);
-	rq->nready--;
-	if (!rq->level[t->prio].head) {
-		rq->bitmap[t->prio / 64] &= ~(1UL << (t->prio % 64));
-		if (t->prio == rq->top && rq->nready)
-			rq->top = rq_scan_top(rq); /* (empty: rq_top() does not read top) */
+	if (t == rq->first) {
+		rq->first = NULL;
+	} else {
+		tqueue_remove(&rq->level[t->prio], t);
+		if (!rq->level[t->prio].head)
+			rq->bitmap[t->prio / 64] &= ~(1UL << (t->prio % 64));
 	}
+	rq->nready--;
+	rq_left(rq, t->prio);
 }
 
 /* rq_remove() for the head of the top level: no predecessor to unlink, the level known. Half
@@ -123,8 +153,16 @@ static inline __attribute__((always_inline)) struct thread *rq_take_first(struct
 {
 	int top = rq->top;
 	struct tqueue *q = &rq->level[top];
-	struct thread *t = q->head, *next = t->next;
+	struct thread *t = rq->first, *next;
 
+	if (t && t->prio == top) { /* the one held in front: no list, no bitmap */
+		rq->first = NULL;
+		if (--rq->nready && !q->head)
+			rq->top = rq_scan_top(rq);
+		return t;
+	}
+	t = q->head;
+	next = t->next;
 	q->head = next;
 	rq->nready--;
 	if (next) {
@@ -134,8 +172,7 @@ static inline __attribute__((always_inline)) struct thread *rq_take_first(struct
 	}
 	q->tail = NULL;
 	rq->bitmap[top / 64] &= ~(1UL << (top % 64));
-	if (rq->nready)
-		rq->top = rq_scan_top(rq); /* (empty: rq_top() does not read top) */
+	rq_left(rq, top);
 	return t;
 }
 

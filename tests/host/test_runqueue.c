@@ -244,6 +244,58 @@ static void test_rq_push_front(void **state)
 	assert_null(rq_pop(&rq));
 }
 
+/* The thread held in front (rq->first): taken before its equals, moved into its level's list
+ * (at the head) when another is pushed in front, and the top kept right when it leaves. */
+static void test_rq_front_slot(void **state)
+{
+	struct runqueue rq;
+	struct thread *a = &threads[0], *b = &threads[1], *c = &threads[2], *d = &threads[3];
+
+	(void)state;
+	memset(&rq, 0, sizeof(rq));
+	a->prio = b->prio = 100;
+	c->prio = 70;
+	d->prio = 130;
+	rq_push(&rq, a, false);
+	rq_push(&rq, b, true);
+	assert_ptr_equal(rq.first, b);
+	CHECK_QUEUE(&rq.level[100], a);
+	rq_push(&rq, c, true); /* b moves into level 100, ahead of a */
+	assert_ptr_equal(rq.first, c);
+	CHECK_QUEUE(&rq.level[100], b, a);
+	assert_int_equal(rq_top(&rq), 100);
+	rq_push(&rq, d, true); /* c into level 70 */
+	CHECK_QUEUE(&rq.level[70], c);
+	assert_int_equal(rq_top(&rq), 130);
+	rq_remove(&rq, d); /* the slot's thread leaves: the top falls back to the lists */
+	assert_null(rq.first);
+	assert_int_equal(rq_top(&rq), 100);
+	rq_push(&rq, d, true);
+	rq_remove(&rq, b);
+	rq_remove(&rq, a);
+	assert_int_equal(rq_top(&rq), 130);
+	assert_ptr_equal(rq_pop(&rq), d);
+	assert_int_equal(rq_top(&rq), 70);
+	/* a slot thread below the top waits for the top level to empty */
+	rq_push(&rq, a, false);
+	rq_push(&rq, d, true);
+	rq_push(&rq, b, false);
+	rq_remove(&rq, c);
+	rq_remove(&rq, d); /* requeued at a lower priority: out, changed, in front */
+	d->prio = 60;
+	rq_push(&rq, d, true);
+	assert_int_equal(rq_top(&rq), 100);
+	assert_ptr_equal(rq_take_first(&rq), a);
+	assert_ptr_equal(rq_take_first(&rq), b);
+	assert_int_equal(rq_top(&rq), 60);
+	assert_ptr_equal(rq_take_first(&rq), d);
+	assert_int_equal(rq_top(&rq), -1);
+	for (int p = 0; p < PRIO_LEVELS; p++)
+		assert_true(!rq.level[p].head && !rq.level[p].tail);
+	for (int w = 0; w < PRIO_BITMAP_WORDS; w++)
+		assert_int_equal(rq.bitmap[w], 0);
+}
+
 static void test_rq_remove_last_of_level(void **state)
 {
 	struct runqueue rq;
@@ -320,16 +372,23 @@ static void model_remove(struct model *m, int i)
 	m->prio_of[i] = -1;
 }
 
-/* The run queue's level prio and its bit agree with the model. */
+/* The run queue's level prio agrees with the model: the thread held in front (rq->first), if
+ * it is of this level, is the model's first, and the level's list and its bit hold the rest. */
 static void check_level(const struct runqueue *rq, const struct model *m, struct thread *pool,
 			int prio)
 {
 	struct thread *want[POOL];
+	int n = m->len[prio], skip = rq->first && rq->first->prio == prio;
 
-	for (int k = 0; k < m->len[prio]; k++)
+	for (int k = 0; k < n; k++)
 		want[k] = &pool[m->q[prio][k]];
-	check_queue(&rq->level[prio], want, m->len[prio]);
-	assert_int_equal(!!(rq->bitmap[prio / 64] & 1ULL << (prio % 64)), m->len[prio] > 0);
+	if (skip) {
+		assert_true(n > 0);
+		assert_ptr_equal(rq->first, want[0]);
+		assert_true(!rq->first->next && !rq->first->prev);
+	}
+	check_queue(&rq->level[prio], want + skip, n - skip);
+	assert_int_equal(!!(rq->bitmap[prio / 64] & 1ULL << (prio % 64)), n - skip > 0);
 }
 
 /* A priority, often one next to a bitmap word boundary, otherwise any. */
@@ -422,6 +481,7 @@ int main(void)
 		cmocka_unit_test_setup(test_rq_word_boundaries, reset_threads),
 		cmocka_unit_test_setup(test_rq_fifo_within_priority, reset_threads),
 		cmocka_unit_test_setup(test_rq_push_front, reset_threads),
+		cmocka_unit_test_setup(test_rq_front_slot, reset_threads),
 		cmocka_unit_test_setup(test_rq_remove_last_of_level, reset_threads),
 		cmocka_unit_test_setup(test_rq_random_against_model, reset_threads),
 	};
