@@ -303,7 +303,8 @@ def main():
         for name, (iops, n, ns) in figures.items():
             print(f"{name:<32}{iops:>8} requests/s  ({n} reads in {ns / 1e6:.1f} ms)")
     with open(os.path.join(OUT, "results.json"), "w") as f:
-        json.dump([{k: r[k] for k in ("name", "unit", "samples", "min", "median", "max")}
+        json.dump([{k: r[k] for k in ("name", "unit", "samples", "min", "median", "max",
+                                      "p90", "p99", "histogram")}
                    for r in results], f, indent=2)
         f.write("\n")
     print(f"bench: {len(selected) * len(rounds)} boots in {time.monotonic() - start:.1f}s; "
