@@ -6,6 +6,7 @@
 #include "console.h"
 #include "hart.h"
 #include "irq/irq.h"
+#include "kfmt.h"
 #include "kstring.h"
 #include "panic.h"
 #include "platform.h"
@@ -20,6 +21,7 @@
 #define RECURSION_LIMIT      1000000
 #define STACK_SIZE_BYTES     16384 /* a hart's interrupt stack (arch layout.h) */
 #define IRQ_STACK_MARGIN     4096  /* the flood must stay this far from the guard page */
+#define KTEST_HIST_LINE      256   /* a BENCHHIST line: a few buckets, under 200 */
 
 struct ktest {
 	const char *name;
@@ -51,6 +53,9 @@ _Noreturn void ktest_fail(const char *fmt, ...)
 
 void ktest_report(const char *name, uint64_t *samples, unsigned int n)
 {
+	char line[KTEST_HIST_LINE];
+	size_t len;
+
 	/* Shell sort, gaps n/2, n/4, ..., 1: small and enough for a few thousand samples. */
 	for (unsigned int gap = n / 2; gap; gap /= 2)
 		for (unsigned int i = gap; i < n; i++)
@@ -63,16 +68,18 @@ void ktest_report(const char *name, uint64_t *samples, unsigned int n)
 	kprintf("BENCH %s samples=%u min=%lu median=%lu max=%lu\n", name, n,
 		(unsigned long)samples[0], (unsigned long)samples[(n - 1) / 2],
 		(unsigned long)samples[n - 1]);
-	kprintf("BENCHHIST %s p90=%lu p99=%lu", name,
-		(unsigned long)tacet_hist_percentile(samples, n, 90),
-		(unsigned long)tacet_hist_percentile(samples, n, 99));
-	for (unsigned long i = 0, run; i < n; i += run) {
+	/* Built whole and printed by one kprintf: each kprintf takes the console lock once, so
+	 * printed piece by piece another hart's message could land inside the line. */
+	len = ksnprintf(line, sizeof(line), "BENCHHIST %s p90=%lu p99=%lu", name,
+			(unsigned long)tacet_hist_percentile(samples, n, 90),
+			(unsigned long)tacet_hist_percentile(samples, n, 99));
+	for (unsigned long i = 0, run; i < n && len < sizeof(line); i += run) {
 		uint64_t low = tacet_hist_low(samples[0], tacet_hist_bucket(samples[i], samples[0]));
 
 		run = tacet_hist_run(samples, n, i);
-		kprintf(" %lu:%lu", (unsigned long)low, run);
+		len += ksnprintf(line + len, sizeof(line) - len, " %lu:%lu", (unsigned long)low, run);
 	}
-	kprintf("\n");
+	kprintf("%s\n", line);
 }
 
 /* Run fn on every other hart (from their idle loops) and on this one. */
