@@ -21,7 +21,7 @@
 #define RECURSION_LIMIT      1000000
 #define STACK_SIZE_BYTES     16384 /* a hart's interrupt stack (arch layout.h) */
 #define IRQ_STACK_MARGIN     4096  /* the flood must stay this far from the guard page */
-#define KTEST_HIST_LINE      256   /* a BENCHHIST line: a few buckets, under 200 */
+#define KTEST_HIST_LINE      256   /* a BENCHHIST line (under 200: tacet/bench_hist.h) */
 
 struct ktest {
 	const char *name;
@@ -54,6 +54,7 @@ _Noreturn void ktest_fail(const char *fmt, ...)
 void ktest_report(const char *name, uint64_t *samples, unsigned int n)
 {
 	char line[KTEST_HIST_LINE];
+	unsigned int shown = 0;
 	size_t len;
 
 	/* Shell sort, gaps n/2, n/4, ..., 1: small and enough for a few thousand samples. */
@@ -73,10 +74,10 @@ void ktest_report(const char *name, uint64_t *samples, unsigned int n)
 	len = ksnprintf(line, sizeof(line), "BENCHHIST %s p90=%lu p99=%lu", name,
 			(unsigned long)tacet_hist_percentile(samples, n, 90),
 			(unsigned long)tacet_hist_percentile(samples, n, 99));
-	for (unsigned long i = 0, run; i < n && len < sizeof(line); i += run) {
+	for (unsigned long i = 0, run; i < n && len < sizeof(line); i += run, shown++) {
 		uint64_t low = tacet_hist_low(samples[0], tacet_hist_bucket(samples[i], samples[0]));
 
-		run = tacet_hist_run(samples, n, i);
+		run = tacet_hist_run(samples, n, i, shown);
 		len += ksnprintf(line + len, sizeof(line) - len, " %lu:%lu", (unsigned long)low, run);
 	}
 	kprintf("%s\n", line);

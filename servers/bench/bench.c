@@ -44,15 +44,17 @@ unsigned long bench_overhead(void)
 
 void bench_report(const char *name, unsigned long *samples, unsigned long n)
 {
+	unsigned int shown = 0;
+
 	qsort(samples, n, sizeof(samples[0]), compare_ulong);
 	printf("BENCH %s samples=%lu min=%lu median=%lu max=%lu\n", name, n, samples[0],
 	       samples[(n - 1) / 2], samples[n - 1]);
 	printf("BENCHHIST %s p90=%lu p99=%lu", name, tacet_hist_percentile(samples, n, 90),
 	       tacet_hist_percentile(samples, n, 99));
-	for (unsigned long i = 0, run; i < n; i += run) {
+	for (unsigned long i = 0, run; i < n; i += run, shown++) {
 		uint64_t low = tacet_hist_low(samples[0], tacet_hist_bucket(samples[i], samples[0]));
 
-		run = tacet_hist_run(samples, n, i);
+		run = tacet_hist_run(samples, n, i, shown);
 		printf(" %lu:%lu", (unsigned long)low, run);
 	}
 	printf("\n");

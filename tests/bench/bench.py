@@ -92,8 +92,10 @@ WALL_RE = re.compile(r"^BLKBENCH (\S+) iops=(\d+) requests=(\d+) ns=(\d+)\s*$", 
 BENCH_RE = re.compile(r"^BENCH (\S+) samples=(\d+) min=(\d+) median=(\d+) max=(\d+)\s*$", re.M)
 # The line after each BENCH line (kernel/uapi/tacet/bench_hist.h): nearest-rank percentiles and
 # the histogram, one low:count per non-empty bucket (bucket 0 the minimum, bucket k >= 1 the
-# samples min + 2^(k-1) .. min + 2^k - 1).
+# samples min + 2^(k-1) .. min + 2^k - 1), at most HIST_MAX_BUCKETS of them, the last also
+# holding every sample above it.
 HIST_RE = re.compile(r"^BENCHHIST (\S+) p90=(\d+) p99=(\d+)((?: \d+:\d+)+)\s*$", re.M)
+HIST_MAX_BUCKETS = 8  # TACET_HIST_MAX_BUCKETS
 OVERHEAD_RE = re.compile(r"^bench: rdcycle pair overhead (\d+) instructions", re.M)
 DONE_RE = re.compile(r"init: all \d+ servers done; powering off|"
                      r"init: power off requested by bench_|ktest: irq_fast_latency: PASS")
@@ -180,12 +182,17 @@ def parse_histogram(m):
 
 def histogram_problem(r):
     """What is inconsistent between a figure's summary and its histogram, or None: the counts
-    add up to the samples, the first bucket starts at the minimum, the buckets rise, the
+    add up to the samples, there are at most HIST_MAX_BUCKETS buckets, the first starts at the
+    minimum and each other one at the minimum plus a power of two, the buckets rise, the
     maximum lies in the last one and the percentiles between the median and the maximum."""
     lows = [low for low, _ in r["histogram"]]
     if sum(count for _, count in r["histogram"]) != r["samples"]:
         return f"histogram counts {sum(c for _, c in r['histogram'])} samples, not {r['samples']}"
-    if lows[0] != r["min"] or lows != sorted(set(lows)) or r["max"] < lows[-1]:
+    if len(lows) > HIST_MAX_BUCKETS:
+        return f"histogram has {len(lows)} buckets, more than {HIST_MAX_BUCKETS}"
+    excess = [low - r["min"] for low in lows[1:]]
+    if (lows[0] != r["min"] or lows != sorted(set(lows)) or r["max"] < lows[-1]
+            or any(e & (e - 1) for e in excess)):
         return f"histogram buckets {lows} do not fit min {r['min']} and max {r['max']}"
     if not r["median"] <= r["p90"] <= r["p99"] <= r["max"]:
         return f"percentiles p90 {r['p90']} p99 {r['p99']} outside median..max"
@@ -247,8 +254,8 @@ def print_table(results):
     overheads = sorted({r["overhead"] for r in results})
     print(f"(less the empty rdcycle; rdcycle pair: {', '.join(map(str, overheads))} instruction"
           f"{'s' if overheads != [1] else ''}, measured by each server and subtracted)")
-    print(f"\n{'histogram':<32}{'p90':>10}{'p99':>10}  buckets (low:samples; a bucket k >= 1 "
-          f"holds min + 2^(k-1) .. min + 2^k - 1)")
+    print(f"\n{'histogram':<32}{'p90':>10}{'p99':>10}  buckets (low:samples; low+ runs to "
+          f"the next low, the last to max)")
     for r in results:
         print(f"{r['name']:<32}{r['p90']:>10}{r['p99']:>10}  {format_histogram(r)}")
 
