@@ -184,7 +184,8 @@ def histogram_problem(r):
     """What is inconsistent between a figure's summary and its histogram, or None: the counts
     add up to the samples, there are at most HIST_MAX_BUCKETS buckets, the first starts at the
     minimum and each other one at the minimum plus a power of two, the buckets rise, the
-    maximum lies in the last one and the percentiles between the median and the maximum."""
+    maximum lies in the last one, the percentiles between the median and the maximum, and the
+    median, p90 and p99 each in the bucket whose counts hold its rank."""
     lows = [low for low, _ in r["histogram"]]
     if sum(count for _, count in r["histogram"]) != r["samples"]:
         return f"histogram counts {sum(c for _, c in r['histogram'])} samples, not {r['samples']}"
@@ -196,7 +197,27 @@ def histogram_problem(r):
         return f"histogram buckets {lows} do not fit min {r['min']} and max {r['max']}"
     if not r["median"] <= r["p90"] <= r["p99"] <= r["max"]:
         return f"percentiles p90 {r['p90']} p99 {r['p99']} outside median..max"
+    # the counts say which bucket holds each rank: the value printed for it must lie there
+    n = r["samples"]
+    for key, rank in (("median", (n - 1) // 2 + 1), ("p90", (n * 90 + 99) // 100),
+                      ("p99", (n * 99 + 99) // 100)):
+        low, high = bucket_of_rank(r, rank)
+        if not low <= r[key] <= high:
+            return (f"{key} {r[key]} is not in the bucket {low}..{high} that holds sample "
+                    f"{rank} of {n}")
     return None
+
+
+def bucket_of_rank(r, rank):
+    """The least and greatest value the bucket holding the rank-th smallest sample (from 1)
+    may hold: from its low to just under the next bucket's, the last one's to the maximum."""
+    hist = r["histogram"]
+    seen = 0
+    for i, (low, count) in enumerate(hist):
+        seen += count
+        if seen >= rank:
+            return low, hist[i + 1][0] - 1 if i + 1 < len(hist) else r["max"]
+    raise ValueError(f"rank {rank} beyond {seen} samples")
 
 
 def format_histogram(r):
