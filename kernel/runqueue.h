@@ -134,17 +134,24 @@ static inline __attribute__((always_inline)) void rq_left(struct runqueue *rq, i
 		rq->top = rq_scan_top(rq); /* (empty: rq_top() does not read top) */
 }
 
+/* After a thread left level p's list: its bit goes with the last one, then rq_left(). */
+static inline __attribute__((always_inline)) void rq_unlinked(struct runqueue *rq, int p)
+{
+	if (!rq->level[p].head)
+		rq->bitmap[p / 64] &= ~(1UL << (p % 64));
+	rq_left(rq, p);
+}
+
 static inline __attribute__((always_inline)) void rq_remove(struct runqueue *rq, struct thread *t)
 {
+	rq->nready--;
 	if (t == rq->first) {
 		rq->first = NULL;
+		rq_left(rq, t->prio);
 	} else {
 		tqueue_remove(&rq->level[t->prio], t);
-		if (!rq->level[t->prio].head)
-			rq->bitmap[t->prio / 64] &= ~(1UL << (t->prio % 64));
+		rq_unlinked(rq, t->prio);
 	}
-	rq->nready--;
-	rq_left(rq, t->prio);
 }
 
 /* rq_remove() for the head of the top level: no predecessor to unlink, the level known. Half
@@ -152,27 +159,16 @@ static inline __attribute__((always_inline)) void rq_remove(struct runqueue *rq,
 static inline __attribute__((always_inline)) struct thread *rq_take_first(struct runqueue *rq)
 {
 	int top = rq->top;
-	struct tqueue *q = &rq->level[top];
-	struct thread *t = rq->first, *next;
+	struct thread *t = rq->first;
 
+	rq->nready--;
 	if (t && t->prio == top) { /* the one held in front: no list, no bitmap */
 		rq->first = NULL;
-		if (--rq->nready && !q->head)
-			rq->top = rq_scan_top(rq);
+		rq_left(rq, top);
 		return t;
 	}
-	t = q->head;
-	next = t->next;
-	q->head = next;
-	rq->nready--;
-	if (next) {
-		next->prev = NULL;
-		t->next = NULL;
-		return t;
-	}
-	q->tail = NULL;
-	rq->bitmap[top / 64] &= ~(1UL << (top % 64));
-	rq_left(rq, top);
+	t = tqueue_pop(&rq->level[top]);
+	rq_unlinked(rq, top);
 	return t;
 }
 
