@@ -24,9 +24,9 @@ void timer_arm(uint64_t deadline, timer_fn fn)
 {
 	struct hart *me = this_hart();
 
-	me->timer_deadline = deadline;
-	me->timer_call = fn;
-	timer_reprogram();
+	timer_arm_locked(me, deadline, fn); /* programmed when the BKL is released... */
+	if (!bkl_held())
+		timer_program(me); /* ...or now, not holding it */
 }
 
 void timer_disarm(void)
