@@ -5,8 +5,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "hart.h"
-#include "kobj.h"
+#include "core/hart.h"
+#include "object/kobj.h"
 
 #define IRQ_MAX 1024
 

@@ -10,12 +10,12 @@
 #include "irq/irq.h"
 #include "irq/irqchip.h"
 #include "arch.h"
-#include "cap.h"
-#include "fastpath.h"
-#include "notification.h"
-#include "process.h"
-#include "runqueue.h"
-#include "sched.h"
+#include "object/cap.h"
+#include "core/fastpath.h"
+#include "object/notification.h"
+#include "object/process.h"
+#include "core/runqueue.h"
+#include "core/sched.h"
 
 
 static inline __attribute__((always_inline)) void irq_stat_add(uint64_t *max, uint64_t *total,

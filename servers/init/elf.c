@@ -1,2 +1,2 @@
 /* elf.c: init checks executables with the kernel's own bounds-checked ELF reader. */
-#include "../../kernel/elf.c"
+#include "../../kernel/lib/elf.c"

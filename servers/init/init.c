@@ -25,7 +25,7 @@
 #include <tacet/bootinfo.h>
 #include <tacet/init_proto.h>
 #include <tacet/modules.h>
-#include "../../kernel/elf.h"
+#include "../../kernel/lib/elf.h"
 
 #define MAX_SERVERS 16
 #define MAX_NAMES 16

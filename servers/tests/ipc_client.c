@@ -20,7 +20,7 @@ enum ipc_client_slot {
 	SLOT_EMPTY = 100, /* never filled */
 };
 
-/* kernel/cap.h's CSPACE_SLOTS: a capability table has slots 0..127, slot 0 is never valid. */
+/* kernel/object/cap.h's CSPACE_SLOTS: a capability table has slots 0..127, slot 0 is never valid. */
 #define SLOT_LAST 127
 #define SLOT_BEYOND 128
 

@@ -48,7 +48,7 @@ PCI = "pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
 EDU = ["-device", "edu"]
 
 # (boot, -append, the figures it reports, more QEMU arguments[, RAM]): the servers and their
-# harts/priorities (servers/bench/module.mk), or an in-kernel benchmark (kernel/ktest_edu.c).
+# harts/priorities (servers/bench/module.mk), or an in-kernel benchmark (kernel/test/ktest_edu.c).
 # A figure is the name its BENCH line prints, or (printed, recorded) where one server reports
 # for several machines. RAM is MEM unless given.
 BENCHMARKS = [

@@ -1,7 +1,7 @@
-# elf.mk: host tests of the ELF executable checker (kernel/elf.c), including a real RISC-V program
+# elf.mk: host tests of the ELF executable checker (kernel/lib/elf.c), including a real RISC-V program
 # built here with the cross toolchain and readelf's view of its loadable segments.
 HOST_TESTS += elf
-HOST_SRCS_elf := kernel/elf.c
+HOST_SRCS_elf := kernel/lib/elf.c
 
 ELF_TEST_DIR := $(BUILD)/host/elf
 HOST_DEPS_elf := $(ELF_TEST_DIR)/prog.elf $(ELF_TEST_DIR)/prog.readelf

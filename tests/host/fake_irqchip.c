@@ -12,14 +12,14 @@
 
 #include "fake_irqchip.h"
 #include "arch.h"
-#include "console.h"
-#include "hart.h"
+#include "core/console.h"
+#include "core/hart.h"
 #include "irq/irq.h"
 #include "irq/irqchip.h"
-#include "notification.h"
-#include "sched.h"
-#include "spinlock.h"
-#include "timer.h"
+#include "object/notification.h"
+#include "core/sched.h"
+#include "core/spinlock.h"
+#include "core/timer.h"
 
 extern const struct irqchip *irq_chip; /* irq.c: the registered controller */
 
@@ -418,7 +418,7 @@ void notification_wait(struct thread *t, struct notification *n)
 	fake_set_waiter(n, t);
 }
 
-/* The harts' run queues (the real structure, kernel/runqueue.c): the fast path asks whether a
+/* The harts' run queues (the real structure, kernel/core/runqueue.c): the fast path asks whether a
  * woken thread may run before everything READY on its hart. */
 struct runqueue runqueues[MAX_HARTS];
 
@@ -433,7 +433,7 @@ void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *ne
 	me->current = next;
 }
 
-/* The BKL's slow path (kernel/sched.c): one hart at a time on the host, so taken means
+/* The BKL's slow path (kernel/core/sched.c): one hart at a time on the host, so taken means
  * taken twice. */
 void bkl_lock_slow(void)
 {

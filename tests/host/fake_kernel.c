@@ -12,11 +12,11 @@
 
 #include "fake_kernel.h"
 #include "arch.h"
-#include "kalloc.h"
-#include "kobj.h"
-#include "mm.h"
-#include "page_alloc.h"
-#include "panic.h"
+#include "mm/kalloc.h"
+#include "object/kobj.h"
+#include "mm/mm.h"
+#include "mm/page_alloc.h"
+#include "core/panic.h"
 
 /* A kalloc() object: the list link and its size in front of the memory handed out. */
 struct fake_object {

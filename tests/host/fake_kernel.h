@@ -6,7 +6,7 @@
 #define TESTS_HOST_FAKE_KERNEL_H
 
 #include <stddef.h>
-#include "kobj.h"
+#include "object/kobj.h"
 
 #include "fake_pages.h" /* pages and panic: link tests/host/fake_pages.c too */
 

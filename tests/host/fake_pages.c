@@ -13,9 +13,9 @@
 
 #include "fake_pages.h"
 #include "arch.h"
-#include "mm.h"
-#include "page_alloc.h"
-#include "panic.h"
+#include "mm/mm.h"
+#include "mm/page_alloc.h"
+#include "core/panic.h"
 
 static size_t pages_in_use;
 static size_t page_limit = SIZE_MAX;

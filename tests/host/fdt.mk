@@ -1,15 +1,15 @@
-# fdt.mk: host tests of the device-tree reader (kernel/fdt.c) and the trees they read.
+# fdt.mk: host tests of the device-tree reader (kernel/lib/fdt.c) and the trees they read.
 # The trees: tests/host/fdt/*.dts, good.dts again as format version 16, and QEMU's own virt tree;
 # Debian's libfdt is the reference the reader is checked against.
 HOST_TESTS += fdt
-HOST_SRCS_fdt := kernel/fdt.c
+HOST_SRCS_fdt := kernel/lib/fdt.c
 
 FDT_TEST_DIR := $(BUILD)/host/fdt
 FDT_TEST_TREES := $(patsubst tests/host/fdt/%.dts,$(FDT_TEST_DIR)/%.dtb, \
 	$(wildcard tests/host/fdt/*.dts))
 
 # libfdt also exports fdt_getprop, fdt_next_node and fdt_header_size, with other signatures, and
-# calls them through its PLT: linked beside kernel/fdt.c, the shared -lfdt would run our functions
+# calls them through its PLT: linked beside kernel/lib/fdt.c, the shared -lfdt would run our functions
 # from inside its own. So the test links a copy of Debian's static libfdt with each fdt_* symbol
 # renamed libfdt_*, which keeps the two readers apart.
 LIBFDT_A := $(shell $(HOST_CC) -print-file-name=libfdt.a)

@@ -1,3 +1,3 @@
-# reaper.mk: host tests of the reaper's queue (kernel/reaper.c), with the test's own kobj_reap.
+# reaper.mk: host tests of the reaper's queue (kernel/object/reaper.c), with the test's own kobj_reap.
 HOST_TESTS += reaper
-HOST_SRCS_reaper := kernel/reaper.c
+HOST_SRCS_reaper := kernel/object/reaper.c

@@ -1,4 +1,4 @@
-/* test_account.c: host unit tests of kernel/account.c: a charge fits the limit exactly or
+/* test_account.c: host unit tests of kernel/object/account.c: a charge fits the limit exactly or
  * fails changing nothing; a child's limit is reserved from its parent and given back when the
  * child's last reference goes; a long chain of accounts ends without recursion; a run of pages
  * is charged whole. */
@@ -8,11 +8,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "account.h"
-#include "kalloc.h"
+#include "object/account.h"
+#include "mm/kalloc.h"
 #include "fake_kernel.h"
 #include "fake_pages.h"
-#include "page_alloc.h"
+#include "mm/page_alloc.h"
 
 static int check_no_objects(void **state)
 {

@@ -1,4 +1,4 @@
-/* test_cap.c: host unit tests of kernel/cap.c: slot decoding and its errors, and the reference
+/* test_cap.c: host unit tests of kernel/object/cap.c: slot decoding and its errors, and the reference
  * each capability holds on its object, over the fakes of tests/host/fake_kernel.c. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cap.h"
+#include "object/cap.h"
 #include "fake_kernel.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

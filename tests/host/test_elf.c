@@ -1,4 +1,4 @@
-/* test_elf.c: host unit tests of kernel/elf.c: a real RISC-V executable checked against readelf,
+/* test_elf.c: host unit tests of kernel/lib/elf.c: a real RISC-V executable checked against readelf,
  * every rejection on images synthesized here, and byte-flip fuzzing against elf.h's guarantees. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "elf.h"
+#include "lib/elf.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define PAGE         4096ULL

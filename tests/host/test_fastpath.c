@@ -1,4 +1,4 @@
-/* test_fastpath.c: host unit tests of the IPC fast paths (kernel/fastpath.h: call and
+/* test_fastpath.c: host unit tests of the IPC fast paths (kernel/core/fastpath.h: call and
  * reply_recv) against the fake machine of fake_irqchip.c and the real capability tables. Each
  * fall-back the fast paths promise (anything unusual: a capability either way, a kernel label,
  * a reply slot, nobody or somebody unfit receiving, a pending caller, another hart, a more
@@ -14,12 +14,12 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cap.h"
+#include "object/cap.h"
 #include "fake_irqchip.h"
 #include "fake_kernel.h"
 #include "fake_pages.h"
-#include "runqueue.h"
-#include "fastpath.h"
+#include "core/runqueue.h"
+#include "core/fastpath.h"
 
 /* The client's and the server's capabilities. */
 enum slot {

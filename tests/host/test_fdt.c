@@ -1,4 +1,4 @@
-/* test_fdt.c: host unit tests of the device-tree reader, kernel/fdt.c.
+/* test_fdt.c: host unit tests of the device-tree reader, kernel/lib/fdt.c.
  *
  * Every accessor on known trees, agreement with Debian's libfdt on every node and property, and
  * clean rejection of malformed blobs, while ASan watches every read.
@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fdt.h"
+#include "lib/fdt.h"
 
 /* Debian's libfdt, linked with every fdt_* symbol renamed libfdt_* (see fdt.mk). Its own header
- * cannot be included here: it includes <fdt.h>, which -Ikernel resolves to kernel/fdt.h, and it
+ * cannot be included here: it includes <fdt.h>, which -Ikernel resolves to kernel/lib/fdt.h, and it
  * defines FDT_ERR_* as macros. These are its 1.6 prototypes. */
 int libfdt_check_full(const void *fdt, size_t bufsize);
 int libfdt_next_node(const void *fdt, int offset, int *depth);

@@ -1,4 +1,4 @@
-/* test_frame.c: host unit tests of kernel/frame.c: a frame derived from a derived frame names
+/* test_frame.c: host unit tests of kernel/object/frame.c: a frame derived from a derived frame names
  * the root frame's pages at the right offset and holds a reference to the root, never to the
  * frame it came from, however long the derivation goes on (a chain would be freed by following
  * it); destroying derived frames gives the root its references back, and the root's end its
@@ -10,11 +10,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "account.h"
+#include "object/account.h"
 #include "fake_kernel.h"
-#include "frame.h"
-#include "kalloc.h"
-#include "page_alloc.h"
+#include "object/frame.h"
+#include "mm/kalloc.h"
+#include "mm/page_alloc.h"
 
 #define DEPTH 1000 /* fake_kernel.c records up to FAKE_DESTROYED_MAX (1024) ends */
 

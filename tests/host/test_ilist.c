@@ -1,5 +1,5 @@
-/* test_ilist.c: host unit tests of kernel/list.h (O(1) unlinking with the node alone) and
- * kernel/ilist.c (the i-th node by position, with a cursor that stays exact across appends and
+/* test_ilist.c: host unit tests of kernel/lib/list.h (O(1) unlinking with the node alone) and
+ * kernel/lib/ilist.c (the i-th node by position, with a cursor that stays exact across appends and
  * removals): fixed cases, random operations against an array model, and a listing of 200,000
  * nodes with removals and appends between the lookups that must walk O(n) nodes in all. */
 #include <stdarg.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ilist.h"
-#include "list.h"
+#include "lib/ilist.h"
+#include "lib/list.h"
 #include "host_rng.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -14,20 +14,20 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cap.h"
+#include "object/cap.h"
 #include "fake_irqchip.h"
-#include "runqueue.h"
+#include "core/runqueue.h"
 #include "irq/irq_fast.h"
-#include "fastpath.h"
-#include "sched.h"
+#include "core/fastpath.h"
+#include "core/sched.h"
 #include "fake_kernel.h"
 #include "irq/irq.h"
 #include "irq/irqchip.h"
-#include "kalloc.h"
-#include "notification.h"
-#include "process.h"
-#include "sched.h"
-#include "thread.h"
+#include "mm/kalloc.h"
+#include "object/notification.h"
+#include "object/process.h"
+#include "core/sched.h"
+#include "object/thread.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

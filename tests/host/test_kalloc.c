@@ -1,4 +1,4 @@
-/* test_kalloc.c: host unit tests of kernel/kalloc.c, the object caches: objects are distinct,
+/* test_kalloc.c: host unit tests of kernel/mm/kalloc.c, the object caches: objects are distinct,
  * zeroed and inside their slab's page; a freed object is reused before a new page is taken; a
  * slab whose last object is freed goes back to the page allocator at once; running out of
  * pages is a NULL, not a leak; and a long random run keeps the page count equal to the number
@@ -12,10 +12,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "hart.h"
-#include "spinlock.h"
-#include "kalloc.h"
-#include "page_alloc.h"
+#include "core/hart.h"
+#include "core/spinlock.h"
+#include "mm/kalloc.h"
+#include "mm/page_alloc.h"
 #include "fake_pages.h"
 #include "host_rng.h"
 

@@ -1,4 +1,4 @@
-/* test_kfmt.c: host unit tests of kernel/kfmt.c, mostly checked against the C library's
+/* test_kfmt.c: host unit tests of kernel/lib/kfmt.c, mostly checked against the C library's
  * snprintf; %p, NULL strings and unknown conversions against fixed expectations. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kfmt.h"
+#include "lib/kfmt.h"
 
 /*
  * Both formatters are called through this pointer type: it carries no format attribute, so

@@ -1,4 +1,4 @@
-/* test_kstring.c: host unit tests of kernel/kstring.c. The build renames the kernel's functions
+/* test_kstring.c: host unit tests of kernel/lib/kstring.c. The build renames the kernel's functions
  * (kmemset, kmemcpy, ...: tests/host/kstring.mk), so the names below are the kernel's. memset
  * and memcpy are checked against a plain byte-by-byte reference at every alignment of both
  * ends and every length up to ten words (so a word-at-a-time version's unaligned head, word
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "kstring.h"
+#include "lib/kstring.h"
 
 #define AREA   128 /* bytes; offsets and lengths below stay inside with room to spare */
 #define GUARD  0x5a

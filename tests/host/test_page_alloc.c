@@ -1,4 +1,4 @@
-/* test_page_alloc.c: host unit tests of kernel/page_alloc.c: phys_ranges_subtract() on fixed
+/* test_page_alloc.c: host unit tests of kernel/mm/page_alloc.c: phys_ranges_subtract() on fixed
  * cases and against a per-page model, and struct page_pool over a host arena whose "physical"
  * addresses are host addresses (virt_offset 0): fixed cases, random alloc/free sequences against
  * a model, and ranges of inaccessible memory (the pool must not touch a page before handing it
@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <sys/mman.h>
 
-#include "page_alloc.h"
+#include "mm/page_alloc.h"
 #include "host_rng.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

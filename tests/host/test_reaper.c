@@ -1,4 +1,4 @@
-/* test_reaper.c: host unit tests of kernel/reaper.c, the queue that turns teardown chains into
+/* test_reaper.c: host unit tests of kernel/object/reaper.c, the queue that turns teardown chains into
  * a loop. The test's kobj_reap stands in for kobj.c's: it records what it did, how deep in
  * kobj_reap calls it was, and follows a script: destroying object i drops the last reference
  * of the objects i names (as a process's cspace does), ending one may ask for other ends (as a
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "reaper.h"
+#include "object/reaper.h"
 
 #define MAX_OBJS 1000000
 #define MAX_NAMES 2

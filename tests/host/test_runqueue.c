@@ -1,4 +1,4 @@
-/* test_runqueue.c: host unit tests of kernel/runqueue.c: thread FIFOs, the priority run queue at
+/* test_runqueue.c: host unit tests of kernel/core/runqueue.c: thread FIFOs, the priority run queue at
  * its bitmap's word boundaries, and random operations (rq_take_first among them) checked
  * against a per-priority model. */
 #include <stdarg.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "runqueue.h"
-#include "thread.h"
+#include "core/runqueue.h"
+#include "object/thread.h"
 #include "host_rng.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -14,7 +14,7 @@ import os
 import re
 
 PANIC = 1
-NO_INIT = 4  # ROOTSERVER_FAIL_EXIT_CODE (kernel/rootserver.h): bad boot input
+NO_INIT = 4  # ROOTSERVER_FAIL_EXIT_CODE (kernel/core/rootserver.h): bad boot input
 MODULES = "build/modules.img"
 
 
@@ -144,7 +144,7 @@ CASES += [
     case("boot-mem256M", [r"memory: 0x80000000-0x90000000 \(256 MiB\)", r"ktest: boot: PASS"],
          smp=2, mem="256M", bootargs="test=boot"),
     # The page allocator on the machine: every free page handed out once (zeroed, inside RAM,
-    # outside reserved memory and the image), all back, some reused (kernel/ktest_mm.c).
+    # outside reserved memory and the image), all back, some reused (kernel/test/ktest_mm.c).
     case("mm-drain-128M", [r"ktest: mm: (3\d{4}) of 3\d{4} pages handed out, each zeroed and "
                            r"free RAM; 64 reused zeroed; \1 free again", r"ktest: mm: PASS"],
          smp=2, bootargs="test=mm"),

@@ -1,7 +1,7 @@
 /* context.c: user thread contexts: their initial state and the lazy-by-FS floating-point
  * save/restore done at thread switches. Called with the BKL held, on the hart doing the switch. */
 #include "arch.h"
-#include "kstring.h"
+#include "lib/kstring.h"
 #include "layout.h"
 #include "riscv.h"
 

@@ -1,9 +1,9 @@
 /* cpu.c: this hart's state and interrupt mask, the idle wait, halting, the firmware console and
  * backtraces: the small arch_* primitives generic code uses everywhere. */
 #include "arch.h"
-#include "hart.h"
-#include "ksyms.h"
-#include "console.h"
+#include "core/hart.h"
+#include "lib/ksyms.h"
+#include "core/console.h"
 #include "layout.h"
 #include "riscv.h"
 #include "riscv_platform.h"

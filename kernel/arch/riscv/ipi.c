@@ -2,9 +2,9 @@
  * SETSSIP register per hart, a store raises that hart's supervisor software interrupt) when the
  * tree has one, SBI send_ipi otherwise. sswi_reg[] is filled at probe time, read-only after. */
 #include "arch.h"
-#include "console.h"
-#include "fdt.h"
-#include "hart.h"
+#include "core/console.h"
+#include "lib/fdt.h"
+#include "core/hart.h"
 #include "riscv.h"
 #include "riscv_platform.h"
 #include "sbi.h"

@@ -4,9 +4,9 @@
  * the base and the registers are set at probe time and read-only after; enable words are
  * changed with atomics, since two harts may route different lines of one word at once. */
 #include "arch.h"
-#include "console.h"
-#include "fdt.h"
-#include "hart.h"
+#include "core/console.h"
+#include "lib/fdt.h"
+#include "core/hart.h"
 #include "irq/irqchip.h"
 #include "riscv_platform.h"
 

@@ -1,10 +1,10 @@
 /* probe.c: the RISC-V port's device-tree probing (ISA extensions, then the timer, IPI and PLIC
  * probes) and per-hart bring-up: stack switch, interrupt enables, SBI HSM start. */
 #include "arch.h"
-#include "console.h"
-#include "fdt.h"
-#include "hart.h"
-#include "kstring.h"
+#include "core/console.h"
+#include "lib/fdt.h"
+#include "core/hart.h"
+#include "lib/kstring.h"
 #include "layout.h"
 #include "riscv.h"
 #include "riscv_platform.h"

@@ -1,14 +1,14 @@
 /* timer.c: the RISC-V supervisor timer: the Sstc stimecmp CSR when every hart has Sstc (a CSR
  * write, no firmware call), SBI set_timer otherwise. Per-hart, no shared state after probing. */
 #include "arch.h"
-#include "fdt.h"
+#include "lib/fdt.h"
 #include "riscv.h"
 #include "riscv_platform.h"
 #include "sbi.h"
 
 int timer_probe(const struct fdt *fdt)
 {
-	(void)fdt; /* the timebase frequency is generic (kernel/platform.c) */
+	(void)fdt; /* the timebase frequency is generic (kernel/core/platform.c) */
 	return 0;
 }
 

@@ -3,13 +3,13 @@
  * map, the guarded stacks. Both are built by the boot hart before the others start and never
  * change afterwards, so no lock and no remote TLB shootdown. */
 #include "arch.h"
-#include "console.h"
-#include "hart.h"
-#include "kstring.h"
+#include "core/console.h"
+#include "core/hart.h"
+#include "lib/kstring.h"
 #include "layout.h"
-#include "mm.h"
-#include "page_alloc.h"
-#include "panic.h"
+#include "mm/mm.h"
+#include "mm/page_alloc.h"
+#include "core/panic.h"
 #include "riscv.h"
 #include "riscv_platform.h"
 #include <tacet/abi.h>

@@ -1,5 +1,5 @@
 /* bench_hist.h: the histogram of a benchmark's samples, as the benchmark servers
- * (servers/bench/bench.c) and the kernel's own benchmark (kernel/ktest.c) both print it, right
+ * (servers/bench/bench.c) and the kernel's own benchmark (kernel/test/ktest.c) both print it, right
  * after their BENCH line, for tests/bench/bench.py:
  *
  *     BENCHHIST <name> p90=<n> p99=<n> <low>:<count> <low>:<count> ...

@@ -1,0 +1,169 @@
+/* fastpath.h: the IPC fast paths (in the spirit of seL4's): a call that finds its server
+ * waiting, a reply_recv whose caller can run at once, and a signal that wakes a more urgent
+ * waiter, all on this hart, switch straight from one thread to the other: no scheduler pass;
+ * a wait takes its bits at once or blocks and switches the same way. Anything unusual (a
+ * capability in the message, another hart, a more urgent READY thread, a pending earlier
+ * caller, senders already queued) returns FAST_NO (0) and the ordinary path (endpoint.c or
+ * notification.c) runs. BKL held; on success the caller must return to user mode on this
+ * hart's current thread (FAST_SCHEDULE: through the scheduler).
+ * Inline, for the trap entry only: each is one step of a path whose calls would cost as much
+ * as its work (docs/benchmarks.md). */
+#ifndef KERNEL_FASTPATH_H
+#define KERNEL_FASTPATH_H
+
+#include "object/cap.h"
+#include "object/endpoint.h"
+#include "core/hart.h"
+#include "object/notification.h"
+#include "object/process.h"
+#include "core/sched.h"
+
+static inline __attribute__((always_inline)) unsigned long fast_arg(const struct thread *t, int i)
+{
+	return arch_ctx_arg(&t->ctx, i);
+}
+
+/* The object of a capability in slot with type and right, or NULL (then the slow path reports
+ * the error); the capability itself in *cap unless cap is NULL. */
+static inline __attribute__((always_inline)) struct kobj *
+fast_cap(const struct thread *t, unsigned long slot, uint32_t type, uint32_t right,
+	 const struct cap **cap)
+{
+	const struct cap *c = cap_peek(t->proc->cspace, slot, type, right);
+
+	if (!c)
+		return NULL;
+	if (cap)
+		*cap = c;
+	return c->obj;
+}
+
+/* tag and words from `from`'s argument registers (first = the tag's index) into `to`. */
+static inline __attribute__((always_inline)) void
+copy_message(struct thread *to, const struct thread *from, int first, unsigned long tag)
+{
+	arch_ctx_set_ret(&to->ctx, 0, 0);
+	arch_ctx_set_ret(&to->ctx, 1, tag);
+	for (int i = 0; i < TACET_MSG_WORDS; i++)
+		arch_ctx_set_ret(&to->ctx, 2 + i, fast_arg(from, first + 1 + i));
+}
+
+static inline __attribute__((always_inline)) int
+fastpath_call(struct hart *me, struct thread *t)
+{
+	unsigned long tag = fast_arg(t, 1);
+	const struct cap *c;
+	struct endpoint *ep;
+	struct thread *r;
+
+	if (TACET_TAG_HAS_CAP(tag) || !endpoint_tag_ok(tag) || fast_arg(t, 6))
+		return 0; /* a capability either way, or a bad tag: the slow path */
+	ep = (struct endpoint *)fast_cap(t, fast_arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_WRITE, &c);
+	if (!ep)
+		return 0;
+	r = ep->receivers.head; /* none on an ended endpoint: the slow path says EDEAD */
+	if (!r || r->reply_to || r->prio < t->prio || !sched_may_switch_to(me, r))
+		return 0;
+	tqueue_pop(&ep->receivers);
+	r->blocked_on = NULL;
+	copy_message(r, t, 1, tag);
+	arch_ctx_set_ret(&r->ctx, 6, c->badge);
+	r->reply_to = t;
+	t->recv_slot = 0; /* no capability in the reply */
+	t->replier = r;
+	t->state = TACET_THREAD_BLOCKED_REPLY;
+	sched_switch_direct(me, t, r);
+	return 1;
+}
+
+static inline __attribute__((always_inline)) int
+fastpath_reply_recv(struct hart *me, struct thread *t)
+{
+	struct thread *caller = t->reply_to;
+	unsigned long tag = fast_arg(t, 1), recv_slot = fast_arg(t, 6);
+	const struct cap *c;
+	struct endpoint *ep;
+
+	if (!caller || caller->in_fault || TACET_TAG_HAS_CAP(tag) || !endpoint_tag_ok(tag) ||
+	    recv_slot >= CSPACE_SLOTS ||
+	    (recv_slot && t->proc->cspace->slots[recv_slot].obj))
+		return 0;
+	ep = (struct endpoint *)fast_cap(t, fast_arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_READ, &c);
+	if (!ep || !ep->owner || ep->senders.head || (t->bound_ntfn && t->bound_ntfn->bits) ||
+	    !sched_may_switch_to(me, caller))
+		return 0;
+	copy_message(caller, t, 1, tag);
+	caller->replier = NULL;
+	t->reply_to = NULL;
+	t->recv_slot = recv_slot;
+	t->blocked_on = ep;
+	tqueue_push(&ep->receivers, t, 0);
+	t->state = TACET_THREAD_BLOCKED_RECV;
+	sched_switch_direct(me, t, caller);
+	return 1;
+}
+
+static inline __attribute__((always_inline)) int
+fastpath_signal(struct hart *me, struct thread *t)
+{
+	unsigned long bits = fast_arg(t, 1);
+	const struct cap *c;
+	struct notification *n;
+	struct thread *w;
+
+	n = (struct notification *)fast_cap(t, fast_arg(t, 0), TACET_CAP_NOTIFICATION,
+					    TACET_RIGHT_WRITE, &c);
+	if (!n)
+		return 0;
+	w = n->waiters.head;
+	if (c->badge)
+		bits = c->badge;
+	if (!w || !bits || bits >> 63 || w->prio <= t->prio || !sched_may_switch_to(me, w))
+		return 0;
+	tqueue_pop(&n->waiters);
+	w->blocked_on = NULL;
+	arch_ctx_set_ret(&w->ctx, 0, n->bits | bits);
+	n->bits = 0;
+	arch_ctx_set_ret(&t->ctx, 0, 0);
+	sched_preempted(me, t); /* t stays ready, first in line at its priority */
+	sched_switch_direct(me, t, w);
+	return 1;
+}
+
+/* t, finding nothing in n, blocks there; the hart switches straight to its most urgent READY
+ * thread (FAST_DONE) or, nothing READY, leaves itself to the scheduler, which idles it
+ * (FAST_SCHEDULE). The wait's and IRQ_ACK_WAIT's (irq_fast.h) common end. */
+static inline __attribute__((always_inline)) int
+fastpath_block_on(struct hart *me, struct thread *t, struct notification *n)
+{
+	t->blocked_on = n;
+	tqueue_push(&n->waiters, t, 0);
+	t->state = TACET_THREAD_BLOCKED_NTFN;
+	if (rq_top(me->rq) < 0)
+		return FAST_SCHEDULE;
+	sched_switch_direct(me, t, rq_take_first(me->rq));
+	return FAST_DONE;
+}
+
+/* A wait: bits there are taken at once (t goes on); otherwise t blocks on n and the hart
+ * switches straight to its most urgent READY thread, or, nothing READY, leaves the hart to
+ * the scheduler (which idles it). Returns FAST_* (sched.h); an error (no such capability,
+ * no READ) takes the slow path, which says which. */
+static inline __attribute__((always_inline)) int
+fastpath_wait(struct hart *me, struct thread *t)
+{
+	struct notification *n = (struct notification *)fast_cap(t, fast_arg(t, 0),
+								 TACET_CAP_NOTIFICATION,
+								 TACET_RIGHT_READ, NULL);
+
+	if (!n)
+		return FAST_NO;
+	if (n->bits) {
+		arch_ctx_set_ret(&t->ctx, 0, n->bits);
+		n->bits = 0;
+		return FAST_DONE;
+	}
+	return fastpath_block_on(me, t, n);
+}
+
+#endif

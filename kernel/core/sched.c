@@ -1,0 +1,153 @@
+/* sched.c: owns the BKL and the per-hart run queues (runqueues[h] holds READY threads whose
+ * affinity is hart h; a RUNNING thread is in no queue). Everything here runs with the BKL held,
+ * except the idle wait, which drops it. */
+#include "core/sched.h"
+#include "core/console.h"
+#include "core/hart.h"
+#include "irq/irq.h"
+#include "test/ktest.h"
+#include "core/panic.h"
+#include "object/process.h"
+#include "core/spinlock.h"
+#include "core/timer.h"
+#include "core/runqueue.h"
+
+struct runqueue runqueues[MAX_HARTS];
+struct spinlock bkl = SPINLOCK_INIT("bkl");
+
+/* bkl_lock_masked()'s swap found the lock taken: a hart that holds it already is a bug (it
+ * would wait for itself for ever); otherwise wait, still answering TLB shootdowns. */
+void bkl_lock_slow(void)
+{
+	if (KDEBUG && bkl.owner == (int)this_hart()->id)
+		spin_misuse(&bkl, "already held by this hart");
+	while (!spin_trylock(&bkl))
+		while (__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED))
+			hart_tlb_flush_if_asked();
+}
+/* A hart's time slice (struct hart's slice): none armed (idle, or not yet started), running
+ * (the slice timer is armed), or over (it fired, or the thread yielded). */
+enum sched_slice { SLICE_NONE, SLICE_RUNNING, SLICE_OVER };
+static uint64_t slice_ticks;
+
+void sched_ready(struct thread *t)
+{
+	struct hart *h = &harts[t->hart];
+
+	KASSERT(bkl_held(), "sched_ready: BKL not held");
+	t->state = TACET_THREAD_READY;
+	rq_push(h->rq, t, false);
+	if (h->current && h->current->state == TACET_THREAD_RUNNING && t->prio <= h->current->prio)
+		return; /* it waits its turn */
+	if (h == this_hart())
+		h->need_resched = true;
+	else
+		hart_signal(h, IPI_RESCHED);
+}
+
+void sched_unready(struct thread *t)
+{
+	KASSERT(t->state == TACET_THREAD_READY, "sched_unready: thread %u is not ready", t->tid);
+	rq_remove(harts[t->hart].rq, t);
+}
+
+void sched_block(struct thread *t, enum tacet_thread_state state)
+{
+	t->state = state;
+	harts[t->hart].need_resched = true;
+}
+
+void sched_yield(void)
+{
+	this_hart()->slice = SLICE_OVER;
+}
+
+static void slice_end(void)
+{
+	this_hart()->slice = SLICE_OVER;
+}
+
+/* A slice belongs to the hart's current run of work: a direct IPC switch keeps it going. */
+static inline __attribute__((always_inline)) void slice_start(struct hart *me)
+{
+	if (!slice_ticks)
+		slice_ticks = timer_us_to_ticks(SCHED_SLICE_US);
+	me->slice = SLICE_RUNNING;
+	timer_arm_locked(me, timer_now() + slice_ticks, slice_end);
+}
+
+/* Keep running cur? Only if nothing better is READY (an equal one only once its slice ended). */
+static bool keep_running(struct hart *me, struct thread *cur)
+{
+	int top = rq_top(me->rq);
+
+	if (!cur || cur->state != TACET_THREAD_RUNNING)
+		return false;
+	if (top < cur->prio || (top == cur->prio && me->slice != SLICE_OVER))
+		return true;
+	/* preempted: a higher priority goes first and cur keeps its place at the front; a spent
+	 * slice sends it behind its equals */
+	cur->state = TACET_THREAD_READY;
+	rq_push(me->rq, cur, top > cur->prio);
+	return false;
+}
+
+/* The previous thread is off this hart: keep its FPU state; drop the last reference of a dead one. */
+static void switch_from(struct thread *prev)
+{
+	arch_fp_save(&prev->ctx, &prev->fp);
+	if (prev->state == TACET_THREAD_DEAD)
+		kobj_put(&prev->obj);
+}
+
+static void switch_to(struct hart *me, struct thread *next)
+{
+	sched_make_current(me, next);
+	if (me->slice != SLICE_RUNNING)
+		slice_start(me);
+}
+
+void sched_exit_to_user(void)
+{
+	struct hart *me = this_hart();
+	struct thread *cur = me->current, *next;
+
+	KASSERT(bkl_held(), "sched_exit_to_user: BKL not held");
+	irq_report(); /* what the top half disabled (it never prints) */
+	if (!keep_running(me, cur)) {
+		if (cur)
+			switch_from(cur);
+		while (!(next = rq_pop(me->rq))) {
+			if (cur) {
+				arch_aspace_activate(0);
+				me->current = NULL;
+				me->user_ctx = NULL;
+				cur = NULL;
+				timer_arm_locked(me, UINT64_MAX, 0); /* bkl_unlock() disarms */
+				me->slice = SLICE_NONE;
+			}
+			bkl_unlock();
+			ktest_hart_poll();
+			arch_idle_wait();
+			bkl_lock();
+			irq_report();
+		}
+		if (next != cur)
+			switch_to(me, next);
+		else
+			next->state = TACET_THREAD_RUNNING;
+	} else if (me->slice == SLICE_OVER) {
+		slice_start(me); /* alone at its priority: a new slice */
+	}
+	me->need_resched = false;
+	/* a TLB shootdown may have moved this hart to the kernel's tables meanwhile */
+	arch_aspace_activate(me->current->proc->root);
+	bkl_unlock();
+	arch_return_to_user(me->user_ctx);
+}
+
+void sched_start_hart(void)
+{
+	bkl_lock();
+	sched_exit_to_user();
+}

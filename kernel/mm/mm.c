@@ -1,0 +1,87 @@
+/* mm.c: owns the global page pool; pool_lock guards every field of `pool`. The pool touches no
+ * free page at boot (page_alloc.h): a page is first written when page_alloc_zeroed() zeroes it,
+ * so boot time does not grow with the memory size. */
+#include "mm/mm.h"
+#include "arch.h"
+#include "core/console.h"
+#include "lib/kstring.h"
+#include "mm/page_alloc.h"
+#include "core/panic.h"
+#include "core/platform.h"
+#include "core/spinlock.h"
+
+#define MM_MAX_FREE_RANGES 32
+
+static struct page_pool pool;
+static struct spinlock pool_lock = SPINLOCK_INIT("page pool");
+
+void mm_init(void)
+{
+	struct phys_range resv[PLATFORM_MAX_RESV + 1], free[MM_MAX_FREE_RANGES];
+	int nresv = platform.nresv, nfree;
+
+	memcpy(resv, platform.resv, sizeof(platform.resv[0]) * (size_t)nresv);
+	resv[nresv++] = (struct phys_range){ arch_kernel_phys_start(), arch_kernel_phys_end() };
+	nfree = phys_ranges_subtract(platform.ram, platform.nram, resv, nresv, free,
+				     MM_MAX_FREE_RANGES);
+	if (nfree < 0)
+		panic("mm_init: the free memory map has more than %d ranges", MM_MAX_FREE_RANGES);
+	page_pool_init(&pool, arch_phys_to_virt(0));
+	for (int i = 0; i < nfree; i++) {
+		arch_boot_map_direct(free[i].start, free[i].end - free[i].start);
+		if (page_pool_add_range(&pool, free[i].start, free[i].end) < 0)
+			panic("mm_init: cannot add free range %#lx-%#lx",
+			      (unsigned long)free[i].start, (unsigned long)free[i].end);
+	}
+}
+
+uint64_t page_alloc_zeroed(void)
+{
+	uint64_t pa;
+
+	spin_lock(&pool_lock);
+	pa = page_pool_alloc(&pool);
+	spin_unlock(&pool_lock);
+	if (pa)
+		memset((void *)arch_phys_to_virt(pa), 0, PAGE_SIZE);
+	return pa;
+}
+
+uint64_t page_alloc_run_zeroed(size_t pages)
+{
+	uint64_t pa;
+
+	spin_lock(&pool_lock);
+	pa = pages == 1 ? page_pool_alloc(&pool) : page_pool_alloc_run(&pool, pages);
+	spin_unlock(&pool_lock);
+	if (pa)
+		memset((void *)arch_phys_to_virt(pa), 0, pages * PAGE_SIZE);
+	return pa;
+}
+
+void page_free(uint64_t pa)
+{
+	int err;
+
+	spin_lock(&pool_lock);
+	err = page_pool_free(&pool, pa);
+	spin_unlock(&pool_lock);
+	if (err)
+		panic("page_free: %#lx is not an allocated page", (unsigned long)pa);
+}
+
+void page_free_run(uint64_t pa, size_t pages)
+{
+	for (size_t i = 0; i < pages; i++)
+		page_free(pa + i * PAGE_SIZE);
+}
+
+size_t mm_free_pages(void)
+{
+	return __atomic_load_n(&pool.nfree, __ATOMIC_RELAXED);
+}
+
+size_t mm_total_pages(void)
+{
+	return pool.ntotal;
+}

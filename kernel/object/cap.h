@@ -1,0 +1,47 @@
+/* cap.h: capability tables (cspaces): one per process, a fixed array of slots naming kernel
+ * objects with rights and a badge. All functions run with the BKL held. */
+#ifndef KERNEL_CAP_H
+#define KERNEL_CAP_H
+
+#include <stdint.h>
+#include "object/kobj.h"
+
+#define CSPACE_SLOTS 128 /* slot 0 is never used: 0 means "no slot" in messages */
+
+struct cap {
+	struct kobj *obj; /* NULL: empty slot */
+	uint64_t badge;
+	uint8_t rights;   /* TACET_RIGHT_* */
+};
+
+struct cspace {
+	struct cap slots[CSPACE_SLOTS];
+};
+
+struct cspace *cspace_new(void);
+/* Delete every capability, then the table. */
+void cspace_free(struct cspace *cs);
+
+/* Decode: the capability in slot, checked for type (TACET_CAP_NULL: any) and rights. Returns
+ * it, or NULL with *err set (TACET_EBADSLOT, TACET_EEMPTY, TACET_ETYPE, TACET_EPERM). */
+struct cap *cap_lookup(struct cspace *cs, unsigned long slot, uint32_t type, uint32_t rights,
+		       long *err);
+/* The fast paths' decode: the capability in slot if it has type and right, else NULL (the
+ * slow path then says why, with cap_lookup). No error code, no type wildcard. */
+static inline __attribute__((always_inline)) const struct cap *
+cap_peek(const struct cspace *cs, unsigned long slot, uint32_t type, uint32_t right)
+{
+	const struct cap *c;
+
+	if (slot == 0 || slot >= CSPACE_SLOTS)
+		return NULL;
+	c = &cs->slots[slot];
+	return c->obj && c->obj->type == type && (c->rights & right) ? c : NULL;
+}
+/* The empty slot `slot`, or NULL with *err (TACET_EBADSLOT, TACET_EEXIST). */
+struct cap *cap_empty_slot(struct cspace *cs, unsigned long slot, long *err);
+/* Invoke: fill an empty slot (takes a new reference on obj). */
+void cap_install(struct cap *dst, struct kobj *obj, uint32_t rights, uint64_t badge);
+void cap_clear(struct cap *c);
+
+#endif

@@ -1,0 +1,323 @@
+/* endpoint.c: synchronous IPC. Owns the endpoint queues and each thread's IPC fields; BKL held.
+ *
+ * A call meets a waiting receiver or queues; a receive meets a waiting sender or queues. The
+ * receiver of a call owes the caller a reply (reply_to / replier link the two) and the caller
+ * stays BLOCKED_REPLY until it comes. Messages go register to register: the tag, up to
+ * TACET_MSG_WORDS words, the badge of the sender's capability and, with GRANT, one capability;
+ * a reply may carry one capability into the slot the caller named in its call.
+ * Each sys_* decodes everything first and changes nothing on an error. */
+#include "object/endpoint.h"
+#include "object/cap.h"
+#include "mm/kalloc.h"
+#include "object/notification.h"
+#include "object/process.h"
+#include "core/sched.h"
+
+struct endpoint *endpoint_new(struct process *owner)
+{
+	struct endpoint *ep = kobj_new(owner->acct, sizeof(struct endpoint), TACET_CAP_ENDPOINT);
+
+	if (ep) {
+		ep->owner = owner;
+		list_push_back(&owner->endpoints, &ep->owner_link);
+	}
+	return ep;
+}
+
+void endpoint_end(struct endpoint *ep)
+{
+	if (ep->owner) {
+		list_remove(&ep->owner_link);
+		ep->owner = NULL;
+	}
+	thread_wake_all(&ep->senders, TACET_EDEAD);
+	thread_wake_all(&ep->receivers, TACET_EDEAD);
+}
+
+void endpoint_destroy(struct endpoint *ep)
+{
+	endpoint_end(ep);
+	kobj_free(&ep->obj, sizeof(*ep));
+}
+
+static void set_result(struct thread *t, long v)
+{
+	arch_ctx_set_ret(&t->ctx, 0, (unsigned long)v);
+}
+
+/* Move the capability a sender named in its tag into the receiver's recv_slot, if it can; the
+ * tag the receiver sees says whether one arrived. */
+static unsigned long transfer_cap(struct thread *from, struct thread *to, unsigned long tag)
+{
+	long err;
+	struct cap *src, *dst;
+
+	if (!TACET_TAG_HAS_CAP(tag))
+		return tag;
+	tag &= ~(1ul << 8);
+	src = cap_lookup(from->proc->cspace, TACET_TAG_SLOT(tag), TACET_CAP_NULL, 0, &err);
+	dst = to->recv_slot ? cap_empty_slot(to->proc->cspace, to->recv_slot, &err) : NULL;
+	if (!src || !dst)
+		return tag & 0xffffffffUL; /* dropped: the receiver sees no capability */
+	cap_install(dst, src->obj, src->rights, src->badge);
+	return (tag & 0xffffffffUL) | 1ul << 8 | (unsigned long)to->recv_slot << 32;
+}
+
+/* The receiver's registers after a receive: a0 = 0, a1 = tag, a2.. = words, a6 = badge. */
+static void deliver(struct thread *from, struct thread *to, unsigned long tag,
+		    const unsigned long *w, uint64_t badge)
+{
+	unsigned long delivered = transfer_cap(from, to, tag);
+
+	set_result(to, 0);
+	arch_ctx_set_ret(&to->ctx, 1, delivered);
+	for (int i = 0; i < TACET_MSG_WORDS; i++)
+		arch_ctx_set_ret(&to->ctx, 2 + i, w[i]);
+	arch_ctx_set_ret(&to->ctx, 6, badge);
+}
+
+/* 0 if slot is 0 (no capability wanted) or an empty slot of t's, else the error. */
+static long decode_recv_slot(struct thread *t, unsigned long slot)
+{
+	long err;
+
+	if (slot && !cap_empty_slot(t->proc->cspace, slot, &err))
+		return err;
+	return 0;
+}
+
+/* The receiver `to` owes caller a reply now; an unanswered earlier caller gets ENOREPLY. */
+static void link_reply(struct thread *to, struct thread *caller)
+{
+	if (to->reply_to)
+		endpoint_reply_error(to->reply_to, TACET_ENOREPLY);
+	to->reply_to = caller;
+	caller->replier = to;
+	caller->state = TACET_THREAD_BLOCKED_REPLY;
+}
+
+/* A capability to a living endpoint (its owner has not ended) with rights, or NULL and *err. */
+static struct cap *decode_ep_cap(struct thread *t, unsigned long slot, uint32_t rights, long *err)
+{
+	struct cap *c = cap_lookup(t->proc->cspace, slot, TACET_CAP_ENDPOINT, rights, err);
+
+	if (c && !((struct endpoint *)c->obj)->owner) {
+		*err = TACET_EDEAD;
+		return NULL;
+	}
+	return c;
+}
+
+static struct endpoint *decode_ep(struct thread *t, unsigned long slot, uint32_t rights, long *err)
+{
+	struct cap *c = decode_ep_cap(t, slot, rights, err);
+
+	return c ? (struct endpoint *)c->obj : NULL;
+}
+
+void sys_call(struct thread *t)
+{
+	const struct trap_frame *tf = &t->ctx;
+	unsigned long tag = arch_ctx_arg(tf, 1);
+	unsigned long w[TACET_MSG_WORDS];
+	struct cap *c;
+	struct thread *r;
+	long err;
+
+	c = decode_ep_cap(t, arch_ctx_arg(tf, 0), TACET_RIGHT_WRITE, &err);
+	if (c && !endpoint_tag_ok(tag))
+		c = NULL, err = TACET_EINVAL;
+	if (c && TACET_TAG_HAS_CAP(tag) && !(c->rights & TACET_RIGHT_GRANT))
+		c = NULL, err = TACET_EPERM;
+	if (c && (err = decode_recv_slot(t, arch_ctx_arg(tf, 6))))
+		c = NULL;
+	if (!c) {
+		set_result(t, -err);
+		return;
+	}
+	t->recv_slot = arch_ctx_arg(tf, 6); /* where a capability in the reply goes */
+	for (int i = 0; i < TACET_MSG_WORDS; i++)
+		w[i] = arch_ctx_arg(tf, 2 + i);
+	r = tqueue_pop(&((struct endpoint *)c->obj)->receivers);
+	if (r) {
+		r->blocked_on = NULL;
+		deliver(t, r, tag, w, c->badge);
+		link_reply(r, t);
+		sched_ready(r);
+		sched_block(t, TACET_THREAD_BLOCKED_REPLY);
+		return;
+	}
+	t->msg_tag = tag;
+	for (int i = 0; i < TACET_MSG_WORDS; i++)
+		t->msg_w[i] = w[i];
+	t->msg_badge = c->badge;
+	t->msg_is_call = 1;
+	t->blocked_on = c->obj;
+	tqueue_push(&((struct endpoint *)c->obj)->senders, t, 0);
+	sched_block(t, TACET_THREAD_BLOCKED_SEND);
+}
+
+void endpoint_deliver_notify(struct thread *t, uint64_t bits)
+{
+	set_result(t, 0);
+	arch_ctx_set_ret(&t->ctx, 1, TACET_TAG(TACET_LABEL_NOTIFY, 1));
+	arch_ctx_set_ret(&t->ctx, 2, bits);
+	arch_ctx_set_ret(&t->ctx, 6, 0);
+}
+
+/* Receive on ep (already decoded) into t: pending bits of t's bound notification first (as
+ * seL4 does: bits coalesce, so they cannot starve the senders, while a queue kept full by
+ * hostile callers could starve a supervisor's notifications for ever), then a waiting sender,
+ * else block. */
+static void receive(struct thread *t, struct endpoint *ep)
+{
+	uint64_t bits = notification_take_bound(t);
+	struct thread *s;
+
+	if (bits) {
+		endpoint_deliver_notify(t, bits);
+		return;
+	}
+	s = tqueue_pop(&ep->senders);
+	if (!s) {
+		t->blocked_on = ep;
+		tqueue_push(&ep->receivers, t, 0);
+		sched_block(t, TACET_THREAD_BLOCKED_RECV);
+		return;
+	}
+	s->blocked_on = NULL;
+	deliver(s, t, s->msg_tag, s->msg_w, s->msg_badge);
+	if (s->msg_is_call)
+		link_reply(t, s);
+	else
+		sched_ready(s);
+}
+
+void sys_recv(struct thread *t)
+{
+	const struct trap_frame *tf = &t->ctx;
+	long err = 0;
+	struct endpoint *ep = decode_ep(t, arch_ctx_arg(tf, 0), TACET_RIGHT_READ, &err);
+
+	if (ep)
+		err = decode_recv_slot(t, arch_ctx_arg(tf, 1));
+	if (!ep || err) {
+		set_result(t, -err);
+		return;
+	}
+	t->recv_slot = arch_ctx_arg(tf, 1);
+	receive(t, ep);
+}
+
+/* Answer t's caller with the tag and words in t's argument registers from index first. */
+static long reply_from(struct thread *t, int first)
+{
+	struct thread *caller = t->reply_to;
+	unsigned long tag = arch_ctx_arg(&t->ctx, first);
+	long err;
+
+	if (!caller)
+		return -TACET_ENOENT;
+	if (!endpoint_tag_ok(tag))
+		return -TACET_EINVAL;
+	if (TACET_TAG_HAS_CAP(tag) && !cap_lookup(t->proc->cspace, TACET_TAG_SLOT(tag),
+						  TACET_CAP_NULL, 0, &err))
+		return -err;
+	t->reply_to = NULL;
+	caller->replier = NULL;
+	if (caller->in_fault) { /* its registers are the faulting state: leave them alone */
+		caller->in_fault = 0;
+		if (TACET_TAG_LABEL(tag) == TACET_FAULT_KILL)
+			thread_exit(caller, -TACET_EFAULT);
+		else
+			sched_ready(caller);
+		return 0;
+	}
+	set_result(caller, 0);
+	arch_ctx_set_ret(&caller->ctx, 1, transfer_cap(t, caller, tag));
+	for (int i = 0; i < TACET_MSG_WORDS; i++)
+		arch_ctx_set_ret(&caller->ctx, 2 + i, arch_ctx_arg(&t->ctx, first + 1 + i));
+	sched_ready(caller);
+	return 0;
+}
+
+void sys_reply(struct thread *t)
+{
+	set_result(t, reply_from(t, 0));
+}
+
+void sys_reply_recv(struct thread *t)
+{
+	const struct trap_frame *tf = &t->ctx;
+	long err = 0;
+	struct endpoint *ep = decode_ep(t, arch_ctx_arg(tf, 0), TACET_RIGHT_READ, &err);
+	unsigned long recv_slot = arch_ctx_arg(tf, 6);
+
+	if (ep)
+		err = decode_recv_slot(t, recv_slot);
+	if (!ep || err) {
+		set_result(t, -err);
+		return;
+	}
+	if (t->reply_to && (err = reply_from(t, 1)) < 0) {
+		set_result(t, err);
+		return;
+	}
+	t->recv_slot = recv_slot;
+	receive(t, ep);
+}
+
+void endpoint_cancel(struct thread *t)
+{
+	struct endpoint *ep = t->blocked_on;
+
+	if (!ep)
+		return;
+	tqueue_remove(t->state == TACET_THREAD_BLOCKED_SEND ? &ep->senders : &ep->receivers, t);
+	t->blocked_on = NULL;
+}
+
+void endpoint_reply_error(struct thread *caller, long err)
+{
+	caller->replier = NULL;
+	if (caller->in_fault) { /* nobody will handle its fault */
+		caller->in_fault = 0;
+		thread_exit(caller, -TACET_EFAULT);
+		return;
+	}
+	set_result(caller, -err);
+	sched_ready(caller);
+}
+
+int endpoint_send_fault(struct thread *t)
+{
+	struct process *p = t->proc;
+	struct endpoint *ep = (struct endpoint *)p->fault_ep;
+	struct thread *r;
+	const struct trap_frame *tf = &t->ctx;
+
+	if (!ep || !ep->owner) /* none, or its supervisor has ended */
+		return -1;
+	t->msg_tag = TACET_TAG(TACET_LABEL_FAULT, 4);
+	t->msg_w[0] = tf->scause;
+	t->msg_w[1] = tf->sepc;
+	t->msg_w[2] = tf->stval;
+	t->msg_w[3] = t->tid;
+	t->msg_badge = p->fault_badge;
+	t->msg_is_call = 1;
+	t->in_fault = 1;
+	t->recv_slot = 0; /* its reply resumes or ends it and carries nothing */
+	r = tqueue_pop(&ep->receivers);
+	if (r) {
+		r->blocked_on = NULL;
+		deliver(t, r, t->msg_tag, t->msg_w, t->msg_badge);
+		link_reply(r, t);
+		sched_ready(r);
+		sched_block(t, TACET_THREAD_BLOCKED_REPLY);
+		return 0;
+	}
+	t->blocked_on = ep;
+	tqueue_push(&ep->senders, t, 0);
+	sched_block(t, TACET_THREAD_BLOCKED_SEND);
+	return 0;
+}

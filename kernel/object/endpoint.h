@@ -1,0 +1,52 @@
+/* endpoint.h: synchronous IPC endpoints: call, receive, reply, with the message in registers.
+ * BKL held. The sys_* functions take the calling thread and set its result registers. */
+#ifndef KERNEL_ENDPOINT_H
+#define KERNEL_ENDPOINT_H
+
+#include "object/kobj.h"
+#include "lib/list.h"
+#include "core/runqueue.h"
+#include "object/thread.h"
+
+struct process;
+
+struct endpoint {
+	struct kobj obj;
+	struct tqueue senders;   /* BLOCKED_SEND, oldest first */
+	struct tqueue receivers; /* BLOCKED_RECV, oldest first */
+	struct process *owner;   /* its creator, whose end ends it (NULL once ended) */
+	struct list_node owner_link; /* on owner->endpoints */
+};
+
+/* May a user thread send this tag? At most TACET_MSG_WORDS words, and never one of the
+ * kernel's labels (TACET_LABEL_KERNEL up): those are how a receiver knows the kernel spoke. */
+static inline int endpoint_tag_ok(unsigned long tag)
+{
+	return TACET_TAG_WORDS(tag) <= TACET_MSG_WORDS && !TACET_TAG_IS_KERNEL(tag);
+}
+
+/* A new endpoint of process owner (its creator, charged for it); NULL when out of memory (or
+ * budget). It serves only while owner lives: owner's end ends it (endpoint_end). */
+struct endpoint *endpoint_new(struct process *owner);
+/* owner's end: every thread waiting on ep (either side) gets TACET_EDEAD, and so does every
+ * later call or receive on it: a client learns its server is gone instead of waiting for ever
+ * (and can look the name up again when the server is restarted). */
+void endpoint_end(struct endpoint *ep);
+void endpoint_destroy(struct endpoint *ep);
+
+void sys_call(struct thread *t);
+void sys_recv(struct thread *t);
+void sys_reply(struct thread *t);
+void sys_reply_recv(struct thread *t);
+
+/* End t's receive with the bits of its bound notification (label TACET_LABEL_NOTIFY). */
+void endpoint_deliver_notify(struct thread *t, uint64_t bits);
+/* t leaves the endpoint queue it waits in. */
+void endpoint_cancel(struct thread *t);
+/* Wake a caller blocked for a reply with an error instead of an answer. */
+void endpoint_reply_error(struct thread *caller, long err);
+/* Send t's fault to its process's fault endpoint as a call (t waits for the reply, which
+ * resumes it). Returns 0, or -1 if nobody can be told. */
+int endpoint_send_fault(struct thread *t);
+
+#endif

@@ -1,0 +1,37 @@
+/* frame.h: frames: runs of physical pages that can be mapped into address spaces: RAM the
+ * kernel allocated (freed with the frame) or device MMIO from the device tree (never freed). */
+#ifndef KERNEL_FRAME_H
+#define KERNEL_FRAME_H
+
+#include <stdint.h>
+#include "object/kobj.h"
+#include <tacet/abi.h>
+
+struct frame {
+	struct kobj obj;
+	uint64_t pa;
+	uint64_t pages;
+	int device; /* MMIO: not RAM, not freed */
+	struct frame *parent; /* a derived frame: part of this root frame, never itself derived
+			       * (a reference); owns nothing */
+};
+
+struct account;
+
+/* The largest RAM frame, in pages (1 MiB): the page allocator finds a contiguous run by a pass
+ * over memory, which is for the occasional DMA buffer, not for bulk memory. */
+#define FRAME_MAX_PAGES TACET_FRAME_MAX_PAGES
+
+/* A frame object over existing physical memory (device MMIO, the module archive, the DTB),
+ * the object charged to acct (NULL: the kernel's own). */
+struct frame *frame_wrap(struct account *acct, uint64_t pa, uint64_t pages, int device);
+/* `pages` (1..FRAME_MAX_PAGES) zeroed, physically contiguous RAM pages, pages and object
+ * charged to acct; NULL when there is no such run or acct's limit would be passed. */
+struct frame *frame_alloc(struct account *acct, uint64_t pages);
+void frame_destroy(struct frame *f);
+/* A frame covering pages [first, first + pages) of f (the object charged to acct); NULL when out
+ * of memory. Its parent is f's root, not f: frames derived from derived frames never form a
+ * chain (which would be as long as a user likes, and freed by following it). */
+struct frame *frame_derive(struct account *acct, struct frame *f, uint64_t first, uint64_t pages);
+
+#endif

@@ -1,0 +1,228 @@
+/* notification.c: notification objects; owns their bits and waiter queues (BKL held).
+ * A waiter woken by a signal gets the bits in a0 and the word is cleared: each bit set between
+ * two waits is seen exactly once. */
+#include "object/notification.h"
+#include "object/cap.h"
+#include "object/endpoint.h"
+#include "mm/kalloc.h"
+#include "object/process.h"
+#include "core/sched.h"
+#include "core/hart.h"
+#include "core/timer.h"
+
+static struct notification *timers[MAX_HARTS]; /* per hart, soonest first (BKL) */
+
+static void timer_unlink(struct notification *n)
+{
+	struct notification **pp;
+
+	if (!n->timer_deadline)
+		return;
+	for (pp = &timers[n->timer_hart]; *pp; pp = &(*pp)->timer_next) {
+		if (*pp == n) {
+			*pp = n->timer_next;
+			break;
+		}
+	}
+	n->timer_deadline = 0;
+	__atomic_store_n(&harts[n->timer_hart].ntfn_timer_next,
+			 timers[n->timer_hart] ? timers[n->timer_hart]->timer_deadline : UINT64_MAX,
+			 __ATOMIC_RELAXED);
+}
+
+static void timer_link(struct notification *n, unsigned int hart, uint64_t deadline)
+{
+	struct notification **pp = &timers[hart];
+
+	while (*pp && (*pp)->timer_deadline <= deadline)
+		pp = &(*pp)->timer_next;
+	n->timer_deadline = deadline;
+	n->timer_hart = hart;
+	n->timer_next = *pp;
+	*pp = n;
+	__atomic_store_n(&harts[hart].ntfn_timer_next, timers[hart]->timer_deadline,
+			 __ATOMIC_RELAXED);
+}
+
+void notification_timers_expire(unsigned int hart, uint64_t now)
+{
+	int locked = bkl_held();
+	struct notification *n;
+
+	if (!locked)
+		bkl_lock(); /* from the idle wait */
+	while ((n = timers[hart]) && n->timer_deadline <= now) {
+		uint64_t badge = n->timer_badge;
+
+		timer_unlink(n);
+		notification_signal(n, badge);
+	}
+	if (!locked)
+		bkl_unlock();
+}
+
+void sys_timer_set(struct thread *t)
+{
+	long err;
+	struct cap *c = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 0),
+				   TACET_CAP_NOTIFICATION, TACET_RIGHT_WRITE, &err);
+	uint64_t badge = arch_ctx_arg(&t->ctx, 1), deadline = arch_ctx_arg(&t->ctx, 2);
+	struct notification *n;
+
+	if (c && (!badge || badge >> 63))
+		c = NULL, err = TACET_EINVAL; /* the badge is signalled: bit 63 is reserved */
+	if (!c) {
+		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+		return;
+	}
+	n = (struct notification *)c->obj;
+	timer_unlink(n);
+	if (deadline) {
+		n->timer_badge = badge;
+		timer_link(n, this_hart()->id, deadline);
+		timer_reprogram(); /* this hart's hardware timer: the soonest of everything */
+	}
+	arch_ctx_set_ret(&t->ctx, 0, 0);
+}
+
+struct notification *notification_new(struct account *acct)
+{
+	return kobj_new(acct, sizeof(struct notification), TACET_CAP_NOTIFICATION);
+}
+
+void notification_destroy(struct notification *n)
+{
+	timer_unlink(n);
+	thread_wake_all(&n->waiters, TACET_EDEAD);
+	kobj_free(&n->obj, sizeof(*n));
+}
+
+struct thread *notification_signal(struct notification *n, uint64_t bits)
+{
+	return notification_signal_stamped(n, bits, 0);
+}
+
+struct thread *notification_signal_stamped(struct notification *n, uint64_t bits,
+					   uint64_t stamp)
+{
+	struct thread *w;
+
+	n->bits |= bits;
+	if (!n->bits)
+		return NULL;
+	w = tqueue_pop(&n->waiters);
+	if (!w && n->bound && n->bound->state == TACET_THREAD_BLOCKED_RECV) {
+		w = n->bound;
+		endpoint_cancel(w);
+		endpoint_deliver_notify(w, n->bits);
+		n->bits = 0;
+		sched_ready(w);
+		return w;
+	}
+	if (!w)
+		return NULL;
+	arch_ctx_set_ret(&w->ctx, 0, n->bits);
+	if (w->irq_stamp_wanted) {
+		arch_ctx_set_ret(&w->ctx, 1, stamp); /* 0: not woken by an interrupt */
+		w->irq_stamp_wanted = false;
+	}
+	n->bits = 0;
+	w->blocked_on = NULL;
+	sched_ready(w);
+	return w;
+}
+
+static struct notification *decode(struct thread *t, uint32_t rights, long *err)
+{
+	struct cap *c = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 0),
+				   TACET_CAP_NOTIFICATION, rights, err);
+
+	return c ? (struct notification *)c->obj : NULL;
+}
+
+void sys_signal(struct thread *t)
+{
+	long err;
+	struct cap *c = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 0),
+				   TACET_CAP_NOTIFICATION, TACET_RIGHT_WRITE, &err);
+
+	if (c && (arch_ctx_arg(&t->ctx, 1) >> 63))
+		c = NULL, err = TACET_EINVAL; /* results come back in a0: bit 63 would read as an error */
+	if (!c) {
+		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+		return;
+	}
+	/* a badged capability signals its badge; an unbadged one the bits given */
+	notification_signal((struct notification *)c->obj,
+			    c->badge ? c->badge : arch_ctx_arg(&t->ctx, 1));
+	arch_ctx_set_ret(&t->ctx, 0, 0);
+}
+
+static long take_bits(struct notification *n)
+{
+	long bits = (long)n->bits;
+
+	n->bits = 0;
+	return bits;
+}
+
+void notification_wait(struct thread *t, struct notification *n)
+{
+	if (n->bits) {
+		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)take_bits(n));
+	} else {
+		t->blocked_on = n;
+		tqueue_push(&n->waiters, t, 0);
+		sched_block(t, TACET_THREAD_BLOCKED_NTFN);
+	}
+}
+
+void sys_wait(struct thread *t)
+{
+	long err;
+	struct notification *n = decode(t, TACET_RIGHT_READ, &err);
+
+	if (!n)
+		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+	else
+		notification_wait(t, n);
+}
+
+void sys_poll(struct thread *t)
+{
+	long err;
+	struct notification *n = decode(t, TACET_RIGHT_READ, &err);
+
+	arch_ctx_set_ret(&t->ctx, 0, n ? (unsigned long)take_bits(n) : (unsigned long)-err);
+}
+
+void notification_cancel(struct thread *t)
+{
+	struct notification *n = t->blocked_on;
+
+	if (n)
+		tqueue_remove(&n->waiters, t);
+	t->blocked_on = NULL;
+}
+
+void sys_ntfn_bind(struct thread *t)
+{
+	long err;
+	struct notification *n = decode(t, TACET_RIGHT_READ, &err);
+
+	if (n && (n->bound || t->bound_ntfn))
+		n = NULL, err = TACET_EBUSY;
+	if (!n) {
+		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+		return;
+	}
+	kobj_get(&n->obj);
+	n->bound = t;
+	t->bound_ntfn = n;
+	arch_ctx_set_ret(&t->ctx, 0, 0);
+}
+
+uint64_t notification_take_bound(struct thread *t)
+{
+	return t->bound_ntfn ? (uint64_t)take_bits(t->bound_ntfn) : 0;
+}

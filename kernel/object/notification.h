@@ -1,0 +1,46 @@
+/* notification.h: notification objects: a word of badge bits that signal() ORs in and wait()
+ * takes (blocking) or poll() takes (not blocking). BKL held. */
+#ifndef KERNEL_NOTIFICATION_H
+#define KERNEL_NOTIFICATION_H
+
+#include "object/kobj.h"
+#include "core/runqueue.h"
+#include "object/thread.h"
+
+struct notification {
+	struct kobj obj;
+	uint64_t bits;
+	struct tqueue waiters; /* BLOCKED_NTFN, oldest first */
+	struct thread *bound;  /* its RECV also ends on a signal (NTFN_BIND), or NULL */
+	/* Its timer (TIMER_SET): signals timer_badge at timer_deadline, on hart timer_hart. */
+	uint64_t timer_deadline; /* 0: none */
+	uint64_t timer_badge;
+	unsigned int timer_hart;
+	struct notification *timer_next; /* the hart's armed timers, soonest first */
+};
+
+struct notification *notification_new(struct account *acct); /* charged to acct */
+void notification_destroy(struct notification *n);
+/* OR bits in; the oldest waiter (or the bound thread in RECV) takes them all and becomes READY;
+ * returns it, or NULL if nobody was waiting. From any kernel path. */
+struct thread *notification_signal(struct notification *n, uint64_t bits);
+/* The same, from the top half: a waiter blocked in IRQ_ACK_WAIT also gets `stamp` (the trap
+ * entry's cycle count) in a1. */
+struct thread *notification_signal_stamped(struct notification *n, uint64_t bits,
+					   uint64_t stamp);
+/* t waits on n: takes its bits at once (a0) if some are set, else blocks until a signal. */
+void notification_wait(struct thread *t, struct notification *n);
+void sys_signal(struct thread *t);
+void sys_wait(struct thread *t);
+void sys_poll(struct thread *t);
+void notification_cancel(struct thread *t);
+void sys_ntfn_bind(struct thread *t);
+void sys_timer_set(struct thread *t);
+/* Each hart's soonest notification timer is kept in its struct hart (ntfn_timer_next), which
+ * timer.h reads without the BKL: at worst stale, which costs one early interrupt. */
+/* Signal the hart's notification timers that are due (timer interrupt; takes the BKL). */
+void notification_timers_expire(unsigned int hart, uint64_t now);
+/* Take the bits of t's bound notification, if any are set (0 if none). */
+uint64_t notification_take_bound(struct thread *t);
+
+#endif

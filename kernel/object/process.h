@@ -1,0 +1,93 @@
+/* process.h: a process is an address space (page tables) plus a capability table; threads run
+ * in it. A process is on all_processes and on its creator's list of children until it ends;
+ * its live threads are on its own list (thread.c keeps that one). Each link goes in O(1), so
+ * ending a process costs O(its threads + its children). BKL held for all of these. */
+#ifndef KERNEL_PROCESS_H
+#define KERNEL_PROCESS_H
+
+#include <stdint.h>
+#include "object/cap.h"
+#include "object/kobj.h"
+#include "lib/list.h"
+
+#define PROCESS_NAME_MAX 16
+
+struct endpoint;
+struct frame;
+
+/* One frame mapped into the address space; it holds a reference, so a frame stays alive while
+ * mapped even after its last capability is deleted. */
+struct mapping {
+	uintptr_t va;
+	struct frame *frame;
+	unsigned int rights;
+	struct mapping *next;
+};
+
+#define PROCESS_WATCHERS 4 /* TACET_SYS_PROCESS_WATCH: its parent, a PCI server, ... */
+
+struct process {
+	struct kobj obj;
+	char name[PROCESS_NAME_MAX];
+	uint64_t root;            /* page table root (physical); 0 once it ended */
+	struct account *acct;     /* what its memory is charged to: tables, mappings, threads,
+				   * the objects it makes (a reference) */
+	uint64_t table_pages;     /* page-table pages charged for its mappings (root aside) */
+	struct cspace *cspace;
+	unsigned int nthreads;    /* live threads */
+	unsigned int ncaps;       /* capabilities naming it (see kobj_cap_removed) */
+	struct kobj *fault_ep;    /* endpoint told about faults (a reference), or NULL */
+	struct process_watcher {  /* notifications signalled (badge) when it ends */
+		struct kobj *ntfn;    /* a reference, or NULL */
+		uint64_t badge;
+	} watchers[PROCESS_WATCHERS];
+	uint64_t fault_badge;
+	struct mapping *mappings; /* frames mapped with TACET_SYS_MAP */
+	struct list_node sibling; /* on its creator's children until either ends: it ends with its
+				   * creator, which owns it */
+	struct list_node children; /* the processes it created that have not ended */
+	struct list_node threads; /* its live threads (struct thread's proc_link) */
+	struct list_node all_link; /* on all_processes until it ends */
+	struct list_node endpoints; /* the endpoints it created (struct endpoint's owner_link) */
+	int is_root_server;       /* init: its end ends the system */
+};
+
+struct account;
+
+/* A new process, without threads, created by the process of the thread whose system call this
+ * hart runs (none at boot): it ends with its creator. It and everything it holds are charged
+ * to acct. NULL when acct's limit or the machine's memory would be passed. */
+struct process *process_new(struct account *acct, const char *name);
+/* Map `pages` pages of physical memory at user va with TACET_RIGHT_* / TACET_MAP_EXEC rights.
+ * Returns 0 or -TACET_E* (and maps nothing on failure). */
+long process_map(struct process *p, uintptr_t va, uint64_t pa, uint64_t pages, unsigned int rights);
+/* Map all of frame f at va (page aligned) with rights; 0 or -TACET_E*. */
+long process_map_frame(struct process *p, uintptr_t va, struct frame *f, unsigned int rights);
+/* Unmap every frame mapped at an address in [va, va + pages pages); a frame that is only partly
+ * inside the range makes it -TACET_EINVAL (nothing changes). */
+long process_unmap(struct process *p, uintptr_t va, uint64_t pages);
+/* Copy between kernel memory and the process's user memory, checking the user mapping's rights.
+ * Return 0 or -TACET_EFAULT. */
+long copy_from_user(struct process *p, void *dst, uintptr_t src, uint64_t len);
+long copy_to_user(struct process *p, uintptr_t dst, const void *src, uint64_t len);
+/* End p (nobody holds a capability to it any more, or its creator ended): every thread of it,
+ * or p itself if it never had one. Through the reaper (reaper.h): at once, unless a teardown is
+ * under way, which then ends p after the step that asked; so ending a process that ends the
+ * processes it made, whose end ends theirs..., is a loop, not a recursion. */
+void process_kill(struct process *p);
+/* The reaper's: what process_kill asked for, unless p has ended meanwhile. */
+void process_reap(struct process *p);
+/* p's last thread ended (or it is ended without ever having had one): release its memory and
+ * capabilities and queue the processes it created to end (process_kill). The root server's end
+ * powers off. From the reaper's loop only. */
+void process_end(struct process *p, long status);
+/* After the last thread: release the mappings, the address space and the cspace (and their
+ * charges): all a process held goes back at its end, whoever still holds a capability to it. */
+void process_release(struct process *p);
+/* At the last reference (kobj_put). */
+void process_free(struct process *p);
+
+/* Every process that has not ended (struct process's all_link). */
+extern struct list_node all_processes;
+
+#endif

@@ -1,0 +1,77 @@
+/* thread.h: threads (the kernel's TCB): saved user context, scheduling parameters, IPC state.
+ * Every thread is on all_threads (creation order, for `ps`) from creation to destruction, and on
+ * its process's list of live threads until it exits. Every field is guarded by the BKL. */
+#ifndef KERNEL_THREAD_H
+#define KERNEL_THREAD_H
+
+#include <stdint.h>
+#include <tacet/abi.h>
+#include "arch.h"
+#include "lib/ilist.h"
+#include "object/kobj.h"
+#include "lib/list.h"
+struct tqueue;
+
+struct process;
+struct notification;
+struct irq_desc;
+
+struct thread {
+	struct kobj obj;       /* first, like every kernel object: kobj_put casts back */
+	struct trap_frame ctx; /* user registers, saved by the trap entry */
+	struct fp_state fp;
+	struct process *proc;  /* holds a reference */
+	unsigned int tid;
+	uint8_t prio;          /* 0..TACET_PRIO_MAX, larger runs first */
+	uint8_t hart;          /* logical hart it runs on (affinity) */
+	enum tacet_thread_state state;
+	struct thread *next, *prev; /* run queue or wait queue links */
+
+	/* IPC: the message a blocked sender carries, or the slot a receiver takes a cap into. */
+	void *blocked_on;      /* endpoint or notification it waits on */
+	unsigned long msg_tag;
+	unsigned long msg_w[TACET_MSG_WORDS];
+	uint64_t msg_badge;    /* badge of the capability it sends with */
+	int msg_is_call;       /* a blocked sender that wants a reply */
+	int in_fault;          /* its "call" is a fault report: the reply resumes or ends it */
+	unsigned long recv_slot; /* receiving: a sent capability's slot; calling: a reply's */
+	struct thread *reply_to; /* the caller waiting for this thread's reply */
+	struct thread *replier;  /* the server that owes this (BLOCKED_REPLY) thread a reply */
+
+	struct notification *bound_ntfn; /* signals end this thread's RECV too (a reference) */
+	long exit_status;      /* thread_exit's, while the thread waits on the reaper's queue */
+	/* Interrupt statistics (irq.c): the line that woke it, when, and when it began to run. */
+	struct irq_desc *irq_woken_by;
+	uint64_t irq_woken_at;
+	uint64_t irq_running_at;
+	bool irq_stamp_wanted; /* blocked in IRQ_ACK_WAIT: a delivery puts its trap time in a1 */
+	struct ilist_node all_link;  /* on all_threads */
+	struct list_node proc_link;  /* on proc->threads while it lives */
+};
+
+/* A new thread of p, READY on `hart` at `prio`, entering user mode at pc with sp and a0 = arg;
+ * charged to p's account (NULL when its limit or memory would be passed). */
+struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigned long arg,
+			  unsigned int prio, unsigned int hart);
+/* Wake every thread waiting in q with -err as its result (their object is going away). */
+void thread_wake_all(struct tqueue *q, long err);
+/* t ends (exit, a fault it cannot survive, its supervisor's end): it leaves every queue, wakes
+ * its callers with TACET_EDEAD, and its process ends with its last thread. Through the reaper
+ * (reaper.h): at once, unless a teardown is under way, which then ends t after the step that
+ * asked (a faulted thread whose supervisor ended, in a chain of such, is no recursion). A
+ * second request before t ended changes nothing. */
+void thread_exit(struct thread *t, long status);
+/* End t now, with status: for the reaper's loop only (kobj_reap, process_reap). Anything its end
+ * ends in turn is queued. */
+void thread_end(struct thread *t, long status);
+/* The reaper's: end a thread queued by thread_exit, unless it has ended meanwhile. */
+void thread_reap(struct thread *t);
+/* A user fault: report to the process's fault endpoint, or end the thread. */
+void thread_fault(struct thread *t);
+/* At the last reference (kobj_put): t has exited. */
+void thread_destroy(struct thread *t);
+
+/* Every thread not yet destroyed (dead ones too), oldest first: TACET_INFO_THREAD lists it. */
+extern struct ilist all_threads;
+
+#endif

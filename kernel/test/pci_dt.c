@@ -1,0 +1,42 @@
+/* pci_dt.c: reading a PCI host bridge's `ranges` and `interrupt-map` (see pci_dt.h). */
+#include "test/pci_dt.h"
+
+#define RANGE_CELLS 7      /* child address (3) + parent address (2) + size (2) */
+#define IMAP_CELLS  6      /* child unit (3) + child pin (1) + parent phandle (1) + line (1) */
+#define DEV_SHIFT   11     /* the device number in a child address's phys.hi */
+#define DEV_MASK    0x1800 /* what the usual interrupt-map-mask keeps of it (device % 4) */
+#define PIN_MASK    7
+
+bool pci_dt_range(const struct fdt *fdt, int node, uint32_t i, struct pci_range *out)
+{
+	uint32_t len;
+	const uint8_t *r = fdt_getprop(fdt, node, "ranges", &len);
+	uint32_t off = i * RANGE_CELLS * 4;
+
+	if (!r || off + RANGE_CELLS * 4 > len)
+		return false;
+	out->space = (enum pci_space)((fdt_be32(r + off) >> 24) & 3);
+	out->cpu_addr = fdt_cells_read(r + off + 12, 2);
+	out->size = fdt_cells_read(r + off + 20, 2);
+	return true;
+}
+
+bool pci_dt_imap(const struct fdt *fdt, int node, uint32_t i, struct pci_imap_entry *out)
+{
+	uint32_t len, mlen, dev_mask = DEV_MASK, pin_mask = PIN_MASK;
+	const uint8_t *r = fdt_getprop(fdt, node, "interrupt-map", &len);
+	const uint8_t *m = fdt_getprop(fdt, node, "interrupt-map-mask", &mlen);
+	uint32_t off = i * IMAP_CELLS * 4;
+
+	if (!r || off + IMAP_CELLS * 4 > len)
+		return false;
+	if (m && mlen >= 16) {
+		dev_mask = fdt_be32(m);
+		pin_mask = fdt_be32(m + 12);
+	}
+	out->dev = (fdt_be32(r + off) & dev_mask) >> DEV_SHIFT;
+	out->dev_mask = dev_mask;
+	out->pin = fdt_be32(r + off + 12) & pin_mask;
+	out->irq = fdt_be32(r + off + 20);
+	return true;
+}
