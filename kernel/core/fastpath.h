@@ -38,16 +38,6 @@ fast_cap(const struct thread *t, unsigned long slot, uint32_t type, uint32_t rig
 	return c->obj;
 }
 
-/* tag and words from `from`'s argument registers (first = the tag's index) into `to`. */
-static inline __attribute__((always_inline)) void
-copy_message(struct thread *to, const struct thread *from, int first, unsigned long tag)
-{
-	arch_ctx_set_ret(&to->ctx, 0, 0);
-	arch_ctx_set_ret(&to->ctx, 1, tag);
-	for (int i = 0; i < TACET_MSG_WORDS; i++)
-		arch_ctx_set_ret(&to->ctx, 2 + i, fast_arg(from, first + 1 + i));
-}
-
 static inline __attribute__((always_inline)) int
 fastpath_call(struct hart *me, struct thread *t)
 {
@@ -66,7 +56,7 @@ fastpath_call(struct hart *me, struct thread *t)
 		return 0;
 	tqueue_pop(&ep->receivers);
 	r->blocked_on = NULL;
-	copy_message(r, t, 1, tag);
+	endpoint_put_message(r, tag, arch_ctx_args(&t->ctx) + 2); /* the words: a2.. */
 	arch_ctx_set_ret(&r->ctx, 6, c->badge);
 	r->reply_to = t;
 	t->recv_slot = 0; /* no capability in the reply */
@@ -92,7 +82,7 @@ fastpath_reply_recv(struct hart *me, struct thread *t)
 	if (!ep || !ep->owner || ep->senders.head || (t->bound_ntfn && t->bound_ntfn->bits) ||
 	    !sched_may_switch_to(me, caller))
 		return 0;
-	copy_message(caller, t, 1, tag);
+	endpoint_put_message(caller, tag, arch_ctx_args(&t->ctx) + 2);
 	caller->replier = NULL;
 	t->reply_to = NULL;
 	t->recv_slot = recv_slot;
@@ -120,10 +110,7 @@ fastpath_signal(struct hart *me, struct thread *t)
 		bits = c->badge;
 	if (!w || !bits || bits >> 63 || w->prio <= t->prio || !sched_may_switch_to(me, w))
 		return 0;
-	tqueue_pop(&n->waiters);
-	w->blocked_on = NULL;
-	arch_ctx_set_ret(&w->ctx, 0, n->bits | bits);
-	n->bits = 0;
+	notification_wake(n, w, bits, 0);
 	arch_ctx_set_ret(&t->ctx, 0, 0);
 	sched_preempted(me, t); /* t stays ready, first in line at its priority */
 	sched_switch_direct(me, t, w);
@@ -136,8 +123,7 @@ fastpath_signal(struct hart *me, struct thread *t)
 static inline __attribute__((always_inline)) int
 fastpath_block_on(struct hart *me, struct thread *t, struct notification *n)
 {
-	t->blocked_on = n;
-	tqueue_push(&n->waiters, t, 0);
+	notification_enqueue(n, t);
 	t->state = TACET_THREAD_BLOCKED_NTFN;
 	if (rq_top(me->rq) < 0)
 		return FAST_SCHEDULE;
@@ -159,8 +145,7 @@ fastpath_wait(struct hart *me, struct thread *t)
 	if (!n)
 		return FAST_NO;
 	if (n->bits) {
-		arch_ctx_set_ret(&t->ctx, 0, n->bits);
-		n->bits = 0;
+		arch_ctx_set_ret(&t->ctx, 0, notification_take(n));
 		return FAST_DONE;
 	}
 	return fastpath_block_on(me, t, n);

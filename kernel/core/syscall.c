@@ -255,7 +255,7 @@ static void sys_map(struct thread *t)
 		f = NULL, err = TACET_EINVAL;
 	if (f && (rights & TACET_RIGHT_WRITE) && (rights & TACET_MAP_EXEC))
 		f = NULL, err = TACET_EINVAL; /* W^X */
-	if (f && (fc->rights & need) != need)
+	if (f && !cap_has_rights(fc, (uint32_t)need))
 		f = NULL, err = TACET_EPERM;
 	if (f && (va & (PAGE_SIZE - 1)))
 		f = NULL, err = TACET_EALIGN;

@@ -280,14 +280,8 @@ uint64_t irq_hart_count(unsigned int h)
 	return n;
 }
 
-/* Detection on a threaded line, once every binder has acknowledged (or left): whether it
- * disables the line (Linux's note_interrupt: only interrupts nobody handled count). */
-static bool detect(struct irq_desc *d)
+bool irq_note_unhandled(struct irq_desc *d)
 {
-	if (d->handled) {
-		d->unhandled_streak = 0;
-		return false;
-	}
 	d->unhandled++;
 	if (++d->unhandled_streak < IRQ_UNHANDLED_LIMIT)
 		return false;
@@ -296,37 +290,6 @@ static bool detect(struct irq_desc *d)
 	kprintf("tacet: irq %u disabled: nobody handled it in a row of interrupts; irq_enable "
 		"turns it back on\n", d->irq);
 	return true;
-}
-
-/* Every binder has acknowledged, or left: the line may fire again, unless detection disabled
- * it (it stays masked) or nobody is bound any more (unbind() leaves it UNBOUND, masked). */
-static void acks_done(struct irq_desc *d)
-{
-	if (detect(d)) {
-		d->state = IRQ_DISABLED;
-	} else if (d->nbinders) {
-		d->state = IRQ_IDLE;
-		arch_irq_unmask(d->irq);
-	}
-}
-
-/* One acknowledgement fewer is due; the last ends the interrupt. Every waiting binder owes
- * exactly one: acks_due must count them. */
-static void ack_one(struct irq_desc *d, bool handled)
-{
-	KASSERT(d->acks_due > 0, "irq %u: an acknowledgement nobody owed", d->irq);
-	d->handled |= handled;
-	if (--d->acks_due == 0 && d->state == IRQ_PENDING)
-		acks_done(d);
-}
-
-/* Binder b acknowledges: the line goes on when nobody owes an ack. */
-static void binder_done(struct irq_desc *d, struct irq_binder *b, bool handled)
-{
-	if (!b->waiting)
-		return;
-	b->waiting = false;
-	ack_one(d, handled);
 }
 
 /* Binder b leaves. The ack it owed is settled as not handled, after it is gone, so that the
@@ -339,7 +302,7 @@ static void unbind(struct irq_desc *d, struct irq_binder *b)
 	*b = d->binders[--d->nbinders];
 	d->binders[d->nbinders] = (struct irq_binder){ 0 };
 	if (owed)
-		ack_one(d, false);
+		irq_ack_one(d, false);
 	if (!d->nbinders) {
 		arch_irq_mask(d->irq);
 		d->state = IRQ_UNBOUND;
@@ -482,7 +445,7 @@ void sys_irq_bind(struct thread *t)
 static long ack(struct thread *t, struct irq_desc *d, struct irq_binder *b, bool handled)
 {
 	irq_count_served(d, t);
-	binder_done(d, b, handled);
+	irq_binder_ack(d, b, handled);
 	return d->state == IRQ_DISABLED ? -TACET_EDISABLED : 0;
 }
 
@@ -524,8 +487,7 @@ static void wait_after_ack(struct hart *me, struct thread *t, struct notificatio
 	if (take_pending(me) && (n->bits & ~before))
 		arch_ctx_set_ret(&t->ctx, 1, me->trap_cycle); /* as if the interrupt woke t */
 	if (n->bits) {
-		arch_ctx_set_ret(&t->ctx, 0, n->bits);
-		n->bits = 0;
+		arch_ctx_set_ret(&t->ctx, 0, notification_take(n));
 		t->irq_stamp_wanted = false;
 		return;
 	}

@@ -143,6 +143,9 @@ void irq_release_owner(struct process *p);
 
 /* The scheduler is about to run t: if an interrupt woke it, count the wake-up latency. */
 void irq_note_running(struct thread *t);
+/* Detection's rare branch: a threaded line's interrupt that nobody handled counts; whether
+ * that disables the line (reported on the console). BKL held. */
+bool irq_note_unhandled(struct irq_desc *d);
 
 void sys_irq_bind(struct thread *t);
 void sys_irq_ack(struct thread *t);

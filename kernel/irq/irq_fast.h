@@ -11,6 +11,7 @@
 #include "irq/irqchip.h"
 #include "arch.h"
 #include "object/cap.h"
+#include "core/panic.h"
 #include "core/fastpath.h"
 #include "object/notification.h"
 #include "object/process.h"
@@ -60,6 +61,54 @@ static inline __attribute__((always_inline)) void irq_account(struct irq_desc *d
 		d->top_half_max = top;
 }
 
+/* The line protocol's acknowledgement (irq.c's header: PENDING --the last ack--> IDLE), one
+ * copy for the general path (irq.c) and IRQ_ACK_WAIT's fast path. Inline: on every server
+ * cycle; the rare branch (detection disables the line) is irq_note_unhandled, out of line. */
+
+/* Detection on a threaded line, once every binder has acknowledged (or left): whether it
+ * disables the line (Linux's note_interrupt: only interrupts nobody handled count). */
+static inline __attribute__((always_inline)) bool irq_detect(struct irq_desc *d)
+{
+	if (d->handled) {
+		d->unhandled_streak = 0;
+		return false;
+	}
+	return irq_note_unhandled(d);
+}
+
+/* Every binder has acknowledged, or left: the line may fire again, unless detection disabled
+ * it (it stays masked) or nobody is bound any more (irq.c's unbind leaves it UNBOUND). */
+static inline __attribute__((always_inline)) void irq_acks_done(struct irq_desc *d)
+{
+	if (irq_detect(d)) {
+		d->state = IRQ_DISABLED;
+	} else if (d->nbinders) {
+		d->state = IRQ_IDLE;
+		arch_irq_unmask(d->irq);
+	}
+}
+
+/* One acknowledgement fewer is due; the last ends the interrupt. Every waiting binder owes
+ * exactly one: acks_due must count them. */
+static inline __attribute__((always_inline)) void irq_ack_one(struct irq_desc *d, bool handled)
+{
+	KASSERT(d->acks_due > 0, "irq %u: an acknowledgement nobody owed", d->irq);
+	d->handled |= handled;
+	if (--d->acks_due == 0 && d->state == IRQ_PENDING)
+		irq_acks_done(d);
+}
+
+/* Binder b acknowledges (handled: the interrupt was its device's): the line goes on when
+ * nobody owes an ack. An ack not owed (b is not waiting) changes nothing. */
+static inline __attribute__((always_inline)) void irq_binder_ack(struct irq_desc *d,
+								 struct irq_binder *b, bool handled)
+{
+	if (!b->waiting)
+		return;
+	b->waiting = false;
+	irq_ack_one(d, handled);
+}
+
 /* The common case of a line's delivery, at the floor: one binder, a threaded line, and its
  * notification's first waiter w on this hart more urgent than t and than anything READY. Then
  * w gets the bits now and runs next, without a pass through the run queue; returns it (its
@@ -79,14 +128,7 @@ irq_deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
 	d->acks_due = 1;
 	d->handled = false;
 	b->waiting = true;
-	tqueue_pop(&n->waiters);
-	w->blocked_on = NULL;
-	arch_ctx_set_ret(&w->ctx, 0, n->bits | b->badge);
-	n->bits = 0;
-	if (w->irq_stamp_wanted) {
-		arch_ctx_set_ret(&w->ctx, 1, me->trap_cycle);
-		w->irq_stamp_wanted = false;
-	}
+	notification_wake(n, w, b->badge, me->trap_cycle);
 	arch_irq_complete(&me->arch, d->irq);
 	irq_account(d, me);
 	w->irq_woken_by = d;
@@ -133,14 +175,7 @@ static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *
 	if (b->owner != t->proc || !b->waiting)
 		return FAST_NO;
 	irq_count_served(d, t);
-	/* the ack, inline: what ack() -> binder_done() -> acks_done() do for the last ack of a
-	 * handled interrupt (the streak ends, the line goes on) */
-	b->waiting = false;
-	d->acks_due = 0;
-	d->handled = true;
-	d->unhandled_streak = 0;
-	d->state = IRQ_IDLE;
-	arch_irq_unmask(d->irq);
+	irq_binder_ack(d, b, true); /* the last ack of a handled interrupt: the line goes on */
 	if (__builtin_expect(arch_irq_external_pending(), 0))
 		return irq_ack_wait_refired(me, t, n); /* the device asserts it still, or again */
 	/* the wait: t blocks on n; the next interrupt's delivery stamps it */

@@ -36,7 +36,7 @@ struct cap *cap_lookup(struct cspace *cs, unsigned long slot, uint32_t type, uin
 		*err = TACET_EEMPTY;
 	else if (type != TACET_CAP_NULL && c->obj->type != type)
 		*err = TACET_ETYPE;
-	else if ((c->rights & rights) != rights)
+	else if (!cap_has_rights(c, rights))
 		*err = TACET_EPERM;
 	else
 		return c;

@@ -3,6 +3,7 @@
 #ifndef KERNEL_CAP_H
 #define KERNEL_CAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "object/kobj.h"
 
@@ -22,21 +23,29 @@ struct cspace *cspace_new(void);
 /* Delete every capability, then the table. */
 void cspace_free(struct cspace *cs);
 
+/* The one rights check: c carries every right in `rights` (0: none asked). */
+static inline __attribute__((always_inline)) bool cap_has_rights(const struct cap *c,
+								 uint32_t rights)
+{
+	return (c->rights & rights) == rights;
+}
+
 /* Decode: the capability in slot, checked for type (TACET_CAP_NULL: any) and rights. Returns
  * it, or NULL with *err set (TACET_EBADSLOT, TACET_EEMPTY, TACET_ETYPE, TACET_EPERM). */
 struct cap *cap_lookup(struct cspace *cs, unsigned long slot, uint32_t type, uint32_t rights,
 		       long *err);
-/* The fast paths' decode: the capability in slot if it has type and right, else NULL (the
- * slow path then says why, with cap_lookup). No error code, no type wildcard. */
+/* The fast paths' decode: the capability in slot if cap_lookup would return it (type, every
+ * right in rights), else NULL (the slow path then says why, with cap_lookup). No error code,
+ * no type wildcard. */
 static inline __attribute__((always_inline)) const struct cap *
-cap_peek(const struct cspace *cs, unsigned long slot, uint32_t type, uint32_t right)
+cap_peek(const struct cspace *cs, unsigned long slot, uint32_t type, uint32_t rights)
 {
 	const struct cap *c;
 
 	if (slot == 0 || slot >= CSPACE_SLOTS)
 		return NULL;
 	c = &cs->slots[slot];
-	return c->obj && c->obj->type == type && (c->rights & right) ? c : NULL;
+	return c->obj && c->obj->type == type && cap_has_rights(c, rights) ? c : NULL;
 }
 /* The empty slot `slot`, or NULL with *err (TACET_EBADSLOT, TACET_EEXIST). */
 struct cap *cap_empty_slot(struct cspace *cs, unsigned long slot, long *err);

@@ -67,12 +67,7 @@ static unsigned long transfer_cap(struct thread *from, struct thread *to, unsign
 static void deliver(struct thread *from, struct thread *to, unsigned long tag,
 		    const unsigned long *w, uint64_t badge)
 {
-	unsigned long delivered = transfer_cap(from, to, tag);
-
-	set_result(to, 0);
-	arch_ctx_set_ret(&to->ctx, 1, delivered);
-	for (int i = 0; i < TACET_MSG_WORDS; i++)
-		arch_ctx_set_ret(&to->ctx, 2 + i, w[i]);
+	endpoint_put_message(to, transfer_cap(from, to, tag), w);
 	arch_ctx_set_ret(&to->ctx, 6, badge);
 }
 
@@ -127,7 +122,7 @@ void sys_call(struct thread *t)
 	c = decode_ep_cap(t, arch_ctx_arg(tf, 0), TACET_RIGHT_WRITE, &err);
 	if (c && !endpoint_tag_ok(tag))
 		c = NULL, err = TACET_EINVAL;
-	if (c && TACET_TAG_HAS_CAP(tag) && !(c->rights & TACET_RIGHT_GRANT))
+	if (c && TACET_TAG_HAS_CAP(tag) && !cap_has_rights(c, TACET_RIGHT_GRANT))
 		c = NULL, err = TACET_EPERM;
 	if (c && (err = decode_recv_slot(t, arch_ctx_arg(tf, 6))))
 		c = NULL;
@@ -233,10 +228,8 @@ static long reply_from(struct thread *t, int first)
 			sched_ready(caller);
 		return 0;
 	}
-	set_result(caller, 0);
-	arch_ctx_set_ret(&caller->ctx, 1, transfer_cap(t, caller, tag));
-	for (int i = 0; i < TACET_MSG_WORDS; i++)
-		arch_ctx_set_ret(&caller->ctx, 2 + i, arch_ctx_arg(&t->ctx, first + 1 + i));
+	endpoint_put_message(caller, transfer_cap(t, caller, tag),
+			     arch_ctx_args(&t->ctx) + first + 1);
 	sched_ready(caller);
 	return 0;
 }

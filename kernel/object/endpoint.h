@@ -3,6 +3,7 @@
 #ifndef KERNEL_ENDPOINT_H
 #define KERNEL_ENDPOINT_H
 
+#include "arch.h"
 #include "object/kobj.h"
 #include "lib/list.h"
 #include "core/runqueue.h"
@@ -23,6 +24,18 @@ struct endpoint {
 static inline int endpoint_tag_ok(unsigned long tag)
 {
 	return TACET_TAG_WORDS(tag) <= TACET_MSG_WORDS && !TACET_TAG_IS_KERNEL(tag);
+}
+
+/* The one message copy: the receiving end's registers after a message or a reply, a0 = 0
+ * (success), a1 = tag, a2.. = the TACET_MSG_WORDS words w (a kernel buffer, or the sender's
+ * own argument registers: arch_ctx_args). Inline: it is on the IPC fast paths. */
+static inline __attribute__((always_inline)) void
+endpoint_put_message(struct thread *to, unsigned long tag, const unsigned long *w)
+{
+	arch_ctx_set_ret(&to->ctx, 0, 0);
+	arch_ctx_set_ret(&to->ctx, 1, tag);
+	for (int i = 0; i < TACET_MSG_WORDS; i++)
+		arch_ctx_set_ret(&to->ctx, 2 + i, w[i]);
 }
 
 /* A new endpoint of process owner (its creator, charged for it); NULL when out of memory (or

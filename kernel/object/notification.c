@@ -105,12 +105,11 @@ struct thread *notification_signal(struct notification *n, uint64_t bits)
 struct thread *notification_signal_stamped(struct notification *n, uint64_t bits,
 					   uint64_t stamp)
 {
-	struct thread *w;
+	struct thread *w = n->waiters.head;
 
 	n->bits |= bits;
 	if (!n->bits)
 		return NULL;
-	w = tqueue_pop(&n->waiters);
 	if (!w && n->bound && n->bound->state == TACET_THREAD_BLOCKED_RECV) {
 		w = n->bound;
 		endpoint_cancel(w);
@@ -121,13 +120,7 @@ struct thread *notification_signal_stamped(struct notification *n, uint64_t bits
 	}
 	if (!w)
 		return NULL;
-	arch_ctx_set_ret(&w->ctx, 0, n->bits);
-	if (w->irq_stamp_wanted) {
-		arch_ctx_set_ret(&w->ctx, 1, stamp); /* 0: not woken by an interrupt */
-		w->irq_stamp_wanted = false;
-	}
-	n->bits = 0;
-	w->blocked_on = NULL;
+	notification_wake(n, w, 0, stamp);
 	sched_ready(w);
 	return w;
 }
@@ -158,21 +151,12 @@ void sys_signal(struct thread *t)
 	arch_ctx_set_ret(&t->ctx, 0, 0);
 }
 
-static long take_bits(struct notification *n)
-{
-	long bits = (long)n->bits;
-
-	n->bits = 0;
-	return bits;
-}
-
 void notification_wait(struct thread *t, struct notification *n)
 {
 	if (n->bits) {
-		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)take_bits(n));
+		arch_ctx_set_ret(&t->ctx, 0, notification_take(n));
 	} else {
-		t->blocked_on = n;
-		tqueue_push(&n->waiters, t, 0);
+		notification_enqueue(n, t);
 		sched_block(t, TACET_THREAD_BLOCKED_NTFN);
 	}
 }
@@ -193,7 +177,7 @@ void sys_poll(struct thread *t)
 	long err;
 	struct notification *n = decode(t, TACET_RIGHT_READ, &err);
 
-	arch_ctx_set_ret(&t->ctx, 0, n ? (unsigned long)take_bits(n) : (unsigned long)-err);
+	arch_ctx_set_ret(&t->ctx, 0, n ? notification_take(n) : (unsigned long)-err);
 }
 
 void notification_cancel(struct thread *t)
@@ -224,5 +208,5 @@ void sys_ntfn_bind(struct thread *t)
 
 uint64_t notification_take_bound(struct thread *t)
 {
-	return t->bound_ntfn ? (uint64_t)take_bits(t->bound_ntfn) : 0;
+	return t->bound_ntfn ? notification_take(t->bound_ntfn) : 0;
 }

@@ -3,6 +3,7 @@
 #ifndef KERNEL_NOTIFICATION_H
 #define KERNEL_NOTIFICATION_H
 
+#include "arch.h"
 #include "object/kobj.h"
 #include "core/runqueue.h"
 #include "object/thread.h"
@@ -18,6 +19,41 @@ struct notification {
 	unsigned int timer_hart;
 	struct notification *timer_next; /* the hart's armed timers, soonest first */
 };
+
+/* The one wake of a notification's waiter: w, the first in n's queue, leaves it with n's bits
+ * and `bits` in a0 (n's word is cleared: each bit is seen once) and, if it waits in
+ * IRQ_ACK_WAIT, `stamp` in a1 (the trap entry's cycle count of the interrupt that wakes it; 0:
+ * not an interrupt). The caller makes w run: sched_ready() (notification_signal) or a direct
+ * switch (the fast paths). Inline: it is on the signal and interrupt fast paths. BKL held. */
+static inline __attribute__((always_inline)) void
+notification_wake(struct notification *n, struct thread *w, uint64_t bits, uint64_t stamp)
+{
+	tqueue_pop(&n->waiters);
+	w->blocked_on = NULL;
+	arch_ctx_set_ret(&w->ctx, 0, n->bits | bits);
+	n->bits = 0;
+	if (w->irq_stamp_wanted) {
+		arch_ctx_set_ret(&w->ctx, 1, stamp);
+		w->irq_stamp_wanted = false;
+	}
+}
+
+/* n's bits, taken (the word cleared): what a wait returns when some are set. */
+static inline __attribute__((always_inline)) uint64_t notification_take(struct notification *n)
+{
+	uint64_t bits = n->bits;
+
+	n->bits = 0;
+	return bits;
+}
+
+/* t, finding n empty, queues as its newest waiter; the caller blocks it (state, switch). */
+static inline __attribute__((always_inline)) void notification_enqueue(struct notification *n,
+								       struct thread *t)
+{
+	t->blocked_on = n;
+	tqueue_push(&n->waiters, t, 0);
+}
 
 struct notification *notification_new(struct account *acct); /* charged to acct */
 void notification_destroy(struct notification *n);

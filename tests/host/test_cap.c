@@ -357,6 +357,35 @@ static void test_copy_counts_references(void **state)
 	assert_int_equal(fake_kobj_put_calls(), CSPACE_SLOTS - 1 + 16 + 1);
 }
 
+/* The fast paths' cap_peek means what cap_lookup means: for every slot, type, held and wanted
+ * rights, it finds a capability exactly when cap_lookup does (a wanted set of several rights
+ * needs them all, not any one of them). */
+static void test_peek_agrees_with_lookup(void **state)
+{
+	struct kobj ntfn = { .type = TACET_CAP_NOTIFICATION, .refs = 1 };
+	struct cspace *cs = new_cspace();
+
+	(void)state;
+	for (uint32_t held = 0; held <= TACET_RIGHTS_ALL; held++)
+		install(cs, 1 + held, &ntfn, held, 0);
+	for (unsigned long slot = 0; slot <= CSPACE_SLOTS; slot++) {
+		for (size_t i = 0; i < ARRAY_LEN(all_types); i++) {
+			for (uint32_t want = 0; want <= TACET_RIGHTS_ALL; want++) {
+				long err = 0;
+				struct cap *c = cap_lookup(cs, slot, all_types[i], want, &err);
+				const struct cap *p = cap_peek(cs, slot, all_types[i], want);
+
+				if (p != c)
+					fail_msg("slot %lu type %u want %#x: cap_peek %p, cap_lookup %p",
+						 slot, all_types[i], want, (const void *)p,
+						 (void *)c);
+			}
+		}
+	}
+	cspace_free(cs);
+	assert_int_equal(ntfn.refs, 1);
+}
+
 #define CAP_TEST(f) cmocka_unit_test_setup_teardown(f, reset, check_no_pages)
 
 int main(void)
@@ -368,6 +397,7 @@ int main(void)
 		CAP_TEST(test_empty_slot_lookup),
 		CAP_TEST(test_wrong_type),
 		CAP_TEST(test_missing_rights),
+		CAP_TEST(test_peek_agrees_with_lookup),
 		CAP_TEST(test_cap_null_matches_any),
 		CAP_TEST(test_empty_slot_occupied),
 		CAP_TEST(test_install_and_clear_refs),

@@ -314,6 +314,40 @@ static void test_wait_fast(void **state)
 	tqueue_pop(&ntfn.waiters);
 }
 
+/* The signal's fast path wakes a waiter through the one notification wake (notification.h),
+ * as the general path does: a more urgent waiter blocked in IRQ_ACK_WAIT (it asked for an
+ * interrupt's stamp) gets the bits, a1 = 0 (not woken by an interrupt) and no stamp owed any
+ * more; the signaller stays READY, first in line. */
+static void test_signal_fast_wakes_as_signal_does(void **state)
+{
+	enum { SLOT_NTFN = 4 };
+
+	(void)state;
+	tqueue_pop(&ep.receivers);
+	server.blocked_on = &ntfn;
+	server.state = TACET_THREAD_BLOCKED_NTFN;
+	server.irq_stamp_wanted = true;
+	arch_ctx_set_ret(&server.ctx, 1, 0x1234);
+	tqueue_push(&ntfn.waiters, &server, 0);
+	ntfn.bits = 0x10;
+	install(client_p.cspace, SLOT_NTFN, &ntfn.obj, TACET_RIGHT_WRITE, 0);
+	arch_ctx_set_ret(&client.ctx, 0, SLOT_NTFN);
+	arch_ctx_set_ret(&client.ctx, 1, 0x3);
+	assert_int_equal(run(fastpath_signal, &client), 1);
+	assert_ptr_equal(fake_switched_from, &client);
+	assert_ptr_equal(fake_switched_to, &server);
+	assert_int_equal(arch_ctx_arg(&server.ctx, 0), 0x13);
+	assert_int_equal(arch_ctx_arg(&server.ctx, 1), 0);
+	assert_false(server.irq_stamp_wanted);
+	assert_null(server.blocked_on);
+	assert_null(ntfn.waiters.head);
+	assert_int_equal(ntfn.bits, 0);
+	assert_int_equal(arch_ctx_arg(&client.ctx, 0), 0);
+	assert_int_equal(client.state, TACET_THREAD_READY);
+	assert_ptr_equal(harts[0].rq->first, &client);
+	rq_remove(harts[0].rq, &client);
+}
+
 /* A deadline armed while the BKL is held reaches the timer hardware only when the BKL is
  * released (timer.h: under -icount, arming a sooner timer ends the hart's turn in QEMU, which
  * must not happen with the lock held), as the sooner of it and the notification timers. */
@@ -353,6 +387,7 @@ int main(void)
 		FP_TEST(test_reply_recv_fallbacks),
 		FP_TEST(test_reply_recv_fast),
 		FP_TEST(test_wait_fast),
+		FP_TEST(test_signal_fast_wakes_as_signal_does),
 		FP_TEST(test_timer_programmed_at_unlock),
 	};
 

@@ -39,10 +39,28 @@ static inline unsigned long arch_ctx_arg(const struct trap_frame *tf, int i)
 	return tf->regs[ARCH_REG_A0 + i];
 }
 
+/* The argument registers in order (a0..a6), for copying several at once. */
+static inline const unsigned long *arch_ctx_args(const struct trap_frame *tf)
+{
+	return &tf->regs[ARCH_REG_A0];
+}
+
 /* Result registers are the argument registers: a0 (status), a1..a6. */
 static inline void arch_ctx_set_ret(struct trap_frame *tf, int i, unsigned long v)
 {
 	tf->regs[ARCH_REG_A0 + i] = v;
+}
+
+/* A system call is done: its thread resumes after the ecall. */
+static inline void arch_ctx_skip_syscall(struct trap_frame *tf)
+{
+	tf->sepc += 4;
+}
+
+/* Whether the interrupt tf was taken for is an external one (the interrupt controller's). */
+static inline bool arch_trap_is_external(const struct trap_frame *tf)
+{
+	return tf->scause == (1UL << 63 | 9); /* riscv.h: SCAUSE_INTERRUPT | SCAUSE_IRQ_S_EXT */
 }
 
 static inline unsigned long arch_ctx_pc(const struct trap_frame *tf)
