@@ -58,9 +58,10 @@ callgraph: $(KERNEL_CALLGRAPH)
 HOT_LEAVES := kernel/arch/riscv/plic.c kernel/core/runqueue.c
 $(patsubst %.c,$(BUILD)/%.c.o,$(HOT_LEAVES)) $(patsubst %.c,$(BUILD)/%.c.ci,$(HOT_LEAVES)): \
 	CFLAGS += -fomit-frame-pointer
-# The trap entry picks a system call's fast path with a few compares; as a jump table (GCC's
-# choice from five cases up) the hottest paths would each pay ~6 instructions more.
-$(BUILD)/kernel/arch/riscv/trap.c.o $(BUILD)/kernel/arch/riscv/trap.c.ci: CFLAGS += -fno-jump-tables
+# Flags per folder. kernel/core holds the generic trap entry (entry.c), which picks a system
+# call's fast path with a few compares; as a jump table (GCC's choice from five cases up) the
+# hottest paths would each pay ~6 instructions more.
+$(BUILD)/kernel/core/%: CFLAGS += -fno-jump-tables
 # Flags live here: a changed Makefile rebuilds the kernel (an old object keeps its old flags).
 $(KERNEL_OBJS) $(KERNEL_CALLGRAPH): Makefile
 

@@ -86,6 +86,10 @@ _Noreturn void arch_return_to_user(struct trap_frame *tf);
 /* A user thread's first FPU instruction traps (the FPU starts off): if tf is such a trap, turn
  * the thread's FPU on and return true (retry the instruction). */
 bool arch_fp_trap(struct trap_frame *tf, const struct fp_state *fp);
+/* The port's entries call the generic kernel's trap_syscall, trap_interrupt and
+ * trap_exception (core/entry.h). An interrupt that is not external (arch_trap_is_external(),
+ * inline in arch_types.h: the timer, an IPI) the generic entry hands back to the port. */
+void arch_trap_interrupt(struct trap_frame *tf);
 
 /* --- harts --- */
 /* Allocate and map h's guarded kernel and interrupt stacks. Returns 0 or -1 (no memory). */

@@ -5,9 +5,10 @@
  * Hardware clears sstatus.SIE on entry and nothing here sets it: handlers run masked.
  *
  * From user mode: the context goes straight into the running thread's struct trap_frame
- * (hart->user_ctx; stval only for an exception, which trap_user() saves), the kernel stack
- * starts empty, and trap_user() never returns: it leaves
- * through arch_return_to_user() into whichever thread the scheduler picked.
+ * (hart->user_ctx; stval only for an exception), the kernel stack starts empty, and the
+ * generic entry for the cause (trap_syscall, trap_interrupt, trap_exception: kernel/core/
+ * entry.c) never returns: it leaves through arch_return_to_user() into whichever thread runs
+ * next.
  *
  * From the kernel: an interrupt saves only what C may clobber (ra, t0-t6, a0-a7) and s0, since
  * the kernel takes interrupts only inside C code (the idle wait, a handler's window) and the
@@ -199,12 +200,12 @@ trap_vector:
 	sd	t1, TF_SEPC(t0)
 	csrr	t1, sstatus
 	sd	t1, TF_SSTATUS(t0)
-	csrr	t1, scause			/* stval: trap_user() keeps it for an exception */
+	csrr	t1, scause
 	sd	t1, TF_SCAUSE(t0)
 	/* The null system call needs nothing but the way back: answer it right here. */
 	li	t2, SCAUSE_ECALL_U_CODE
 	bne	t1, t2, 2f
-	bnez	a7, 2f				/* a7 is still the user's: the call number */
+	bnez	a7, 4f				/* a7 is still the user's: the call number */
 	ld	t1, TF_SEPC(t0)
 	addi	t1, t1, 4
 	sd	t1, TF_SEPC(t0)
@@ -214,17 +215,21 @@ trap_vector:
 	sd	t1, HART_SYSCALLS(tp)
 	mv	a0, t0
 	j	arch_return_to_user
-2:	bltz	t1, 3f				/* an interrupt: trap_user_interrupt */
+	/* The rest: the generic entry for the cause (kernel/core/entry.c), on an empty kernel
+	 * stack, with the frame; none returns. */
+	.macro	enter_generic fn
 	ld	sp, HART_KSTACK_TOP(tp)
 	li	s0, 0
 	mv	a0, t0
-	call	trap_user		/* does not return */
+	call	\fn
 	j	1b
-3:	ld	sp, HART_KSTACK_TOP(tp)
-	li	s0, 0
-	mv	a0, t0
-	call	trap_user_interrupt	/* does not return */
-	j	1b
+	.endm
+4:	enter_generic trap_syscall
+2:	bltz	t1, 3f
+	csrr	t1, stval			/* an exception: its address too */
+	sd	t1, TF_STVAL(t0)
+	enter_generic trap_exception
+3:	enter_generic trap_interrupt
 
 /* arch_return_to_user(struct trap_frame *tf): into user mode with tf's registers. */
 	.globl arch_return_to_user

@@ -1,5 +1,8 @@
-/* trap.c: dispatch of kernel traps by scause, and the reports for the ones that must not
- * happen (kernel exceptions, stack overflows). Runs on the trapping hart, interrupts masked. */
+/* trap.c: the port's side of traps: dispatch of interrupts by scause (in the kernel, in the
+ * idle wait, and the timer and IPIs from user mode, which the generic entry hands back through
+ * arch_trap_interrupt), and the reports for the traps that must not happen (kernel exceptions,
+ * stack overflows). Traps from user mode go from trap.S to the generic entries
+ * (kernel/core/entry.c). Runs on the trapping hart, interrupts masked. */
 #include <stddef.h>
 #include "asm_offsets.h"
 #include "layout.h"
@@ -10,12 +13,9 @@
 #include "lib/ksyms.h"
 #include "core/panic.h"
 #include "core/timer.h"
-#include "core/sched.h"
-#include "core/syscall.h"
-#include "core/fastpath.h"
+#include "core/entry.h"
 #include "irq/irq.h"
-#include "irq/irq_fast.h"
-#include "object/thread.h"
+#include <tacet/abi.h>
 
 _Static_assert(offsetof(struct trap_frame, regs[1]) == TF_REG(1), "trap frame layout");
 _Static_assert(offsetof(struct trap_frame, sepc) == TF_SEPC, "trap frame sepc");
@@ -38,6 +38,8 @@ _Static_assert(SCAUSE_ECALL_U_CODE == SCAUSE_ECALL_U, "ecall cause in trap.S");
 _Static_assert(SIP_SEIP_BIT == SIP_SEIP, "external interrupt bit in trap.S");
 _Static_assert(SIP_SSIP_BIT == SIP_SSIP, "IPI bit in trap.S");
 _Static_assert(TACET_SYS_NULL == 0, "trap.S answers call 0 itself");
+_Static_assert((1UL << 63 | 9) == (SCAUSE_INTERRUPT | SCAUSE_IRQ_S_EXT),
+	       "arch_trap_is_external's cause (arch_types.h)");
 _Static_assert(sizeof(struct hart) == HART_SIZE, "struct hart size (entry.S walks harts[])");
 
 static const char *const exception_names[] = {
@@ -132,89 +134,9 @@ void trap_kernel(struct trap_frame *tf)
 		panic_frame(tf, "a trap handler left interrupts enabled");
 }
 
-/* An interrupt from user mode (trap.S sends interrupts here, everything else to trap_user):
- * tf is the running thread's saved context. An external interrupt whose delivery wakes a more
- * urgent thread on this hart switches to it directly (irq_external_user); the rest goes
- * through the scheduler. */
-void trap_user_interrupt(struct trap_frame *tf)
+void arch_trap_interrupt(struct trap_frame *tf)
 {
-	struct hart *me = this_hart();
-	struct thread *t = me->current;
-	struct thread *w;
-
-	bkl_lock_masked();
-	if (tf->scause == (SCAUSE_INTERRUPT | SCAUSE_IRQ_S_EXT) && t->state != TACET_THREAD_DEAD) {
-		w = irq_external_user(me, t);
-		if (w) { /* the woken driver runs at once: no scheduler pass */
-			sched_preempted(me, t);
-			sched_switch_direct(me, t, w);
-			bkl_unlock();
-			arch_return_to_user(me->user_ctx);
-		}
-		if (!me->need_resched && t->state == TACET_THREAD_RUNNING && !irq_reports_due) {
-			/* nothing here outranks t (a woken thread runs elsewhere or waits its
-			 * turn): t goes on, no scheduler pass; a TLB shootdown answered while
-			 * waiting for the BKL may have moved the hart to the kernel's tables */
-			arch_aspace_activate(t->proc->root);
-			bkl_unlock();
-			arch_return_to_user(me->user_ctx);
-		}
-	} else if (t->state != TACET_THREAD_DEAD) {
-		dispatch_interrupt(tf);
-	}
-	sched_exit_to_user();
-}
-
-/* The system calls with a fast path (fastpath.h, irq_fast.h, all inline here): FAST_DONE
- * if it was done (this hart runs its current thread next, perhaps another one than before),
- * FAST_SCHEDULE if it was done but the scheduler picks, FAST_NO for the slow path. */
-static inline __attribute__((always_inline)) int fast_syscall(struct hart *me, struct thread *t,
-							      unsigned long nr)
-{
-	/* compares (trap.c is built with -fno-jump-tables: see the Makefile) */
-	if (nr == TACET_SYS_CALL)
-		return fastpath_call(me, t);
-	if (nr == TACET_SYS_REPLY_RECV)
-		return fastpath_reply_recv(me, t);
-	if (nr == TACET_SYS_SIGNAL)
-		return fastpath_signal(me, t);
-	if (nr == TACET_SYS_IRQ_ACK_WAIT)
-		return irq_ack_wait_fast(me, t);
-	if (nr == TACET_SYS_WAIT)
-		return fastpath_wait(me, t);
-	return FAST_NO;
-}
-
-/* Every other trap from user mode: tf is the running thread's saved context. */
-void trap_user(struct trap_frame *tf)
-{
-	struct hart *me = this_hart();
-	struct thread *t = me->current;
-	int fast;
-
-	bkl_lock_masked();
-	if (tf->scause == SCAUSE_ECALL_U && t->state != TACET_THREAD_DEAD &&
-	    (fast = fast_syscall(me, t, arch_ctx_syscall_nr(tf)))) {
-		t->ctx.sepc += 4; /* t resumes after its ecall whenever it runs again */
-		me->syscalls++;
-		if (fast == FAST_SCHEDULE)
-			sched_exit_to_user();
-		bkl_unlock();
-		arch_return_to_user(me->user_ctx);
-	}
-	if (t->state == TACET_THREAD_DEAD) {
-		/* ended by another hart while it trapped here: just leave it */
-	} else if (tf->scause & SCAUSE_INTERRUPT) {
-		dispatch_interrupt(tf);
-	} else if (tf->scause == SCAUSE_ECALL_U) {
-		tf->sepc += 4; /* resume after the ecall, whenever that is */
-		syscall_dispatch(t);
-	} else {
-		tf->stval = csr_read(stval); /* trap.S saves it for no one else (no trap since) */
-		if (!arch_fp_trap(tf, &t->fp))
-			thread_fault(t);
-	}
-	sched_exit_to_user();
+	dispatch_interrupt(tf);
 }
 
 void trap_stack_overflow(struct trap_frame *tf)

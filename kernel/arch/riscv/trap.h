@@ -8,8 +8,6 @@
 enum { REG_RA = 1, REG_SP = 2, REG_GP = 3, REG_TP = 4, REG_S0 = 8, REG_A0 = 10 };
 
 void trap_kernel(struct trap_frame *tf);
-_Noreturn void trap_user(struct trap_frame *tf);
-_Noreturn void trap_user_interrupt(struct trap_frame *tf);
 _Noreturn void trap_stack_overflow(struct trap_frame *tf);
 
 /* What is pending after the idle wait woke (sip & sie), handled without a trap (trap.S's

@@ -1,0 +1,100 @@
+/* entry.c: the generic side of every way in from user mode (entry.h): the BKL, the fast paths
+ * of the commonest system calls and of an interrupt's direct delivery (core/fastpath.h,
+ * irq/irq_fast.h: inline here, and only here), and the general paths (syscall_dispatch, the
+ * port's interrupt dispatch, thread_fault) otherwise. What runs next is the scheduler's
+ * decision (core/sched.c) except where a fast path switches directly, by sched.h's rules.
+ * kernel/core is built with -fno-jump-tables (Makefile): fast_syscall's five compares cost less
+ * than a jump table on the hottest paths. Interrupts masked; BKL taken here, released on the
+ * way out. */
+#include "core/entry.h"
+#include "core/fastpath.h"
+#include "core/hart.h"
+#include "core/sched.h"
+#include "core/syscall.h"
+#include "irq/irq.h"
+#include "irq/irq_fast.h"
+#include "object/thread.h"
+
+/* The system calls with a fast path: FAST_DONE if it was done (this hart runs its current
+ * thread next, perhaps another one than before), FAST_SCHEDULE if it was done but the
+ * scheduler picks, FAST_NO for the slow path. */
+static inline __attribute__((always_inline)) int fast_syscall(struct hart *me, struct thread *t,
+							      unsigned long nr)
+{
+	if (nr == TACET_SYS_CALL)
+		return fastpath_call(me, t);
+	if (nr == TACET_SYS_REPLY_RECV)
+		return fastpath_reply_recv(me, t);
+	if (nr == TACET_SYS_SIGNAL)
+		return fastpath_signal(me, t);
+	if (nr == TACET_SYS_IRQ_ACK_WAIT)
+		return irq_ack_wait_fast(me, t);
+	if (nr == TACET_SYS_WAIT)
+		return fastpath_wait(me, t);
+	return FAST_NO;
+}
+
+void trap_syscall(struct trap_frame *tf)
+{
+	struct hart *me = this_hart();
+	struct thread *t = me->current;
+	int fast;
+
+	bkl_lock_masked();
+	if (t->state == TACET_THREAD_DEAD)
+		sched_exit_to_user(); /* ended by another hart while it trapped here: just leave it */
+	arch_ctx_skip_syscall(tf); /* t resumes after the call whenever it runs again */
+	fast = fast_syscall(me, t, arch_ctx_syscall_nr(tf));
+	if (fast) {
+		me->syscalls++;
+		if (fast == FAST_SCHEDULE)
+			sched_exit_to_user();
+		bkl_unlock();
+		arch_return_to_user(me->user_ctx);
+	}
+	syscall_dispatch(t);
+	sched_exit_to_user();
+}
+
+/* An external interrupt whose delivery wakes a more urgent thread on this hart switches to it
+ * directly (irq_external_user); the rest goes through the scheduler. */
+void trap_interrupt(struct trap_frame *tf)
+{
+	struct hart *me = this_hart();
+	struct thread *t = me->current;
+	struct thread *w;
+
+	bkl_lock_masked();
+	if (t->state == TACET_THREAD_DEAD)
+		sched_exit_to_user();
+	if (!arch_trap_is_external(tf)) {
+		arch_trap_interrupt(tf); /* the timer, an IPI */
+		sched_exit_to_user();
+	}
+	w = irq_external_user(me, t);
+	if (w) { /* the woken driver runs at once: no scheduler pass */
+		sched_preempted(me, t);
+		sched_switch_direct(me, t, w);
+		bkl_unlock();
+		arch_return_to_user(me->user_ctx);
+	}
+	if (!me->need_resched && t->state == TACET_THREAD_RUNNING && !irq_reports_due) {
+		/* nothing here outranks t (a woken thread runs elsewhere or waits its turn): t goes
+		 * on, no scheduler pass; a TLB shootdown answered while waiting for the BKL may have
+		 * moved the hart to the kernel's tables */
+		arch_aspace_activate(t->proc->root);
+		bkl_unlock();
+		arch_return_to_user(me->user_ctx);
+	}
+	sched_exit_to_user();
+}
+
+void trap_exception(struct trap_frame *tf)
+{
+	struct thread *t = this_hart()->current;
+
+	bkl_lock_masked();
+	if (t->state != TACET_THREAD_DEAD && !arch_fp_trap(tf, &t->fp))
+		thread_fault(t);
+	sched_exit_to_user();
+}
