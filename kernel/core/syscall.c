@@ -1,7 +1,6 @@
-/* syscall.c: the system call table and the calls that belong to no single object (debug
- * output, exit, capabilities, memory, processes, threads, info). Each handler decodes every
- * argument first and changes nothing when one is bad; then it invokes, which cannot fail
- * half-way. BKL held. */
+/* syscall.c: the system call table, and the calls that belong to no kernel object (the null
+ * call, debug output, yield, the cycle counter, the system information for `ps`, `harts`,
+ * `irqs` and `mem`). Every other call lives beside its object (syscall.h). BKL held. */
 #include "core/syscall.h"
 #include "object/account.h"
 #include "arch.h"
@@ -23,16 +22,11 @@
 #define DEBUG_WRITE_MAX 4096
 #define DEBUG_WRITE_CHUNK 128
 
-#define ARG(t, i) arch_ctx_arg(&(t)->ctx, (i))
-
-static void ret(struct thread *t, long v)
-{
-	arch_ctx_set_ret(&t->ctx, 0, (unsigned long)v);
-}
+#define ARG(t, i) syscall_arg((t), (i))
 
 static void sys_null(struct thread *t)
 {
-	ret(t, 0);
+	syscall_ret(t, 0);
 }
 
 static void sys_debug_write(struct thread *t)
@@ -42,385 +36,30 @@ static void sys_debug_write(struct thread *t)
 	char chunk[DEBUG_WRITE_CHUNK];
 
 	if (len > DEBUG_WRITE_MAX) {
-		ret(t, -TACET_ERANGE);
+		syscall_ret(t, -TACET_ERANGE);
 		return;
 	}
 	for (unsigned long done = 0; done < len; done += DEBUG_WRITE_CHUNK) {
 		unsigned long n = len - done < DEBUG_WRITE_CHUNK ? len - done : DEBUG_WRITE_CHUNK;
 
 		if (copy_from_user(t->proc, chunk, buf + done, n) < 0) {
-			ret(t, -TACET_EFAULT);
+			syscall_ret(t, -TACET_EFAULT);
 			return;
 		}
 		kprintf("%.*s", (int)n, chunk);
 	}
-	ret(t, (long)len);
-}
-
-static void sys_exit(struct thread *t)
-{
-	thread_exit(t, (long)ARG(t, 0));
+	syscall_ret(t, (long)len);
 }
 
 static void sys_yield(struct thread *t)
 {
 	sched_yield();
-	ret(t, 0);
-}
-
-static void sys_self(struct thread *t)
-{
-	arch_ctx_set_ret(&t->ctx, 1, t->hart);
-	arch_ctx_set_ret(&t->ctx, 2, t->prio);
-	ret(t, (long)t->tid);
+	syscall_ret(t, 0);
 }
 
 static void sys_cycles(struct thread *t)
 {
-	ret(t, (long)arch_cycles());
-}
-
-/* --- capabilities --- */
-
-static void sys_cap_copy(struct thread *t)
-{
-	long err;
-	struct cap *src = cap_lookup(t->proc->cspace, ARG(t, 0), TACET_CAP_NULL, 0, &err);
-	struct cap *dst = src ? cap_empty_slot(t->proc->cspace, ARG(t, 1), &err) : NULL;
-	uint64_t badge = ARG(t, 3);
-
-	/* a notification's badge is what it signals: bit 63 is reserved there (TACET_SYS_SIGNAL) */
-	if (dst && src->obj->type == TACET_CAP_NOTIFICATION && !src->badge && badge >> 63)
-		dst = NULL, err = TACET_EINVAL;
-	if (!dst) {
-		ret(t, -err);
-		return;
-	}
-	/* a badge can be set once, on an unbadged capability; rights only shrink */
-	cap_install(dst, src->obj, src->rights & ARG(t, 2), src->badge ? src->badge : badge);
-	ret(t, 0);
-}
-
-static void sys_cap_delete(struct thread *t)
-{
-	long err;
-	struct cap *c = cap_lookup(t->proc->cspace, ARG(t, 0), TACET_CAP_NULL, 0, &err);
-
-	if (!c) {
-		ret(t, -err);
-		return;
-	}
-	cap_clear(c);
-	ret(t, 0);
-}
-
-static void sys_cap_info(struct thread *t)
-{
-	long err;
-	struct cap *c = cap_lookup(t->proc->cspace, ARG(t, 0), TACET_CAP_NULL, 0, &err);
-	const struct frame *f;
-	const struct process *p;
-	const struct irq_desc *d;
-
-	if (!c) {
-		ret(t, -err);
-		return;
-	}
-	f = c->obj->type == TACET_CAP_FRAME ? (const struct frame *)c->obj : NULL;
-	p = c->obj->type == TACET_CAP_PROCESS ? (const struct process *)c->obj : NULL;
-	d = c->obj->type == TACET_CAP_IRQ ? (const struct irq_desc *)c->obj : NULL;
-	arch_ctx_set_ret(&t->ctx, 1, c->rights);
-	arch_ctx_set_ret(&t->ctx, 2, c->badge);
-	/* a frame's physical address and size, for DMA (as seL4's Page_GetAddress); a process's
-	 * kernel memory: what its account holds and may hold, in bytes; a line's number */
-	arch_ctx_set_ret(&t->ctx, 3, f ? f->pa : p ? p->acct->used : d ? d->irq : 0);
-	arch_ctx_set_ret(&t->ctx, 4, f ? f->pages : p ? p->acct->limit : 0);
-	ret(t, c->obj->type);
-}
-
-/* A living process named by a capability with `rights`: WRITE to change it (map, unmap,
- * threads, capabilities); none to watch it. */
-static struct process *decode_process(struct thread *t, unsigned long slot, uint32_t rights,
-				      long *err)
-{
-	struct cap *c = cap_lookup(t->proc->cspace, slot, TACET_CAP_PROCESS, rights, err);
-	struct process *p = c ? (struct process *)c->obj : NULL;
-
-	if (p && !p->cspace) {
-		*err = TACET_EDEAD;
-		return NULL;
-	}
-	return p;
-}
-
-static void sys_cap_give(struct thread *t)
-{
-	long err;
-	struct process *p = decode_process(t, ARG(t, 0), TACET_RIGHT_WRITE, &err);
-	struct cap *src = p ? cap_lookup(t->proc->cspace, ARG(t, 1), TACET_CAP_NULL, 0, &err) : NULL;
-	struct cap *dst = src ? cap_empty_slot(p->cspace, ARG(t, 2), &err) : NULL;
-
-	if (!dst) {
-		ret(t, -err);
-		return;
-	}
-	cap_install(dst, src->obj, src->rights & ARG(t, 3), src->badge);
-	ret(t, 0);
-}
-
-static void install_new(struct thread *t, struct cap *dst, struct kobj *obj)
-{
-	if (!obj) {
-		ret(t, -TACET_ENOMEM);
-		return;
-	}
-	cap_install(dst, obj, TACET_RIGHTS_ALL, 0);
-	ret(t, 0);
-}
-
-static void sys_endpoint_new(struct thread *t)
-{
-	long err;
-	struct cap *dst = cap_empty_slot(t->proc->cspace, ARG(t, 0), &err);
-
-	if (!dst)
-		ret(t, -err);
-	else
-		install_new(t, dst, (struct kobj *)endpoint_new(t->proc));
-}
-
-static void sys_ntfn_new(struct thread *t)
-{
-	long err;
-	struct cap *dst = cap_empty_slot(t->proc->cspace, ARG(t, 0), &err);
-
-	if (!dst)
-		ret(t, -err);
-	else
-		install_new(t, dst, (struct kobj *)notification_new(t->proc->acct));
-}
-
-static void sys_frame_new(struct thread *t)
-{
-	long err;
-	struct cap *dst = cap_empty_slot(t->proc->cspace, ARG(t, 0), &err);
-
-	if (!dst)
-		ret(t, -err);
-	else if (ARG(t, 1) == 0 || ARG(t, 1) > FRAME_MAX_PAGES)
-		ret(t, -TACET_ERANGE);
-	else
-		install_new(t, dst, (struct kobj *)frame_alloc(t->proc->acct, ARG(t, 1)));
-}
-
-static void sys_frame_derive(struct thread *t)
-{
-	long err;
-	struct cap *src = cap_lookup(t->proc->cspace, ARG(t, 0), TACET_CAP_FRAME, 0, &err);
-	struct cap *dst = src ? cap_empty_slot(t->proc->cspace, ARG(t, 1), &err) : NULL;
-	struct frame *f = src ? (struct frame *)src->obj : NULL;
-	uint64_t first = ARG(t, 2), pages = ARG(t, 3);
-
-	if (dst && (!pages || first >= f->pages || pages > f->pages - first))
-		dst = NULL, err = TACET_ERANGE;
-	if (!dst) {
-		ret(t, -err);
-		return;
-	}
-	f = frame_derive(t->proc->acct, f, first, pages);
-	if (!f) {
-		ret(t, -TACET_ENOMEM);
-		return;
-	}
-	cap_install(dst, &f->obj, src->rights, 0); /* no more rights than the whole had */
-	ret(t, 0);
-}
-
-/* --- memory --- */
-
-static void sys_map(struct thread *t)
-{
-	long err;
-	struct process *p = decode_process(t, ARG(t, 0), TACET_RIGHT_WRITE, &err);
-	unsigned long rights = ARG(t, 3), need;
-	uintptr_t va = ARG(t, 2);
-	struct cap *fc = p ? cap_lookup(t->proc->cspace, ARG(t, 1), TACET_CAP_FRAME, 0, &err) : NULL;
-	struct frame *f = fc ? (struct frame *)fc->obj : NULL;
-
-	need = rights & (TACET_RIGHT_READ | TACET_RIGHT_WRITE);
-	if (rights & TACET_MAP_EXEC)
-		need |= TACET_RIGHT_READ;
-	if (f && (rights & ~(unsigned long)(TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_MAP_EXEC) ||
-		  !(rights & (TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_MAP_EXEC))))
-		f = NULL, err = TACET_EINVAL;
-	if (f && (rights & TACET_RIGHT_WRITE) && (rights & TACET_MAP_EXEC))
-		f = NULL, err = TACET_EINVAL; /* W^X */
-	if (f && !cap_has_rights(fc, (uint32_t)need))
-		f = NULL, err = TACET_EPERM;
-	if (f && (va & (PAGE_SIZE - 1)))
-		f = NULL, err = TACET_EALIGN;
-	if (f && (va + f->pages * PAGE_SIZE > arch_user_top() || va + f->pages * PAGE_SIZE < va))
-		f = NULL, err = TACET_EINVAL;
-	if (!f) {
-		ret(t, -err);
-		return;
-	}
-	ret(t, process_map_frame(p, va, f, (unsigned int)rights));
-}
-
-static void sys_unmap(struct thread *t)
-{
-	long err;
-	struct process *p = decode_process(t, ARG(t, 0), TACET_RIGHT_WRITE, &err);
-	uintptr_t va = ARG(t, 1);
-	unsigned long pages = ARG(t, 2);
-
-	if (p && (va & (PAGE_SIZE - 1)))
-		p = NULL, err = TACET_EALIGN;
-	if (p && (pages > arch_user_top() / PAGE_SIZE || va + pages * PAGE_SIZE > arch_user_top()))
-		p = NULL, err = TACET_EINVAL;
-	if (!p) {
-		ret(t, -err);
-		return;
-	}
-	ret(t, process_unmap(p, va, pages));
-}
-
-/* --- processes and threads --- */
-
-/* PROCESS_NEW's budget: pages, at most 2^40 bytes' worth (so that the byte count cannot wrap). */
-#define PROCESS_BUDGET_MAX ((1ul << 40) / PAGE_SIZE)
-
-static void sys_process_new(struct thread *t)
-{
-	long err = 0;
-	struct cap *dst = cap_empty_slot(t->proc->cspace, ARG(t, 0), &err);
-	struct cap *ep = NULL;
-	char name[PROCESS_NAME_MAX] = { 0 };
-	uint64_t budget = ARG(t, 3);
-	struct account *acct;
-	struct process *p;
-
-	if (dst && ARG(t, 1))
-		ep = cap_lookup(t->proc->cspace, ARG(t, 1), TACET_CAP_ENDPOINT, TACET_RIGHT_WRITE,
-				&err);
-	if (dst && !err && copy_from_user(t->proc, name, ARG(t, 2), sizeof(name) - 1) < 0)
-		err = TACET_EFAULT;
-	if (dst && !err && budget > PROCESS_BUDGET_MAX)
-		err = TACET_ERANGE;
-	if (!dst || err) {
-		ret(t, -err);
-		return;
-	}
-	/* its own account, reserved from the caller's, or the caller's */
-	acct = budget ? account_new(t->proc->acct, budget * PAGE_SIZE) : t->proc->acct;
-	p = acct ? process_new(acct, name) : NULL;
-	if (budget && acct)
-		account_put(acct); /* p holds it now (or it ends here, its reservation back) */
-	if (!p) {
-		ret(t, -TACET_ENOMEM);
-		return;
-	}
-	if (ep) {
-		kobj_get(ep->obj);
-		p->fault_ep = ep->obj;
-		p->fault_badge = ep->badge;
-	}
-	cap_install(dst, &p->obj, TACET_RIGHTS_ALL, 0);
-	ret(t, 0);
-}
-
-static void sys_process_watch(struct thread *t)
-{
-	long err;
-	struct process *p = decode_process(t, ARG(t, 0), 0, &err);
-	struct cap *n = p ? cap_lookup(t->proc->cspace, ARG(t, 1), TACET_CAP_NOTIFICATION,
-				       TACET_RIGHT_WRITE, &err) : NULL;
-	int free_slot = -1;
-
-	for (int i = 0; n && i < PROCESS_WATCHERS; i++)
-		if (!p->watchers[i].ntfn && free_slot < 0)
-			free_slot = i;
-	if (n && free_slot < 0)
-		n = NULL, err = TACET_EBUSY;
-	if (n && (ARG(t, 2) >> 63 || !ARG(t, 2)))
-		n = NULL, err = TACET_EINVAL;
-	if (!n) {
-		ret(t, -err);
-		return;
-	}
-	kobj_get(n->obj);
-	p->watchers[free_slot] = (struct process_watcher){ n->obj, ARG(t, 2) };
-	ret(t, 0);
-}
-
-static long decode_sched(struct thread *t, unsigned long sched)
-{
-	if (sched >> 16)
-		return TACET_EINVAL;
-	if (TACET_SCHED_PRIO(sched) > t->prio)
-		return TACET_EPERM; /* no thread makes one more urgent than itself */
-	if (TACET_SCHED_HART(sched) >= nharts || !harts[TACET_SCHED_HART(sched)].online)
-		return TACET_EINVAL;
-	return 0;
-}
-
-static void sys_thread_new(struct thread *t)
-{
-	long err = 0;
-	struct process *p = decode_process(t, ARG(t, 0), TACET_RIGHT_WRITE, &err);
-	struct cap *dst = NULL;
-	unsigned long sched = ARG(t, 5);
-	struct thread *n;
-
-	if (p && ARG(t, 1))
-		dst = cap_empty_slot(t->proc->cspace, ARG(t, 1), &err);
-	if (p && !err)
-		err = decode_sched(t, sched);
-	if (p && !err && (ARG(t, 2) >= arch_user_top() || ARG(t, 3) > arch_user_top()))
-		err = TACET_EINVAL;
-	if (!p || err) {
-		ret(t, -err);
-		return;
-	}
-	n = thread_new(p, ARG(t, 2), ARG(t, 3), ARG(t, 4), TACET_SCHED_PRIO(sched),
-		       TACET_SCHED_HART(sched));
-	if (!n) {
-		ret(t, -TACET_ENOMEM);
-		return;
-	}
-	if (dst)
-		cap_install(dst, &n->obj, TACET_RIGHTS_ALL, 0);
-	ret(t, (long)n->tid);
-}
-
-static void sys_thread_set(struct thread *t)
-{
-	long err = 0;
-	struct cap *c = cap_lookup(t->proc->cspace, ARG(t, 0), TACET_CAP_THREAD, TACET_RIGHT_WRITE,
-				   &err);
-	struct thread *target = c ? (struct thread *)c->obj : NULL;
-	unsigned long sched = ARG(t, 1);
-
-	if (target)
-		err = decode_sched(t, sched);
-	if (target && !err && target->state == TACET_THREAD_DEAD)
-		err = TACET_EDEAD;
-	if (target && !err && target->state == TACET_THREAD_RUNNING && target != t)
-		err = TACET_EBUSY; /* running on another hart right now */
-	if (!target || err) {
-		ret(t, -err);
-		return;
-	}
-	ret(t, 0);
-	if (target->state == TACET_THREAD_READY)
-		sched_unready(target);
-	target->prio = (uint8_t)TACET_SCHED_PRIO(sched);
-	target->hart = (uint8_t)TACET_SCHED_HART(sched);
-	if (target->state == TACET_THREAD_READY || target == t) {
-		sched_ready(target); /* the caller itself moves when it leaves the kernel */
-		this_hart()->need_resched = true;
-	}
+	syscall_ret(t, (long)arch_cycles());
 }
 
 /* --- information for `ps` and `mem` --- */
@@ -484,7 +123,7 @@ static void sys_info(struct thread *t)
 		n = -TACET_ERANGE;
 	if (n >= 0 && copy_to_user(t->proc, ARG(t, 2), &out, (uint64_t)n) < 0)
 		n = -TACET_EFAULT;
-	ret(t, n);
+	syscall_ret(t, n);
 }
 
 typedef void (*syscall_fn)(struct thread *t);
@@ -534,7 +173,7 @@ void syscall_dispatch(struct thread *t)
 
 	this_hart()->syscalls++;
 	if (n >= TACET_SYS_COUNT || !syscalls[n]) {
-		ret(t, -TACET_ENOSYS);
+		syscall_ret(t, -TACET_ENOSYS);
 		return;
 	}
 	syscalls[n](t);

@@ -1,10 +1,28 @@
-/* syscall.h: the system call dispatcher (BKL held, on the calling thread's hart). */
+/* syscall.h: the system call table's dispatcher, and what every system call uses to read its
+ * arguments and answer. Each object's calls live beside it (kernel/object, irq/irq.c): each
+ * decodes every argument first (rights, slots, ranges, user pointers) and changes nothing
+ * when one is bad, then invokes, which cannot fail half-way. BKL held, on the calling thread's
+ * hart. */
 #ifndef KERNEL_SYSCALL_H
 #define KERNEL_SYSCALL_H
 
+#include "arch.h"
 #include "object/thread.h"
 
 /* Run the call in t's registers (a7 = number); results go to t's registers. */
 void syscall_dispatch(struct thread *t);
+
+/* Argument i of t's call (a0..a6). */
+static inline unsigned long syscall_arg(const struct thread *t, int i)
+{
+	return arch_ctx_arg(&t->ctx, i);
+}
+
+/* The one way a call answers: a0 = v, a result (>= 0) or an error (-TACET_E*). Further
+ * results go to a1.. with arch_ctx_set_ret. */
+static inline void syscall_ret(struct thread *t, long v)
+{
+	arch_ctx_set_ret(&t->ctx, 0, (unsigned long)v);
+}
 
 #endif

@@ -55,6 +55,7 @@
 #include "object/process.h"
 #include "core/runqueue.h"
 #include "core/sched.h"
+#include "core/syscall.h"
 #include "core/console.h"
 #include "core/timer.h"
 #include <tacet/abi.h>
@@ -367,11 +368,6 @@ static struct irq_desc *decode(struct thread *t, long *err)
 	return c ? (struct irq_desc *)c->obj : NULL;
 }
 
-static void ret(struct thread *t, long v)
-{
-	arch_ctx_set_ret(&t->ctx, 0, (unsigned long)v);
-}
-
 /* The line t's call names and t's process's binder of it (*b), or NULL after answering the
  * error (not bound by this process: TACET_EINVAL). */
 static struct irq_desc *decode_bound(struct thread *t, struct irq_binder **b)
@@ -383,7 +379,7 @@ static struct irq_desc *decode_bound(struct thread *t, struct irq_binder **b)
 	if (d && !*b)
 		err = TACET_EINVAL;
 	if (!*b) {
-		ret(t, -err);
+		syscall_ret(t, -err);
 		return NULL;
 	}
 	return d;
@@ -403,26 +399,45 @@ static void line_bound(struct irq_desc *d)
 	arch_irq_unmask(d->irq);
 }
 
-void sys_irq_bind(struct thread *t)
+/* IRQ_BIND's decode: a line (WRITE), a notification (WRITE) and a badge it can signal, known
+ * flags, and a line free for this binder: not the kernel's (a fast handler), not bound
+ * already unless both this bind and the line's binders share it, room for one more. */
+static long decode_bind(struct thread *t, struct irq_desc **d, struct cap **n)
 {
-	long err;
-	struct irq_desc *d = decode(t, &err);
-	struct cap *n = d ? cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 1),
-				       TACET_CAP_NOTIFICATION, TACET_RIGHT_WRITE, &err) : NULL;
 	uint64_t badge = arch_ctx_arg(&t->ctx, 2);
 	unsigned long flags = arch_ctx_arg(&t->ctx, 3);
 	bool shared = flags & TACET_IRQ_SHARED;
+	long err;
 
-	if (n && (flags & ~(unsigned long)TACET_IRQ_SHARED || !badge || badge >> 63))
-		n = NULL, err = TACET_EINVAL; /* the badge is signalled: bit 63 is reserved */
-	else if (n && d->handler)
-		n = NULL, err = TACET_EBUSY; /* the kernel handles it (fast path) */
-	else if (n && d->nbinders && (!shared || !d->shared || binder_of(d, t)))
-		n = NULL, err = TACET_EBUSY; /* bound already, and not both ways shared */
-	else if (n && d->nbinders == IRQ_MAX_BINDERS)
-		n = NULL, err = TACET_ENOMEM;
-	if (!n) {
-		ret(t, -err);
+	*d = decode(t, &err);
+	if (!*d)
+		return err;
+	*n = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 1), TACET_CAP_NOTIFICATION,
+			TACET_RIGHT_WRITE, &err);
+	if (!*n)
+		return err;
+	if (flags & ~(unsigned long)TACET_IRQ_SHARED || !badge || badge >> 63)
+		return TACET_EINVAL; /* the badge is signalled: bit 63 is reserved */
+	if ((*d)->handler)
+		return TACET_EBUSY; /* the kernel handles it (fast path) */
+	if ((*d)->nbinders && (!shared || !(*d)->shared || binder_of(*d, t)))
+		return TACET_EBUSY; /* bound already, and not both ways shared */
+	if ((*d)->nbinders == IRQ_MAX_BINDERS)
+		return TACET_ENOMEM;
+	return 0;
+}
+
+/* (line, ntfn, badge, flags) */
+void sys_irq_bind(struct thread *t)
+{
+	struct irq_desc *d = NULL;
+	struct cap *n = NULL;
+	long err = decode_bind(t, &d, &n);
+	uint64_t badge = arch_ctx_arg(&t->ctx, 2);
+	bool shared = arch_ctx_arg(&t->ctx, 3) & TACET_IRQ_SHARED;
+
+	if (err) {
+		syscall_ret(t, -err);
 		return;
 	}
 	kobj_get(n->obj);
@@ -436,7 +451,7 @@ void sys_irq_bind(struct thread *t)
 			d->hart = t->hart; /* a line follows its driver: no cross-hart wake each time */
 		line_bound(d);
 	}
-	ret(t, 0);
+	syscall_ret(t, 0);
 }
 
 /* t's acknowledgement (handled: its device's interrupt): the server's time is counted and
@@ -472,7 +487,7 @@ void sys_irq_ack(struct thread *t)
 	if (!d)
 		return;
 	err = ack(t, d, b, arch_ctx_arg(&t->ctx, 1) != 0);
-	ret(t, err);
+	syscall_ret(t, err);
 	if (!err)
 		take_pending(this_hart());
 }
@@ -522,12 +537,12 @@ void sys_irq_ack_wait(struct thread *t)
 	c = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 2), TACET_CAP_NOTIFICATION,
 		       TACET_RIGHT_READ, &err);
 	if (!c) {
-		ret(t, -err); /* nothing acknowledged: the call did nothing */
+		syscall_ret(t, -err); /* nothing acknowledged: the call did nothing */
 		return;
 	}
 	err = ack(t, d, b, arch_ctx_arg(&t->ctx, 1) != 0);
 	if (err) {
-		ret(t, err); /* disabled: waiting would be for ever */
+		syscall_ret(t, err); /* disabled: waiting would be for ever */
 		return;
 	}
 	wait_after_ack(this_hart(), t, (struct notification *)c->obj);
@@ -541,7 +556,7 @@ void sys_irq_unbind(struct thread *t)
 	if (!d)
 		return;
 	unbind(d, b);
-	ret(t, 0);
+	syscall_ret(t, 0);
 }
 
 int irq_enable_line(unsigned int irq)
@@ -567,7 +582,7 @@ void sys_irq_enable(struct thread *t)
 
 	if (d)
 		err = irq_enable_line(d->irq) ? TACET_EINVAL : 0;
-	ret(t, -err);
+	syscall_ret(t, -err);
 }
 
 void sys_irq_set_affinity(struct thread *t)
@@ -576,17 +591,15 @@ void sys_irq_set_affinity(struct thread *t)
 	struct irq_desc *d = decode(t, &err);
 	unsigned long hart = arch_ctx_arg(&t->ctx, 1);
 
-	if (d && (hart >= nharts || !harts[hart].online))
-		d = NULL, err = TACET_EINVAL;
-	if (!d) {
-		ret(t, -err);
+	if (!d || hart >= nharts || !harts[hart].online) {
+		syscall_ret(t, d ? -TACET_EINVAL : -err);
 		return;
 	}
 	/* A line pending in the PLIC stays pending: the new hart's context claims it. */
 	d->hart = (unsigned int)hart;
 	d->hart_chosen = true;
 	irq_chip->set_affinity(d->irq, d->hart);
-	ret(t, 0);
+	syscall_ret(t, 0);
 }
 
 long irq_info(unsigned long index, void *out)

@@ -1,7 +1,13 @@
-/* cap.c: capability tables. A slot holds one reference on its object; copying takes another,
- * deleting drops it. Guarded by the BKL like every kernel object. */
+/* cap.c: capability tables, and the calls on capabilities themselves (copy, delete, info). A
+ * slot holds one reference on its object; copying takes another, deleting drops it. Guarded
+ * by the BKL like every kernel object. */
 #include "object/cap.h"
+#include "core/syscall.h"
+#include "irq/irq.h"
 #include "lib/kstring.h"
+#include "object/account.h"
+#include "object/frame.h"
+#include "object/process.h"
 #include "mm/mm.h"
 #include "arch.h"
 #include "mm/page_alloc.h"
@@ -74,4 +80,88 @@ void cap_clear(struct cap *c)
 	memset(c, 0, sizeof(*c));
 	kobj_cap_removed(o);
 	kobj_put(o);
+}
+
+/* --- system calls (syscall.h: decode, then invoke) --- */
+
+long cap_install_new(struct cap *dst, struct kobj *obj)
+{
+	if (!obj)
+		return -TACET_ENOMEM;
+	cap_install(dst, obj, TACET_RIGHTS_ALL, 0);
+	return 0;
+}
+
+/* CAP_COPY's decode: the source, an empty destination, and a badge it may carry. */
+static long decode_copy(struct thread *t, struct cap **src, struct cap **dst)
+{
+	struct cspace *cs = t->proc->cspace;
+	long err;
+
+	*src = cap_lookup(cs, syscall_arg(t, 0), TACET_CAP_NULL, 0, &err);
+	if (!*src)
+		return err;
+	*dst = cap_empty_slot(cs, syscall_arg(t, 1), &err);
+	if (!*dst)
+		return err;
+	/* a notification's badge is what it signals: bit 63 is reserved there (TACET_SYS_SIGNAL) */
+	if ((*src)->obj->type == TACET_CAP_NOTIFICATION && !(*src)->badge &&
+	    syscall_arg(t, 3) >> 63)
+		return TACET_EINVAL;
+	return 0;
+}
+
+/* (src, dst, rights, badge) */
+void sys_cap_copy(struct thread *t)
+{
+	struct cap *src = NULL, *dst = NULL;
+	long err = decode_copy(t, &src, &dst);
+
+	if (err) {
+		syscall_ret(t, -err);
+		return;
+	}
+	/* a badge can be set once, on an unbadged capability; rights only shrink */
+	cap_install(dst, src->obj, src->rights & syscall_arg(t, 2),
+		    src->badge ? src->badge : syscall_arg(t, 3));
+	syscall_ret(t, 0);
+}
+
+/* (slot) */
+void sys_cap_delete(struct thread *t)
+{
+	long err;
+	struct cap *c = cap_lookup(t->proc->cspace, syscall_arg(t, 0), TACET_CAP_NULL, 0, &err);
+
+	if (!c) {
+		syscall_ret(t, -err);
+		return;
+	}
+	cap_clear(c);
+	syscall_ret(t, 0);
+}
+
+/* (slot) -> type; a1 = rights, a2 = badge, a3 and a4 by type: a frame's physical address and
+ * size, for DMA (as seL4's Page_GetAddress); a process's kernel memory, what its account holds
+ * and may hold, in bytes; a line's number. */
+void sys_cap_info(struct thread *t)
+{
+	long err;
+	struct cap *c = cap_lookup(t->proc->cspace, syscall_arg(t, 0), TACET_CAP_NULL, 0, &err);
+	const struct frame *f;
+	const struct process *p;
+	const struct irq_desc *d;
+
+	if (!c) {
+		syscall_ret(t, -err);
+		return;
+	}
+	f = c->obj->type == TACET_CAP_FRAME ? (const struct frame *)c->obj : NULL;
+	p = c->obj->type == TACET_CAP_PROCESS ? (const struct process *)c->obj : NULL;
+	d = c->obj->type == TACET_CAP_IRQ ? (const struct irq_desc *)c->obj : NULL;
+	arch_ctx_set_ret(&t->ctx, 1, c->rights);
+	arch_ctx_set_ret(&t->ctx, 2, c->badge);
+	arch_ctx_set_ret(&t->ctx, 3, f ? f->pa : p ? p->acct->used : d ? d->irq : 0);
+	arch_ctx_set_ret(&t->ctx, 4, f ? f->pages : p ? p->acct->limit : 0);
+	syscall_ret(t, c->obj->type);
 }

@@ -52,5 +52,13 @@ struct cap *cap_empty_slot(struct cspace *cs, unsigned long slot, long *err);
 /* Invoke: fill an empty slot (takes a new reference on obj). */
 void cap_install(struct cap *dst, struct kobj *obj, uint32_t rights, uint64_t badge);
 void cap_clear(struct cap *c);
+/* Invoke for the calls that make an object: obj (NULL: out of memory or budget) into the empty
+ * slot dst with every right. Returns 0 or -TACET_ENOMEM. */
+long cap_install_new(struct cap *dst, struct kobj *obj);
+
+struct thread;
+void sys_cap_copy(struct thread *t);
+void sys_cap_delete(struct thread *t);
+void sys_cap_info(struct thread *t);
 
 #endif

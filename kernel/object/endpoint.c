@@ -8,6 +8,7 @@
  * Each sys_* decodes everything first and changes nothing on an error. */
 #include "object/endpoint.h"
 #include "object/cap.h"
+#include "core/syscall.h"
 #include "mm/kalloc.h"
 #include "object/notification.h"
 #include "object/process.h"
@@ -38,11 +39,6 @@ void endpoint_destroy(struct endpoint *ep)
 {
 	endpoint_end(ep);
 	kobj_free(&ep->obj, sizeof(*ep));
-}
-
-static void set_result(struct thread *t, long v)
-{
-	arch_ctx_set_ret(&t->ctx, 0, (unsigned long)v);
 }
 
 /* Move the capability a sender named in its tag into the receiver's recv_slot, if it can; the
@@ -110,24 +106,34 @@ static struct endpoint *decode_ep(struct thread *t, unsigned long slot, uint32_t
 	return c ? (struct endpoint *)c->obj : NULL;
 }
 
+/* CALL's decode: a living endpoint (WRITE), a tag a user may send, GRANT if it carries a
+ * capability, and an empty reply slot if one is named (a6). */
+static long decode_call(struct thread *t, struct cap **c)
+{
+	unsigned long tag = arch_ctx_arg(&t->ctx, 1);
+	long err;
+
+	*c = decode_ep_cap(t, arch_ctx_arg(&t->ctx, 0), TACET_RIGHT_WRITE, &err);
+	if (!*c)
+		return err;
+	if (!endpoint_tag_ok(tag))
+		return TACET_EINVAL;
+	if (TACET_TAG_HAS_CAP(tag) && !cap_has_rights(*c, TACET_RIGHT_GRANT))
+		return TACET_EPERM;
+	return decode_recv_slot(t, arch_ctx_arg(&t->ctx, 6));
+}
+
 void sys_call(struct thread *t)
 {
 	const struct trap_frame *tf = &t->ctx;
 	unsigned long tag = arch_ctx_arg(tf, 1);
 	unsigned long w[TACET_MSG_WORDS];
-	struct cap *c;
+	struct cap *c = NULL;
 	struct thread *r;
-	long err;
+	long err = decode_call(t, &c);
 
-	c = decode_ep_cap(t, arch_ctx_arg(tf, 0), TACET_RIGHT_WRITE, &err);
-	if (c && !endpoint_tag_ok(tag))
-		c = NULL, err = TACET_EINVAL;
-	if (c && TACET_TAG_HAS_CAP(tag) && !cap_has_rights(c, TACET_RIGHT_GRANT))
-		c = NULL, err = TACET_EPERM;
-	if (c && (err = decode_recv_slot(t, arch_ctx_arg(tf, 6))))
-		c = NULL;
-	if (!c) {
-		set_result(t, -err);
+	if (err) {
+		syscall_ret(t, -err);
 		return;
 	}
 	t->recv_slot = arch_ctx_arg(tf, 6); /* where a capability in the reply goes */
@@ -154,7 +160,7 @@ void sys_call(struct thread *t)
 
 void endpoint_deliver_notify(struct thread *t, uint64_t bits)
 {
-	set_result(t, 0);
+	syscall_ret(t, 0);
 	arch_ctx_set_ret(&t->ctx, 1, TACET_TAG(TACET_LABEL_NOTIFY, 1));
 	arch_ctx_set_ret(&t->ctx, 2, bits);
 	arch_ctx_set_ret(&t->ctx, 6, 0);
@@ -197,7 +203,7 @@ void sys_recv(struct thread *t)
 	if (ep)
 		err = decode_recv_slot(t, arch_ctx_arg(tf, 1));
 	if (!ep || err) {
-		set_result(t, -err);
+		syscall_ret(t, -err);
 		return;
 	}
 	t->recv_slot = arch_ctx_arg(tf, 1);
@@ -236,7 +242,7 @@ static long reply_from(struct thread *t, int first)
 
 void sys_reply(struct thread *t)
 {
-	set_result(t, reply_from(t, 0));
+	syscall_ret(t, reply_from(t, 0));
 }
 
 void sys_reply_recv(struct thread *t)
@@ -249,11 +255,11 @@ void sys_reply_recv(struct thread *t)
 	if (ep)
 		err = decode_recv_slot(t, recv_slot);
 	if (!ep || err) {
-		set_result(t, -err);
+		syscall_ret(t, -err);
 		return;
 	}
 	if (t->reply_to && (err = reply_from(t, 1)) < 0) {
-		set_result(t, err);
+		syscall_ret(t, err);
 		return;
 	}
 	t->recv_slot = recv_slot;
@@ -278,7 +284,7 @@ void endpoint_reply_error(struct thread *caller, long err)
 		thread_exit(caller, -TACET_EFAULT);
 		return;
 	}
-	set_result(caller, -err);
+	syscall_ret(caller, -err);
 	sched_ready(caller);
 }
 
@@ -313,4 +319,13 @@ int endpoint_send_fault(struct thread *t)
 	tqueue_push(&ep->senders, t, 0);
 	sched_block(t, TACET_THREAD_BLOCKED_SEND);
 	return 0;
+}
+
+/* (slot): a new one, every right, in the empty slot. */
+void sys_endpoint_new(struct thread *t)
+{
+	long err;
+	struct cap *dst = cap_empty_slot(t->proc->cspace, syscall_arg(t, 0), &err);
+
+	syscall_ret(t, dst ? cap_install_new(dst, (struct kobj *)endpoint_new(t->proc)) : -err);
 }

@@ -47,6 +47,7 @@ struct endpoint *endpoint_new(struct process *owner);
 void endpoint_end(struct endpoint *ep);
 void endpoint_destroy(struct endpoint *ep);
 
+void sys_endpoint_new(struct thread *t);
 void sys_call(struct thread *t);
 void sys_recv(struct thread *t);
 void sys_reply(struct thread *t);

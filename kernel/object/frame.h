@@ -34,4 +34,8 @@ void frame_destroy(struct frame *f);
  * chain (which would be as long as a user likes, and freed by following it). */
 struct frame *frame_derive(struct account *acct, struct frame *f, uint64_t first, uint64_t pages);
 
+struct thread;
+void sys_frame_new(struct thread *t);
+void sys_frame_derive(struct thread *t);
+
 #endif

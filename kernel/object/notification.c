@@ -3,6 +3,7 @@
  * two waits is seen exactly once. */
 #include "object/notification.h"
 #include "object/cap.h"
+#include "core/syscall.h"
 #include "object/endpoint.h"
 #include "mm/kalloc.h"
 #include "object/process.h"
@@ -61,18 +62,18 @@ void notification_timers_expire(unsigned int hart, uint64_t now)
 		bkl_unlock();
 }
 
+/* (ntfn, badge, deadline): signal badge at deadline (timebase ticks; 0 disarms) from this
+ * hart. The badge is signalled, so bit 63 (reserved) is refused, and so is none. */
 void sys_timer_set(struct thread *t)
 {
 	long err;
-	struct cap *c = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 0),
-				   TACET_CAP_NOTIFICATION, TACET_RIGHT_WRITE, &err);
-	uint64_t badge = arch_ctx_arg(&t->ctx, 1), deadline = arch_ctx_arg(&t->ctx, 2);
+	struct cap *c = cap_lookup(t->proc->cspace, syscall_arg(t, 0), TACET_CAP_NOTIFICATION,
+				   TACET_RIGHT_WRITE, &err);
+	uint64_t badge = syscall_arg(t, 1), deadline = syscall_arg(t, 2);
 	struct notification *n;
 
-	if (c && (!badge || badge >> 63))
-		c = NULL, err = TACET_EINVAL; /* the badge is signalled: bit 63 is reserved */
-	if (!c) {
-		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+	if (!c || !badge || badge >> 63) {
+		syscall_ret(t, c ? -TACET_EINVAL : -err);
 		return;
 	}
 	n = (struct notification *)c->obj;
@@ -82,7 +83,7 @@ void sys_timer_set(struct thread *t)
 		timer_link(n, this_hart()->id, deadline);
 		timer_reprogram(); /* this hart's hardware timer: the soonest of everything */
 	}
-	arch_ctx_set_ret(&t->ctx, 0, 0);
+	syscall_ret(t, 0);
 }
 
 struct notification *notification_new(struct account *acct)
@@ -133,22 +134,22 @@ static struct notification *decode(struct thread *t, uint32_t rights, long *err)
 	return c ? (struct notification *)c->obj : NULL;
 }
 
+/* (ntfn, bits) */
 void sys_signal(struct thread *t)
 {
 	long err;
-	struct cap *c = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 0),
-				   TACET_CAP_NOTIFICATION, TACET_RIGHT_WRITE, &err);
+	struct cap *c = cap_lookup(t->proc->cspace, syscall_arg(t, 0), TACET_CAP_NOTIFICATION,
+				   TACET_RIGHT_WRITE, &err);
 
-	if (c && (arch_ctx_arg(&t->ctx, 1) >> 63))
-		c = NULL, err = TACET_EINVAL; /* results come back in a0: bit 63 would read as an error */
-	if (!c) {
-		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+	/* results come back in a0: bit 63 would read as an error */
+	if (!c || syscall_arg(t, 1) >> 63) {
+		syscall_ret(t, c ? -TACET_EINVAL : -err);
 		return;
 	}
 	/* a badged capability signals its badge; an unbadged one the bits given */
 	notification_signal((struct notification *)c->obj,
-			    c->badge ? c->badge : arch_ctx_arg(&t->ctx, 1));
-	arch_ctx_set_ret(&t->ctx, 0, 0);
+			    c->badge ? c->badge : syscall_arg(t, 1));
+	syscall_ret(t, 0);
 }
 
 void notification_wait(struct thread *t, struct notification *n)
@@ -167,7 +168,7 @@ void sys_wait(struct thread *t)
 	struct notification *n = decode(t, TACET_RIGHT_READ, &err);
 
 	if (!n)
-		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+		syscall_ret(t, -err);
 	else
 		notification_wait(t, n);
 }
@@ -177,7 +178,7 @@ void sys_poll(struct thread *t)
 	long err;
 	struct notification *n = decode(t, TACET_RIGHT_READ, &err);
 
-	arch_ctx_set_ret(&t->ctx, 0, n ? notification_take(n) : (unsigned long)-err);
+	syscall_ret(t, n ? (long)notification_take(n) : -err);
 }
 
 void notification_cancel(struct thread *t)
@@ -194,19 +195,27 @@ void sys_ntfn_bind(struct thread *t)
 	long err;
 	struct notification *n = decode(t, TACET_RIGHT_READ, &err);
 
-	if (n && (n->bound || t->bound_ntfn))
-		n = NULL, err = TACET_EBUSY;
-	if (!n) {
-		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
+	if (!n || n->bound || t->bound_ntfn) {
+		syscall_ret(t, n ? -TACET_EBUSY : -err);
 		return;
 	}
 	kobj_get(&n->obj);
 	n->bound = t;
 	t->bound_ntfn = n;
-	arch_ctx_set_ret(&t->ctx, 0, 0);
+	syscall_ret(t, 0);
 }
 
 uint64_t notification_take_bound(struct thread *t)
 {
 	return t->bound_ntfn ? notification_take(t->bound_ntfn) : 0;
+}
+
+/* (slot): a new one, every right, in the empty slot. */
+void sys_ntfn_new(struct thread *t)
+{
+	long err;
+	struct cap *dst = cap_empty_slot(t->proc->cspace, syscall_arg(t, 0), &err);
+
+	syscall_ret(t, dst ? cap_install_new(dst, (struct kobj *)notification_new(t->proc->acct))
+			   : -err);
 }

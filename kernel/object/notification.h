@@ -66,6 +66,7 @@ struct thread *notification_signal_stamped(struct notification *n, uint64_t bits
 					   uint64_t stamp);
 /* t waits on n: takes its bits at once (a0) if some are set, else blocks until a signal. */
 void notification_wait(struct thread *t, struct notification *n);
+void sys_ntfn_new(struct thread *t);
 void sys_signal(struct thread *t);
 void sys_wait(struct thread *t);
 void sys_poll(struct thread *t);

@@ -1,9 +1,12 @@
-/* process.c: processes (address space + cspace) and user-memory access. Owns all_processes
+/* process.c: processes (address space + cspace) and user-memory access, and the calls on
+ * processes (MAP, UNMAP, CAP_GIVE, PROCESS_NEW, PROCESS_WATCH). Owns all_processes
  * and each process's list of children. BKL held. Ending a process walks only its own threads
  * and children, and every unlinking is O(1): a process of n threads ends in O(n). Its end ends
  * no other process directly: its children and the processes its capabilities kept alive go
  * through the reaper's queue (reaper.h). */
 #include "object/process.h"
+#include "core/syscall.h"
+#include "object/cap.h"
 #include "object/account.h"
 #include "arch.h"
 #include "mm/kalloc.h"
@@ -329,4 +332,209 @@ void process_end(struct process *p, long status)
 		process_kill(q);
 	}
 	process_release(p);
+}
+
+/* --- system calls (syscall.h: decode, then invoke) --- */
+
+struct process *process_decode(struct thread *t, unsigned long slot, uint32_t rights, long *err)
+{
+	struct cap *c = cap_lookup(t->proc->cspace, slot, TACET_CAP_PROCESS, rights, err);
+	struct process *p = c ? (struct process *)c->obj : NULL;
+
+	if (p && !p->cspace) {
+		*err = TACET_EDEAD;
+		return NULL;
+	}
+	return p;
+}
+
+/* CAP_GIVE's decode: a living process (WRITE), a capability of the caller's, an empty slot of
+ * the process's. */
+static long decode_give(struct thread *t, struct cap **src, struct cap **dst)
+{
+	long err;
+	struct process *p = process_decode(t, syscall_arg(t, 0), TACET_RIGHT_WRITE, &err);
+
+	if (!p)
+		return err;
+	*src = cap_lookup(t->proc->cspace, syscall_arg(t, 1), TACET_CAP_NULL, 0, &err);
+	if (!*src)
+		return err;
+	*dst = cap_empty_slot(p->cspace, syscall_arg(t, 2), &err);
+	return *dst ? 0 : err;
+}
+
+/* (process, src, dst, rights): a copy of src, rights & mask, into the process's slot dst. */
+void sys_cap_give(struct thread *t)
+{
+	struct cap *src = NULL, *dst = NULL;
+	long err = decode_give(t, &src, &dst);
+
+	if (err) {
+		syscall_ret(t, -err);
+		return;
+	}
+	cap_install(dst, src->obj, src->rights & syscall_arg(t, 3), src->badge);
+	syscall_ret(t, 0);
+}
+
+/* MAP's decode: a living process (WRITE), a frame whose rights cover the mapping's, rights that
+ * make sense (some access, nothing unknown, never write and execute), a page-aligned range
+ * inside user space. */
+static long decode_map(struct thread *t, struct process **p, struct frame **f)
+{
+	unsigned long rights = syscall_arg(t, 3), need;
+	uintptr_t va = syscall_arg(t, 2);
+	const unsigned long known = TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_MAP_EXEC;
+	struct cap *fc;
+	long err;
+
+	*p = process_decode(t, syscall_arg(t, 0), TACET_RIGHT_WRITE, &err);
+	if (!*p)
+		return err;
+	fc = cap_lookup(t->proc->cspace, syscall_arg(t, 1), TACET_CAP_FRAME, 0, &err);
+	if (!fc)
+		return err;
+	*f = (struct frame *)fc->obj;
+	need = rights & (TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	if (rights & TACET_MAP_EXEC)
+		need |= TACET_RIGHT_READ;
+	if ((rights & ~known) || !(rights & known))
+		return TACET_EINVAL;
+	if ((rights & TACET_RIGHT_WRITE) && (rights & TACET_MAP_EXEC))
+		return TACET_EINVAL; /* W^X */
+	if (!cap_has_rights(fc, (uint32_t)need))
+		return TACET_EPERM;
+	if (va & (PAGE_SIZE - 1))
+		return TACET_EALIGN;
+	if (va + (*f)->pages * PAGE_SIZE > arch_user_top() || va + (*f)->pages * PAGE_SIZE < va)
+		return TACET_EINVAL;
+	return 0;
+}
+
+/* (process, frame, va, rights) */
+void sys_map(struct thread *t)
+{
+	struct process *p = NULL;
+	struct frame *f = NULL;
+	long err = decode_map(t, &p, &f);
+
+	syscall_ret(t, err ? -err
+			   : process_map_frame(p, syscall_arg(t, 2), f, (unsigned int)syscall_arg(t, 3)));
+}
+
+/* (process, va, pages) */
+void sys_unmap(struct thread *t)
+{
+	long err;
+	struct process *p = process_decode(t, syscall_arg(t, 0), TACET_RIGHT_WRITE, &err);
+	uintptr_t va = syscall_arg(t, 1);
+	unsigned long pages = syscall_arg(t, 2);
+
+	if (!p)
+		syscall_ret(t, -err);
+	else if (va & (PAGE_SIZE - 1))
+		syscall_ret(t, -TACET_EALIGN);
+	else if (pages > arch_user_top() / PAGE_SIZE || va + pages * PAGE_SIZE > arch_user_top())
+		syscall_ret(t, -TACET_EINVAL);
+	else
+		syscall_ret(t, process_unmap(p, va, pages));
+}
+
+/* PROCESS_NEW's budget: pages, at most 2^40 bytes' worth (so that the byte count cannot wrap). */
+#define PROCESS_BUDGET_MAX ((1ul << 40) / PAGE_SIZE)
+
+/* PROCESS_NEW's decode: an empty slot, a fault endpoint (WRITE) if one is named, a readable
+ * name, a budget in range. */
+static long decode_process_new(struct thread *t, struct cap **dst, struct cap **ep, char *name)
+{
+	long err;
+
+	*dst = cap_empty_slot(t->proc->cspace, syscall_arg(t, 0), &err);
+	if (!*dst)
+		return err;
+	*ep = NULL;
+	if (syscall_arg(t, 1)) {
+		*ep = cap_lookup(t->proc->cspace, syscall_arg(t, 1), TACET_CAP_ENDPOINT,
+				 TACET_RIGHT_WRITE, &err);
+		if (!*ep)
+			return err;
+	}
+	if (copy_from_user(t->proc, name, syscall_arg(t, 2), PROCESS_NAME_MAX - 1) < 0)
+		return TACET_EFAULT;
+	if (syscall_arg(t, 3) > PROCESS_BUDGET_MAX)
+		return TACET_ERANGE;
+	return 0;
+}
+
+/* (slot, fault endpoint or 0, name, budget in pages or 0: the caller's account) */
+void sys_process_new(struct thread *t)
+{
+	char name[PROCESS_NAME_MAX] = { 0 };
+	struct cap *dst = NULL, *ep = NULL;
+	long err = decode_process_new(t, &dst, &ep, name);
+	uint64_t budget = syscall_arg(t, 3);
+	struct account *acct;
+	struct process *p;
+
+	if (err) {
+		syscall_ret(t, -err);
+		return;
+	}
+	/* its own account, reserved from the caller's, or the caller's */
+	acct = budget ? account_new(t->proc->acct, budget * PAGE_SIZE) : t->proc->acct;
+	p = acct ? process_new(acct, name) : NULL;
+	if (budget && acct)
+		account_put(acct); /* p holds it now (or it ends here, its reservation back) */
+	if (!p) {
+		syscall_ret(t, -TACET_ENOMEM);
+		return;
+	}
+	if (ep) {
+		kobj_get(ep->obj);
+		p->fault_ep = ep->obj;
+		p->fault_badge = ep->badge;
+	}
+	cap_install(dst, &p->obj, TACET_RIGHTS_ALL, 0);
+	syscall_ret(t, 0);
+}
+
+/* PROCESS_WATCH's decode: a living process (no right needed to watch), a notification (WRITE)
+ * to signal with a badge that can be signalled, and a free watcher slot (returned). */
+static long decode_watch(struct thread *t, struct process **p, struct cap **n, int *slot)
+{
+	uint64_t badge = syscall_arg(t, 2);
+	long err;
+
+	*p = process_decode(t, syscall_arg(t, 0), 0, &err);
+	if (!*p)
+		return err;
+	*n = cap_lookup(t->proc->cspace, syscall_arg(t, 1), TACET_CAP_NOTIFICATION,
+			TACET_RIGHT_WRITE, &err);
+	if (!*n)
+		return err;
+	for (*slot = 0; *slot < PROCESS_WATCHERS && (*p)->watchers[*slot].ntfn; (*slot)++)
+		;
+	if (*slot == PROCESS_WATCHERS)
+		return TACET_EBUSY;
+	if (badge >> 63 || !badge)
+		return TACET_EINVAL;
+	return 0;
+}
+
+/* (process, notification, badge): signal badge when the process ends. */
+void sys_process_watch(struct thread *t)
+{
+	struct process *p = NULL;
+	struct cap *n = NULL;
+	int slot = 0;
+	long err = decode_watch(t, &p, &n, &slot);
+
+	if (err) {
+		syscall_ret(t, -err);
+		return;
+	}
+	kobj_get(n->obj);
+	p->watchers[slot] = (struct process_watcher){ n->obj, syscall_arg(t, 2) };
+	syscall_ret(t, 0);
 }

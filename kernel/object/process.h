@@ -90,4 +90,13 @@ void process_free(struct process *p);
 /* Every process that has not ended (struct process's all_link). */
 extern struct list_node all_processes;
 
+/* A living process named by t's capability in slot with rights (WRITE to change it: map,
+ * unmap, threads, capabilities; none to watch it), or NULL and *err (TACET_EDEAD if ended). */
+struct process *process_decode(struct thread *t, unsigned long slot, uint32_t rights, long *err);
+void sys_cap_give(struct thread *t);
+void sys_map(struct thread *t);
+void sys_unmap(struct thread *t);
+void sys_process_new(struct thread *t);
+void sys_process_watch(struct thread *t);
+
 #endif

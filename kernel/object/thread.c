@@ -1,10 +1,13 @@
-/* thread.c: thread creation, exit, user faults and destruction; owns all_threads, the thread
+/* thread.c: thread creation, exit, user faults and destruction, and the calls on threads
+ * (THREAD_NEW, THREAD_SET, EXIT, SELF); owns all_threads, the thread
  * ids and each process's list of live threads (process->threads). BKL held. A thread holds one
  * reference on itself while it lives; the scheduler drops it once a dead thread is off its
  * hart. Creation, exit and destruction cost O(1): ending a process of n threads costs O(n).
  * A thread's end never ends another thread directly: the caller it leaves without a reply,
  * its process, what its process held go through the reaper's queue (reaper.h). */
 #include "object/thread.h"
+#include "core/syscall.h"
+#include "object/cap.h"
 #include "core/console.h"
 #include "object/endpoint.h"
 #include "core/hart.h"
@@ -133,4 +136,116 @@ void thread_destroy(struct thread *t)
 	ilist_remove(&all_threads, &t->all_link);
 	kobj_put(&t->proc->obj);
 	kobj_free(&t->obj, sizeof(*t));
+}
+
+/* --- system calls (syscall.h: decode, then invoke) --- */
+
+/* A scheduling word (TACET_SCHED: priority, hart) t may give: no more urgent than t itself, on
+ * a hart that is online. 0 or the error. */
+static long decode_sched(struct thread *t, unsigned long sched)
+{
+	if (sched >> 16)
+		return TACET_EINVAL;
+	if (TACET_SCHED_PRIO(sched) > t->prio)
+		return TACET_EPERM; /* no thread makes one more urgent than itself */
+	if (TACET_SCHED_HART(sched) >= nharts || !harts[TACET_SCHED_HART(sched)].online)
+		return TACET_EINVAL;
+	return 0;
+}
+
+/* THREAD_NEW's decode: a living process (WRITE), an empty slot if one is named, a scheduling
+ * word, pc and sp inside user space. */
+static long decode_thread_new(struct thread *t, struct process **p, struct cap **dst)
+{
+	long err;
+
+	*p = process_decode(t, syscall_arg(t, 0), TACET_RIGHT_WRITE, &err);
+	if (!*p)
+		return err;
+	*dst = NULL;
+	if (syscall_arg(t, 1) && !(*dst = cap_empty_slot(t->proc->cspace, syscall_arg(t, 1), &err)))
+		return err;
+	if ((err = decode_sched(t, syscall_arg(t, 5))))
+		return err;
+	if (syscall_arg(t, 2) >= arch_user_top() || syscall_arg(t, 3) > arch_user_top())
+		return TACET_EINVAL;
+	return 0;
+}
+
+/* (process, slot or 0, pc, sp, arg, sched) -> its thread id */
+void sys_thread_new(struct thread *t)
+{
+	struct process *p = NULL;
+	struct cap *dst = NULL;
+	long err = decode_thread_new(t, &p, &dst);
+	unsigned long sched = syscall_arg(t, 5);
+	struct thread *n;
+
+	if (err) {
+		syscall_ret(t, -err);
+		return;
+	}
+	n = thread_new(p, syscall_arg(t, 2), syscall_arg(t, 3), syscall_arg(t, 4),
+		       TACET_SCHED_PRIO(sched), TACET_SCHED_HART(sched));
+	if (!n) {
+		syscall_ret(t, -TACET_ENOMEM);
+		return;
+	}
+	if (dst)
+		cap_install(dst, &n->obj, TACET_RIGHTS_ALL, 0);
+	syscall_ret(t, (long)n->tid);
+}
+
+/* THREAD_SET's decode: a thread (WRITE), a scheduling word, and a target that is alive and
+ * not running on another hart right now. */
+static long decode_thread_set(struct thread *t, struct thread **target)
+{
+	long err;
+	struct cap *c = cap_lookup(t->proc->cspace, syscall_arg(t, 0), TACET_CAP_THREAD,
+				   TACET_RIGHT_WRITE, &err);
+
+	if (!c)
+		return err;
+	*target = (struct thread *)c->obj;
+	if ((err = decode_sched(t, syscall_arg(t, 1))))
+		return err;
+	if ((*target)->state == TACET_THREAD_DEAD)
+		return TACET_EDEAD;
+	if ((*target)->state == TACET_THREAD_RUNNING && *target != t)
+		return TACET_EBUSY; /* running on another hart right now */
+	return 0;
+}
+
+/* (thread, sched): its priority and hart. */
+void sys_thread_set(struct thread *t)
+{
+	struct thread *target = NULL;
+	long err = decode_thread_set(t, &target);
+	unsigned long sched = syscall_arg(t, 1);
+
+	syscall_ret(t, -err);
+	if (err)
+		return;
+	if (target->state == TACET_THREAD_READY)
+		sched_unready(target);
+	target->prio = (uint8_t)TACET_SCHED_PRIO(sched);
+	target->hart = (uint8_t)TACET_SCHED_HART(sched);
+	if (target->state == TACET_THREAD_READY || target == t) {
+		sched_ready(target); /* the caller itself moves when it leaves the kernel */
+		this_hart()->need_resched = true;
+	}
+}
+
+/* (status): the calling thread ends. */
+void sys_exit(struct thread *t)
+{
+	thread_exit(t, (long)syscall_arg(t, 0));
+}
+
+/* () -> its thread id; a1 = its hart, a2 = its priority. */
+void sys_self(struct thread *t)
+{
+	arch_ctx_set_ret(&t->ctx, 1, t->hart);
+	arch_ctx_set_ret(&t->ctx, 2, t->prio);
+	syscall_ret(t, (long)t->tid);
 }

@@ -74,4 +74,9 @@ void thread_destroy(struct thread *t);
 /* Every thread not yet destroyed (dead ones too), oldest first: TACET_INFO_THREAD lists it. */
 extern struct ilist all_threads;
 
+void sys_thread_new(struct thread *t);
+void sys_thread_set(struct thread *t);
+void sys_exit(struct thread *t);
+void sys_self(struct thread *t);
+
 #endif
