@@ -1,4 +1,4 @@
-/* sched.c: owns the BKL and the per-hart run queues (runqueues[h] holds READY threads whose
+/* sched.c: owns the per-hart run queues (runqueues[h] holds READY threads whose
  * affinity is hart h; a RUNNING thread is in no queue). Everything here runs with the BKL held,
  * except the idle wait, which drops it. */
 #include "core/sched.h"
@@ -13,18 +13,6 @@
 #include "core/runqueue.h"
 
 struct runqueue runqueues[MAX_HARTS];
-struct spinlock bkl = SPINLOCK_INIT("bkl");
-
-/* bkl_lock_masked()'s swap found the lock taken: a hart that holds it already is a bug (it
- * would wait for itself for ever); otherwise wait, still answering TLB shootdowns. */
-void bkl_lock_slow(void)
-{
-	if (KDEBUG && bkl.owner == (int)this_hart()->id)
-		spin_misuse(&bkl, "already held by this hart");
-	while (!spin_trylock(&bkl))
-		while (__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED))
-			hart_tlb_flush_if_asked();
-}
 /* A hart's time slice (struct hart's slice): none armed (idle, or not yet started), running
  * (the slice timer is armed), or over (it fired, or the thread yielded). */
 enum sched_slice { SLICE_NONE, SLICE_RUNNING, SLICE_OVER };

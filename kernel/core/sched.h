@@ -1,10 +1,6 @@
 /* sched.h: per-hart run queues with 256 fixed priorities, round-robin within a priority on a
- * one-shot timer slice, and the big kernel lock (BKL).
- *
- * The BKL: like seL4 on SMP, one lock serialises every kernel entry that touches kernel
- * objects (syscalls, faults, the scheduler). The kernel is non-preemptible and its paths are
- * short, so one lock is simple and, for a handful of harts, cheap. A hart takes it at entry from
- * user mode and drops it just before returning to user mode or idling. */
+ * one-shot timer slice, and the direct switches of the fast paths. Everything here runs with
+ * the BKL (core/bkl.h) held. */
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
@@ -12,6 +8,7 @@
 #include "core/runqueue.h"
 #include "object/thread.h"
 #include "core/hart.h"
+#include "core/bkl.h"
 #include "core/spinlock.h"
 #include "object/process.h"
 #include "irq/irq.h"
@@ -20,48 +17,6 @@
 struct hart;
 
 #define SCHED_SLICE_US 5000
-
-extern struct spinlock bkl;
-
-/* Like spin_lock(), but a hart waiting for the BKL still answers TLB shootdowns: the holder
- * may be waiting for exactly that (process.c). */
-/* The contended case, and the debug build's report of a hart taking it twice, out of line. */
-void bkl_lock_slow(void);
-
-/* Where interrupts are masked by construction (a trap entry from user mode, the idle wait's
- * handlers): one swap when the lock is free, the common case on every kernel entry. A hart
- * that holds it already finds it taken, and the slow path says so (debug builds). */
-static inline __attribute__((always_inline)) void bkl_lock_masked(void)
-{
-	if (__builtin_expect(__atomic_exchange_n(&bkl.locked, 1, __ATOMIC_ACQUIRE) != 0, 0)) {
-		bkl_lock_slow();
-		return;
-	}
-	bkl.owner = (int)this_hart()->id;
-}
-
-/* Anywhere else: the same, after the debug build's check that interrupts are masked. */
-static inline __attribute__((always_inline)) void bkl_lock(void)
-{
-	if (KDEBUG && !arch_irqs_masked())
-		spin_misuse(&bkl, "interrupts are enabled");
-	bkl_lock_masked();
-}
-
-static inline __attribute__((always_inline)) void bkl_unlock(void)
-{
-	if (KDEBUG && bkl.owner != (int)this_hart()->id)
-		spin_misuse(&bkl, "not held by this hart");
-	bkl.owner = -1;
-	__atomic_store_n(&bkl.locked, 0, __ATOMIC_RELEASE);
-	if (__builtin_expect(this_hart()->timer_dirty, 0))
-		timer_program(this_hart()); /* what it armed while holding the lock (timer.h) */
-}
-
-static inline int bkl_held(void)
-{
-	return spin_is_held_by_me(&bkl);
-}
 
 /* t becomes READY on its hart's queue; that hart is told to reschedule if t should preempt. */
 void sched_ready(struct thread *t);

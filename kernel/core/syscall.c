@@ -15,6 +15,7 @@
 #include "mm/mm.h"
 #include "object/notification.h"
 #include "mm/page_alloc.h"
+#include "mm/usercopy.h"
 #include "object/process.h"
 #include "core/sched.h"
 #include <tacet/abi.h>

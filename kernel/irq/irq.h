@@ -115,9 +115,27 @@ int irq_request_fast(unsigned int irq, irq_handler_fn fn, unsigned int flags, un
 #define IRQ_NEST_MAX 8
 #define IRQ_STACK_GUARD (8 * 1024)
 bool irq_enable_in_hardirq(void);
-/* Around every top-half handler: the window a handler opened closes when it returns. */
-unsigned int irq_hardirq_enter(void);
-void irq_hardirq_exit(unsigned int saved);
+/* Around every top-half handler: the window a handler opened closes when it returns. Inline:
+ * they stand between an interrupt and its fast handler. */
+static inline __attribute__((always_inline)) unsigned int irq_hardirq_enter(void)
+{
+	struct hart *me = this_hart();
+
+	if (++me->irq_depth > me->irq_depth_max)
+		me->irq_depth_max = me->irq_depth;
+	return me->hardirq_windows;
+}
+
+static inline __attribute__((always_inline)) void irq_hardirq_exit(unsigned int saved)
+{
+	struct hart *me = this_hart();
+
+	if (me->hardirq_windows != saved) {
+		arch_local_irq_disable(); /* the handler's window closes with it */
+		me->hardirq_windows = saved;
+	}
+	me->irq_depth--;
+}
 /* Claims that found no line (another hart got it first, or nothing was pending). */
 uint64_t irq_spurious(void);
 /* Interrupts d has taken, on every hart. */
@@ -127,6 +145,12 @@ uint64_t irq_hart_count(unsigned int h);
 /* Say on the console which lines the top half disabled since the last call (it never prints
  * itself). BKL held, outside the top half: the idle loop and the trap path call it. */
 void irq_report_due(void);
+/* For the layer's own files: lines 1..irq_lines exist (irq.c); claims that found nothing to
+ * deliver (irq_stats.c, added atomically); a fast handler's line after it ran, in the top half:
+ * the storm rule (hardirq.c). */
+extern unsigned int irq_lines;
+extern uint64_t irq_spurious_total;
+void irq_fast_storm_check(struct irq_desc *d);
 extern bool irq_reports_due;
 static inline __attribute__((always_inline)) void irq_report(void)
 {

@@ -17,5 +17,7 @@ struct irqchip {
 };
 
 void irqchip_register(const struct irqchip *chip);
+/* The registered controller (irq.c), NULL before one registers: for the layer's own files. */
+extern const struct irqchip *irq_chip;
 
 #endif

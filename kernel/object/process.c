@@ -1,4 +1,4 @@
-/* process.c: processes (address space + cspace) and user-memory access, and the calls on
+/* process.c: processes (address space + cspace), and the calls on
  * processes (MAP, UNMAP, CAP_GIVE, PROCESS_NEW, PROCESS_WATCH). Owns all_processes
  * and each process's list of children. BKL held. Ending a process walks only its own threads
  * and children, and every unlinking is O(1): a process of n threads ends in O(n). Its end ends
@@ -21,30 +21,11 @@
 #include "core/panic.h"
 #include "core/platform.h"
 #include "mm/page_alloc.h"
+#include "mm/tlb.h"
+#include "mm/usercopy.h"
 #include "object/reaper.h"
 
 struct list_node all_processes = LIST_INIT(all_processes);
-
-/* After unmapping in p, or before p's memory goes: no hart that runs one of p's threads may
- * keep a stale translation. Ask each to flush and wait until all have (they do it in their IPI
- * handler, or while they spin for the BKL this hart holds). BKL held. */
-static void tlb_shootdown(struct process *p)
-{
-	struct hart *me = this_hart();
-	uint32_t asked = 0;
-
-	for (unsigned int h = 0; h < nharts; h++) {
-		if (&harts[h] == me || !harts[h].current || harts[h].current->proc != p)
-			continue;
-		__atomic_store_n(&harts[h].tlb_flush_pending, 1, __ATOMIC_RELEASE);
-		hart_signal(&harts[h], IPI_TLB);
-		asked |= 1u << h;
-	}
-	for (unsigned int h = 0; h < nharts; h++)
-		if (asked & (1u << h))
-			while (__atomic_load_n(&harts[h].tlb_flush_pending, __ATOMIC_ACQUIRE))
-				;
-}
 
 /* p's creator is the process of the thread whose system call this is (the thread is current
  * until the call returns); at boot there is none. */
@@ -190,41 +171,6 @@ long process_unmap(struct process *p, uintptr_t va, uint64_t pages)
 		account_kfree(p->acct, m, sizeof(*m));
 	}
 	return 0;
-}
-
-static long copy_user(struct process *p, uintptr_t uva, void *kbuf, uint64_t len, int to_user)
-{
-	while (len) {
-		uint64_t pa, chunk = PAGE_SIZE - (uva & (PAGE_SIZE - 1));
-		unsigned int need = to_user ? TACET_RIGHT_WRITE : TACET_RIGHT_READ;
-
-		if (chunk > len)
-			chunk = len;
-		if (arch_aspace_lookup(p->root, uva, need, &pa) < 0)
-			return -TACET_EFAULT;
-		if (to_user)
-			memcpy((void *)arch_phys_to_virt(pa), kbuf, chunk);
-		else
-			memcpy(kbuf, (void *)arch_phys_to_virt(pa), chunk);
-		uva += chunk;
-		kbuf = (char *)kbuf + chunk;
-		len -= chunk;
-	}
-	return 0;
-}
-
-long copy_from_user(struct process *p, void *dst, uintptr_t src, uint64_t len)
-{
-	if (src + len < src || src + len > arch_user_top())
-		return -TACET_EFAULT;
-	return copy_user(p, src, dst, len, 0);
-}
-
-long copy_to_user(struct process *p, uintptr_t dst, const void *src, uint64_t len)
-{
-	if (dst + len < dst || dst + len > arch_user_top())
-		return -TACET_EFAULT;
-	return copy_user(p, dst, (void *)src, len, 1);
 }
 
 /* The page tables and the root, and their charge. */

@@ -66,10 +66,6 @@ long process_map_frame(struct process *p, uintptr_t va, struct frame *f, unsigne
 /* Unmap every frame mapped at an address in [va, va + pages pages); a frame that is only partly
  * inside the range makes it -TACET_EINVAL (nothing changes). */
 long process_unmap(struct process *p, uintptr_t va, uint64_t pages);
-/* Copy between kernel memory and the process's user memory, checking the user mapping's rights.
- * Return 0 or -TACET_EFAULT. */
-long copy_from_user(struct process *p, void *dst, uintptr_t src, uint64_t len);
-long copy_to_user(struct process *p, uintptr_t dst, const void *src, uint64_t len);
 /* End p (nobody holds a capability to it any more, or its creator ended): every thread of it,
  * or p itself if it never had one. Through the reaper (reaper.h): at once, unless a teardown is
  * under way, which then ends p after the step that asked; so ending a process that ends the

@@ -1,7 +1,7 @@
 # fastpath.mk: host tests of the IPC fast paths (kernel/core/fastpath.h, inline) against the fake
 # machine of fake_irqchip.c, with the real capability tables (kernel/object/cap.c).
 HOST_TESTS += fastpath
-HOST_SRCS_fastpath := kernel/irq/irq.c kernel/object/cap.c kernel/core/runqueue.c tests/host/fake_irqchip.c tests/host/fake_kernel.c tests/host/fake_pages.c
+HOST_SRCS_fastpath := $(wildcard kernel/irq/*.c) kernel/object/cap.c kernel/core/runqueue.c tests/host/fake_irqchip.c tests/host/fake_kernel.c tests/host/fake_pages.c
 HOST_DEPS_fastpath := kernel/core/fastpath.h kernel/object/endpoint.h kernel/core/sched.h tests/host/fake_irqchip.h \
 	tests/host/fake_kernel.h
 

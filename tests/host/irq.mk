@@ -1,7 +1,7 @@
 # irq.mk: host tests of the generic interrupt layer (kernel/irq/irq.c) against the fake
 # controller and machine of fake_irqchip.c, with the real capability tables (kernel/object/cap.c).
 HOST_TESTS += irq
-HOST_SRCS_irq := kernel/irq/irq.c kernel/object/cap.c kernel/core/runqueue.c tests/host/fake_irqchip.c tests/host/fake_kernel.c tests/host/fake_pages.c
+HOST_SRCS_irq := $(wildcard kernel/irq/*.c) kernel/object/cap.c kernel/core/runqueue.c tests/host/fake_irqchip.c tests/host/fake_kernel.c tests/host/fake_pages.c
 HOST_DEPS_irq := kernel/irq/irq.h kernel/irq/irqchip.h tests/host/fake_irqchip.h \
 	tests/host/fake_kernel.h
 

@@ -1,0 +1,56 @@
+/* bkl.h: the big kernel lock (BKL). Like seL4 on SMP, one lock serialises every kernel entry
+ * that touches kernel objects (system calls, faults, interrupts' top halves, the scheduler).
+ * The kernel is non-preemptible and its paths are short, so one lock is simple and, for a
+ * handful of harts, cheap. A hart takes it at entry from user mode (core/entry.c) or in the
+ * idle wait's handlers, and drops it just before returning to user mode or idling. It is the
+ * outermost lock (spinlock.h gives the order). The lock itself is bkl.c's. */
+#ifndef KERNEL_CORE_BKL_H
+#define KERNEL_CORE_BKL_H
+
+#include "core/hart.h"
+#include "core/spinlock.h"
+#include "core/timer.h"
+
+extern struct spinlock bkl;
+
+/* Like spin_lock(), but a hart waiting for the BKL still answers TLB shootdowns: the holder
+ * may be waiting for exactly that (process.c). */
+/* The contended case, and the debug build's report of a hart taking it twice, out of line. */
+void bkl_lock_slow(void);
+
+/* Where interrupts are masked by construction (a trap entry from user mode, the idle wait's
+ * handlers): one swap when the lock is free, the common case on every kernel entry. A hart
+ * that holds it already finds it taken, and the slow path says so (debug builds). */
+static inline __attribute__((always_inline)) void bkl_lock_masked(void)
+{
+	if (__builtin_expect(__atomic_exchange_n(&bkl.locked, 1, __ATOMIC_ACQUIRE) != 0, 0)) {
+		bkl_lock_slow();
+		return;
+	}
+	bkl.owner = (int)this_hart()->id;
+}
+
+/* Anywhere else: the same, after the debug build's check that interrupts are masked. */
+static inline __attribute__((always_inline)) void bkl_lock(void)
+{
+	if (KDEBUG && !arch_irqs_masked())
+		spin_misuse(&bkl, "interrupts are enabled");
+	bkl_lock_masked();
+}
+
+static inline __attribute__((always_inline)) void bkl_unlock(void)
+{
+	if (KDEBUG && bkl.owner != (int)this_hart()->id)
+		spin_misuse(&bkl, "not held by this hart");
+	bkl.owner = -1;
+	__atomic_store_n(&bkl.locked, 0, __ATOMIC_RELEASE);
+	if (__builtin_expect(this_hart()->timer_dirty, 0))
+		timer_program(this_hart()); /* what it armed while holding the lock (timer.h) */
+}
+
+static inline int bkl_held(void)
+{
+	return spin_is_held_by_me(&bkl);
+}
+
+#endif
