@@ -26,7 +26,7 @@
 #include <tacet/init_proto.h>
 #include <tacet/modules.h>
 #include <tacet/virtio.h>
-#include "../../kernel/lib/elf.h"
+#include "lib/elf.h" /* the kernel's ELF reader (servers/servers.mk) */
 
 #define MAX_SERVERS 16
 #define MAX_NAMES 16
