@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """run.py: Tacet's test runner (`make test`). Runs every host unit test binary, the static check
 that the kernel has no recursion (tools/callcycles.py over the call graph gcc wrote: `make
-callgraph`), the dtb/ checks of the Makefile's device trees and every QEMU case in
-tests/qemu/cases.py, prints one line per test and ends with `N passed, N failed`; exits
-non-zero when anything failed. Logs go to build/test-logs/.
+callgraph`), the dtb/ checks of the Makefile's device trees, every QEMU case in
+tests/qemu/cases.py and the benchmarks' checks (bench/: the same figures twice, within their
+budgets, and docs/benchmarks.md's figures table holding them), prints one line per test and
+ends with `N passed, N failed`; exits non-zero when anything failed. Logs go to
+build/test-logs/.
 
   python3 tests/run.py [-k SUBSTRING] [--no-host] [--no-qemu]
 """
@@ -285,6 +287,16 @@ def run_bench_checks(results):
                        f"a path got slower than its budget (build/test-logs/bench.log)\n{tail}")
 
 
+def run_bench_docs_check(results):
+    """docs/benchmarks.md's figures table must hold the figures the benchmarks have just
+    measured (build/bench/results.json) and the budgets (tests/bench/figures.py --check)."""
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "bench", "figures.py"),
+                           "--check"], cwd=ROOT, capture_output=True, text=True)
+    out = (proc.stdout + proc.stderr).strip()
+    results.report("bench/docs-figures", proc.returncode == 0,
+                   "\n".join("    | " + line for line in out.splitlines()))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("-k", dest="pattern", default="", help="run tests whose name contains this")
@@ -305,6 +317,8 @@ def main():
             run_qemu_case(results, c)
     if not args.no_bench and not args.no_qemu and (not args.pattern or args.pattern in "bench"):
         run_bench_checks(results)
+        if "bench/deterministic" not in results.failed:  # results.json is this run's
+            run_bench_docs_check(results)
     if results.failed:
         print("failed: " + " ".join(results.failed))
     print(f"{results.passed} passed, {len(results.failed)} failed")
