@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """run.py: Tacet's test runner (`make test`). Runs every host unit test binary, the static check
 that the kernel has no recursion (tools/callcycles.py over the call graph gcc wrote: `make
-callgraph`), the dtb/ checks of the Makefile's device trees, every QEMU case in
+callgraph`), the docs/ check that README.md's tree names every folder of servers/ and
+kernel/, the dtb/ checks of the Makefile's device trees, every QEMU case in
 tests/qemu/cases.py and the benchmarks' checks (bench/: the same figures twice, within their
 budgets, and docs/benchmarks.md's figures table holding them), prints one line per test and
 ends with `N passed, N failed`; exits non-zero when anything failed. Logs go to
@@ -97,6 +98,35 @@ def run_static_checks(results, pattern):
     out = (proc.stdout + proc.stderr).strip()
     results.report(name, proc.returncode == 0,
                    "\n".join("    | " + line for line in out.splitlines()[-30:]))
+
+
+def subfolders(path):
+    """The folders directly in path (relative to the repository), sorted."""
+    full = os.path.join(ROOT, path)
+    return sorted(f"{path}/{e.name}" for e in os.scandir(full)
+                  if e.is_dir() and not e.name.startswith((".", "__")))
+
+
+def run_docs_checks(results, pattern):
+    """README.md's "The tree" section must name every folder of servers/ and of kernel/ (and
+    each port under kernel/arch/), as `servers/NAME/`, and name no such folder that is not
+    there: adding or removing a server or a kernel folder without its line fails here."""
+    name = "docs/readme-tree"
+    if pattern and pattern not in name:
+        return
+    with open(os.path.join(ROOT, "README.md")) as f:
+        m = re.search(r"^## The tree\n(.*?)(?=^## |\Z)", f.read(), re.M | re.S)
+    if not m:
+        results.report(name, False, 'README.md has no "## The tree" section')
+        return
+    named = set(re.findall(r"`((?:kernel|servers)/[^`]*?)/?`", m.group(1)))
+    folders = subfolders("servers") + subfolders("kernel") + subfolders("kernel/arch")
+    missing = [d for d in folders if not any(n == d or n.startswith(d + "/") for n in named)]
+    gone = sorted(n for n in re.findall(r"`((?:kernel|servers)/[^`]*)/`", m.group(1))
+                  if not os.path.isdir(os.path.join(ROOT, n)))
+    problems = [f"README.md's tree does not name {d}/ (one line: what it holds)" for d in missing]
+    problems += [f"README.md's tree names {n}/, which is not there" for n in gone]
+    results.report(name, not problems, "; ".join(problems))
 
 
 def make(target):
@@ -306,6 +336,7 @@ def main():
     args = ap.parse_args()
     os.makedirs(LOGS, exist_ok=True)
     results = Results()
+    run_docs_checks(results, args.pattern)
     if not args.no_host:
         run_host_tests(results, args.pattern)
         run_static_checks(results, args.pattern)
