@@ -19,21 +19,12 @@
 #include <tacet.h>
 #include <tacet/init_proto.h>
 
-#define PAGE 4096ul
-
-static int compatible_matches(const char *compatible, const char *wanted)
-{
-	const char *comma = strchr(compatible, ',');
-
-	return !wanted || !strcmp(compatible, wanted) || (comma && !strcmp(comma + 1, wanted));
-}
-
 const struct tacet_bootinfo_device *tacet_device_find(const char *compatible, unsigned int index)
 {
 	const struct tacet_child_devices *given = (const void *)TACET_CHILD_DEVICES_VADDR;
 
 	for (unsigned long i = 0; i < given->count && i < TACET_CHILD_MAX_DEVICES; i++)
-		if (compatible_matches(given->devices[i].compatible, compatible) && !index--)
+		if (tacet_compatible_matches(given->devices[i].compatible, compatible) && !index--)
 			return &given->devices[i];
 	return NULL;
 }
@@ -102,7 +93,7 @@ static long settle(struct tacet_device *dev);
 
 void tacet_device_close(struct tacet_device *dev)
 {
-	unsigned long va = (unsigned long)dev->regs & ~(PAGE - 1);
+	unsigned long va = (unsigned long)dev->regs & ~(TACET_PAGE_SIZE - 1);
 
 	if (dev->irq_slot && dev->ntfn_slot && !(dev->flags & TACET_DEVICE_NO_IRQ)) {
 		settle(dev); /* handled or not as the driver said: unbinding would say not */

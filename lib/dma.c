@@ -4,14 +4,12 @@
 #include <tacet.h>
 #include <tacet/init_proto.h>
 
-#define PAGE 4096ul
-
 long tacet_dma_alloc(unsigned long size, struct tacet_dma *dma)
 {
-	unsigned long pages = (size + PAGE - 1) / PAGE, got = 0, va;
+	unsigned long pages = (size + TACET_PAGE_SIZE - 1) / TACET_PAGE_SIZE, got = 0, va;
 	long slot, err;
 
-	if (!size || size > TACET_FRAME_MAX_PAGES * PAGE)
+	if (!size || size > TACET_FRAME_MAX_PAGES * TACET_PAGE_SIZE)
 		return -TACET_ERANGE;
 	slot = tacet_slot_alloc();
 	if (slot < 0)
@@ -29,7 +27,7 @@ long tacet_dma_alloc(unsigned long size, struct tacet_dma *dma)
 		return err;
 	}
 	dma->va = (void *)va;
-	dma->size = pages * PAGE;
+	dma->size = pages * TACET_PAGE_SIZE;
 	dma->slot = (unsigned long)slot;
 	return 0;
 }
@@ -38,8 +36,8 @@ void tacet_dma_free(struct tacet_dma *dma)
 {
 	if (!dma->va)
 		return;
-	tacet_unmap(TACET_CHILD_SELF, (unsigned long)dma->va, dma->size / PAGE);
+	tacet_unmap(TACET_CHILD_SELF, (unsigned long)dma->va, dma->size / TACET_PAGE_SIZE);
 	tacet_slot_free(dma->slot); /* the frame goes with its last capability */
-	tacet_va_free((unsigned long)dma->va, dma->size / PAGE);
+	tacet_va_free((unsigned long)dma->va, dma->size / TACET_PAGE_SIZE);
 	memset(dma, 0, sizeof(*dma));
 }

@@ -19,7 +19,8 @@ USER_LDFLAGS := --specs=picolibc.specs $(USER_ARCH) -nostartfiles -static -T $(U
 USER_CRT0 := $(BUILD)/lib/crt0.o
 LIBTACET := $(BUILD)/lib/libtacet.a
 LIBTACET_SRCS := lib/stdio.c lib/exit.c lib/heap.S lib/strerror.c lib/names.c lib/console.c lib/pci.c
-LIBTACET_SRCS += lib/slot.c lib/va.c lib/dma.c lib/device.c lib/time.c lib/service.c lib/rtc.c
+LIBTACET_SRCS += lib/slot.c lib/va.c lib/dma.c lib/device.c lib/compatible.c lib/time.c
+LIBTACET_SRCS += lib/service.c lib/rtc.c
 # the virtio-mmio transport and split virtqueues (docs/virtio.md)
 LIBTACET_SRCS += lib/virtio.c lib/virtio_queue.c
 # the entropy service's client (servers/rng)
@@ -28,8 +29,11 @@ LIBTACET_SRCS += lib/random.c
 LIBTACET_SRCS += lib/blk.c
 LIBTACET_OBJS := $(patsubst lib/%,$(BUILD)/lib/%.o,$(basename $(LIBTACET_SRCS)))
 
-# servers/NAME/x.c -> $(BUILD)/servers/NAME/x.o
-user_objs = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
+# servers/NAME/x.c -> $(BUILD)/servers/NAME/x.o; a kernel source a server builds too
+# (kernel/lib/elf.c for init, servers/servers.mk) -> $(BUILD)/user/kernel/lib/elf.o, apart
+# from the kernel's own object of it.
+user_objs = $(patsubst $(BUILD)/kernel/%,$(BUILD)/user/kernel/%,\
+	$(patsubst %,$(BUILD)/%.o,$(basename $(1))))
 
 $(BUILD)/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
@@ -51,6 +55,10 @@ $(BUILD)/servers/%.o: servers/%.S
 	@mkdir -p $(@D)
 	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
 
+$(BUILD)/user/kernel/%.o: kernel/%.c
+	@mkdir -p $(@D)
+	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+
 # libtacet.a and picolibc's libc.a in one group, since each needs the other: libc wants the
 # hooks (stdout for printf, _exit for exit, __heap_start for sbrk), strerror.o wants snprintf.
 # picolibc's specs add libgcc and --gc-sections.
@@ -64,7 +72,7 @@ $(BUILD)/servers/%.elf: $$(call user_objs,$$(SERVER_SRCS_$$*)) $(USER_CRT0) $(LI
 # as intermediates after each link.
 .SECONDARY: $(USER_CRT0) $(call user_objs,$(wildcard servers/*/*.c servers/*/*.S))
 
--include $(wildcard $(BUILD)/lib/*.d $(BUILD)/servers/*/*.d)
+-include $(wildcard $(BUILD)/lib/*.d $(BUILD)/servers/*/*.d $(BUILD)/user/kernel/*/*.d)
 
 # The archive's format lives in tools/tacet_modules.py, beside the Makefile's mkmodules.py.
 $(BUILD)/modules.img: tools/tacet_modules.py

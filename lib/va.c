@@ -6,7 +6,6 @@
  * (see <tacet/driver.h>). */
 #include <tacet.h>
 
-#define PAGE       4096ul
 #define FREE_MAX   32
 
 struct va_range {
@@ -24,7 +23,7 @@ static unsigned long reuse(unsigned long pages)
 
 		if (freed[i].pages < pages)
 			continue;
-		freed[i].va += pages * PAGE;
+		freed[i].va += pages * TACET_PAGE_SIZE;
 		freed[i].pages -= pages;
 		if (!freed[i].pages)
 			freed[i] = freed[--nfreed];
@@ -37,16 +36,16 @@ unsigned long tacet_va_alloc(unsigned long pages)
 {
 	unsigned long va;
 
-	if (!pages || pages > (TACET_VA_END - TACET_VA_BASE) / PAGE - 1)
+	if (!pages || pages > (TACET_VA_END - TACET_VA_BASE) / TACET_PAGE_SIZE - 1)
 		return 0;
 	pages++; /* the guard page */
 	va = reuse(pages);
 	if (va)
 		return va;
-	if (pages > (TACET_VA_END - next) / PAGE)
+	if (pages > (TACET_VA_END - next) / TACET_PAGE_SIZE)
 		return 0;
 	va = next;
-	next += pages * PAGE;
+	next += pages * TACET_PAGE_SIZE;
 	return va;
 }
 
@@ -55,7 +54,7 @@ void tacet_va_free(unsigned long va, unsigned long pages)
 	if (!va || !pages)
 		return;
 	pages++;
-	if (va + pages * PAGE == next) {
+	if (va + pages * TACET_PAGE_SIZE == next) {
 		next = va; /* the last one handed out: the bump pointer takes it back */
 		return;
 	}

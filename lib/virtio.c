@@ -6,34 +6,6 @@
 #include <tacet.h>
 #include <tacet/virtio.h>
 
-/* Registers, as byte offsets (virtio 1.x, "MMIO Device Register Layout"). */
-enum {
-	REG_MAGIC = 0x000,
-	REG_VERSION = 0x004,
-	REG_DEVICE_ID = 0x008,
-	REG_DEVICE_FEATURES = 0x010,
-	REG_DEVICE_FEATURES_SEL = 0x014,
-	REG_DRIVER_FEATURES = 0x020,
-	REG_DRIVER_FEATURES_SEL = 0x024,
-	REG_QUEUE_SEL = 0x030,
-	REG_QUEUE_NUM_MAX = 0x034,
-	REG_QUEUE_NUM = 0x038,
-	REG_QUEUE_READY = 0x044,
-	REG_QUEUE_NOTIFY = 0x050,
-	REG_INTERRUPT_STATUS = 0x060,
-	REG_INTERRUPT_ACK = 0x064,
-	REG_STATUS = 0x070,
-	REG_QUEUE_DESC_LOW = 0x080,
-	REG_QUEUE_DESC_HIGH = 0x084,
-	REG_QUEUE_DRIVER_LOW = 0x090,
-	REG_QUEUE_DRIVER_HIGH = 0x094,
-	REG_QUEUE_DEVICE_LOW = 0x0a0,
-	REG_QUEUE_DEVICE_HIGH = 0x0a4,
-	REG_CONFIG_GENERATION = 0x0fc,
-	REG_CONFIG = 0x100,
-};
-
-#define VIRTIO_MMIO_MAGIC 0x74726976u /* "virt" */
 #define RESET_READS 1000 /* reads of Status while waiting for a reset to finish */
 
 /* The registers are 32 bits wide, little-endian; the kit's accessors carry the fences (a
@@ -51,7 +23,7 @@ static void reg_write(struct virtio_device *dev, unsigned int off, uint32_t v)
 
 static void set_status(struct virtio_device *dev, uint32_t bits)
 {
-	reg_write(dev, REG_STATUS, reg_read(dev, REG_STATUS) | bits);
+	reg_write(dev, VIRTIO_MMIO_STATUS, reg_read(dev, VIRTIO_MMIO_STATUS) | bits);
 }
 
 static long fail(struct virtio_device *dev, long err, const char *why)
@@ -63,9 +35,9 @@ static long fail(struct virtio_device *dev, long err, const char *why)
 /* Writing 0 resets the device; it says the reset is done by reading 0 back. */
 static int reset(struct virtio_device *dev)
 {
-	reg_write(dev, REG_STATUS, 0);
+	reg_write(dev, VIRTIO_MMIO_STATUS, 0);
 	for (int i = 0; i < RESET_READS; i++)
-		if (reg_read(dev, REG_STATUS) == 0)
+		if (reg_read(dev, VIRTIO_MMIO_STATUS) == 0)
 			return 0;
 	return -1;
 }
@@ -74,36 +46,36 @@ static uint64_t device_features(struct virtio_device *dev)
 {
 	uint64_t lo, hi;
 
-	reg_write(dev, REG_DEVICE_FEATURES_SEL, 0);
-	lo = reg_read(dev, REG_DEVICE_FEATURES);
-	reg_write(dev, REG_DEVICE_FEATURES_SEL, 1);
-	hi = reg_read(dev, REG_DEVICE_FEATURES);
+	reg_write(dev, VIRTIO_MMIO_DEVICE_FEATURES_SEL, 0);
+	lo = reg_read(dev, VIRTIO_MMIO_DEVICE_FEATURES);
+	reg_write(dev, VIRTIO_MMIO_DEVICE_FEATURES_SEL, 1);
+	hi = reg_read(dev, VIRTIO_MMIO_DEVICE_FEATURES);
 	return hi << 32 | lo;
 }
 
 static void driver_features(struct virtio_device *dev, uint64_t features)
 {
-	reg_write(dev, REG_DRIVER_FEATURES_SEL, 0);
-	reg_write(dev, REG_DRIVER_FEATURES, (uint32_t)features);
-	reg_write(dev, REG_DRIVER_FEATURES_SEL, 1);
-	reg_write(dev, REG_DRIVER_FEATURES, (uint32_t)(features >> 32));
+	reg_write(dev, VIRTIO_MMIO_DRIVER_FEATURES_SEL, 0);
+	reg_write(dev, VIRTIO_MMIO_DRIVER_FEATURES, (uint32_t)features);
+	reg_write(dev, VIRTIO_MMIO_DRIVER_FEATURES_SEL, 1);
+	reg_write(dev, VIRTIO_MMIO_DRIVER_FEATURES, (uint32_t)(features >> 32));
 }
 
 /* The device must be what the driver is for, and speak the modern interface. */
 static long check_transport(struct virtio_device *dev, uint32_t device_id)
 {
-	if (reg_read(dev, REG_MAGIC) != VIRTIO_MMIO_MAGIC) {
+	if (reg_read(dev, VIRTIO_MMIO_MAGIC_VALUE) != VIRTIO_MMIO_MAGIC) {
 		dev->why = "no virtio-mmio registers (bad magic)";
 		return -TACET_ENOENT;
 	}
-	if (reg_read(dev, REG_VERSION) != 2) {
-		dev->why = reg_read(dev, REG_VERSION) == 1
+	if (reg_read(dev, VIRTIO_MMIO_VERSION) != VIRTIO_MMIO_VERSION_MODERN) {
+		dev->why = reg_read(dev, VIRTIO_MMIO_VERSION) == VIRTIO_MMIO_VERSION_LEGACY
 				   ? "legacy virtio-mmio (Version 1): start QEMU with "
 				     "-global virtio-mmio.force-legacy=false"
 				   : "unknown virtio-mmio version";
 		return -TACET_EINVAL;
 	}
-	dev->device_id = reg_read(dev, REG_DEVICE_ID);
+	dev->device_id = reg_read(dev, VIRTIO_MMIO_DEVICE_ID);
 	if (dev->device_id != device_id) {
 		dev->why = dev->device_id ? "another kind of virtio device" : "no device attached";
 		return -TACET_ENOENT;
@@ -130,7 +102,7 @@ long virtio_open(struct virtio_device *dev, volatile void *regs, uint32_t device
 	driver_features(dev, dev->features);
 	set_status(dev, VIRTIO_STATUS_FEATURES_OK);
 	/* the device may refuse the subset: it then leaves FEATURES_OK clear */
-	if (!(reg_read(dev, REG_STATUS) & VIRTIO_STATUS_FEATURES_OK))
+	if (!(reg_read(dev, VIRTIO_MMIO_STATUS) & VIRTIO_STATUS_FEATURES_OK))
 		return fail(dev, -TACET_EINVAL, "the device refused the features (FEATURES_OK)");
 	return 0;
 }
@@ -139,22 +111,22 @@ long virtio_queue_attach(struct virtio_device *dev, unsigned int index, struct v
 {
 	uint32_t max;
 
-	reg_write(dev, REG_QUEUE_SEL, index);
-	if (reg_read(dev, REG_QUEUE_READY))
+	reg_write(dev, VIRTIO_MMIO_QUEUE_SEL, index);
+	if (reg_read(dev, VIRTIO_MMIO_QUEUE_READY))
 		return -TACET_EBUSY;
-	max = reg_read(dev, REG_QUEUE_NUM_MAX);
+	max = reg_read(dev, VIRTIO_MMIO_QUEUE_NUM_MAX);
 	if (!max)
 		return -TACET_ENOENT;
 	if (q->size > max)
 		return -TACET_ERANGE;
-	reg_write(dev, REG_QUEUE_NUM, q->size);
-	reg_write(dev, REG_QUEUE_DESC_LOW, (uint32_t)q->desc_pa);
-	reg_write(dev, REG_QUEUE_DESC_HIGH, (uint32_t)(q->desc_pa >> 32));
-	reg_write(dev, REG_QUEUE_DRIVER_LOW, (uint32_t)q->avail_pa);
-	reg_write(dev, REG_QUEUE_DRIVER_HIGH, (uint32_t)(q->avail_pa >> 32));
-	reg_write(dev, REG_QUEUE_DEVICE_LOW, (uint32_t)q->used_pa);
-	reg_write(dev, REG_QUEUE_DEVICE_HIGH, (uint32_t)(q->used_pa >> 32));
-	reg_write(dev, REG_QUEUE_READY, 1);
+	reg_write(dev, VIRTIO_MMIO_QUEUE_NUM, q->size);
+	reg_write(dev, VIRTIO_MMIO_QUEUE_DESC_LOW, (uint32_t)q->desc_pa);
+	reg_write(dev, VIRTIO_MMIO_QUEUE_DESC_HIGH, (uint32_t)(q->desc_pa >> 32));
+	reg_write(dev, VIRTIO_MMIO_QUEUE_DRIVER_LOW, (uint32_t)q->avail_pa);
+	reg_write(dev, VIRTIO_MMIO_QUEUE_DRIVER_HIGH, (uint32_t)(q->avail_pa >> 32));
+	reg_write(dev, VIRTIO_MMIO_QUEUE_DEVICE_LOW, (uint32_t)q->used_pa);
+	reg_write(dev, VIRTIO_MMIO_QUEUE_DEVICE_HIGH, (uint32_t)(q->used_pa >> 32));
+	reg_write(dev, VIRTIO_MMIO_QUEUE_READY, 1);
 	return 0;
 }
 
@@ -188,22 +160,22 @@ void virtio_fail(struct virtio_device *dev, const char *why)
 
 void virtio_notify(struct virtio_device *dev, unsigned int index)
 {
-	reg_write(dev, REG_QUEUE_NOTIFY, index);
+	reg_write(dev, VIRTIO_MMIO_QUEUE_NOTIFY, index);
 }
 
 uint32_t virtio_interrupt_ack(struct virtio_device *dev)
 {
-	uint32_t status = reg_read(dev, REG_INTERRUPT_STATUS);
+	uint32_t status = reg_read(dev, VIRTIO_MMIO_INTERRUPT_STATUS);
 
 	if (status)
-		reg_write(dev, REG_INTERRUPT_ACK, status);
+		reg_write(dev, VIRTIO_MMIO_INTERRUPT_ACK, status);
 	return status;
 }
 
 /* One read of a field (8 bytes as two 32-bit halves, low first). */
 static uint64_t config_once(struct virtio_device *dev, unsigned int offset, unsigned int size)
 {
-	volatile uint8_t *cfg = dev->regs + REG_CONFIG + offset;
+	volatile uint8_t *cfg = dev->regs + VIRTIO_MMIO_CONFIG + offset;
 
 	switch (size) {
 	case 1:
@@ -223,8 +195,8 @@ uint64_t virtio_config_read(struct virtio_device *dev, unsigned int offset, unsi
 	uint64_t v;
 
 	do {
-		gen = reg_read(dev, REG_CONFIG_GENERATION);
+		gen = reg_read(dev, VIRTIO_MMIO_CONFIG_GENERATION);
 		v = config_once(dev, offset, size);
-	} while (reg_read(dev, REG_CONFIG_GENERATION) != gen);
+	} while (reg_read(dev, VIRTIO_MMIO_CONFIG_GENERATION) != gen);
 	return v;
 }

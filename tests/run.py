@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """run.py: Tacet's test runner (`make test`). Runs every host unit test binary, the static check
 that the kernel has no recursion (tools/callcycles.py over the call graph gcc wrote: `make
-callgraph`), the dtb/ checks of the Makefile's device trees and every QEMU case in
-tests/qemu/cases.py, prints one line per test and ends with `N passed, N failed`; exits
-non-zero when anything failed. Logs go to build/test-logs/.
+callgraph`), the docs/ check that README.md's tree names every folder of servers/ and
+kernel/, the dtb/ checks of the Makefile's device trees, every QEMU case in
+tests/qemu/cases.py and the benchmarks' checks (bench/: the same figures twice, within their
+budgets, and docs/benchmarks.md's figures table holding them), prints one line per test and
+ends with `N passed, N failed`; exits non-zero when anything failed. Logs go to
+build/test-logs/.
 
   python3 tests/run.py [-k SUBSTRING] [--no-host] [--no-qemu]
 """
@@ -95,6 +98,35 @@ def run_static_checks(results, pattern):
     out = (proc.stdout + proc.stderr).strip()
     results.report(name, proc.returncode == 0,
                    "\n".join("    | " + line for line in out.splitlines()[-30:]))
+
+
+def subfolders(path):
+    """The folders directly in path (relative to the repository), sorted."""
+    full = os.path.join(ROOT, path)
+    return sorted(f"{path}/{e.name}" for e in os.scandir(full)
+                  if e.is_dir() and not e.name.startswith((".", "__")))
+
+
+def run_docs_checks(results, pattern):
+    """README.md's "The tree" section must name every folder of servers/ and of kernel/ (and
+    each port under kernel/arch/), as `servers/NAME/`, and name no such folder that is not
+    there: adding or removing a server or a kernel folder without its line fails here."""
+    name = "docs/readme-tree"
+    if pattern and pattern not in name:
+        return
+    with open(os.path.join(ROOT, "README.md")) as f:
+        m = re.search(r"^## The tree\n(.*?)(?=^## |\Z)", f.read(), re.M | re.S)
+    if not m:
+        results.report(name, False, 'README.md has no "## The tree" section')
+        return
+    named = set(re.findall(r"`((?:kernel|servers)/[^`]*?)/?`", m.group(1)))
+    folders = subfolders("servers") + subfolders("kernel") + subfolders("kernel/arch")
+    missing = [d for d in folders if not any(n == d or n.startswith(d + "/") for n in named)]
+    gone = sorted(n for n in re.findall(r"`((?:kernel|servers)/[^`]*)/`", m.group(1))
+                  if not os.path.isdir(os.path.join(ROOT, n)))
+    problems = [f"README.md's tree does not name {d}/ (one line: what it holds)" for d in missing]
+    problems += [f"README.md's tree names {n}/, which is not there" for n in gone]
+    results.report(name, not problems, "; ".join(problems))
 
 
 def make(target):
@@ -285,6 +317,16 @@ def run_bench_checks(results):
                        f"a path got slower than its budget (build/test-logs/bench.log)\n{tail}")
 
 
+def run_bench_docs_check(results):
+    """docs/benchmarks.md's figures table must hold the figures the benchmarks have just
+    measured (build/bench/results.json) and the budgets (tests/bench/figures.py --check)."""
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "bench", "figures.py"),
+                           "--check"], cwd=ROOT, capture_output=True, text=True)
+    out = (proc.stdout + proc.stderr).strip()
+    results.report("bench/docs-figures", proc.returncode == 0,
+                   "\n".join("    | " + line for line in out.splitlines()))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("-k", dest="pattern", default="", help="run tests whose name contains this")
@@ -294,6 +336,7 @@ def main():
     args = ap.parse_args()
     os.makedirs(LOGS, exist_ok=True)
     results = Results()
+    run_docs_checks(results, args.pattern)
     if not args.no_host:
         run_host_tests(results, args.pattern)
         run_static_checks(results, args.pattern)
@@ -305,6 +348,8 @@ def main():
             run_qemu_case(results, c)
     if not args.no_bench and not args.no_qemu and (not args.pattern or args.pattern in "bench"):
         run_bench_checks(results)
+        if "bench/deterministic" not in results.failed:  # results.json is this run's
+            run_bench_docs_check(results)
     if results.failed:
         print("failed: " + " ".join(results.failed))
     print(f"{results.passed} passed, {len(results.failed)} failed")

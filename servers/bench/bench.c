@@ -7,7 +7,6 @@
 #include <tacet/init_proto.h>
 #include "bench.h"
 
-#define PAGE_SIZE   4096ul
 #define MAX_THREADS 4
 
 /* What a raw thread runs; its a0 points here. */
@@ -101,7 +100,7 @@ long bench_thread_start(void (*fn)(unsigned long arg), unsigned long arg, unsign
 				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
 	if (!err)
 		err = tacet_thread_new(TACET_CHILD_SELF, 0, (unsigned long)bench_thread_entry,
-				       stack_va + PAGE_SIZE, (unsigned long)t,
+				       stack_va + TACET_PAGE_SIZE, (unsigned long)t,
 				       TACET_SCHED(prio, hart));
 	return err < 0 ? err : 0;
 }
@@ -132,10 +131,12 @@ long bench_trio_start(const struct bench_trio *trio)
 				 trio->first_stack_slot, trio->stacks_va);
 	if (!err)
 		err = bench_thread_start(trio_acker, 0, BENCH_ACKER_PRIO, trio->waiter_hart,
-					 trio->first_stack_slot + 1, trio->stacks_va + 2 * PAGE_SIZE);
+					 trio->first_stack_slot + 1,
+					 trio->stacks_va + 2 * TACET_PAGE_SIZE);
 	if (!err)
 		err = bench_thread_start(trio->driver, 0, BENCH_DRIVER_PRIO, trio->driver_hart,
-					 trio->first_stack_slot + 2, trio->stacks_va + 4 * PAGE_SIZE);
+					 trio->first_stack_slot + 2,
+					 trio->stacks_va + 4 * TACET_PAGE_SIZE);
 	return err;
 }
 

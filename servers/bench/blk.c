@@ -9,7 +9,6 @@
 #include <tacet/blk.h>
 #include <tacet/init_proto.h>
 
-#define PAGE     4096ul
 #define WARMUP   200
 #define REQUESTS 4000
 
@@ -33,8 +32,9 @@ static long reads(unsigned long n, unsigned int depth)
 	while (done < n) {
 		while (submitted < n && submitted - done < depth) {
 			/* into the page of the id lib's client will pick: its lowest free */
-			id = tacet_blk_submit(&b, BLK_READ, place(), PAGE / BLK_SECTOR,
-					      (unsigned long)__builtin_ctz(~b.busy) * PAGE);
+			id = tacet_blk_submit(&b, BLK_READ, place(), TACET_PAGE_SIZE / BLK_SECTOR,
+					      (unsigned long)__builtin_ctz(~b.busy) *
+						  TACET_PAGE_SIZE);
 			if (id < 0)
 				return id;
 			submitted++;
@@ -69,7 +69,7 @@ static int run(unsigned int depth)
 int main(void)
 {
 	struct tacet_msg off = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
-	long err = tacet_blk_open(&b, 16 * PAGE, 5000);
+	long err = tacet_blk_open(&b, 16 * TACET_PAGE_SIZE, 5000);
 	int failed = err != 0;
 
 	if (err)

@@ -83,7 +83,7 @@ int main(void)
 					 STACK_VA);
 	if (!err) /* the driver outranks the raiser: it is waiting before the first raise */
 		err = bench_thread_start(raiser, 0, RAISER_PRIO, (unsigned int)self.hart,
-					 SLOT_STACK + 1, STACK_VA + 2 * 4096);
+					 SLOT_STACK + 1, STACK_VA + 2 * TACET_PAGE_SIZE);
 	if (!err && tacet_wait(SLOT_DONE) < 0)
 		err = -TACET_EDEAD;
 	if (!err)

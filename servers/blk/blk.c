@@ -98,7 +98,7 @@ static long attach(struct tacet_service *s, const struct tacet_msg *msg, struct 
 		return -TACET_EPERM;
 	if (frame && (err = tacet_frame_info(s->recv, &pa, &pages)))
 		return err;
-	if (frame ? msg->w[0] > pages * 4096 - BLK_IDS : msg->w[0] > 63 - BLK_IDS)
+	if (frame ? msg->w[0] > pages * TACET_PAGE_SIZE - BLK_IDS : msg->w[0] > 63 - BLK_IDS)
 		return -TACET_ERANGE;
 	slot = tacet_slot_alloc(); /* a copy that keeps only the rights the service uses */
 	if (slot >= 0 && (err = tacet_cap_copy(s->recv, (unsigned long)slot,
@@ -112,7 +112,7 @@ static long attach(struct tacet_service *s, const struct tacet_msg *msg, struct 
 		tacet_slot_free(*keep); /* the one it attached before */
 	*keep = (unsigned long)slot;
 	if (frame)
-		c->pa = pa, c->bytes = pages * 4096, c->status = msg->w[0];
+		c->pa = pa, c->bytes = pages * TACET_PAGE_SIZE, c->status = msg->w[0];
 	else
 		c->shift = (unsigned int)msg->w[0];
 	return 0;

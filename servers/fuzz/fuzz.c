@@ -39,7 +39,6 @@
 #define SANITY_NAME "no.such.name"
 #define SANITY_DST  100
 
-#define PAGE_SIZE       4096ul
 #define USER_VA_TOP     0x0000004000000000ul /* the kernel's user address limit (layout.h) */
 #define FUZZ_ARGS       7                    /* a0..a6 */
 #define DEBUG_WRITE_MAX 4096                 /* the kernel's limit for one DEBUG_WRITE */
@@ -97,12 +96,13 @@ static const unsigned long boundary_values[] = {
 static unsigned long user_address(unsigned long r)
 {
 	static const unsigned long fixed[] = {
-		0, PAGE_SIZE, 0x10000, TACET_CHILD_STACK_TOP - PAGE_SIZE, TACET_CHILD_STACK_TOP,
-		USER_VA_TOP - PAGE_SIZE, USER_VA_TOP, USER_VA_TOP + PAGE_SIZE,
+		0, TACET_PAGE_SIZE, 0x10000, TACET_CHILD_STACK_TOP - TACET_PAGE_SIZE,
+		TACET_CHILD_STACK_TOP, USER_VA_TOP - TACET_PAGE_SIZE, USER_VA_TOP,
+		USER_VA_TOP + TACET_PAGE_SIZE,
 	};
 
 	if (r & 1)
-		return (r >> 1) & (USER_VA_TOP - 1) & ~(PAGE_SIZE - 1);
+		return (r >> 1) & (USER_VA_TOP - 1) & ~(TACET_PAGE_SIZE - 1);
 	return fixed[(r >> 1) % ARRAY_LEN(fixed)];
 }
 
@@ -266,7 +266,7 @@ static int overlaps(unsigned long a, unsigned long len, unsigned long start, uns
 static int own_memory(unsigned long a, unsigned long len)
 {
 	return overlaps(a, len, (unsigned long)_start, (unsigned long)_end) ||
-	       overlaps(a, len, TACET_CHILD_STACK_TOP - TACET_CHILD_STACK_PAGES * PAGE_SIZE,
+	       overlaps(a, len, TACET_CHILD_STACK_TOP - TACET_CHILD_STACK_PAGES * TACET_PAGE_SIZE,
 			TACET_CHILD_STACK_TOP);
 }
 

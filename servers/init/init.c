@@ -25,15 +25,15 @@
 #include <tacet/bootinfo.h>
 #include <tacet/init_proto.h>
 #include <tacet/modules.h>
-#include "../../kernel/lib/elf.h"
+#include <tacet/virtio.h>
+#include "lib/elf.h" /* the kernel's ELF reader (servers/servers.mk) */
 
 #define MAX_SERVERS 16
 #define MAX_NAMES 16
 #define SCRATCH_VA 0x0000002000000000ul /* where init maps a page it fills for a child */
-#define PROBE_VA   (SCRATCH_VA + PAGE)   /* where init maps a device's page to read its ID */
+#define PROBE_VA   (SCRATCH_VA + TACET_PAGE_SIZE) /* where init maps a device to read its ID */
 #define SERVER_PRIORITY 100
 #define SERVER_BUDGET 2048 /* pages of kernel memory per server (8 MiB), unless init.budget= */
-#define PAGE 4096ul
 /* In init.run=, the characters that end a server's name (and a module name after a comma). */
 #define NAME_STOP ", @/:*+"
 
@@ -133,9 +133,12 @@ static unsigned int map_rights(uint32_t flags)
 
 static long load_segment(unsigned long child, const uint8_t *image, const struct elf_segment *s)
 {
-	for (unsigned long va = s->vaddr & ~(PAGE - 1); va < s->vaddr + s->memsz; va += PAGE) {
+	for (unsigned long va = s->vaddr & ~(TACET_PAGE_SIZE - 1); va < s->vaddr + s->memsz;
+	     va += TACET_PAGE_SIZE) {
 		unsigned long from = va < s->vaddr ? s->vaddr : va;
-		unsigned long to = va + PAGE < s->vaddr + s->filesz ? va + PAGE : s->vaddr + s->filesz;
+		unsigned long to = va + TACET_PAGE_SIZE < s->vaddr + s->filesz
+				       ? va + TACET_PAGE_SIZE
+				       : s->vaddr + s->filesz;
 		unsigned long len = to > from ? to - from : 0;
 		long err = child_page(child, va, map_rights(s->flags), image + s->offset + (from - s->vaddr),
 				      from - va, len);
@@ -146,29 +149,22 @@ static long load_segment(unsigned long child, const uint8_t *image, const struct
 	return 0;
 }
 
-/* Does a device's compatible string name what init.run asked for? Either whole, or without
- * its vendor ("goldfish-rtc" for "google,goldfish-rtc"). */
-static int compatible_matches(const char *compatible, const char *wanted)
-{
-	const char *comma = strchr(compatible, ',');
-
-	return !strcmp(compatible, wanted) || (comma && !strcmp(comma + 1, wanted));
-}
-
-/* virtio device names init.run may use for a virtio-mmio transport, and their device IDs
- * (virtio 1.x, "Device Types"). */
+/* virtio device names init.run may use for a virtio-mmio transport, and their device IDs. */
 static const struct {
 	const char *name;
 	unsigned int id;
 } virtio_names[] = {
-	{ "virtio-net", 1 },   { "virtio-blk", 2 },    { "virtio-console", 3 },
-	{ "virtio-rng", 4 },   { "virtio-balloon", 5 }, { "virtio-scsi", 8 },
-	{ "virtio-9p", 9 },    { "virtio-gpu", 16 },   { "virtio-input", 18 },
-	{ "virtio-vsock", 19 },
+	{ "virtio-net", VIRTIO_ID_NET },
+	{ "virtio-blk", VIRTIO_ID_BLK },
+	{ "virtio-console", VIRTIO_ID_CONSOLE },
+	{ "virtio-rng", VIRTIO_ID_RNG },
+	{ "virtio-balloon", VIRTIO_ID_BALLOON },
+	{ "virtio-scsi", VIRTIO_ID_SCSI },
+	{ "virtio-9p", VIRTIO_ID_9P },
+	{ "virtio-gpu", VIRTIO_ID_GPU },
+	{ "virtio-input", VIRTIO_ID_INPUT },
+	{ "virtio-vsock", VIRTIO_ID_VSOCK },
 };
-
-#define VIRTIO_MMIO_MAGIC 0x74726976u /* "virt", little-endian, at offset 0x000 */
-#define VIRTIO_MMIO_DEVICE_ID 2       /* in 32-bit registers: offset 0x008 */
 
 /* The device ID wanted names, or 0 if it is no virtio device name. */
 static unsigned int virtio_wanted(const char *wanted)
@@ -186,14 +182,15 @@ static unsigned int virtio_wanted(const char *wanted)
 static unsigned int virtio_id(unsigned long i)
 {
 	const struct tacet_bootinfo_device *d = &bi->devices[i];
-	volatile const uint32_t *regs = (volatile const uint32_t *)PROBE_VA;
+	const volatile uint8_t *regs = (const volatile uint8_t *)PROBE_VA;
 
 	if (!virtio_ids[i]) {
 		virtio_ids[i] = 1;
-		if (d->slot && !(d->paddr & (PAGE - 1)) && d->size >= 0x100 &&
+		if (d->slot && !(d->paddr & (TACET_PAGE_SIZE - 1)) &&
+		    d->size >= VIRTIO_MMIO_CONFIG &&
 		    tacet_map(TACET_SLOT_SELF_PROCESS, d->slot, PROBE_VA, TACET_RIGHT_READ) == 0) {
-			if (regs[0] == VIRTIO_MMIO_MAGIC)
-				virtio_ids[i] = regs[VIRTIO_MMIO_DEVICE_ID] + 1;
+			if (mmio_read32(regs + VIRTIO_MMIO_MAGIC_VALUE) == VIRTIO_MMIO_MAGIC)
+				virtio_ids[i] = mmio_read32(regs + VIRTIO_MMIO_DEVICE_ID) + 1;
 			tacet_unmap(TACET_SLOT_SELF_PROCESS, PROBE_VA, 1);
 		}
 	}
@@ -207,8 +204,8 @@ static int device_matches(unsigned long i, const char *wanted)
 	unsigned int id = virtio_wanted(wanted);
 
 	if (id)
-		return !strcmp(compatible, "virtio,mmio") && virtio_id(i) == id;
-	return compatible_matches(compatible, wanted);
+		return !strcmp(compatible, VIRTIO_MMIO_COMPATIBLE) && virtio_id(i) == id;
+	return tacet_compatible_matches(compatible, wanted);
 }
 
 _Static_assert(TACET_CHILD_DEVICE_IRQ == TACET_CHILD_DEVICE + 1, "a device's slots are a pair");
@@ -219,7 +216,7 @@ static long give_one_device(unsigned long child, const struct tacet_bootinfo_dev
 {
 	long err = 0;
 
-	if (d->slot && (d->paddr & (PAGE - 1)))
+	if (d->slot && (d->paddr & (TACET_PAGE_SIZE - 1)))
 		return -TACET_EALIGN;
 	*desc = *d;
 	desc->slot = d->slot ? (unsigned int)slot : 0;
@@ -366,7 +363,7 @@ static long start_server(unsigned int id)
 	for (int i = 0; !err && i < n; i++)
 		err = load_segment(child, (const uint8_t *)bi->modules_vaddr + m->offset, &segs[i]);
 	for (unsigned long p = 0; !err && p < TACET_CHILD_STACK_PAGES; p++)
-		err = child_page(child, TACET_CHILD_STACK_TOP - (p + 1) * PAGE,
+		err = child_page(child, TACET_CHILD_STACK_TOP - (p + 1) * TACET_PAGE_SIZE,
 				 TACET_RIGHT_READ | TACET_RIGHT_WRITE, NULL, 0, 0);
 	if (!err)
 		err = give_devices(id, child, s->devices);

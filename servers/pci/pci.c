@@ -47,7 +47,6 @@
 #include <tacet/pci_proto.h>
 
 #define BUS_PAGES    256 /* 1 MiB of configuration space per bus */
-#define PAGE         4096ul
 /* funcs[i]'s driver ended: one of the driver's own bits of the ECAM's notification */
 #define ENDED_BIT(i) (1ul << (2 + (i)))
 
@@ -117,8 +116,8 @@ static unsigned long window_alloc(unsigned long size)
 {
 	unsigned long addr;
 
-	if (size < PAGE)
-		size = PAGE;
+	if (size < TACET_PAGE_SIZE)
+		size = TACET_PAGE_SIZE;
 	addr = (window_next + size - 1) & ~(size - 1);
 	if (addr < window_next || addr + size > window->paddr + window->size)
 		return 0;
@@ -286,8 +285,9 @@ static long claim(struct tacet_service *s, const struct tacet_msg *msg, struct t
 	bar = tacet_service_reply_slot(s); /* freed once the reply has gone */
 	if (bar < 0)
 		return bar;
-	err = tacet_frame_derive(window->slot, (unsigned long)bar, (f->bar[0] - window->paddr) / PAGE,
-				 (f->size[0] + PAGE - 1) / PAGE);
+	err = tacet_frame_derive(window->slot, (unsigned long)bar,
+				 (f->bar[0] - window->paddr) / TACET_PAGE_SIZE,
+				 (f->size[0] + TACET_PAGE_SIZE - 1) / TACET_PAGE_SIZE);
 	if (err)
 		return err;
 	f->claimed = 1;

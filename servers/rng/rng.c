@@ -194,7 +194,7 @@ static long setup(const char **step, struct tacet_service *service)
 	long err;
 
 	*step = "open the device";
-	err = tacet_device_open(&io, "virtio,mmio", 0, 0);
+	err = tacet_device_open(&io, VIRTIO_MMIO_COMPATIBLE, 0, 0);
 	if (!err && (*step = "open the virtio device"))
 		err = virtio_open(&dev, io.regs, VIRTIO_ID_RNG, VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX));
 	if (!err && (*step = "set up the request queue"))

@@ -6,21 +6,24 @@
 #include <string.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
+#include <tacet/virtio.h>
 
 #define DEVICE_VA 0x0000002000000000ul
 
-/* A virtio-mmio transport's registers: magic, version and device ID at 0x000, 0x004, 0x008. */
+/* A virtio-mmio transport's registers: magic, version and device ID. */
 static void print_virtio(const struct tacet_bootinfo_device *d)
 {
-	volatile const uint32_t *regs = (volatile const uint32_t *)DEVICE_VA;
+	const volatile uint8_t *regs = (const volatile uint8_t *)DEVICE_VA;
 	long err = tacet_map(TACET_CHILD_SELF, d->slot, DEVICE_VA, TACET_RIGHT_READ);
 
 	if (err) {
 		printf(" (cannot map: %s)", tacet_strerror(err));
 		return;
 	}
-	printf(", magic 0x%08x version %u virtio device %u", (unsigned int)regs[0],
-	       (unsigned int)regs[1], (unsigned int)regs[2]);
+	printf(", magic 0x%08x version %u virtio device %u",
+	       (unsigned int)mmio_read32(regs + VIRTIO_MMIO_MAGIC_VALUE),
+	       (unsigned int)mmio_read32(regs + VIRTIO_MMIO_VERSION),
+	       (unsigned int)mmio_read32(regs + VIRTIO_MMIO_DEVICE_ID));
 	tacet_unmap(TACET_CHILD_SELF, DEVICE_VA, 1);
 }
 
@@ -33,7 +36,7 @@ int main(void)
 		const struct tacet_bootinfo_device *d = &given->devices[i];
 
 		printf("devlist: %s at 0x%lx irq %u", d->compatible, d->paddr, d->irq);
-		if (!strcmp(d->compatible, "virtio,mmio"))
+		if (!strcmp(d->compatible, VIRTIO_MMIO_COMPATIBLE))
 			print_virtio(d);
 		printf("\n");
 	}

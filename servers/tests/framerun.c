@@ -8,7 +8,6 @@
 #include <tacet/init_proto.h>
 
 #define RUN_PAGES 16
-#define PAGE      4096ul
 #define A_VA      0x0000002000000000ul
 #define B_VA      0x0000002100000000ul
 #define SLOT_A    (TACET_CHILD_FIRST_FREE + 0)
@@ -48,11 +47,11 @@ static long make_run(unsigned long slot, unsigned long va, unsigned long *pa, un
 		err = tacet_map(TACET_CHILD_SELF, slot, va, TACET_RIGHT_READ | TACET_RIGHT_WRITE);
 	if (err)
 		return err;
-	for (unsigned long i = 0; i < RUN_PAGES * PAGE / sizeof(long); i++)
+	for (unsigned long i = 0; i < RUN_PAGES * TACET_PAGE_SIZE / sizeof(long); i++)
 		zero &= w[i] == 0;
 	check(zero, "16 pages, all zero");
 	for (unsigned long p = 0; p < RUN_PAGES; p++)
-		w[p * PAGE / sizeof(long)] = stamp + p;
+		w[p * TACET_PAGE_SIZE / sizeof(long)] = stamp + p;
 	return 0;
 }
 
@@ -62,14 +61,14 @@ static int stamps_hold(unsigned long va, unsigned long stamp)
 	volatile unsigned long *w = (volatile unsigned long *)va;
 
 	for (unsigned long p = 0; p < RUN_PAGES; p++)
-		if (w[p * PAGE / sizeof(long)] != stamp + p)
+		if (w[p * TACET_PAGE_SIZE / sizeof(long)] != stamp + p)
 			return 0;
 	return 1;
 }
 
 static void runs(void)
 {
-	unsigned long before = used_bytes(), pa = 0, pb = 0, size = RUN_PAGES * PAGE;
+	unsigned long before = used_bytes(), pa = 0, pb = 0, size = RUN_PAGES * TACET_PAGE_SIZE;
 	long err = make_run(SLOT_A, A_VA, &pa, 0xa000);
 
 	if (!err)
@@ -80,7 +79,8 @@ static void runs(void)
 		return;
 	}
 	printf("framerun: frames at %#lx and %#lx\n", pa, pb);
-	check(pa % PAGE == 0 && pb % PAGE == 0 && (pa + size <= pb || pb + size <= pa),
+	check(pa % TACET_PAGE_SIZE == 0 && pb % TACET_PAGE_SIZE == 0 &&
+		  (pa + size <= pb || pb + size <= pa),
 	      "two 16-page runs, disjoint");
 	check(stamps_hold(A_VA, 0xa000) && stamps_hold(B_VA, 0xb000), "every page its own");
 	check(used_bytes() - before >= 2 * size, "32 pages charged");
@@ -107,7 +107,8 @@ static void limits(void)
 	tacet_process_memory(TACET_CHILD_SELF, &used, &limit);
 	printf("framerun: %lu frames of 256 pages, then %s with %lu of %lu KiB used\n", n,
 	       tacet_strerror(err), used / 1024, limit / 1024);
-	check(err == -TACET_ENOMEM && n > 0 && used + TACET_FRAME_MAX_PAGES * PAGE > limit,
+	check(err == -TACET_ENOMEM && n > 0 &&
+		  used + TACET_FRAME_MAX_PAGES * TACET_PAGE_SIZE > limit,
 	      "256-page frames until the budget is spent -> ENOMEM");
 	tacet_cap_delete(SLOT_BIG + n - 1);
 	check(tacet_frame_new(SLOT_BIG + n - 1, TACET_FRAME_MAX_PAGES) == 0,

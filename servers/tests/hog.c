@@ -28,7 +28,7 @@ enum {
 
 /* ENOMEM comes when the next object would pass the limit: a page, the room asked for the page
  * tables a mapping may need (two pages) and an object or two. */
-#define NEAR_LIMIT (4 * 4096ul)
+#define NEAR_LIMIT (4 * TACET_PAGE_SIZE)
 #define THREADS_GONE_MS 10000 /* the hog's threads end within this, however busy the host */
 
 static int failures;
@@ -75,7 +75,7 @@ static void back_to_start(const char *way, unsigned long pages)
 	tables = (pages_spanned + 511) / 512 + (pages_spanned + 512 * 512 - 1) / (512 * 512);
 	snprintf(what, sizeof(what), "%s given back: account at %lu KiB, the start and %lu page "
 		 "tables", way, used / 1024, tables);
-	check(what, used == base_used + tables * 4096);
+	check(what, used == base_used + tables * TACET_PAGE_SIZE);
 }
 
 static void hog_frames(void)
@@ -84,7 +84,7 @@ static void hog_frames(void)
 	long err;
 
 	while (!(err = tacet_frame_new(SLOT_FRAME, 1))) {
-		err = tacet_map(TACET_CHILD_SELF, SLOT_FRAME, HOG_VA + n * 4096,
+		err = tacet_map(TACET_CHILD_SELF, SLOT_FRAME, HOG_VA + n * TACET_PAGE_SIZE,
 				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
 		tacet_cap_delete(SLOT_FRAME); /* the mapping keeps the frame */
 		if (err)
@@ -101,7 +101,7 @@ static void hog_mappings(void)
 	unsigned long n = 0;
 	long err = tacet_frame_new(SLOT_FRAME, 1);
 
-	while (!err && !(err = tacet_map(TACET_CHILD_SELF, SLOT_FRAME, HOG_VA + n * 4096,
+	while (!err && !(err = tacet_map(TACET_CHILD_SELF, SLOT_FRAME, HOG_VA + n * TACET_PAGE_SIZE,
 					 TACET_RIGHT_READ)))
 		n++;
 	at_the_limit("mappings of one frame", n, err, HOG_MAPPINGS);

@@ -37,7 +37,6 @@ enum ipc_client_slot {
 #define KERNEL_VA        0xffffffc080000000ul
 /* Where the frame check maps a page: unused by the image and the stack. */
 #define SCRATCH_VA 0x2000000000ul
-#define PAGE 4096ul
 
 static int failures;
 
@@ -314,8 +313,8 @@ static void test_bad_arguments(void)
 			volatile unsigned long *p = (volatile unsigned long *)SCRATCH_VA;
 
 			err = p[0] == 0 ? 0 : -TACET_EINVAL; /* frames come zeroed */
-			p[PAGE / sizeof(*p) - 1] = 0x7ac37;
-			if (!err && p[PAGE / sizeof(*p) - 1] != 0x7ac37)
+			p[TACET_PAGE_SIZE / sizeof(*p) - 1] = 0x7ac37;
+			if (!err && p[TACET_PAGE_SIZE / sizeof(*p) - 1] != 0x7ac37)
 				err = -TACET_EINVAL;
 			if (!err)
 				err = tacet_unmap(TACET_CHILD_SELF, SCRATCH_VA, 1);

@@ -53,25 +53,28 @@ static void va_and_dma_checks(void)
 	struct tacet_dma dma, again;
 	int zero = 1;
 
-	check(a >= TACET_VA_BASE && b >= a + 5 * 4096 && tacet_va_alloc(0) == 0,
+	check(a >= TACET_VA_BASE && b >= a + 5 * TACET_PAGE_SIZE && tacet_va_alloc(0) == 0,
 	      "addresses apart, with a guard page");
 	tacet_va_free(b, 1);
 	tacet_va_free(a, 4);
 	check(tacet_va_alloc(2) == a, "a range given back is used again");
 	tacet_va_free(a, 2);
-	check(tacet_dma_alloc(3 * 4096 + 1, &dma) == 0, "DMA buffer of 4 pages");
+	check(tacet_dma_alloc(3 * TACET_PAGE_SIZE + 1, &dma) == 0, "DMA buffer of 4 pages");
 	for (unsigned long i = 0; i < dma.size; i++)
 		zero &= ((volatile uint8_t *)dma.va)[i] == 0;
 	memset(dma.va, 0x5a, dma.size);
 	tacet_frame_info(dma.slot, &pa, &pages);
-	check(zero && dma.size == 4 * 4096 && pa == dma.pa && pages == 4 && dma.pa % 4096 == 0,
+	check(zero && dma.size == 4 * TACET_PAGE_SIZE && pa == dma.pa && pages == 4 &&
+		  dma.pa % TACET_PAGE_SIZE == 0,
 	      "zeroed, whole pages, its physical address");
 	tacet_dma_free(&dma);
-	check(tacet_dma_alloc(4096, &again) == 0 && ((volatile uint8_t *)again.va)[0] == 0,
+	check(tacet_dma_alloc(TACET_PAGE_SIZE, &again) == 0 &&
+		  ((volatile uint8_t *)again.va)[0] == 0,
 	      "freed and allocated again, zeroed");
 	tacet_dma_free(&again);
 	check(tacet_dma_alloc(0, &again) == -TACET_ERANGE &&
-		      tacet_dma_alloc((TACET_FRAME_MAX_PAGES + 1) * 4096, &again) == -TACET_ERANGE,
+		  tacet_dma_alloc((TACET_FRAME_MAX_PAGES + 1) * TACET_PAGE_SIZE, &again) ==
+		      -TACET_ERANGE,
 	      "0 bytes and more than 256 pages -> ERANGE");
 }
 

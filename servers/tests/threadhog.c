@@ -22,7 +22,6 @@
 #define LAST_PRIO     49  /* the last one: below the others */
 #define CODE_VA       0x0000002100000000ul /* the code page in threadhog, to fill it */
 #define HOG_VA        0x0000000000010000ul /* the code page in the child */
-#define PAGE_SIZE     4096ul
 #define BUDGET_NS     500000000ull /* 0.5 s of guest time for the listing and for the end */
 
 /* threadhog's slots */

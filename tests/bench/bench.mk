@@ -8,3 +8,12 @@
 bench: deps
 	@$(MAKE) --no-print-directory kernel userspace $(BLK_BIG_IMG)
 	@python3 tests/bench/bench.py
+
+# `make bench-docs`: the same benchmarks but the wall-clock ones, then their figures written into
+# the table of docs/benchmarks.md (tests/bench/figures.py). Run it when a change moves a figure
+# and commit the table with the change: `make test` fails while the two disagree
+# (bench/docs-figures).
+.PHONY: bench-docs
+bench-docs: deps
+	@$(MAKE) --no-print-directory kernel userspace
+	@python3 tests/bench/bench.py --write-docs

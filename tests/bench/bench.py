@@ -5,7 +5,7 @@ instructions (one count for all harts) and a run is deterministic. Prints a tabl
 build/bench/results.json; the serial logs go to build/bench/NAME.log.
 
   python3 tests/bench/bench.py [-k SUBSTRING] [--check-deterministic] [--check-budgets]
-                               [--jobs N]
+                               [--write-docs] [--jobs N]
 
 --check-deterministic runs every benchmark twice and exits 1, naming the figures, if any differ.
 The wall-clock benchmarks (WALL_CLOCK: the block service's 4 KiB read IOPS) run after, alone
@@ -15,6 +15,10 @@ and without -icount; their figures are printed only (not with --check-determinis
 --check-budgets exits 1 if a figure's median or maximum is over its budget in
 tests/bench/budgets.json (the message names the path, the budget and the new count); a change
 that makes a path faster should lower its budget there.
+
+--write-docs (`make bench-docs`) writes the figures into the table of docs/benchmarks.md
+(tests/bench/figures.py), which `make test` checks against its own run; it needs every
+benchmark (no -k) and skips the wall-clock ones.
 Expects `make kernel userspace` done (make bench does it); each boot gets the device tree the
 Makefile dumps for exactly its machine (with or without the edu device), through make print-dtb.
 
@@ -291,6 +295,18 @@ def compare(first, second):
     return diffs
 
 
+def report_check(tool, failure, problems, success):
+    """Print a check's outcome: `TOOL: FAIL failure:` and each problem on a line of its own, or
+    `TOOL: success`. Returns whether the check passed."""
+    if problems:
+        print(f"{tool}: FAIL {failure}:")
+        for p in problems:
+            print("  " + p)
+        return False
+    print(f"{tool}: {success}")
+    return True
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-k", dest="pattern", default="", help="only benchmarks whose name has this")
@@ -298,14 +314,19 @@ def main():
                     help="run everything twice; fail if any figure differs")
     ap.add_argument("--check-budgets", action="store_true",
                     help="fail if a median or maximum is over its budget (tests/bench/budgets.json)")
+    ap.add_argument("--write-docs", action="store_true",
+                    help="write the figures into docs/benchmarks.md's table (tests/bench/"
+                    "figures.py)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="QEMU instances at once (default: one per host CPU)")
     args = ap.parse_args()
     selected = [b for b in BENCHMARKS
                 if args.pattern in b[0] or any(args.pattern in figure_names(f)[1] for f in b[2])]
     wall = [b for b in WALL_CLOCK if args.pattern in b[0] or any(args.pattern in f for f in b[2])]
-    if args.check_deterministic or args.check_budgets:
-        wall = []  # neither deterministic nor budgeted
+    if args.write_docs and args.pattern:
+        sys.exit("bench: --write-docs writes every figure: run it without -k")
+    if args.check_deterministic or args.check_budgets or args.write_docs:
+        wall = []  # neither deterministic nor budgeted nor in the table
     if not selected and not wall:
         sys.exit(f"bench: no benchmark matches {args.pattern!r}")
     for path in ("kernel.bin", "modules.img"):
@@ -337,6 +358,14 @@ def main():
         f.write("\n")
     print(f"bench: {len(selected) * len(rounds)} boots in {time.monotonic() - start:.1f}s; "
           f"results in {os.path.relpath(os.path.join(OUT, 'results.json'), ROOT)}")
+    if args.write_docs:
+        sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+        import figures  # tests/bench/figures.py
+        try:
+            figures.write(figures.figures(results))
+        except figures.FiguresError as e:
+            sys.exit(f"bench: {e}")
+        print(f"bench: figures written into {os.path.relpath(figures.DOC, ROOT)}")
     checks = []
     if args.check_deterministic:
         checks.append(("not deterministic: two runs under -icount gave different figures",
@@ -348,12 +377,8 @@ def main():
                        f"all {len(results)} figures within their budgets "
                        f"({os.path.relpath(BUDGETS, ROOT)})"))
     for failure, problems, success in checks:
-        if problems:
-            print(f"bench: FAIL {failure}:")
-            for p in problems:
-                print("  " + p)
+        if not report_check("bench", failure, problems, success):
             return 1
-        print(f"bench: {success}")
     return 0
 
 

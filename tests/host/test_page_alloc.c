@@ -15,6 +15,10 @@
 
 #include "mm/page_alloc.h"
 #include "host_rng.h"
+#include <tacet/abi.h>
+
+/* User space sizes its pages by the ABI's constant; the kernel's must be the same. */
+_Static_assert(PAGE_SIZE == TACET_PAGE_SIZE, "kernel/mm's PAGE_SIZE is the ABI's TACET_PAGE_SIZE");
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define MIB          (1ULL << 20)

@@ -12,6 +12,8 @@
 #define TACET_ABI_H
 
 #define TACET_MSG_WORDS 4
+/* The page: what FRAME_NEW, MAP and UNMAP count in, and what a mapping's address is aligned to. */
+#define TACET_PAGE_SIZE 4096ul
 #define TACET_FRAME_MAX_PAGES 256 /* the largest TACET_SYS_FRAME_NEW (1 MiB) */
 
 /* Call numbers. Arguments are named in the order a0, a1, ...; "slot" is a capability slot. */

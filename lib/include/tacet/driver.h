@@ -145,14 +145,18 @@ struct tacet_device {
 	unsigned int ack_owed;   /* the interrupt tacet_device_wait reported: its ack's state */
 };
 
+/* Does a device's compatible string answer to `wanted`: whole, or without its vendor
+ * ("goldfish-rtc" matches "google,goldfish-rtc")? NULL matches any. The one rule for naming a
+ * device: init matches init.run='s devices by it, and the kit's calls below find them by it. */
+int tacet_compatible_matches(const char *compatible, const char *wanted);
+
 /*
- * Open the index-th device (0: the first) init gave this server whose compatible string is
- * `compatible`, whole or without its vendor ("goldfish-rtc" matches "google,goldfish-rtc"), as
- * init.run= matched it; NULL matches any. Maps its registers at an address lib chooses (unless
- * TACET_DEVICE_NO_MAP), creates a notification and binds the interrupt line to it with badge
- * TACET_DEVICE_IRQ (the kernel routes a line nobody had bound to the binding thread's hart, so
- * open it from the thread that will wait). -TACET_ENOENT: no such device; otherwise the
- * failing call's error.
+ * Open the index-th device (0: the first) init gave this server whose compatible string
+ * answers to `compatible` (tacet_compatible_matches: NULL matches any), as init.run= matched
+ * it. Maps its registers at an address lib chooses (unless TACET_DEVICE_NO_MAP), creates a
+ * notification and binds the interrupt line to it with badge TACET_DEVICE_IRQ (the kernel
+ * routes a line nobody had bound to the binding thread's hart, so open it from the thread that
+ * will wait). -TACET_ENOENT: no such device; otherwise the failing call's error.
  */
 long tacet_device_open(struct tacet_device *dev, const char *compatible, unsigned int index,
 		       unsigned int flags);

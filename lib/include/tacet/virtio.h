@@ -23,10 +23,50 @@
 #include <stdint.h>
 #include <tacet/virtio_queue.h>
 
+/* A transport's compatible string in the device tree. */
+#define VIRTIO_MMIO_COMPATIBLE "virtio,mmio"
+
+/* The transport's registers, as byte offsets into its page (virtio 1.x, "MMIO Device Register
+ * Layout"): 32 bits wide, little-endian, read and written with mmio_read32/mmio_write32. */
+#define VIRTIO_MMIO_MAGIC_VALUE         0x000 /* reads VIRTIO_MMIO_MAGIC */
+#define VIRTIO_MMIO_VERSION             0x004 /* VIRTIO_MMIO_VERSION_MODERN or _LEGACY */
+#define VIRTIO_MMIO_DEVICE_ID           0x008 /* VIRTIO_ID_*; 0: nothing attached */
+#define VIRTIO_MMIO_DEVICE_FEATURES     0x010
+#define VIRTIO_MMIO_DEVICE_FEATURES_SEL 0x014
+#define VIRTIO_MMIO_DRIVER_FEATURES     0x020
+#define VIRTIO_MMIO_DRIVER_FEATURES_SEL 0x024
+#define VIRTIO_MMIO_QUEUE_SEL           0x030
+#define VIRTIO_MMIO_QUEUE_NUM_MAX       0x034
+#define VIRTIO_MMIO_QUEUE_NUM           0x038
+#define VIRTIO_MMIO_QUEUE_READY         0x044
+#define VIRTIO_MMIO_QUEUE_NOTIFY        0x050
+#define VIRTIO_MMIO_INTERRUPT_STATUS    0x060
+#define VIRTIO_MMIO_INTERRUPT_ACK       0x064
+#define VIRTIO_MMIO_STATUS              0x070
+#define VIRTIO_MMIO_QUEUE_DESC_LOW      0x080
+#define VIRTIO_MMIO_QUEUE_DESC_HIGH     0x084
+#define VIRTIO_MMIO_QUEUE_DRIVER_LOW    0x090
+#define VIRTIO_MMIO_QUEUE_DRIVER_HIGH   0x094
+#define VIRTIO_MMIO_QUEUE_DEVICE_LOW    0x0a0
+#define VIRTIO_MMIO_QUEUE_DEVICE_HIGH   0x0a4
+#define VIRTIO_MMIO_CONFIG_GENERATION   0x0fc
+#define VIRTIO_MMIO_CONFIG              0x100 /* the device's configuration space */
+
+#define VIRTIO_MMIO_MAGIC          0x74726976u /* "virt", little-endian */
+#define VIRTIO_MMIO_VERSION_LEGACY 1 /* refused: see above */
+#define VIRTIO_MMIO_VERSION_MODERN 2
+
 /* Device IDs (virtio 1.x, "Device Types"); init matches `virtio-rng` etc. on these. */
-#define VIRTIO_ID_NET 1
-#define VIRTIO_ID_BLK 2
-#define VIRTIO_ID_RNG 4
+#define VIRTIO_ID_NET     1
+#define VIRTIO_ID_BLK     2
+#define VIRTIO_ID_CONSOLE 3
+#define VIRTIO_ID_RNG     4
+#define VIRTIO_ID_BALLOON 5
+#define VIRTIO_ID_SCSI    8
+#define VIRTIO_ID_9P      9
+#define VIRTIO_ID_GPU     16
+#define VIRTIO_ID_INPUT   18
+#define VIRTIO_ID_VSOCK   19
 
 /* Feature bits. */
 #define VIRTIO_F_INDIRECT_DESC 28
