@@ -15,7 +15,7 @@
 #include "lib/fdt.h"
 #include "core/hart.h"
 #include "irq/irq.h"
-#include "test/pci_dt.h"
+#include "lib/pci_dt.h"
 #include "core/platform.h"
 #include "core/sched.h"
 
