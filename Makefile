@@ -28,66 +28,82 @@ CFLAGS += -DCONFIG_DEBUG
 endif
 LDFLAGS := -nostdlib -static -Wl,--no-relax -Wl,-T,kernel/arch/riscv/kernel.ld -Wl,--build-id=none
 
-# The kernel: every source in its folders (docs/architecture.md says what each owns), generic
-# first, then the RISC-V port.
+# The kernel: every source in its folders (lib: freestanding helpers; mm: page pool, object
+# caches; object: kernel objects; irq: the interrupt layer; core: entry, scheduling, BKL,
+# timers, console, boot; test: in-kernel tests), generic first, then the RISC-V port.
 KERNEL_DIRS := kernel/lib kernel/mm kernel/object kernel/irq kernel/core kernel/test kernel/arch/riscv
-KERNEL_SRCS := $(foreach d,$(KERNEL_DIRS),$(sort $(wildcard $(d)/*.c $(d)/*.S)))
-KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_SRCS))
+kernel_srcs = $(foreach d,$(1),$(sort $(wildcard $(d)/*.c $(d)/*.S)))
+KERNEL_SRCS := $(call kernel_srcs,$(KERNEL_DIRS))
 
 .PHONY: all kernel callgraph userspace qemu run gdb test bench deps host-tests dtbs print-dtb clean
 all: kernel userspace
 
-kernel: $(BUILD)/kernel.elf $(BUILD)/kernel.bin
-
-# -fcallgraph-info: each object's call graph beside it (.c.ci), which tools/callcycles.py reads
-# to check that the kernel has no recursion (make test). An object built before that has
-# none: the second rule builds it again.
-$(BUILD)/%.c.o: %.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fcallgraph-info -c -o $@ $<
-
-KERNEL_CALLGRAPH := $(patsubst %.c,$(BUILD)/%.c.ci,$(filter %.c,$(KERNEL_SRCS)))
-$(KERNEL_CALLGRAPH): $(BUILD)/%.c.ci: %.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fcallgraph-info -c -o $(BUILD)/$*.c.o $<
-callgraph: $(KERNEL_CALLGRAPH)
-
+# Per-source flags, in every kernel built (KERNEL_CFLAGS_<source>; flags live here: a changed
+# Makefile rebuilds the kernel, an old object keeps its old flags).
 # The PLIC's operations and the wait/run queues are leaves (or nearly) on every interrupt and
 # switch: built without frame-pointer setup. A backtrace through them loses only the leaf,
 # whose pc the trap frame has anyway.
 HOT_LEAVES := kernel/arch/riscv/plic.c kernel/core/runqueue.c
-$(patsubst %.c,$(BUILD)/%.c.o,$(HOT_LEAVES)) $(patsubst %.c,$(BUILD)/%.c.ci,$(HOT_LEAVES)): \
-	CFLAGS += -fomit-frame-pointer
+$(foreach f,$(HOT_LEAVES),$(eval KERNEL_CFLAGS_$(f) := -fomit-frame-pointer))
 # The trap entry picks a system call's fast path with a few compares; as a jump table (GCC's
 # choice from five cases up) the hottest paths would each pay ~6 instructions more.
-$(BUILD)/kernel/arch/riscv/trap.c.o $(BUILD)/kernel/arch/riscv/trap.c.ci: CFLAGS += -fno-jump-tables
-# Flags live here: a changed Makefile rebuilds the kernel (an old object keeps its old flags).
-$(KERNEL_OBJS) $(KERNEL_CALLGRAPH): Makefile
+KERNEL_CFLAGS_kernel/arch/riscv/trap.c := -fno-jump-tables
 
-$(BUILD)/%.S.o: %.S
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+# $(call kernel_objs,DIR,SOURCES): where the objects of SOURCES go in object tree DIR
+# (DIR/kernel/core/main.c.o); kernel_callgraphs: their call graphs (DIR/kernel/core/main.c.ci).
+kernel_objs = $(patsubst %,$(1)/%.o,$(2))
+kernel_callgraphs = $(patsubst %.c,$(1)/%.c.ci,$(filter %.c,$(2)))
+KERNEL_CALLGRAPH :=
+KERNEL_DEPS :=
+# A kernel's link (its objects, then its symbol table); an ELF's text symbols, by address.
+kernel_link = $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^)
+text_syms = $(NM) -n $(1) | awk '$$2 ~ /^[tT]$$/'
 
+# $(eval $(call kernel_build,DIR,SOURCES,FLAGS)): one kernel, DIR/kernel.elf and DIR/kernel.bin,
+# from SOURCES, each compiled with CFLAGS and FLAGS into object tree DIR: no object is shared
+# with another kernel. Adds the call graphs to KERNEL_CALLGRAPH (make callgraph).
+# -fcallgraph-info: each object's call graph beside it (.c.ci), which tools/callcycles.py reads
+# to check that the kernel has no recursion (make test). An object built before that has
+# none: the .c.ci rule builds it again.
 # Two links: the first, with an empty symbol table, tells the text addresses; .ksyms comes
 # after .text, so the second link (with the table) keeps them, which the cmp checks.
 # (Data moves, but the table holds only text symbols.)
-$(BUILD)/ksyms0.S: tools/gensyms.sh
-	@mkdir -p $(@D)
-	tools/gensyms.sh $(NM) - > $@
-$(BUILD)/ksyms0.S.o $(BUILD)/ksyms.S.o: $(BUILD)/%.S.o: $(BUILD)/%.S
-	$(CC) $(CFLAGS) -c -o $@ $<
-$(BUILD)/kernel0.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.S.o kernel/arch/riscv/kernel.ld
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms0.S.o
-$(BUILD)/ksyms.S: $(BUILD)/kernel0.elf tools/gensyms.sh
-	tools/gensyms.sh $(NM) $< > $@
-$(BUILD)/kernel.elf: $(KERNEL_OBJS) $(BUILD)/ksyms.S.o kernel/arch/riscv/kernel.ld
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.S.o
-	@$(NM) -n $(BUILD)/kernel0.elf | awk '$$2 ~ /^[tT]$$/' > $(BUILD)/kernel0.syms
-	@$(NM) -n $@ | awk '$$2 ~ /^[tT]$$/' > $(BUILD)/kernel.syms
-	@cmp -s $(BUILD)/kernel0.syms $(BUILD)/kernel.syms || \
-		{ echo "ksyms: the symbol table moved code; fix kernel.ld"; rm -f $@; exit 1; }
-$(BUILD)/kernel.bin: $(BUILD)/kernel.elf
-	$(OBJCOPY) -O binary $< $@
+define kernel_build
+$(1)/%.c.o: %.c
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $$(KERNEL_CFLAGS_$$<) $(3) -fcallgraph-info -c -o $$@ $$<
+$(call kernel_callgraphs,$(1),$(2)): $(1)/%.c.ci: %.c
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $$(KERNEL_CFLAGS_$$<) $(3) -fcallgraph-info -c -o $(1)/$$*.c.o $$<
+$(1)/%.S.o: %.S
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $(3) -c -o $$@ $$<
+$(call kernel_objs,$(1),$(2)) $(call kernel_callgraphs,$(1),$(2)): Makefile
+KERNEL_CALLGRAPH += $(call kernel_callgraphs,$(1),$(2))
+KERNEL_DEPS += $(patsubst %.o,%.d,$(call kernel_objs,$(1),$(2)))
+
+$(1)/ksyms0.S: tools/gensyms.sh
+	@mkdir -p $$(@D)
+	tools/gensyms.sh $$(NM) - > $$@
+$(1)/ksyms0.S.o $(1)/ksyms.S.o: $(1)/%.S.o: $(1)/%.S
+	$$(CC) $$(CFLAGS) $(3) -c -o $$@ $$<
+$(1)/kernel0.elf: $(call kernel_objs,$(1),$(2)) $(1)/ksyms0.S.o kernel/arch/riscv/kernel.ld
+	$$(kernel_link)
+$(1)/kernel.elf: $(call kernel_objs,$(1),$(2)) $(1)/ksyms.S.o kernel/arch/riscv/kernel.ld
+	$$(kernel_link)
+	@$$(call text_syms,$(1)/kernel0.elf) > $(1)/kernel0.syms
+	@$$(call text_syms,$$@) > $(1)/kernel.syms
+	@cmp -s $(1)/kernel0.syms $(1)/kernel.syms || \
+		{ echo "ksyms: the symbol table moved code; fix kernel.ld"; rm -f $$@; exit 1; }
+$(1)/ksyms.S: $(1)/kernel0.elf tools/gensyms.sh
+	tools/gensyms.sh $$(NM) $$< > $$@
+$(1)/kernel.bin: $(1)/kernel.elf
+	$$(OBJCOPY) -O binary $$< $$@
+endef
+
+$(eval $(call kernel_build,$(BUILD),$(KERNEL_SRCS),))
+kernel: $(BUILD)/kernel.elf $(BUILD)/kernel.bin
+callgraph: $(KERNEL_CALLGRAPH)
 
 # --- user space: lib/ and the servers (lib/lib.mk, servers/servers.mk define USER_* and
 # SERVERS), packed into the boot module archive QEMU loads with -initrd ---------------------
@@ -235,4 +251,4 @@ $(BUILD)/host:
 clean:
 	rm -rf $(BUILD)
 
--include $(KERNEL_OBJS:.o=.d)
+-include $(KERNEL_DEPS)
