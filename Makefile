@@ -2,6 +2,8 @@
 #   make qemu [SMP=4]   build and boot (Ctrl-A X leaves QEMU)
 #   make test           build and run every test (host unit tests and QEMU cases)
 #   make gdb            boot halted with a gdb stub and attach gdb-multiarch
+#   make run KERNEL=test BOOTARGS=test=ipi   boot the test kernel (build/test/kernel.bin, the
+#                       only one with the in-kernel tests) and run one
 # Both qemu and test first run tools/install-deps.sh, which installs missing Debian packages.
 
 SMP ?= 4
@@ -30,12 +32,18 @@ LDFLAGS := -nostdlib -static -Wl,--no-relax -Wl,-T,kernel/arch/riscv/kernel.ld -
 
 # The kernel: every source in its folders (lib: freestanding helpers; mm: page pool, object
 # caches; object: kernel objects; irq: the interrupt layer; core: entry, scheduling, BKL,
-# timers, console, boot; test: in-kernel tests), generic first, then the RISC-V port.
+# timers, console, boot; test: in-kernel tests), generic first, then the RISC-V port. This is
+# the shipped kernel, $(BUILD)/kernel.elf and .bin, what make qemu, run and gdb boot.
 KERNEL_DIRS := kernel/lib kernel/mm kernel/object kernel/irq kernel/core kernel/test kernel/arch/riscv
+# The test kernel, $(BUILD)/test/kernel.elf and .bin (make test-kernel; make test and the
+# QEMU cases that boot with test=NAME): the same folders, every object compiled with
+# -DCONFIG_KTEST into its own tree, $(BUILD)/test/kernel/...
+TEST_KERNEL_DIRS := $(KERNEL_DIRS)
 kernel_srcs = $(foreach d,$(1),$(sort $(wildcard $(d)/*.c $(d)/*.S)))
 KERNEL_SRCS := $(call kernel_srcs,$(KERNEL_DIRS))
+TEST_KERNEL_SRCS := $(call kernel_srcs,$(TEST_KERNEL_DIRS))
 
-.PHONY: all kernel callgraph userspace qemu run gdb test bench deps host-tests dtbs print-dtb clean
+.PHONY: all kernel test-kernel callgraph userspace qemu run gdb test bench deps host-tests dtbs print-dtb clean
 all: kernel userspace
 
 # Per-source flags, in every kernel built (KERNEL_CFLAGS_<source>; flags live here: a changed
@@ -53,7 +61,6 @@ KERNEL_CFLAGS_kernel/arch/riscv/trap.c := -fno-jump-tables
 # (DIR/kernel/core/main.c.o); kernel_callgraphs: their call graphs (DIR/kernel/core/main.c.ci).
 kernel_objs = $(patsubst %,$(1)/%.o,$(2))
 kernel_callgraphs = $(patsubst %.c,$(1)/%.c.ci,$(filter %.c,$(2)))
-KERNEL_CALLGRAPH :=
 KERNEL_DEPS :=
 # A kernel's link (its objects, then its symbol table); an ELF's text symbols, by address.
 kernel_link = $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^)
@@ -61,7 +68,8 @@ text_syms = $(NM) -n $(1) | awk '$$2 ~ /^[tT]$$/'
 
 # $(eval $(call kernel_build,DIR,SOURCES,FLAGS)): one kernel, DIR/kernel.elf and DIR/kernel.bin,
 # from SOURCES, each compiled with CFLAGS and FLAGS into object tree DIR: no object is shared
-# with another kernel. Adds the call graphs to KERNEL_CALLGRAPH (make callgraph).
+# with another kernel. make callgraph builds its call graphs and lists them in
+# DIR/callgraph.files, which tools/callcycles.py DIR reads (not a stale graph left in DIR).
 # -fcallgraph-info: each object's call graph beside it (.c.ci), which tools/callcycles.py reads
 # to check that the kernel has no recursion (make test). An object built before that has
 # none: the .c.ci rule builds it again.
@@ -79,7 +87,8 @@ $(1)/%.S.o: %.S
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS) $(3) -c -o $$@ $$<
 $(call kernel_objs,$(1),$(2)) $(call kernel_callgraphs,$(1),$(2)): Makefile
-KERNEL_CALLGRAPH += $(call kernel_callgraphs,$(1),$(2))
+callgraph:: $(call kernel_callgraphs,$(1),$(2))
+	$$(file >$(1)/callgraph.files,$(call kernel_callgraphs,$(1),$(2)))
 KERNEL_DEPS += $(patsubst %.o,%.d,$(call kernel_objs,$(1),$(2)))
 
 $(1)/ksyms0.S: tools/gensyms.sh
@@ -102,8 +111,9 @@ $(1)/kernel.bin: $(1)/kernel.elf
 endef
 
 $(eval $(call kernel_build,$(BUILD),$(KERNEL_SRCS),))
+$(eval $(call kernel_build,$(BUILD)/test,$(TEST_KERNEL_SRCS),-DCONFIG_KTEST))
 kernel: $(BUILD)/kernel.elf $(BUILD)/kernel.bin
-callgraph: $(KERNEL_CALLGRAPH)
+test-kernel: $(BUILD)/test/kernel.elf $(BUILD)/test/kernel.bin
 
 # --- user space: lib/ and the servers (lib/lib.mk, servers/servers.mk define USER_* and
 # SERVERS), packed into the boot module archive QEMU loads with -initrd ---------------------
@@ -196,9 +206,19 @@ $(BAD_MODULES) &: $(BUILD)/modules.img tests/qemu/badmodules.py tools/tacet_modu
 # --- running ------------------------------------------------------------------------------
 # BOOTARGS replaces the overlay's default boot arguments (init.run=rng/110:virtio-rng*3,
 # uart:ns16550a*5,rtc:goldfish-rtc,blk/110:virtio-blk); QEMU_EXTRA adds QEMU arguments (devices: QEMU_EXTRA="-device edu") to
-# QEMU_DEVICES; each machine gets its own tree.
+# QEMU_DEVICES; each machine gets its own tree. KERNEL=test boots the test kernel instead of
+# the shipped one, to run an in-kernel test by hand: make run KERNEL=test BOOTARGS=test=ipi.
+ifeq ($(KERNEL),test)
+RUN_KERNEL := test-kernel
+RUN_KERNEL_DIR := $(BUILD)/test
+else ifeq ($(KERNEL),)
+RUN_KERNEL := kernel
+RUN_KERNEL_DIR := $(BUILD)
+else
+$(error KERNEL=$(KERNEL): say KERNEL=test for the test kernel, nothing for the shipped one)
+endif
 QEMU_RUN = $(QEMU) $(call QEMU_ARGS,$(VARIANT),$(SMP),$(MEM)) -nographic -bios $(OPENSBI) \
-	-kernel $(BUILD)/kernel.bin -dtb $(DTB) \
+	-kernel $(RUN_KERNEL_DIR)/kernel.bin -dtb $(DTB) \
 	-initrd $(BUILD)/modules.img $(if $(BOOTARGS),-append "$(BOOTARGS)") $(MACHINE_EXTRA)
 
 deps:
@@ -207,17 +227,17 @@ deps:
 qemu: deps
 	@$(MAKE) --no-print-directory run
 
-run: kernel userspace dtbs $(if $(findstring $(QEMU_DISK),$(MACHINE_EXTRA)),$(QEMU_DISK))
+run: $(RUN_KERNEL) userspace dtbs $(if $(findstring $(QEMU_DISK),$(MACHINE_EXTRA)),$(QEMU_DISK))
 	$(QEMU_RUN)
 
 gdb: deps
-	@$(MAKE) --no-print-directory kernel userspace dtbs
+	@$(MAKE) --no-print-directory $(RUN_KERNEL) userspace dtbs
 	$(QEMU_RUN) -S -gdb tcp::1234 & \
-	gdb-multiarch -q $(BUILD)/kernel.elf -ex 'set architecture riscv:rv64' \
+	gdb-multiarch -q $(RUN_KERNEL_DIR)/kernel.elf -ex 'set architecture riscv:rv64' \
 		-ex 'target remote :1234'; kill %1 2>/dev/null || true
 
 test: deps
-	@$(MAKE) --no-print-directory kernel callgraph userspace host-tests $(BAD_MODULES) $(BLK_TEST_IMG)
+	@$(MAKE) --no-print-directory kernel test-kernel callgraph userspace host-tests $(BAD_MODULES) $(BLK_TEST_IMG)
 	@python3 tests/run.py
 
 # --- benchmarks (make bench): tests/bench/bench.mk ----------------------------------------

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """run.py: Tacet's test runner (`make test`). Runs every host unit test binary, the static check
-that the kernel has no recursion (tools/callcycles.py over the call graph gcc wrote: `make
+that neither kernel has recursion (tools/callcycles.py over the call graph gcc wrote: `make
 callgraph`), the dtb/ checks of the Makefile's device trees and every QEMU case in
 tests/qemu/cases.py, prints one line per test and ends with `N passed, N failed`; exits
 non-zero when anything failed. Logs go to build/test-logs/.
@@ -18,7 +18,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 import cases as qemu_cases  # noqa: E402
-from machine import dtb_for_machine  # noqa: E402
+from machine import dtb_for_machine, kernel_image  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build")
 LOGS = os.path.join(BUILD, "test-logs")
@@ -85,13 +85,14 @@ def run_host_tests(results, pattern):
 
 
 def run_static_checks(results, pattern):
-    """The kernel's call graph must have no cycle but the bounded ones tools/callcycles.py
-    allows: a recursion whose depth a user controls overflows the 16 KiB kernel stack."""
+    """Each kernel's call graph (the shipped kernel's and the test kernel's) must have no cycle
+    but the bounded ones tools/callcycles.py allows: a recursion whose depth a user controls
+    overflows the 16 KiB kernel stack."""
     name = "static/kernel-no-recursion"
     if pattern and pattern not in name:
         return
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "callcycles.py"), BUILD],
-                          cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "callcycles.py"), BUILD,
+                           os.path.join(BUILD, "test")], cwd=ROOT, capture_output=True, text=True)
     out = (proc.stdout + proc.stderr).strip()
     results.report(name, proc.returncode == 0,
                    "\n".join("    | " + line for line in out.splitlines()[-30:]))
@@ -121,7 +122,7 @@ def initrd_for(c):
 def qemu_command(c, dtb, initrd):
     cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], *QEMU_GLOBALS, "-smp", str(c["smp"]),
            "-m", c["mem"], "-display", "none", "-monitor", "none", "-serial", "stdio",
-           "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb]
+           "-bios", OPENSBI, "-kernel", kernel_image(ROOT, c["kernel"]), "-dtb", dtb]
     if initrd:
         cmd += ["-initrd", initrd]
     if c["bootargs"]:
