@@ -32,13 +32,15 @@ LDFLAGS := -nostdlib -static -Wl,--no-relax -Wl,-T,kernel/arch/riscv/kernel.ld -
 
 # The kernel: every source in its folders (lib: freestanding helpers; mm: page pool, object
 # caches; object: kernel objects; irq: the interrupt layer; core: entry, scheduling, BKL,
-# timers, console, boot; test: in-kernel tests), generic first, then the RISC-V port. This is
-# the shipped kernel, $(BUILD)/kernel.elf and .bin, what make qemu, run and gdb boot.
-KERNEL_DIRS := kernel/lib kernel/mm kernel/object kernel/irq kernel/core kernel/test kernel/arch/riscv
+# timers, console, boot), generic first, then the RISC-V port. This is the shipped kernel,
+# $(BUILD)/kernel.elf and .bin, what make qemu, run and gdb boot: it has no in-kernel test.
+KERNEL_DIRS := kernel/lib kernel/mm kernel/object kernel/irq kernel/core kernel/arch/riscv
 # The test kernel, $(BUILD)/test/kernel.elf and .bin (make test-kernel; make test and the
-# QEMU cases that boot with test=NAME): the same folders, every object compiled with
-# -DCONFIG_KTEST into its own tree, $(BUILD)/test/kernel/...
-TEST_KERNEL_DIRS := $(KERNEL_DIRS)
+# QEMU cases that boot with test=NAME): the same folders plus kernel/test (the in-kernel tests,
+# with the generic code, before the port), every object compiled with -DCONFIG_KTEST into its
+# own tree, $(BUILD)/test/kernel/... (kernel/test/ktest.h: without it the hooks are nothing).
+TEST_KERNEL_DIRS := $(filter-out kernel/arch/%,$(KERNEL_DIRS)) kernel/test \
+	$(filter kernel/arch/%,$(KERNEL_DIRS))
 kernel_srcs = $(foreach d,$(1),$(sort $(wildcard $(d)/*.c $(d)/*.S)))
 KERNEL_SRCS := $(call kernel_srcs,$(KERNEL_DIRS))
 TEST_KERNEL_SRCS := $(call kernel_srcs,$(TEST_KERNEL_DIRS))
