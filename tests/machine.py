@@ -1,7 +1,8 @@
 """machine.py: the device tree for one QEMU machine, as the Makefile makes it (make print-dtb),
-and the kernel a boot loads, for tests/run.py and tests/bench/bench.py. QEMU does not fix the memory or devices of a tree
-given with -dtb, so a boot must get the tree dumped from exactly the machine it starts: the
-Makefile names each tree after the machine's variant, harts, memory and extra arguments."""
+and the kernel a boot loads, for tests/run.py and tests/bench/bench.py. QEMU does not fix the
+memory or devices of a tree given with -dtb, so a boot must get the tree dumped from exactly
+the machine it starts: the Makefile names each tree after the machine's variant, harts, memory
+and extra arguments."""
 import os
 import re
 import shlex
