@@ -2,6 +2,8 @@
 #   make qemu [SMP=4]   build and boot (Ctrl-A X leaves QEMU)
 #   make test           build and run every test (host unit tests and QEMU cases)
 #   make gdb            boot halted with a gdb stub and attach gdb-multiarch
+#   make run KERNEL=test BOOTARGS=test=ipi   boot the test kernel (build/test/kernel.bin, the
+#                       only one with the in-kernel tests) and run one
 # Both qemu and test first run tools/install-deps.sh, which installs missing Debian packages.
 
 SMP ?= 4
@@ -28,67 +30,93 @@ CFLAGS += -DCONFIG_DEBUG
 endif
 LDFLAGS := -nostdlib -static -Wl,--no-relax -Wl,-T,kernel/arch/riscv/kernel.ld -Wl,--build-id=none
 
-# The kernel: every source in its folders (docs/architecture.md says what each owns), generic
-# first, then the RISC-V port.
-KERNEL_DIRS := kernel/lib kernel/mm kernel/object kernel/irq kernel/core kernel/test kernel/arch/riscv
-KERNEL_SRCS := $(foreach d,$(KERNEL_DIRS),$(sort $(wildcard $(d)/*.c $(d)/*.S)))
-KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_SRCS))
+# The kernel: every source in its folders (lib: freestanding helpers; mm: page pool, object
+# caches; object: kernel objects; irq: the interrupt layer; core: entry, scheduling, BKL,
+# timers, console, boot), generic first, then the RISC-V port. This is the shipped kernel,
+# $(BUILD)/kernel.elf and .bin, what make qemu, run and gdb boot: it has no in-kernel test.
+KERNEL_DIRS := kernel/lib kernel/mm kernel/object kernel/irq kernel/core kernel/arch/riscv
+# The test kernel, $(BUILD)/test/kernel.elf and .bin (make test-kernel; make test and the
+# QEMU cases that boot with test=NAME): the same folders plus kernel/test (the in-kernel tests,
+# with the generic code, before the port), every object compiled with -DCONFIG_KTEST into its
+# own tree, $(BUILD)/test/kernel/... (kernel/test/ktest.h: without it the hooks are nothing).
+TEST_KERNEL_DIRS := $(filter-out kernel/arch/%,$(KERNEL_DIRS)) kernel/test \
+	$(filter kernel/arch/%,$(KERNEL_DIRS))
+kernel_srcs = $(foreach d,$(1),$(sort $(wildcard $(d)/*.c $(d)/*.S)))
+KERNEL_SRCS := $(call kernel_srcs,$(KERNEL_DIRS))
+TEST_KERNEL_SRCS := $(call kernel_srcs,$(TEST_KERNEL_DIRS))
 
-.PHONY: all kernel callgraph userspace qemu run gdb test bench deps host-tests dtbs print-dtb clean
+.PHONY: all kernel test-kernel callgraph userspace qemu run gdb test bench deps host-tests dtbs print-dtb clean
 all: kernel userspace
 
-kernel: $(BUILD)/kernel.elf $(BUILD)/kernel.bin
-
-# -fcallgraph-info: each object's call graph beside it (.c.ci), which tools/callcycles.py reads
-# to check that the kernel has no recursion (make test). An object built before that has
-# none: the second rule builds it again.
-$(BUILD)/%.c.o: %.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fcallgraph-info -c -o $@ $<
-
-KERNEL_CALLGRAPH := $(patsubst %.c,$(BUILD)/%.c.ci,$(filter %.c,$(KERNEL_SRCS)))
-$(KERNEL_CALLGRAPH): $(BUILD)/%.c.ci: %.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fcallgraph-info -c -o $(BUILD)/$*.c.o $<
-callgraph: $(KERNEL_CALLGRAPH)
-
+# Per-source flags, in every kernel built (KERNEL_CFLAGS_<source>; flags live here: a changed
+# Makefile rebuilds the kernel, an old object keeps its old flags).
 # The PLIC's operations and the wait/run queues are leaves (or nearly) on every interrupt and
 # switch: built without frame-pointer setup. A backtrace through them loses only the leaf,
 # whose pc the trap frame has anyway.
 HOT_LEAVES := kernel/arch/riscv/plic.c kernel/core/runqueue.c
-$(patsubst %.c,$(BUILD)/%.c.o,$(HOT_LEAVES)) $(patsubst %.c,$(BUILD)/%.c.ci,$(HOT_LEAVES)): \
-	CFLAGS += -fomit-frame-pointer
+$(foreach f,$(HOT_LEAVES),$(eval KERNEL_CFLAGS_$(f) := -fomit-frame-pointer))
 # Flags per folder. kernel/core holds the generic trap entry (entry.c), which picks a system
 # call's fast path with a few compares; as a jump table (GCC's choice from five cases up) the
 # hottest paths would each pay ~6 instructions more.
-$(BUILD)/kernel/core/%: CFLAGS += -fno-jump-tables
-# Flags live here: a changed Makefile rebuilds the kernel (an old object keeps its old flags).
-$(KERNEL_OBJS) $(KERNEL_CALLGRAPH): Makefile
+$(foreach f,$(wildcard kernel/core/*.c),$(eval KERNEL_CFLAGS_$(f) += -fno-jump-tables))
 
-$(BUILD)/%.S.o: %.S
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+# $(call kernel_objs,DIR,SOURCES): where the objects of SOURCES go in object tree DIR
+# (DIR/kernel/core/main.c.o); kernel_callgraphs: their call graphs (DIR/kernel/core/main.c.ci).
+kernel_objs = $(patsubst %,$(1)/%.o,$(2))
+kernel_callgraphs = $(patsubst %.c,$(1)/%.c.ci,$(filter %.c,$(2)))
+KERNEL_DEPS :=
+# A kernel's link (its objects, then its symbol table); an ELF's text symbols, by address.
+kernel_link = $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^)
+text_syms = $(NM) -n $(1) | awk '$$2 ~ /^[tT]$$/'
 
+# $(eval $(call kernel_build,DIR,SOURCES,FLAGS)): one kernel, DIR/kernel.elf and DIR/kernel.bin,
+# from SOURCES, each compiled with CFLAGS and FLAGS into object tree DIR: no object is shared
+# with another kernel. make callgraph builds its call graphs and lists them in
+# DIR/callgraph.files, which tools/callcycles.py DIR reads (not a stale graph left in DIR).
+# -fcallgraph-info: each object's call graph beside it (.c.ci), which tools/callcycles.py reads
+# to check that the kernel has no recursion (make test). An object built before that has
+# none: the .c.ci rule builds it again.
 # Two links: the first, with an empty symbol table, tells the text addresses; .ksyms comes
 # after .text, so the second link (with the table) keeps them, which the cmp checks.
 # (Data moves, but the table holds only text symbols.)
-$(BUILD)/ksyms0.S: tools/gensyms.sh
-	@mkdir -p $(@D)
-	tools/gensyms.sh $(NM) - > $@
-$(BUILD)/ksyms0.S.o $(BUILD)/ksyms.S.o: $(BUILD)/%.S.o: $(BUILD)/%.S
-	$(CC) $(CFLAGS) -c -o $@ $<
-$(BUILD)/kernel0.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.S.o kernel/arch/riscv/kernel.ld
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms0.S.o
-$(BUILD)/ksyms.S: $(BUILD)/kernel0.elf tools/gensyms.sh
-	tools/gensyms.sh $(NM) $< > $@
-$(BUILD)/kernel.elf: $(KERNEL_OBJS) $(BUILD)/ksyms.S.o kernel/arch/riscv/kernel.ld
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.S.o
-	@$(NM) -n $(BUILD)/kernel0.elf | awk '$$2 ~ /^[tT]$$/' > $(BUILD)/kernel0.syms
-	@$(NM) -n $@ | awk '$$2 ~ /^[tT]$$/' > $(BUILD)/kernel.syms
-	@cmp -s $(BUILD)/kernel0.syms $(BUILD)/kernel.syms || \
-		{ echo "ksyms: the symbol table moved code; fix kernel.ld"; rm -f $@; exit 1; }
-$(BUILD)/kernel.bin: $(BUILD)/kernel.elf
-	$(OBJCOPY) -O binary $< $@
+define kernel_build
+$(1)/%.c.o: %.c
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $$(KERNEL_CFLAGS_$$<) $(3) -fcallgraph-info -c -o $$@ $$<
+$(call kernel_callgraphs,$(1),$(2)): $(1)/%.c.ci: %.c
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $$(KERNEL_CFLAGS_$$<) $(3) -fcallgraph-info -c -o $(1)/$$*.c.o $$<
+$(1)/%.S.o: %.S
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $(3) -c -o $$@ $$<
+$(call kernel_objs,$(1),$(2)) $(call kernel_callgraphs,$(1),$(2)): Makefile
+callgraph:: $(call kernel_callgraphs,$(1),$(2))
+	$$(file >$(1)/callgraph.files,$(call kernel_callgraphs,$(1),$(2)))
+KERNEL_DEPS += $(patsubst %.o,%.d,$(call kernel_objs,$(1),$(2)))
+
+$(1)/ksyms0.S: tools/gensyms.sh
+	@mkdir -p $$(@D)
+	tools/gensyms.sh $$(NM) - > $$@
+$(1)/ksyms0.S.o $(1)/ksyms.S.o: $(1)/%.S.o: $(1)/%.S
+	$$(CC) $$(CFLAGS) $(3) -c -o $$@ $$<
+$(1)/kernel0.elf: $(call kernel_objs,$(1),$(2)) $(1)/ksyms0.S.o kernel/arch/riscv/kernel.ld
+	$$(kernel_link)
+$(1)/kernel.elf: $(call kernel_objs,$(1),$(2)) $(1)/ksyms.S.o kernel/arch/riscv/kernel.ld
+	$$(kernel_link)
+	@$$(call text_syms,$(1)/kernel0.elf) > $(1)/kernel0.syms
+	@$$(call text_syms,$$@) > $(1)/kernel.syms
+	@cmp -s $(1)/kernel0.syms $(1)/kernel.syms || \
+		{ echo "ksyms: the symbol table moved code; fix kernel.ld"; rm -f $$@; exit 1; }
+$(1)/ksyms.S: $(1)/kernel0.elf tools/gensyms.sh
+	tools/gensyms.sh $$(NM) $$< > $$@
+$(1)/kernel.bin: $(1)/kernel.elf
+	$$(OBJCOPY) -O binary $$< $$@
+endef
+
+$(eval $(call kernel_build,$(BUILD),$(KERNEL_SRCS),))
+$(eval $(call kernel_build,$(BUILD)/test,$(TEST_KERNEL_SRCS),-DCONFIG_KTEST))
+kernel: $(BUILD)/kernel.elf $(BUILD)/kernel.bin
+test-kernel: $(BUILD)/test/kernel.elf $(BUILD)/test/kernel.bin
 
 # --- user space: lib/ and the servers (lib/lib.mk, servers/servers.mk define USER_* and
 # SERVERS), packed into the boot module archive QEMU loads with -initrd ---------------------
@@ -181,9 +209,19 @@ $(BAD_MODULES) &: $(BUILD)/modules.img tests/qemu/badmodules.py tools/tacet_modu
 # --- running ------------------------------------------------------------------------------
 # BOOTARGS replaces the overlay's default boot arguments (init.run=rng/110:virtio-rng*3,
 # uart:ns16550a*5,rtc:goldfish-rtc,blk/110:virtio-blk); QEMU_EXTRA adds QEMU arguments (devices: QEMU_EXTRA="-device edu") to
-# QEMU_DEVICES; each machine gets its own tree.
+# QEMU_DEVICES; each machine gets its own tree. KERNEL=test boots the test kernel instead of
+# the shipped one, to run an in-kernel test by hand: make run KERNEL=test BOOTARGS=test=ipi.
+ifeq ($(KERNEL),test)
+RUN_KERNEL := test-kernel
+RUN_KERNEL_DIR := $(BUILD)/test
+else ifeq ($(KERNEL),)
+RUN_KERNEL := kernel
+RUN_KERNEL_DIR := $(BUILD)
+else
+$(error KERNEL=$(KERNEL): say KERNEL=test for the test kernel, nothing for the shipped one)
+endif
 QEMU_RUN = $(QEMU) $(call QEMU_ARGS,$(VARIANT),$(SMP),$(MEM)) -nographic -bios $(OPENSBI) \
-	-kernel $(BUILD)/kernel.bin -dtb $(DTB) \
+	-kernel $(RUN_KERNEL_DIR)/kernel.bin -dtb $(DTB) \
 	-initrd $(BUILD)/modules.img $(if $(BOOTARGS),-append "$(BOOTARGS)") $(MACHINE_EXTRA)
 
 deps:
@@ -192,17 +230,17 @@ deps:
 qemu: deps
 	@$(MAKE) --no-print-directory run
 
-run: kernel userspace dtbs $(if $(findstring $(QEMU_DISK),$(MACHINE_EXTRA)),$(QEMU_DISK))
+run: $(RUN_KERNEL) userspace dtbs $(if $(findstring $(QEMU_DISK),$(MACHINE_EXTRA)),$(QEMU_DISK))
 	$(QEMU_RUN)
 
 gdb: deps
-	@$(MAKE) --no-print-directory kernel userspace dtbs
+	@$(MAKE) --no-print-directory $(RUN_KERNEL) userspace dtbs
 	$(QEMU_RUN) -S -gdb tcp::1234 & \
-	gdb-multiarch -q $(BUILD)/kernel.elf -ex 'set architecture riscv:rv64' \
+	gdb-multiarch -q $(RUN_KERNEL_DIR)/kernel.elf -ex 'set architecture riscv:rv64' \
 		-ex 'target remote :1234'; kill %1 2>/dev/null || true
 
 test: deps
-	@$(MAKE) --no-print-directory kernel callgraph userspace host-tests $(BAD_MODULES) $(BLK_TEST_IMG)
+	@$(MAKE) --no-print-directory kernel test-kernel callgraph userspace host-tests $(BAD_MODULES) $(BLK_TEST_IMG)
 	@python3 tests/run.py
 
 # --- benchmarks (make bench): tests/bench/bench.mk ----------------------------------------
@@ -236,4 +274,4 @@ $(BUILD)/host:
 clean:
 	rm -rf $(BUILD)
 
--include $(KERNEL_OBJS:.o=.d)
+-include $(KERNEL_DEPS)

@@ -1,12 +1,31 @@
 """machine.py: the device tree for one QEMU machine, as the Makefile makes it (make print-dtb),
-for tests/run.py and tests/bench/bench.py. QEMU does not fix the memory or devices of a tree
-given with -dtb, so a boot must get the tree dumped from exactly the machine it starts: the
-Makefile names each tree after the machine's variant, harts, memory and extra arguments."""
+and the kernel a boot loads, for tests/run.py and tests/bench/bench.py. QEMU does not fix the
+memory or devices of a tree given with -dtb, so a boot must get the tree dumped from exactly
+the machine it starts: the Makefile names each tree after the machine's variant, harts, memory
+and extra arguments."""
 import os
+import re
 import shlex
 import subprocess
 
 _trees = {}
+
+# The kernels the Makefile builds, by the folder they are built in: the shipped one (make
+# kernel), and the test kernel (make test-kernel: the same plus the in-kernel tests of
+# kernel/test, which boot arguments choose with test=NAME).
+KERNELS = {"shipped": "build", "test": "build/test"}
+IN_KERNEL_TEST = re.compile(r"(?:^|\s)test=")
+
+
+def kernel_for(bootargs):
+    """The kernel a boot with these boot arguments needs: the test kernel for an in-kernel
+    test, else the shipped one."""
+    return "test" if IN_KERNEL_TEST.search(bootargs) else "shipped"
+
+
+def kernel_image(root, kernel, suffix=".bin"):
+    """The absolute path of kernel's image (a key of KERNELS; suffix ".elf": its ELF)."""
+    return os.path.join(root, KERNELS[kernel], "kernel" + suffix)
 
 
 def dtb_for_machine(root, variant, smp, mem, extra=()):

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """run.py: Tacet's test runner (`make test`). Runs every host unit test binary, the static check
-that the kernel has no recursion (tools/callcycles.py over the call graph gcc wrote: `make
-callgraph`), the docs/ check that README.md's tree names every folder of servers/ and
-kernel/, the dtb/ checks of the Makefile's device trees, every QEMU case in
-tests/qemu/cases.py and the benchmarks' checks (bench/: the same figures twice, within their
-budgets, and docs/benchmarks.md's figures table holding them), prints one line per test and
-ends with `N passed, N failed`; exits non-zero when anything failed. Logs go to
-build/test-logs/.
+that neither kernel has recursion (tools/callcycles.py over the call graph gcc wrote: `make
+callgraph`), the check that the shipped kernel holds no in-kernel test (its symbols), the docs/
+check that README.md's tree names every folder of servers/ and kernel/, the dtb/ checks of the
+Makefile's device trees, every QEMU case in tests/qemu/cases.py and the benchmarks' checks
+(bench/: the same figures twice, within their budgets, and docs/benchmarks.md's figures table
+holding them), prints one line per test and ends with `N passed, N failed`; exits non-zero when
+anything failed. Logs go to build/test-logs/.
 
   python3 tests/run.py [-k SUBSTRING] [--no-host] [--no-qemu]
 """
 import argparse
+import glob
 import os
 import re
 import subprocess
@@ -21,11 +22,12 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 import cases as qemu_cases  # noqa: E402
-from machine import dtb_for_machine  # noqa: E402
+from machine import dtb_for_machine, kernel_image  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build")
 LOGS = os.path.join(BUILD, "test-logs")
 OPENSBI = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin"
+NM = "riscv64-unknown-elf-nm"
 MACHINES = {
     "aclint": ["-machine", "virt,aclint=on", "-cpu", "rv64"],
     "sbi": ["-machine", "virt,aclint=off", "-cpu", "rv64"],
@@ -88,13 +90,14 @@ def run_host_tests(results, pattern):
 
 
 def run_static_checks(results, pattern):
-    """The kernel's call graph must have no cycle but the bounded ones tools/callcycles.py
-    allows: a recursion whose depth a user controls overflows the 16 KiB kernel stack."""
+    """Each kernel's call graph (the shipped kernel's and the test kernel's) must have no cycle
+    but the bounded ones tools/callcycles.py allows: a recursion whose depth a user controls
+    overflows the 16 KiB kernel stack."""
     name = "static/kernel-no-recursion"
     if pattern and pattern not in name:
         return
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "callcycles.py"), BUILD],
-                          cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "callcycles.py"), BUILD,
+                           os.path.join(BUILD, "test")], cwd=ROOT, capture_output=True, text=True)
     out = (proc.stdout + proc.stderr).strip()
     results.report(name, proc.returncode == 0,
                    "\n".join("    | " + line for line in out.splitlines()[-30:]))
@@ -129,6 +132,55 @@ def run_docs_checks(results, pattern):
     results.report(name, not problems, "; ".join(problems))
 
 
+def defined_symbols(*paths):
+    """The names of the symbols the objects or ELFs define (nm --defined-only)."""
+    out = subprocess.run([NM, "--defined-only", *paths], check=True, capture_output=True,
+                         text=True).stdout
+    return {line.split()[2] for line in out.splitlines() if len(line.split()) == 3}
+
+
+def run_build_checks(results, pattern):
+    """The shipped kernel (build/kernel.elf) holds no in-kernel test: no symbol that only the
+    objects of kernel/test define (a static inline of a shared header that one of them emits
+    too is no test's) and none with "ktest" in its name; and the test kernel
+    (build/test/kernel.elf) holds every one of them, so that the check looks at what is there."""
+    name = "build/no-ktest-in-shipped-kernel"
+    if pattern and pattern not in name:
+        return
+    start = time.monotonic()
+    test_tree = os.path.join(BUILD, "test")
+    sources = sorted(glob.glob(os.path.join("kernel", "**", "*.[cS]"), root_dir=ROOT,
+                               recursive=True))
+    objects = {src: os.path.join(test_tree, src + ".o") for src in sources
+               if os.path.exists(os.path.join(test_tree, src + ".o"))}
+    ktest_objs = [o for src, o in objects.items() if src.startswith("kernel/test/")]
+    other_objs = [o for o in objects.values() if o not in ktest_objs]
+    problems = []
+    try:
+        ktest = defined_symbols(*ktest_objs) - defined_symbols(*other_objs) if ktest_objs \
+            else set()
+        shipped = defined_symbols(os.path.join(BUILD, "kernel.elf"))
+        tested = defined_symbols(os.path.join(test_tree, "kernel.elf"))
+    except (subprocess.CalledProcessError, FileNotFoundError) as e:
+        results.report(name, False, f"{e}: run make kernel test-kernel",
+                       time.monotonic() - start)
+        return
+    if not ktest_objs or not ktest:
+        problems.append("no object of kernel/test under build/test defines a symbol")
+    if ktest & shipped:
+        problems.append("build/kernel.elf defines what kernel/test's objects define: " +
+                        " ".join(sorted(ktest & shipped)))
+    named = sorted(s for s in shipped if "ktest" in s.lower())
+    if named:
+        problems.append("build/kernel.elf has symbols named ktest: " + " ".join(named))
+    if ktest - tested:
+        problems.append("build/test/kernel.elf lacks symbols of kernel/test's objects: " +
+                        " ".join(sorted(ktest - tested)))
+    if not any("ktest" in s.lower() for s in tested):
+        problems.append("build/test/kernel.elf has no symbol named ktest")
+    results.report(name, not problems, "; ".join(problems), time.monotonic() - start)
+
+
 def make(target):
     subprocess.run(["make", "--no-print-directory", "-s", target], cwd=ROOT, check=True)
     return os.path.join(ROOT, target)
@@ -153,7 +205,7 @@ def initrd_for(c):
 def qemu_command(c, dtb, initrd):
     cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], *QEMU_GLOBALS, "-smp", str(c["smp"]),
            "-m", c["mem"], "-display", "none", "-monitor", "none", "-serial", "stdio",
-           "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb]
+           "-bios", OPENSBI, "-kernel", kernel_image(ROOT, c["kernel"]), "-dtb", dtb]
     if initrd:
         cmd += ["-initrd", initrd]
     if c["bootargs"]:
@@ -340,6 +392,7 @@ def main():
     if not args.no_host:
         run_host_tests(results, args.pattern)
         run_static_checks(results, args.pattern)
+        run_build_checks(results, args.pattern)
     if not args.no_qemu:
         run_dtb_checks(results, args.pattern)
         for c in qemu_cases.CASES:

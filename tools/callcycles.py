@@ -2,14 +2,16 @@
 """callcycles.py: the kernel must not recurse (docs/foundation.md, "No recursion a user can
 deepen"): its stack is 16 KiB, so a recursion whose depth a user controls is a panic waiting
 for a hostile server. This reads the call graph gcc writes beside each kernel object
-(-fcallgraph-info: build/kernel/**/*.c.ci), removes the few calls listed in ALLOWED (each a
-cycle whose depth is bounded, and why), and prints every cycle left: a function that can
-reach itself. Calls through function pointers (the system call table, timer callbacks, the
-interrupt chip) are not in the graph; none of their targets calls back into its caller.
+(-fcallgraph-info: build/kernel/**/*.c.ci, the files `make callgraph` lists in
+BUILD_DIR/callgraph.files: none of a source gone), removes the few calls listed in ALLOWED
+(each a cycle whose depth is bounded, and why), and prints every cycle left: a function that
+can reach itself. Each BUILD_DIR is one kernel's object tree, checked on its own: build (the
+shipped kernel) and build/test (the test kernel: the same sources and kernel/test's). Calls
+through function pointers (the system call table, timer callbacks, the interrupt chip) are not
+in the graph; none of their targets calls back into its caller.
 
-  python3 tools/callcycles.py [BUILD_DIR]     exit status 1 if a cycle is left
+  python3 tools/callcycles.py [BUILD_DIR...]     exit status 1 if a cycle is left
 """
-import glob
 import os
 import re
 import sys
@@ -34,7 +36,11 @@ def name(symbol):
 
 def read_graph(build):
     edges, where = {}, {}
-    files = glob.glob(os.path.join(build, "kernel", "**", "*.c.ci"), recursive=True)
+    try:
+        with open(os.path.join(build, "callgraph.files")) as f:
+            files = f.read().split()
+    except FileNotFoundError:
+        files = []
     for path in files:
         with open(path) as f:
             for caller, callee, label in EDGE.findall(f.read()):
@@ -84,22 +90,28 @@ def cycles(edges):
     return found
 
 
-def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else "build"
+def check(build):
+    """Prints the cycles of the kernel whose object tree is build; whether it has none."""
     files, edges, where = read_graph(build)
     if not files:
-        print(f"callcycles: no call graph under {build}/kernel: build the kernel first")
-        return 1
+        print(f"callcycles: no call graph listed in {build}/callgraph.files: run make callgraph")
+        return False
     found = cycles(edges)
     for comp in found:
         members = set(comp)
         calls = sorted(f"{a} -> {b} ({where[(a, b)]})" for a in comp
                        for b in edges.get(a, ()) if b in members)
-        print("callcycles: recursion among " + ", ".join(comp) + ":\n  " + "\n  ".join(calls))
+        print(f"callcycles: {build}: recursion among " + ", ".join(comp) + ":\n  " +
+              "\n  ".join(calls))
     calls = sum(len(v) for v in edges.values())
-    print(f"callcycles: {len(files)} files, {len(edges)} functions, {calls} calls: "
+    print(f"callcycles: {build}: {len(files)} files, {len(edges)} functions, {calls} calls: "
           f"{len(found)} cycle(s) besides the {len(ALLOWED)} allowed calls")
-    return 1 if found else 0
+    return not found
+
+
+def main():
+    results = [check(build) for build in sys.argv[1:] or ["build"]]
+    return 0 if all(results) else 1
 
 
 if __name__ == "__main__":

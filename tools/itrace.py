@@ -12,7 +12,8 @@ per function, and how long each lock (the BKL) was held. The log streams through
 
 --marker FUNC:MNEMONIC is the first instruction in FUNC (of --elf) whose mnemonic is MNEMONIC;
 window k runs from the marker's k-th execution to its (k+1)-th. Kernel addresses are named from
-build/kernel.elf, user addresses from --elf (other processes' code is named the same way, so a
+the ELF of the kernel the benchmark boots (build/kernel.elf, or build/test/kernel.elf for an
+in-kernel benchmark), user addresses from --elf (other processes' code is named the same way, so a
 window should run only the benchmark's own process and the kernel).
 """
 import argparse
@@ -26,6 +27,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "bench"))
 import bench  # noqa: E402
+from machine import kernel_for, kernel_image  # noqa: E402
 
 TRACE_RE = re.compile(rb"^Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/")
 NM = "riscv64-unknown-elf-nm"
@@ -121,7 +123,8 @@ def main():
     b = find_benchmark(args.benchmark)
     func, mnemonic = args.marker.split(":")
     marker = marker_address(args.elf, func, mnemonic)
-    namer = Namer(os.path.join(bench.BUILD, "kernel.elf"), args.elf)
+    kernel_elf = kernel_image(ROOT, kernel_for(b[1]), ".elf")
+    namer = Namer(kernel_elf, args.elf)
     cmd = bench.qemu_command(b[1], b[3], bench.bench_mem(b))
     tmp = tempfile.mkdtemp()
     fifo = os.path.join(tmp, "trace")
@@ -164,7 +167,7 @@ def main():
     print("in order:")
     for n, c in runs:
         print(f"  {c:5d}  {n}")
-    insns = disassembly(os.path.join(bench.BUILD, "kernel.elf"))
+    insns = disassembly(kernel_elf)
     insns.update(disassembly(args.elf))
     if args.list:
         write_listing(args.list, window, namer, args.elf, insns)

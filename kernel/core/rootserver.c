@@ -14,7 +14,7 @@
 #include "lib/kstring.h"
 #include "mm/mm.h"
 #include "mm/page_alloc.h"
-#include "test/pci_dt.h"
+#include "lib/pci_dt.h"
 #include "core/platform.h"
 #include "object/process.h"
 #include "object/thread.h"

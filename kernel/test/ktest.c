@@ -1,6 +1,9 @@
 /* ktest.c: the in-kernel test cases the QEMU harness selects with "test=NAME".
  * Work for all harts is posted as (ktest_hart_fn, ktest_generation); each hart runs it once
  * from its idle loop. Counters written by one hart and read by the boot hart are atomics. */
+#ifndef CONFIG_KTEST
+#error "kernel/test is built into the test kernel only (make test-kernel: -DCONFIG_KTEST)"
+#endif
 #include "test/ktest.h"
 #include "arch.h"
 #include "core/console.h"

@@ -1,11 +1,22 @@
 /* ktest.h: in-kernel test cases, chosen with the boot argument "test=NAME" (the QEMU tests
  * pass it with -append). Each prints "ktest: NAME: PASS" or "ktest: NAME: FAIL: why" and powers
- * off with the matching exit code. Without "test=" the kernel just idles. */
+ * off with the matching exit code. Without "test=" the kernel just idles.
+ *
+ * The tests are built only into the test kernel (build/test/kernel.bin: every object compiled
+ * with -DCONFIG_KTEST, plus the sources of kernel/test); the shipped kernel (build/kernel.bin)
+ * has none.
+ * The kernel calls them through the three hooks below, each one line at its site (main.c,
+ * hart.c, sched.c) with no #ifdef there: without CONFIG_KTEST each hook is an empty static
+ * inline function and the call compiles to nothing, so both kernels build from the same
+ * sources, the shipped one pays nothing for them (not even a load on every idle entry), and
+ * the code around a hook reads the same in both. A hook that grew past one line would be test
+ * logic in the shipped kernel's sources: it belongs in kernel/test. */
 #ifndef KERNEL_KTEST_H
 #define KERNEL_KTEST_H
 
 #include <stdint.h>
 
+#ifdef CONFIG_KTEST
 /* Boot hart, once every hart is online: run the chosen test, if any (does not return then). */
 void ktest_main(void);
 /* Idle loop hook on every hart: run work the test posted for all harts. Inline, as every
@@ -32,5 +43,11 @@ void ktest_irq_fast_latency(void);
 void ktest_irq_nest_plic(void);
 void ktest_irq_fast_storm(void);
 void ktest_mm(void);
+#else
+/* The shipped kernel: no tests, the hooks are nothing. */
+static inline void ktest_main(void) {}
+static inline void ktest_hart_poll(void) {}
+static inline void ktest_answer_pings(void) {}
+#endif
 
 #endif

@@ -9,13 +9,16 @@
  * server: they find the edus on bus 0 through the host bridge's ECAM registers, place BAR0s in
  * the 32-bit window and look each INTA line up in the interrupt-map (pci_dt.h).
  * Run alone on the boot hart before user space exists; own nothing after they power off. */
+#ifndef CONFIG_KTEST
+#error "kernel/test is built into the test kernel only (make test-kernel: -DCONFIG_KTEST)"
+#endif
 #include "test/ktest.h"
 #include "arch.h"
 #include "core/console.h"
 #include "lib/fdt.h"
 #include "core/hart.h"
 #include "irq/irq.h"
-#include "test/pci_dt.h"
+#include "lib/pci_dt.h"
 #include "core/platform.h"
 #include "core/sched.h"
 

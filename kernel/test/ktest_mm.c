@@ -3,6 +3,9 @@
  * back, then a few reused pages zeroed again. Boot hart, once every hart is online; nothing
  * else allocates meanwhile (no init runs under test=). The pages are chained through their
  * first word, so the test needs no memory of its own. */
+#ifndef CONFIG_KTEST
+#error "kernel/test is built into the test kernel only (make test-kernel: -DCONFIG_KTEST)"
+#endif
 #include "arch.h"
 #include "core/console.h"
 #include "test/ktest.h"

@@ -1,12 +1,13 @@
-# bench.mk: `make bench` (included by the Makefile): builds the kernel, the servers (the
-# benchmark ones are servers/bench/), then tests/bench/bench.py has the device trees made for its
-# machines (make print-dtb), boots each benchmark under -icount and writes
+# bench.mk: `make bench` (included by the Makefile): builds both kernels (the test kernel for
+# the kernel's own benchmarks, test=NAME) and the servers (the benchmark ones are
+# servers/bench/), then tests/bench/bench.py has the device trees made for its machines
+# (make print-dtb), boots each benchmark under -icount and writes
 # build/bench/results.json; then the wall-clock ones (the block service's IOPS, on
 # build/blk-big.img), printed only.
 # `python3 tests/bench/bench.py --check-deterministic` runs them twice and compares.
 
 bench: deps
-	@$(MAKE) --no-print-directory kernel userspace $(BLK_BIG_IMG)
+	@$(MAKE) --no-print-directory kernel test-kernel userspace $(BLK_BIG_IMG)
 	@python3 tests/bench/bench.py
 
 # `make bench-docs`: the same benchmarks but the wall-clock ones, then their figures written into

@@ -19,8 +19,10 @@ that makes a path faster should lower its budget there.
 --write-docs (`make bench-docs`) writes the figures into the table of docs/benchmarks.md
 (tests/bench/figures.py), which `make test` checks against its own run; it needs every
 benchmark (no -k) and skips the wall-clock ones.
-Expects `make kernel userspace` done (make bench does it); each boot gets the device tree the
-Makefile dumps for exactly its machine (with or without the edu device), through make print-dtb.
+Expects `make kernel test-kernel userspace` done (make bench does it); each boot gets the device
+tree the Makefile dumps for exactly its machine (with or without the edu device), through make
+print-dtb, and the shipped kernel (build/kernel.bin), or the test kernel (build/test/kernel.bin)
+for the kernel's own benchmarks (-append test=NAME: in-kernel tests are only in the test kernel).
 
 Every figure is in instructions, less the cost of an empty rdcycle; rdcycle pair (measured by
 each server the same way, printed as "overhead"). Cross-hart figures count what both harts
@@ -38,7 +40,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-from machine import dtb_for_machine  # noqa: E402
+from machine import dtb_for_machine, kernel_for, kernel_image  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build")
 OUT = os.path.join(BUILD, "bench")
@@ -52,7 +54,8 @@ PCI = "pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
 EDU = ["-device", "edu"]
 
 # (boot, -append, the figures it reports, more QEMU arguments[, RAM]): the servers and their
-# harts/priorities (servers/bench/module.mk), or an in-kernel benchmark (kernel/test/ktest_edu.c).
+# harts/priorities (servers/bench/module.mk), or an in-kernel benchmark (kernel/test/ktest_edu.c,
+# in the test kernel: test=NAME boots it).
 # A figure is the name its BENCH line prints, or (printed, recorded) where one server reports
 # for several machines. RAM is MEM unless given.
 BENCHMARKS = [
@@ -125,7 +128,7 @@ def qemu_command(append, extra, mem, icount=True):
             "-global", "virtio-mmio.force-legacy=false", "-smp", str(SMP), "-m", mem,
             *(ICOUNT if icount else []),
             "-display", "none", "-monitor", "none", "-serial", "stdio",
-            "-bios", OPENSBI, "-kernel", os.path.join(BUILD, "kernel.bin"), "-dtb", dtb,
+            "-bios", OPENSBI, "-kernel", kernel_image(ROOT, kernel_for(append)), "-dtb", dtb,
             "-initrd", os.path.join(BUILD, "modules.img"), "-append", append, *extra]
 
 
@@ -329,9 +332,11 @@ def main():
         wall = []  # neither deterministic nor budgeted nor in the table
     if not selected and not wall:
         sys.exit(f"bench: no benchmark matches {args.pattern!r}")
-    for path in ("kernel.bin", "modules.img"):
-        if not os.path.exists(os.path.join(BUILD, path)):
-            sys.exit(f"bench: build/{path} missing: run make bench (or make kernel userspace)")
+    for path in {kernel_image(ROOT, kernel_for(b[1])) for b in selected + wall} | {
+            os.path.join(BUILD, "modules.img")}:
+        if not os.path.exists(path):
+            sys.exit(f"bench: {os.path.relpath(path, ROOT)} missing: run make bench "
+                     "(or make kernel test-kernel userspace)")
     try:
         for extra, mem in {(tuple(b[3]), bench_mem(b)) for b in selected}:  # every tree first
             dtb_for_machine(ROOT, "aclint", SMP, mem, extra)

@@ -5,13 +5,17 @@ A case: name, variant (a QEMU_MACHINE_* in the Makefile), smp, mem (-m), bootarg
 the regular expressions that must all appear in the serial output, the QEMU exit status (the
 sifive test device's code: 0 pass, 1 kernel panic, 2 in-kernel test failure, 3 init failed,
 4 no init to start), and a timeout in seconds. Each case boots the device tree the Makefile
-dumps for exactly its machine (variant, smp, mem, qemu_args), unless it names a malformed one.
+dumps for exactly its machine (variant, smp, mem, qemu_args), unless it names a malformed one,
+and the shipped kernel (build/kernel.bin), or the test kernel (build/test/kernel.bin) when
+its boot arguments choose an in-kernel test (test=NAME): only the test kernel has them.
 """
 
 import glob
 import importlib.util
 import os
 import re
+
+from machine import kernel_for
 
 PANIC = 1
 NO_INIT = 4  # ROOTSERVER_FAIL_EXIT_CODE (kernel/core/rootserver.h): bad boot input
@@ -20,7 +24,7 @@ MODULES = "build/modules.img"
 
 def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=30,
          dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None, icount=False, qemu_args=(),
-         mem="128M", initrd=MODULES, check=None, needs=()):
+         mem="128M", initrd=MODULES, check=None, needs=(), kernel=None):
     """console_input: (pattern, text): type text on the serial console once pattern appears.
     icount: run under -icount shift=0,align=off,sleep=off -seed 1, so that guest time is the
     retired-instruction count and the run is deterministic (for timing-sensitive checks).
@@ -29,11 +33,13 @@ def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=3
     check: a function of the serial output that returns a list of problems (empty: fine), run
     after the boot, for what a regular expression cannot say (a date within a minute of the
     host's, the order of events in a QEMU trace).
-    needs: files the case's QEMU arguments name (make targets, e.g. a disk image), made first."""
+    needs: files the case's QEMU arguments name (make targets, e.g. a disk image), made first.
+    kernel: the kernel booted, a key of machine.KERNELS: "test" (the test kernel) when bootargs
+    choose an in-kernel test (test=NAME), else "shipped"."""
     return dict(name=name, variant=variant, smp=smp, bootargs=bootargs, expect=expect,
                 status=status, timeout=timeout, dtb=dtb, forbid=forbid, input=console_input,
                 icount=icount, qemu_args=list(qemu_args), mem=mem, initrd=initrd, check=check,
-                needs=list(needs))
+                needs=list(needs), kernel=kernel or kernel_for(bootargs))
 
 
 class spliced:

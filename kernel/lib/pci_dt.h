@@ -1,7 +1,7 @@
 /* pci_dt.h: a PCI host bridge's device-tree node as the PCI bus binding lays it out: `ranges`
  * (its address windows) and `interrupt-map` with `interrupt-map-mask` (the controller line each
- * device's INTx pin reaches). Read by the root server's set-up (rootserver.c) and the in-kernel
- * edu tests (ktest_edu.c); boot hart, no state, no locking. */
+ * device's INTx pin reaches). Read by the root server's set-up (rootserver.c) and the test
+ * kernel's edu tests (kernel/test/ktest_edu.c); boot hart, no state, no locking. */
 #ifndef KERNEL_PCI_DT_H
 #define KERNEL_PCI_DT_H
 

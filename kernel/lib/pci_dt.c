@@ -1,5 +1,5 @@
 /* pci_dt.c: reading a PCI host bridge's `ranges` and `interrupt-map` (see pci_dt.h). */
-#include "test/pci_dt.h"
+#include "lib/pci_dt.h"
 
 #define RANGE_CELLS 7      /* child address (3) + parent address (2) + size (2) */
 #define IMAP_CELLS  6      /* child unit (3) + child pin (1) + parent phandle (1) + line (1) */
