@@ -16,5 +16,5 @@ bench: deps
 # (bench/docs-figures).
 .PHONY: bench-docs
 bench-docs: deps
-	@$(MAKE) --no-print-directory kernel userspace
+	@$(MAKE) --no-print-directory kernel test-kernel userspace
 	@python3 tests/bench/bench.py --write-docs
