@@ -17,11 +17,7 @@
 #include "object/notification.h"
 #include "object/process.h"
 #include "core/sched.h"
-
-static inline __attribute__((always_inline)) unsigned long fast_arg(const struct thread *t, int i)
-{
-	return arch_ctx_arg(&t->ctx, i);
-}
+#include "core/syscall.h"
 
 /* The object of a capability in slot with type and right, or NULL (then the slow path reports
  * the error); the capability itself in *cap unless cap is NULL. */
@@ -41,14 +37,14 @@ fast_cap(const struct thread *t, unsigned long slot, uint32_t type, uint32_t rig
 static inline __attribute__((always_inline)) int
 fastpath_call(struct hart *me, struct thread *t)
 {
-	unsigned long tag = fast_arg(t, 1);
+	unsigned long tag = syscall_arg(t, 1);
 	const struct cap *c;
 	struct endpoint *ep;
 	struct thread *r;
 
-	if (TACET_TAG_HAS_CAP(tag) || !endpoint_tag_ok(tag) || fast_arg(t, 6))
+	if (TACET_TAG_HAS_CAP(tag) || !endpoint_tag_ok(tag) || syscall_arg(t, 6))
 		return 0; /* a capability either way, or a bad tag: the slow path */
-	ep = (struct endpoint *)fast_cap(t, fast_arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_WRITE, &c);
+	ep = (struct endpoint *)fast_cap(t, syscall_arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_WRITE, &c);
 	if (!ep)
 		return 0;
 	r = ep->receivers.head; /* none on an ended endpoint: the slow path says EDEAD */
@@ -70,7 +66,7 @@ static inline __attribute__((always_inline)) int
 fastpath_reply_recv(struct hart *me, struct thread *t)
 {
 	struct thread *caller = t->reply_to;
-	unsigned long tag = fast_arg(t, 1), recv_slot = fast_arg(t, 6);
+	unsigned long tag = syscall_arg(t, 1), recv_slot = syscall_arg(t, 6);
 	const struct cap *c;
 	struct endpoint *ep;
 
@@ -78,7 +74,7 @@ fastpath_reply_recv(struct hart *me, struct thread *t)
 	    recv_slot >= CSPACE_SLOTS ||
 	    (recv_slot && t->proc->cspace->slots[recv_slot].obj))
 		return 0;
-	ep = (struct endpoint *)fast_cap(t, fast_arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_READ, &c);
+	ep = (struct endpoint *)fast_cap(t, syscall_arg(t, 0), TACET_CAP_ENDPOINT, TACET_RIGHT_READ, &c);
 	if (!ep || !ep->owner || ep->senders.head || (t->bound_ntfn && t->bound_ntfn->bits) ||
 	    !sched_may_switch_to(me, caller))
 		return 0;
@@ -86,8 +82,7 @@ fastpath_reply_recv(struct hart *me, struct thread *t)
 	caller->replier = NULL;
 	t->reply_to = NULL;
 	t->recv_slot = recv_slot;
-	t->blocked_on = ep;
-	tqueue_push(&ep->receivers, t, 0);
+	endpoint_enqueue(ep, &ep->receivers, t);
 	t->state = TACET_THREAD_BLOCKED_RECV;
 	sched_switch_direct(me, t, caller);
 	return 1;
@@ -96,12 +91,12 @@ fastpath_reply_recv(struct hart *me, struct thread *t)
 static inline __attribute__((always_inline)) int
 fastpath_signal(struct hart *me, struct thread *t)
 {
-	unsigned long bits = fast_arg(t, 1);
+	unsigned long bits = syscall_arg(t, 1);
 	const struct cap *c;
 	struct notification *n;
 	struct thread *w;
 
-	n = (struct notification *)fast_cap(t, fast_arg(t, 0), TACET_CAP_NOTIFICATION,
+	n = (struct notification *)fast_cap(t, syscall_arg(t, 0), TACET_CAP_NOTIFICATION,
 					    TACET_RIGHT_WRITE, &c);
 	if (!n)
 		return 0;
@@ -138,7 +133,7 @@ fastpath_block_on(struct hart *me, struct thread *t, struct notification *n)
 static inline __attribute__((always_inline)) int
 fastpath_wait(struct hart *me, struct thread *t)
 {
-	struct notification *n = (struct notification *)fast_cap(t, fast_arg(t, 0),
+	struct notification *n = (struct notification *)fast_cap(t, syscall_arg(t, 0),
 								 TACET_CAP_NOTIFICATION,
 								 TACET_RIGHT_READ, NULL);
 

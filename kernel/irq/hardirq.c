@@ -5,19 +5,9 @@
  * nesting state is the hart's own; line state is under the BKL (irq.c). */
 #include "irq/irq.h"
 #include "irq/irqchip.h"
-#include "irq/irq_fast.h"
 #include "arch.h"
-#include "object/cap.h"
-#include "mm/kalloc.h"
-#include "object/notification.h"
-#include "core/panic.h"
-#include "object/process.h"
-#include "core/runqueue.h"
-#include "core/sched.h"
-#include "core/syscall.h"
 #include "core/console.h"
 #include "core/timer.h"
-#include <tacet/abi.h>
 
 bool irq_reports_due; /* some line's report_due is set (irq_report() looks inline) */
 

@@ -52,16 +52,10 @@
 #include "irq/irqchip.h"
 #include "irq/irq_fast.h"
 #include "arch.h"
-#include "object/cap.h"
 #include "mm/kalloc.h"
 #include "object/notification.h"
 #include "core/panic.h"
-#include "object/process.h"
-#include "core/runqueue.h"
 #include "core/sched.h"
-#include "core/syscall.h"
-#include "core/console.h"
-#include "core/timer.h"
 #include <tacet/abi.h>
 
 const struct irqchip *irq_chip;

@@ -5,17 +5,12 @@
 #include "irq/irq.h"
 #include "irq/irqchip.h"
 #include "irq/irq_fast.h"
-#include "arch.h"
 #include "object/cap.h"
-#include "mm/kalloc.h"
 #include "object/notification.h"
-#include "core/panic.h"
 #include "object/process.h"
-#include "core/runqueue.h"
+#include "core/console.h"
 #include "core/sched.h"
 #include "core/syscall.h"
-#include "core/console.h"
-#include "core/timer.h"
 #include <tacet/abi.h>
 
 bool irq_note_unhandled(struct irq_desc *d)
@@ -91,7 +86,7 @@ static struct irq_binder *binder_of(struct irq_desc *d, const struct thread *t)
 
 static struct irq_desc *decode(struct thread *t, long *err)
 {
-	struct cap *c = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 0), TACET_CAP_IRQ,
+	struct cap *c = cap_lookup(t->proc->cspace, syscall_arg(t, 0), TACET_CAP_IRQ,
 				   TACET_RIGHT_WRITE, err);
 
 	return c ? (struct irq_desc *)c->obj : NULL;
@@ -133,15 +128,15 @@ static void line_bound(struct irq_desc *d)
  * already unless both this bind and the line's binders share it, room for one more. */
 static long decode_bind(struct thread *t, struct irq_desc **d, struct cap **n)
 {
-	uint64_t badge = arch_ctx_arg(&t->ctx, 2);
-	unsigned long flags = arch_ctx_arg(&t->ctx, 3);
+	uint64_t badge = syscall_arg(t, 2);
+	unsigned long flags = syscall_arg(t, 3);
 	bool shared = flags & TACET_IRQ_SHARED;
 	long err;
 
 	*d = decode(t, &err);
 	if (!*d)
 		return err;
-	*n = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 1), TACET_CAP_NOTIFICATION,
+	*n = cap_lookup(t->proc->cspace, syscall_arg(t, 1), TACET_CAP_NOTIFICATION,
 			TACET_RIGHT_WRITE, &err);
 	if (!*n)
 		return err;
@@ -162,8 +157,8 @@ void sys_irq_bind(struct thread *t)
 	struct irq_desc *d = NULL;
 	struct cap *n = NULL;
 	long err = decode_bind(t, &d, &n);
-	uint64_t badge = arch_ctx_arg(&t->ctx, 2);
-	bool shared = arch_ctx_arg(&t->ctx, 3) & TACET_IRQ_SHARED;
+	uint64_t badge = syscall_arg(t, 2);
+	bool shared = syscall_arg(t, 3) & TACET_IRQ_SHARED;
 
 	if (err) {
 		syscall_ret(t, -err);
@@ -215,7 +210,7 @@ void sys_irq_ack(struct thread *t)
 
 	if (!d)
 		return;
-	err = ack(t, d, b, arch_ctx_arg(&t->ctx, 1) != 0);
+	err = ack(t, d, b, syscall_arg(t, 1) != 0);
 	syscall_ret(t, err);
 	if (!err)
 		take_pending(this_hart());
@@ -263,13 +258,13 @@ void sys_irq_ack_wait(struct thread *t)
 
 	if (!d)
 		return;
-	c = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 2), TACET_CAP_NOTIFICATION,
+	c = cap_lookup(t->proc->cspace, syscall_arg(t, 2), TACET_CAP_NOTIFICATION,
 		       TACET_RIGHT_READ, &err);
 	if (!c) {
 		syscall_ret(t, -err); /* nothing acknowledged: the call did nothing */
 		return;
 	}
-	err = ack(t, d, b, arch_ctx_arg(&t->ctx, 1) != 0);
+	err = ack(t, d, b, syscall_arg(t, 1) != 0);
 	if (err) {
 		syscall_ret(t, err); /* disabled: waiting would be for ever */
 		return;
@@ -318,7 +313,7 @@ void sys_irq_set_affinity(struct thread *t)
 {
 	long err;
 	struct irq_desc *d = decode(t, &err);
-	unsigned long hart = arch_ctx_arg(&t->ctx, 1);
+	unsigned long hart = syscall_arg(t, 1);
 
 	if (!d || hart >= nharts || !harts[hart].online) {
 		syscall_ret(t, d ? -TACET_EINVAL : -err);

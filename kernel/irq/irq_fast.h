@@ -161,15 +161,15 @@ static inline __attribute__((always_inline)) struct thread *irq_external_user(st
 static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *me,
 								   struct thread *t)
 {
-	struct irq_desc *d = (struct irq_desc *)fast_cap(t, fast_arg(t, 0), TACET_CAP_IRQ,
+	struct irq_desc *d = (struct irq_desc *)fast_cap(t, syscall_arg(t, 0), TACET_CAP_IRQ,
 							 TACET_RIGHT_WRITE, NULL);
-	struct notification *n = (struct notification *)fast_cap(t, fast_arg(t, 2),
+	struct notification *n = (struct notification *)fast_cap(t, syscall_arg(t, 2),
 								 TACET_CAP_NOTIFICATION,
 								 TACET_RIGHT_READ, NULL);
 	struct irq_binder *b;
 
 	if (!d || !n || n->bits || d->nbinders != 1 || d->state != IRQ_PENDING ||
-	    d->acks_due != 1 || !arch_ctx_arg(&t->ctx, 1))
+	    d->acks_due != 1 || !syscall_arg(t, 1))
 		return 0; /* an error, bits there, shared, or not handled (detection): slow path */
 	b = &d->binders[0];
 	if (b->owner != t->proc || !b->waiting)

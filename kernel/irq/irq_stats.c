@@ -3,19 +3,8 @@
  * wake-up latency of a woken server. Written under the BKL by the top half (irq.c, irq_fast.h);
  * read here under the BKL too (a reader may see a torn maximum, no more). */
 #include "irq/irq.h"
-#include "irq/irqchip.h"
 #include "irq/irq_fast.h"
-#include "arch.h"
-#include "object/cap.h"
-#include "mm/kalloc.h"
-#include "object/notification.h"
-#include "core/panic.h"
-#include "object/process.h"
-#include "core/runqueue.h"
-#include "core/sched.h"
-#include "core/syscall.h"
-#include "core/console.h"
-#include "core/timer.h"
+#include "core/hart.h"
 #include <tacet/abi.h>
 
 uint64_t irq_spurious_total; /* claims that found no line, or a line not IDLE (atomic) */

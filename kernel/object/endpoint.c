@@ -110,52 +110,58 @@ static struct endpoint *decode_ep(struct thread *t, unsigned long slot, uint32_t
  * capability, and an empty reply slot if one is named (a6). */
 static long decode_call(struct thread *t, struct cap **c)
 {
-	unsigned long tag = arch_ctx_arg(&t->ctx, 1);
+	unsigned long tag = syscall_arg(t, 1);
 	long err;
 
-	*c = decode_ep_cap(t, arch_ctx_arg(&t->ctx, 0), TACET_RIGHT_WRITE, &err);
+	*c = decode_ep_cap(t, syscall_arg(t, 0), TACET_RIGHT_WRITE, &err);
 	if (!*c)
 		return err;
 	if (!endpoint_tag_ok(tag))
 		return TACET_EINVAL;
 	if (TACET_TAG_HAS_CAP(tag) && !cap_has_rights(*c, TACET_RIGHT_GRANT))
 		return TACET_EPERM;
-	return decode_recv_slot(t, arch_ctx_arg(&t->ctx, 6));
+	return decode_recv_slot(t, syscall_arg(t, 6));
 }
 
-void sys_call(struct thread *t)
+/* t calls ep with tag, the words w (t's own argument registers, or t->msg_w) and the badge of
+ * its capability: the call meets ep's first receiver, or t queues as a sender with the message
+ * kept in t->msg_*; either way t then waits for the reply. CALL's and a fault's common end;
+ * inline, as CALL's general path is every cross-hart call's (a call costs it ~23 instructions). */
+static inline __attribute__((always_inline)) void
+send_call(struct thread *t, struct endpoint *ep, unsigned long tag,
+	  const unsigned long *w, uint64_t badge)
 {
-	const struct trap_frame *tf = &t->ctx;
-	unsigned long tag = arch_ctx_arg(tf, 1);
-	unsigned long w[TACET_MSG_WORDS];
-	struct cap *c = NULL;
-	struct thread *r;
-	long err = decode_call(t, &c);
+	struct thread *r = tqueue_pop(&ep->receivers);
 
-	if (err) {
-		syscall_ret(t, -err);
-		return;
-	}
-	t->recv_slot = arch_ctx_arg(tf, 6); /* where a capability in the reply goes */
-	for (int i = 0; i < TACET_MSG_WORDS; i++)
-		w[i] = arch_ctx_arg(tf, 2 + i);
-	r = tqueue_pop(&((struct endpoint *)c->obj)->receivers);
 	if (r) {
 		r->blocked_on = NULL;
-		deliver(t, r, tag, w, c->badge);
+		deliver(t, r, tag, w, badge);
 		link_reply(r, t);
 		sched_ready(r);
 		sched_block(t, TACET_THREAD_BLOCKED_REPLY);
 		return;
 	}
 	t->msg_tag = tag;
-	for (int i = 0; i < TACET_MSG_WORDS; i++)
+	for (int i = 0; w != t->msg_w && i < TACET_MSG_WORDS; i++)
 		t->msg_w[i] = w[i];
-	t->msg_badge = c->badge;
+	t->msg_badge = badge;
 	t->msg_is_call = 1;
-	t->blocked_on = c->obj;
-	tqueue_push(&((struct endpoint *)c->obj)->senders, t, 0);
+	endpoint_enqueue(ep, &ep->senders, t);
 	sched_block(t, TACET_THREAD_BLOCKED_SEND);
+}
+
+void sys_call(struct thread *t)
+{
+	struct cap *c = NULL;
+	long err = decode_call(t, &c);
+
+	if (err) {
+		syscall_ret(t, -err);
+		return;
+	}
+	t->recv_slot = syscall_arg(t, 6); /* where a capability in the reply goes */
+	send_call(t, (struct endpoint *)c->obj, syscall_arg(t, 1), arch_ctx_args(&t->ctx) + 2,
+		  c->badge);
 }
 
 void endpoint_deliver_notify(struct thread *t, uint64_t bits)
@@ -181,8 +187,7 @@ static void receive(struct thread *t, struct endpoint *ep)
 	}
 	s = tqueue_pop(&ep->senders);
 	if (!s) {
-		t->blocked_on = ep;
-		tqueue_push(&ep->receivers, t, 0);
+		endpoint_enqueue(ep, &ep->receivers, t);
 		sched_block(t, TACET_THREAD_BLOCKED_RECV);
 		return;
 	}
@@ -196,17 +201,16 @@ static void receive(struct thread *t, struct endpoint *ep)
 
 void sys_recv(struct thread *t)
 {
-	const struct trap_frame *tf = &t->ctx;
 	long err = 0;
-	struct endpoint *ep = decode_ep(t, arch_ctx_arg(tf, 0), TACET_RIGHT_READ, &err);
+	struct endpoint *ep = decode_ep(t, syscall_arg(t, 0), TACET_RIGHT_READ, &err);
 
 	if (ep)
-		err = decode_recv_slot(t, arch_ctx_arg(tf, 1));
+		err = decode_recv_slot(t, syscall_arg(t, 1));
 	if (!ep || err) {
 		syscall_ret(t, -err);
 		return;
 	}
-	t->recv_slot = arch_ctx_arg(tf, 1);
+	t->recv_slot = syscall_arg(t, 1);
 	receive(t, ep);
 }
 
@@ -214,7 +218,7 @@ void sys_recv(struct thread *t)
 static long reply_from(struct thread *t, int first)
 {
 	struct thread *caller = t->reply_to;
-	unsigned long tag = arch_ctx_arg(&t->ctx, first);
+	unsigned long tag = syscall_arg(t, first);
 	long err;
 
 	if (!caller)
@@ -247,10 +251,9 @@ void sys_reply(struct thread *t)
 
 void sys_reply_recv(struct thread *t)
 {
-	const struct trap_frame *tf = &t->ctx;
 	long err = 0;
-	struct endpoint *ep = decode_ep(t, arch_ctx_arg(tf, 0), TACET_RIGHT_READ, &err);
-	unsigned long recv_slot = arch_ctx_arg(tf, 6);
+	struct endpoint *ep = decode_ep(t, syscall_arg(t, 0), TACET_RIGHT_READ, &err);
+	unsigned long recv_slot = syscall_arg(t, 6);
 
 	if (ep)
 		err = decode_recv_slot(t, recv_slot);
@@ -292,32 +295,17 @@ int endpoint_send_fault(struct thread *t)
 {
 	struct process *p = t->proc;
 	struct endpoint *ep = (struct endpoint *)p->fault_ep;
-	struct thread *r;
 	const struct trap_frame *tf = &t->ctx;
 
 	if (!ep || !ep->owner) /* none, or its supervisor has ended */
 		return -1;
-	t->msg_tag = TACET_TAG(TACET_LABEL_FAULT, 4);
 	t->msg_w[0] = tf->scause;
 	t->msg_w[1] = tf->sepc;
 	t->msg_w[2] = tf->stval;
 	t->msg_w[3] = t->tid;
-	t->msg_badge = p->fault_badge;
-	t->msg_is_call = 1;
 	t->in_fault = 1;
 	t->recv_slot = 0; /* its reply resumes or ends it and carries nothing */
-	r = tqueue_pop(&ep->receivers);
-	if (r) {
-		r->blocked_on = NULL;
-		deliver(t, r, t->msg_tag, t->msg_w, t->msg_badge);
-		link_reply(r, t);
-		sched_ready(r);
-		sched_block(t, TACET_THREAD_BLOCKED_REPLY);
-		return 0;
-	}
-	t->blocked_on = ep;
-	tqueue_push(&ep->senders, t, 0);
-	sched_block(t, TACET_THREAD_BLOCKED_SEND);
+	send_call(t, ep, TACET_TAG(TACET_LABEL_FAULT, 4), t->msg_w, p->fault_badge);
 	return 0;
 }
 

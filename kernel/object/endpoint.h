@@ -38,6 +38,15 @@ endpoint_put_message(struct thread *to, unsigned long tag, const unsigned long *
 		arch_ctx_set_ret(&to->ctx, 2 + i, w[i]);
 }
 
+/* t waits in q, one of ep's two queues (senders or receivers); the caller blocks it (state,
+ * switch). Inline: the reply_recv fast path queues its server here too. */
+static inline __attribute__((always_inline)) void
+endpoint_enqueue(struct endpoint *ep, struct tqueue *q, struct thread *t)
+{
+	t->blocked_on = ep;
+	tqueue_push(q, t, 0);
+}
+
 /* A new endpoint of process owner (its creator, charged for it); NULL when out of memory (or
  * budget). It serves only while owner lives: owner's end ends it (endpoint_end). */
 struct endpoint *endpoint_new(struct process *owner);

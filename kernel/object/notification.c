@@ -114,8 +114,7 @@ struct thread *notification_signal_stamped(struct notification *n, uint64_t bits
 	if (!w && n->bound && n->bound->state == TACET_THREAD_BLOCKED_RECV) {
 		w = n->bound;
 		endpoint_cancel(w);
-		endpoint_deliver_notify(w, n->bits);
-		n->bits = 0;
+		endpoint_deliver_notify(w, notification_take(n));
 		sched_ready(w);
 		return w;
 	}
@@ -128,7 +127,7 @@ struct thread *notification_signal_stamped(struct notification *n, uint64_t bits
 
 static struct notification *decode(struct thread *t, uint32_t rights, long *err)
 {
-	struct cap *c = cap_lookup(t->proc->cspace, arch_ctx_arg(&t->ctx, 0),
+	struct cap *c = cap_lookup(t->proc->cspace, syscall_arg(t, 0),
 				   TACET_CAP_NOTIFICATION, rights, err);
 
 	return c ? (struct notification *)c->obj : NULL;
