@@ -23,11 +23,15 @@ void bkl_lock_slow(void);
  * that holds it already finds it taken, and the slow path says so (debug builds). */
 static inline __attribute__((always_inline)) void bkl_lock_masked(void)
 {
+	struct hart *me;
+
 	if (__builtin_expect(__atomic_exchange_n(&bkl.locked, 1, __ATOMIC_ACQUIRE) != 0, 0)) {
 		bkl_lock_slow();
 		return;
 	}
-	bkl.owner = (int)this_hart()->id;
+	me = this_hart();
+	bkl.owner = (int)me->id;
+	me->bkl_since = arch_cycles();
 }
 
 /* Anywhere else: the same, after the debug build's check that interrupts are masked. */
@@ -38,10 +42,18 @@ static inline __attribute__((always_inline)) void bkl_lock(void)
 	bkl_lock_masked();
 }
 
+/* A hold longer than any before on this hart: record it and what it was. Out of line. */
+void bkl_note_hold(struct hart *me, uint64_t hold);
+
 static inline __attribute__((always_inline)) void bkl_unlock(void)
 {
-	if (KDEBUG && bkl.owner != (int)this_hart()->id)
+	struct hart *me = this_hart();
+	uint64_t hold = arch_cycles() - me->bkl_since;
+
+	if (KDEBUG && bkl.owner != (int)me->id)
 		spin_misuse(&bkl, "not held by this hart");
+	if (__builtin_expect(hold > me->bkl_hold_max, 0))
+		bkl_note_hold(me, hold);
 	bkl.owner = -1;
 	__atomic_store_n(&bkl.locked, 0, __ATOMIC_RELEASE);
 	if (__builtin_expect(this_hart()->timer_dirty, 0))

@@ -56,6 +56,16 @@ struct hart {
 	uint64_t ntfn_timer_next;
 	bool timer_dirty; /* changed while holding the BKL: bkl_unlock() programs the hardware */
 
+	/* The BKL as this hart sees it (bkl.h), written by this hart only: when it last took it,
+	 * and its longest hold and wait in cycles (instructions under -icount). With the longest
+	 * hold, the trap cause and call number (a7) of the thread the hart returned to after it
+	 * (for a system call that did not block, the call itself; 0 and 0: the hart went idle). */
+	uint64_t bkl_since;
+	uint64_t bkl_hold_max;
+	uint64_t bkl_hold_cause;
+	uint64_t bkl_hold_call;
+	uint64_t bkl_wait_max;
+
 	/* Counters, written by this hart only, read by others for tests. */
 	uint64_t timer_irqs;
 	uint64_t ipis;

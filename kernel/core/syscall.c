@@ -113,6 +113,10 @@ static void sys_info(struct thread *t)
 			out.hart.ipis = harts[index].ipis;
 			out.hart.ext_irqs = irq_hart_count((unsigned int)index);
 			out.hart.syscalls = harts[index].syscalls;
+			out.hart.bkl_hold_max = harts[index].bkl_hold_max;
+			out.hart.bkl_hold_cause = harts[index].bkl_hold_cause;
+			out.hart.bkl_hold_call = harts[index].bkl_hold_call;
+			out.hart.bkl_wait_max = harts[index].bkl_wait_max;
 			n = sizeof(out.hart);
 		}
 	} else if (kind == TACET_INFO_IRQ) {

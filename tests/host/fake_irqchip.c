@@ -433,7 +433,14 @@ void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *ne
 	me->current = next;
 }
 
-/* The BKL's slow path (kernel/core/sched.c): one hart at a time on the host, so taken means
+/* The BKL's record of its longest hold (kernel/core/bkl.c's, which the host build leaves out
+ * with the lock itself): the hold only. */
+void bkl_note_hold(struct hart *me, uint64_t hold)
+{
+	me->bkl_hold_max = hold;
+}
+
+/* The BKL's slow path (kernel/core/bkl.c): one hart at a time on the host, so taken means
  * taken twice. */
 void bkl_lock_slow(void)
 {

@@ -348,6 +348,28 @@ static void test_signal_fast_wakes_as_signal_does(void **state)
 	rq_remove(harts[0].rq, &client);
 }
 
+/* The BKL measures its holds (bkl.h): a hold is the cycles from the lock to the unlock on this
+ * hart, and only a hold longer than every one before is recorded. */
+static void test_bkl_hold_measured(void **state)
+{
+	(void)state;
+	harts[0].bkl_hold_max = 0;
+	fake_set_cycles(1000);
+	bkl_lock();
+	fake_set_cycles(1500);
+	bkl_unlock();
+	assert_int_equal(harts[0].bkl_hold_max, 500);
+	fake_set_cycles(2000);
+	bkl_lock();
+	fake_set_cycles(2100); /* shorter: not recorded */
+	bkl_unlock();
+	assert_int_equal(harts[0].bkl_hold_max, 500);
+	bkl_lock();
+	fake_set_cycles(3000);
+	bkl_unlock();
+	assert_int_equal(harts[0].bkl_hold_max, 900);
+}
+
 /* A deadline armed while the BKL is held reaches the timer hardware only when the BKL is
  * released (timer.h: under -icount, arming a sooner timer ends the hart's turn in QEMU, which
  * must not happen with the lock held), as the sooner of it and the notification timers. */
@@ -388,6 +410,7 @@ int main(void)
 		FP_TEST(test_reply_recv_fast),
 		FP_TEST(test_wait_fast),
 		FP_TEST(test_signal_fast_wakes_as_signal_does),
+		FP_TEST(test_bkl_hold_measured),
 		FP_TEST(test_timer_programmed_at_unlock),
 	};
 

@@ -198,6 +198,13 @@ struct tacet_hart_info {
 	unsigned long ipis;
 	unsigned long ext_irqs;
 	unsigned long syscalls;
+	/* The big kernel lock on this hart, in cycles (instructions under QEMU -icount): its
+	 * longest hold, the trap cause (scause) and call number (a7) of the thread the hart went
+	 * back to after it (both 0: it went idle), and its longest wait for the lock. */
+	unsigned long bkl_hold_max;
+	unsigned long bkl_hold_cause;
+	unsigned long bkl_hold_call;
+	unsigned long bkl_wait_max;
 };
 
 /* IRQ_BIND flags: the line may be shared (each binder must pass it). */

@@ -63,6 +63,12 @@ static inline bool arch_trap_is_external(const struct trap_frame *tf)
 	return tf->scause == (1UL << 63 | 9); /* riscv.h: SCAUSE_INTERRUPT | SCAUSE_IRQ_S_EXT */
 }
 
+/* Why the context last trapped (scause: the top bit set for an interrupt). */
+static inline unsigned long arch_ctx_cause(const struct trap_frame *tf)
+{
+	return tf->scause;
+}
+
 static inline unsigned long arch_ctx_pc(const struct trap_frame *tf)
 {
 	return tf->sepc;
