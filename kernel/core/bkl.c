@@ -1,5 +1,6 @@
 /* bkl.c: the big kernel lock (bkl.h): the lock, and its contended path. */
 #include "core/bkl.h"
+#include "core/console.h"
 #include "core/hart.h"
 #include "core/panic.h"
 
@@ -29,4 +30,10 @@ void bkl_note_hold(struct hart *me, uint64_t hold)
 	me->bkl_hold_max = hold;
 	me->bkl_hold_cause = tf ? arch_ctx_cause(tf) : 0;
 	me->bkl_hold_call = tf ? arch_ctx_syscall_nr(tf) : 0;
+}
+
+void bkl_unlock_console(struct hart *me)
+{
+	me->console_dirty = false;
+	console_drain();
 }

@@ -42,6 +42,10 @@ static inline __attribute__((always_inline)) void bkl_lock(void)
 	bkl_lock_masked();
 }
 
+/* After a release: write out what this hart printed while holding the lock (console.c). Out
+ * of line. */
+void bkl_unlock_console(struct hart *me);
+
 /* A hold longer than any before on this hart: record it and what it was. Out of line. */
 void bkl_note_hold(struct hart *me, uint64_t hold);
 
@@ -56,8 +60,12 @@ static inline __attribute__((always_inline)) void bkl_unlock(void)
 		bkl_note_hold(me, hold);
 	bkl.owner = -1;
 	__atomic_store_n(&bkl.locked, 0, __ATOMIC_RELEASE);
-	if (__builtin_expect(this_hart()->timer_dirty, 0))
-		timer_program(this_hart()); /* what it armed while holding the lock (timer.h) */
+	if (__builtin_expect(me->unlock_work, 0)) { /* what it left for after the release */
+		if (me->timer_dirty)
+			timer_program(me); /* what it armed while holding the lock (timer.h) */
+		if (__builtin_expect(me->console_dirty, 0))
+			bkl_unlock_console(me);
+	}
 }
 
 static inline int bkl_held(void)

@@ -1,12 +1,15 @@
-/* console.c: polled output on the device tree's stdout UART (ns16550a: wait for the transmit
- * holding register to empty, write the byte). Owns the console lock, which serialises whole
- * kprintf calls across harts; after console_take_over() (panic) the lock is no longer used. */
+/* console.c: the kernel's log and the device tree's stdout UART (ns16550a, polled: wait for the
+ * transmit holding register to empty, write the byte). Owns the log's ring and the console
+ * lock, which guards the ring (never held while waiting for the UART; see kvprintf); after
+ * console_take_over() (panic) the ring is written out and the lock no longer used. */
 #include "core/console.h"
 #include "arch.h"
 #include "lib/fdt.h"
 #include "lib/kfmt.h"
 #include "lib/kstring.h"
 #include "core/spinlock.h"
+#include "core/bkl.h"
+#include "core/hart.h"
 
 #define UART_RBR 0 /* receive buffer register */
 #define UART_THR 0 /* transmit holding register */
@@ -69,15 +72,125 @@ static void console_putc(void *ctx, char c)
 	uart_base[UART_THR << uart_shift] = (uint8_t)c;
 }
 
+/* The log: every kprintf goes into a ring first, whole or not at all, under the console lock
+ * (a copy, never a wait for the UART); then the printing hart writes the ring out, unless it
+ * holds the BKL: then it writes it out right after releasing it (bkl_unlock: UNLOCK_CONSOLE).
+ * So no hart waits for the polled UART with the BKL held, whatever the kernel has to say or a
+ * server writes through DEBUG_WRITE. One hart writes out at a time, so the order of the lines
+ * is the order they entered the ring. A line the ring has no room for is dropped and counted:
+ * kernel messages may fill the ring only up to CONSOLE_KERNEL_ROOM, the rest being kept for
+ * DEBUG_WRITE (whose caller writes its own out before it returns to user mode: at most
+ * DEBUG_WRITE_MAX per hart waits); the count is printed with the next write-out. */
+#define CONSOLE_RING_SIZE (64u * 1024)
+#define CONSOLE_LINE_MAX 512 /* longer messages are cut */
+#define CONSOLE_KERNEL_ROOM (CONSOLE_RING_SIZE - MAX_HARTS * 4096u)
+#define CONSOLE_CHUNK 64 /* bytes taken out of the ring per hold of the console lock */
+
+static char ring[CONSOLE_RING_SIZE];  /* console_lock */
+static uint32_t ring_head, ring_tail; /* console_lock: free-running, head - tail bytes queued */
+static uint64_t ring_dropped;         /* console_lock: lines dropped since the last write-out */
+static int ring_writer;               /* atomic: a hart is writing the ring out */
+
+_Static_assert((CONSOLE_RING_SIZE & (CONSOLE_RING_SIZE - 1)) == 0, "ring size a power of two");
+
+struct line {
+	char buf[CONSOLE_LINE_MAX];
+	size_t len;
+};
+
+static void line_putc(void *ctx, char c)
+{
+	struct line *l = ctx;
+
+	if (l->len < sizeof(l->buf))
+		l->buf[l->len++] = c;
+}
+
+/* Queue buf whole if the ring has room below limit; else count it dropped. */
+static void ring_put(const char *buf, size_t len, uint32_t limit)
+{
+	spin_lock(&console_lock);
+	if (ring_head - ring_tail + len > limit) {
+		ring_dropped++;
+	} else {
+		for (size_t i = 0; i < len; i++)
+			ring[(ring_head + i) & (CONSOLE_RING_SIZE - 1)] = buf[i];
+		ring_head += (uint32_t)len;
+	}
+	spin_unlock(&console_lock);
+}
+
+/* Up to `max` queued bytes into buf (or the dropped lines' count, once the ring is empty). */
+static size_t ring_take(char *buf, size_t max)
+{
+	size_t n = 0;
+
+	spin_lock(&console_lock);
+	while (n < max && ring_tail != ring_head)
+		buf[n++] = ring[ring_tail++ & (CONSOLE_RING_SIZE - 1)];
+	if (!n && ring_dropped) {
+		int len = ksnprintf(buf, max, "tacet: %lu lines dropped (the log was full)\n",
+				    (unsigned long)ring_dropped);
+
+		ring_dropped = 0;
+		n = len < (int)max ? (size_t)len : max - 1;
+	}
+	spin_unlock(&console_lock);
+	return n;
+}
+
+static int ring_empty(void)
+{
+	return __atomic_load_n(&ring_head, __ATOMIC_RELAXED) ==
+		       __atomic_load_n(&ring_tail, __ATOMIC_RELAXED) &&
+	       !__atomic_load_n(&ring_dropped, __ATOMIC_RELAXED);
+}
+
+void console_drain(void)
+{
+	char chunk[CONSOLE_CHUNK];
+	size_t n;
+
+	do {
+		if (__atomic_exchange_n(&ring_writer, 1, __ATOMIC_ACQUIRE))
+			return; /* the hart writing it out writes this too */
+		while ((n = ring_take(chunk, sizeof(chunk))))
+			for (size_t i = 0; i < n; i++)
+				console_putc(NULL, chunk[i]);
+		__atomic_store_n(&ring_writer, 0, __ATOMIC_RELEASE);
+		/* a line queued by a hart that saw this one writing: written here, not stranded */
+	} while (!ring_empty());
+}
+
+/* After a panic's take-over: what the ring holds, then the rest directly, without locks. */
+static void ring_flush_unlocked(void)
+{
+	while (ring_tail != ring_head)
+		console_putc(NULL, ring[ring_tail++ & (CONSOLE_RING_SIZE - 1)]);
+}
+
+void console_write(const char *buf, size_t len, int from_user)
+{
+	struct hart *me = this_hart();
+
+	ring_put(buf, len, from_user ? CONSOLE_RING_SIZE : CONSOLE_KERNEL_ROOM);
+	if (bkl_held())
+		me->console_dirty = true; /* written out after the release */
+	else
+		console_drain();
+}
+
 void kvprintf(const char *fmt, va_list ap)
 {
-	int locked = !__atomic_load_n(&took_over, __ATOMIC_ACQUIRE);
+	struct line l = { .len = 0 };
 
-	if (locked)
-		spin_lock(&console_lock);
-	kfmt_vformat(console_putc, NULL, fmt, ap);
-	if (locked)
-		spin_unlock(&console_lock);
+	if (__atomic_load_n(&took_over, __ATOMIC_ACQUIRE) || !uart_base) {
+		/* a panic (it alone prints now), or before the UART is known (boot, one hart) */
+		kfmt_vformat(console_putc, NULL, fmt, ap);
+		return;
+	}
+	kfmt_vformat(line_putc, &l, fmt, ap);
+	console_write(l.buf, l.len, 0);
 }
 
 void kprintf(const char *fmt, ...)
@@ -110,4 +223,14 @@ int console_getc(void)
 void console_take_over(void)
 {
 	__atomic_store_n(&took_over, 1, __ATOMIC_RELEASE);
+	ring_flush_unlocked(); /* what was said before the panic, first */
+}
+
+void console_flush(void)
+{
+	this_hart()->console_dirty = false;
+	/* until the log is empty and no hart still writes out a chunk it took from it */
+	do
+		console_drain();
+	while (!ring_empty() || __atomic_load_n(&ring_writer, __ATOMIC_ACQUIRE));
 }

@@ -4,6 +4,7 @@
 #define KERNEL_CONSOLE_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 struct fdt;
 
@@ -21,5 +22,13 @@ void console_enable_rx_irq(void);
 int console_getc(void);
 /* Panic: stop taking the console lock (its holder may be halted). */
 void console_take_over(void);
+/* Queue len bytes of output (from_user: DEBUG_WRITE's, which may use the whole log); written
+ * out now, or after the BKL's release if this hart holds it (console.c). */
+void console_write(const char *buf, size_t len, int from_user);
+/* Write out what the log holds (not holding the BKL: it waits for the UART). */
+void console_drain(void);
+/* Before power-off: write out everything, and wait for any hart still writing out a part of
+ * it (the machine stops after). */
+void console_flush(void);
 
 #endif

@@ -54,7 +54,17 @@ struct hart {
 	uint64_t timer_deadline;
 	void (*timer_call)(void);
 	uint64_t ntfn_timer_next;
-	bool timer_dirty; /* changed while holding the BKL: bkl_unlock() programs the hardware */
+	/* Work this hart left for after its release of the BKL, done by bkl_unlock() (which tests
+	 * both at once: unlock_work): a deadline changed while holding it (timer_dirty: programmed
+	 * then) and console output queued while holding it (console_dirty: written out then, the
+	 * lock released: console.c). */
+	union {
+		uint16_t unlock_work;
+		struct {
+			bool timer_dirty;
+			bool console_dirty;
+		};
+	};
 
 	/* The BKL as this hart sees it (bkl.h), written by this hart only: when it last took it,
 	 * and its longest hold and wait in cycles (instructions under -icount). With the longest

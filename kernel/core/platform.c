@@ -225,6 +225,7 @@ const char *platform_bootarg(const char *key, char *buf, int size)
 
 void platform_poweroff(int code)
 {
+	console_flush(); /* the log's last lines, before the machine stops */
 	if (test_finisher) {
 		uint32_t v = code == 0 ? TEST_FINISHER_PASS
 				       : ((uint32_t)code << TEST_FINISHER_CODE_SHIFT) |

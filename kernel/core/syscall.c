@@ -47,7 +47,7 @@ static void sys_debug_write(struct thread *t)
 			syscall_ret(t, -TACET_EFAULT);
 			return;
 		}
-		kprintf("%.*s", (int)n, chunk);
+		console_write(chunk, n, 1); /* written out after the BKL's release */
 	}
 	syscall_ret(t, (long)len);
 }

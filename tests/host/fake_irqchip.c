@@ -440,6 +440,12 @@ void bkl_note_hold(struct hart *me, uint64_t hold)
 	me->bkl_hold_max = hold;
 }
 
+/* After a release (kernel/core/bkl.c's, left out with the lock): no console on the host. */
+void bkl_unlock_console(struct hart *me)
+{
+	me->console_dirty = false;
+}
+
 /* The BKL's slow path (kernel/core/bkl.c): one hart at a time on the host, so taken means
  * taken twice. */
 void bkl_lock_slow(void)
