@@ -94,6 +94,7 @@ int main(void)
 	}
 	chain(0);
 	chain(1);
+	chains_report_bkl("chain_cap");
 	printf("chain_cap: %s\n", chains_failed ? "some checks failed" : "all checks passed");
 	return chains_failed;
 }

@@ -53,6 +53,7 @@ int main(void)
 	       "ended, threads of the chain left: %lu: %s\n", n, verdict(!err && n == 0));
 	tacet_cap_delete(SLOT_FIRST);
 	mem_check("chain_fault", &before);
+	chains_report_bkl("chain_fault");
 	printf("chain_fault: %s\n", chains_failed ? "some checks failed" : "all checks passed");
 	return chains_failed;
 }

@@ -86,6 +86,7 @@ int main(void)
 	err = tacet_cap_delete(last);
 	printf("chain_frame: deleted the last derived frame: %s\n", verdict(!err));
 	mem_check("chain_frame", &before);
+	chains_report_bkl("chain_frame");
 	printf("chain_frame: %s\n", chains_failed ? "some checks failed" : "all checks passed");
 	return chains_failed;
 }

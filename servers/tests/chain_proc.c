@@ -40,6 +40,7 @@ int main(void)
 	printf("chain_proc: deleted the capability to the first: the kernel lives, the first one "
 	       "ended, threads of the chain left: %lu: %s\n", n, verdict(!err && n == 0));
 	mem_check("chain_proc", &before);
+	chains_report_bkl("chain_proc");
 	printf("chain_proc: %s\n", chains_failed ? "some checks failed" : "all checks passed");
 	return chains_failed;
 }

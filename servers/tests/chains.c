@@ -219,3 +219,19 @@ long chain_thread_new(unsigned long slot, unsigned long arg, unsigned int prio)
 	tid = tacet_thread_new(slot, 0, CHAIN_VA, 0, arg, TACET_SCHED(prio, self.hart));
 	return tid < 0 ? tid : 0;
 }
+
+void chains_report_bkl(const char *who)
+{
+	struct tacet_hart_info hi;
+	unsigned long best = 0, best_hart = 0, call = 0, cause = 0;
+
+	for (unsigned long h = 0; tacet_info(TACET_INFO_HART, h, &hi, sizeof(hi)) > 0; h++)
+		if (hi.bkl_hold_max > best) {
+			best = hi.bkl_hold_max;
+			best_hart = h;
+			call = hi.bkl_hold_call;
+			cause = hi.bkl_hold_cause;
+		}
+	printf("%s: longest BKL hold: %lu cycles on hart %lu (cause %#lx, call %lu)\n", who, best,
+	       best_hart, cause, call);
+}

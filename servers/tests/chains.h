@@ -60,4 +60,9 @@ long chain_process_new(unsigned long dst, unsigned long fault_ep, int ready);
  * -TACET_E*. */
 long chain_thread_new(unsigned long slot, unsigned long arg, unsigned int prio);
 
+/* Prints the longest hold of the big kernel lock any hart has seen so far (TACET_INFO_HART),
+ * with the trap cause and call of the thread its hart went back to: what a chain's end cost the
+ * other harts (issue: no kernel entry may be long). */
+void chains_report_bkl(const char *who);
+
 #endif
