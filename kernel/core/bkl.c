@@ -34,6 +34,5 @@ void bkl_note_hold(struct hart *me, uint64_t hold)
 
 void bkl_unlock_console(struct hart *me)
 {
-	me->console_dirty = false;
-	console_drain();
+	console_written_after_unlock(me);
 }

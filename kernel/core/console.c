@@ -90,6 +90,7 @@ static char ring[CONSOLE_RING_SIZE];  /* console_lock */
 static uint32_t ring_head, ring_tail; /* console_lock: free-running, head - tail bytes queued */
 static uint64_t ring_dropped;         /* console_lock: lines dropped since the last write-out */
 static int ring_writer;               /* atomic: a hart is writing the ring out */
+static uint32_t ring_written;         /* atomic: ring_tail as of the last chunk written out */
 
 _Static_assert((CONSOLE_RING_SIZE & (CONSOLE_RING_SIZE - 1)) == 0, "ring size a power of two");
 
@@ -106,9 +107,12 @@ static void line_putc(void *ctx, char c)
 		l->buf[l->len++] = c;
 }
 
-/* Queue buf whole if the ring has room below limit; else count it dropped. */
-static void ring_put(const char *buf, size_t len, uint32_t limit)
+/* Queue buf whole if the ring has room below limit; else count it dropped. Returns the ring's
+ * end after it: once written out up to there, buf is on the wire. */
+static uint32_t ring_put(const char *buf, size_t len, uint32_t limit)
 {
+	uint32_t end;
+
 	spin_lock(&console_lock);
 	if (ring_head - ring_tail + len > limit) {
 		ring_dropped++;
@@ -117,11 +121,14 @@ static void ring_put(const char *buf, size_t len, uint32_t limit)
 			ring[(ring_head + i) & (CONSOLE_RING_SIZE - 1)] = buf[i];
 		ring_head += (uint32_t)len;
 	}
+	end = ring_head;
 	spin_unlock(&console_lock);
+	return end;
 }
 
-/* Up to `max` queued bytes into buf (or the dropped lines' count, once the ring is empty). */
-static size_t ring_take(char *buf, size_t max)
+/* Up to `max` queued bytes into buf (or the dropped lines' count, once the ring is empty);
+ * *upto: where the ring's written-out part will end once they are written. */
+static size_t ring_take(char *buf, size_t max, uint32_t *upto)
 {
 	size_t n = 0;
 
@@ -135,6 +142,7 @@ static size_t ring_take(char *buf, size_t max)
 		ring_dropped = 0;
 		n = len < (int)max ? (size_t)len : max - 1;
 	}
+	*upto = ring_tail;
 	spin_unlock(&console_lock);
 	return n;
 }
@@ -149,17 +157,34 @@ static int ring_empty(void)
 void console_drain(void)
 {
 	char chunk[CONSOLE_CHUNK];
+	uint32_t upto;
 	size_t n;
 
 	do {
 		if (__atomic_exchange_n(&ring_writer, 1, __ATOMIC_ACQUIRE))
 			return; /* the hart writing it out writes this too */
-		while ((n = ring_take(chunk, sizeof(chunk))))
+		while ((n = ring_take(chunk, sizeof(chunk), &upto))) {
 			for (size_t i = 0; i < n; i++)
 				console_putc(NULL, chunk[i]);
+			__atomic_store_n(&ring_written, upto, __ATOMIC_RELEASE);
+		}
 		__atomic_store_n(&ring_writer, 0, __ATOMIC_RELEASE);
 		/* a line queued by a hart that saw this one writing: written here, not stranded */
 	} while (!ring_empty());
+}
+
+/* Until the ring is written out up to end (a line this hart queued is on the wire): as a
+ * kprintf or DEBUG_WRITE always was before its caller went on. Not holding the BKL. */
+static void console_wait_written(uint32_t end)
+{
+	while ((int32_t)(__atomic_load_n(&ring_written, __ATOMIC_ACQUIRE) - end) < 0)
+		console_drain(); /* returns at once while another hart writes */
+}
+
+void console_written_after_unlock(struct hart *me)
+{
+	me->console_dirty = false;
+	console_wait_written(me->console_until);
 }
 
 /* After a panic's take-over: what the ring holds, then the rest directly, without locks. */
@@ -173,11 +198,14 @@ void console_write(const char *buf, size_t len, int from_user)
 {
 	struct hart *me = this_hart();
 
-	ring_put(buf, len, from_user ? CONSOLE_RING_SIZE : CONSOLE_KERNEL_ROOM);
-	if (bkl_held())
+	uint32_t end = ring_put(buf, len, from_user ? CONSOLE_RING_SIZE : CONSOLE_KERNEL_ROOM);
+
+	if (bkl_held()) {
+		me->console_until = end;
 		me->console_dirty = true; /* written out after the release */
-	else
-		console_drain();
+	} else {
+		console_wait_written(end);
+	}
 }
 
 void kvprintf(const char *fmt, va_list ap)

@@ -27,6 +27,9 @@ void console_take_over(void);
 void console_write(const char *buf, size_t len, int from_user);
 /* Write out what the log holds (not holding the BKL: it waits for the UART). */
 void console_drain(void);
+struct hart;
+/* After the BKL's release: return once what me queued while holding it is written out. */
+void console_written_after_unlock(struct hart *me);
 /* Before power-off: write out everything, and wait for any hart still writing out a part of
  * it (the machine stops after). */
 void console_flush(void);

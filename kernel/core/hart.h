@@ -65,6 +65,7 @@ struct hart {
 			bool console_dirty;
 		};
 	};
+	uint32_t console_until; /* the log's end after this hart's last line (console.c) */
 
 	/* The BKL as this hart sees it (bkl.h), written by this hart only: when it last took it,
 	 * and its longest hold and wait in cycles (instructions under -icount). With the longest
