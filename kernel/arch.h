@@ -90,6 +90,10 @@ bool arch_fp_trap(struct trap_frame *tf, const struct fp_state *fp);
  * trap_exception (core/entry.h). An interrupt that is not external (arch_trap_is_external(),
  * inline in arch_types.h: the timer, an IPI) the generic entry hands back to the port. */
 void arch_trap_interrupt(struct trap_frame *tf);
+/* Handle what is pending on this hart as the idle wait does (arch_interrupts_pending(), inline
+ * in arch_types.h, says whether anything is), interrupts staying masked: from a preemption
+ * point (bkl_yield), not holding the BKL. */
+void arch_take_pending_interrupts(void);
 
 /* --- harts --- */
 /* Allocate and map h's guarded kernel and interrupt stacks. Returns 0 or -1 (no memory). */

@@ -18,6 +18,15 @@ extern struct spinlock bkl;
 /* The contended case, and the debug build's report of a hart taking it twice, out of line. */
 void bkl_lock_slow(void);
 
+/* Harts spinning in bkl_lock_slow (atomic). */
+extern uint32_t bkl_waiting;
+
+/* A preemption point, for work whose length a user chooses (BKL held; the caller's state
+ * consistent, nothing on its stack that another hart could change under it): if an interrupt
+ * is pending on this hart or another hart waits for the BKL, release it, take the interrupts
+ * (their top halves run now), let a waiter in, and take the BKL again. Out of line. */
+void bkl_yield(void);
+
 /* Where interrupts are masked by construction (a trap entry from user mode, the idle wait's
  * handlers): one swap when the lock is free, the common case on every kernel entry. A hart
  * that holds it already finds it taken, and the slow path says so (debug builds). */

@@ -94,7 +94,9 @@ void trap_exception(struct trap_frame *tf)
 	struct thread *t = this_hart()->current;
 
 	bkl_lock_masked();
-	if (t->state != TACET_THREAD_DEAD && !arch_fp_trap(tf, &t->fp))
+	if (t->state != TACET_THREAD_DEAD && !arch_fp_trap(tf, &t->fp)) {
 		thread_fault(t);
+		sched_reap(); /* a fault nobody supervises ends the thread */
+	}
 	sched_exit_to_user();
 }

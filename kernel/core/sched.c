@@ -2,6 +2,7 @@
  * affinity is hart h; a RUNNING thread is in no queue). Everything here runs with the BKL held,
  * except the idle wait, which drops it. */
 #include "core/sched.h"
+#include "object/reaper.h"
 #include "core/console.h"
 #include "core/hart.h"
 #include "irq/irq.h"
@@ -81,11 +82,14 @@ static bool keep_running(struct hart *me, struct thread *cur)
 }
 
 /* The previous thread is off this hart: keep its FPU state; drop the last reference of a dead one. */
-static void switch_from(struct thread *prev)
+/* prev leaves the hart; true if it was dead and its own reference went with it. */
+static bool switch_from(struct thread *prev)
 {
 	arch_fp_save(&prev->ctx, &prev->fp);
-	if (prev->state == TACET_THREAD_DEAD)
-		kobj_put(&prev->obj);
+	if (prev->state != TACET_THREAD_DEAD)
+		return false;
+	kobj_put(&prev->obj);
+	return true;
 }
 
 static void switch_to(struct hart *me, struct thread *next)
@@ -95,25 +99,50 @@ static void switch_to(struct hart *me, struct thread *next)
 		slice_start(me);
 }
 
+/* This hart runs no thread any more: the kernel's tables, no slice (it idles, or picks anew). */
+static void hart_detach(struct hart *me)
+{
+	arch_aspace_activate(0);
+	me->current = NULL;
+	me->user_ctx = NULL;
+	timer_arm_locked(me, UINT64_MAX, 0); /* bkl_unlock() disarms */
+	me->slice = SLICE_NONE;
+}
+
+void sched_reap_point(void)
+{
+	struct hart *me = this_hart();
+
+	/* the hart's own thread ended in this run (its end was queued): off the hart before the
+	 * lock is let go, so that its last reference goes now and nothing of it is reachable from
+	 * here (a watcher told of its process's end finds it gone) */
+	if (me->current && me->current->state == TACET_THREAD_DEAD) {
+		switch_from(me->current);
+		hart_detach(me);
+	}
+	bkl_yield();
+}
+
 void sched_exit_to_user(void)
 {
 	struct hart *me = this_hart();
-	struct thread *cur = me->current, *next;
+	struct thread *cur, *next;
 
 	KASSERT(bkl_held(), "sched_exit_to_user: BKL not held");
+	cur = me->current;
 	irq_report(); /* what the top half disabled (it never prints) */
 	if (!keep_running(me, cur)) {
-		if (cur)
-			switch_from(cur);
+		if (cur && switch_from(cur)) {
+			/* a dead thread's last reference went: its end runs with the hart detached
+			 * from every thread, as the lock may be let go between two objects */
+			hart_detach(me);
+			cur = NULL;
+			sched_reap();
+		}
 		while (!(next = rq_pop(me->rq))) {
-			if (cur) {
-				arch_aspace_activate(0);
-				me->current = NULL;
-				me->user_ctx = NULL;
-				cur = NULL;
-				timer_arm_locked(me, UINT64_MAX, 0); /* bkl_unlock() disarms */
-				me->slice = SLICE_NONE;
-			}
+			if (cur)
+				hart_detach(me);
+			cur = NULL;
 			bkl_unlock();
 			ktest_hart_poll();
 			arch_idle_wait();
@@ -137,5 +166,6 @@ void sched_exit_to_user(void)
 void sched_start_hart(void)
 {
 	bkl_lock();
+	sched_reap(); /* what boot left to end */
 	sched_exit_to_user();
 }

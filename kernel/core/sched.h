@@ -13,6 +13,7 @@
 #include "object/process.h"
 #include "irq/irq.h"
 #include "core/timer.h"
+#include "object/reaper.h"
 
 struct hart;
 
@@ -26,6 +27,17 @@ void sched_unready(struct thread *t);
 void sched_block(struct thread *t, enum tacet_thread_state state);
 /* Round-robin: the current thread goes behind its equals. */
 void sched_yield(void);
+/* The reaper's preemption point (reaper_run's between, BKL held): a thread of this hart's that
+ * ended meanwhile leaves the hart, then bkl_yield(). */
+void sched_reap_point(void);
+/* Run the reaper's queue to empty, with preemption points (BKL held, at a point where nothing
+ * up the stack is in the middle of anything: the start and end of a system call, after a
+ * fault, when a dead thread leaves its hart). Inline: every system call asks. */
+static inline void sched_reap(void)
+{
+	if (__builtin_expect(reaper_pending(), 0))
+		reaper_run(sched_reap_point);
+}
 /* Leave the kernel: pick the thread to run on this hart (idling until there is one), switch
  * to it and return to user mode. Called with the BKL held; releases it. */
 _Noreturn void sched_exit_to_user(void);

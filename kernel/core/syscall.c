@@ -18,6 +18,7 @@
 #include "mm/usercopy.h"
 #include "object/process.h"
 #include "core/sched.h"
+#include "object/reaper.h"
 #include <tacet/abi.h>
 
 #define DEBUG_WRITE_MAX 4096
@@ -177,9 +178,18 @@ void syscall_dispatch(struct thread *t)
 	unsigned long n = arch_ctx_syscall_nr(&t->ctx);
 
 	this_hart()->syscalls++;
+	/* a teardown another hart is running, preempted (its hart let this one in): end it first,
+	 * so that no call sees objects half-way through their end (a leak check, a process
+	 * watched ending, memory its budget will get back...) */
+	if (reaper_pending()) {
+		sched_reap();
+		if (t->state == TACET_THREAD_DEAD)
+			return; /* ended by another hart while the lock was let go */
+	}
 	if (n >= TACET_SYS_COUNT || !syscalls[n]) {
 		syscall_ret(t, -TACET_ENOSYS);
 		return;
 	}
 	syscalls[n](t);
+	sched_reap(); /* what the call left to end: its caller sees one call that ended it all */
 }

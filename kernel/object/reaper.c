@@ -1,32 +1,28 @@
-/* reaper.c: owns the queue of objects waiting to be ended or destroyed (see reaper.h) and the
- * flag that says a caller up the stack is running it. BKL held. The queue is first in, first
+/* reaper.c: owns the queue of objects waiting to be ended or destroyed (see reaper.h). BKL
+ * held. The queue is first in, first
  * out, through the link in each object's header (struct kobj's reap_next): an object is on it
  * at most once, either to be ended (it then still has the queue's reference) or, after its
  * last reference went, to be destroyed, never both. First in, first out keeps the order a
  * recursive teardown had where it shows: a process's end is reported before its children's. */
 #include "object/reaper.h"
 
-static struct kobj *head, *tail;
-static int running;
+struct kobj *reaper_head; /* the queue's first object, NULL when empty */
+static struct kobj *tail;
 
-/* Unless a caller up the stack runs the queue already, run it until it is empty: each object's
- * end may queue more objects, which this loop then takes, one at a time. */
-static void run(void)
+void reaper_run(void (*between)(void))
 {
 	struct kobj *o;
 
-	if (running)
-		return;
-	running = 1;
-	while ((o = head)) {
-		head = o->reap_next;
-		if (!head)
+	while ((o = reaper_head)) {
+		reaper_head = o->reap_next;
+		if (!reaper_head)
 			tail = NULL;
 		o->reap_next = NULL;
 		o->queued = 0; /* from here on, asking for its end again queues it again */
 		kobj_reap(o);
+		if (reaper_head && between)
+			between(); /* may let other harts in: they may queue more, or run it too */
 	}
-	running = 0;
 }
 
 static void push(struct kobj *o)
@@ -35,14 +31,13 @@ static void push(struct kobj *o)
 	if (tail)
 		tail->reap_next = o;
 	else
-		head = o;
+		reaper_head = o;
 	tail = o;
 }
 
 void reaper_free(struct kobj *o)
 {
 	push(o);
-	run();
 }
 
 void reaper_end(struct kobj *o)
@@ -52,5 +47,4 @@ void reaper_end(struct kobj *o)
 	o->queued = 1;
 	o->refs++; /* the queue's: o must outlive the ends that come before its own */
 	push(o);
-	run();
 }

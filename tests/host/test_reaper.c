@@ -106,6 +106,8 @@ static void test_million_chain_is_a_loop(void **state)
 			objs[i].holds[0] = &objs[i + 1];
 	}
 	put(&objs[0]);
+	assert_int_equal(nevents, 0); /* queued: run on the way out of the kernel */
+	reaper_run(NULL);
 	assert_int_equal(nevents, MAX_OBJS);
 	assert_int_equal(max_depth, 1);
 	for (size_t i = 0; i < MAX_OBJS; i += 99991)
@@ -125,6 +127,7 @@ static void test_first_in_first_out(void **state)
 		}
 	}
 	put(&objs[0]);
+	reaper_run(NULL);
 	assert_int_equal(nevents, 15);
 	assert_int_equal(max_depth, 1);
 	for (size_t i = 0; i < 15; i++)
@@ -143,6 +146,7 @@ static void test_end_chain(void **state)
 			objs[i].ends[0] = objs[i].ends[1] = &objs[i + 1]; /* asked twice */
 	}
 	reaper_end(&objs[0].k);
+	reaper_run(NULL);
 	assert_int_equal(nevents, MAX_OBJS);
 	assert_int_equal(max_depth, 1);
 	for (size_t i = 0; i < MAX_OBJS; i += 77777) {
@@ -164,16 +168,89 @@ static void test_end_then_free(void **state)
 	objs[0].drops = &objs[1];
 	objs[0].ends[0] = &objs[2];
 	reaper_end(&objs[0].k);
+	reaper_run(NULL);
 	assert_int_equal(nevents, 4);
 	expect(0, 0, ENDED);
 	expect(1, 2, ENDED);
 	expect(2, 1, DESTROYED);
 	expect(3, 0, DESTROYED);
 	assert_int_equal(objs[2].k.refs, 1);
-	put(&objs[2]); /* outside any teardown: destroyed before put returns */
+	put(&objs[2]); /* outside any teardown: destroyed when the queue next runs */
+	assert_true(reaper_pending());
+	reaper_run(NULL);
 	assert_int_equal(nevents, 5);
 	expect(4, 2, DESTROYED);
 	assert_int_equal(max_depth, 1);
+}
+
+/* Preemption points: between two objects the run calls between(), where the kernel drops the
+ * BKL for a moment; meanwhile other harts may queue more work or run the queue themselves.
+ * Interrupted at every point, with both happening, the end state is the uninterrupted one:
+ * every object destroyed exactly once, first in first out, never two kobj_reap deep. */
+static size_t points, second_head;
+
+static void between(void)
+{
+	points++;
+	if (points == 10)
+		put(&objs[second_head]); /* another hart drops the head of a second chain */
+	if (points % 1000 == 0)
+		reaper_run(NULL); /* another hart, in the window, runs the queue to empty itself */
+}
+
+static void test_preempted_at_every_point(void **state)
+{
+	const size_t n = 20000;
+	bool *seen = calloc(2 * n, sizeof(*seen));
+
+	(void)state;
+	assert_non_null(seen);
+	second_head = n;
+	for (size_t i = 0; i < 2 * n; i++) {
+		objs[i].k.refs = 1;
+		if (i + 1 != n && i + 1 < 2 * n)
+			objs[i].holds[0] = &objs[i + 1]; /* two chains: 0..n-1 and n..2n-1 */
+	}
+	points = 0;
+	put(&objs[0]);
+	reaper_run(between);
+	assert_false(reaper_pending());
+	assert_int_equal(nevents, 2 * n);
+	assert_int_equal(max_depth, 1);
+	for (size_t i = 0; i < nevents; i++) {
+		assert_int_equal(log_what[i], DESTROYED);
+		assert_false(seen[log_id[i]]);
+		seen[log_id[i]] = true;
+	}
+	/* each chain in its own order */
+	for (size_t i = 1, last0 = 0, last1 = n; i < nevents; i++) {
+		size_t id = log_id[i];
+
+		if (id < n && id != 0) {
+			assert_true(id > last0);
+			last0 = id;
+		} else if (id >= n && id != n) {
+			assert_true(id > last1);
+			last1 = id;
+		}
+	}
+	/* a point after every object that had another queued behind it (the nested runs' objects
+	 * passed none) */
+	assert_true(points >= 1000);
+	free(seen);
+}
+
+/* Without a preemption point asked for, the run is the same loop. And points come only while
+ * work is queued: a single object gets none. */
+static void test_single_object_no_point(void **state)
+{
+	(void)state;
+	objs[0].k.refs = 1;
+	points = 0;
+	put(&objs[0]);
+	reaper_run(between);
+	assert_int_equal(points, 0);
+	assert_int_equal(nevents, 1);
 }
 
 int main(void)
@@ -183,6 +260,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_first_in_first_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_end_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_end_then_free, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_preempted_at_every_point, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_single_object_no_point, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

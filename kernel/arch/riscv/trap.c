@@ -122,6 +122,12 @@ void trap_idle_interrupts(void)
 		timer_handle();
 }
 
+void arch_take_pending_interrupts(void)
+{
+	this_hart()->trap_cycle = arch_cycles(); /* the top half counts from here */
+	trap_idle_interrupts();
+}
+
 void trap_kernel(struct trap_frame *tf)
 {
 	if (!(tf->sstatus & SSTATUS_SPP))

@@ -108,6 +108,16 @@ void arch_irq_complete(const struct arch_hart *a, unsigned int irq);
 void arch_irq_mask(unsigned int irq);
 void arch_irq_unmask(unsigned int irq);
 #else
+/* Whether an interrupt enabled in sie is pending on this hart (sstatus.SIE aside). */
+static inline __attribute__((always_inline)) bool arch_interrupts_pending(void)
+{
+	unsigned long pending, enabled;
+
+	__asm__ volatile("csrr %0, sip" : "=r"(pending));
+	__asm__ volatile("csrr %0, sie" : "=r"(enabled));
+	return (pending & enabled) != 0;
+}
+
 /* This hart's struct hart: the kernel keeps it in tp. */
 static inline struct hart *arch_this_hart(void)
 {
