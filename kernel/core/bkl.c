@@ -44,13 +44,14 @@ void bkl_unlock_console(struct hart *me)
 void bkl_yield(void)
 {
 	struct hart *me = this_hart();
+	uint64_t now = arch_cycles();
 
+	if (now - me->bkl_since < BKL_YIELD_AFTER)
+		return; /* held briefly yet: going on costs others less than a hand-over */
 	if (!arch_interrupts_pending() && !__atomic_load_n(&bkl_waiting, __ATOMIC_RELAXED)) {
 		/* nobody to let in: the hold goes on, but what a waiter could have waited ends
 		 * here, so the measured hold does too (bkl_hold_max: the longest stretch without a
 		 * point where the lock would have been let go) */
-		uint64_t now = arch_cycles();
-
 		if (now - me->bkl_since > me->bkl_hold_max)
 			bkl_note_hold(me, now - me->bkl_since);
 		me->bkl_since = now;

@@ -22,9 +22,13 @@ void bkl_lock_slow(void);
 extern uint32_t bkl_waiting;
 
 /* A preemption point, for work whose length a user chooses (BKL held; the caller's state
- * consistent, nothing on its stack that another hart could change under it): if an interrupt
- * is pending on this hart or another hart waits for the BKL, release it, take the interrupts
- * (their top halves run now), let a waiter in, and take the BKL again. Out of line. */
+ * consistent, nothing on its stack that another hart could change under it): once the lock has
+ * been held BKL_YIELD_AFTER cycles (instructions under -icount), if an interrupt is pending on
+ * this hart or another hart waits for the BKL, release it, take the interrupts (their top
+ * halves run now), let a waiter in, and take the BKL again. So a hold lasts at most
+ * BKL_YIELD_AFTER plus one step of the work, and a long teardown hands the lock over that
+ * often, not at every step. Out of line. */
+#define BKL_YIELD_AFTER 4000
 void bkl_yield(void);
 
 /* Where interrupts are masked by construction (a trap entry from user mode, the idle wait's

@@ -74,7 +74,7 @@ static void console_putc(void *ctx, char c)
 
 /* The log: every kprintf goes into a ring first, whole or not at all, under the console lock
  * (a copy, never a wait for the UART); then the printing hart writes the ring out, unless it
- * holds the BKL: then it writes it out right after releasing it (bkl_unlock: UNLOCK_CONSOLE).
+ * holds the BKL: then it writes it out right after releasing it (bkl_unlock: console_dirty).
  * So no hart waits for the polled UART with the BKL held, whatever the kernel has to say or a
  * server writes through DEBUG_WRITE. One hart writes out at a time, so the order of the lines
  * is the order they entered the ring. A line the ring has no room for is dropped and counted:
@@ -107,12 +107,9 @@ static void line_putc(void *ctx, char c)
 		l->buf[l->len++] = c;
 }
 
-/* Queue buf whole if the ring has room below limit; else count it dropped. Returns the ring's
- * end after it: once written out up to there, buf is on the wire. */
-static uint32_t ring_put(const char *buf, size_t len, uint32_t limit)
+/* Queue buf whole if the ring has room below limit; else count it dropped. */
+static void ring_put(const char *buf, size_t len, uint32_t limit)
 {
-	uint32_t end;
-
 	spin_lock(&console_lock);
 	if (ring_head - ring_tail + len > limit) {
 		ring_dropped++;
@@ -121,9 +118,7 @@ static uint32_t ring_put(const char *buf, size_t len, uint32_t limit)
 			ring[(ring_head + i) & (CONSOLE_RING_SIZE - 1)] = buf[i];
 		ring_head += (uint32_t)len;
 	}
-	end = ring_head;
 	spin_unlock(&console_lock);
-	return end;
 }
 
 /* Up to `max` queued bytes into buf (or the dropped lines' count, once the ring is empty);
@@ -173,8 +168,8 @@ void console_drain(void)
 	} while (!ring_empty());
 }
 
-/* Until the ring is written out up to end (a line this hart queued is on the wire): as a
- * kprintf or DEBUG_WRITE always was before its caller went on. Not holding the BKL. */
+/* Until the ring is written out up to end (what was logged before is on the wire). Not
+ * holding the BKL. */
 static void console_wait_written(uint32_t end)
 {
 	while ((int32_t)(__atomic_load_n(&ring_written, __ATOMIC_ACQUIRE) - end) < 0)
@@ -184,7 +179,23 @@ static void console_wait_written(uint32_t end)
 void console_written_after_unlock(struct hart *me)
 {
 	me->console_dirty = false;
+	if (!me->console_sync) {
+		console_drain(); /* returns at once if another hart writes: it writes this too */
+		return;
+	}
+	me->console_sync = false;
 	console_wait_written(me->console_until);
+}
+
+void console_sync_after_unlock(void)
+{
+	struct hart *me = this_hart();
+
+	spin_lock(&console_lock);
+	me->console_until = ring_head;
+	spin_unlock(&console_lock);
+	me->console_sync = true;
+	me->console_dirty = true;
 }
 
 /* After a panic's take-over: what the ring holds, then the rest directly, without locks. */
@@ -198,14 +209,11 @@ void console_write(const char *buf, size_t len, int from_user)
 {
 	struct hart *me = this_hart();
 
-	uint32_t end = ring_put(buf, len, from_user ? CONSOLE_RING_SIZE : CONSOLE_KERNEL_ROOM);
-
-	if (bkl_held()) {
-		me->console_until = end;
+	ring_put(buf, len, from_user ? CONSOLE_RING_SIZE : CONSOLE_KERNEL_ROOM);
+	if (bkl_held())
 		me->console_dirty = true; /* written out after the release */
-	} else {
-		console_wait_written(end);
-	}
+	else
+		console_drain();
 }
 
 void kvprintf(const char *fmt, va_list ap)

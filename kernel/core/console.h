@@ -28,8 +28,12 @@ void console_write(const char *buf, size_t len, int from_user);
 /* Write out what the log holds (not holding the BKL: it waits for the UART). */
 void console_drain(void);
 struct hart;
-/* After the BKL's release: return once what me queued while holding it is written out. */
+/* After the BKL's release: write out what me queued while holding it (or, after
+ * console_sync_after_unlock, return only once everything logged before is on the wire). */
 void console_written_after_unlock(struct hart *me);
+/* BKL held: after its release, this hart waits until everything logged so far is written out
+ * (DEBUG_WRITE of 0 bytes: before a power-off from user space). */
+void console_sync_after_unlock(void);
 /* Before power-off: write out everything, and wait for any hart still writing out a part of
  * it (the machine stops after). */
 void console_flush(void);

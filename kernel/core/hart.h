@@ -65,7 +65,8 @@ struct hart {
 			bool console_dirty;
 		};
 	};
-	uint32_t console_until; /* the log's end after this hart's last line (console.c) */
+	uint32_t console_until; /* console_sync: the log's end to wait for (console.c) */
+	bool console_sync;
 
 	/* The BKL as this hart sees it (bkl.h), written by this hart only: when it last took it,
 	 * and its longest hold and wait in cycles (instructions under -icount). With the longest

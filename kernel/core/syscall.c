@@ -41,6 +41,8 @@ static void sys_debug_write(struct thread *t)
 		syscall_ret(t, -TACET_ERANGE);
 		return;
 	}
+	if (!len) /* a sync: the caller goes on once everything logged before is written out */
+		console_sync_after_unlock();
 	for (unsigned long done = 0; done < len; done += DEBUG_WRITE_CHUNK) {
 		unsigned long n = len - done < DEBUG_WRITE_CHUNK ? len - done : DEBUG_WRITE_CHUNK;
 

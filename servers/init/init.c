@@ -471,6 +471,8 @@ static int all_done(void)
 
 static void power_off(int failed)
 {
+	fflush(stdout);
+	tacet_log_sync(); /* the kernel's log on the wire before the machine stops */
 	for (unsigned long i = 0; i < bi->ndevices; i++) {
 		const struct tacet_bootinfo_device *d = &bi->devices[i];
 

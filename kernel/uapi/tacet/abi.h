@@ -19,7 +19,8 @@
 /* Call numbers. Arguments are named in the order a0, a1, ...; "slot" is a capability slot. */
 enum tacet_sys {
 	TACET_SYS_NULL = 0,          /* () -> 0: the null syscall (benchmarks) */
-	TACET_SYS_DEBUG_WRITE = 1,   /* (buf, len) -> len: kernel console, for early output */
+	TACET_SYS_DEBUG_WRITE = 1,   /* (buf, len) -> len: kernel console, for early output; len 0:
+				      * returns once all logged before is written out */
 	TACET_SYS_EXIT = 2,          /* (status): end this thread; the last one ends its process */
 	TACET_SYS_YIELD = 3,         /* () -> 0 */
 	TACET_SYS_CALL = 4,          /* (ep, tag, w0..w3, reply_slot) -> 0; a1 = tag, a2..a5 =

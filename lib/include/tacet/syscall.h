@@ -134,6 +134,15 @@ static inline long tacet_debug_write(const void *buf, unsigned long len)
 	return tacet_syscall2(TACET_SYS_DEBUG_WRITE, (unsigned long)buf, len);
 }
 
+/* Returns once everything the kernel's log holds (its messages, and every DEBUG_WRITE so far,
+ * from any hart) is written out to the console: the kernel writes its log out after it lets go
+ * of its lock, asynchronously. For a program about to stop the machine itself (init writes
+ * QEMU's test device). */
+static inline long tacet_log_sync(void)
+{
+	return tacet_debug_write(0, 0);
+}
+
 /* Ends the calling thread; the last thread of a process ends the process. Plain exit() runs
  * atexit handlers and flushes stdout first, then comes here through _exit(). */
 _Noreturn static inline void tacet_exit(long status)
