@@ -1,6 +1,7 @@
-/* mm.c: owns the global page pool; pool_lock guards every field of `pool`. The pool touches no
- * free page at boot (page_alloc.h): a page is first written when page_alloc_zeroed() zeroes it,
- * so boot time does not grow with the memory size. */
+/* mm.c: owns the global page pool; pool_lock guards every field of `pool`. The pool never
+ * touches a page it manages (page_alloc.h: its bookkeeping sits in each large range's lowest
+ * pages, mapped here before the range is added): a page is first written when
+ * page_alloc_zeroed() zeroes it, and boot time does not grow with the memory size. */
 #include "mm/mm.h"
 #include "arch.h"
 #include "core/console.h"

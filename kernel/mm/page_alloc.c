@@ -1,24 +1,12 @@
-/* page_alloc.c: free-memory arithmetic over physical ranges and the page pool: its ranges'
- * fresh marks and its free list (see page_alloc.h). Owns no global state; each struct page_pool
- * is serialised by its caller. */
+/* page_alloc.c: free-memory arithmetic over physical ranges and the page pool, a binary buddy
+ * allocator whose bookkeeping (per-order bitmap trees over 1 MiB chunks, a few words per chunk)
+ * lives in kernel-owned memory, never in a page it manages (design and costs: page_alloc.h).
+ * Owns no global state (but the host tests' step counter); each struct page_pool is serialised
+ * by its caller. */
 #include <stdbool.h>
 #include "mm/page_alloc.h"
 
 #define PAGE_OFFSET_MASK (PAGE_SIZE - 1)
-
-/*
- * The second word of a free page holds its address xor this constant. Data that happens to
- * hold it costs a list walk, nothing more; the low bits are set so that pa ^ poison is never 0
- * for an aligned pa, which lets page_pool_alloc() clear the word with 0.
- */
-#define PAGE_POOL_FREE_POISON 0x9e3779b97f4a7c15ULL
-_Static_assert((PAGE_POOL_FREE_POISON & PAGE_OFFSET_MASK) != 0, "poison must not be page aligned");
-
-/* Where a free page keeps the list's bookkeeping, in 64-bit words from its start. */
-enum page_free_word {
-	PAGE_FREE_NEXT,   /* physical address of the next free page, 0 at the end */
-	PAGE_FREE_POISON, /* pa ^ PAGE_POOL_FREE_POISON while free */
-};
 
 static bool range_contains(const struct phys_range *r, uint64_t addr)
 {
@@ -117,64 +105,344 @@ int phys_ranges_subtract(const struct phys_range *mem, int nmem, const struct ph
 	return nout;
 }
 
-static uint64_t *page_words(const struct page_pool *pool, uint64_t pa)
+/* --- the page pool: bits -------------------------------------------------------------------- */
+
+#define MAX_ORDER    PAGE_POOL_MAX_ORDER
+#define CHUNK_PAGES  PAGE_POOL_RUN_MAX
+#define CHUNK_SHIFT  (PAGE_SHIFT + MAX_ORDER)
+#define CHUNK_WORDS  PAGE_POOL_CHUNK_WORDS
+#define CHUNK_BITS   (2 * CHUNK_PAGES) /* orders 0..7 use all but the last 2 */
+#define TREE_FANOUT  64
+
+_Static_assert(CHUNK_BITS == CHUNK_WORDS * 64, "a chunk's words hold its orders' bits");
+_Static_assert(PAGE_POOL_MAX_RANGES <= 32, "has_free has a bit per range");
+
+#ifdef TACET_HOST_TEST
+uint64_t page_pool_steps;
+#define STEP() (page_pool_steps++)
+#else
+#define STEP() ((void)0)
+#endif
+
+/* rv64gc has no count-trailing-zeros: a de Bruijn sequence finds a lone bit in one multiply. */
+#define DEBRUIJN64 0x03f79d71b4cb0a89ULL
+static const uint8_t debruijn_bit[64] = {
+	0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,
+	62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+	63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+	46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6,
+};
+
+/* The index of the lowest or the highest set bit of a non-zero word. */
+static int find_bit(uint64_t w, bool high)
 {
-	return (uint64_t *)(uintptr_t)(pa + pool->virt_offset);
-}
-
-static void pool_push(struct page_pool *pool, uint64_t pa)
-{
-	uint64_t *words = page_words(pool, pa);
-
-	words[PAGE_FREE_NEXT] = pool->free_head;
-	words[PAGE_FREE_POISON] = pa ^ PAGE_POOL_FREE_POISON;
-	pool->free_head = pa;
-	pool->nfree++;
-}
-
-static uint64_t pool_pop(struct page_pool *pool)
-{
-	uint64_t pa = pool->free_head;
-	uint64_t *words = page_words(pool, pa);
-
-	pool->free_head = words[PAGE_FREE_NEXT];
-	/* So that freeing it again normally costs no list walk. */
-	words[PAGE_FREE_POISON] = 0;
-	return pa;
-}
-
-/* The lowest fresh page of the first range that has one, or 0; O(1) amortised, since a range
- * never gets fresh pages back and first_fresh only moves up. */
-static uint64_t pool_take_fresh(struct page_pool *pool)
-{
-	while (pool->first_fresh < pool->nranges) {
-		struct page_pool_range *r = &pool->ranges[pool->first_fresh];
-
-		if (r->fresh < r->fresh_end) {
-			uint64_t pa = r->fresh;
-
-			r->fresh += PAGE_SIZE;
-			return pa;
-		}
-		pool->first_fresh++;
+	if (high) { /* smear the top bit down, then keep it alone */
+		for (int shift = 1; shift < 64; shift <<= 1)
+			w |= w >> shift;
+		w ^= w >> 1;
+	} else {
+		w &= -w;
 	}
-	return 0;
+	return debruijn_bit[(w * DEBRUIJN64) >> 58];
 }
 
-static const struct page_pool_range *pool_range_of(const struct page_pool *pool, uint64_t pa)
+/* Bits [lo, hi) of words[] (lo < hi) set. */
+static void bits_fill(uint64_t *words, uint64_t lo, uint64_t hi)
 {
-	for (int i = 0; i < pool->nranges; i++)
-		if (pool->ranges[i].start <= pa && pa < pool->ranges[i].end)
-			return &pool->ranges[i];
-	return NULL;
+	for (uint64_t w = lo / 64; w <= (hi - 1) / 64; w++) {
+		uint64_t from = w * 64 > lo ? 0 : lo % 64, to = hi - w * 64 >= 64 ? 64 : hi % 64;
+		uint64_t mask = to == 64 ? ~0ULL : (1ULL << to) - 1;
+
+		words[w] |= mask & ~((1ULL << from) - 1);
+	}
 }
 
-static bool pool_is_on_free_list(const struct page_pool *pool, uint64_t pa)
+/* --- a range's trees: per order, the chunks holding a free block of that order ------------- */
+
+static uint64_t *tree(const struct page_pool_range *r, int k)
 {
-	for (uint64_t p = pool->free_head; p; p = page_words(pool, p)[PAGE_FREE_NEXT])
-		if (p == pa)
+	return r->trees + (size_t)k * r->tree_words;
+}
+
+static bool tree_test(const struct page_pool_range *r, int k, uint64_t c)
+{
+	STEP();
+	return tree(r, k)[c / 64] >> (c % 64) & 1;
+}
+
+/* Sets chunk c's bit, and its words' up the levels; true if the tree was empty. */
+static bool tree_set(struct page_pool_range *r, int k, uint64_t c)
+{
+	uint64_t *t = tree(r, k);
+
+	for (uint32_t lv = 0; lv < r->levels; lv++, c /= TREE_FANOUT) {
+		uint64_t *w = &t[r->level_off[lv] + c / 64], old = *w;
+
+		STEP();
+		*w = old | 1ULL << (c % 64);
+		if (old)
+			return false;
+	}
+	return true;
+}
+
+/* Clears chunk c's bit, and its words' up the levels as they empty; true if the tree is empty. */
+static bool tree_clear(struct page_pool_range *r, int k, uint64_t c)
+{
+	uint64_t *t = tree(r, k);
+
+	for (uint32_t lv = 0; lv < r->levels; lv++, c /= TREE_FANOUT) {
+		uint64_t *w = &t[r->level_off[lv] + c / 64];
+
+		STEP();
+		*w &= ~(1ULL << (c % 64));
+		if (*w)
+			return false;
+	}
+	return true;
+}
+
+/* The lowest (or highest) chunk whose bit is set in a tree that is not empty. */
+static uint64_t tree_find(const struct page_pool_range *r, int k, bool high)
+{
+	const uint64_t *t = tree(r, k);
+	uint64_t c = 0;
+
+	for (uint32_t lv = r->levels; lv-- > 0;) {
+		STEP();
+		c = c * TREE_FANOUT + (uint64_t)find_bit(t[r->level_off[lv] + c], high);
+	}
+	return c;
+}
+
+/* --- a chunk's words: its free blocks of orders 0..7 (meaningless while it is whole) -------- */
+
+static uint64_t *chunk(const struct page_pool_range *r, uint64_t c)
+{
+	return r->chunks + c * CHUNK_WORDS;
+}
+
+/* Where the bit of order k's block j (j < 256 >> k) lies in its chunk's words: order 0's 256
+ * bits first, then order 1's 128, ..., order 7's 2. */
+static unsigned chunk_bit(int k, uint64_t j)
+{
+	return CHUNK_BITS - (CHUNK_BITS >> k) + (unsigned)j;
+}
+
+/* Whether the order-k block at page index p (of a chunk that is not whole) is free. */
+static bool chunk_test(const struct page_pool_range *r, int k, uint64_t p)
+{
+	unsigned b = chunk_bit(k, (p % CHUNK_PAGES) >> k);
+
+	STEP();
+	return chunk(r, p / CHUNK_PAGES)[b / 64] >> (b % 64) & 1;
+}
+
+/* The lowest (or highest) free block of order k in a chunk's words, by its index among the
+ * chunk's blocks of that order; -1 if there is none. At most 4 words. */
+static int chunk_find(const uint64_t *words, int k, bool high)
+{
+	unsigned n = CHUNK_PAGES >> k, nwords = (n + 63) / 64;
+
+	for (unsigned i = 0; i < nwords; i++) {
+		unsigned wi = high ? nwords - 1 - i : i, b = chunk_bit(k, wi * 64);
+		uint64_t w = words[b / 64] >> (b % 64);
+
+		STEP();
+		if (n < 64)
+			w &= (1ULL << n) - 1;
+		if (w)
+			return (int)(wi * 64) + find_bit(w, high);
+	}
+	return -1;
+}
+
+/* Whether a chunk's words hold a free block of order k: its bits ORed, at most 4 words. */
+static bool chunk_any(const uint64_t *words, int k)
+{
+	unsigned b = chunk_bit(k, 0), n = CHUNK_PAGES >> k;
+	uint64_t any = 0;
+
+	STEP();
+	if (n < 64)
+		return words[b / 64] >> (b % 64) & ((1ULL << n) - 1);
+	for (unsigned i = 0; i < n / 64; i++)
+		any |= words[b / 64 + i];
+	return any != 0;
+}
+
+/* --- blocks: p is a page index from the range's base, aligned to 2^k ----------------------- */
+
+static uint64_t page_index(const struct page_pool_range *r, uint64_t pa)
+{
+	return (pa - r->base) >> PAGE_SHIFT;
+}
+
+static uint64_t page_address(const struct page_pool_range *r, uint64_t p)
+{
+	return r->base + (p << PAGE_SHIFT);
+}
+
+/* Marks the order-k block at p free: its bit in its chunk's words (below the highest order),
+ * the chunk's bit in the order's tree if it is the chunk's first such block, and the range's
+ * bit in has_free if it is the range's first. */
+static void block_insert(struct page_pool *pool, int ri, int k, uint64_t p)
+{
+	struct page_pool_range *r = &pool->ranges[ri];
+	uint64_t c = p / CHUNK_PAGES;
+
+	if (k < MAX_ORDER) {
+		uint64_t *words = chunk(r, c);
+		unsigned b = chunk_bit(k, (p % CHUNK_PAGES) >> k);
+		bool had = chunk_any(words, k);
+
+		words[b / 64] |= 1ULL << (b % 64);
+		if (had)
+			return;
+	}
+	if (tree_set(r, k, c))
+		pool->has_free[k] |= 1U << ri;
+}
+
+/* Marks the free order-k block at p not free, the way block_insert() marked it. */
+static void block_remove(struct page_pool *pool, int ri, int k, uint64_t p)
+{
+	struct page_pool_range *r = &pool->ranges[ri];
+	uint64_t c = p / CHUNK_PAGES, *words = chunk(r, c);
+
+	if (k < MAX_ORDER) {
+		unsigned b = chunk_bit(k, (p % CHUNK_PAGES) >> k);
+
+		words[b / 64] &= ~(1ULL << (b % 64));
+		if (chunk_any(words, k))
+			return;
+	} else {
+		/* Whole no more: its words start to mean something, and nothing in it is free. */
+		for (int i = 0; i < CHUNK_WORDS; i++)
+			words[i] = 0;
+	}
+	if (tree_clear(r, k, c))
+		pool->has_free[k] &= ~(1U << ri);
+}
+
+/* Puts the free page at p back, merged with its free buddies (each one order up). */
+static void block_free(struct page_pool *pool, int ri, uint64_t p)
+{
+	const struct page_pool_range *r = &pool->ranges[ri];
+	int k = 0;
+
+	/* A buddy below the highest order lies in p's chunk, which is not whole: p was not free. */
+	for (; k < MAX_ORDER && chunk_test(r, k, p ^ (1ULL << k)); k++) {
+		block_remove(pool, ri, k, p ^ (1ULL << k));
+		p &= ~(1ULL << k);
+	}
+	block_insert(pool, ri, k, p);
+}
+
+/*
+ * Makes pages [from, to) free as the largest aligned blocks that fit, from the bottom up. They
+ * need no merging, with one another or around: a block the walk takes at an address aligned to
+ * twice its size did not fit twice its size, so its buddy above is not wholly in the span; one
+ * at an odd multiple of its size follows a smaller block (else the walk would have taken twice
+ * the size there). The callers' spans have no free page beside them but in blocks that are no
+ * buddy of theirs (page_pool_add_range(): nothing else is free in those chunks;
+ * page_pool_alloc_run(): the span lies below the run, inside a block that was free whole).
+ */
+static void span_insert(struct page_pool *pool, int ri, uint64_t from, uint64_t to)
+{
+	while (from < to) {
+		int k = 0;
+
+		while (k < MAX_ORDER && !(from & (1ULL << k)) && from + (2ULL << k) <= to)
+			k++;
+		block_insert(pool, ri, k, from);
+		from += 1ULL << k;
+	}
+}
+
+/*
+ * Takes a free block of the smallest order from `want` up that has one: in the first range
+ * that has one, its lowest (or, with `high`, the last range's highest). Returns its order (-1
+ * if there is none), its range in *ri and its first page in *p.
+ */
+static int block_take(struct page_pool *pool, int want, bool high, int *ri, uint64_t *p)
+{
+	for (int k = want; k <= MAX_ORDER; k++) {
+		const struct page_pool_range *r;
+		uint64_t c;
+
+		STEP();
+		if (!pool->has_free[k])
+			continue;
+		*ri = find_bit(pool->has_free[k], high);
+		r = &pool->ranges[*ri];
+		c = tree_find(r, k, high);
+		*p = c * CHUNK_PAGES;
+		if (k < MAX_ORDER)
+			*p += (uint64_t)chunk_find(chunk(r, c), k, high) << k;
+		block_remove(pool, *ri, k, *p);
+		return k;
+	}
+	return -1;
+}
+
+/* Whether the page at p is free: in a whole chunk, or a free block of some order below. */
+static bool page_is_free(const struct page_pool_range *r, uint64_t p)
+{
+	if (tree_test(r, MAX_ORDER, p / CHUNK_PAGES))
+		return true;
+	for (int k = 0; k < MAX_ORDER; k++)
+		if (chunk_test(r, k, p & ~((1ULL << k) - 1)))
 			return true;
 	return false;
+}
+
+/* --- the pool ------------------------------------------------------------------------------ */
+
+/* A range's shape: its chunks and its trees' levels. False if the trees would need more than
+ * PAGE_POOL_TREE_LEVELS levels. */
+static bool range_shape(struct page_pool_range *r, uint64_t start, uint64_t end)
+{
+	uint64_t nchunks, words, off = 0;
+
+	r->base = start & ~((1ULL << CHUNK_SHIFT) - 1);
+	nchunks = (((end - r->base) >> PAGE_SHIFT) + CHUNK_PAGES - 1) / CHUNK_PAGES;
+	r->levels = 0;
+	words = nchunks;
+	do {
+		if (r->levels == PAGE_POOL_TREE_LEVELS)
+			return false;
+		words = (words + 63) / 64;
+		r->level_off[r->levels++] = (uint32_t)off;
+		off += words;
+	} while (words > 1);
+	r->tree_words = (uint32_t)off;
+	return true;
+}
+
+static uint64_t range_chunks(const struct page_pool_range *r)
+{
+	return (((r->end - r->base) >> PAGE_SHIFT) + CHUNK_PAGES - 1) / CHUNK_PAGES;
+}
+
+/* The bookkeeping's size: the trees, then the chunks' words. */
+static size_t range_meta_words(const struct page_pool_range *r)
+{
+	return (size_t)r->tree_words * PAGE_POOL_ORDERS + (size_t)range_chunks(r) * CHUNK_WORDS;
+}
+
+static bool range_is_inline(const struct page_pool_range *r)
+{
+	return range_chunks(r) <= PAGE_POOL_INLINE_CHUNKS;
+}
+
+size_t page_pool_meta_bytes(uint64_t start, uint64_t end)
+{
+	struct page_pool_range r = { .start = start, .end = end };
+
+	if (start >= end || !range_shape(&r, start, end) || range_is_inline(&r))
+		return 0;
+	return (range_meta_words(&r) * sizeof(uint64_t) + PAGE_SIZE - 1) & ~PAGE_OFFSET_MASK;
 }
 
 void page_pool_init(struct page_pool *pool, uintptr_t virt_offset)
@@ -182,193 +450,126 @@ void page_pool_init(struct page_pool *pool, uintptr_t virt_offset)
 	*pool = (struct page_pool){ .virt_offset = virt_offset };
 }
 
+/* Zeroes the words of chunks [lo, hi), which hold pages that are not free whole. */
+static void chunks_clear(const struct page_pool_range *r, uint64_t lo, uint64_t hi)
+{
+	for (uint64_t i = lo * CHUNK_WORDS; i < hi * CHUNK_WORDS; i++)
+		r->chunks[i] = 0;
+}
+
+/* Makes the range's pages free: the chunks they fill whole in the highest order's tree (a
+ * word-wise fill per level), the pages of the edge chunks as blocks in those chunks' words. */
+static void range_fill(struct page_pool *pool, int ri)
+{
+	struct page_pool_range *r = &pool->ranges[ri];
+	uint64_t a = page_index(r, r->first), b = page_index(r, r->end);
+	uint64_t lo = a / CHUNK_PAGES, hi = (b + CHUNK_PAGES - 1) / CHUNK_PAGES;
+	uint64_t whole_lo = (a + CHUNK_PAGES - 1) / CHUNK_PAGES, whole_hi = b / CHUNK_PAGES;
+
+	if (a >= b)
+		return;
+	if (whole_lo >= whole_hi) { /* no whole chunk: one or two chunks' edges */
+		chunks_clear(r, lo, hi);
+		span_insert(pool, ri, a, b);
+		return;
+	}
+	for (uint64_t lv = 0, l = whole_lo, h = whole_hi; lv < r->levels;
+	     lv++, l /= TREE_FANOUT, h = (h - 1) / TREE_FANOUT + 1)
+		bits_fill(tree(r, MAX_ORDER) + r->level_off[lv], l, h);
+	pool->has_free[MAX_ORDER] |= 1U << ri;
+	if (lo < whole_lo) {
+		chunks_clear(r, lo, whole_lo);
+		span_insert(pool, ri, a, whole_lo * CHUNK_PAGES);
+	}
+	if (whole_hi < hi) {
+		chunks_clear(r, whole_hi, hi);
+		span_insert(pool, ri, whole_hi * CHUNK_PAGES, b);
+	}
+}
+
 int page_pool_add_range(struct page_pool *pool, uint64_t start, uint64_t end)
 {
-	struct page_pool_range *r;
+	struct page_pool_range *r, shape = { .start = start, .end = end };
+	uint64_t *meta;
 
 	if (start >= end || (start & PAGE_OFFSET_MASK) || (end & PAGE_OFFSET_MASK))
 		return -1;
-	if (pool->nranges >= PAGE_POOL_MAX_RANGES)
+	if (pool->nranges >= PAGE_POOL_MAX_RANGES || !range_shape(&shape, start, end))
 		return -1;
 	for (int i = 0; i < pool->nranges; i++)
 		if (start < pool->ranges[i].end && pool->ranges[i].start < end)
 			return -1;
 
-	r = &pool->ranges[pool->nranges++];
-	/* 0 terminates the free list and means "none left": see page_alloc.h. */
-	*r = (struct page_pool_range){ start, end, start ? start : PAGE_SIZE, end };
-	pool->nfree += (size_t)((end - r->fresh) >> PAGE_SHIFT);
-	pool->ntotal += (size_t)((end - r->fresh) >> PAGE_SHIFT);
+	r = &pool->ranges[pool->nranges];
+	*r = shape;
+	if (range_is_inline(r)) {
+		meta = r->inline_words;
+		r->first = start;
+	} else {
+		meta = (uint64_t *)(uintptr_t)(start + pool->virt_offset);
+		r->first = start + page_pool_meta_bytes(start, end);
+	}
+	/* 0 is "none left": see page_alloc.h. */
+	if (r->first == 0)
+		r->first = PAGE_SIZE;
+	r->trees = meta;
+	r->chunks = meta + (size_t)r->tree_words * PAGE_POOL_ORDERS;
+	for (size_t i = 0; i < (size_t)r->tree_words * PAGE_POOL_ORDERS; i++)
+		r->trees[i] = 0;
+	range_fill(pool, pool->nranges);
+	pool->nranges++;
+	pool->nfree += (size_t)((end - r->first) >> PAGE_SHIFT);
+	pool->ntotal += (size_t)((end - r->first) >> PAGE_SHIFT);
 	return 0;
 }
 
 uint64_t page_pool_alloc(struct page_pool *pool)
 {
-	uint64_t pa = pool->free_head ? pool_pop(pool) : pool_take_fresh(pool);
+	uint64_t p;
+	int ri, k = block_take(pool, 0, false, &ri, &p);
 
-	if (pa)
-		pool->nfree--;
-	return pa;
+	if (k < 0)
+		return 0;
+	while (k-- > 0) /* split: the upper halves stay free */
+		block_insert(pool, ri, k, p + (1ULL << k));
+	pool->nfree--;
+	return page_address(&pool->ranges[ri], p);
 }
 
 int page_pool_free(struct page_pool *pool, uint64_t pa)
 {
-	const struct page_pool_range *r;
+	int ri;
 
 	if (pa == 0 || (pa & PAGE_OFFSET_MASK))
 		return -1;
-	r = pool_range_of(pool, pa);
-	/* Outside the pool, or fresh: never handed out, so free already. */
-	if (!r || (pa >= r->fresh && pa < r->fresh_end))
+	for (ri = 0; ri < pool->nranges; ri++)
+		if (pool->ranges[ri].first <= pa && pa < pool->ranges[ri].end)
+			break;
+	if (ri == pool->nranges || page_is_free(&pool->ranges[ri], page_index(&pool->ranges[ri], pa)))
 		return -1;
-	/* The poison alone may match by chance; only the list says for sure. */
-	if (page_words(pool, pa)[PAGE_FREE_POISON] == (pa ^ PAGE_POOL_FREE_POISON) &&
-	    pool_is_on_free_list(pool, pa))
-		return -1;
-	pool_push(pool, pa);
-	return 0;
-}
-
-/* --- contiguous runs ------------------------------------------------------------------------ */
-
-/*
- * A run comes from a range's fresh window when the window can hold it: its top pages (single
- * pages come from its bottom), O(1) and touching nothing. Otherwise the range is searched from
- * the top for `pages` pages that are free: a page in the window is (by address, never read);
- * one below or above it looks free by its poison word, a hint only (a page's own data can
- * match it by chance), so a window of candidates is then checked against the free list, the
- * only authority, in one walk. A run may take the window's lower or upper part with pages
- * given back beside it; it cannot lie inside the window, which is smaller than the run.
- */
-
-#define RUN_WORDS (PAGE_POOL_RUN_MAX / 64)
-
-static bool in_window(const struct page_pool_range *r, uint64_t pa)
-{
-	return pa >= r->fresh && pa < r->fresh_end;
-}
-
-static bool page_looks_free(const struct page_pool *pool, const struct page_pool_range *r,
-			    uint64_t pa)
-{
-	if (in_window(r, pa))
-		return true;
-	return pa != 0 && page_words(pool, pa)[PAGE_FREE_POISON] == (pa ^ PAGE_POOL_FREE_POISON);
-}
-
-/* Marks in on[] the pages of [start, start + pages) on the free list, and those in the window
- * (free by address); returns how many are marked. */
-static size_t run_mark_free(const struct page_pool *pool, const struct page_pool_range *r,
-			    uint64_t start, size_t pages, uint64_t on[RUN_WORDS])
-{
-	uint64_t end = start + ((uint64_t)pages << PAGE_SHIFT);
-	size_t n = 0, listed = 0, need = 0;
-
-	for (int i = 0; i < RUN_WORDS; i++)
-		on[i] = 0;
-	for (size_t i = 0; i < pages; i++) {
-		if (in_window(r, start + (i << PAGE_SHIFT))) {
-			on[i / 64] |= 1ull << (i % 64);
-			n++;
-		}
-	}
-	need = pages - n;
-	for (uint64_t p = pool->free_head; p && listed < need;
-	     p = page_words(pool, p)[PAGE_FREE_NEXT]) {
-		if (p >= start && p < end) {
-			size_t i = (size_t)((p - start) >> PAGE_SHIFT);
-
-			on[i / 64] |= 1ull << (i % 64);
-			listed++;
-		}
-	}
-	return n + listed;
-}
-
-/* Takes the run [start, start + pages), every page known free, out of the pool: its listed
- * pages off the free list, its window pages out of the window. */
-static void run_take(struct page_pool *pool, struct page_pool_range *r, uint64_t start,
-		     size_t pages)
-{
-	uint64_t end = start + ((uint64_t)pages << PAGE_SHIFT);
-	uint64_t *link = &pool->free_head;
-	size_t listed = 0;
-
-	for (uint64_t p = start; p < end; p += PAGE_SIZE)
-		listed += !in_window(r, p);
-	pool->nfree -= pages;
-	if (start < r->fresh_end && end > r->fresh) { /* it takes part of the window */
-		if (end >= r->fresh_end) /* the upper part (or all) */
-			r->fresh_end = start > r->fresh ? start : r->fresh;
-		else /* the lower part: a run never lies inside the window (see above) */
-			r->fresh = end;
-	}
-	while (*link && listed) {
-		uint64_t p = *link;
-		uint64_t *words = page_words(pool, p);
-
-		if (p >= start && p < end) {
-			*link = words[PAGE_FREE_NEXT];
-			words[PAGE_FREE_POISON] = 0;
-			listed--;
-		} else {
-			link = &words[PAGE_FREE_NEXT];
-		}
-	}
-}
-
-/* The highest page of the window whose hint lied, by its index in the window. */
-static size_t run_highest_not_free(const uint64_t on[RUN_WORDS], size_t pages)
-{
-	size_t i = pages;
-
-	while (i-- > 0)
-		if (!(on[i / 64] & (1ull << (i % 64))))
-			return i;
-	return 0; /* not reached: the caller saw fewer than `pages` free */
-}
-
-/* A run of `pages` in range r, searched from the top; 0 if none. */
-static uint64_t run_in_range(struct page_pool *pool, struct page_pool_range *r, size_t pages)
-{
-	uint64_t on[RUN_WORDS];
-	uint64_t pa = r->end;
-	size_t run = 0;
-
-	if (r->fresh_end - r->fresh >= ((uint64_t)pages << PAGE_SHIFT)) {
-		r->fresh_end -= (uint64_t)pages << PAGE_SHIFT; /* the window's top */
-		pool->nfree -= pages;
-		return r->fresh_end;
-	}
-	while (pa > r->start && pa > PAGE_SIZE) {
-		pa -= PAGE_SIZE;
-		if (!page_looks_free(pool, r, pa)) {
-			run = 0;
-			continue;
-		}
-		if (++run < pages)
-			continue;
-		/* [pa, pa + pages) looks free: ask the list */
-		if (run_mark_free(pool, r, pa, pages, on) == pages) {
-			run_take(pool, r, pa, pages);
-			return pa;
-		}
-		/* A hint lied: every window holding that page is out; go on just below it. */
-		pa += (uint64_t)run_highest_not_free(on, pages) << PAGE_SHIFT;
-		run = 0;
-	}
+	block_free(pool, ri, page_index(&pool->ranges[ri], pa));
+	pool->nfree++;
 	return 0;
 }
 
 uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages)
 {
+	uint64_t p, run;
+	int ri, k = 0, j;
+
 	if (pages == 0 || pages > PAGE_POOL_RUN_MAX || pages > pool->nfree)
 		return 0;
-	for (int i = pool->nranges - 1; i >= 0; i--) {
-		uint64_t pa = run_in_range(pool, &pool->ranges[i], pages);
-
-		if (pa)
-			return pa;
+	while ((1ULL << k) < pages)
+		k++;
+	j = block_take(pool, k, true, &ri, &p);
+	if (j < 0)
+		return 0;
+	for (; j > k; j--) { /* split: the lower halves stay free */
+		block_insert(pool, ri, j - 1, p);
+		p += 1ULL << (j - 1);
 	}
-	return 0;
+	run = p + (1ULL << k) - pages; /* the block's top; its bottom stays free */
+	span_insert(pool, ri, p, run);
+	pool->nfree -= pages;
+	return page_address(&pool->ranges[ri], run);
 }

@@ -1,6 +1,6 @@
 /* page_alloc.h: the physical page allocator's core: free-memory arithmetic over physical ranges
- * and struct page_pool, the free 4 KiB pages of a few ranges (never-used pages kept as a mark per
- * range, pages given back on a free list). Not locked: the caller serialises each pool
+ * and struct page_pool, the free 4 KiB pages of a few ranges (a binary buddy allocator whose
+ * bookkeeping lives outside the pages it manages). Not locked: the caller serialises each pool
  * (kernel/mm/mm.c wraps the kernel's one pool in a spinlock). */
 #ifndef KERNEL_PAGE_ALLOC_H
 #define KERNEL_PAGE_ALLOC_H
@@ -30,61 +30,112 @@ int phys_ranges_subtract(const struct phys_range *mem, int nmem, const struct ph
 
 #define PAGE_POOL_MAX_RANGES 16
 
+/* The most pages page_pool_alloc_run() hands out at once: a block of the highest order. */
+#define PAGE_POOL_RUN_MAX   256
+#define PAGE_POOL_MAX_ORDER 8 /* log2(PAGE_POOL_RUN_MAX) */
+#define PAGE_POOL_ORDERS    (PAGE_POOL_MAX_ORDER + 1)
+_Static_assert(PAGE_POOL_RUN_MAX == 1 << PAGE_POOL_MAX_ORDER, "a run is one block at most");
+
 /*
- * A pool of free 4 KiB pages, reached through a linear map: virtual = physical + virt_offset.
- * Adding memory costs O(1) and touches none of it, so that boot time does not grow with the
- * memory size. Each range keeps a window, [fresh, fresh_end): its pages there have never been
- * handed out (untouched), those below it are allocated or on the free list. The free list is
- * a LIFO threaded through the pages given back: each holds the physical address of the next
- * (0 ends the list) in its first word and a poison value derived from its own address in its
- * second, for the double-free check. An allocation takes the free list's head if there is one
- * (the most recently used page), else the lowest fresh page of the first range that has any.
- * Physical address 0 is never a valid page, because 0 is the list's terminator and
- * page_pool_alloc()'s "none left": a range starting at 0 is accepted, but its first page is
- * never handed out.
- * Not locked: the caller serialises every call on a pool.
+ * A pool of free 4 KiB pages, reached through a linear map: virtual = physical + virt_offset,
+ * kept by a binary buddy allocator whose every decision comes from bookkeeping the kernel alone
+ * writes, never from the pages themselves: a free page may hold anything (whatever its last
+ * owner, or a device, wrote), and the pool neither reads nor writes a page it manages.
+ *
+ * Blocks. A free block of order k (0..PAGE_POOL_MAX_ORDER) is 2^k free pages, aligned to 2^k
+ * pages in physical memory, inside one range. Free blocks are always maximal (eager
+ * coalescing): no two free blocks are buddies of the same order, so a free block's order is
+ * the largest of the aligned, wholly free blocks around its pages.
+ *
+ * Chunks. Each range is cut into chunks, the aligned blocks of the highest order (256 pages,
+ * 1 MiB; the first and last may hold pages outside the range). A chunk that is one free block
+ * is "whole". The range keeps, per order, a bitmap tree over its chunks: bit c of order k's
+ * leaf level says chunk c holds a free block of order k (for the highest order: c is whole),
+ * and each level above has a bit for each non-zero word of the level below, up to one word.
+ * A chunk that is not whole has 8 words of its own (PAGE_POOL_CHUNK_WORDS): one bit per block
+ * of each order below the highest (256 + 128 + ... + 2 bits), set when that block is free.
+ * A whole chunk's words mean nothing (it may never have been split): they are cleared when it
+ * is split, which is why setting up a range writes none of them but its edge chunks'.
+ *
+ * Where the bookkeeping lives. A range of at most PAGE_POOL_INLINE_CHUNKS chunks keeps it in
+ * its struct page_pool_range (inline_words). A larger one gives up its lowest pages for it:
+ * PAGE_POOL_ORDERS trees of about nchunks / 64 words, then 8 words per chunk, about 64 KiB
+ * per GiB (33 pages of a 2 GiB range, 3 of 128 MiB); those pages are never handed out, and
+ * page_pool_add_range() writes only the trees and its two edge chunks' words: about 2.4 KiB
+ * for 2 GiB, so boot does not grow with the memory size.
+ *
+ * Costs, worst case, with L the levels of a range's trees (1 up to 64 chunks, 2 up to 4 GiB,
+ * 3 up to 256 GiB, at most PAGE_POOL_TREE_LEVELS) and independent of how fragmented memory is
+ * or how many pages are free: an allocation looks at the orders from the one asked for up
+ * (at most 9 masks), walks one tree down (L words) and one chunk's order (at most 4 words),
+ * then splits (at most 8 halves put back, each at most 4 + L words); a free looks at the page's
+ * 9 possible blocks, then coalesces (at most 8 buddies, each at most 4 + L words). Adding a
+ * range clears its trees: about 9 * nchunks / 64 words.
+ *
+ * Physical address 0 is never handed out (0 is page_pool_alloc()'s "none left"): a range
+ * starting at 0 is accepted, but its first page holds its bookkeeping or is skipped.
+ * Not locked: the caller serialises every call on a pool. A pool must not be copied (a small
+ * range's bookkeeping is inside it).
  */
+#define PAGE_POOL_CHUNK_WORDS   8  /* per chunk: 510 bits, orders 0..7 */
+#define PAGE_POOL_TREE_LEVELS   4  /* 64^4 chunks: 16 TiB per range */
+#define PAGE_POOL_INLINE_CHUNKS 2  /* ranges of up to 2 chunks keep their bookkeeping inline */
+
 struct page_pool_range {
-	uint64_t start, end; /* what the pool manages */
-	uint64_t fresh;      /* [fresh, fresh_end): free, never handed out (single pages */
-	uint64_t fresh_end;  /* come from its bottom, contiguous runs from its top) */
+	uint64_t start, end; /* what the pool was given */
+	uint64_t first;      /* [first, end): the pages it hands out; below: its bookkeeping */
+	uint64_t base;       /* chunk 0's physical address: start rounded down to 1 MiB */
+	uint64_t *trees;     /* PAGE_POOL_ORDERS trees of tree_words words, order 0's first */
+	uint64_t *chunks;    /* PAGE_POOL_CHUNK_WORDS words per chunk */
+	uint32_t tree_words;
+	uint32_t levels;     /* level l of a tree starts at word level_off[l]; the last is a word */
+	uint32_t level_off[PAGE_POOL_TREE_LEVELS];
+	uint64_t inline_words[PAGE_POOL_ORDERS + PAGE_POOL_INLINE_CHUNKS * PAGE_POOL_CHUNK_WORDS];
 };
 
 struct page_pool {
 	uintptr_t virt_offset;
 	struct page_pool_range ranges[PAGE_POOL_MAX_RANGES];
 	int nranges;
-	int first_fresh;    /* no range below this index has fresh pages left */
-	uint64_t free_head; /* physical address of the first page given back, 0 if none */
-	size_t nfree;       /* fresh pages plus the free list's */
+	uint32_t has_free[PAGE_POOL_ORDERS]; /* bit i: range i has a free block of this order */
+	size_t nfree;
 	size_t ntotal;
 };
 
 /* An empty pool whose pages are reached at physical + virt_offset. */
 void page_pool_init(struct page_pool *pool, uintptr_t virt_offset);
-/* Hands every whole page of [start, end) to the pool (except physical page 0, see above); they
- * must be mapped at physical + virt_offset by the time they are handed out (or given back).
- * O(number of ranges), writes to none of the pages. Returns 0, or -1 (and changes nothing) if
- * the range is not page aligned, empty, overlaps a range already given, or the pool has no room
- * for another range. */
+/* Hands every whole page of [start, end) to the pool, but those that hold its bookkeeping (see
+ * above; and physical page 0); they must be mapped at physical + virt_offset from now on (the
+ * bookkeeping is written now, a page is the caller's once handed out). Costs O(number of ranges
+ * + size / 64 MiB) word stores, to the bookkeeping only. Returns 0, or -1 (and changes nothing)
+ * if the range is not page aligned, empty, overlaps a range already given, is larger than
+ * 16 TiB, or the pool has no room for another range. */
 int page_pool_add_range(struct page_pool *pool, uint64_t start, uint64_t end);
-/* Physical address of a free page (contents undefined: whatever RAM held, for a fresh page),
- * or 0 if none is left. O(1) amortised. The most recently freed page comes first; then the
- * ranges' fresh pages, range by range in the order they were added, each in ascending order. */
+/* The bytes of bookkeeping page_pool_add_range() takes from the bottom of [start, end) (whole
+ * pages; 0 for a range small enough to keep it inline). */
+size_t page_pool_meta_bytes(uint64_t start, uint64_t end);
+/* Physical address of a free page (contents undefined: whatever was there), or 0 if none is
+ * left. Bounded (see above): a page of the smallest free block, in the first range that has
+ * one, at its lowest address. */
 uint64_t page_pool_alloc(struct page_pool *pool);
-/* Returns a page. Returns 0, or -1 (and changes nothing) if pa is not page aligned, is 0,
- * lies outside every range of the pool, or is already free (fresh, or on the free list). */
+/* Returns a page. Returns 0, or -1 (and changes nothing) if pa is not page aligned, is 0, lies
+ * outside the pages of every range of the pool, or is free already. Bounded (see above). */
 int page_pool_free(struct page_pool *pool, uint64_t pa);
 
-/* The most pages page_pool_alloc_run() hands out at once. */
-#define PAGE_POOL_RUN_MAX 256
 /*
  * Physical address of `pages` free pages that are physically contiguous (contents undefined),
- * or 0 if 0 or more than PAGE_POOL_RUN_MAX pages are asked for or no such run is free. The
- * highest free run is taken, leaving low memory to single pages. Each page goes back on its own
- * with page_pool_free(). Costs a pass over the pool's pages plus a walk of the free list per
- * candidate run: for the rare large allocation (DMA buffers), not for the page-at-a-time path.
+ * or 0 if 0 or more than PAGE_POOL_RUN_MAX pages are asked for, or no free block of order
+ * ceil(log2(pages)) is left (a free run that is not such a block does not count). The pages are
+ * the top of the highest such block of the smallest order that has one (in the last range that
+ * has one), leaving low memory to single pages; the rest of the block stays free. Each page
+ * goes back on its own with page_pool_free(). Bounded (see above).
  */
 uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages);
+
+#ifdef TACET_HOST_TEST
+/* Host tests only: the words of bookkeeping the pool has read or written in an allocation or a
+ * free (tree words, chunk words, order masks), to show that none grows with fragmentation. */
+extern uint64_t page_pool_steps;
+#endif
 
 #endif
