@@ -184,16 +184,14 @@ void console_written_after_unlock(struct hart *me)
 		return;
 	}
 	me->console_sync = false;
-	console_wait_written(me->console_until);
+	/* everything logged so far (a little more than before the call: as good) */
+	console_wait_written(__atomic_load_n(&ring_head, __ATOMIC_RELAXED));
 }
 
 void console_sync_after_unlock(void)
 {
 	struct hart *me = this_hart();
 
-	spin_lock(&console_lock);
-	me->console_until = ring_head;
-	spin_unlock(&console_lock);
 	me->console_sync = true;
 	me->console_dirty = true;
 }

@@ -21,7 +21,7 @@
 #define HART_USER_CTX          48
 #define HART_SYSCALLS          88
 #define HART_TRAP_CYCLE        96
-#define HART_SIZE              264
+#define HART_SIZE              256
 
 #define SIP_SEIP_BIT           (1 << 9) /* = SIP_SEIP, for the assembly */
 #define SIP_SSIP_BIT           (1 << 1) /* = SIP_SSIP */
