@@ -20,7 +20,7 @@ USER_CRT0 := $(BUILD)/lib/crt0.o
 LIBTACET := $(BUILD)/lib/libtacet.a
 LIBTACET_SRCS := lib/stdio.c lib/exit.c lib/heap.S lib/strerror.c lib/names.c lib/console.c lib/pci.c
 LIBTACET_SRCS += lib/slot.c lib/va.c lib/dma.c lib/device.c lib/compatible.c lib/time.c
-LIBTACET_SRCS += lib/service.c lib/rtc.c
+LIBTACET_SRCS += lib/service.c lib/rtc.c lib/thread.c
 # the virtio-mmio transport and split virtqueues (docs/virtio.md)
 LIBTACET_SRCS += lib/virtio.c lib/virtio_queue.c
 # the entropy service's client (servers/rng)

@@ -8,8 +8,34 @@
  * the same number (badge), devices, hart and priority; the names its last instance published are
  * withdrawn when it ends, so its clients' lookups wait for the new instance's.
  *
- * IPC: one endpoint, told apart by label: the servers' faults (badge = server number + 1) and
- * the init protocol of <tacet/init_proto.h> (INIT_EXIT, INIT_PUBLISH, INIT_LOOKUP; same badge).
+ * Two threads, both on init's hart, so that no server's request runs at init's priority:
+ *  - the supervisor (main; priority 200, INIT_PRIORITY in the kernel): the fault endpoint
+ *    (TACET_SLOT_FAULT_EP, each server's faults badged with its number + 1) and, bound to it,
+ *    the exits notification (server n's end: bit n; the restart timer; a power-off the service
+ *    thread passes on). It starts and restarts the servers (a server's thread may be as urgent
+ *    as init itself, and no thread can make one more urgent than itself), reports faults and
+ *    powers off. It is blocked almost always: a fault or an end it takes at once.
+ *  - the service thread (service_main; init.service_priority=, default SERVICE_PRIORITY 90,
+ *    below the servers' default 100): the servers' requests (<tacet/init_proto.h>: INIT_EXIT,
+ *    INIT_PUBLISH, INIT_LOOKUP, INIT_POWEROFF), on its own endpoint, service_ep (TACET_CHILD_INIT
+ *    of each server, badged the same). A client's lookup runs at this priority, whatever the
+ *    client's: a storm of them from anywhere never delays a driver above it (issue 16).
+ * The rule: each piece of state has one owner thread, and only it writes it. The supervisor owns
+ *    servers[] (but `status`, below), nservers, device_owner, virtio_ids, the scratch and probe
+ *    pages, super_slots; the service thread owns names[], recv_slot, service_slots. No lock: the
+ *    service thread reads servers[i].name and .process_slot only while server i's caller is
+ *    blocked in its call to it (so that instance lives, and the supervisor does not touch its
+ *    entry: it restarts a server only after its end), and nservers only after SERVICE_GO, sent
+ *    once every server of init.run= has started. `status` is written by the supervisor (a
+ *    fault, a start) and by the service thread (INIT_EXIT, before its reply), each while the
+ *    instance lives, and read by the supervisor only after the instance's end. They talk only
+ *    through the kernel: the supervisor signals service_ntfn with the servers that ended (the
+ *    service thread withdraws their names before it takes another request: a bound
+ *    notification's bits come before a queued call), SERVICE_GO and SERVICE_QUIT; the service
+ *    thread signals exits_slot with POWEROFF_ASKED; at the end the supervisor calls service_ep
+ *    (INIT_SERVICE_SYNC, unbadged) and runs its leak check once the service thread, having
+ *    withdrawn every name, has answered. The service thread never prints through stdio (whose
+ *    one line buffer is the supervisor's): say() writes whole lines with tacet_debug_write.
  * `init.run=name@hart/priority:devices*restarts,...`: all but the name optional (hart 0,
  * priority 100, no devices, no restarts). Devices: `compat+compat...`, each a device-tree
  * compatible (whole, or without its vendor) or a virtio device name (`virtio-rng`: the
@@ -18,6 +44,7 @@
  * the compatible (`virtio,mmio`) unless the name of a module follows it.
  * `init.budget=PAGES`: the kernel memory each server may use (its account, reserved from
  * init's; default SERVER_BUDGET): frames, page tables, mappings, threads and objects. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +60,25 @@
 #define SCRATCH_VA 0x0000002000000000ul /* where init maps a page it fills for a child */
 #define PROBE_VA   (SCRATCH_VA + TACET_PAGE_SIZE) /* where init maps a device to read its ID */
 #define SERVER_PRIORITY 100
+#define SERVICE_PRIORITY 90 /* the service thread's, unless init.service_priority= */
+#define SERVICE_STACK_PAGES 2
+/* the service thread's stack (and TLS block), with an unmapped page below as a guard */
+#define SERVICE_STACK_VA (SCRATCH_VA + 4 * TACET_PAGE_SIZE)
+#define INIT_SLOTS 128         /* init's capability table */
+#define SERVICE_FIRST_SLOT 108 /* 108..127: the service thread's (names, recv_slot, a mint) */
 #define SERVER_BUDGET 2048 /* pages of kernel memory per server (8 MiB), unless init.budget= */
 /* In init.run=, the characters that end a server's name (and a module name after a comma). */
 #define NAME_STOP ", @/:*+"
 
 #define NS_PER_MS 1000000ul
-#define RESTART_TIMER (1ul << 62) /* exits_slot's bit for the restart timer */
+#define RESTART_TIMER (1ul << 62)   /* exits_slot's bit for the restart timer */
+#define POWEROFF_ASKED (1ul << 61)  /* exits_slot: a server asked to power off (INIT_POWEROFF), */
+#define POWEROFF_FAILED (1ul << 60) /* ...with a failure status */
+#define SERVICE_GO (1ul << 62)      /* service_ntfn: every server of init.run= has started */
+#define SERVICE_QUIT (1ul << 61)    /* service_ntfn: end with service_quit_status */
+/* The supervisor's call on service_ep (unbadged: no server has such a capability): answered once
+ * the service thread has taken every end signalled before it. */
+#define INIT_SERVICE_SYNC 0x100
 #define RESTART_QUICK_MS 1000    /* a server that failed sooner than this after its start... */
 #define RESTART_DELAY_MAX_MS 100 /* ...waits twice as long as last time, up to this */
 
@@ -67,11 +107,12 @@ struct server {
 static const struct tacet_bootinfo *bi;
 static struct server servers[MAX_SERVERS];
 static unsigned int nservers;
-static unsigned long next_slot = TACET_SLOT_FIRST_FREE;
-static unsigned long free_slots[MAX_SERVERS + MAX_NAMES];
-static unsigned int nfree_slots;
 static unsigned long exits_slot; /* notification: bit n = server n's process ended */
-static unsigned long recv_slot;  /* where a capability that comes with a message lands */
+static unsigned long service_ep;   /* the servers' requests; TACET_CHILD_INIT of each */
+static unsigned long service_ntfn; /* bound to the service thread: ends (bit n), GO, QUIT */
+static unsigned int service_prio = SERVICE_PRIORITY; /* init.service_priority= */
+static long service_quit_status;   /* set before SERVICE_QUIT */
+static unsigned long recv_slot; /* the service thread's: where a published capability lands */
 static unsigned long budget = SERVER_BUDGET; /* init.budget=PAGES */
 static unsigned int start_failures; /* init.run= entries that could not start */
 /* Who holds each device of bi->devices: its server number + 1, 0 if nobody. */
@@ -89,25 +130,37 @@ struct published {
 static struct published names[MAX_NAMES];
 static unsigned int nnames;
 
-/* Capability slots: freed ones first (restarts and names come and go), then fresh ones. */
-static unsigned long alloc_slot(void)
+/* Capability slots, a range for each thread: freed ones first (restarts and names come and go),
+ * then fresh ones; past the range's end, INIT_SLOTS, which every call refuses. */
+struct slot_pool {
+	unsigned long next, end;
+	unsigned long free[MAX_SERVERS + MAX_NAMES];
+	unsigned int nfree;
+};
+
+static struct slot_pool super_slots = { .next = TACET_SLOT_FIRST_FREE, .end = SERVICE_FIRST_SLOT };
+static struct slot_pool service_slots = { .next = SERVICE_FIRST_SLOT, .end = INIT_SLOTS };
+
+static unsigned long alloc_slot(struct slot_pool *pool)
 {
-	return nfree_slots ? free_slots[--nfree_slots] : next_slot++;
+	if (pool->nfree)
+		return pool->free[--pool->nfree];
+	return pool->next < pool->end ? pool->next++ : INIT_SLOTS;
 }
 
 /* Empty slot (whatever it holds is deleted) and make it free for alloc_slot. */
-static void free_slot(unsigned long slot)
+static void free_slot(struct slot_pool *pool, unsigned long slot)
 {
 	tacet_cap_delete(slot);
-	if (nfree_slots < sizeof(free_slots) / sizeof(free_slots[0]))
-		free_slots[nfree_slots++] = slot;
+	if (slot < pool->end && pool->nfree < sizeof(pool->free) / sizeof(pool->free[0]))
+		pool->free[pool->nfree++] = slot;
 }
 
 /* One fresh page for the child at va: filled through init's scratch mapping, then moved. */
 static long child_page(unsigned long child, unsigned long va, unsigned int rights,
 		       const uint8_t *src, unsigned long off, unsigned long len)
 {
-	unsigned long slot = alloc_slot();
+	unsigned long slot = alloc_slot(&super_slots);
 	long err = tacet_frame_new(slot, 1);
 
 	if (!err && len) {
@@ -121,7 +174,7 @@ static long child_page(unsigned long child, unsigned long va, unsigned int right
 	if (!err)
 		err = tacet_map(child, slot, va, rights);
 	/* the child's mapping keeps the frame; init needs no capability to it */
-	free_slot(slot);
+	free_slot(&super_slots, slot);
 	return err;
 }
 
@@ -295,7 +348,7 @@ static long give_devices(unsigned int id, unsigned long child, const char *spec)
 	}
 	if (err)
 		return err;
-	page = alloc_slot();
+	page = alloc_slot(&super_slots);
 	err = tacet_frame_new(page, 1);
 	if (!err)
 		err = tacet_map(TACET_SLOT_SELF_PROCESS, page, SCRATCH_VA,
@@ -314,7 +367,7 @@ static long give_devices(unsigned int id, unsigned long child, const char *spec)
 	tacet_unmap(TACET_SLOT_SELF_PROCESS, SCRATCH_VA, 1);
 	if (!err)
 		err = tacet_map(child, page, TACET_CHILD_DEVICES_VADDR, TACET_RIGHT_READ);
-	free_slot(page);
+	free_slot(&super_slots, page);
 	for (unsigned int k = 0; !err && k < n; k++)
 		device_owner[chosen[k]] = (unsigned char)(id + 1);
 	return err;
@@ -352,11 +405,11 @@ static long start_server(unsigned int id)
 		return -TACET_EINVAL;
 	}
 	if (!s->process_slot)
-		s->process_slot = alloc_slot();
+		s->process_slot = alloc_slot(&super_slots);
 	tacet_cap_delete(s->process_slot); /* the instance before, if any: it has ended */
 	child = s->process_slot;
-	fault_ep = alloc_slot();
-	ep = alloc_slot();
+	fault_ep = alloc_slot(&super_slots);
+	ep = alloc_slot(&super_slots);
 	err = tacet_cap_copy(TACET_SLOT_FAULT_EP, fault_ep, TACET_RIGHT_WRITE, id + 1);
 	if (!err)
 		err = tacet_process_new(child, fault_ep, s->name, budget);
@@ -368,8 +421,7 @@ static long start_server(unsigned int id)
 	if (!err)
 		err = give_devices(id, child, s->devices);
 	if (!err)
-		err = tacet_cap_copy(TACET_SLOT_FAULT_EP, ep, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT,
-				     id + 1);
+		err = tacet_cap_copy(service_ep, ep, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT, id + 1);
 	if (!err)
 		err = tacet_cap_give(child, ep, TACET_CHILD_INIT, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
 	if (!err)
@@ -382,8 +434,8 @@ static long start_server(unsigned int id)
 	if (!err)
 		err = tacet_thread_new(child, 0, entry, TACET_CHILD_STACK_TOP, id,
 				       TACET_SCHED(s->prio, s->hart));
-	free_slot(ep);
-	free_slot(fault_ep);
+	free_slot(&super_slots, ep);
+	free_slot(&super_slots, fault_ep);
 	if (err < 0) {
 		printf("init: cannot start %s: %s\n", s->name, tacet_strerror(err));
 		tacet_cap_delete(child); /* whatever was made of it goes */
@@ -456,7 +508,7 @@ static void start_servers(void)
 		}
 		start_failures++;
 		if (servers[nservers].process_slot)
-			free_slot(servers[nservers].process_slot);
+			free_slot(&super_slots, servers[nservers].process_slot);
 	}
 }
 
@@ -482,7 +534,11 @@ static void power_off(int failed)
 			      TACET_RIGHT_READ | TACET_RIGHT_WRITE) == 0)
 			*(volatile uint32_t *)SCRATCH_VA = failed ? (1u << 16) | 0x3333 : 0x5555;
 	}
-	tacet_exit(failed); /* no test device: the kernel powers off when init ends */
+	/* No test device: the kernel powers off when init ends, with the status of its last
+	 * thread to end; both end with this one. */
+	service_quit_status = failed;
+	tacet_signal(service_ntfn, SERVICE_QUIT);
+	tacet_exit(failed);
 }
 
 static struct published *find_name(const unsigned long *w)
@@ -530,7 +586,7 @@ static long publish(const struct tacet_msg *msg, struct server *s)
 	}
 	n->how = msg->w[TACET_NAME_WORDS];
 	n->slot = recv_slot;
-	recv_slot = alloc_slot();
+	recv_slot = alloc_slot(&service_slots);
 	return 0;
 }
 
@@ -541,7 +597,7 @@ static void withdraw_names(unsigned int id)
 	for (unsigned int i = 0; i < nnames; i++) {
 		if (names[i].server != id || !names[i].slot)
 			continue;
-		free_slot(names[i].slot);
+		free_slot(&service_slots, names[i].slot);
 		names[i].slot = 0;
 	}
 }
@@ -561,35 +617,43 @@ static long lookup(const struct tacet_msg *msg, struct server *s)
 	rights = n->how & (TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
 	if (!(n->how & INIT_BADGE_CLIENTS))
 		return tacet_cap_give(s->process_slot, n->slot, dst, rights);
-	mint = alloc_slot();
+	mint = alloc_slot(&service_slots);
 	err = tacet_cap_copy(n->slot, mint, rights, (unsigned long)(s - servers) + 1);
 	if (!err)
 		err = tacet_cap_give(s->process_slot, mint, dst, rights);
-	free_slot(mint);
+	free_slot(&service_slots, mint);
 	return err;
 }
 
-/* One message on the fault/init endpoint; fills *reply, returns whether to reply. */
-static int handle(const struct tacet_msg *msg, unsigned long badge, struct tacet_msg *reply)
+/* The service thread's printf: a line formatted here and written in one call, never through
+ * stdio's line buffer, which is the supervisor's (lib/stdio.c is not thread-safe). */
+static void say(const char *fmt, ...)
+{
+	char line[160];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		tacet_debug_write(line, (unsigned long)n < sizeof(line) ? (unsigned long)n
+								: sizeof(line) - 1);
+}
+
+/* The service thread: one request on service_ep; fills *reply, returns whether to reply. */
+static int serve(const struct tacet_msg *msg, unsigned long badge, struct tacet_msg *reply)
 {
 	struct server *s = badge && badge <= nservers ? &servers[badge - 1] : NULL;
 	const char *name = s ? s->name : "?";
 
-	if (TACET_TAG_LABEL(msg->tag) == TACET_LABEL_FAULT) {
-		printf("init: server %s faulted: cause %lu at pc 0x%lx, address 0x%lx (thread %lu); "
-		       "ending it\n", name, msg->w[0], msg->w[1], msg->w[2], msg->w[3]);
-		if (s)
-			s->status = -TACET_EFAULT;
-		reply->tag = TACET_TAG(TACET_FAULT_KILL, 0);
-		return 1;
-	}
 	reply->tag = TACET_TAG(0, 1);
 	reply->w[0] = 0;
 	switch (TACET_TAG_LABEL(msg->tag)) {
 	case INIT_EXIT:
 		if (s) {
 			s->status = (long)msg->w[0];
-			printf("init: server %s finished with status %ld\n", name, s->status);
+			say("init: server %s finished with status %ld\n", name, s->status);
 		}
 		break;
 	case INIT_PUBLISH:
@@ -599,8 +663,12 @@ static int handle(const struct tacet_msg *msg, unsigned long badge, struct tacet
 		reply->w[0] = (unsigned long)lookup(msg, s);
 		break;
 	case INIT_POWEROFF:
-		printf("init: power off requested by %s\n", name);
-		power_off(msg->w[0] != 0);
+		/* the supervisor's to do: it preempts this thread at the signal, and never answers */
+		say("init: power off requested by %s\n", name);
+		tacet_signal(exits_slot, POWEROFF_ASKED | (msg->w[0] ? POWEROFF_FAILED : 0));
+		return 0;
+	case INIT_SERVICE_SYNC: /* the supervisor's alone: every end signalled before it is taken */
+		reply->w[0] = badge ? (unsigned long)-TACET_EINVAL : 0;
 		break;
 	default:
 		reply->w[0] = (unsigned long)-TACET_EINVAL;
@@ -608,9 +676,102 @@ static int handle(const struct tacet_msg *msg, unsigned long badge, struct tacet
 	return 1;
 }
 
-/* Every server's process has ended: drop what init held for them; then every page and kernel
- * object must be back (the object caches keep their pages, so those count as free). The
- * kernel signals the end after it has released the process, so one look is enough. */
+/* The service thread's notification: servers that ended (their names are withdrawn), or the
+ * supervisor's QUIT. */
+static void service_notified(unsigned long bits)
+{
+	if (bits & SERVICE_QUIT)
+		tacet_exit(service_quit_status);
+	for (unsigned int i = 0; i < MAX_SERVERS; i++)
+		if (bits & (1ul << i))
+			withdraw_names(i);
+}
+
+/* The service thread (see the top of this file): waits for SERVICE_GO, then answers the servers'
+ * requests, taking the ends the supervisor signals first. Returns only on an error. */
+static void service_main(void *unused)
+{
+	struct tacet_msg msg = { 0 }, reply = { 0 };
+	unsigned long badge = 0, bits = 0;
+	long err = 0;
+
+	(void)unused;
+	while (!err && !(bits & SERVICE_GO)) {
+		long got = tacet_wait(service_ntfn);
+
+		err = got < 0 ? got : 0;
+		bits |= got < 0 ? 0 : (unsigned long)got;
+		if (bits & SERVICE_QUIT)
+			service_notified(bits);
+	}
+	recv_slot = alloc_slot(&service_slots);
+	if (!err)
+		err = tacet_ntfn_bind(service_ntfn);
+	/* a capability that comes with a message (INIT_PUBLISH) lands in recv_slot */
+	if (!err)
+		err = tacet_recv(service_ep, recv_slot, &msg, &badge);
+	while (!err) {
+		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
+			service_notified(msg.w[0]);
+			err = tacet_recv(service_ep, recv_slot, &msg, &badge);
+		} else if (serve(&msg, badge, &reply)) {
+			err = tacet_reply_recv(service_ep, &reply, recv_slot, &msg, &badge);
+		} else {
+			err = tacet_recv(service_ep, recv_slot, &msg, &badge);
+		}
+	}
+	say("init: the service thread stopped: %s\n", tacet_strerror(err));
+}
+
+/* The supervisor, at the start: service_ep, service_ntfn and the service thread, on init's hart
+ * at service_prio, waiting for SERVICE_GO. Its stack (with its TLS block) is a frame of its own,
+ * kept by the mapping. 0, or the error. */
+static long start_service(void)
+{
+	struct tacet_self self = { 0 };
+	unsigned long stack = alloc_slot(&super_slots);
+	long err;
+
+	service_ep = alloc_slot(&super_slots);
+	service_ntfn = alloc_slot(&super_slots);
+	tacet_self(&self);
+	err = tacet_endpoint_new(service_ep);
+	if (!err)
+		err = tacet_ntfn_new(service_ntfn);
+	if (!err)
+		err = tacet_frame_new(stack, SERVICE_STACK_PAGES);
+	if (!err)
+		err = tacet_map(TACET_SLOT_SELF_PROCESS, stack, SERVICE_STACK_VA,
+				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	free_slot(&super_slots, stack);
+	if (!err)
+		err = tacet_thread_start(service_main, NULL,
+					 SERVICE_STACK_VA + SERVICE_STACK_PAGES * TACET_PAGE_SIZE,
+					 TACET_SCHED(service_prio, self.hart));
+	return err < 0 ? err : 0;
+}
+
+/* The supervisor: a message on the fault endpoint (a server's fault: reported, the thread ended);
+ * fills *reply. */
+static void fault(const struct tacet_msg *msg, unsigned long badge, struct tacet_msg *reply)
+{
+	struct server *s = badge && badge <= nservers ? &servers[badge - 1] : NULL;
+
+	if (TACET_TAG_LABEL(msg->tag) != TACET_LABEL_FAULT) { /* none but the kernel sends here */
+		*reply = (struct tacet_msg){ .tag = TACET_TAG(0, 1), .w = { -TACET_EINVAL } };
+		return;
+	}
+	printf("init: server %s faulted: cause %lu at pc 0x%lx, address 0x%lx (thread %lu); "
+	       "ending it\n", s ? s->name : "?", msg->w[0], msg->w[1], msg->w[2], msg->w[3]);
+	if (s)
+		s->status = -TACET_EFAULT;
+	reply->tag = TACET_TAG(TACET_FAULT_KILL, 0);
+}
+
+/* Every server's process has ended, and the service thread has withdrawn every name: drop what
+ * init held for them; then every page and kernel object must be back (the object caches keep
+ * their pages, so those count as free). The kernel signals the end after it has released the
+ * process, so one look is enough. */
 static void leak_check(const struct tacet_mem_info *before)
 {
 	struct tacet_mem_info after;
@@ -618,9 +779,6 @@ static void leak_check(const struct tacet_mem_info *before)
 
 	for (unsigned int i = 0; i < nservers; i++)
 		tacet_cap_delete(servers[i].process_slot);
-	for (unsigned int i = 0; i < nnames; i++)
-		if (names[i].slot)
-			tacet_cap_delete(names[i].slot);
 	if (tacet_info(TACET_INFO_MEM, 0, &after, sizeof(after)) < 0)
 		return;
 	same = before->free_pages + before->kernel_object_pages ==
@@ -650,7 +808,6 @@ static void server_ended(struct server *s)
 {
 	unsigned long now = tacet_time();
 
-	withdraw_names((unsigned int)(s - servers));
 	if (s->status == 0 || s->restarts == s->restarts_max) {
 		if (s->status && s->restarts_max)
 			printf("init: server %s failed (status %ld) after %u restarts; giving up\n",
@@ -692,8 +849,14 @@ static void restart_due(void)
 	}
 }
 
+/* The supervisor's notification: servers that ended (the service thread is told, to withdraw
+ * their names), the restart timer, a power-off a server asked the service thread for. */
 static void note_exits(unsigned long bits)
 {
+	if (bits & POWEROFF_ASKED)
+		power_off((bits & POWEROFF_FAILED) != 0);
+	if (bits & ((1ul << nservers) - 1))
+		tacet_signal(service_ntfn, bits & ((1ul << nservers) - 1));
 	for (unsigned int i = 0; i < nservers; i++)
 		if ((bits & (1ul << i)) && servers[i].state == SERVER_RUNNING)
 			server_ended(&servers[i]);
@@ -702,11 +865,20 @@ static void note_exits(unsigned long bits)
 	arm_restart_timer();
 }
 
+/* The supervisor: a number after `arg=` in the boot arguments, or dflt. */
+static unsigned long boot_number(const char *arg, unsigned long dflt)
+{
+	const char *p = strstr(bi->bootargs, arg);
+
+	return p ? strtoul(p + strlen(arg), NULL, 0) : dflt;
+}
+
 int main(void)
 {
 	struct tacet_mem_info mem_before;
 	struct tacet_msg msg = { 0 }, reply = { 0 };
-	unsigned long badge = 0;
+	struct tacet_self self = { 0 };
+	unsigned long badge = 0, slot;
 	long err;
 
 	bi = (const struct tacet_bootinfo *)tacet_start_arg;
@@ -714,22 +886,32 @@ int main(void)
 		printf("init: bad boot information\n");
 		return 1;
 	}
-	if (strstr(bi->bootargs, "init.budget="))
-		budget = strtoul(strstr(bi->bootargs, "init.budget=") + strlen("init.budget="), NULL, 0);
+	budget = boot_number("init.budget=", SERVER_BUDGET);
+	tacet_self(&self);
+	service_prio = (unsigned int)boot_number("init.service_priority=", SERVICE_PRIORITY);
+	if (service_prio > self.prio)
+		service_prio = (unsigned int)self.prio; /* no thread may be more urgent than init */
 	printf("init: %lu harts, %lu devices, boot arguments \"%s\"; each server's budget %lu "
-	       "pages\n", bi->nharts, bi->ndevices, bi->bootargs, budget);
+	       "pages; requests served at priority %u\n", bi->nharts, bi->ndevices, bi->bootargs,
+	       budget, service_prio);
 	/* init's own page tables for the scratch page are made once, before the baseline */
-	recv_slot = alloc_slot();
-	if (tacet_frame_new(recv_slot, 1) == 0 &&
-	    tacet_map(TACET_SLOT_SELF_PROCESS, recv_slot, SCRATCH_VA, TACET_RIGHT_READ) == 0)
+	slot = alloc_slot(&super_slots);
+	if (tacet_frame_new(slot, 1) == 0 &&
+	    tacet_map(TACET_SLOT_SELF_PROCESS, slot, SCRATCH_VA, TACET_RIGHT_READ) == 0)
 		tacet_unmap(TACET_SLOT_SELF_PROCESS, SCRATCH_VA, 1);
-	tacet_cap_delete(recv_slot);
-	exits_slot = alloc_slot();
+	free_slot(&super_slots, slot);
+	exits_slot = alloc_slot(&super_slots);
 	err = tacet_ntfn_new(exits_slot);
 	if (!err)
 		err = tacet_ntfn_bind(exits_slot); /* ends come in through the receive loop */
 	if (err)
 		printf("init: cannot watch servers: %s\n", tacet_strerror(err));
+	err = start_service(); /* before the baseline: it lives as long as init */
+	if (err) {
+		printf("init: cannot start the service thread: %s; powering off\n",
+		       tacet_strerror(err));
+		power_off(1);
+	}
 	tacet_info(TACET_INFO_MEM, 0, &mem_before, sizeof(mem_before));
 	start_servers();
 	if (!nservers) {
@@ -737,23 +919,27 @@ int main(void)
 		printf("init: no server could start (%u failed); powering off\n", start_failures);
 		power_off(1);
 	}
-	/* a capability that comes with a message (INIT_PUBLISH) lands in recv_slot */
-	err = tacet_recv(TACET_SLOT_FAULT_EP, recv_slot, &msg, &badge);
+	tacet_signal(service_ntfn, SERVICE_GO);
+	err = tacet_recv(TACET_SLOT_FAULT_EP, 0, &msg, &badge);
 	while (err == 0) {
 		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
 			note_exits(msg.w[0]);
 			if (all_done())
 				break;
-			err = tacet_recv(TACET_SLOT_FAULT_EP, recv_slot, &msg, &badge);
+			err = tacet_recv(TACET_SLOT_FAULT_EP, 0, &msg, &badge);
 			continue;
 		}
-		handle(&msg, badge, &reply);
-		err = tacet_reply_recv(TACET_SLOT_FAULT_EP, &reply, recv_slot, &msg, &badge);
+		fault(&msg, badge, &reply);
+		err = tacet_reply_recv(TACET_SLOT_FAULT_EP, &reply, 0, &msg, &badge);
 	}
 	if (err)
 		printf("init: receive failed: %s\n", tacet_strerror(err));
-	if (all_done())
+	if (all_done()) {
+		/* the service thread has withdrawn every name once it answers */
+		msg = (struct tacet_msg){ .tag = TACET_TAG(INIT_SERVICE_SYNC, 0) };
+		tacet_call(service_ep, &msg);
 		leak_check(&mem_before);
+	}
 	{
 		int failed = start_failures != 0;
 

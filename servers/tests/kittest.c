@@ -6,13 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>
+#include "goldfish_rtc.h"
 
-#define RTC_TIME_LOW    0x00
-#define RTC_TIME_HIGH   0x04
-#define RTC_ALARM_LOW   0x08
-#define RTC_ALARM_HIGH  0x0c
-#define RTC_IRQ_ENABLED 0x10
-#define RTC_CLEAR_INT   0x1c
 #define MS              1000000ull
 #define OWN_BIT         (1ul << 5)
 #define BURST           200
@@ -23,13 +18,6 @@ static void check(int ok, const char *what)
 {
 	printf("kittest: %s: %s\n", what, ok ? "PASS" : "FAIL");
 	failures += !ok;
-}
-
-static uint64_t rtc_now(struct tacet_device *rtc)
-{
-	uint64_t low = mmio_read32(rtc->regs + RTC_TIME_LOW); /* latches TIME_HIGH */
-
-	return (uint64_t)mmio_read32(rtc->regs + RTC_TIME_HIGH) << 32 | low;
 }
 
 static void time_checks(void)
@@ -76,16 +64,6 @@ static void va_and_dma_checks(void)
 		  tacet_dma_alloc((TACET_FRAME_MAX_PAGES + 1) * TACET_PAGE_SIZE, &again) ==
 		      -TACET_ERANGE,
 	      "0 bytes and more than 256 pages -> ERANGE");
-}
-
-/* The alarm ALARM_NS from now on the RTC's own clock. */
-static void rtc_alarm_in(struct tacet_device *rtc, uint64_t ns)
-{
-	uint64_t at = rtc_now(rtc) + ns;
-
-	mmio_write32(rtc->regs + RTC_IRQ_ENABLED, 1);
-	mmio_write32(rtc->regs + RTC_ALARM_HIGH, (uint32_t)(at >> 32));
-	mmio_write32(rtc->regs + RTC_ALARM_LOW, (uint32_t)at); /* arms it */
 }
 
 /* BURST alarms back to back, each `ahead` ns after the last was handled (0: at once, raised

@@ -92,3 +92,8 @@ SERVER_SRCS_blktest := servers/tests/blktest.c
 # blkrand: a block service client with many requests in flight (1,000 random ones, checked).
 SERVERS += blkrand
 SERVER_SRCS_blkrand := servers/tests/blkrand.c
+
+# lookupstorm: a priority-110 driver on init's hart while other harts look names up in a tight
+# loop: init must serve them below the driver (issue 16, "shared servers do not lend priority").
+SERVERS += lookupstorm
+SERVER_SRCS_lookupstorm := servers/tests/lookupstorm.c

@@ -274,6 +274,7 @@ CASES += [
           r"poweroff",
           r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
           r"\d+ uart\s+0\s+100 (running|ready)", r"\d+ init\s+0\s+200 recv",
+          r"\d+ init\s+0\s+90 recv",
           r"\d+ rng\s+0\s+110 recv", r"\d+ blk\s+0\s+110 recv",
           r"tacet> random\n([0-9a-f]{32})\n(?s:.*)tacet> random\n(?!\1)[0-9a-f]{32}\n",
           r"pages: \d+ total, \d+ free",

@@ -14,6 +14,7 @@
  *   services    tacet_service_open/run: an endpoint published under a name and the loop that
  *               answers its calls and takes the device's interrupts, in one thread.
  *   time        tacet_timebase_hz, tacet_time_ns, tacet_ns_to_ticks, tacet_sleep_ns.
+ *   threads     tacet_thread_start: another thread of the server, running a C function.
  *
  * None of this is thread-safe: a server uses the kit from one thread at a time (most drivers
  * have one thread). Every call that can fail returns 0 (or the value it names) or a negative
@@ -253,5 +254,15 @@ uint64_t tacet_time_ns(void); /* since boot */
 uint64_t tacet_ns_to_ticks(uint64_t ns);
 uint64_t tacet_ticks_to_ns(uint64_t ticks);
 long tacet_sleep_ns(uint64_t ns);
+
+/* --- threads ---------------------------------------------------------------------------------
+ * Start fn(arg) in a new thread of the calling process, at sched (TACET_SCHED(priority, hart):
+ * no more urgent than the caller), on the stack whose top is stack_top: memory the caller has
+ * mapped read/write and keeps for the thread (a tacet_dma_alloc buffer will do). The thread
+ * gets what crt0 gives the first one (gp, a TLS block of its own, taken from the stack's top,
+ * so errno is its own) and ends when fn returns. The thread id, or a negative TACET_E* code.
+ * Mind the rest of the kit and stdio: neither is thread-safe. */
+long tacet_thread_start(void (*fn)(void *arg), void *arg, unsigned long stack_top,
+			unsigned long sched);
 
 #endif
