@@ -50,7 +50,8 @@ static void sys_debug_write(struct thread *t)
 			syscall_ret(t, -TACET_EFAULT);
 			return;
 		}
-		console_write(chunk, n, 1); /* written out after the BKL's release */
+		/* up to the chunk's first NUL, as the kernel's "%.*s" always wrote it */
+		console_write(chunk, strnlen(chunk, n), 1); /* written out after the BKL's release */
 	}
 	syscall_ret(t, (long)len);
 }

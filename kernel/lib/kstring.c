@@ -1,4 +1,4 @@
-/* kstring.c: memset, memcpy, memcmp, strlen, strcmp, strncmp for the freestanding kernel
+/* kstring.c: memset, memcpy, memcmp, strlen, strnlen, strcmp, strncmp for the freestanding kernel
  * (gcc may also emit calls to memset/memcpy on its own). Pure functions, any context.
  * memset and memcpy move 8 bytes at a time where the addresses allow it (a page zeroed or a
  * record copied to user space is 8x fewer stores), bytes at the unaligned ends. */
@@ -56,6 +56,15 @@ size_t strlen(const char *s)
 	while (*p)
 		p++;
 	return (size_t)(p - s);
+}
+
+size_t strnlen(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s[n])
+		n++;
+	return n;
 }
 
 int strncmp(const char *a, const char *b, size_t n)

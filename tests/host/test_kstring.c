@@ -85,6 +85,10 @@ static void test_strings(void **state)
 	(void)state;
 	assert_int_equal(strlen(""), 0);
 	assert_int_equal(strlen("tacet"), 5);
+	assert_int_equal(strnlen("tacet", 9), 5);
+	assert_int_equal(strnlen("tacet", 3), 3); /* stops at max, terminated or not */
+	assert_int_equal(strnlen("ta\0cet", 7), 2);
+	assert_int_equal(strnlen("", 0), 0);
 	assert_int_equal(strcmp("uart", "uart"), 0);
 	assert_true(strcmp("uart", "uarta") < 0);
 	assert_true(strcmp("ub", "ua") > 0);
