@@ -20,7 +20,6 @@
  */
 #include <stdio.h>
 #include <tacet.h>
-#include "../edu/edu_dev.h"
 #include "bench.h"
 #include "irq.h"
 
@@ -30,6 +29,8 @@ enum irq_slot {
 	SLOT_DONE,                /* the raiser tells main: all samples are in */
 	SLOT_STACK_WAITER, /* and the two after it: the trio's stacks (bench.h), per path */
 };
+
+_Static_assert(SLOT_STACK_WAITER + 3 * IRQ_MAX_PATHS == IRQ_SLOT_FREE, "irq.h's free slots");
 
 _Static_assert(IRQ_PRIO_MAIN >= BENCH_WAITER_PRIO, "main starts the waiter");
 

@@ -4,6 +4,8 @@
 #ifndef BENCH_IRQ_H
 #define BENCH_IRQ_H
 
+#include "../edu/edu_dev.h"
+
 /* Time BENCH_SAMPLES interrupts raised by an edu register write on raiser_hart (the line is
  * routed there) and delivered to a thread waiting on waiter_hart, and report
  * irq_raise_to_trap and irq_top_half (if report_top_half) and the raise to the waiting thread
@@ -36,6 +38,9 @@ struct bench_irq_path {
 };
 
 #define IRQ_MAX_PATHS 2
+/* The first capability slot the threads of bench_irq_path leave free (irq.c's: edu_open's, its
+ * three notifications and three stacks per path). */
+#define IRQ_SLOT_FREE (EDU_SLOT_FREE + 3 + 3 * IRQ_MAX_PATHS)
 
 long bench_irq_open(void);
 long bench_irq_path(const struct bench_irq_path *p);
