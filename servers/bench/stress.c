@@ -6,7 +6,7 @@
 
 static unsigned int hart;
 
-long stress_begin(void)
+static long stress_begin(void)
 {
 	struct tacet_self self;
 	char name[24];
@@ -14,7 +14,6 @@ long stress_begin(void)
 
 	if (!err)
 		err = tacet_ntfn_new(STRESS_SLOT_PAUSE);
-
 	tacet_self(&self);
 	hart = (unsigned int)self.hart;
 	snprintf(name, sizeof(name), STRESS_NAME_FMT, hart);
@@ -25,12 +24,12 @@ long stress_begin(void)
 	return err;
 }
 
-int stress_stopped(void)
+static int stress_stopped(void)
 {
 	return tacet_poll(STRESS_SLOT_STOP) != 0;
 }
 
-long stress_pause(void)
+static long stress_pause(void)
 {
 	long err = tacet_timer_set(STRESS_SLOT_PAUSE, 1, tacet_time() + tacet_ns_to_ticks(STRESS_PAUSE_NS));
 
@@ -39,7 +38,7 @@ long stress_pause(void)
 	return err;
 }
 
-int stress_end(const char *what, unsigned long count, const char *unit, long err)
+static int stress_end(const char *what, unsigned long count, const char *unit, long err)
 {
 	if (err)
 		printf("stress %s: FAIL after %lu %s on hart %u: %s\n", what, count, unit, hart,

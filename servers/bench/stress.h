@@ -31,21 +31,12 @@
 #define STRESS_LINE_HART     0 /* the cross-hart path's line (its raiser, and init's hart) */
 #define STRESS_LOOKUP_TRIES  10000 /* 1 ms apart: the other side may not have published yet */
 
-/* A stressor's two slots (the stop notification, bench_stress's done notification): above
- * what any stressor's work uses, below the devices' slots. */
-#define STRESS_SLOT_STOP 60
-#define STRESS_SLOT_DONE 61
+/* A stressor's three slots (its stop notification, bench_stress's done notification, its
+ * pause's notification): above what any stressor's work uses, below the devices' slots. */
+#define STRESS_SLOT_STOP  60
+#define STRESS_SLOT_DONE  61
 #define STRESS_SLOT_PAUSE 62
-#define STRESS_PAUSE_NS 10000
-
-/* In a stressor (stress.c). stress_begin: the stressor's side of the start above; 0 or
- * -TACET_E*. stress_stopped: has bench_stress said stop (or does the poll fail)? stress_pause:
- * sleeps STRESS_PAUSE_NS (see stress_run). stress_end: the completion line (count of unit, or
- * FAIL with err) and the done signal; returns main()'s status. */
-long stress_begin(void);
-int stress_stopped(void);
-long stress_pause(void);
-int stress_end(const char *what, unsigned long count, const char *unit, long err);
+#define STRESS_PAUSE_NS   10000 /* after each round (stress_run) */
 
 /* A stressor's work. round: one round of it; returns the work done (added to the count the
  * completion line gives, in unit) or a negative TACET_E* code (which ends the loop). start
@@ -55,11 +46,13 @@ struct stressor {
 	long (*start)(void), (*round)(void), (*finish)(void);
 };
 
-/* A stressor's main: stress_begin, start, then rounds until stopped, each followed by a pause
- * of STRESS_PAUSE_NS in which its hart waits (under -icount QEMU runs the harts in turn and
- * leaves one that never waits running until its time slice ends, up to its 100 ms kick period:
- * every round of a cross-hart measurement would give each stressor hart that long, and a boot
- * would take minutes), then finish, stress_end. */
+/* A stressor's main (stress.c): its side of the start above, start, then rounds until
+ * bench_stress says stop (polled between two rounds), each followed by a pause of
+ * STRESS_PAUSE_NS in which its hart waits (under -icount QEMU runs the harts in turn and leaves
+ * one that never waits running until its time slice ends, up to its 100 ms kick period: every
+ * round of a cross-hart measurement would give each stressor hart that long, and a boot would
+ * take minutes), then finish, the completion line (or `stress NAME: FAIL after COUNT UNIT on
+ * hart H: ERROR`) and the done signal. Returns main()'s status. */
 int stress_run(const struct stressor *s);
 
 #endif
