@@ -4,9 +4,9 @@ that neither kernel has recursion (tools/callcycles.py over the call graph gcc w
 callgraph`), the check that the shipped kernel holds no in-kernel test (its symbols), the docs/
 check that README.md's tree names every folder of servers/ and kernel/, the dtb/ checks of the
 Makefile's device trees, every QEMU case in tests/qemu/cases.py and the benchmarks' checks
-(bench/: the same figures twice, within their budgets, and docs/benchmarks.md's figures table
-holding them), prints one line per test and ends with `N passed, N failed`; exits non-zero when
-anything failed. Logs go to build/test-logs/.
+(bench/: the same figures twice, within their budgets, the stress benchmarks' likewise, and
+docs/benchmarks.md's figures table holding them), prints one line per test and ends with
+`N passed, N failed`; exits non-zero when anything failed. Logs go to build/test-logs/.
 
   python3 tests/run.py [-k SUBSTRING] [--no-host] [--no-qemu]
 """
@@ -348,25 +348,30 @@ def run_dtb_checks(results, pattern):
     check("dtb/make-qemu-follows-QEMU_EXTRA", extra)
 
 
-def run_bench_checks(results):
+def run_bench_checks(results, stress=False):
     """The benchmarks must give the same figures on every run, and each figure must stay
-    within its budget (tests/bench/budgets.json): boot them all twice, check both."""
+    within its budget (tests/bench/budgets.json): boot them all twice, check both. The stress
+    benchmarks (bench.py --stress, minutes where the others take seconds) are a case of their
+    own: bench/stress-deterministic, bench/stress-budgets."""
+    case = "bench/stress-" if stress else "bench/"
+    log = "bench-stress.log" if stress else "bench.log"
     start = time.monotonic()
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "bench", "bench.py"),
-                           "--check-deterministic", "--check-budgets"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
+                           "--check-deterministic", "--check-budgets",
+                           *(["--stress"] if stress else [])], cwd=ROOT,
+                          capture_output=True, text=True, timeout=1800 if stress else 600)
     out = proc.stdout + proc.stderr
-    with open(os.path.join(LOGS, "bench.log"), "w") as f:
+    with open(os.path.join(LOGS, log), "w") as f:
         f.write(out)
     took = time.monotonic() - start
     tail = "\n".join("    | " + line for line in out.strip().splitlines()[-8:])
     deterministic = "bench: deterministic:" in out
-    results.report("bench/deterministic", deterministic,
+    results.report(f"{case}deterministic", deterministic,
                    f"figures differ between two runs, or a benchmark failed "
-                   f"(build/test-logs/bench.log)\n{tail}", took)
+                   f"(build/test-logs/{log})\n{tail}", took)
     if deterministic:
-        results.report("bench/budgets", proc.returncode == 0 and "within their budgets" in out,
-                       f"a path got slower than its budget (build/test-logs/bench.log)\n{tail}")
+        results.report(f"{case}budgets", proc.returncode == 0 and "within their budgets" in out,
+                       f"a path got slower than its budget (build/test-logs/{log})\n{tail}")
 
 
 def run_bench_docs_check(results):
@@ -401,8 +406,9 @@ def main():
             run_qemu_case(results, c)
     if not args.no_bench and not args.no_qemu and (not args.pattern or args.pattern in "bench"):
         run_bench_checks(results)
-        if "bench/deterministic" not in results.failed:  # results.json is this run's
-            run_bench_docs_check(results)
+        run_bench_checks(results, stress=True)
+        if not {"bench/deterministic", "bench/stress-deterministic"} & set(results.failed):
+            run_bench_docs_check(results)  # results.json is this run's
     if results.failed:
         print("failed: " + " ".join(results.failed))
     print(f"{results.passed} passed, {len(results.failed)} failed")

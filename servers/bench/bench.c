@@ -7,7 +7,7 @@
 #include <tacet/init_proto.h>
 #include "bench.h"
 
-#define MAX_THREADS 4
+#define MAX_THREADS 8
 
 /* What a raw thread runs; its a0 points here. */
 struct bench_thread {

@@ -4,21 +4,22 @@
  *   irq_raise_to_trap   to the kernel's trap entry (the cycle count trap.S stamps);
  *   irq_top_half        from the trap entry to the end of the top half (claim, mask, signal,
  *                       complete, accounting);
- *   NAME                to the bound thread running after its tacet_wait() returns;
- * the kernel's two stamps of the latest interrupt are read from TACET_INFO_IRQ.
+ *   NAME                to the bound thread running after its wait returns;
+ * the kernel's two stamps of the latest interrupt are read from TACET_INFO_IRQ (on an idle
+ * machine) or returned by tacet_irq_ack_wait (under stress).
  *
  * Three raw threads take turns (struct bench_trio, bench.h), as in notify.c:
  *   raiser (the trio's driver, on the line's hart): after the go-ahead, reads the cycle
  *       counter, keeps the count in raise_at and writes the edu's raise register;
- *   waiter: tacet_wait() on the line's notification, reads the counter, then acknowledges the
- *       device and the line, collects the samples and tells the acker. A round in which a hart
- *       of the path took a timer interrupt is dropped and taken again (ticks()).
+ *   waiter: waits on the line's notification, reads the counter, then acknowledges the
+ *       device and the line, collects the samples and tells the acker. On an idle machine a
+ *       round in which a hart of the path took a timer interrupt is dropped and taken again
+ *       (ticks()); under stress every round counts (struct bench_irq_path).
  * On one hart the waiter outranks the raiser: the interrupt (taken right after the write, in
  * user mode) switches to it at once.
  */
 #include <stdio.h>
 #include <tacet.h>
-#include "../edu/edu_dev.h"
 #include "bench.h"
 #include "irq.h"
 
@@ -26,23 +27,27 @@ enum irq_slot {
 	SLOT_ACK = EDU_SLOT_FREE, /* the acker tells the raiser: go on */
 	SLOT_ACKER,               /* the waiter tells the acker: I am about to wait */
 	SLOT_DONE,                /* the raiser tells main: all samples are in */
-	SLOT_STACK_WAITER, /* and the two after it: the trio's stacks (bench.h) */
+	SLOT_STACK_WAITER, /* and the two after it: the trio's stacks (bench.h), per path */
 };
+
+_Static_assert(SLOT_STACK_WAITER + 3 * IRQ_MAX_PATHS == IRQ_SLOT_FREE, "irq.h's free slots");
 
 _Static_assert(IRQ_PRIO_MAIN >= BENCH_WAITER_PRIO, "main starts the waiter");
 
-/* the threads' stacks: a page each, a gap between; below lib's region (edu_open maps BAR0 there) */
+/* the threads' stacks: a page each, a gap between, 6 pages per path; below lib's region
+ * (edu_open maps BAR0 there) */
 #define STACKS_VA  0x0000002000000000ul
+#define PATH_STACKS (6 * TACET_PAGE_SIZE)
 #define IRQ_BADGE  1ul
 #define SPARE      32 /* rounds to take again when a timer interrupt disturbed one (ticks()) */
-#define ROUNDS     (BENCH_WARMUP + BENCH_SAMPLES + SPARE)
 
 static struct edu dev;
 static volatile unsigned long raise_at;
-static unsigned long to_trap[BENCH_SAMPLES], top_half[BENCH_SAMPLES], to_server[BENCH_SAMPLES];
-static unsigned long overhead, nsamples, dropped;
+unsigned long bench_irq_to_trap[BENCH_SAMPLES], bench_irq_top_half[BENCH_SAMPLES],
+	bench_irq_to_server[BENCH_SAMPLES];
+static const struct bench_irq_path *path; /* the one being measured */
+static unsigned long overhead, nsamples, dropped, rounds, paths;
 static long failure; /* the waiter's: a negative TACET_E* code */
-static unsigned int harts_crossed[2]; /* the raiser's hart, the waiter's */
 
 /* Timer interrupts the harts of the measured path have taken. A round in which the count
  * moved is not a sample: a scheduler tick landing between the raise and the waiter adds its
@@ -55,9 +60,10 @@ static unsigned long ticks(void)
 	unsigned long n = 0;
 
 	for (int i = 0; i < 2; i++) {
-		if (i && harts_crossed[1] == harts_crossed[0])
+		if (i && path->waiter_hart == path->raiser_hart)
 			break;
-		if (tacet_info(TACET_INFO_HART, harts_crossed[i], &hi, sizeof(hi)) < 0)
+		if (tacet_info(TACET_INFO_HART, i ? path->waiter_hart : path->raiser_hart, &hi,
+			       sizeof(hi)) < 0)
 			return ~0ul;
 		n += hi.timer_irqs;
 	}
@@ -84,7 +90,7 @@ static void waiter(unsigned long arg)
 	unsigned long seen = ticks(), now;
 
 	(void)arg;
-	for (unsigned long i = 0; i < ROUNDS && !failure; i++) {
+	for (unsigned long i = 0; i < rounds && !failure; i++) {
 		long bits = tacet_wait(EDU_SLOT_NTFN);
 		unsigned long end = bench_rdcycle(), start = raise_at;
 		long err = bits < 0 ? bits : 0;
@@ -99,24 +105,57 @@ static void waiter(unsigned long arg)
 			break;
 		}
 		now = ticks();
-		dropped += i >= BENCH_WARMUP && nsamples < BENCH_SAMPLES && now != seen;
-		if (i >= BENCH_WARMUP && nsamples < BENCH_SAMPLES && now == seen) {
-			to_trap[nsamples] = ii.last_trap - start - overhead;
-			top_half[nsamples] = ii.last_done - ii.last_trap - overhead;
-			to_server[nsamples] = end - start - overhead;
+		dropped += i >= path->warmup && nsamples < path->samples && now != seen;
+		if (i >= path->warmup && nsamples < path->samples && now == seen) {
+			bench_irq_to_trap[nsamples] = ii.last_trap - start - overhead;
+			bench_irq_top_half[nsamples] = ii.last_done - ii.last_trap - overhead;
+			bench_irq_to_server[nsamples] = end - start - overhead;
 			nsamples++;
 		}
 		seen = now;
-		if (i < ROUNDS - 1)
+		if (i < rounds - 1)
 			tacet_signal(SLOT_ACKER, 1);
 	}
 	tacet_signal(SLOT_ACKER, BENCH_ACKER_QUIT);
 }
 
+/* The waiter under stress: a driver's loop, one kernel entry per interrupt (clear the device,
+ * then tacet_irq_ack_wait acknowledges the line and waits for the next interrupt, whose trap
+ * stamp it returns). The first wait is a plain one (ack_wait acknowledges only what was
+ * delivered) and has no stamp: it is a warm-up round. Every round counts. */
+static void stressed_waiter(unsigned long arg)
+{
+	unsigned long stamp = 0;
+	long bits = tacet_wait(EDU_SLOT_NTFN);
+
+	(void)arg;
+	for (unsigned long i = 0; bits >= 0; i++) {
+		unsigned long end = bench_rdcycle(), start = raise_at;
+
+		dev.regs[EDU_IRQ_ACK] = dev.regs[EDU_IRQ_STATUS];
+		if (i >= path->warmup) {
+			bench_irq_to_trap[nsamples] = stamp ? stamp - start - overhead : 0;
+			bench_irq_to_server[nsamples++] = end - start - overhead;
+		}
+		if (i == rounds - 1)
+			break;
+		tacet_signal(SLOT_ACKER, 1);
+		bits = tacet_irq_ack_wait(EDU_SLOT_IRQ, 1, EDU_SLOT_NTFN, &stamp);
+	}
+	if (bits < 0)
+		failure = bits;
+	else /* the last interrupt: the line unmasked for the next path */
+		failure = tacet_irq_ack(EDU_SLOT_IRQ, 1);
+	tacet_signal(SLOT_ACKER, BENCH_ACKER_QUIT);
+}
+
+/* n in a register: the cross-hart figure counts the raiser's way back to its wait too */
 static void raiser(unsigned long arg)
 {
+	const unsigned long n = rounds;
+
 	(void)arg;
-	for (unsigned long i = 0; i < ROUNDS; i++) {
+	for (unsigned long i = 0; i < n; i++) {
 		tacet_wait(SLOT_ACK);
 		if (failure)
 			break;
@@ -126,43 +165,67 @@ static void raiser(unsigned long arg)
 	tacet_signal(SLOT_DONE, 1);
 }
 
-int bench_irq(const char *name, unsigned int waiter_hart, unsigned int raiser_hart,
-	      int report_top_half)
+long bench_irq_open(void)
 {
 	long err;
 
 	overhead = bench_overhead();
-	harts_crossed[0] = raiser_hart;
-	harts_crossed[1] = waiter_hart;
 	err = edu_open(&dev, IRQ_BADGE);
-	if (!err)
-		err = tacet_irq_set_affinity(EDU_SLOT_IRQ, raiser_hart);
 	for (unsigned long slot = SLOT_ACK; !err && slot <= SLOT_DONE; slot++)
 		err = tacet_ntfn_new(slot);
-	if (!err) {
-		struct bench_trio trio = {
-			.waiter = waiter, .driver = raiser,
-			.waiter_hart = waiter_hart, .driver_hart = raiser_hart,
-			.ack_slot = SLOT_ACK, .acker_slot = SLOT_ACKER,
-			.first_stack_slot = SLOT_STACK_WAITER, .stacks_va = STACKS_VA,
-		};
+	return err;
+}
 
+long bench_irq_path(const struct bench_irq_path *p)
+{
+	struct bench_trio trio = {
+		.waiter = p->stressed ? stressed_waiter : waiter, .driver = raiser,
+		.waiter_hart = p->waiter_hart, .driver_hart = p->raiser_hart,
+		.ack_slot = SLOT_ACK, .acker_slot = SLOT_ACKER,
+		.first_stack_slot = SLOT_STACK_WAITER + 3 * paths,
+		.stacks_va = STACKS_VA + PATH_STACKS * paths,
+	};
+	long err;
+
+	if (paths == IRQ_MAX_PATHS || p->samples > BENCH_SAMPLES || (p->stressed && !p->warmup))
+		return -TACET_EINVAL;
+	paths++;
+	path = p;
+	rounds = p->warmup + p->samples + (p->stressed ? 0 : SPARE);
+	nsamples = dropped = 0;
+	failure = 0;
+	err = tacet_irq_set_affinity(EDU_SLOT_IRQ, p->raiser_hart);
+	if (!err)
 		err = bench_trio_start(&trio);
-	}
 	if (!err && tacet_wait(SLOT_DONE) < 0)
 		err = -TACET_EDEAD;
-	if (!err && (err = failure) == 0 && nsamples != BENCH_SAMPLES)
+	if (!err && (err = failure) == 0 && nsamples != p->samples)
 		err = -TACET_EINVAL;
-	if (err) {
-		printf("%s: %s (%lu samples)\n", name, tacet_strerror(err), nsamples);
+	if (err)
+		printf("%s: %s (%lu samples)\n", p->name, tacet_strerror(err), nsamples);
+	else if (!p->stressed)
+		printf("%s: %lu rounds dropped for a timer interrupt\n", p->name, dropped);
+	return err;
+}
+
+int bench_irq(const char *name, unsigned int waiter_hart, unsigned int raiser_hart,
+	      int report_top_half)
+{
+	struct bench_irq_path p = {
+		.name = name, .waiter_hart = waiter_hart, .raiser_hart = raiser_hart,
+		.warmup = BENCH_WARMUP, .samples = BENCH_SAMPLES,
+	};
+	long err = bench_irq_open();
+
+	if (!err)
+		err = bench_irq_path(&p);
+	if (err)
 		return 1;
-	}
-	printf("%s: %lu rounds dropped for a timer interrupt\n", name, dropped);
 	if (report_top_half) {
-		bench_report("irq_raise_to_trap", to_trap, BENCH_SAMPLES);
-		bench_report("irq_top_half", top_half, BENCH_SAMPLES);
+		bench_report("irq_raise_to_trap", bench_irq_to_trap, BENCH_SAMPLES);
+		bench_report("irq_top_half", bench_irq_top_half, BENCH_SAMPLES);
 	}
-	bench_report(name, to_server, BENCH_SAMPLES);
+	bench_report(name, bench_irq_to_server, BENCH_SAMPLES);
 	bench_power_off();
 	return 0;
 }

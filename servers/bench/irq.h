@@ -1,7 +1,10 @@
-/* irq.h: the interrupt-latency benchmarks (irq.c), run as bench_irq_same and bench_irq_cross
- * with the PCI server and one QEMU edu device. */
+/* irq.h: the interrupt-latency benchmarks (irq.c): an edu device's raise to its driver thread
+ * running, on one hart or across two. bench_irq_same and bench_irq_cross measure it on an idle
+ * machine (bench_irq), bench_stress while stressors run on the other harts (bench_irq_path). */
 #ifndef BENCH_IRQ_H
 #define BENCH_IRQ_H
+
+#include "../edu/edu_dev.h"
 
 /* Time BENCH_SAMPLES interrupts raised by an edu register write on raiser_hart (the line is
  * routed there) and delivered to a thread waiting on waiter_hart, and report
@@ -12,5 +15,35 @@ int bench_irq(const char *name, unsigned int waiter_hart, unsigned int raiser_ha
 	      int report_top_half);
 
 #define IRQ_PRIO_MAIN 200
+
+/* The pieces of bench_irq, for a server that measures a path more than once. First
+ * bench_irq_open: the read-pair overhead, the edu device and the notifications the threads take
+ * turns through. Then, once per path (at most IRQ_MAX_PATHS times), bench_irq_path: routes the
+ * line to raiser_hart, starts the turn-taking threads (bench_trio, bench.h: the waiter, the
+ * driver thread, outranks everything on its hart but the caller) and waits until they are
+ * done; the samples are then in bench_irq_to_server[] and bench_irq_to_trap[] (and, for an
+ * idle path, bench_irq_top_half[]), unsorted. Each returns 0 or a negative TACET_E* code
+ * (bench_irq_path prints it). */
+struct bench_irq_path {
+	const char *name;
+	unsigned int waiter_hart, raiser_hart;
+	unsigned long warmup, samples; /* rounds thrown away first, then samples kept */
+	/* 0: the idle machine's measurement: the waiter takes each interrupt with tacet_wait and
+	 * tacet_irq_ack, its trap and top-half stamps from TACET_INFO_IRQ, and a round in which a
+	 * timer interrupt reached a hart of the path is taken again. 1: under stress: the waiter
+	 * is a driver's loop (clear the device, tacet_irq_ack_wait: one kernel entry per
+	 * interrupt, which returns the next one's trap stamp) and every round counts, ticks and
+	 * all: the tail is what is measured. */
+	int stressed;
+};
+
+#define IRQ_MAX_PATHS 2
+/* The first capability slot the threads of bench_irq_path leave free (irq.c's: edu_open's, its
+ * three notifications and three stacks per path). */
+#define IRQ_SLOT_FREE (EDU_SLOT_FREE + 3 + 3 * IRQ_MAX_PATHS)
+
+long bench_irq_open(void);
+long bench_irq_path(const struct bench_irq_path *p);
+extern unsigned long bench_irq_to_trap[], bench_irq_top_half[], bench_irq_to_server[];
 
 #endif

@@ -38,3 +38,18 @@ SERVER_SRCS_bench_boot := servers/uart/uart.c servers/bench/boot.c $(BENCH_COMMO
 # bench_blk: 4 KiB reads from the block service at queue depth 1 and 16, wall clock.
 SERVERS += bench_blk
 SERVER_SRCS_bench_blk := servers/bench/blk.c
+
+# The stress benchmarks (stress.h): bench_stress measures the interrupt paths while a stressor
+# runs on each other hart; tests/bench/bench.py boots it once per stressor (make bench-stress).
+# The stressors: chains (servers/tests/chains.c's), 256-page frames, thread storms, an IPC call
+# storm, the system call fuzzer (servers/fuzz) and processes ended many at once.
+SERVERS += bench_stress
+SERVER_SRCS_bench_stress := servers/bench/stress_bench.c $(BENCH_IRQ) servers/tests/chains.c
+STRESS_COMMON := servers/bench/stress.c
+SERVERS += stress_chains stress_frames stress_threads stress_ipc stress_fuzz stress_procs
+SERVER_SRCS_stress_chains := servers/bench/stress_chains.c servers/tests/chains.c $(STRESS_COMMON)
+SERVER_SRCS_stress_frames := servers/bench/stress_frames.c $(STRESS_COMMON)
+SERVER_SRCS_stress_threads := servers/bench/stress_threads.c $(STRESS_COMMON)
+SERVER_SRCS_stress_ipc := servers/bench/stress_ipc.c $(STRESS_COMMON) $(BENCH_COMMON)
+SERVER_SRCS_stress_fuzz := servers/bench/stress_fuzz.c servers/fuzz/fuzz.c $(STRESS_COMMON)
+SERVER_SRCS_stress_procs := servers/bench/stress_procs.c servers/tests/chains.c $(STRESS_COMMON)

@@ -1,6 +1,7 @@
-/* fuzz.c: the system call fuzzer: an unprivileged process that makes FUZZ_CALLS system calls
- * with random numbers and arguments, counts what they return, and then checks that a full IPC
- * round trip through init still works. Speaks no protocol of its own; uses init's.
+/* fuzz.c: the system call fuzzer (fuzz.h): an unprivileged process that makes system calls
+ * (fuzz_main.c: FUZZ_CALLS of them) with random numbers and arguments, counts what they return,
+ * and then checks that a full IPC round trip through init still works. Speaks no protocol of
+ * its own; uses init's.
  *
  * Reproducible: the calls come from xorshift64* seeded with FUZZ_SEED mixed with the start
  * argument (init's server index), printed first. What the calls return can still depend on
@@ -14,9 +15,9 @@
  * The rules that keep the fuzzer itself alive, so that the kernel is what gets tested:
  *   - it drops its own process capability (slot TACET_CHILD_SELF) and moves init's endpoint
  *     to SLOT_INIT, so it cannot unmap, map over or re-thread itself;
- *   - slots SLOT_INIT and SLOT_SPARE are never an argument of a call (not even a fault
- *     endpoint for PROCESS_NEW: init would take a child's fault for the fuzzer's own), and
- *     EXIT is never called;
+ *   - slots SLOT_INIT and SLOT_SPARE (and fuzz_keep's) are never an argument of a call (not
+ *     even a fault endpoint for PROCESS_NEW: init would take a child's fault for the fuzzer's
+ *     own), and EXIT is never called;
  *   - a call that would block forever is not made: CALL, RECV and REPLY_RECV on an endpoint
  *     (only the fuzzer holds its endpoints, so nobody would answer), WAIT on a notification it
  *     could not signal first;
@@ -27,8 +28,8 @@
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
+#include "fuzz.h"
 
-#define FUZZ_CALLS 100000
 #define FUZZ_SEED  0x7ace7f0022f00d5ul
 
 /* Slots kept out of the fuzzer's way (see the top of the file): init's endpoint while the
@@ -42,7 +43,7 @@
 #define USER_VA_TOP     0x0000004000000000ul /* the kernel's user address limit (layout.h) */
 #define FUZZ_ARGS       7                    /* a0..a6 */
 #define DEBUG_WRITE_MAX 4096                 /* the kernel's limit for one DEBUG_WRITE */
-#define SCRATCH_SIZE    64                   /* more than any struct TACET_SYS_INFO writes */
+#define SCRATCH_SIZE    256                  /* more than any struct TACET_SYS_INFO writes */
 #define NAME_READ       16                   /* what PROCESS_NEW reads of a name, at most */
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -52,9 +53,17 @@ extern char _start[], _end[]; /* the image, from lib/user.ld */
 /* Zeros: kprintf's "%.*s" stops at the first NUL, so DEBUG_WRITE from here prints nothing. */
 static char quiet_buf[DEBUG_WRITE_MAX];
 static char info_scratch[SCRATCH_SIZE] __attribute__((aligned(16)));
+/* (It was 64, less than struct tacet_irq_info's 176 and tacet_hart_info's 72 bytes: an INFO
+ * of a line or a hart wrote over the tallies after it.) */
+_Static_assert(sizeof(struct tacet_hart_info) <= SCRATCH_SIZE &&
+	       sizeof(struct tacet_irq_info) <= SCRATCH_SIZE &&
+	       sizeof(struct tacet_thread_info) <= SCRATCH_SIZE &&
+	       sizeof(struct tacet_mem_info) <= SCRATCH_SIZE, "INFO's scratch buffer");
 static const char child_name[NAME_READ] = "fuzz.child";
 
 static unsigned long rng_state;
+static const unsigned long *kept; /* fuzz_keep's slots */
+static unsigned long nkept;
 
 /* Tallies: results[0] successes (a0 >= 0), results[e] the -e returns, the rest elsewhere. */
 static unsigned long results[TACET_ERRNO_COUNT];
@@ -335,16 +344,33 @@ static void tally(unsigned long nr, long r)
 	}
 }
 
-static void fuzz(void)
+/* A slot no call may name: the fuzzer's own and fuzz_keep's. */
+static int kept_slot(unsigned long a)
+{
+	if (a == SLOT_INIT || a == SLOT_SPARE)
+		return 1;
+	for (unsigned long i = 0; i < nkept; i++)
+		if (a == kept[i])
+			return 1;
+	return 0;
+}
+
+void fuzz_keep(const unsigned long *slots, unsigned long n)
+{
+	kept = slots;
+	nkept = n;
+}
+
+void fuzz(unsigned long n)
 {
 	unsigned long calls = 0;
 
-	while (calls < FUZZ_CALLS) {
+	while (calls < n) {
 		unsigned long nr = fuzz_nr(), arg[FUZZ_ARGS];
 
 		fuzz_args(nr, arg);
 		for (int i = 0; i < FUZZ_ARGS; i++)
-			while (arg[i] == SLOT_INIT || arg[i] == SLOT_SPARE)
+			while (kept_slot(arg[i]))
 				arg[i] = fuzz_arg();
 		if (!make_safe(nr, arg)) {
 			skipped++;
@@ -357,12 +383,12 @@ static void fuzz(void)
 
 /* The summary: a few lines of under 256 bytes (one console write each), so that the four
  * instances' reports interleave only line by line. */
-static void report(unsigned long id)
+static void report(unsigned long id, unsigned long calls)
 {
 	char line[256];
 	int n = 0;
 
-	printf("fuzz %lu: %d calls made, %lu skipped as blocking\n", id, FUZZ_CALLS, skipped);
+	printf("fuzz %lu: %lu calls made, %lu skipped as blocking\n", id, calls, skipped);
 	for (int e = 0; e < TACET_ERRNO_COUNT; e++) {
 		n += snprintf(line + n, sizeof(line) - n, " %s %lu", err_names[e], results[e]);
 		if (e == TACET_EALIGN || e == TACET_ERRNO_COUNT - 1) {
@@ -385,9 +411,8 @@ static void report(unsigned long id)
 	}
 }
 
-int main(void)
+long fuzz_start(unsigned long id)
 {
-	unsigned long id = tacet_start_arg;
 	long err;
 
 	rng_state = FUZZ_SEED ^ ((id + 1) * 0x9e3779b97f4a7c15ul);
@@ -399,17 +424,19 @@ int main(void)
 		err = tacet_cap_delete(TACET_CHILD_INIT);
 	if (!err)
 		err = tacet_cap_delete(TACET_CHILD_SELF);
-	if (err) {
+	if (err)
 		printf("fuzz %lu: cannot drop privileges: %s\n", id, tacet_strerror(err));
-		return 1;
-	}
+	return err;
+}
 
-	fuzz();
+long fuzz_finish(unsigned long id, unsigned long calls)
+{
+	long err;
 
 	/* lib's exit path and the name service both use TACET_CHILD_INIT: put init back there. */
 	tacet_cap_delete(TACET_CHILD_INIT);
 	err = tacet_cap_copy(SLOT_INIT, TACET_CHILD_INIT, TACET_RIGHTS_ALL, 0);
-	report(id);
+	report(id, calls);
 	if (!err)
 		err = tacet_lookup(SANITY_NAME, SANITY_DST, 0);
 	printf("fuzz: sanity round trip through init: %s\n",
@@ -417,5 +444,5 @@ int main(void)
 	if (err != -TACET_ENOENT)
 		printf("fuzz %lu: lookup of \"%s\" returned %ld (%s), not -TACET_ENOENT\n", id,
 		       SANITY_NAME, err, tacet_strerror(err));
-	return err == -TACET_ENOENT ? 0 : 1;
+	return err == -TACET_ENOENT ? 0 : err < 0 ? err : -TACET_EINVAL;
 }

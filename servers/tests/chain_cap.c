@@ -13,44 +13,6 @@
 #include <stdio.h>
 #include "chains.h"
 
-/* CHAIN_DEPTH processes from SLOT_FIRST, process i holding process i + 1 in CHAIN_SLOT_CHILD;
- * with `threads`, each with chain_code mapped and a thread waiting on BLOCK, the last one
- * (lowest priority: it runs after all the others waited) signalling READY first. The tester
- * watches the last one. 0 or -TACET_E*. */
-static long build(int threads)
-{
-	unsigned long cur = SLOT_FIRST, next = SLOT_A;
-	long err = 0;
-
-	for (unsigned long i = 0; i < CHAIN_DEPTH && !err; i++) {
-		unsigned long slot = i ? next : SLOT_FIRST;
-		int last = i == CHAIN_DEPTH - 1;
-
-		if (threads)
-			err = chain_process_new(slot, 0, last);
-		else
-			err = tacet_process_new(slot, 0, CHAIN_NAME, 0);
-		if (!err && threads)
-			err = chain_thread_new(slot, 0, last ? CHAIN_PRIO - 1 : CHAIN_PRIO);
-		if (!err && i)
-			err = tacet_cap_give(cur, slot, CHAIN_SLOT_CHILD, TACET_RIGHTS_ALL);
-		if (!err && last)
-			err = tacet_process_watch(slot, SLOT_WATCH, 1);
-		/* the link before lives on in the cspace of the one before it */
-		if (!err && cur != SLOT_FIRST)
-			err = tacet_cap_delete(cur);
-		if (!err && i) {
-			cur = slot;
-			next = cur == SLOT_A ? SLOT_B : SLOT_A;
-		}
-	}
-	if (!err && cur != SLOT_FIRST)
-		err = tacet_cap_delete(cur);
-	if (!err && threads)
-		err = tacet_wait(SLOT_READY) == (long)READY_DONE ? 0 : -TACET_EINVAL;
-	return err;
-}
-
 static void chain(int threads)
 {
 	const char *what = threads ? "with a thread each" : "without threads";
@@ -59,7 +21,7 @@ static void chain(int threads)
 	long err;
 
 	mem_snapshot(&before);
-	err = build(threads);
+	err = chain_cap_build(CHAIN_DEPTH, threads);
 	if (err) {
 		printf("chain_cap: FAIL: building %lu processes %s: %s\n", CHAIN_DEPTH, what,
 		       tacet_strerror(err));
@@ -74,9 +36,7 @@ static void chain(int threads)
 	       built.kernel_objects - before.kernel_objects, n, waiting,
 	       verdict(built.kernel_objects - before.kernel_objects >= CHAIN_DEPTH &&
 		       n == (threads ? CHAIN_DEPTH : 0) && waiting + threads >= n));
-	err = tacet_cap_delete(SLOT_FIRST);
-	if (!err && threads)
-		err = tacet_poll(SLOT_WATCH) == 1 ? 0 : -TACET_EINVAL;
+	err = chain_end(threads);
 	n = chain_threads(TACET_THREAD_BLOCKED_NTFN, &waiting);
 	printf("chain_cap: deleted the capability to the first: the kernel lives, %s, threads of "
 	       "the chain left: %lu: %s\n", threads ? "the last one ended" : "all freed", n,

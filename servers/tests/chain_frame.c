@@ -28,22 +28,6 @@ static long poke(unsigned long slot, unsigned long *word, int write)
 	return tacet_unmap(TACET_CHILD_SELF, DATA_VA, 1);
 }
 
-/* FRAME_DEPTH frames, each derived from the one before; returns the slot of the last (or 0). */
-static unsigned long derive_chain(long *err)
-{
-	unsigned long cur = SLOT_A, next = SLOT_B;
-
-	*err = tacet_frame_derive(SLOT_FRAME, cur, 0, 1);
-	for (unsigned long i = 1; i < FRAME_DEPTH && !*err; i++) {
-		*err = tacet_frame_derive(cur, next, 0, 1);
-		if (!*err)
-			*err = tacet_cap_delete(cur);
-		cur = next;
-		next = cur == SLOT_A ? SLOT_B : SLOT_A;
-	}
-	return *err ? 0 : cur;
-}
-
 int main(void)
 {
 	struct tacet_mem_info before, built;
@@ -63,7 +47,7 @@ int main(void)
 		err = poke(SLOT_FRAME, &word, 1);
 	if (!err)
 		err = tacet_frame_info(SLOT_FRAME, &root_pa, &pages) < 0 ? -TACET_EINVAL : 0;
-	last = err ? 0 : derive_chain(&err);
+	last = err ? 0 : chain_frame_derive(FRAME_DEPTH, &err);
 	if (err) {
 		printf("chain_frame: FAIL: set-up: %s\n", tacet_strerror(err));
 		return 1;

@@ -16,14 +16,7 @@ int main(void)
 
 	mem_snapshot(&before);
 	if (!err)
-		err = chain_process_new(SLOT_FIRST, 0, 1);
-	if (!err)
-		err = tacet_process_watch(SLOT_FIRST, SLOT_WATCH, 1);
-	if (!err)
-		err = chain_thread_new(SLOT_FIRST, CHAIN_DEPTH - 1, CHAIN_PRIO);
-	/* each level makes the next, the last one says so */
-	if (!err)
-		err = tacet_wait(SLOT_READY) == (long)READY_DONE ? 0 : -TACET_EINVAL;
+		err = chain_proc_build(CHAIN_DEPTH);
 	if (err) {
 		printf("chain_proc: FAIL: building the chain: %s\n", tacet_strerror(err));
 		return 1;
@@ -33,9 +26,7 @@ int main(void)
 	printf("chain_proc: %lu processes, each created by the one before: %lu threads, %lu of them "
 	       "waiting: %s\n", CHAIN_DEPTH, n, waiting,
 	       verdict(n == CHAIN_DEPTH && waiting + 1 >= n));
-	err = tacet_cap_delete(SLOT_FIRST);
-	if (!err)
-		err = tacet_poll(SLOT_WATCH) == 1 ? 0 : -TACET_EINVAL;
+	err = chain_end(1);
 	n = chain_threads(TACET_THREAD_BLOCKED_NTFN, &waiting);
 	printf("chain_proc: deleted the capability to the first: the kernel lives, the first one "
 	       "ended, threads of the chain left: %lu: %s\n", n, verdict(!err && n == 0));

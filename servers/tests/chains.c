@@ -1,5 +1,6 @@
-/* chains.c: what the chain servers share (chains.h): verdicts, the memory check, thread counts
- * and chain_code, the program every process of a process chain runs. */
+/* chains.c: what the chain servers share (chains.h): verdicts, the memory check, thread counts,
+ * chain_code, the program every process of a process chain runs, and the chains' building and
+ * end (which the stress benchmarks' stress_chains and stress_procs use too, servers/bench). */
 #include <stdio.h>
 #include <string.h>
 #include "chains.h"
@@ -220,18 +221,101 @@ long chain_thread_new(unsigned long slot, unsigned long arg, unsigned int prio)
 	return tid < 0 ? tid : 0;
 }
 
+/* depth processes from SLOT_FIRST, process i holding process i + 1 in CHAIN_SLOT_CHILD;
+ * with `threads`, each with chain_code mapped and a thread waiting on BLOCK, the last one
+ * (lowest priority: it runs after all the others waited) signalling READY first. The tester
+ * watches the last one. 0 or -TACET_E*. */
+long chain_cap_build(unsigned long depth, int threads)
+{
+	unsigned long cur = SLOT_FIRST, next = SLOT_A;
+	long err = 0;
+
+	for (unsigned long i = 0; i < depth && !err; i++) {
+		unsigned long slot = i ? next : SLOT_FIRST;
+		int last = i == depth - 1;
+
+		if (threads)
+			err = chain_process_new(slot, 0, last);
+		else
+			err = tacet_process_new(slot, 0, CHAIN_NAME, 0);
+		if (!err && threads)
+			err = chain_thread_new(slot, 0, last ? CHAIN_PRIO - 1 : CHAIN_PRIO);
+		if (!err && i)
+			err = tacet_cap_give(cur, slot, CHAIN_SLOT_CHILD, TACET_RIGHTS_ALL);
+		if (!err && last)
+			err = tacet_process_watch(slot, SLOT_WATCH, 1);
+		/* the link before lives on in the cspace of the one before it */
+		if (!err && cur != SLOT_FIRST)
+			err = tacet_cap_delete(cur);
+		if (!err && i) {
+			cur = slot;
+			next = cur == SLOT_A ? SLOT_B : SLOT_A;
+		}
+	}
+	if (!err && cur != SLOT_FIRST)
+		err = tacet_cap_delete(cur);
+	if (!err && threads)
+		err = tacet_wait(SLOT_READY) == (long)READY_DONE ? 0 : -TACET_EINVAL;
+	return err;
+}
+
+long chain_proc_build(unsigned long depth)
+{
+	long err = chain_process_new(SLOT_FIRST, 0, 1);
+
+	if (!err)
+		err = tacet_process_watch(SLOT_FIRST, SLOT_WATCH, 1);
+	if (!err)
+		err = chain_thread_new(SLOT_FIRST, depth - 1, CHAIN_PRIO);
+	/* each level makes the next, the last one says so */
+	if (!err)
+		err = tacet_wait(SLOT_READY) == (long)READY_DONE ? 0 : -TACET_EINVAL;
+	return err;
+}
+
+long chain_end(int watched)
+{
+	long err = tacet_cap_delete(SLOT_FIRST);
+
+	if (!err && watched)
+		err = tacet_poll(SLOT_WATCH) == 1 ? 0 : -TACET_EINVAL;
+	return err;
+}
+
+unsigned long chain_frame_derive(unsigned long depth, long *err)
+{
+	unsigned long cur = SLOT_A, next = SLOT_B;
+
+	*err = tacet_frame_derive(SLOT_FRAME, cur, 0, 1);
+	for (unsigned long i = 1; i < depth && !*err; i++) {
+		*err = tacet_frame_derive(cur, next, 0, 1);
+		if (!*err)
+			*err = tacet_cap_delete(cur);
+		cur = next;
+		next = cur == SLOT_A ? SLOT_B : SLOT_A;
+	}
+	return *err ? 0 : cur;
+}
+
+unsigned long bkl_longest_hold(struct tacet_hart_info *best)
+{
+	struct tacet_hart_info hi;
+	unsigned long best_hart = 0;
+
+	best->bkl_hold_max = best->bkl_hold_cause = best->bkl_hold_call = 0;
+	for (unsigned long h = 0; tacet_info(TACET_INFO_HART, h, &hi, sizeof(hi)) > 0; h++)
+		if (hi.bkl_hold_max > best->bkl_hold_max) {
+			*best = hi;
+			best_hart = h;
+		}
+	return best_hart;
+}
+
 void chains_report_bkl(const char *who)
 {
 	struct tacet_hart_info hi;
-	unsigned long best = 0, best_hart = 0, call = 0, cause = 0;
+	unsigned long hart = bkl_longest_hold(&hi);
 
-	for (unsigned long h = 0; tacet_info(TACET_INFO_HART, h, &hi, sizeof(hi)) > 0; h++)
-		if (hi.bkl_hold_max > best) {
-			best = hi.bkl_hold_max;
-			best_hart = h;
-			call = hi.bkl_hold_call;
-			cause = hi.bkl_hold_cause;
-		}
-	printf("%s: longest BKL hold: %lu cycles on hart %lu (cause %#lx, call %lu)\n", who, best,
-	       best_hart, cause, call);
+	printf("%s: longest BKL hold: %lu cycles on hart %lu (cause %#lx, call %lu)\n", who,
+	       hi.bkl_hold_max, hart, hi.bkl_hold_cause, hi.bkl_hold_call);
 }

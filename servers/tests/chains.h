@@ -60,6 +60,26 @@ long chain_process_new(unsigned long dst, unsigned long fault_ep, int ready);
  * -TACET_E*. */
 long chain_thread_new(unsigned long slot, unsigned long arg, unsigned int prio);
 
+/* The chains (also the stress_chains stressor's, servers/bench), each from SLOT_FIRST, 0 or
+ * -TACET_E*. chain_cap_build: depth processes, process i holding process i + 1 in
+ * CHAIN_SLOT_CHILD; with `threads`, each with chain_code mapped and a thread waiting on BLOCK,
+ * the last one (lowest priority: it runs after all the others waited) signalling READY first;
+ * the tester watches the last one. chain_proc_build: depth processes, each created by the one
+ * before (chain_code), each with a thread waiting on BLOCK, the first watched; returns once
+ * the last one said READY_DONE. chain_end: deletes the tester's capability to the first, which
+ * ends the chain (and, if `watched`, checks the watch fired). chain_frame_derive: depth frames
+ * from SLOT_FRAME's, each derived from the one before (in SLOT_A and SLOT_B), each one's
+ * capability deleted once the next is made; returns the slot of the last (0 on an error, in
+ * *err). */
+long chain_cap_build(unsigned long depth, int threads);
+long chain_proc_build(unsigned long depth);
+long chain_end(int watched);
+unsigned long chain_frame_derive(unsigned long depth, long *err);
+
+/* The longest hold of the big kernel lock any hart has seen so far (TACET_INFO_HART): that
+ * hart's record in *best (bkl_hold_max, and the trap cause and call of the thread its hart went
+ * back to after the hold); returns the hart. (Also bench_stress's, servers/bench.) */
+unsigned long bkl_longest_hold(struct tacet_hart_info *best);
 /* Prints the longest hold of the big kernel lock any hart has seen so far (TACET_INFO_HART),
  * with the trap cause and call of the thread its hart went back to: what a chain's end cost the
  * other harts (issue: no kernel entry may be long). */

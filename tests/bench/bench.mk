@@ -10,11 +10,20 @@ bench: deps
 	@$(MAKE) --no-print-directory kernel test-kernel userspace $(BLK_BIG_IMG)
 	@python3 tests/bench/bench.py
 
-# `make bench-docs`: the same benchmarks but the wall-clock ones, then their figures written into
-# the table of docs/benchmarks.md (tests/bench/figures.py). Run it when a change moves a figure
-# and commit the table with the change: `make test` fails while the two disagree
-# (bench/docs-figures).
+# `make bench-docs`: the same benchmarks but the wall-clock ones, and the stress benchmarks (make
+# bench-stress), then their figures written into the table of docs/benchmarks.md
+# (tests/bench/figures.py). Run it when a change moves a figure and commit the table with the
+# change: `make test` fails while the two disagree (bench/docs-figures).
 .PHONY: bench-docs
 bench-docs: deps
 	@$(MAKE) --no-print-directory kernel test-kernel userspace
 	@python3 tests/bench/bench.py --write-docs
+
+# `make bench-stress`: the stress benchmarks (bench.py --stress): the interrupt paths' tail and
+# the longest BKL hold while a stressor runs on each other hart (servers/bench/stress.h), 4
+# harts, about a minute a boot; results.json keeps the other benchmarks' figures from their
+# last run. make test runs them as bench/stress-deterministic and bench/stress-budgets.
+.PHONY: bench-stress
+bench-stress: deps
+	@$(MAKE) --no-print-directory kernel userspace
+	@python3 tests/bench/bench.py --stress

@@ -4,8 +4,12 @@ of servers/bench/ started by init, under -icount, where the cycle counter counts
 instructions (one count for all harts) and a run is deterministic. Prints a table and writes
 build/bench/results.json; the serial logs go to build/bench/NAME.log.
 
-  python3 tests/bench/bench.py [-k SUBSTRING] [--check-deterministic] [--check-budgets]
-                               [--write-docs] [--jobs N]
+  python3 tests/bench/bench.py [-k SUBSTRING] [--stress] [--check-deterministic]
+                               [--check-budgets] [--write-docs] [--jobs N]
+
+--stress (`make bench-stress`) runs the stress benchmarks (STRESS_BENCHMARKS: the interrupt
+paths' tail while stressors run on the other harts) instead of the others; results.json keeps
+the other set's figures from its last run.
 
 --check-deterministic runs every benchmark twice and exits 1, naming the figures, if any differ.
 The wall-clock benchmarks (WALL_CLOCK: the block service's 4 KiB read IOPS) run after, alone
@@ -16,9 +20,9 @@ and without -icount; their figures are printed only (not with --check-determinis
 tests/bench/budgets.json (the message names the path, the budget and the new count); a change
 that makes a path faster should lower its budget there.
 
---write-docs (`make bench-docs`) writes the figures into the table of docs/benchmarks.md
-(tests/bench/figures.py), which `make test` checks against its own run; it needs every
-benchmark (no -k) and skips the wall-clock ones.
+--write-docs (`make bench-docs`) runs both sets and writes the figures into the table of
+docs/benchmarks.md (tests/bench/figures.py), which `make test` checks against its own run; it
+needs every benchmark (no -k) and skips the wall-clock ones.
 Expects `make kernel test-kernel userspace` done (make bench does it); each boot gets the device
 tree the Makefile dumps for exactly its machine (with or without the edu device), through make
 print-dtb, and the shipped kernel (build/kernel.bin), or the test kernel (build/test/kernel.bin)
@@ -53,11 +57,13 @@ ICOUNT = ["-icount", "shift=0,align=off,sleep=off", "-seed", "1", "-rtc", "clock
 PCI = "pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
 EDU = ["-device", "edu"]
 
-# (boot, -append, the figures it reports, more QEMU arguments[, RAM]): the servers and their
+# (boot, -append, the figures it reports, more QEMU arguments[, options]): the servers and their
 # harts/priorities (servers/bench/module.mk), or an in-kernel benchmark (kernel/test/ktest_edu.c,
 # in the test kernel: test=NAME boots it).
 # A figure is the name its BENCH line prints, or (printed, recorded) where one server reports
-# for several machines. RAM is MEM unless given.
+# for several machines or runs. Options: "mem", the RAM (MEM unless given); "smp", the harts
+# (SMP unless given); "expect", patterns (re.M) each of which the output must match, or the
+# benchmark fails (a stressor's completion line).
 BENCHMARKS = [
     ("null_syscall", "init.run=bench_null@1", ["null_syscall"], []),
     ("ipc_call_reply_same_hart", "init.run=bench_ipc_srv@1,bench_ipc_same@1",
@@ -77,11 +83,36 @@ BENCHMARKS = [
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
     # the memory size (the page allocator touches a page only when it first hands it out).
     ("boot_to_shell_128M", "init.run=bench_boot:ns16550a",
-     [("boot_to_shell", "boot_to_shell_128M")], [], "128M"),
+     [("boot_to_shell", "boot_to_shell_128M")], [], {"mem": "128M"}),
     ("boot_to_shell_2G", "init.run=bench_boot:ns16550a",
-     [("boot_to_shell", "boot_to_shell_2G")], [], "2G"),
+     [("boot_to_shell", "boot_to_shell_2G")], [], {"mem": "2G"}),
 ]
 BUDGETS = os.path.join(ROOT, "tests", "bench", "budgets.json")
+
+# The stress benchmarks (`make bench-stress`, --stress; servers/bench/stress.h): bench_stress
+# measures the edu interrupt's raise to its driver on the last hart (same hart) and from hart 0
+# to the last hart (cross hart) while a stressor runs on each of harts 1..STRESS_SMP-2, then
+# reads the longest BKL hold of the run; each boot records the three under its stressor's name and must
+# print every stressor's completion line (`stress NAME: COUNT UNIT on hart H`, COUNT > 0).
+# A set apart from BENCHMARKS: the stressors take minutes where the rest take seconds.
+# (stressor, unit of its count)
+STRESS_SMP = 4
+STRESSORS = [("chains", "chains ended"), ("frames", "frames made"), ("threads", "threads made"),
+             ("ipc", "calls"), ("fuzz", "fuzz calls"), ("procs", "processes ended")]
+STRESS_FIGURES = ("same_hart", "cross_hart", "bkl_hold_max")
+
+
+def stress_benchmark(stressor, unit):
+    harts = range(1, STRESS_SMP - 1)
+    run = ",".join([PCI, *(f"stress_{stressor}@{h}" for h in harts),
+                    f"bench_stress@{STRESS_SMP - 1}/200"])
+    return (f"stress_{stressor}", f"init.run={run}",
+            [(f"stress_{f}", f"stress_{stressor}_{f}") for f in STRESS_FIGURES], EDU,
+            {"smp": STRESS_SMP,
+             "expect": [rf"^stress {stressor}: [1-9]\d* {unit} on hart {h}\s*$" for h in harts]})
+
+
+STRESS_BENCHMARKS = [stress_benchmark(*s) for s in STRESSORS]
 
 # Wall-clock benchmarks: booted without -icount (real time, on a real disk backend), so their
 # figures vary from run to run and with the host's load; printed after the table, never
@@ -112,9 +143,19 @@ class BenchError(Exception):
     pass
 
 
+def bench_option(bench, key, default=None):
+    """One of a benchmark's options (its fifth field), or default."""
+    return bench[4].get(key, default) if len(bench) > 4 else default
+
+
 def bench_mem(bench):
     """The RAM a benchmark boots with."""
-    return bench[4] if len(bench) > 4 else MEM
+    return bench_option(bench, "mem", MEM)
+
+
+def bench_machine(bench):
+    """(RAM, harts) of the machine a benchmark boots."""
+    return bench_mem(bench), bench_option(bench, "smp", SMP)
 
 
 def figure_names(figure):
@@ -122,10 +163,10 @@ def figure_names(figure):
     return figure if isinstance(figure, tuple) else (figure, figure)
 
 
-def qemu_command(append, extra, mem, icount=True):
-    dtb = dtb_for_machine(ROOT, "aclint", SMP, mem, extra)
+def qemu_command(append, extra, mem, smp=SMP, icount=True):
+    dtb = dtb_for_machine(ROOT, "aclint", smp, mem, extra)
     return ["qemu-system-riscv64", "-machine", "virt,aclint=on", "-cpu", "rv64",
-            "-global", "virtio-mmio.force-legacy=false", "-smp", str(SMP), "-m", mem,
+            "-global", "virtio-mmio.force-legacy=false", "-smp", str(smp), "-m", mem,
             *(ICOUNT if icount else []),
             "-display", "none", "-monitor", "none", "-serial", "stdio",
             "-bios", OPENSBI, "-kernel", kernel_image(ROOT, kernel_for(append)), "-dtb", dtb,
@@ -149,17 +190,23 @@ def boot_logged(cmd, log):
 def run_one(bench, tag):
     """Boot one benchmark; returns its figures as dicts (results.json's fields + overhead)."""
     boot, append, figures, extra = bench[:4]
-    cmd = qemu_command(append, extra, bench_mem(bench))
+    cmd = qemu_command(append, extra, *bench_machine(bench))
     start = time.monotonic()
     log = os.path.join(OUT, f"{boot}{tag}.log")
     out, status = boot_logged(cmd, log)
     took = time.monotonic() - start
     where = os.path.relpath(log, ROOT)
+    # The fuzzer (stress_fuzz) writes runs of NUL bytes with DEBUG_WRITE, which the kernel's
+    # log passes on whole; one in front of a line would hide it from the ^-anchored patterns.
+    out = out.replace("\0", "")
     if status is None:
         raise BenchError(f"{boot}: timed out after {TIMEOUT}s (log: {where})")
     overhead = OVERHEAD_RE.search(out)
     if "PANIC" in out or status != 0 or not DONE_RE.search(out) or not overhead:
         raise BenchError(f"{boot}: no clean result (QEMU exit status {status}; log: {where})")
+    for pattern in bench_option(bench, "expect", []):
+        if not re.search(pattern, out, re.M):
+            raise BenchError(f"{boot}: no line matches {pattern!r} (log: {where})")
     results = []
     for figure in figures:
         printed, name = figure_names(figure)
@@ -257,8 +304,8 @@ def run_all(selected, rounds, jobs):
 
 
 def check_budgets(results):
-    """Each figure's median and maximum against tests/bench/budgets.json: the failures, as
-    readable lines."""
+    """Each figure's median and maximum against tests/bench/budgets.json (those it has): the
+    failures, as readable lines."""
     with open(BUDGETS) as f:
         budgets = json.load(f)
     problems = []
@@ -267,8 +314,8 @@ def check_budgets(results):
         if budget is None:
             problems.append(f"{r['name']}: no budget in {os.path.relpath(BUDGETS, ROOT)}")
             continue
-        for key in ("median", "max"):
-            if r[key] > budget[key]:
+        for key in ("median", "max"):  # a stress figure's budget has a maximum only
+            if key in budget and r[key] > budget[key]:
                 problems.append(f"{r['name']}: {key} {r[key]} instructions is over its budget "
                                 f"of {budget[key]} ({os.path.relpath(BUDGETS, ROOT)}): the path "
                                 f"got slower")
@@ -310,6 +357,29 @@ def report_check(tool, failure, problems, success):
     return True
 
 
+def write_results(results, pool):
+    """build/bench/results.json: this run's figures, and from the file as it was those of the
+    set of benchmarks the run did not draw from (`make bench` and `make bench-stress` each run
+    one set: the file keeps the other's last figures), every figure in BENCHMARKS then
+    STRESS_BENCHMARKS order."""
+    path = os.path.join(OUT, "results.json")
+    ran = {figure_names(f)[1] for b in pool for f in b[2]}
+    kept = []
+    try:
+        with open(path) as f:
+            kept = [r for r in json.load(f) if r["name"] not in ran]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    fields = ("name", "unit", "samples", "min", "median", "max", "p90", "p99", "histogram")
+    order = {figure_names(f)[1]: i
+             for i, f in enumerate(f for b in BENCHMARKS + STRESS_BENCHMARKS for f in b[2])}
+    merged = sorted([{k: r[k] for k in fields} for r in results] + kept,
+                    key=lambda r: order.get(r["name"], len(order)))
+    with open(path, "w") as f:
+        json.dump(merged, f, indent=2)
+        f.write("\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-k", dest="pattern", default="", help="only benchmarks whose name has this")
@@ -320,15 +390,20 @@ def main():
     ap.add_argument("--write-docs", action="store_true",
                     help="write the figures into docs/benchmarks.md's table (tests/bench/"
                     "figures.py)")
+    ap.add_argument("--stress", action="store_true",
+                    help="the stress benchmarks (STRESS_BENCHMARKS) instead of the others")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="QEMU instances at once (default: one per host CPU)")
     args = ap.parse_args()
-    selected = [b for b in BENCHMARKS
+    pool = STRESS_BENCHMARKS if args.stress else BENCHMARKS
+    if args.write_docs:
+        pool = BENCHMARKS + STRESS_BENCHMARKS  # the table has every figure
+    selected = [b for b in pool
                 if args.pattern in b[0] or any(args.pattern in figure_names(f)[1] for f in b[2])]
     wall = [b for b in WALL_CLOCK if args.pattern in b[0] or any(args.pattern in f for f in b[2])]
     if args.write_docs and args.pattern:
         sys.exit("bench: --write-docs writes every figure: run it without -k")
-    if args.check_deterministic or args.check_budgets or args.write_docs:
+    if args.check_deterministic or args.check_budgets or args.write_docs or args.stress:
         wall = []  # neither deterministic nor budgeted nor in the table
     if not selected and not wall:
         sys.exit(f"bench: no benchmark matches {args.pattern!r}")
@@ -338,8 +413,8 @@ def main():
             sys.exit(f"bench: {os.path.relpath(path, ROOT)} missing: run make bench "
                      "(or make kernel test-kernel userspace)")
     try:
-        for extra, mem in {(tuple(b[3]), bench_mem(b)) for b in selected}:  # every tree first
-            dtb_for_machine(ROOT, "aclint", SMP, mem, extra)
+        for extra, (mem, smp) in {(tuple(b[3]), bench_machine(b)) for b in selected}:  # trees
+            dtb_for_machine(ROOT, "aclint", smp, mem, extra)
     except RuntimeError as e:
         sys.exit(f"bench: {e}")
     os.makedirs(OUT, exist_ok=True)
@@ -356,11 +431,7 @@ def main():
         print("wall clock, not budgeted (no -icount; QEMU's disk backend dominates):")
         for name, (iops, n, ns) in figures.items():
             print(f"{name:<32}{iops:>8} requests/s  ({n} reads in {ns / 1e6:.1f} ms)")
-    with open(os.path.join(OUT, "results.json"), "w") as f:
-        json.dump([{k: r[k] for k in ("name", "unit", "samples", "min", "median", "max",
-                                      "p90", "p99", "histogram")}
-                   for r in results], f, indent=2)
-        f.write("\n")
+    write_results(results, pool)
     print(f"bench: {len(selected) * len(rounds)} boots in {time.monotonic() - start:.1f}s; "
           f"results in {os.path.relpath(os.path.join(OUT, 'results.json'), ROOT)}")
     if args.write_docs:

@@ -3,7 +3,8 @@
 the current figures (prose elsewhere names a figure and points here). The table lies between
 the lines MARK_BEGIN and MARK_END and is generated, never edited by hand: every figure's
 minimum, median and maximum from build/bench/results.json (what the last run of bench.py
-measured, in BENCHMARKS order) and its budget from tests/bench/budgets.json.
+measured, in BENCHMARKS then STRESS_BENCHMARKS order) and its budget from
+tests/bench/budgets.json (a stress figure's median has none: "-").
 
   make bench-docs                           run the benchmarks, then write the table
   python3 tests/bench/figures.py --write    write it from the results.json there is (after
@@ -32,6 +33,7 @@ REGENERATE = "make bench-docs"
 COLUMNS = ("min", "median", "max", "budget (median)", "budget (max)")
 SOURCES = (os.path.relpath(RESULTS, ROOT),) * 3 + (os.path.relpath(BUDGETS, ROOT),) * 2
 HEADER = ["| figure | " + " | ".join(COLUMNS) + " |", "|---|" + "---:|" * len(COLUMNS)]
+NO_BUDGET = "-"  # the stress figures are budgeted on their maximum only
 ROW_RE = re.compile(r"^\| `([^`]+)` \|(.*)\|\s*$")
 
 
@@ -53,7 +55,8 @@ def load_json(path, what):
 
 def expected_names():
     """Every figure bench.py records, in its order."""
-    return [bench.figure_names(f)[1] for b in bench.BENCHMARKS for f in b[2]]
+    return [bench.figure_names(f)[1] for b in bench.BENCHMARKS + bench.STRESS_BENCHMARKS
+            for f in b[2]]
 
 
 def figures(results=None):
@@ -73,7 +76,12 @@ def figures(results=None):
     if unbudgeted:
         raise FiguresError(f"{rel(BUDGETS)} has no budget for {', '.join(unbudgeted)}")
     return {n: (by_name[n]["min"], by_name[n]["median"], by_name[n]["max"],
-                budgets[n]["median"], budgets[n]["max"]) for n in names}
+                budgets[n].get("median", NO_BUDGET), budgets[n]["max"]) for n in names}
+
+
+def cell(v):
+    """A number with thousands separators; NO_BUDGET as it is."""
+    return f"{v:,}" if isinstance(v, int) else v
 
 
 def render(figs):
@@ -82,7 +90,7 @@ def render(figs):
              f"<!-- generated from {rel(RESULTS)} and {rel(BUDGETS)} by `{REGENERATE}` "
              "(tests/bench/figures.py); do not edit by hand -->"]
     lines += HEADER
-    lines += [f"| `{name}` | " + " | ".join(f"{v:,}" for v in values) + " |"
+    lines += [f"| `{name}` | " + " | ".join(cell(v) for v in values) + " |"
               for name, values in figs.items()]
     lines.append(MARK_END)
     return lines
@@ -123,8 +131,8 @@ def problems(figs, table):
             out.append(f"{name}: not in the table")
             continue
         cells = row + ["nothing"] * (len(values) - len(row))
-        wrong = [f"{col} {got:,} where {source} says {want:,}" if isinstance(got, int) else
-                 f"{col} {got!r} where {source} says {want:,}"
+        wrong = [f"{col} {got:,} where {source} says {cell(want)}" if isinstance(got, int)
+                 else f"{col} {got!r} where {source} says {cell(want)}"
                  for col, source, got, want in zip(COLUMNS, SOURCES, cells, values)
                  if got != want]
         if len(row) > len(values):

@@ -1,0 +1,58 @@
+/* stress.h: the stress benchmarks (issue 16: the tail of interrupt delivery, measured while
+ * other harts work the kernel hard). bench_stress (stress_bench.c) measures an edu interrupt's
+ * raise to its driver thread on the last hart, the line on that hart (same hart) and on hart
+ * STRESS_LINE_HART (cross hart), while one stressor server on each other hart (4 harts:
+ * init.run=stress_NAME@1,stress_NAME@2,bench_stress@3/200) loops on its work until bench_stress
+ * tells it to stop. Why those harts: under -icount QEMU runs the harts in turn, in hart order,
+ * and switches when the running one waits (wfi), is kicked (an IPI or device interrupt for
+ * another hart) or ends its slice; the cross-hart interrupt's IPI from hart 0 thus hands the
+ * machine to the stressors' harts before the driver's, as real harts running at once would
+ * let them in. (With the driver on hart 1 they would never run between a raise and the
+ * driver: every sample would be the idle machine's.)
+ *
+ * The protocol, through init's name service and two notifications:
+ *   bench_stress publishes STRESS_DONE_NAME (write only) before it looks up any stressor;
+ *   a stressor makes its stop notification, looks STRESS_DONE_NAME up and publishes its stop
+ *       notification as "stress.H" (H its hart, write only), then starts its loop;
+ *   bench_stress, once it has looked up "stress.H" for every stressor hart, measures; then
+ *       signals STRESS_STOP on each;
+ *   a stressor polls its stop notification between two rounds of its work; stopped, it prints
+ *       `stress NAME: COUNT UNIT on hart H` (or `stress NAME: FAIL ...`: what
+ *       tests/bench/bench.py checks) and signals 1 << H on STRESS_DONE_NAME;
+ *   bench_stress waits for every stressor's bit, then reports (the longest BKL hold the harts
+ *       saw is read then: the whole run's) and asks init to power off.
+ */
+#ifndef BENCH_STRESS_H
+#define BENCH_STRESS_H
+
+#define STRESS_DONE_NAME     "stress.done"
+#define STRESS_NAME_FMT      "stress.%u" /* a stressor's stop notification, by its hart */
+#define STRESS_STOP          1ul
+#define STRESS_LINE_HART     0 /* the cross-hart path's line (its raiser, and init's hart) */
+#define STRESS_LOOKUP_TRIES  10000 /* 1 ms apart: the other side may not have published yet */
+
+/* A stressor's three slots (its stop notification, bench_stress's done notification, its
+ * pause's notification): above what any stressor's work uses, below the devices' slots. */
+#define STRESS_SLOT_STOP  60
+#define STRESS_SLOT_DONE  61
+#define STRESS_SLOT_PAUSE 62
+#define STRESS_PAUSE_NS   10000 /* after each round (stress_run) */
+
+/* A stressor's work. round: one round of it; returns the work done (added to the count the
+ * completion line gives, in unit) or a negative TACET_E* code (which ends the loop). start
+ * and finish (may be NULL): once, before the first round and after the last, 0 or -TACET_E*. */
+struct stressor {
+	const char *what, *unit;
+	long (*start)(void), (*round)(void), (*finish)(void);
+};
+
+/* A stressor's main (stress.c): its side of the start above, start, then rounds until
+ * bench_stress says stop (polled between two rounds), each followed by a pause of
+ * STRESS_PAUSE_NS in which its hart waits (under -icount QEMU runs the harts in turn and leaves
+ * one that never waits running until its time slice ends, up to its 100 ms kick period: every
+ * round of a cross-hart measurement would give each stressor hart that long, and a boot would
+ * take minutes), then finish, the completion line (or `stress NAME: FAIL after COUNT UNIT on
+ * hart H: ERROR`) and the done signal. Returns main()'s status. */
+int stress_run(const struct stressor *s);
+
+#endif
