@@ -109,6 +109,14 @@ int arch_hart_start(struct hart *h);
 /* arch_time_now(): timebase ticks, arch_cycles(), and arch_timer_set(deadline): one-shot,
  * this hart, UINT64_MAX disarms; all inline in arch_types.h */
 void arch_ipi_send(const struct hart *target);
+/* Sleep (interrupts stay masked) until an IPI is pending on this hart, and take it: it will
+ * not trap later. Other interrupts pending here do not end the wait and stay pending. For a
+ * waiter that is woken by IPIs alone (the BKL's, bkl.c); arch_ipi_raise_self() makes an IPI
+ * pending again, to be taken as one once interrupts are open, for requests that came with it
+ * (hart_signal). A spin-wait's pause between two looks: arch_cpu_relax() (inline,
+ * arch_types.h). */
+void arch_ipi_wait(void);
+void arch_ipi_raise_self(void);
 
 /* --- external interrupts: the controller registers a struct irqchip (kernel/irq/irqchip.h) --- */
 

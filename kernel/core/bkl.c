@@ -1,30 +1,167 @@
-/* bkl.c: the big kernel lock (bkl.h): the lock, and its contended path. */
+/* bkl.c: the big kernel lock's contended side (bkl.h): the queue of waiters, their sleep and
+ * wake-up, the hand-over to a starved head, the hold records and the preemption point.
+ * A waiter's place in the queue and whether it sleeps are in its struct hart (bkl_ticket,
+ * bkl_queued, bkl_asleep: written by that hart, read by the releasing one); a sleeper asks the
+ * holder to wake the head at its release through the holder's bkl_wake (the one byte of another
+ * hart's struct that harts set, with an atomic OR). */
+#include <stddef.h>
 #include "core/bkl.h"
 #include "core/console.h"
 #include "core/hart.h"
 #include "core/panic.h"
 
-struct spinlock bkl = SPINLOCK_INIT("bkl");
+struct bkl bkl;
 
-/* bkl_lock_masked()'s swap found the lock taken: a hart that holds it already is a bug (it
- * would wait for itself for ever); otherwise wait, still answering TLB shootdowns. */
-uint32_t bkl_waiting;
+/* Looks at the lock before a waiter sleeps: a hold ending that soon costs less than a sleep and
+ * a wake-up (an IPI). Under -icount, where the holder cannot run while a waiter does, these
+ * looks are the whole cost of waiting: ~6 instructions each. */
+#define BKL_SPINS 64
+/* How long the queue's head lets harts arriving at a free lock go first before it claims the
+ * next release (cycles; instructions under -icount). */
+#define BKL_STARVE 20000
 
+#define BKL_WAKE_BIT (1u << 24) /* bkl_wake within unlock_work (hart.h) */
+_Static_assert(offsetof(struct hart, bkl_wake) == offsetof(struct hart, unlock_work) + 3 &&
+		       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "BKL_WAKE_BIT is bkl_wake's byte of unlock_work");
+
+_Noreturn void bkl_misuse(const char *what)
+{
+	const struct hart *o = bkl.owner;
+
+	panic("bkl: %s (hart %u, holder %d)", what, this_hart()->id, o ? (int)o->id : -1);
+}
+
+/* Ask the hart holding the lock now to wake the head at its release; false if the lock is free,
+ * changing hands or handed to this hart (look again). Its bkl_wake is set first, then owner
+ * read again: the release clears owner (or hands it on), then reads unlock_work (bkl_unlock),
+ * so either the release sees the request or this look sees the release. */
+static bool ask_holder_to_wake(struct hart *me)
+{
+	struct hart *o = __atomic_load_n(&bkl.owner, __ATOMIC_ACQUIRE);
+
+	if (!o || o == me)
+		return false;
+	__atomic_fetch_or(&o->unlock_work, BKL_WAKE_BIT, __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&bkl.owner, __ATOMIC_SEQ_CST) == o;
+}
+
+/* Sleep until an IPI: the head's wake-up at a release, a hand-over, or an IPI with requests
+ * (hart_signal), which is taken here too: returns true, and the caller makes it pending again
+ * once it has the lock. Counted asleep first: the hart that takes the lock next finds the count
+ * and asks itself to wake the head (bkl_lock_slow). A wake-up that comes between the look and
+ * the wfi is not lost: the IPI stays pending and wfi returns at once. */
+static bool sleep_once(struct hart *me)
+{
+	bool requests = false;
+
+	__atomic_store_n(&me->bkl_asleep, true, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&bkl.sleepers, 1, __ATOMIC_SEQ_CST); /* after the flag */
+	if (ask_holder_to_wake(me)) {
+		arch_ipi_wait();
+		requests = __atomic_load_n(&me->ipi_pending, __ATOMIC_ACQUIRE) != 0;
+	}
+	__atomic_store_n(&me->bkl_asleep, false, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&bkl.sleepers, 1, __ATOMIC_RELAXED);
+	return requests;
+}
+
+/* The head's one try: the lock handed to it, or free and taken. A head that has waited
+ * BKL_STARVE claims the next release (only the head sets heir; a hand-over clears it, and a
+ * hand-over may come between the look at owner and the claim: owner is looked at again). */
+static bool head_try(struct hart *me, uint64_t since)
+{
+	if (__atomic_load_n(&bkl.owner, __ATOMIC_ACQUIRE) == me)
+		return true; /* handed over */
+	if (!__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED) &&
+	    !__atomic_exchange_n(&bkl.locked, 1, __ATOMIC_ACQUIRE))
+		return true;
+	if (arch_cycles() - since > BKL_STARVE && !__atomic_load_n(&bkl.heir, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&bkl.heir, me, __ATOMIC_SEQ_CST);
+		return __atomic_load_n(&bkl.owner, __ATOMIC_SEQ_CST) == me;
+	}
+	return false;
+}
+
+/* bkl_lock_masked() found the lock taken: a hart that holds it already is a bug (it would wait
+ * for itself for ever); otherwise take a ticket in the queue and wait: look a few times, then
+ * sleep until woken. Interrupts stay masked throughout and only IPIs wake the sleep: a device
+ * line of this hart or its timer is taken after the lock, by the entry that is waiting; an
+ * IPI's requests are made pending again then. TLB shootdowns are answered while waiting: the
+ * holder may be waiting for exactly that. */
 void bkl_lock_slow(void)
 {
 	struct hart *me = this_hart();
-	uint64_t start = arch_cycles();
+	uint64_t start = arch_cycles(), head_since = 0, t;
+	unsigned int looks = 0;
+	bool requests = false;
 
-	if (KDEBUG && bkl.owner == (int)me->id)
-		spin_misuse(&bkl, "already held by this hart");
-	__atomic_fetch_add(&bkl_waiting, 1, __ATOMIC_RELAXED);
-	while (!spin_trylock(&bkl))
-		while (__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED))
-			hart_tlb_flush_if_asked();
-	__atomic_fetch_sub(&bkl_waiting, 1, __ATOMIC_RELAXED);
+	if (KDEBUG && bkl.owner == me)
+		bkl_misuse("already held by this hart");
+	t = __atomic_fetch_add(&bkl.qnext, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&me->bkl_ticket, (uint32_t)t, __ATOMIC_RELAXED);
+	__atomic_store_n(&me->bkl_queued, true, __ATOMIC_SEQ_CST);
+	for (;;) {
+		hart_tlb_flush_if_asked();
+		if (__atomic_load_n(&bkl.qhead, __ATOMIC_ACQUIRE) == t) {
+			if (!head_since)
+				head_since = arch_cycles() | 1;
+			if (head_try(me, head_since))
+				break;
+		}
+		if (looks++ < BKL_SPINS)
+			arch_cpu_relax();
+		else if (sleep_once(me))
+			requests = true;
+	}
+	/* the lock is this hart's: leave the queue, the next waiter is its head */
+	bkl.owner = me;
+	if (__atomic_load_n(&bkl.heir, __ATOMIC_RELAXED) == me)
+		__atomic_store_n(&bkl.heir, NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&me->bkl_queued, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&bkl.qhead, t + 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&bkl.sleepers, __ATOMIC_SEQ_CST))
+		__atomic_store_n(&me->bkl_wake, true, __ATOMIC_RELAXED); /* wake the new head */
+	if (requests)
+		arch_ipi_raise_self();
 	me->bkl_since = arch_cycles();
 	if (me->bkl_since - start > me->bkl_wait_max)
 		me->bkl_wait_max = me->bkl_since - start;
+}
+
+/* The queue's head, if it is in the queue (NULL: none, or not yet marked). */
+static struct hart *queue_head(void)
+{
+	uint64_t head = __atomic_load_n(&bkl.qhead, __ATOMIC_SEQ_CST);
+
+	for (unsigned int h = 0; h < nharts; h++)
+		if (__atomic_load_n(&harts[h].bkl_queued, __ATOMIC_RELAXED) &&
+		    __atomic_load_n(&harts[h].bkl_ticket, __ATOMIC_RELAXED) == (uint32_t)head)
+			return &harts[h]; /* a queued ticket lies within nharts of the head */
+	return NULL;
+}
+
+/* Interrupt the head if it sleeps (one that only looks finds the lock by itself). */
+void bkl_wake_next(struct hart *me)
+{
+	struct hart *h;
+
+	__atomic_store_n(&me->bkl_wake, false, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* the flags and tickets after the request */
+	h = queue_head();
+	if (h && __atomic_load_n(&h->bkl_asleep, __ATOMIC_RELAXED))
+		arch_ipi_send(h); /* a bare wake-up: arch_ipi_wait() takes it */
+}
+
+/* The lock stays taken and becomes the heir's: owner is its signal (head_try). */
+void bkl_hand_over(struct bkl *l)
+{
+	struct hart *h = __atomic_load_n(&l->heir, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&l->heir, NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&l->owner, h, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&h->bkl_asleep, __ATOMIC_SEQ_CST))
+		arch_ipi_send(h);
 }
 
 void bkl_note_hold(struct hart *me, uint64_t hold)
@@ -45,10 +182,11 @@ void bkl_yield(void)
 {
 	struct hart *me = this_hart();
 	uint64_t now = arch_cycles();
+	struct hart *head;
 
 	if (now - me->bkl_since < BKL_YIELD_AFTER)
 		return; /* held briefly yet: going on costs others less than a hand-over */
-	if (!arch_interrupts_pending() && !__atomic_load_n(&bkl_waiting, __ATOMIC_RELAXED)) {
+	if (!arch_interrupts_pending() && !bkl_contended()) {
 		/* nobody to let in: the hold goes on, but what a waiter could have waited ends
 		 * here, so the measured hold does too (bkl_hold_max: the longest stretch without a
 		 * point where the lock would have been let go) */
@@ -57,11 +195,11 @@ void bkl_yield(void)
 		me->bkl_since = now;
 		return;
 	}
+	/* the first waiter goes in now (a release alone would let this hart take it back) */
+	head = queue_head();
+	if (head && !__atomic_load_n(&bkl.heir, __ATOMIC_RELAXED))
+		__atomic_store_n(&bkl.heir, head, __ATOMIC_SEQ_CST);
 	bkl_unlock();
 	arch_take_pending_interrupts(); /* each top half takes the BKL itself */
-	/* a waiter goes first: wait until one has taken the lock, or none waits any more */
-	while (__atomic_load_n(&bkl_waiting, __ATOMIC_RELAXED) &&
-	       !__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED))
-		;
 	bkl_lock();
 }

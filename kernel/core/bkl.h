@@ -1,31 +1,66 @@
 /* bkl.h: the big kernel lock (BKL). Like seL4 on SMP, one lock serialises every kernel entry
  * that touches kernel objects (system calls, faults, interrupts' top halves, the scheduler).
- * The kernel is non-preemptible and its paths are short, so one lock is simple and, for a
- * handful of harts, cheap. A hart takes it at entry from user mode (core/entry.c) or in the
- * idle wait's handlers, and drops it just before returning to user mode or idling. It is the
- * outermost lock (spinlock.h gives the order). The lock itself is bkl.c's. */
+ * The kernel is non-preemptible and its entries are short (work a user sizes has preemption
+ * points: bkl_yield), so one lock is simple and, for a handful of harts, cheap. A hart takes it
+ * at entry from user mode (core/entry.c) or in the idle wait's handlers, and drops it just
+ * before returning to user mode or idling. It is the outermost lock (spinlock.h gives the
+ * order).
+ *
+ * The lock word is a test-and-set flag (the uncontended entry: one swap). A hart that finds it
+ * taken joins a queue (bkl.c): waiters go in in the order they came, only the queue's head may
+ * take the lock, and a head that has waited BKL_STARVE cycles becomes the heir, to whom the
+ * next release hands the lock directly. So a hart arriving while the lock is free may go in
+ * before the head (it keeps harts whose host CPU runs something else from stalling everyone:
+ * QEMU runs more harts than the host has CPUs), but never for long: a waiter waits at most for
+ * the waiters ahead of it, each at most BKL_STARVE plus two holds. Waiters spin briefly, then
+ * sleep in wfi; the release wakes the head (a sleeping waiter leaves its CPU to the holder; under
+ * -icount QEMU runs one hart at a time, and a spinning one would burn the holder's time). */
 #ifndef KERNEL_CORE_BKL_H
 #define KERNEL_CORE_BKL_H
 
 #include "core/hart.h"
-#include "core/spinlock.h"
+#include "core/panic.h"
 #include "core/timer.h"
 
-extern struct spinlock bkl;
+struct bkl {
+	uint32_t locked;      /* 1 while held (the swap's word) */
+	uint32_t sleepers;    /* waiters asleep in wfi (atomic) */
+	struct hart *owner;   /* the holder, NULL while free (bkl_held; the hand-over's signal) */
+	struct hart *heir;    /* the head after BKL_STARVE: the next release is its (NULL: none) */
+	uint64_t qnext;       /* the queue's next ticket (atomic add) */
+	uint64_t qhead;       /* the ticket of the queue's head: the waiter that may take it */
+};
 
-/* Like spin_lock(), but a hart waiting for the BKL still answers TLB shootdowns: the holder
- * may be waiting for exactly that (process.c). */
-/* The contended case, and the debug build's report of a hart taking it twice, out of line. */
+extern struct bkl bkl;
+
+/* The contended path: queue, wait, take the lock; and the debug build's report of a hart
+ * taking it twice. Out of line. */
 void bkl_lock_slow(void);
+/* A release that found an heir: hand it the lock. Out of line. */
+void bkl_hand_over(struct bkl *l);
+/* A release by a hart whose bkl_wake was set (a waiter went to sleep while it held the lock):
+ * wake the queue's head if it sleeps. Out of line. */
+void bkl_wake_next(struct hart *me);
+/* The debug build's reports. */
+_Noreturn void bkl_misuse(const char *what);
 
-/* Harts spinning in bkl_lock_slow (atomic). */
-extern uint32_t bkl_waiting;
+/* Whether a hart holds it; whether a hart waits for it (as seen now). */
+static inline __attribute__((always_inline)) int bkl_is_locked(void)
+{
+	return __atomic_load_n(&bkl.locked, __ATOMIC_RELAXED) != 0;
+}
+
+static inline __attribute__((always_inline)) int bkl_contended(void)
+{
+	return __atomic_load_n(&bkl.qnext, __ATOMIC_RELAXED) !=
+	       __atomic_load_n(&bkl.qhead, __ATOMIC_RELAXED);
+}
 
 /* A preemption point, for work whose length a user chooses (BKL held; the caller's state
  * consistent, nothing on its stack that another hart could change under it): once the lock has
  * been held BKL_YIELD_AFTER cycles (instructions under -icount), if an interrupt is pending on
- * this hart or another hart waits for the BKL, release it, take the interrupts (their top
- * halves run now), let a waiter in, and take the BKL again. So a hold lasts at most
+ * this hart or another hart waits for the BKL, hand the lock to the first waiter, take the
+ * interrupts (their top halves run now), and queue for the BKL again. So a hold lasts at most
  * BKL_YIELD_AFTER plus one step of the work, and a long teardown hands the lock over that
  * often, not at every step. Out of line. */
 #define BKL_YIELD_AFTER 4000
@@ -43,7 +78,7 @@ static inline __attribute__((always_inline)) void bkl_lock_masked(void)
 		return;
 	}
 	me = this_hart();
-	bkl.owner = (int)me->id;
+	bkl.owner = me;
 	me->bkl_since = arch_cycles();
 }
 
@@ -51,7 +86,7 @@ static inline __attribute__((always_inline)) void bkl_lock_masked(void)
 static inline __attribute__((always_inline)) void bkl_lock(void)
 {
 	if (KDEBUG && !arch_irqs_masked())
-		spin_misuse(&bkl, "interrupts are enabled");
+		bkl_misuse("interrupts are enabled");
 	bkl_lock_masked();
 }
 
@@ -62,18 +97,30 @@ void bkl_unlock_console(struct hart *me);
 /* A hold longer than any before on this hart: record it and what it was. Out of line. */
 void bkl_note_hold(struct hart *me, uint64_t hold);
 
+/* Free the lock, or hand it to the heir. The release is a swap with both orderings (one
+ * instruction, where a release store is two): what the holder wrote goes before it, and the
+ * read of unlock_work after it (a waiter going to sleep sets the holder's bkl_wake, then reads
+ * owner: one of the two sees the other, so a sleeper is never left asleep; bkl.c). */
 static inline __attribute__((always_inline)) void bkl_unlock(void)
 {
 	struct hart *me = this_hart();
+	struct bkl *l = &bkl;
 	uint64_t hold = arch_cycles() - me->bkl_since;
 
-	if (KDEBUG && bkl.owner != (int)me->id)
-		spin_misuse(&bkl, "not held by this hart");
+	if (KDEBUG && l->owner != me)
+		bkl_misuse("not held by this hart");
 	if (__builtin_expect(hold > me->bkl_hold_max, 0))
 		bkl_note_hold(me, hold);
-	bkl.owner = -1;
-	__atomic_store_n(&bkl.locked, 0, __ATOMIC_RELEASE);
-	if (__builtin_expect(me->unlock_work, 0)) { /* what it left for after the release */
+	if (__builtin_expect(__atomic_load_n(&l->heir, __ATOMIC_RELAXED) != NULL, 0)) {
+		bkl_hand_over(l);
+	} else {
+		l->owner = NULL;
+		arch_atomic_swap_zero_fence(&l->locked);
+	}
+	if (__builtin_expect(__atomic_load_n(&me->unlock_work, __ATOMIC_RELAXED), 0)) {
+		/* what it left for after the release */
+		if (__atomic_load_n(&me->bkl_wake, __ATOMIC_RELAXED))
+			bkl_wake_next(me);
 		if (me->timer_dirty)
 			timer_program(me); /* what it armed while holding the lock (timer.h) */
 		if (__builtin_expect(me->console_dirty, 0))
@@ -83,7 +130,7 @@ static inline __attribute__((always_inline)) void bkl_unlock(void)
 
 static inline int bkl_held(void)
 {
-	return spin_is_held_by_me(&bkl);
+	return __atomic_load_n(&bkl.owner, __ATOMIC_RELAXED) == this_hart();
 }
 
 #endif

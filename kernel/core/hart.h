@@ -33,6 +33,8 @@ struct hart {
 
 	unsigned int id;    /* logical number: 0 is the boot hart, the rest in device-tree order */
 	bool online;        /* set by the hart itself once running; read by the boot hart */
+	bool bkl_queued;    /* in the BKL's queue with ticket bkl_ticket (bkl.c; atomic, read by all) */
+	bool bkl_asleep;    /* asleep in wfi there (bkl.c; atomic, read by all) */
 	struct thread *current; /* the user thread this hart runs, NULL when idle (BKL) */
 	struct runqueue *rq;    /* &runqueues[id], kept so the fast paths need no multiply */
 	bool need_resched;      /* pick again before returning to user mode */
@@ -56,16 +58,20 @@ struct hart {
 	uint64_t ntfn_timer_next;
 	/* Work this hart left for after its release of the BKL, done by bkl_unlock() (which tests
 	 * all at once: unlock_work): a deadline changed while holding it (timer_dirty: programmed
-	 * then) and console output queued while holding it (console_dirty: written out then, the
-	 * lock released: console.c). */
+	 * then), console output queued while holding it (console_dirty: written out then, the
+	 * lock released: console.c), and a waiter that went to sleep while it held the lock
+	 * (bkl_wake: the one whose turn comes is woken then, bkl.c; the only byte other harts
+	 * set, with an atomic OR on the word: BKL_WAKE_BIT). */
 	union {
 		uint32_t unlock_work;
 		struct {
 			bool timer_dirty;
 			bool console_dirty;
 			bool console_sync; /* and wait until the log is written out (console.c) */
+			bool bkl_wake;
 		};
 	};
+	uint32_t bkl_ticket; /* low half of its ticket in the BKL's queue (bkl.c) */
 
 	/* The BKL as this hart sees it (bkl.h), written by this hart only: when it last took it,
 	 * and its longest hold and wait in cycles (instructions under -icount). With the longest

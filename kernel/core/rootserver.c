@@ -9,6 +9,7 @@
 #include "lib/elf.h"
 #include "object/endpoint.h"
 #include "object/frame.h"
+#include "core/bkl.h"
 #include "core/hart.h"
 #include "irq/irq.h"
 #include "lib/kstring.h"
@@ -68,24 +69,25 @@ static unsigned int segment_rights(uint32_t flags)
 	return r;
 }
 
-/* Copy one segment into fresh pages and map them. */
+/* Copy one segment into fresh pages and map them, a page at a time with a preemption point
+ * after each (bkl_yield: at boot nobody waits, but the longest hold measured is a page's). */
 static int load_segment(struct process *p, const uint8_t *image, const struct elf_segment *s)
 {
-	uint64_t first = s->vaddr & ~(PAGE_SIZE - 1);
+	uint64_t first = s->vaddr & ~(PAGE_SIZE - 1), file_end = s->vaddr + s->filesz;
 
 	for (uint64_t va = first; va < s->vaddr + s->memsz; va += PAGE_SIZE) {
 		uint64_t pa = page_alloc_zeroed();
 		uint8_t *dst = (uint8_t *)arch_phys_to_virt(pa);
+		uint64_t from = va < s->vaddr ? s->vaddr : va;
+		uint64_t to = va + PAGE_SIZE < file_end ? va + PAGE_SIZE : file_end;
 
 		if (!pa)
 			return -1;
-		for (uint64_t a = va < s->vaddr ? s->vaddr : va; a < va + PAGE_SIZE; a++) {
-			if (a >= s->vaddr + s->filesz)
-				break;
-			dst[a - va] = image[s->offset + (a - s->vaddr)];
-		}
+		if (from < to)
+			memcpy(dst + (from - va), image + s->offset + (from - s->vaddr), to - from);
 		if (arch_aspace_map(p->root, va, pa, segment_rights(s->flags)) < 0)
 			return -1;
+		bkl_yield();
 	}
 	return 0;
 }
@@ -173,7 +175,8 @@ static void give_pci_host(struct process *p, struct tacet_bootinfo *bi, int node
 	}
 }
 
-/* Every enabled /soc device with registers, but the kernel's own, as a frame capability. */
+/* Every enabled /soc device with registers, but the kernel's own, as a frame capability; a
+ * preemption point after each (walking the tree takes ~20,000 instructions a device). */
 static void give_devices(struct process *p, struct tacet_bootinfo *bi)
 {
 	const struct fdt *fdt = &platform.fdt;
@@ -191,6 +194,7 @@ static void give_devices(struct process *p, struct tacet_bootinfo *bi)
 		add_device(p, bi, compat, pa, len, irq);
 		if (fdt_node_is_compatible(fdt, n, "pci-host-ecam-generic"))
 			give_pci_host(p, bi, n);
+		bkl_yield();
 	}
 }
 
@@ -218,6 +222,10 @@ static int map_bootinfo(struct process *p, uint64_t archive_size)
 	return (int)bi->ndevices;
 }
 
+/* Mapped 8 pages at a time with a preemption point between (the module archive is megabytes:
+ * in one go, the longest hold of a boot). A failure powers off: nothing to undo. */
+#define MAP_CHUNK 8
+
 static int map_read_only(struct process *p, unsigned int slot, uintptr_t va, uint64_t pa,
 			 uint64_t len)
 {
@@ -225,7 +233,14 @@ static int map_read_only(struct process *p, unsigned int slot, uintptr_t va, uin
 
 	if (!f || give(p, slot, &f->obj, TACET_RIGHT_READ) < 0)
 		return -1;
-	return va ? (int)process_map(p, va, f->pa, f->pages, TACET_RIGHT_READ) : 0;
+	for (uint64_t i = 0; va && i < f->pages; i += MAP_CHUNK) {
+		uint64_t n = f->pages - i < MAP_CHUNK ? f->pages - i : MAP_CHUNK;
+
+		if (process_map(p, va + i * PAGE_SIZE, f->pa + i * PAGE_SIZE, n, TACET_RIGHT_READ))
+			return -1;
+		bkl_yield();
+	}
+	return 0;
 }
 
 /* Memory the kernel keeps out of init's account: its own objects, and what object caches lose

@@ -18,6 +18,7 @@
 #include "irq/irqchip.h"
 #include "object/notification.h"
 #include "core/sched.h"
+#include "core/bkl.h"
 #include "core/spinlock.h"
 #include "core/timer.h"
 
@@ -31,8 +32,8 @@ _Static_assert(FAKE_NR_IRQS < IRQ_MAX, "every fake line gets a descriptor");
 
 struct hart harts[MAX_HARTS];
 unsigned int nharts;
-struct hart *host_current_hart;
-struct spinlock bkl = SPINLOCK_INIT("bkl");
+__thread struct hart *host_current_hart;
+struct bkl bkl;
 
 static struct fake_line lines[FAKE_NR_IRQS + 1];
 static struct fake_event events[FAKE_LOG_MAX];
@@ -200,7 +201,7 @@ void fake_irqchip_reset(void)
 	}
 	nharts = FAKE_NHARTS;
 	host_current_hart = &harts[0];
-	bkl = (struct spinlock)SPINLOCK_INIT("bkl");
+	bkl = (struct bkl){ 0 };
 	irqchip_register(&fake_chip);
 }
 
@@ -450,5 +451,24 @@ void bkl_unlock_console(struct hart *me)
  * taken twice. */
 void bkl_lock_slow(void)
 {
-	spin_misuse(&bkl, "already held by this hart");
+	bkl_misuse("already held by this hart");
+}
+
+/* No hart waits for the lock on the host. */
+void bkl_hand_over(struct bkl *l)
+{
+	(void)l;
+	fail_msg("bkl: a release found an heir on the host");
+}
+
+void bkl_wake_next(struct hart *me)
+{
+	(void)me;
+	fail_msg("bkl: a release found sleepers on the host");
+}
+
+void bkl_misuse(const char *what)
+{
+	fail_msg("bkl: %s (hart %u)", what, fake_hart());
+	abort();
 }

@@ -86,7 +86,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	assert_int_equal(__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED), 0);
+	assert_int_equal(bkl_is_locked(), 0);
 	cspace_free(client_p.cspace);
 	cspace_free(server_p.cspace);
 	assert_int_equal(fake_pages_in_use(), 0);

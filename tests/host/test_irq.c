@@ -135,7 +135,7 @@ static int setup(void **state)
 static int check_machine(void **state)
 {
 	(void)state;
-	assert_int_equal(__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED), 0);
+	assert_int_equal(bkl_is_locked(), 0);
 	for (unsigned int irq = 1; irq <= FAKE_NR_IRQS; irq++) {
 		const struct fake_line *l = fake_irqchip_line(irq);
 		const struct irq_desc *d = irq_desc_get(irq);
@@ -2152,7 +2152,7 @@ static void other_hart_calls(unsigned int hart, unsigned int irq)
 	(void)irq;
 	if (hart != 0 || !other_hart.syscall)
 		return;
-	if (__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED)) {
+	if (bkl_is_locked()) {
 		other_hart.deferred = true;
 		return;
 	}

@@ -20,7 +20,7 @@
 #include "host_rng.h"
 
 static struct hart the_hart;
-struct hart *host_current_hart = &the_hart;
+__thread struct hart *host_current_hart = &the_hart;
 
 uint64_t arch_cycles(void)
 {

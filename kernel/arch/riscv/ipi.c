@@ -67,3 +67,20 @@ void arch_ipi_send(const struct hart *target)
 	else
 		sbi_send_ipi(1, target->hwid);
 }
+
+void arch_ipi_wait(void)
+{
+	unsigned long enabled = csr_read(sie);
+
+	/* only an IPI ends this wait: the timer or a device line pending here would end every
+	 * wfi at once and turn the sleep into a spin (they are taken after the BKL, as before) */
+	csr_write(sie, SIE_SSIE);
+	__asm__ volatile("wfi" : : : "memory");
+	csr_write(sie, enabled);
+	csr_clear(sip, SIP_SSIP);
+}
+
+void arch_ipi_raise_self(void)
+{
+	csr_set(sip, SIP_SSIP);
+}

@@ -85,7 +85,7 @@ struct arch_hart {
 #ifdef TACET_HOST_TEST
 /* Host unit tests (tests/host) run generic code on the build machine, which has neither tp nor
  * sstatus: the test says which hart runs, and interrupts are masked as in the kernel. */
-extern struct hart *host_current_hart;
+extern __thread struct hart *host_current_hart; /* thread-local: test_bkl runs harts as threads */
 
 static inline struct hart *arch_this_hart(void)
 {
@@ -107,7 +107,27 @@ unsigned int arch_irq_claim(const struct arch_hart *a);
 void arch_irq_complete(const struct arch_hart *a, unsigned int irq);
 void arch_irq_mask(unsigned int irq);
 void arch_irq_unmask(unsigned int irq);
+void arch_cpu_relax(void); /* the test's: lets the other threads run */
+bool arch_interrupts_pending(void);
+static inline void arch_atomic_swap_zero_fence(uint32_t *p)
+{
+	__atomic_exchange_n(p, 0, __ATOMIC_SEQ_CST);
+}
 #else
+/* *p = 0, releasing what this hart wrote before and ordered before what it reads after (a
+ * store-to-load barrier: a swap with aq and rl, one instruction). */
+static inline __attribute__((always_inline)) void arch_atomic_swap_zero_fence(uint32_t *p)
+{
+	__asm__ volatile("amoswap.w.aqrl zero, zero, %0" : "+A"(*p) : : "memory");
+}
+
+/* A spin-wait's pause (Zihintpause's PAUSE, encoded as FENCE W,0 so that any assembler takes
+ * it; a core without the extension runs it as a fence that orders nothing). */
+static inline __attribute__((always_inline)) void arch_cpu_relax(void)
+{
+	__asm__ volatile(".insn i 0x0f, 0, x0, x0, 0x010" : : : "memory");
+}
+
 /* Whether an interrupt enabled in sie is pending on this hart (sstatus.SIE aside). */
 static inline __attribute__((always_inline)) bool arch_interrupts_pending(void)
 {

@@ -1,0 +1,10 @@
+# bkl.mk: host tests of the big kernel lock's contended side (kernel/core/bkl.c), harts as
+# threads; the test supplies the IPIs, the clock and the rest of what bkl.c calls.
+HOST_TESTS += bkl
+HOST_SRCS_bkl := kernel/core/bkl.c
+HOST_DEPS_bkl := kernel/core/bkl.h kernel/core/hart.h
+HOST_LIBS_bkl := -lpthread
+
+# the port's host path (TACET_HOST_TEST: the hart is the thread's); CONFIG_DEBUG turns on the
+# lock's assertions (a hart taking it twice, a release by a hart that does not hold it)
+$(BUILD)/host/test_bkl: HOST_CFLAGS += -Ikernel/arch/riscv/include -DCONFIG_DEBUG

@@ -1,0 +1,315 @@
+/* test_bkl.c: the big kernel lock (kernel/core/bkl.c, bkl.h) with harts as threads. An IPI is a
+ * per-hart flag and condition variable (arch_ipi_send / arch_ipi_wait), so a lost wake-up shows
+ * as a sleeper nobody wakes: arch_ipi_wait fails the test after 5 s. Checked: mutual exclusion
+ * under contention; waiters queued behind a holder go in in the order they came, also when
+ * they slept and when a hostile hart takes and drops the lock as fast as it can (the starved
+ * head's claim, BKL_STARVE, keeps it from going first for ever); a preemption point hands the
+ * lock to the first waiter; an IPI that brought requests while a waiter slept is made pending
+ * again once it has the lock. */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "arch.h"
+#include "core/bkl.h"
+#include "core/console.h"
+#include "core/hart.h"
+#include "core/panic.h"
+
+#define NH 6
+
+struct hart harts[MAX_HARTS];
+unsigned int nharts;
+__thread struct hart *host_current_hart;
+
+/* --- what bkl.c calls --- */
+static pthread_mutex_t ipi_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ipi_cv = PTHREAD_COND_INITIALIZER;
+static int ipi_pending_flag[MAX_HARTS];
+static int raised_self[MAX_HARTS];
+static unsigned int ipis_sent;
+
+uint64_t arch_cycles(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void arch_cpu_relax(void)
+{
+	sched_yield();
+}
+
+bool arch_interrupts_pending(void)
+{
+	return false;
+}
+
+void arch_take_pending_interrupts(void)
+{
+}
+
+void arch_ipi_send(const struct hart *target)
+{
+	pthread_mutex_lock(&ipi_mu);
+	ipi_pending_flag[target->id] = 1;
+	ipis_sent++;
+	pthread_cond_broadcast(&ipi_cv);
+	pthread_mutex_unlock(&ipi_mu);
+}
+
+void arch_ipi_wait(void)
+{
+	unsigned int me = this_hart()->id;
+	struct timespec until;
+	int lost = 0;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 5;
+	pthread_mutex_lock(&ipi_mu);
+	while (!ipi_pending_flag[me] && !lost)
+		lost = pthread_cond_timedwait(&ipi_cv, &ipi_mu, &until) == ETIMEDOUT;
+	ipi_pending_flag[me] = 0;
+	pthread_mutex_unlock(&ipi_mu);
+	if (lost)
+		fail_msg("hart %u slept 5 s for the BKL: a lost wake-up", me);
+}
+
+void arch_ipi_raise_self(void)
+{
+	raised_self[this_hart()->id]++;
+}
+
+void arch_timer_set(uint64_t deadline)
+{
+	(void)deadline;
+}
+
+void hart_tlb_flush_if_asked(void)
+{
+}
+
+void console_written_after_unlock(struct hart *me)
+{
+	me->console_dirty = false;
+}
+
+void panic(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fail_msg("panic: %s", buf);
+	abort();
+}
+
+/* --- harts as threads --- */
+static void as_hart(unsigned int h)
+{
+	host_current_hart = &harts[h];
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(harts, 0, sizeof(harts));
+	memset(&bkl, 0, sizeof(bkl));
+	memset(ipi_pending_flag, 0, sizeof(ipi_pending_flag));
+	memset(raised_self, 0, sizeof(raised_self));
+	for (unsigned int h = 0; h < MAX_HARTS; h++)
+		harts[h].id = h;
+	nharts = NH;
+	as_hart(0);
+	return 0;
+}
+
+static void wait_until_queued(unsigned int n)
+{
+	while (__atomic_load_n(&bkl.qnext, __ATOMIC_SEQ_CST) - bkl.qhead < n)
+		sched_yield();
+}
+
+/* Mutual exclusion: NH harts each add 1 to a plain counter 20,000 times inside the lock. */
+static long counter;
+static int inside;
+
+static void *adder(void *arg)
+{
+	as_hart((unsigned int)(uintptr_t)arg);
+	for (int i = 0; i < 20000; i++) {
+		bkl_lock();
+		assert_int_equal(__atomic_fetch_add(&inside, 1, __ATOMIC_SEQ_CST), 0);
+		assert_true(bkl_held());
+		counter++;
+		__atomic_fetch_sub(&inside, 1, __ATOMIC_SEQ_CST);
+		bkl_unlock();
+	}
+	return NULL;
+}
+
+static void test_mutual_exclusion(void **state)
+{
+	pthread_t t[NH];
+
+	(void)state;
+	counter = 0;
+	for (unsigned int h = 0; h < NH; h++)
+		pthread_create(&t[h], NULL, adder, (void *)(uintptr_t)h);
+	for (unsigned int h = 0; h < NH; h++)
+		pthread_join(t[h], NULL);
+	assert_int_equal(counter, NH * 20000L);
+	assert_false(bkl_is_locked());
+	assert_int_equal(bkl.qnext, bkl.qhead);
+	assert_int_equal(bkl.sleepers, 0);
+	assert_null(bkl.heir);
+}
+
+/* Waiters queued one after the other behind a holder go in in that order. */
+static unsigned int order[NH], norder;
+static volatile int hostile_stop;
+
+static void *waiter(void *arg)
+{
+	unsigned int h = (unsigned int)(uintptr_t)arg;
+
+	as_hart(h);
+	bkl_lock();
+	order[norder++] = h;
+	bkl_unlock();
+	return NULL;
+}
+
+static void *hostile(void *arg)
+{
+	as_hart((unsigned int)(uintptr_t)arg);
+	while (!hostile_stop) {
+		bkl_lock();
+		bkl_unlock();
+	}
+	return NULL;
+}
+
+/* Hart 0 holds the lock while harts 1..n-1 queue in turn (each queued before the next starts),
+ * sleeping if hold_ms is long enough; then it lets go. */
+static void queue_behind_holder(unsigned int n, int hold_ms, bool with_hostile)
+{
+	pthread_t t[NH], bad;
+	struct timespec hold = { .tv_sec = 0, .tv_nsec = hold_ms * 1000000L };
+
+	norder = 0;
+	hostile_stop = 0;
+	bkl_lock();
+	for (unsigned int h = 1; h < n; h++) {
+		pthread_create(&t[h], NULL, waiter, (void *)(uintptr_t)h);
+		wait_until_queued(h);
+	}
+	if (with_hostile)
+		pthread_create(&bad, NULL, hostile, (void *)(uintptr_t)(NH - 1));
+	nanosleep(&hold, NULL);
+	bkl_unlock();
+	for (unsigned int h = 1; h < n; h++)
+		pthread_join(t[h], NULL);
+	hostile_stop = 1;
+	if (with_hostile)
+		pthread_join(bad, NULL);
+	assert_int_equal(norder, n - 1);
+	for (unsigned int i = 0; i < n - 1; i++)
+		assert_int_equal(order[i], i + 1);
+	assert_int_equal(bkl.sleepers, 0);
+}
+
+static void test_fifo_spinning(void **state)
+{
+	(void)state;
+	queue_behind_holder(NH, 0, false);
+}
+
+static void test_fifo_sleeping(void **state)
+{
+	(void)state;
+	queue_behind_holder(NH, 50, false);
+	assert_true(ipis_sent > 0); /* they slept, and were woken */
+}
+
+static void test_fifo_against_a_hostile_hart(void **state)
+{
+	(void)state;
+	queue_behind_holder(NH - 1, 20, true);
+}
+
+/* A preemption point after BKL_YIELD_AFTER hands the lock to the queued waiter at once. */
+static void test_yield_lets_the_first_waiter_in(void **state)
+{
+	pthread_t t;
+
+	(void)state;
+	norder = 0;
+	bkl_lock();
+	pthread_create(&t, NULL, waiter, (void *)(uintptr_t)1);
+	wait_until_queued(1);
+	harts[0].bkl_since -= 2 * BKL_YIELD_AFTER;
+	bkl_yield();             /* hart 1 went in and out before hart 0 had it again */
+	assert_int_equal(norder, 1);
+	assert_int_equal(order[0], 1);
+	assert_true(bkl_held());
+	bkl_unlock();
+	pthread_join(t, NULL);
+}
+
+/* An IPI with requests that wakes a sleeping waiter is made pending again once it has the lock
+ * (hart_signal's requests must still trap after the entry); a bare wake-up is not. */
+static void *waiter_with_request(void *arg)
+{
+	as_hart((unsigned int)(uintptr_t)arg);
+	bkl_lock();
+	bkl_unlock();
+	return NULL;
+}
+
+static void test_requests_survive_the_wait(void **state)
+{
+	pthread_t t;
+	struct timespec ms = { .tv_sec = 0, .tv_nsec = 20000000L };
+
+	(void)state;
+	bkl_lock();
+	pthread_create(&t, NULL, waiter_with_request, (void *)(uintptr_t)1);
+	wait_until_queued(1);
+	while (!__atomic_load_n(&harts[1].bkl_asleep, __ATOMIC_SEQ_CST))
+		sched_yield();
+	__atomic_fetch_or(&harts[1].ipi_pending, 1u << 4, __ATOMIC_SEQ_CST); /* IPI_RESCHED */
+	arch_ipi_send(&harts[1]);
+	nanosleep(&ms, NULL);
+	bkl_unlock();
+	pthread_join(t, NULL);
+	assert_int_equal(raised_self[1], 1);
+	assert_int_equal(raised_self[0], 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_mutual_exclusion, setup),
+		cmocka_unit_test_setup(test_fifo_spinning, setup),
+		cmocka_unit_test_setup(test_fifo_sleeping, setup),
+		cmocka_unit_test_setup(test_fifo_against_a_hostile_hart, setup),
+		cmocka_unit_test_setup(test_yield_lets_the_first_waiter_in, setup),
+		cmocka_unit_test_setup(test_requests_survive_the_wait, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
