@@ -1,7 +1,9 @@
 /* kstring.c: memset, memcpy, memcmp, strlen, strnlen, strcmp, strncmp for the freestanding kernel
  * (gcc may also emit calls to memset/memcpy on its own). Pure functions, any context.
  * memset and memcpy move 8 bytes at a time where the addresses allow it (a page zeroed or a
- * record copied to user space is 8x fewer stores), bytes at the unaligned ends. */
+ * record copied to user space is 8x fewer stores), bytes at the unaligned ends; memset stores
+ * 64 bytes a round while it can (a page: ~700 instructions, not ~2,000: zeroing is most of
+ * FRAME_NEW, page tables, capability tables). */
 #include <stdint.h>
 #include "lib/kstring.h"
 
@@ -16,6 +18,18 @@ void *memset(void *dst, int c, size_t n)
 
 	for (; n && ((uintptr_t)d & WORD_MASK); n--)
 		*d++ = (unsigned char)c;
+	for (; n >= 8 * sizeof(kword); n -= 8 * sizeof(kword), d += 8 * sizeof(kword)) {
+		kword *q = (kword *)d;
+
+		q[0] = w;
+		q[1] = w;
+		q[2] = w;
+		q[3] = w;
+		q[4] = w;
+		q[5] = w;
+		q[6] = w;
+		q[7] = w;
+	}
 	for (; n >= sizeof(kword); n -= sizeof(kword), d += sizeof(kword))
 		*(kword *)d = w;
 	while (n--)
