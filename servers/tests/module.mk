@@ -97,3 +97,8 @@ SERVER_SRCS_blkrand := servers/tests/blkrand.c
 # loop: init must serve them below the driver (issue 16, "shared servers do not lend priority").
 SERVERS += lookupstorm
 SERVER_SRCS_lookupstorm := servers/tests/lookupstorm.c
+
+# preempt: a 100,000-deep chain ended by one call while an RTC driver takes its alarm on the
+# other hart and on the same one: the teardown is preempted (issue 16, sel4test's PREEMPT_REVOKE).
+SERVERS += preempt
+SERVER_SRCS_preempt := servers/tests/preempt.c servers/tests/chains.c

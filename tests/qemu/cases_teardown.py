@@ -6,7 +6,8 @@ threadhog's own end must end the two children it leaves (one with threads, one w
 Under -icount guest time is the retired-instruction count, so the figures do not depend on the
 host's load. The threads (about 1 KiB each in the kernel) need more than the default RAM.
 Then the teardown-chain-* cases: chains thousands of links deep that the kernel must end
-without recursion (below)."""
+without recursion (below), and preempt-teardown: a 100,000-deep chain whose end, one system call,
+lets other harts' and its own hart's interrupts in at its preemption points."""
 
 CASES = [
     case("teardown-100k-threads",
@@ -79,4 +80,42 @@ CASES += [
           r"init: server chain_fault finished with status 0",
           r"init: leak check: .*: PASS", r"init: all 1 servers done; powering off"],
          smp=2, mem="256M", bootargs="init.run=chain_fault@1 " + CHAIN_MEMORY, timeout=90),
+]
+
+# The preemption test (servers/tests/preempt.c; issue 16, in the manner of sel4test's
+# PREEMPT_REVOKE): a chain of 100,000 processes, each holding the only capability to the next,
+# ended by one system call on hart 1, three times in one boot: unpreempted (the reference);
+# while a driver on hart 0 takes the goldfish RTC's alarm every millisecond (at least 10 of its
+# interrupts served during the call: each needed the BKL the call held, so the call let it in at
+# its preemption points; about 500 in a 0.55 s call on an idle host, 0 to 2 with bkl_yield
+# disabled); and while a driver on hart 1 itself waits for one alarm (its top half stamped
+# inside the call with at least a quarter of it to go; without preemption points, at its end).
+# Each run gives back every page, object and byte of the account, and the preempted runs cost and
+# gave back exactly what the unpreempted one did. Functional, so without -icount: the alarms
+# are the host's time, the checks are ratios and counts that hold on a loaded host. The chain
+# takes two pages and a 256-byte object a link (206,250 pages): the budget and -m 2G. About
+# 5 s on an idle host, 10 to 25 s on a loaded one.
+CASES += [
+    case("preempt-teardown",
+         [r"preempt: unpreempted: built 100000 processes, each holding the only capability to "
+          r"the next: 100000 kernel objects more, \d+ pages fewer free, account \d+ bytes "
+          r"more: PASS",
+          r"preempt: unpreempted: ended the chain with one call of \d+ us on hart 1 .*: PASS",
+          r"preempt: unpreempted: memory back: .*: PASS",
+          r"preempt: across harts: built 100000 processes.*: PASS",
+          r"preempt: across harts: ended the chain with one call of \d+ us on hart 1 .*: PASS",
+          r"preempt: across harts: memory back: .*: PASS",
+          r"preempt: across harts: the driver on hart 0 served \d+ interrupts while the call "
+          r"on hart 1 ran .*, at least 10: PASS",
+          r"preempt: on hart 1: built 100000 processes.*: PASS",
+          r"preempt: on hart 1: ended the chain with one call of \d+ us on hart 1 .*: PASS",
+          r"preempt: on hart 1: memory back: .*: PASS",
+          r"preempt: on hart 1: the interrupt was taken inside the call, at a preemption point "
+          r"with at least a quarter of the call to go, its driver run after the call: PASS",
+          r"preempt: the preempted ends cost and gave back what the unpreempted one did: PASS",
+          r"preempt: all checks passed",
+          r"init: server preempt finished with status 0",
+          r"init: leak check: .*: PASS", r"init: all 1 servers done; powering off"],
+         smp=2, mem="2G", bootargs="init.run=preempt@1/200:goldfish-rtc init.budget=210000",
+         timeout=180),
 ]
