@@ -221,7 +221,8 @@ def boot(cmd, timeout, console_input, stop_on=()):
     text once its pattern (a regular expression, or a function of the output) was printed, in
     order. Once a pattern of stop_on is printed the case
     has failed whatever comes next: QEMU is stopped a second later, rather than left to wait
-    for input that will never be typed. Returns (output, exit status or None, timed out?)."""
+    for input that will never be typed. Returns (output, exit status or None, timed out?, what
+    was typed: one line per step, typed (where in the output, when) or never typed)."""
     proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     chunks = []
@@ -231,14 +232,17 @@ def boot(cmd, timeout, console_input, stop_on=()):
     deadline = time.monotonic() + timeout
     steps = [] if console_input is None else (
         list(console_input) if isinstance(console_input, list) else [console_input])
-    failed_at, seen, out = None, 0, ""
+    failed_at, seen, out, typed, start = None, 0, "", [], time.monotonic()
     while proc.poll() is None and time.monotonic() < deadline:
         if len(chunks) != seen:  # read again only what changed
             seen = len(chunks)
             out = b"".join(chunks).decode(errors="replace")
         if steps and (steps[0][0](out) if callable(steps[0][0]) else re.search(steps[0][0], out)):
-            proc.stdin.write(steps.pop(0)[1].encode())
+            text = steps.pop(0)[1]
+            proc.stdin.write(text.encode())
             proc.stdin.flush()
+            typed.append(f"typed {text!r} after {len(out)} characters of output, at "
+                         f"{time.monotonic() - start:.2f}s")
         if failed_at is None and any(re.search(p, out) for p in stop_on):
             failed_at = time.monotonic()
         if failed_at is not None and time.monotonic() > failed_at + 1:
@@ -249,7 +253,10 @@ def boot(cmd, timeout, console_input, stop_on=()):
         proc.kill()
     proc.wait()
     reader.join(timeout=2)
-    return b"".join(chunks).decode(errors="replace"), proc.returncode, timed_out
+    typed += [f"never typed {text!r}: "
+              f"{pattern if isinstance(pattern, str) else getattr(pattern, '__name__', pattern)}"
+              f" never came" for pattern, text in steps]
+    return b"".join(chunks).decode(errors="replace"), proc.returncode, timed_out, typed
 
 
 def run_qemu_case(results, c):
@@ -259,17 +266,19 @@ def run_qemu_case(results, c):
     dtb = dtb_for(c)
     cmd = qemu_command(c, dtb, initrd_for(c))
     start = time.monotonic()
-    out, status, timed_out = boot(cmd, c["timeout"], c["input"], c["forbid"])
+    out, status, timed_out, typed = boot(cmd, c["timeout"], c["input"], c["forbid"])
     took = time.monotonic() - start
     out = out.replace("\r\n", "\n")
     log = os.path.join(LOGS, f"qemu-{c['name']}.log")
-    with open(log, "w") as f:
-        f.write("$ " + " ".join(cmd) + "\n" + out)
+    with open(log, "w") as f:  # what was typed, after the output (no expectation reads it)
+        f.write("$ " + " ".join(cmd) + "\n" + out +
+                "".join(f"\n--- tests/run.py: {t}" for t in typed))
     problems = []
     if timed_out:
         problems.append(f"timed out after {c['timeout']}s")
     elif status != c["status"]:
         problems.append(f"QEMU exit status {status}, expected {c['status']}")
+    problems += [t for t in typed if t.startswith("never typed")]
     for pattern in c["expect"]:  # a regular expression, or a function of the output
         if not (pattern(out) if callable(pattern) else re.search(pattern, out)):
             problems.append(f"missing /{pattern}/")

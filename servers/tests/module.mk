@@ -19,6 +19,11 @@ SERVERS += storm storm_rebind
 SERVER_SRCS_storm := servers/tests/storm_main.c servers/tests/storm.c
 SERVER_SRCS_storm_rebind := servers/tests/storm_rebind.c servers/tests/storm.c
 
+# uart_typeahead: the console server, which waits for a key before it sets the UART up (a key
+# typed before the console is up is the shell's).
+SERVERS += uart_typeahead
+SERVER_SRCS_uart_typeahead := servers/uart/uart.c servers/tests/typeahead.c
+
 # pcitest: lists PCI bus 0 through a part of the ECAM frame (frame derivation).
 SERVERS += pcitest
 SERVER_SRCS_pcitest := servers/tests/pcitest.c

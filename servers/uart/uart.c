@@ -19,7 +19,8 @@
  *
  * uart_first_prompt(), if a server linked with this file defines it, runs once right after the
  * first prompt is queued: the boot benchmark (servers/bench/boot.c) reads the instruction count
- * there. */
+ * there. uart_starting(), likewise, runs with the device open, before the driver sets the UART
+ * up: the typeahead test (servers/tests/typeahead.c) waits there for a key. */
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>
@@ -37,7 +38,7 @@
 #define UART_LSR      5
 #define UART_IER_RX   0x01
 #define UART_IER_THRE 0x02
-#define UART_FCR_FIFO 0x07 /* enable, clear both */
+#define UART_FCR_FIFO 0x01 /* enable (trigger level 1 byte); never the two reset bits */
 #define UART_LSR_DR   0x01
 #define UART_LSR_THRE 0x20
 #define UART_FIFO     16
@@ -50,6 +51,7 @@
 /* Weak, so that the console server proper has none: the address is then 0. Returns nonzero to
  * have the machine powered off, as the shell's poweroff does. */
 int uart_first_prompt(void) __attribute__((weak));
+void uart_starting(volatile uint8_t *regs) __attribute__((weak));
 
 #define TX_SIZE       4096 /* a power of two */
 #define RX_SIZE       256  /* a power of two */
@@ -76,19 +78,29 @@ static void tx_irq(int on)
 	reg_write(UART_IER, (uint8_t)(UART_IER_RX | (on ? UART_IER_THRE : 0)));
 }
 
-/* The line fired: take what arrived and send what fits (the UART lowers its interrupt), then
- * acknowledge. */
-static void uart_interrupt(void)
+/* Everything the receiver holds, into rx[]: whether there was anything. */
+static int rx_drain(void)
 {
-	int handled = (reg_read(UART_IIR) & 1) == 0; /* bit 0 clear: the UART had a reason */
+	int took = 0;
 
 	while (reg_read(UART_LSR) & UART_LSR_DR) {
 		char c = (char)reg_read(UART_RBR);
 
 		if (rx_head - rx_tail < RX_SIZE)
 			rx[rx_head++ % RX_SIZE] = c;
-		handled = 1;
+		took = 1;
 	}
+	return took;
+}
+
+/* The line fired: take what arrived and send what fits (the UART lowers its interrupt), then
+ * acknowledge. */
+static void uart_interrupt(void)
+{
+	int handled = (reg_read(UART_IIR) & 1) == 0; /* bit 0 clear: the UART had a reason */
+
+	if (rx_drain())
+		handled = 1;
 	if (reg_read(UART_LSR) & UART_LSR_THRE) {
 		for (int i = 0; i < UART_FIFO && tx_tail != tx_head; i++)
 			reg_write(UART_THR, (uint8_t)tx[tx_tail++ % TX_SIZE]);
@@ -434,13 +446,21 @@ int main(void)
 		printf("uart: cannot %s: %s\n", step, tacet_strerror(err));
 		return 1;
 	}
+	if (uart_starting)
+		uart_starting(uart.regs);
 	tacet_console_write = uart_write;
+	/* Keys typed before the console was up (or while init restarted it) are the shell's: taken
+	 * first, then the FIFO on without resetting it (it is on already after the firmware; turning
+	 * it on from off empties it, taken just before). A reset would lose them, and the bytes the
+	 * kernel's log has in the transmitter. */
+	rx_drain();
 	reg_write(UART_FCR, UART_FCR_FIFO);
 	tx_irq(0);
 	printf("uart: console ready; type help\ntacet> ");
 	fflush(stdout);
 	if (uart_first_prompt && uart_first_prompt())
 		cmd_poweroff();
+	shell_take_input();
 	err = tacet_service_run(&service, call, event);
 	printf("uart: receive failed: %s\n", tacet_strerror(err));
 	return 1;

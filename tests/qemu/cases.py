@@ -296,4 +296,15 @@ CASES += [
           r"init: server hello finished with status 0", r"init: power off requested by uart"],
          bootargs="init.run=uart:ns16550a,hello/50",
          console_input=(r"init: server hello finished", "poweroff\r")),
+    # Keys typed before the console is up are the shell's: uart_typeahead (the console server,
+    # servers/tests/typeahead.c) waits before it sets the UART up until a key is in the UART's
+    # receiver. (The console reset the FIFO as it started: 'cho typed ahead: unknown command'.)
+    case("console-typeahead",
+         [r"typeahead: a key is waiting in the UART",
+          r"tacet> echo typed ahead\n+typed ahead\n",
+          r"init: power off requested by uart_typeahead"],
+         bootargs="init.run=uart_typeahead:ns16550a",
+         forbid=(r"PANIC", r"FAIL", r"unknown command"),
+         console_input=(r"typeahead: the console is not up yet; type now", "echo typed ahead\r"
+                        "poweroff\r")),
 ]

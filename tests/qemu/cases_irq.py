@@ -1,23 +1,20 @@
 """cases_irq.py: the interrupt layer seen from user space (kernel-only cases are in cases.py)."""
 
-
-def cut_anywhere(*parts):
-    """spliced(), also with a cut right after the line's first character, which spliced() does
-    not look for ('t' + 'rt: console re' + 'acet: process storm ended' has come)."""
-    whole, rest = spliced(*parts), spliced(parts[0][1:], *parts[1:])
-    return lambda out: whole(out) or rest(out)
+import re
 
 
-# The storm cases type into the shell once the storm driver has ended and the console's prompt
-# is out. Either may come first (on a loaded host the console may come up only after the storm),
-# and each may cut into the other's lines; typed before the console is up, a key is lost (the
-# console clears the UART's FIFO as it starts).
-PROMPT = cut_anywhere("tacet> ")
-STORM_ENDED = cut_anywhere("tacet: process storm ended (status ", r"\d+", ")")
+# The storm cases type into the shell once the storm is over. The storm server starts its storm
+# only once the console's prompt is out (storm_main.c): the console's text and the lines of the
+# kernel's debug output (the storm's, init's, the kernel's) are two printers on one UART, and
+# text of both at once comes mixed byte by byte. The storm is over when init and the kernel
+# have both said so, whole lines, in either order; nothing else prints until the shell answers.
+STORM_OVER = [r"init: server storm finished with status \d+\r?\n",
+              r"tacet: process storm ended \(status \d+\)\r?\n"]
 
 
 def storm_over_console_up(out):
-    return PROMPT(out) and STORM_ENDED(out)
+    prompt = out.find("tacet> ")
+    return prompt >= 0 and all(re.search(p, out[prompt:]) for p in STORM_OVER)
 
 
 CASES = [
