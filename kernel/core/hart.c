@@ -10,12 +10,15 @@ void hart_tlb_flush_if_asked(void)
 {
 	struct hart *me = this_hart();
 
-	if (__atomic_load_n(&me->tlb_flush_pending, __ATOMIC_ACQUIRE)) {
+	uint32_t from = __atomic_load_n(&me->tlb_flush_pending, __ATOMIC_ACQUIRE);
+
+	if (from) {
 		/* In the kernel, the kernel's own tables do (their kernel half is the same), and they
 		 * cannot go away: leaving user mode re-activates the thread's (sched.c). */
 		arch_aspace_activate(0);
 		arch_tlb_flush_local();
 		__atomic_store_n(&me->tlb_flush_pending, 0, __ATOMIC_RELEASE);
+		arch_ipi_send(&harts[from - 1]); /* a bare wake-up: the asker may sleep (tlb.c) */
 	}
 }
 

@@ -6,9 +6,31 @@
 #include "object/process.h"
 #include "object/thread.h"
 
+/* Wait until h has flushed: a few looks, then asleep until an IPI (h's flush wakes this hart:
+ * hart_tlb_flush_if_asked). Under -icount a hart that spun here kept the harts it waits for
+ * from running (QEMU runs one at a time): the fuzzer's stress run never ended. IPIs with
+ * requests that come meanwhile are taken as IPIs later, as a BKL waiter's are (bkl.c). */
+static void wait_for_flush(struct hart *me, struct hart *h)
+{
+	unsigned int looks = 0;
+	bool requests = false;
+
+	while (__atomic_load_n(&h->tlb_flush_pending, __ATOMIC_ACQUIRE)) {
+		if (looks++ < 64) {
+			arch_cpu_relax();
+			continue;
+		}
+		arch_ipi_wait();
+		if (__atomic_load_n(&me->ipi_pending, __ATOMIC_ACQUIRE))
+			requests = true;
+	}
+	if (requests)
+		arch_ipi_raise_self();
+}
+
 /* After unmapping in p, or before p's memory goes: no hart that runs one of p's threads may
  * keep a stale translation. Ask each to flush and wait until all have (they do it in their IPI
- * handler, or while they spin for the BKL this hart holds). BKL held. */
+ * handler, or while they wait for the BKL this hart holds). BKL held. */
 void tlb_shootdown(struct process *p)
 {
 	struct hart *me = this_hart();
@@ -17,12 +39,11 @@ void tlb_shootdown(struct process *p)
 	for (unsigned int h = 0; h < nharts; h++) {
 		if (&harts[h] == me || !harts[h].current || harts[h].current->proc != p)
 			continue;
-		__atomic_store_n(&harts[h].tlb_flush_pending, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&harts[h].tlb_flush_pending, me->id + 1, __ATOMIC_RELEASE);
 		hart_signal(&harts[h], IPI_TLB);
 		asked |= 1u << h;
 	}
 	for (unsigned int h = 0; h < nharts; h++)
 		if (asked & (1u << h))
-			while (__atomic_load_n(&harts[h].tlb_flush_pending, __ATOMIC_ACQUIRE))
-				;
+			wait_for_flush(me, &harts[h]);
 }
