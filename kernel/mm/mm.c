@@ -73,8 +73,14 @@ void page_free(uint64_t pa)
 
 void page_free_run(uint64_t pa, size_t pages)
 {
-	for (size_t i = 0; i < pages; i++)
-		page_free(pa + i * PAGE_SIZE);
+	int err;
+
+	spin_lock(&pool_lock);
+	err = page_pool_free_run(&pool, pa, pages);
+	spin_unlock(&pool_lock);
+	if (err)
+		panic("page_free_run: %#lx (%lu pages) is not an allocated run", (unsigned long)pa,
+		      (unsigned long)pages);
 }
 
 size_t mm_free_pages(void)

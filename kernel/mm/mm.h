@@ -12,7 +12,8 @@ void mm_init(void);
 uint64_t page_alloc_zeroed(void);
 void page_free(uint64_t pa);
 /* `pages` zeroed, physically contiguous pages (at most PAGE_POOL_RUN_MAX): the first one's
- * physical address, 0 when no such run is free; page_free_run() gives it back. */
+ * physical address, 0 when no such run is free; page_free_run() gives it back at once, at a
+ * cost that does not grow with its pages (page_pool_free_run). */
 uint64_t page_alloc_run_zeroed(size_t pages);
 void page_free_run(uint64_t pa, size_t pages);
 size_t mm_free_pages(void);
