@@ -10,7 +10,14 @@
  *   kill:   child processes (their own budget) make and delete 256-page frames in a loop on
  *           the other hart, and are ended (their capability deleted) after 0 to 2 ms: each
  *           time every page and kernel object comes back (most ends land inside a FRAME_NEW:
- *           its thread is ended by this hart while its hart zeroes, between two pages).
+ *           its thread is ended by this hart while its hart zeroes, between two pages);
+ *   map:    MAPs of a 256-page frame (the kernel lets the BKL go between pages too) while the
+ *           other hart maps a page of its own at the range's last page and unmaps it: every
+ *           MAP is whole (each page where it belongs) or EEXIST, usage back;
+ *   map-end: MAPs of it into a child process whose capability the other hart deletes
+ *           meanwhile (half the children with a thread: the deletion ends them, and a MAP
+ *           under way stops, EDEAD; half without: the MAP's reference keeps the child until
+ *           the call is over): 0, EDEAD or EEMPTY, memory back each time.
  * Uses hart 0 (itself) and hart 1. No IPC protocol. */
 #include <stdio.h>
 #include <string.h>
@@ -25,7 +32,8 @@
 #define SLOT_NTFN  (TACET_CHILD_FIRST_FREE + 1) /* what the slot filler puts there */
 #define SLOT_OTHER (TACET_CHILD_FIRST_FREE + 2) /* the budget eater's frames */
 #define SLOT_CHILD (TACET_CHILD_FIRST_FREE + 3)
-#define SLOT_BALLAST (TACET_CHILD_FIRST_FREE + 4) /* ..+11: frames that leave 400 pages */
+#define SLOT_SMALL (TACET_CHILD_FIRST_FREE + 4) /* the other hart's page in the map check */
+#define SLOT_BALLAST (TACET_CHILD_FIRST_FREE + 5) /* ..+12: frames that leave 400 pages */
 #define BALLAST_MAX 8
 #define ROUNDS     24
 #define KILLS      20
@@ -107,8 +115,36 @@ static void budget_eater(void *arg)
 	done = 1;
 }
 
+/* The map check's: a page of its own at the last page of the range this hart maps. */
+static void last_page_mapper(void *arg)
+{
+	unsigned long va = BIG_VA + (BIG - 1) * PAGE;
+
+	(void)arg;
+	while (helper_wait(), !stop) {
+		if (tacet_map(TACET_CHILD_SELF, SLOT_SMALL, va, TACET_RIGHT_READ) == 0) {
+			helper_hits++;
+			spin_ns(took / 4);
+			tacet_unmap(TACET_CHILD_SELF, va, 1);
+		}
+		helper_ops++;
+	}
+	done = 1;
+}
+
+/* The map-end check's: the child's only capability deleted. */
+static void child_ender(void *arg)
+{
+	(void)arg;
+	while (helper_wait(), !stop) {
+		helper_hits += tacet_cap_delete(SLOT_CHILD) == 0;
+		helper_ops++;
+	}
+	done = 1;
+}
+
 /* A stack each: a helper may still be on its way out (tacet_exit) when the next starts. */
-static struct tacet_dma stacks[2];
+static struct tacet_dma stacks[4];
 
 static long helper_start(void (*fn)(void *arg), int which)
 {
@@ -276,19 +312,12 @@ static int memory_back(const struct tacet_mem_info *before, unsigned long used_b
 	       now.kernel_objects == before->kernel_objects && used == used_before;
 }
 
-static void kill_race(void)
+static void kill_race(const struct tacet_dma *code)
 {
 	struct tacet_mem_info before;
-	struct tacet_dma code;
 	unsigned long used_before, limit, holding = 0, back = 0;
-	long err = tacet_dma_alloc(PAGE, &code);
+	long err;
 
-	if (err) {
-		printf("framerace: kill: cannot start: %s\n", tacet_strerror(err));
-		failures++;
-		return;
-	}
-	memcpy(code.va, child_code, (size_t)(child_code_end - child_code));
 	kernel_memory(&before);
 	memory(&used_before, &limit);
 	for (int i = 0; i < KILLS; i++) {
@@ -297,7 +326,7 @@ static void kill_race(void)
 
 		err = tacet_process_new(SLOT_CHILD, 0, "framekid", CHILD_BUDGET);
 		if (!err)
-			err = tacet_map(SLOT_CHILD, code.slot, CHILD_VA,
+			err = tacet_map(SLOT_CHILD, code->slot, CHILD_VA,
 					TACET_RIGHT_READ | TACET_MAP_EXEC);
 		if (!err) {
 			long tid = tacet_thread_new(SLOT_CHILD, 0, CHILD_VA, 0, 0,
@@ -324,16 +353,119 @@ static void kill_race(void)
 	printf("framerace: kill: %d children ended, %lu of them while charged for a 1 MiB frame; "
 	       "memory back after %lu\n", KILLS, holding, back);
 	check(back == KILLS, "kill: children ended while making 256-page frames, memory back each time");
-	tacet_dma_free(&code);
+}
+
+/* The frame in SLOT_FRAME mapped at BIG_VA: each page holds its stamp (index + 1). */
+static int stamps_hold(void)
+{
+	const volatile unsigned long *w = (const volatile unsigned long *)BIG_VA;
+
+	for (unsigned long i = 0; i < BIG; i++)
+		if (w[i * PAGE / sizeof(long)] != i + 1)
+			return 0;
+	return 1;
+}
+
+static void map_race(void)
+{
+	unsigned long used, limit, before, made = 0, exist = 0, other = 0, bad = 0;
+	long err;
+
+	memory(&before, &limit);
+	err = tacet_frame_new(SLOT_SMALL, 1);
+	if (!err)
+		err = helper_start(last_page_mapper, 2);
+	if (err) {
+		printf("framerace: map: cannot start: %s\n", tacet_strerror(err));
+		failures++;
+		return;
+	}
+	for (int i = 0; i < ROUNDS; i++) {
+		round_start(i);
+		err = tacet_map(TACET_CHILD_SELF, SLOT_FRAME, BIG_VA, TACET_RIGHT_READ);
+		if (!err) {
+			made++;
+			bad += !stamps_hold();
+			tacet_unmap(TACET_CHILD_SELF, BIG_VA, BIG);
+		} else if (err == -TACET_EEXIST) {
+			exist++;
+		} else {
+			other++;
+			printf("framerace: map: MAP returned %s\n", tacet_strerror(err));
+		}
+	}
+	helper_stop();
+	tacet_cap_delete(SLOT_SMALL);
+	/* nothing of a MAP that failed is left: the whole range maps again */
+	err = tacet_map(TACET_CHILD_SELF, SLOT_FRAME, BIG_VA, TACET_RIGHT_READ);
+	bad += err || !stamps_hold();
+	tacet_unmap(TACET_CHILD_SELF, BIG_VA, BIG);
+	memory(&used, &limit);
+	printf("framerace: map: %lu whole, %lu EEXIST; the other hart mapped the last page %lu "
+	       "times in %lu tries; usage %lu -> %lu bytes\n", made, exist, helper_hits, helper_ops,
+	       before, used);
+	check(made > 0 && !bad && !other && used == before,
+	      "map: 256-page MAPs whole (every page its own) or EEXIST, usage back");
+}
+
+static void map_end_race(const struct tacet_dma *code)
+{
+	struct tacet_mem_info before;
+	unsigned long used_before, limit, ok = 0, dead = 0, empty = 0, other = 0, back = 0;
+	long err = helper_start(child_ender, 3);
+
+	kernel_memory(&before);
+	memory(&used_before, &limit);
+	for (int i = 0; !err && i < KILLS; i++) {
+		int waited = 0;
+
+		err = tacet_process_new(SLOT_CHILD, 0, "mapkid", CHILD_BUDGET);
+		if (!err && i % 2) {
+			long tid;
+
+			err = tacet_map(SLOT_CHILD, code->slot, CHILD_VA,
+					TACET_RIGHT_READ | TACET_MAP_EXEC);
+			/* below the ender on its hart: it waits READY, alive, until its end */
+			tid = err ? err : tacet_thread_new(SLOT_CHILD, 0, CHILD_VA, 0, 0,
+							   TACET_SCHED(HELPER_PRIO / 2, 1));
+			err = tid < 0 ? tid : 0;
+		}
+		if (err)
+			break;
+		round_start(i);
+		err = tacet_map(SLOT_CHILD, SLOT_FRAME, BIG_VA, TACET_RIGHT_READ);
+		ok += !err;
+		dead += err == -TACET_EDEAD;
+		empty += err == -TACET_EEMPTY;
+		if (err && err != -TACET_EDEAD && err != -TACET_EEMPTY) {
+			other++;
+			printf("framerace: map-end: MAP returned %s\n", tacet_strerror(err));
+		}
+		err = 0;
+		while (helper_ops < (unsigned long)i + 1)
+			tacet_yield(); /* the child's capability goes, before or after */
+		while (!memory_back(&before, used_before) && waited++ < 2000)
+			tacet_sleep_ns(100000ul);
+		back += memory_back(&before, used_before);
+	}
+	helper_stop();
+	if (err)
+		printf("framerace: map-end: %s\n", tacet_strerror(err));
+	printf("framerace: map-end: %d children, MAP into them 0 %lu, EDEAD %lu, EEMPTY %lu times; "
+	       "memory back after %lu\n", KILLS, ok, dead, empty, back);
+	check(!err && !other && back == KILLS,
+	      "map-end: MAPs into a child ended meanwhile: 0, EDEAD or EEMPTY, memory back each "
+	      "time");
 }
 
 int main(void)
 {
 	struct tacet_self self;
-	long err = tacet_dma_alloc(STACK, &stacks[0]);
+	struct tacet_dma code;
+	long err = tacet_dma_alloc(PAGE, &code);
 
-	if (!err)
-		err = tacet_dma_alloc(STACK, &stacks[1]);
+	for (int i = 0; !err && i < 4; i++)
+		err = tacet_dma_alloc(STACK, &stacks[i]);
 	tacet_self(&self);
 	if (err || self.hart == 1) {
 		printf("framerace: needs hart 1 for the other side (on hart %lu): %s: FAIL\n",
@@ -358,9 +490,37 @@ int main(void)
 	}
 	printf("framerace: a 256-page FRAME_NEW alone takes %llu us\n",
 	       (unsigned long long)(took / 1000));
+	memcpy(code.va, child_code, (size_t)(child_code_end - child_code));
 	slot_race();
 	budget_race();
-	kill_race();
+	kill_race(&code);
+	/* the map checks' frame, each page stamped; their delays from a MAP's time alone */
+	err = tacet_frame_new(SLOT_FRAME, BIG);
+	if (!err)
+		err = tacet_map(TACET_CHILD_SELF, SLOT_FRAME, BIG_VA,
+				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	for (unsigned long i = 0; !err && i < BIG; i++)
+		((volatile unsigned long *)BIG_VA)[i * PAGE / sizeof(long)] = i + 1;
+	if (!err)
+		err = tacet_unmap(TACET_CHILD_SELF, BIG_VA, BIG);
+	took = 0;
+	for (int i = 0; !err && i < 4; i++) {
+		uint64_t t0 = tacet_time_ns();
+
+		err = tacet_map(TACET_CHILD_SELF, SLOT_FRAME, BIG_VA, TACET_RIGHT_READ);
+		took += (tacet_time_ns() - t0) / 4;
+		if (!err)
+			err = tacet_unmap(TACET_CHILD_SELF, BIG_VA, BIG);
+	}
+	if (err) {
+		printf("framerace: the map checks' frame: %s: FAIL\n", tacet_strerror(err));
+		return 1;
+	}
+	printf("framerace: a 256-page MAP alone takes %llu us\n", (unsigned long long)(took / 1000));
+	map_race();
+	map_end_race(&code);
+	tacet_cap_delete(SLOT_FRAME);
+	tacet_dma_free(&code);
 	printf("framerace: %s\n", failures ? "FAIL" : "all checks passed");
 	return failures != 0;
 }
