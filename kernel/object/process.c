@@ -193,16 +193,12 @@ long process_map_frame(struct thread *t, struct process *p, uintptr_t va, struct
 	return err;
 }
 
-static void unmap_pages(struct process *p, struct mapping *m)
+/* A mapping of a process that ended, after process_release's shootdown: no hart runs on its
+ * tables any more, and they all go at once (process_free_aspace), so its pages are not unmapped
+ * one by one (63 instructions a page: a process's end cost that times every page it had
+ * mapped, in one step of the reaper): only its record and its frame's reference go. */
+static void mapping_drop(struct process *p, struct mapping *m)
 {
-	for (uint64_t i = 0; i < m->frame->pages; i++)
-		arch_aspace_unmap(p->root, m->va + i * PAGE_SIZE, NULL);
-}
-
-/* A mapping of a process no hart runs any more (it ended): no shootdown needed. */
-static void unmap_one(struct process *p, struct mapping *m)
-{
-	unmap_pages(p, m);
 	kobj_put(&m->frame->obj);
 	account_kfree(p->acct, m, sizeof(*m));
 }
@@ -268,14 +264,15 @@ void process_release(struct process *p)
 	irq_release_owner(p); /* a driver's end frees its lines for the next one */
 	while (!list_empty(&p->endpoints)) /* its clients learn it is gone */
 		endpoint_end(list_entry(p->endpoints.next, struct endpoint, owner_link));
+	/* No hart runs on p's tables any more (the shootdown above moved every one that did to
+	 * the kernel's, and p has no thread to go back to): the frames' references go, then the
+	 * tables, now, not with the struct (the frames go later, from the reaper's queue). */
 	while (p->mappings) {
 		struct mapping *m = p->mappings;
 
 		p->mappings = m->next;
-		unmap_one(p, m);
+		mapping_drop(p, m);
 	}
-	/* No hart runs on p's tables any more (the shootdown above moved every one that did to
-	 * the kernel's, and p has no thread to go back to): they go now, not with the struct. */
 	process_free_aspace(p);
 	if (p->cspace) {
 		struct cspace *cs = p->cspace;
