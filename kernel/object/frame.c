@@ -3,8 +3,8 @@
  * derived frame holds a reference to the root frame whose pages it names, whatever it was
  * derived from: derivation is always one level deep. Also FRAME_NEW and FRAME_DERIVE.
  *
- * FRAME_NEW zeroes its pages one at a time, with a preemption point between two (bkl_yield,
- * through frame_new_point): a 256-page frame is 1 MiB to zero, about 170,000 instructions,
+ * FRAME_NEW zeroes its pages one at a time, with a preemption point between two
+ * (preempt_point, core/preempt.h): a 256-page frame is 1 MiB to zero, about 180,000 instructions,
  * and no kernel entry may hold the BKL that long (issue 16). Its caller sees one call. At a
  * point the lock may be let go and anything may happen meanwhile; what the call keeps across
  * one, and why it is still there after:
@@ -28,7 +28,7 @@
  * would take a dead caller off its hart and drop its last reference under the call): a
  * teardown another hart left half-way is finished when the call returns (syscall_dispatch). */
 #include "object/frame.h"
-#include "core/bkl.h"
+#include "core/preempt.h"
 #include "core/syscall.h"
 #include "object/account.h"
 #include "object/cap.h"
@@ -90,12 +90,6 @@ void frame_destroy(struct frame *f)
 
 /* --- system calls (syscall.h: decode, then invoke) --- */
 
-/* FRAME_NEW's preemption point between two pages: bkl_yield() as it is. */
-static void frame_new_point(void)
-{
-	bkl_yield();
-}
-
 /* After a preemption point: the slot FRAME_NEW of t is to fill, if the call can still
  * complete; else NULL and *err, 0 if t ended meanwhile (nobody to answer) or the slot's error
  * (TACET_EEXIST: filled meanwhile). */
@@ -131,7 +125,7 @@ void sys_frame_new(struct thread *t)
 	}
 	for (unsigned long i = 0; i < pages; i++) {
 		if (i) {
-			frame_new_point();
+			preempt_point();
 			dst = frame_new_recheck(t, slot, &err);
 			if (!dst) {
 				frame_destroy(f); /* nobody saw it: no reference to drop */

@@ -5,8 +5,8 @@
  * no other process directly: its children and the processes its capabilities kept alive go
  * through the reaper's queue (reaper.h).
  *
- * MAP maps its frame a page at a time, with a preemption point between two (bkl_yield, through
- * map_point: 256 pages are about 35,000 instructions; issue 16). At a point the lock may be
+ * MAP maps its frame a page at a time, with a preemption point between two (preempt_point,
+ * core/preempt.h: 256 pages are about 35,000 instructions; issue 16). At a point the lock may be
  * let go and anything may happen meanwhile. The call keeps across one only what it holds a
  * reference to: the frame (the mapping's reference, taken first: deleting its capability
  * meanwhile frees nothing) and the process p mapped into (the call's own reference, so p and
@@ -26,7 +26,7 @@
  * one shootdown, then the frames. The walks of p's list itself (a check, then taking the
  * mappings off) stay one stretch: as long as p has mappings. */
 #include "object/process.h"
-#include "core/bkl.h"
+#include "core/preempt.h"
 #include "core/syscall.h"
 #include "object/cap.h"
 #include "object/account.h"
@@ -134,12 +134,6 @@ long process_map(struct process *p, uintptr_t va, uint64_t pa, uint64_t pages, u
 	return err;
 }
 
-/* MAP's and UNMAP's preemption point between two pages: bkl_yield() as it is. */
-static void map_point(void)
-{
-	bkl_yield();
-}
-
 /* A MAP that does not complete: its first `mapped` pages unmapped (with points between two, as
  * UNMAP's; if p ends meanwhile its tables go with the rest), every hart running p flushed (one
  * may have cached a page meanwhile: the frame may go once its reference does), the record and
@@ -148,7 +142,7 @@ static void map_undo(struct process *p, struct mapping *m, uint64_t mapped)
 {
 	for (uint64_t i = 0; i < mapped && p->root; i++) {
 		if (i)
-			map_point();
+			preempt_point();
 		if (p->root)
 			arch_aspace_unmap(p->root, m->va + i * PAGE_SIZE, NULL);
 	}
@@ -171,7 +165,7 @@ long process_map_frame(struct thread *t, struct process *p, uintptr_t va, struct
 	kobj_get(&p->obj); /* the call's: p, and its account, outlive it too */
 	for (i = 0; i < f->pages; i++) {
 		if (i) {
-			map_point();
+			preempt_point();
 			if (t->state == TACET_THREAD_DEAD)
 				err = -TACET_EDEAD; /* nobody to answer */
 			else if (!p->root)
@@ -226,7 +220,7 @@ long process_unmap(struct process *p, uintptr_t va, uint64_t pages)
 	for (m = gone; m; m = m->next)
 		for (uint64_t i = 0; i < m->frame->pages && p->root; i++, first = false) {
 			if (!first)
-				map_point(); /* p may end meanwhile: its tables go, with these pages */
+				preempt_point(); /* p may end meanwhile: its tables go, with these pages */
 			if (p->root)
 				arch_aspace_unmap(p->root, m->va + i * PAGE_SIZE, NULL);
 		}

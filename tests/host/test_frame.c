@@ -198,9 +198,9 @@ static size_t frame_charge(size_t pages)
 	return pages * PAGE_SIZE + kalloc_size(sizeof(struct frame));
 }
 
-/* The call's preemption point (frame.c's frame_new_point): what every point must show, then,
+/* The call's preemption point (core/preempt.h's, here the test's): what every point must show, then,
  * at the chosen one, what the other hart does meanwhile. */
-void bkl_yield(void)
+void preempt_point(void)
 {
 	struct cspace *cs = sc.proc.cspace;
 
