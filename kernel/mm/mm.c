@@ -1,7 +1,8 @@
 /* mm.c: owns the global page pool; pool_lock guards every field of `pool`. The pool never
  * touches a page it manages (page_alloc.h: its bookkeeping sits in each large range's lowest
  * pages, mapped here before the range is added): a page is first written when
- * page_alloc_zeroed() zeroes it, and boot time does not grow with the memory size. */
+ * page_alloc_zeroed() or the owner of a run (page_alloc_run, page_zero) zeroes it, and boot time
+ * does not grow with the memory size. */
 #include "mm/mm.h"
 #include "arch.h"
 #include "core/console.h"
@@ -36,6 +37,24 @@ void mm_init(void)
 	}
 }
 
+/* Unrolled: memset's word loop costs 3 instructions a word, this 10 every 8 words (a 256-page
+ * FRAME_NEW zeroes 1 MiB). Not turned into a memset call: the call is what it replaces. */
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) void page_zero(uint64_t pa)
+{
+	uint64_t *w = (uint64_t *)arch_phys_to_virt(pa), *end = w + PAGE_SIZE / sizeof(*w);
+
+	for (; w < end; w += 8) {
+		w[0] = 0;
+		w[1] = 0;
+		w[2] = 0;
+		w[3] = 0;
+		w[4] = 0;
+		w[5] = 0;
+		w[6] = 0;
+		w[7] = 0;
+	}
+}
+
 uint64_t page_alloc_zeroed(void)
 {
 	uint64_t pa;
@@ -44,19 +63,17 @@ uint64_t page_alloc_zeroed(void)
 	pa = page_pool_alloc(&pool);
 	spin_unlock(&pool_lock);
 	if (pa)
-		memset((void *)arch_phys_to_virt(pa), 0, PAGE_SIZE);
+		page_zero(pa);
 	return pa;
 }
 
-uint64_t page_alloc_run_zeroed(size_t pages)
+uint64_t page_alloc_run(size_t pages)
 {
 	uint64_t pa;
 
 	spin_lock(&pool_lock);
 	pa = pages == 1 ? page_pool_alloc(&pool) : page_pool_alloc_run(&pool, pages);
 	spin_unlock(&pool_lock);
-	if (pa)
-		memset((void *)arch_phys_to_virt(pa), 0, pages * PAGE_SIZE);
 	return pa;
 }
 
@@ -73,8 +90,14 @@ void page_free(uint64_t pa)
 
 void page_free_run(uint64_t pa, size_t pages)
 {
-	for (size_t i = 0; i < pages; i++)
-		page_free(pa + i * PAGE_SIZE);
+	int err;
+
+	spin_lock(&pool_lock);
+	err = page_pool_free_run(&pool, pa, pages);
+	spin_unlock(&pool_lock);
+	if (err)
+		panic("page_free_run: %#lx (%lu pages) is not an allocated run", (unsigned long)pa,
+		      (unsigned long)pages);
 }
 
 size_t mm_free_pages(void)

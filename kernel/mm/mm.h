@@ -11,10 +11,15 @@ void mm_init(void);
 /* A zeroed page's physical address; 0 when memory is exhausted. Any hart. */
 uint64_t page_alloc_zeroed(void);
 void page_free(uint64_t pa);
-/* `pages` zeroed, physically contiguous pages (at most PAGE_POOL_RUN_MAX): the first one's
- * physical address, 0 when no such run is free; page_free_run() gives it back. */
-uint64_t page_alloc_run_zeroed(size_t pages);
+/* `pages` physically contiguous pages (at most PAGE_POOL_RUN_MAX): the first one's physical
+ * address, 0 when no such run is free. Not zeroed (whatever their last owner left): the caller
+ * zeroes each page (page_zero) before anything outside the kernel can reach it, a page at a
+ * time if it likes (FRAME_NEW: object/frame.c). page_free_run() gives the run back at once, at
+ * a cost that does not grow with its pages (page_pool_free_run). */
+uint64_t page_alloc_run(size_t pages);
 void page_free_run(uint64_t pa, size_t pages);
+/* Zero the page at pa, through the direct map: 8 stores a loop, about 650 instructions. */
+void page_zero(uint64_t pa);
 size_t mm_free_pages(void);
 size_t mm_total_pages(void);
 

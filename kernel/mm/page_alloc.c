@@ -325,11 +325,11 @@ static void block_remove(struct page_pool *pool, int ri, int k, uint64_t p)
 		pool->has_free[k] &= ~(1U << ri);
 }
 
-/* Puts the free page at p back, merged with its free buddies (each one order up). */
-static void block_free(struct page_pool *pool, int ri, uint64_t p)
+/* Puts the order-k block at p (none of whose pages is free) back, merged with its free buddies
+ * (each one order up). */
+static void block_free(struct page_pool *pool, int ri, int k, uint64_t p)
 {
 	const struct page_pool_range *r = &pool->ranges[ri];
-	int k = 0;
 
 	/* A buddy below the highest order lies in p's chunk, which is not whole: p was not free. */
 	for (; k < MAX_ORDER && chunk_test(r, k, p ^ (1ULL << k)); k++) {
@@ -337,6 +337,16 @@ static void block_free(struct page_pool *pool, int ri, uint64_t p)
 		p &= ~(1ULL << k);
 	}
 	block_insert(pool, ri, k, p);
+}
+
+/* The order of the largest aligned block at page `from` that fits below `to` (from < to). */
+static int span_order(uint64_t from, uint64_t to)
+{
+	int k = 0;
+
+	while (k < MAX_ORDER && !(from & (1ULL << k)) && from + (2ULL << k) <= to)
+		k++;
+	return k;
 }
 
 /*
@@ -351,10 +361,8 @@ static void block_free(struct page_pool *pool, int ri, uint64_t p)
 static void span_insert(struct page_pool *pool, int ri, uint64_t from, uint64_t to)
 {
 	while (from < to) {
-		int k = 0;
+		int k = span_order(from, to);
 
-		while (k < MAX_ORDER && !(from & (1ULL << k)) && from + (2ULL << k) <= to)
-			k++;
 		block_insert(pool, ri, k, from);
 		from += 1ULL << k;
 	}
@@ -386,16 +394,49 @@ static int block_take(struct page_pool *pool, int want, bool high, int *ri, uint
 	return -1;
 }
 
-/* Whether the page at p is free: in a whole chunk, or a free block of some order below. */
-static bool page_is_free(const struct page_pool_range *r, uint64_t p)
+/* Whether a chunk's order-k bits for blocks [j, j + n) of that order (j + n <= 256 >> k) hold
+ * one set: at most 4 words. */
+static bool chunk_any_of(const uint64_t *words, int k, uint64_t j, uint64_t n)
 {
+	uint64_t b = chunk_bit(k, j), end = b + n;
+
+	while (b < end) {
+		uint64_t shift = b % 64, len = end - b < 64 - shift ? end - b : 64 - shift;
+		uint64_t w = words[b / 64] >> shift;
+
+		STEP();
+		if (len < 64)
+			w &= (1ULL << len) - 1;
+		if (w)
+			return true;
+		b += len;
+	}
+	return false;
+}
+
+/* Whether some page of the order-k block at p is free: its chunk is whole, a free block of
+ * order k or more holds it, or a smaller one lies inside it. */
+static bool block_has_free(const struct page_pool_range *r, int k, uint64_t p)
+{
+	const uint64_t *words = chunk(r, p / CHUNK_PAGES);
+
 	if (tree_test(r, MAX_ORDER, p / CHUNK_PAGES))
 		return true;
-	for (int k = 0; k < MAX_ORDER; k++)
-		if (chunk_test(r, k, p & ~((1ULL << k) - 1)))
+	for (int j = k; j < MAX_ORDER; j++)
+		if (chunk_test(r, j, p & ~((1ULL << j) - 1)))
+			return true;
+	for (int j = 0; j < k; j++)
+		if (chunk_any_of(words, j, (p % CHUNK_PAGES) >> j, 1ULL << (k - j)))
 			return true;
 	return false;
 }
+
+/* Whether the page at p is free. */
+static bool page_is_free(const struct page_pool_range *r, uint64_t p)
+{
+	return block_has_free(r, 0, p);
+}
+
 
 /* --- the pool ------------------------------------------------------------------------------ */
 
@@ -547,8 +588,36 @@ int page_pool_free(struct page_pool *pool, uint64_t pa)
 			break;
 	if (ri == pool->nranges || page_is_free(&pool->ranges[ri], page_index(&pool->ranges[ri], pa)))
 		return -1;
-	block_free(pool, ri, page_index(&pool->ranges[ri], pa));
+	block_free(pool, ri, 0, page_index(&pool->ranges[ri], pa));
 	pool->nfree++;
+	return 0;
+}
+
+int page_pool_free_run(struct page_pool *pool, uint64_t pa, size_t pages)
+{
+	const struct page_pool_range *r;
+	uint64_t from, to;
+	int ri;
+
+	if (pa == 0 || (pa & PAGE_OFFSET_MASK) || pages == 0)
+		return -1;
+	for (ri = 0; ri < pool->nranges; ri++)
+		if (pool->ranges[ri].first <= pa && pa < pool->ranges[ri].end)
+			break;
+	if (ri == pool->nranges)
+		return -1;
+	r = &pool->ranges[ri];
+	if (pages > (r->end - pa) >> PAGE_SHIFT)
+		return -1; /* beyond the range's end */
+	from = page_index(r, pa);
+	to = from + pages;
+	/* every block in use, checked before anything changes */
+	for (uint64_t p = from; p < to; p += 1ULL << span_order(p, to))
+		if (block_has_free(r, span_order(p, to), p))
+			return -1;
+	for (uint64_t p = from; p < to; p += 1ULL << span_order(p, to))
+		block_free(pool, ri, span_order(p, to), p);
+	pool->nfree += pages;
 	return 0;
 }
 

@@ -128,9 +128,23 @@ int page_pool_free(struct page_pool *pool, uint64_t pa);
  * ceil(log2(pages)) is left (a free run that is not such a block does not count). The pages are
  * the top of the highest such block of the smallest order that has one (in the last range that
  * has one), leaving low memory to single pages; the rest of the block stays free. Each page
- * goes back on its own with page_pool_free(). Bounded (see above).
+ * goes back on its own with page_pool_free(), or the run at once with page_pool_free_run().
+ * Bounded (see above).
  */
 uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages);
+/*
+ * Gives back `pages` pages from pa at once, each handed out (by page_pool_alloc() or
+ * page_pool_alloc_run()), all in one range: as the largest aligned blocks that fit, each
+ * merged with its free buddies, which leaves the pool as freeing each page would (its state
+ * depends only on which pages are free). A run of page_pool_alloc_run() ends where an aligned
+ * block ends, so it is one block per bit set in its length (one for a whole chunk, at most
+ * PAGE_POOL_ORDERS); any span is at most pages / 256 + 2 * PAGE_POOL_MAX_ORDER. Each block is
+ * checked (at most 1 + 8 + 12 words) and freed as a page is: the cost grows with the orders, not
+ * with the pages (freeing 256 pages one by one is 256 frees). Returns 0, or -1 (and changes
+ * nothing) if pa is not page aligned, is 0, pages is 0, or some page is free already or outside
+ * the pages of pa's range.
+ */
+int page_pool_free_run(struct page_pool *pool, uint64_t pa, size_t pages);
 
 #ifdef TACET_HOST_TEST
 /* Host tests only: the words of bookkeeping the pool has read or written in an allocation or a

@@ -1,8 +1,34 @@
 /* frame.c: frame objects. RAM frames own their pages (one physically contiguous run, from
- * page_alloc_run_zeroed), charged (like the object) to the account that asked for them; BKL
- * held. A derived frame holds a reference to the root frame whose pages it names, whatever it
- * was derived from: derivation is always one level deep. Also FRAME_NEW and FRAME_DERIVE. */
+ * page_alloc_run), charged (like the object) to the account that asked for them; BKL held. A
+ * derived frame holds a reference to the root frame whose pages it names, whatever it was
+ * derived from: derivation is always one level deep. Also FRAME_NEW and FRAME_DERIVE.
+ *
+ * FRAME_NEW zeroes its pages one at a time, with a preemption point between two
+ * (preempt_point, core/preempt.h): a 256-page frame is 1 MiB to zero, about 180,000 instructions,
+ * and no kernel entry may hold the BKL that long (issue 16). Its caller sees one call. At a
+ * point the lock may be let go and anything may happen meanwhile; what the call keeps across
+ * one, and why it is still there after:
+ *  - the frame: made whole before the first page is zeroed (its pages and its object charged
+ *    to the caller's account then, so the budget is never passed, whatever else the account
+ *    takes or gives back meanwhile), and known to no one but the call (no capability, no
+ *    reference; its pages are out of the pool) until it is installed, wholly zeroed: nobody
+ *    can see, map or free it half-way;
+ *  - the account: the frame object holds a reference to it (kobj_new), so it outlives the call
+ *    whatever becomes of the process;
+ *  - the calling thread t: this hart's current thread, whose alive reference only this hart's
+ *    scheduler drops, once t is off the hart (thread_end, sched.c): so t stays allocated, and
+ *    t->proc with it (t's reference), though another hart may end t (TACET_THREAD_DEAD) and,
+ *    with its last thread, its process, whose cspace then goes (process_release).
+ * Nothing else: no slot or cspace pointer is kept across a point. After each one the call
+ * looks again: t dead (as entry.c's TACET_THREAD_DEAD checks) ends it with nothing answered;
+ * t alive means its process has a live thread, so it has not ended and its cspace is there,
+ * where the slot is looked up anew: filled meanwhile, the call fails as its decode would have
+ * (TACET_EEXIST). Either way the frame is destroyed there, pages and charge given back:
+ * nothing leaks, nobody saw it. The point does not run the reaper's queue (sched_reap_point
+ * would take a dead caller off its hart and drop its last reference under the call): a
+ * teardown another hart left half-way is finished when the call returns (syscall_dispatch). */
 #include "object/frame.h"
+#include "core/preempt.h"
 #include "core/syscall.h"
 #include "object/account.h"
 #include "object/cap.h"
@@ -64,12 +90,25 @@ void frame_destroy(struct frame *f)
 
 /* --- system calls (syscall.h: decode, then invoke) --- */
 
+/* After a preemption point: the slot FRAME_NEW of t is to fill, if the call can still
+ * complete; else NULL and *err, 0 if t ended meanwhile (nobody to answer) or the slot's error
+ * (TACET_EEXIST: filled meanwhile). */
+static struct cap *frame_new_recheck(struct thread *t, unsigned long slot, long *err)
+{
+	if (t->state == TACET_THREAD_DEAD) {
+		*err = 0;
+		return NULL;
+	}
+	return cap_empty_slot(t->proc->cspace, slot, err); /* t alive: its process too */
+}
+
 /* (slot, pages): a new RAM frame of pages contiguous zeroed pages, charged to the caller. */
 void sys_frame_new(struct thread *t)
 {
+	unsigned long slot = syscall_arg(t, 0), pages = syscall_arg(t, 1);
 	long err;
-	struct cap *dst = cap_empty_slot(t->proc->cspace, syscall_arg(t, 0), &err);
-	unsigned long pages = syscall_arg(t, 1);
+	struct cap *dst = cap_empty_slot(t->proc->cspace, slot, &err);
+	struct frame *f;
 
 	if (!dst) {
 		syscall_ret(t, -err);
@@ -79,7 +118,26 @@ void sys_frame_new(struct thread *t)
 		syscall_ret(t, -TACET_ERANGE);
 		return;
 	}
-	syscall_ret(t, cap_install_new(dst, (struct kobj *)frame_alloc(t->proc->acct, pages)));
+	f = frame_alloc(t->proc->acct, pages);
+	if (!f) {
+		syscall_ret(t, -TACET_ENOMEM);
+		return;
+	}
+	for (unsigned long i = 0; i < pages; i++) {
+		if (i) {
+			preempt_point();
+			dst = frame_new_recheck(t, slot, &err);
+			if (!dst) {
+				frame_destroy(f); /* nobody saw it: no reference to drop */
+				if (err)
+					syscall_ret(t, -err);
+				return;
+			}
+		}
+		page_zero(f->pa + i * PAGE_SIZE);
+	}
+	cap_install(dst, &f->obj, TACET_RIGHTS_ALL, 0);
+	syscall_ret(t, 0);
 }
 
 /* FRAME_DERIVE's decode: a frame, an empty slot, and pages [first, first + pages) within it. */

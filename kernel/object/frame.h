@@ -25,8 +25,10 @@ struct account;
 /* A frame object over existing physical memory (device MMIO, the module archive, the DTB),
  * the object charged to acct (NULL: the kernel's own). */
 struct frame *frame_wrap(struct account *acct, uint64_t pa, uint64_t pages, int device);
-/* `pages` (1..FRAME_MAX_PAGES) zeroed, physically contiguous RAM pages, pages and object
- * charged to acct; NULL when there is no such run or acct's limit would be passed. */
+/* `pages` (1..FRAME_MAX_PAGES) physically contiguous RAM pages, pages and object charged to
+ * acct; NULL when there is no such run or acct's limit would be passed. The pages are not
+ * zeroed: the caller zeroes them (page_zero) before anyone else can reach the frame (FRAME_NEW
+ * does, a page at a time). */
 struct frame *frame_alloc(struct account *acct, uint64_t pages);
 void frame_destroy(struct frame *f);
 /* A frame covering pages [first, first + pages) of f (the object charged to acct); NULL when out

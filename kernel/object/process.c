@@ -3,8 +3,30 @@
  * and each process's list of children. BKL held. Ending a process walks only its own threads
  * and children, and every unlinking is O(1): a process of n threads ends in O(n). Its end ends
  * no other process directly: its children and the processes its capabilities kept alive go
- * through the reaper's queue (reaper.h). */
+ * through the reaper's queue (reaper.h).
+ *
+ * MAP maps its frame a page at a time, with a preemption point between two (preempt_point,
+ * core/preempt.h: 256 pages are about 35,000 instructions; issue 16). At a point the lock may be
+ * let go and anything may happen meanwhile. The call keeps across one only what it holds a
+ * reference to: the frame (the mapping's reference, taken first: deleting its capability
+ * meanwhile frees nothing) and the process p mapped into (the call's own reference, so p and
+ * its account outlive the call), and its own thread t (this hart's current thread: its alive
+ * reference goes only once it is off the hart, sched.c). After each point: t ended, or p
+ * ended (its tables gone, with whatever was mapped so far), and the call stops with
+ * TACET_EDEAD (t answered nothing); else it goes on, its pages re-checked one by one as
+ * always (another MAP may have taken one: TACET_EEXIST; the budget spent: TACET_ENOMEM). A
+ * call that stops unmaps what it mapped, flushes the harts running p and drops its
+ * references: nothing of it stays. Meanwhile the pages mapped so far are reachable by p's
+ * threads, as they would be after a loop of one-page MAPs; the mapping is recorded (for UNMAP
+ * and p's end) only once whole, so an UNMAP meanwhile leaves its pages alone (it came first).
+ * UNMAP takes the mappings it ends off p's list first, then unmaps their pages with a point
+ * between two, and always finishes (pages left mapped without a record would outlive their
+ * frame): the records and their frames' references are the call's alone meanwhile, p is
+ * held by the call's reference; if p ends meanwhile, its tables go with the pages left. Then
+ * one shootdown, then the frames. The walks of p's list itself (a check, then taking the
+ * mappings off) stay one stretch: as long as p has mappings. */
 #include "object/process.h"
+#include "core/preempt.h"
 #include "core/syscall.h"
 #include "object/cap.h"
 #include "object/account.h"
@@ -80,8 +102,10 @@ struct process *process_new(struct account *acct, const char *name)
 }
 
 /* One page, with the page tables it needs charged to p's account (room for the most a page
- * can need is asked first, what was not needed given back). 0 or -TACET_E*. */
-static long map_page(struct process *p, uintptr_t va, uint64_t pa, unsigned int rights)
+ * can need is asked first, what was not needed given back). 0 or -TACET_E*. Inline in both
+ * loops (MAP's is up to 256 pages). */
+static inline __attribute__((always_inline)) long map_page(struct process *p, uintptr_t va,
+							   uint64_t pa, unsigned int rights)
 {
 	long made;
 
@@ -110,34 +134,65 @@ long process_map(struct process *p, uintptr_t va, uint64_t pa, uint64_t pages, u
 	return err;
 }
 
-long process_map_frame(struct process *p, uintptr_t va, struct frame *f, unsigned int rights)
+/* A MAP that does not complete: its first `mapped` pages unmapped (with points between two, as
+ * UNMAP's; if p ends meanwhile its tables go with the rest), every hart running p flushed (one
+ * may have cached a page meanwhile: the frame may go once its reference does), the record and
+ * its charge given back, the frame's reference dropped. */
+static void map_undo(struct process *p, struct mapping *m, uint64_t mapped)
+{
+	for (uint64_t i = 0; i < mapped && p->root; i++) {
+		if (i)
+			preempt_point();
+		if (p->root)
+			arch_aspace_unmap(p->root, m->va + i * PAGE_SIZE, NULL);
+	}
+	tlb_shootdown(p);
+	kobj_put(&m->frame->obj);
+	account_kfree(p->acct, m, sizeof(*m));
+}
+
+long process_map_frame(struct thread *t, struct process *p, uintptr_t va, struct frame *f,
+		       unsigned int rights)
 {
 	struct mapping *m = account_kalloc(p->acct, sizeof(*m));
-	long err;
+	long err = 0;
+	uint64_t i;
 
 	if (!m)
 		return -TACET_ENOMEM;
-	err = process_map(p, va, f->pa, f->pages, rights);
-	if (err) {
-		account_kfree(p->acct, m, sizeof(*m));
-		return err;
+	*m = (struct mapping){ va, f, rights, NULL };
+	kobj_get(&f->obj); /* the mapping's, from now on: f outlives the call */
+	kobj_get(&p->obj); /* the call's: p, and its account, outlive it too */
+	for (i = 0; i < f->pages; i++) {
+		if (i) {
+			preempt_point();
+			if (t->state == TACET_THREAD_DEAD)
+				err = -TACET_EDEAD; /* nobody to answer */
+			else if (!p->root)
+				err = -TACET_EDEAD; /* p ended: its tables went, with what was mapped */
+			if (err)
+				break;
+		}
+		err = map_page(p, va + i * PAGE_SIZE, f->pa + i * PAGE_SIZE, rights);
+		if (err)
+			break;
 	}
-	kobj_get(&f->obj);
-	*m = (struct mapping){ va, f, rights, p->mappings };
-	p->mappings = m;
-	return 0;
+	if (err) {
+		map_undo(p, m, i);
+	} else {
+		m->next = p->mappings;
+		p->mappings = m;
+	}
+	kobj_put(&p->obj); /* (its last reference, if p ended meanwhile: freed by the reaper) */
+	return err;
 }
 
-static void unmap_pages(struct process *p, struct mapping *m)
+/* A mapping of a process that ended, after process_release's shootdown: no hart runs on its
+ * tables any more, and they all go at once (process_free_aspace), so its pages are not unmapped
+ * one by one (63 instructions a page: a process's end cost that times every page it had
+ * mapped, in one step of the reaper): only its record and its frame's reference go. */
+static void mapping_drop(struct process *p, struct mapping *m)
 {
-	for (uint64_t i = 0; i < m->frame->pages; i++)
-		arch_aspace_unmap(p->root, m->va + i * PAGE_SIZE, NULL);
-}
-
-/* A mapping of a process no hart runs any more (it ended): no shootdown needed. */
-static void unmap_one(struct process *p, struct mapping *m)
-{
-	unmap_pages(p, m);
 	kobj_put(&m->frame->obj);
 	account_kfree(p->acct, m, sizeof(*m));
 }
@@ -145,23 +200,30 @@ static void unmap_one(struct process *p, struct mapping *m)
 long process_unmap(struct process *p, uintptr_t va, uint64_t pages)
 {
 	uintptr_t end = va + pages * PAGE_SIZE;
-	struct mapping **mp, *m;
+	struct mapping **mp, *m, *gone = NULL;
+	bool first = true;
 
 	for (m = p->mappings; m; m = m->next)
 		if (m->va >= va && m->va < end && m->va + m->frame->pages * PAGE_SIZE > end)
 			return -TACET_EINVAL;
-	struct mapping *gone = NULL;
-
+	/* off the list first: from here on only this call reaches them */
 	for (mp = &p->mappings; (m = *mp);) {
 		if (m->va >= va && m->va < end) {
 			*mp = m->next;
-			unmap_pages(p, m);
 			m->next = gone;
 			gone = m;
 		} else {
 			mp = &m->next;
 		}
 	}
+	kobj_get(&p->obj); /* the call's: p, and its account, outlive the points */
+	for (m = gone; m; m = m->next)
+		for (uint64_t i = 0; i < m->frame->pages && p->root; i++, first = false) {
+			if (!first)
+				preempt_point(); /* p may end meanwhile: its tables go, with these pages */
+			if (p->root)
+				arch_aspace_unmap(p->root, m->va + i * PAGE_SIZE, NULL);
+		}
 	/* No hart may still reach a page when its frame can be freed (a stale write into a free
 	 * page would corrupt the free list), so: page tables, then every TLB, then the frames. */
 	tlb_shootdown(p);
@@ -170,6 +232,7 @@ long process_unmap(struct process *p, uintptr_t va, uint64_t pages)
 		kobj_put(&m->frame->obj);
 		account_kfree(p->acct, m, sizeof(*m));
 	}
+	kobj_put(&p->obj);
 	return 0;
 }
 
@@ -195,14 +258,15 @@ void process_release(struct process *p)
 	irq_release_owner(p); /* a driver's end frees its lines for the next one */
 	while (!list_empty(&p->endpoints)) /* its clients learn it is gone */
 		endpoint_end(list_entry(p->endpoints.next, struct endpoint, owner_link));
+	/* No hart runs on p's tables any more (the shootdown above moved every one that did to
+	 * the kernel's, and p has no thread to go back to): the frames' references go, then the
+	 * tables, now, not with the struct (the frames go later, from the reaper's queue). */
 	while (p->mappings) {
 		struct mapping *m = p->mappings;
 
 		p->mappings = m->next;
-		unmap_one(p, m);
+		mapping_drop(p, m);
 	}
-	/* No hart runs on p's tables any more (the shootdown above moved every one that did to
-	 * the kernel's, and p has no thread to go back to): they go now, not with the struct. */
 	process_free_aspace(p);
 	if (p->cspace) {
 		struct cspace *cs = p->cspace;
@@ -365,8 +429,13 @@ void sys_map(struct thread *t)
 	struct frame *f = NULL;
 	long err = decode_map(t, &p, &f);
 
-	syscall_ret(t, err ? -err
-			   : process_map_frame(p, syscall_arg(t, 2), f, (unsigned int)syscall_arg(t, 3)));
+	if (err) {
+		syscall_ret(t, -err);
+		return;
+	}
+	err = process_map_frame(t, p, syscall_arg(t, 2), f, (unsigned int)syscall_arg(t, 3));
+	if (t->state != TACET_THREAD_DEAD) /* ended during the call: nobody to answer */
+		syscall_ret(t, err);
 }
 
 /* (process, va, pages) */

@@ -61,10 +61,14 @@ struct process *process_new(struct account *acct, const char *name);
 /* Map `pages` pages of physical memory at user va with TACET_RIGHT_* / TACET_MAP_EXEC rights.
  * Returns 0 or -TACET_E* (and maps nothing on failure). */
 long process_map(struct process *p, uintptr_t va, uint64_t pa, uint64_t pages, unsigned int rights);
-/* Map all of frame f at va (page aligned) with rights; 0 or -TACET_E*. */
-long process_map_frame(struct process *p, uintptr_t va, struct frame *f, unsigned int rights);
+/* MAP for thread t: all of frame f at va (page aligned) in p with rights, a page at a time
+ * with a preemption point between two (process.c's header says what may happen there); 0 or
+ * -TACET_E*, with nothing of it mapped (-TACET_EDEAD: t or p ended meanwhile). */
+long process_map_frame(struct thread *t, struct process *p, uintptr_t va, struct frame *f,
+		       unsigned int rights);
 /* Unmap every frame mapped at an address in [va, va + pages pages); a frame that is only partly
- * inside the range makes it -TACET_EINVAL (nothing changes). */
+ * inside the range makes it -TACET_EINVAL (nothing changes). A page at a time, with a
+ * preemption point between two (process.c's header); it always finishes. */
 long process_unmap(struct process *p, uintptr_t va, uint64_t pages);
 /* End p (nobody holds a capability to it any more, or its creator ended): every thread of it,
  * or p itself if it never had one. Through the reaper (reaper.h): at once, unless a teardown is

@@ -35,6 +35,10 @@ SERVER_SRCS_bench_irq_busy := servers/bench/irq_busy.c servers/edu/edu_dev.c $(B
 SERVERS += bench_boot
 SERVER_SRCS_bench_boot := servers/uart/uart.c servers/bench/boot.c $(BENCH_COMMON)
 
+# bench_frame: a 256-page FRAME_NEW and its deletion, and the longest BKL hold meanwhile.
+SERVERS += bench_frame
+SERVER_SRCS_bench_frame := servers/bench/frame.c $(BENCH_COMMON)
+
 # bench_blk: 4 KiB reads from the block service at queue depth 1 and 16, wall clock.
 SERVERS += bench_blk
 SERVER_SRCS_bench_blk := servers/bench/blk.c

@@ -62,6 +62,11 @@ SERVER_SRCS_chatter := servers/tests/chatter.c
 SERVERS += squatter
 SERVER_SRCS_squatter := servers/tests/squatter.c
 
+# framerace: 256-page FRAME_NEWs while another hart fills their slot, spends their budget or
+# ends their process (the kernel zeroes a frame between preemption points).
+SERVERS += framerace
+SERVER_SRCS_framerace := servers/tests/framerace.c
+
 # chain_*: chains thousands of links deep that the kernel must end without recursion: derived
 # frames, capabilities through cspaces, processes created by processes, faulted threads.
 SERVERS += chain_frame chain_cap chain_proc chain_fault

@@ -10,8 +10,12 @@
  * Pages: page_alloc_zeroed() hands out zeroed, page-aligned host memory whose host address is
  * its "physical" address (arch_phys_to_virt() is the identity); page_free() frees it. Freeing
  * a page twice or one not handed out is an ASan report; one never freed is a LeakSanitizer one.
+ * page_alloc_run() hands out a run full of FAKE_PAGES_DIRTY bytes (not zeroed, like the
+ * kernel's), which goes back whole with page_free_run(); page_zero() zeroes a page.
  * panic() fails the current test with its message.
  */
+#define FAKE_PAGES_DIRTY 0xa5
+
 size_t fake_pages_in_use(void);
 /* Fail (return 0) once this many pages are in use; SIZE_MAX (the default) never fails. */
 void fake_pages_set_limit(size_t limit);

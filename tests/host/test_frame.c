@@ -2,17 +2,28 @@
  * the root frame's pages at the right offset and holds a reference to the root, never to the
  * frame it came from, however long the derivation goes on (a chain would be freed by following
  * it); destroying derived frames gives the root its references back, and the root's end its
- * page and charge. Over the fakes of tests/host/fake_kernel.c (kobj_put records the objects
- * whose last reference went; the test destroys them). */
+ * page and charge. And FRAME_NEW preempted (sys_frame_new, with a thread, process, cspace and
+ * account of the test's): stopped at each of its preemption points in turn, where another
+ * "hart" ends the caller, ends its process (its cspace freed), fills its slot, fills and
+ * empties it, spends its budget or fills another slot, the call ends as without preemption or
+ * with its defined error, and nothing leaks. Over the fakes of tests/host/fake_kernel.c
+ * (kobj_put records the objects whose last reference went; the test destroys them) and
+ * fake_pages.c (a run comes dirty, as the kernel's: FAKE_PAGES_DIRTY bytes). */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "object/account.h"
+#include "object/cap.h"
+#include "core/syscall.h"
 #include "fake_kernel.h"
 #include "object/frame.h"
+#include "object/process.h"
+#include "object/thread.h"
 #include "mm/kalloc.h"
 #include "mm/page_alloc.h"
 
@@ -142,6 +153,250 @@ static void test_ram_root_outlives_its_capability(void **state)
 	account_put(a);
 }
 
+/* --- FRAME_NEW, preempted --------------------------------------------------------------------- */
+
+#define SLOT_NEW   5 /* where the call is to put its frame */
+#define SLOT_OTHER 6
+#define BUDGET     (300 * PAGE_SIZE)
+
+/* What another hart does in the window of one preemption point (the BKL let go). */
+enum hostile {
+	NOTHING,
+	END_THREAD,    /* the caller ends (another hart's thread_end): TACET_THREAD_DEAD */
+	END_PROCESS,   /* and its process with it: its cspace freed (process_release) */
+	FILL_SLOT,     /* another thread of the process fills the call's slot */
+	FILL_AND_EMPTY,/* fills it and empties it again, both in the window */
+	SPEND_BUDGET,  /* another thread charges the account up to its limit */
+	FILL_OTHER,    /* another slot filled: nothing to do with the call */
+	HOSTILE_KINDS
+};
+
+static const char *const hostile_names[] = {
+	"nothing", "end the thread", "end the process", "fill the slot", "fill and empty the slot",
+	"spend the budget", "fill another slot",
+};
+
+/* The caller and what it has: the test's own, set up as the kernel has them. */
+static struct {
+	struct account *acct;
+	struct process proc;
+	struct thread thread;
+	struct frame *filler; /* a device frame another hart puts in a slot */
+	enum hostile what;
+	size_t at;            /* the point where it happens */
+	size_t points;        /* points the call reached */
+	size_t pages;         /* what the call asks for */
+	uint64_t used_before; /* the account before the call */
+	size_t pages_before, objects_before;
+	uint64_t spent;       /* what SPEND_BUDGET charged */
+} sc;
+
+static const uint8_t zero_page[PAGE_SIZE];
+
+static size_t frame_charge(size_t pages)
+{
+	return pages * PAGE_SIZE + kalloc_size(sizeof(struct frame));
+}
+
+/* The call's preemption point (core/preempt.h's, here the test's): what every point must show, then,
+ * at the chosen one, what the other hart does meanwhile. */
+void preempt_point(void)
+{
+	struct cspace *cs = sc.proc.cspace;
+
+	/* charged whole, pages out, before any page is zeroed; never over the limit */
+	assert_true(sc.acct->used <= sc.acct->limit);
+	assert_int_equal(sc.acct->used, sc.used_before + frame_charge(sc.pages) + sc.spent);
+	assert_int_equal(fake_pages_in_use(), sc.pages_before + sc.pages);
+	/* and nobody can reach the frame: the call's slot is empty or holds the filler */
+	if (cs)
+		assert_true(!cs->slots[SLOT_NEW].obj || cs->slots[SLOT_NEW].obj == &sc.filler->obj);
+	if (sc.points++ != sc.at)
+		return;
+	switch (sc.what) {
+	case NOTHING:
+		break;
+	case END_PROCESS:
+		cspace_free(cs); /* as process_release, once the last thread ended */
+		sc.proc.cspace = NULL;
+		__attribute__((fallthrough)); /* the thread ended first */
+	case END_THREAD:
+		sc.thread.state = TACET_THREAD_DEAD;
+		break;
+	case FILL_SLOT:
+		cap_install(&cs->slots[SLOT_NEW], &sc.filler->obj, TACET_RIGHTS_ALL, 0);
+		break;
+	case FILL_AND_EMPTY:
+		cap_install(&cs->slots[SLOT_NEW], &sc.filler->obj, TACET_RIGHTS_ALL, 0);
+		cap_clear(&cs->slots[SLOT_NEW]);
+		break;
+	case SPEND_BUDGET:
+		sc.spent = sc.acct->limit - sc.acct->used;
+		assert_int_equal(account_charge(sc.acct, sc.spent), 0);
+		break;
+	case FILL_OTHER:
+		cap_install(&cs->slots[SLOT_OTHER], &sc.filler->obj, TACET_RIGHTS_ALL, 0);
+		break;
+	default:
+		fail();
+	}
+}
+
+static void scene_setup(size_t pages, enum hostile what, size_t at)
+{
+	memset(&sc, 0, sizeof(sc));
+	sc.objects_before = kalloc_live();
+	sc.acct = account_new(NULL, BUDGET);
+	assert_non_null(sc.acct);
+	sc.proc.acct = sc.acct;
+	sc.proc.cspace = cspace_new();
+	assert_non_null(sc.proc.cspace);
+	sc.thread.proc = &sc.proc;
+	sc.thread.state = TACET_THREAD_RUNNING;
+	sc.filler = frame_wrap(NULL, 0x40000000, 1, 1);
+	assert_non_null(sc.filler);
+	sc.filler->obj.refs = 1; /* the test's own */
+	sc.pages = pages;
+	sc.what = what;
+	sc.at = at;
+	sc.used_before = sc.acct->used;
+	sc.pages_before = fake_pages_in_use(); /* the cspace's page among them */
+	arch_ctx_set_ret(&sc.thread.ctx, 0, SLOT_NEW);
+	arch_ctx_set_ret(&sc.thread.ctx, 1, pages);
+}
+
+/* What the call left, against what it must have: its frame, whole and zeroed, in the slot
+ * (unpreempted, or the window changed nothing it needs), or nothing of it anywhere. */
+static void scene_check(void)
+{
+	struct cspace *cs = sc.proc.cspace;
+	long ret = (long)arch_ctx_arg(&sc.thread.ctx, 0);
+	bool done = sc.what == NOTHING || sc.what == FILL_AND_EMPTY || sc.what == SPEND_BUDGET ||
+		    sc.what == FILL_OTHER;
+	const char *what = hostile_names[sc.what];
+
+	if (done) {
+		const struct frame *f = cs ? (const struct frame *)cs->slots[SLOT_NEW].obj : NULL;
+		const uint8_t *bytes;
+
+		if (ret != 0 || !f || f == sc.filler)
+			fail_msg("%s at point %zu: returned %ld, slot %p", what, sc.at, ret,
+				 (const void *)f);
+		assert_int_equal(sc.points, sc.pages - 1); /* a point between every two pages */
+		assert_int_equal(f->obj.refs, 1);
+		assert_int_equal(f->pages, sc.pages);
+		assert_null(f->parent);
+		assert_false(f->device);
+		bytes = (const uint8_t *)(uintptr_t)f->pa;
+		for (size_t i = 0; i < sc.pages; i++)
+			if (memcmp(bytes + i * PAGE_SIZE, zero_page, PAGE_SIZE))
+				fail_msg("%s at point %zu: page %zu is not zeroed", what, sc.at, i);
+		assert_int_equal(sc.acct->used, sc.used_before + frame_charge(sc.pages) + sc.spent);
+		assert_int_equal(fake_pages_in_use(), sc.pages_before + sc.pages);
+		cap_clear(&cs->slots[SLOT_NEW]); /* the caller deletes it: the frame goes */
+		assert_int_equal(fake_destroyed_count(), 1);
+		frame_destroy((struct frame *)fake_destroyed(0));
+	} else {
+		/* stopped at once, everything back */
+		if (sc.points != sc.at + 1)
+			fail_msg("%s at point %zu: went on to point %zu", what, sc.at, sc.points - 1);
+		if (sc.what == FILL_SLOT) {
+			assert_int_equal(ret, -TACET_EEXIST);
+			assert_ptr_equal(cs->slots[SLOT_NEW].obj, &sc.filler->obj);
+		} else {
+			assert_int_equal(ret, SLOT_NEW); /* a dead thread is answered nothing */
+			assert_true(!cs || !cs->slots[SLOT_NEW].obj);
+		}
+		assert_int_equal(fake_destroyed_count(), 0);
+	}
+	assert_int_equal(sc.acct->used, sc.used_before + sc.spent);
+	assert_int_equal(fake_pages_in_use(), sc.pages_before - (cs ? 0 : 1));
+	/* what the other hart did goes, then the scene */
+	if (sc.spent)
+		account_refund(sc.acct, sc.spent);
+	if (cs)
+		cspace_free(cs);
+	assert_int_equal(sc.filler->obj.refs, 1);
+	frame_destroy(sc.filler);
+	assert_int_equal(sc.acct->refs, 1);
+	account_put(sc.acct);
+	assert_int_equal(kalloc_live(), sc.objects_before);
+	fake_kernel_reset();
+}
+
+static void frame_new_preempted(size_t pages, enum hostile what, size_t at)
+{
+	scene_setup(pages, what, at);
+	sys_frame_new(&sc.thread);
+	scene_check();
+}
+
+/* Not preempted (or preempted with nothing happening): the frame, zeroed, with a point between
+ * every two pages and none for one page. */
+static void test_frame_new_unpreempted(void **state)
+{
+	(void)state;
+	frame_new_preempted(1, NOTHING, SIZE_MAX);
+	frame_new_preempted(2, NOTHING, SIZE_MAX);
+	frame_new_preempted(FRAME_MAX_PAGES, NOTHING, SIZE_MAX);
+}
+
+/* Each hostile act at each of the 255 points of a 256-page FRAME_NEW, and at the one point of
+ * a 2-page one. */
+static void test_frame_new_every_point(void **state)
+{
+	(void)state;
+	for (int what = END_THREAD; what < HOSTILE_KINDS; what++) {
+		frame_new_preempted(2, (enum hostile)what, 0);
+		for (size_t at = 0; at < FRAME_MAX_PAGES - 1; at++)
+			frame_new_preempted(FRAME_MAX_PAGES, (enum hostile)what, at);
+	}
+}
+
+/* The errors no point is reached for: the slot (bad, full), the size, the budget (the whole
+ * charge up front, so a frame that does not fit fails before a page is zeroed). */
+static void test_frame_new_errors(void **state)
+{
+	static const struct {
+		unsigned long slot, pages;
+		long ret;
+	} cases[] = {
+		{ 0, 1, -TACET_EBADSLOT },
+		{ CSPACE_SLOTS, 1, -TACET_EBADSLOT },
+		{ SLOT_OTHER, 1, -TACET_EEXIST },
+		{ SLOT_NEW, 0, -TACET_ERANGE },
+		{ SLOT_NEW, FRAME_MAX_PAGES + 1, -TACET_ERANGE },
+		{ SLOT_NEW, ~0ul, -TACET_ERANGE },
+		{ SLOT_NEW, FRAME_MAX_PAGES, -TACET_ENOMEM }, /* with only 100 pages left */
+	};
+	const uint64_t spent = BUDGET - 100 * PAGE_SIZE;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		scene_setup(0, NOTHING, SIZE_MAX);
+		cap_install(&sc.proc.cspace->slots[SLOT_OTHER], &sc.filler->obj, TACET_RIGHTS_ALL, 0);
+		if (cases[i].ret == -TACET_ENOMEM)
+			assert_int_equal(account_charge(sc.acct, spent), 0);
+		arch_ctx_set_ret(&sc.thread.ctx, 0, cases[i].slot);
+		arch_ctx_set_ret(&sc.thread.ctx, 1, cases[i].pages);
+		sys_frame_new(&sc.thread);
+		assert_int_equal(sc.points, 0);
+		assert_int_equal((long)arch_ctx_arg(&sc.thread.ctx, 0), cases[i].ret);
+		assert_null(sc.proc.cspace->slots[SLOT_NEW].obj);
+		assert_int_equal(fake_pages_in_use(), sc.pages_before);
+		if (cases[i].ret == -TACET_ENOMEM) {
+			assert_int_equal(sc.acct->used, spent);
+			account_refund(sc.acct, spent);
+		}
+		assert_int_equal(sc.acct->used, 0);
+		cspace_free(sc.proc.cspace);
+		assert_int_equal(fake_destroyed_count(), 0);
+		frame_destroy(sc.filler);
+		account_put(sc.acct);
+		assert_int_equal(kalloc_live(), sc.objects_before);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +404,9 @@ int main(void)
 						check_nothing_left),
 		cmocka_unit_test_setup_teardown(test_ram_root_outlives_its_capability, reset,
 						check_nothing_left),
+		cmocka_unit_test_setup_teardown(test_frame_new_unpreempted, reset, check_nothing_left),
+		cmocka_unit_test_setup_teardown(test_frame_new_every_point, reset, check_nothing_left),
+		cmocka_unit_test_setup_teardown(test_frame_new_errors, reset, check_nothing_left),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,8 @@
  * memory (the pool never touches a page it manages). Also: pages full of hostile words (the old
  * pool's poison, free-list links, bookkeeping look-alikes) change no result, freeing in any
  * order merges everything back, every operation does a bounded number of steps on maximally
- * fragmented memory, and adding a range writes a few pages of bookkeeping. */
+ * fragmented memory (a run given back at once too), and adding a range writes a few pages of
+ * bookkeeping. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -541,6 +542,43 @@ static void test_pool_bad_free(void **state)
 	assert_int_equal(alloc_all(f, pages, POOL_PAGES), POOL_PAGES);
 }
 
+/* A rejected run free must leave the pool byte for byte as it was. */
+static void expect_free_run_rejected(struct pool_fixture *f, uint64_t pa, size_t pages)
+{
+	struct page_pool before = f->pool;
+
+	assert_int_equal(page_pool_free_run(&f->pool, pa, pages), -1);
+	assert_memory_equal(&before, &f->pool, sizeof(before));
+}
+
+/* page_pool_free_run refuses, changing nothing, a run with any page free, in the hole, past a
+ * range's end or below its start, 0 pages, 0 or unaligned; then takes the same pages back. */
+static void test_pool_bad_free_run(void **state)
+{
+	struct pool_fixture *f = *state;
+	struct page_pool fresh = f->pool;
+	uint64_t run = page_pool_alloc_run(&f->pool, 8), all = page_pool_alloc_run(&f->pool, 32);
+
+	assert_int_equal(run, arena_pa(f, 16));
+	assert_int_equal(all, arena_pa(f, HIGH_FIRST));
+	expect_free_run_rejected(f, run, 9);                    /* [16, 25): into the hole */
+	expect_free_run_rejected(f, run - PAGE_SIZE, 2);        /* [15, 17): 15 is free */
+	expect_free_run_rejected(f, run + PAGE_SIZE, 0);
+	expect_free_run_rejected(f, run + 8, 1);
+	expect_free_run_rejected(f, 0, 1);
+	expect_free_run_rejected(f, arena_pa(f, LOW_PAGES), 1); /* the hole */
+	expect_free_run_rejected(f, all, 33);                   /* past the end */
+	expect_free_run_rejected(f, all - PAGE_SIZE, 2);        /* from the hole */
+	/* the low range's free block [0, 16) inside a span of allocated pages: refused */
+	expect_free_run_rejected(f, arena_pa(f, 0), LOW_PAGES);
+	assert_int_equal(page_pool_free_run(&f->pool, run + 3 * PAGE_SIZE, 5), 0);
+	expect_free_run_rejected(f, run, 4);                    /* [19] went back already */
+	assert_int_equal(page_pool_free_run(&f->pool, run, 3), 0);
+	assert_int_equal(page_pool_free_run(&f->pool, all, 32), 0);
+	assert_int_equal(f->pool.nfree, POOL_PAGES);
+	assert_memory_equal(&fresh, &f->pool, sizeof(fresh));
+}
+
 /*
  * White box: an allocated page whose second word happens to hold its free poison must still
  * be accepted (the list walk finds it is not free). The poison is learnt from a free page.
@@ -998,6 +1036,41 @@ static void model_step_free(struct pool_model *m, int page)
 	m->nfree++;
 }
 
+static size_t model_meta(const struct pool_model *m, uint64_t *out);
+
+/* A stretch of allocated pages of one range, from a random allocated one up to 300 pages long,
+ * given back at once (page_pool_free_run); now and then it reaches one page further, onto a
+ * page that is not allocated, and must be refused, changing nothing. */
+static void model_step_free_run(struct pool_model *m, int page)
+{
+	int want = 1 + (int)rng_below(rng_below(4) ? 16 : 300), n = 0;
+
+	while (n < want && page + n < MPOOL_PAGES && m->state[page + n] == MP_ALLOCATED &&
+	       m->range[page + n] == m->range[page])
+		n++;
+	if (n < want && page + n < MPOOL_PAGES && rng_below(3) == 0) {
+		struct page_pool before = m->pool;
+		size_t nmeta = model_meta(m, NULL);
+		uint64_t *meta = calloc(nmeta + 1, sizeof(uint64_t)), *after = calloc(nmeta + 1,
+										     sizeof(uint64_t));
+
+		assert_true(meta && after);
+		model_meta(m, meta);
+		assert_int_equal(page_pool_free_run(&m->pool, mpa(m, page), (size_t)n + 1), -1);
+		assert_memory_equal(&before, &m->pool, sizeof(before));
+		model_meta(m, after);
+		assert_memory_equal(meta, after, nmeta * sizeof(uint64_t));
+		free(meta);
+		free(after);
+	}
+	for (int i = page; i < page + n; i++)
+		check_page_untouched(m, i);
+	assert_int_equal(page_pool_free_run(&m->pool, mpa(m, page), (size_t)n), 0);
+	for (int i = page; i < page + n; i++)
+		m->state[i] = MP_FREE;
+	m->nfree += (size_t)n;
+}
+
 /* A free that must be refused and change nothing: a free page, a hole, the bookkeeping, just
  * outside the arena, or an address inside an allocated page. */
 static void model_step_bad_free(struct pool_model *m)
@@ -1071,8 +1144,10 @@ static void model_round(struct pool_model *m)
 			model_step_alloc(m);
 		else if (op < 10)
 			model_step_run(m);
-		else if (op < 17 && (page = model_pick(m, MP_ALLOCATED)) >= 0)
+		else if (op < 15 && (page = model_pick(m, MP_ALLOCATED)) >= 0)
 			model_step_free(m, page);
+		else if (op < 17 && (page = model_pick(m, MP_ALLOCATED)) >= 0)
+			model_step_free_run(m, page);
 		else
 			model_step_bad_free(m);
 		assert_int_equal(m->pool.nfree, m->nfree);
@@ -1091,9 +1166,14 @@ static void model_round(struct pool_model *m)
 		else if (m->state[p] != MP_META)
 			assert_int_equal(m->state[p], MP_ALLOCATED);
 	}
-	/* And all of them back, in a random order: merged, the pool is as it was set up. */
-	while ((page = model_pick(m, MP_ALLOCATED)) >= 0)
-		model_step_free(m, page);
+	/* And all of them back, in a random order, one by one or in stretches: merged, the pool
+	 * is as it was set up. */
+	while ((page = model_pick(m, MP_ALLOCATED)) >= 0) {
+		if (rng_below(2))
+			model_step_free(m, page);
+		else
+			model_step_free_run(m, page);
+	}
 	assert_int_equal(m->pool.nfree, m->ntotal);
 	assert_memory_equal(&fresh, &m->pool, sizeof(fresh));
 	model_meta(m, meta_now);
@@ -1547,7 +1627,8 @@ static void frag_setup(struct frag_pool *fp, uint64_t pages)
 }
 
 struct frag_steps {
-	uint64_t run_max, run_two, alloc, free_back, free_merge, chunk_free, chunk_run;
+	uint64_t run_max, run_two, alloc, free_back, free_merge, chunk_free, chunk_run,
+		chunk_run_free, run_free_worst;
 };
 
 static uint64_t steps_since(uint64_t before)
@@ -1590,6 +1671,20 @@ static void frag_measure(struct frag_pool *fp, struct frag_steps *st)
 	assert_int_equal(page_pool_alloc_run(&fp->pool, PAGE_POOL_RUN_MAX), chunk);
 	st->chunk_run = steps_since(s);
 	assert_int_equal(fp->pool.nfree, nfree + 1 + PAGE_POOL_RUN_MAX / 2 - PAGE_POOL_RUN_MAX);
+	/* the chunk back at once (a 256-page frame's end), then out again */
+	s = page_pool_steps;
+	assert_int_equal(page_pool_free_run(&fp->pool, chunk, PAGE_POOL_RUN_MAX), 0);
+	st->chunk_run_free = steps_since(s);
+	assert_int_equal(page_pool_alloc_run(&fp->pool, PAGE_POOL_RUN_MAX), chunk);
+	/* the worst run for the walk: 255 pages, one block per order, 8 of them merging with
+	 * the free page below (the chunk's first, whose buddy chain the run completes) */
+	assert_int_equal(page_pool_free(&fp->pool, chunk), 0);
+	s = page_pool_steps;
+	assert_int_equal(page_pool_free_run(&fp->pool, chunk + PAGE_SIZE, PAGE_POOL_RUN_MAX - 1),
+			 0);
+	st->run_free_worst = steps_since(s);
+	assert_int_equal(page_pool_alloc_run(&fp->pool, PAGE_POOL_RUN_MAX), chunk);
+	assert_int_equal(fp->pool.nfree, nfree + 1 + PAGE_POOL_RUN_MAX / 2 - PAGE_POOL_RUN_MAX);
 }
 
 /*
@@ -1614,14 +1709,17 @@ static void test_pool_bounded_work(void **state)
 	frag_measure(big, &b);
 	print_message("steps (2,048 / 131,064 free): run of 256 %llu / %llu, of 2 %llu / %llu, "
 		      "alloc %llu / %llu, free %llu / %llu, merging free %llu / %llu, "
-		      "last page of a chunk %llu / %llu, its run %llu / %llu\n",
+		      "last page of a chunk %llu / %llu, its run %llu / %llu, back at once %llu / "
+		      "%llu, 255 pages back at once %llu / %llu\n",
 		      (unsigned long long)a.run_max, (unsigned long long)b.run_max,
 		      (unsigned long long)a.run_two, (unsigned long long)b.run_two,
 		      (unsigned long long)a.alloc, (unsigned long long)b.alloc,
 		      (unsigned long long)a.free_back, (unsigned long long)b.free_back,
 		      (unsigned long long)a.free_merge, (unsigned long long)b.free_merge,
 		      (unsigned long long)a.chunk_free, (unsigned long long)b.chunk_free,
-		      (unsigned long long)a.chunk_run, (unsigned long long)b.chunk_run);
+		      (unsigned long long)a.chunk_run, (unsigned long long)b.chunk_run,
+		      (unsigned long long)a.chunk_run_free, (unsigned long long)b.chunk_run_free,
+		      (unsigned long long)a.run_free_worst, (unsigned long long)b.run_free_worst);
 	assert_int_equal(a.run_max, b.run_max);
 	assert_int_equal(a.run_two, b.run_two);
 	assert_true(a.run_max <= PAGE_POOL_ORDERS && a.run_two <= PAGE_POOL_ORDERS);
@@ -1630,7 +1728,9 @@ static void test_pool_bounded_work(void **state)
 
 		assert_true(st->alloc <= STEP_BOUND && st->free_back <= STEP_BOUND);
 		assert_true(st->free_merge <= STEP_BOUND && st->chunk_free <= STEP_BOUND);
-		assert_true(st->chunk_run <= STEP_BOUND);
+		assert_true(st->chunk_run <= STEP_BOUND && st->chunk_run_free <= STEP_BOUND);
+		/* one block per order, each checked and freed as one page is */
+		assert_true(st->run_free_worst <= PAGE_POOL_ORDERS * STEP_BOUND / 2);
 	}
 	/* a second tree level costs at most a step per tree operation, nothing else */
 	assert_true(b.alloc <= a.alloc + 4 && b.chunk_free <= a.chunk_free + 2 * PAGE_POOL_ORDERS);
@@ -1661,6 +1761,7 @@ int main(void)
 		POOL_TEST(test_pool_alloc_free_all),
 		POOL_TEST(test_pool_order),
 		POOL_TEST(test_pool_bad_free),
+		POOL_TEST(test_pool_bad_free_run),
 		cmocka_unit_test(test_pool_empty),
 		cmocka_unit_test(test_pool_add_range_rejects),
 		cmocka_unit_test(test_pool_page_zero),

@@ -24,6 +24,32 @@ CASES = [
           r"framerun: all checks passed",
           r"init: server framerun finished with status 0"],
          bootargs="init.run=framerun"),
+    # FRAME_NEW zeroes a 256-page frame between preemption points (kernel/object/frame.c), MAP
+    # maps one likewise (process.c): with another hart filling the frames' slot, spending the
+    # budget or ending the process making them, each FRAME_NEW still makes a whole zeroed frame
+    # or fails with the error the window caused, never over the budget, and an end inside a
+    # call leaks nothing; with it mapping a page into the range or ending the process mapped
+    # into, each MAP is whole or EEXIST, or 0, EDEAD or EEMPTY, memory back. Without -icount,
+    # so that both harts run at once.
+    case("frame-preempt",
+         [r"framerace: slot: \d+ frames made, \d+ EEXIST",
+          r"framerace: slot: 256-page frames zeroed or EEXIST, nothing else: PASS",
+          r"framerace: budget: \d+ frames made, \d+ ENOMEM",
+          r"framerace: budget: 256-page frames zeroed or ENOMEM, never over the limit, usage "
+          r"back: PASS",
+          r"framerace: kill: 20 children ended, \d+ of them while charged for a 1 MiB frame",
+          r"framerace: kill: children ended while making 256-page frames, memory back each "
+          r"time: PASS",
+          r"framerace: map: \d+ whole, \d+ EEXIST",
+          r"framerace: map: 256-page MAPs whole \(every page its own\) or EEXIST, usage back: "
+          r"PASS",
+          r"framerace: map-end: 20 children, MAP into them 0 \d+, EDEAD \d+, EEMPTY \d+ times",
+          r"framerace: map-end: MAPs into a child ended meanwhile: 0, EDEAD or EEMPTY, memory "
+          r"back each time: PASS",
+          r"framerace: all checks passed",
+          r"init: server framerace finished with status 0",
+          r"init: leak check: .*: PASS"],
+         smp=2, bootargs="init.run=framerace", timeout=90),
 ]
 
 KIT = ["slots from lib's range", "a slot freed is handed out again",

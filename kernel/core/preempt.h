@@ -1,0 +1,26 @@
+/* preempt.h: the preemption point of the system calls whose work a user sizes (FRAME_NEW's
+ * zeroing, object/frame.c; MAP's and UNMAP's pages, object/process.c): called between two steps
+ * of that work, BKL held, where the call's state is consistent and nothing it keeps could be
+ * freed under it (each caller's header says what it keeps and what it checks again after).
+ * It is bkl_yield() (core/bkl.h: once the lock has been held BKL_YIELD_AFTER cycles, if an
+ * interrupt is pending here or a hart waits for the lock, the first waiter is handed the lock,
+ * the interrupts are taken, and this hart queues again), with bkl_yield()'s first look at the
+ * clock inline: it runs between every two pages, and mostly only looks (6 instructions, where
+ * a call costs 20). The teardown's point is sched_reap_point (core/sched.h). */
+#ifndef KERNEL_CORE_PREEMPT_H
+#define KERNEL_CORE_PREEMPT_H
+
+#ifdef TACET_HOST_TEST
+void preempt_point(void); /* the host tests bring their own: another hart's acts */
+#else
+#include "core/bkl.h"
+#include "core/hart.h"
+
+static inline __attribute__((always_inline)) void preempt_point(void)
+{
+	if (arch_cycles() - this_hart()->bkl_since >= BKL_YIELD_AFTER)
+		bkl_yield();
+}
+#endif
+
+#endif

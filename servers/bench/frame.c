@@ -1,0 +1,75 @@
+/* frame.c: the bench_frame server: a 256-page FRAME_NEW (TACET_FRAME_MAX_PAGES, 1 MiB of zeroed
+ * contiguous RAM) and the CAP_DELETE that frees it, then the MAP and UNMAP of such a frame,
+ * each timed from user mode (rdcycle; call; rdcycle, less the overhead); then the longest BKL
+ * hold its hart has seen over all of them (TACET_INFO_HART's bkl_hold_max: the longest stretch
+ * without a point where the lock would have been let go; issue 16 aims at 5,000
+ * instructions). Run alone on hart 1 (the other hart waits), so that hart's holds are these
+ * calls' and the figures are deterministic under -icount. */
+#include <stdio.h>
+#include <tacet.h>
+#include <tacet/init_proto.h>
+#include "bench.h"
+
+#define FRAME_SAMPLES 20
+#define FRAME_WARMUP  2
+#define SLOT_FRAME    TACET_CHILD_FIRST_FREE
+#define MAP_VA        0x0000002000000000ul
+
+static unsigned long made[FRAME_SAMPLES], freed[FRAME_SAMPLES];
+static unsigned long mapped[FRAME_SAMPLES], unmapped[FRAME_SAMPLES];
+
+int main(void)
+{
+	unsigned long overhead = bench_overhead();
+	struct tacet_hart_info hi;
+	struct tacet_self self;
+	long err = 0;
+
+	for (unsigned long i = 0; !err && i < FRAME_WARMUP + FRAME_SAMPLES; i++) {
+		unsigned long c0, c1, c2;
+
+		c0 = bench_rdcycle();
+		err = tacet_frame_new(SLOT_FRAME, TACET_FRAME_MAX_PAGES);
+		c1 = bench_rdcycle();
+		if (!err)
+			err = tacet_cap_delete(SLOT_FRAME);
+		c2 = bench_rdcycle();
+		if (i >= FRAME_WARMUP) {
+			made[i - FRAME_WARMUP] = c1 - c0 - overhead;
+			freed[i - FRAME_WARMUP] = c2 - c1 - overhead;
+		}
+	}
+	if (!err)
+		err = tacet_frame_new(SLOT_FRAME, TACET_FRAME_MAX_PAGES);
+	for (unsigned long i = 0; !err && i < FRAME_WARMUP + FRAME_SAMPLES; i++) {
+		unsigned long c0, c1, c2;
+
+		c0 = bench_rdcycle();
+		err = tacet_map(TACET_CHILD_SELF, SLOT_FRAME, MAP_VA,
+				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+		c1 = bench_rdcycle();
+		if (!err)
+			err = tacet_unmap(TACET_CHILD_SELF, MAP_VA, TACET_FRAME_MAX_PAGES);
+		c2 = bench_rdcycle();
+		if (i >= FRAME_WARMUP) {
+			mapped[i - FRAME_WARMUP] = c1 - c0 - overhead;
+			unmapped[i - FRAME_WARMUP] = c2 - c1 - overhead;
+		}
+	}
+	tacet_self(&self);
+	if (!err && tacet_info(TACET_INFO_HART, self.hart, &hi, sizeof(hi)) < 0)
+		err = -TACET_EINVAL;
+	if (err) {
+		printf("bench_frame: %s\n", tacet_strerror(err));
+		return 1;
+	}
+	printf("bench_frame: longest BKL hold %lu instructions on hart %lu (cause %#lx, call %lu)\n",
+	       hi.bkl_hold_max, self.hart, hi.bkl_hold_cause, hi.bkl_hold_call);
+	bench_report("frame_new_256", made, FRAME_SAMPLES);
+	bench_report("frame_delete_256", freed, FRAME_SAMPLES);
+	bench_report("frame_map_256", mapped, FRAME_SAMPLES);
+	bench_report("frame_unmap_256", unmapped, FRAME_SAMPLES);
+	bench_report("frame_bkl_hold_max", &hi.bkl_hold_max, 1);
+	bench_power_off();
+	return 0;
+}
