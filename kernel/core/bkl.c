@@ -27,23 +27,24 @@ _Static_assert(offsetof(struct hart, bkl_wake) == offsetof(struct hart, unlock_w
 
 _Noreturn void bkl_misuse(const char *what)
 {
-	const struct hart *o = bkl.owner;
+	const struct hart *o = bkl_holder();
 
 	panic("bkl: %s (hart %u, holder %d)", what, this_hart()->id, o ? (int)o->id : -1);
 }
 
-/* Ask the hart holding the lock now to wake the head at its release; false if the lock is free,
- * changing hands or handed to this hart (look again). Its bkl_wake is set first, then owner
- * read again: the release clears owner (or hands it on), then reads unlock_work (bkl_unlock),
- * so either the release sees the request or this look sees the release. */
+/* Ask the hart holding the lock now to wake the head at its release; false if the lock is free
+ * or handed to this hart (look again). Its bkl_wake is set first, then the lock word read
+ * again: the release swaps it (to 0, or to the heir's token), then reads unlock_work
+ * (bkl_unlock), so either the release sees the request or this look sees the release. The word
+ * names its holder from the swap that took it on: no window where it is held by nobody known. */
 static bool ask_holder_to_wake(struct hart *me)
 {
-	struct hart *o = __atomic_load_n(&bkl.owner, __ATOMIC_ACQUIRE);
+	uint32_t v = __atomic_load_n(&bkl.locked, __ATOMIC_ACQUIRE);
 
-	if (!o || o == me)
+	if (!v || v == me->bkl_token)
 		return false;
-	__atomic_fetch_or(&o->unlock_work, BKL_WAKE_BIT, __ATOMIC_SEQ_CST);
-	return __atomic_load_n(&bkl.owner, __ATOMIC_SEQ_CST) == o;
+	__atomic_fetch_or(&harts[v - 1].unlock_work, BKL_WAKE_BIT, __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&bkl.locked, __ATOMIC_SEQ_CST) == v;
 }
 
 /* Sleep until an IPI: the head's wake-up at a release, a hand-over, or an IPI with requests
@@ -68,17 +69,18 @@ static bool sleep_once(struct hart *me)
 
 /* The head's one try: the lock handed to it, or free and taken. A head that has waited
  * BKL_STARVE claims the next release (only the head sets heir; a hand-over clears it, and a
- * hand-over may come between the look at owner and the claim: owner is looked at again). */
+ * hand-over may come between the look at the word and the claim: it is looked at again). */
 static bool head_try(struct hart *me, uint64_t since)
 {
-	if (__atomic_load_n(&bkl.owner, __ATOMIC_ACQUIRE) == me)
+	uint32_t v = __atomic_load_n(&bkl.locked, __ATOMIC_ACQUIRE);
+
+	if (v == me->bkl_token)
 		return true; /* handed over */
-	if (!__atomic_load_n(&bkl.locked, __ATOMIC_RELAXED) &&
-	    !__atomic_exchange_n(&bkl.locked, 1, __ATOMIC_ACQUIRE))
+	if (!v && !arch_cas_from_zero_acquire(&bkl.locked, me->bkl_token))
 		return true;
 	if (arch_cycles() - since > BKL_STARVE && !__atomic_load_n(&bkl.heir, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&bkl.heir, me, __ATOMIC_SEQ_CST);
-		return __atomic_load_n(&bkl.owner, __ATOMIC_SEQ_CST) == me;
+		return __atomic_load_n(&bkl.locked, __ATOMIC_SEQ_CST) == me->bkl_token;
 	}
 	return false;
 }
@@ -96,7 +98,7 @@ void bkl_lock_slow(void)
 	unsigned int looks = 0;
 	bool requests = false;
 
-	if (KDEBUG && bkl.owner == me)
+	if (KDEBUG && bkl_held())
 		bkl_misuse("already held by this hart");
 	t = __atomic_fetch_add(&bkl.qnext, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&me->bkl_ticket, (uint32_t)t, __ATOMIC_RELAXED);
@@ -115,7 +117,6 @@ void bkl_lock_slow(void)
 			requests = true;
 	}
 	/* the lock is this hart's: leave the queue, the next waiter is its head */
-	bkl.owner = me;
 	if (__atomic_load_n(&bkl.heir, __ATOMIC_RELAXED) == me)
 		__atomic_store_n(&bkl.heir, NULL, __ATOMIC_RELAXED);
 	__atomic_store_n(&me->bkl_queued, false, __ATOMIC_RELAXED);
@@ -153,13 +154,13 @@ void bkl_wake_next(struct hart *me)
 		arch_ipi_send(h); /* a bare wake-up: arch_ipi_wait() takes it */
 }
 
-/* The lock stays taken and becomes the heir's: owner is its signal (head_try). */
+/* The lock stays taken and becomes the heir's: the word names it (head_try). */
 void bkl_hand_over(struct bkl *l)
 {
 	struct hart *h = __atomic_load_n(&l->heir, __ATOMIC_RELAXED);
 
 	__atomic_store_n(&l->heir, NULL, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->owner, h, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&l->locked, h->bkl_token, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&h->bkl_asleep, __ATOMIC_SEQ_CST))
 		arch_ipi_send(h);
 }

@@ -6,7 +6,9 @@
  * before returning to user mode or idling. It is the outermost lock (spinlock.h gives the
  * order).
  *
- * The lock word is a test-and-set flag (the uncontended entry: one swap). A hart that finds it
+ * The lock word names its holder: a compare-and-swap from 0 (free) puts the hart's bkl_token
+ * (its id + 1) in it (the uncontended entry: lr/sc, one instruction more than a test-and-set's
+ * swap, one store less: no separate owner to write or clear). A hart that finds it
  * taken joins a queue (bkl.c): waiters go in in the order they came, only the queue's head may
  * take the lock, and a head that has waited BKL_STARVE cycles becomes the heir, to whom the
  * next release hands the lock directly. So a hart arriving while the lock is free may go in
@@ -23,9 +25,8 @@
 #include "core/timer.h"
 
 struct bkl {
-	uint32_t locked;      /* 1 while held (the swap's word) */
+	uint32_t locked;      /* the holder's bkl_token, 0 while free (the swap's word) */
 	uint32_t sleepers;    /* waiters asleep in wfi (atomic) */
-	struct hart *owner;   /* the holder, NULL while free (bkl_held; the hand-over's signal) */
 	struct hart *heir;    /* the head after BKL_STARVE: the next release is its (NULL: none) */
 	uint64_t qnext;       /* the queue's next ticket (atomic add) */
 	uint64_t qhead;       /* the ticket of the queue's head: the waiter that may take it */
@@ -44,7 +45,14 @@ void bkl_wake_next(struct hart *me);
 /* The debug build's reports. */
 _Noreturn void bkl_misuse(const char *what);
 
-/* Whether a hart holds it; whether a hart waits for it (as seen now). */
+/* The holder (NULL: free), whether a hart holds it, whether a hart waits for it (as seen now). */
+static inline __attribute__((always_inline)) struct hart *bkl_holder(void)
+{
+	uint32_t v = __atomic_load_n(&bkl.locked, __ATOMIC_ACQUIRE);
+
+	return v ? &harts[v - 1] : NULL;
+}
+
 static inline __attribute__((always_inline)) int bkl_is_locked(void)
 {
 	return __atomic_load_n(&bkl.locked, __ATOMIC_RELAXED) != 0;
@@ -67,18 +75,17 @@ static inline __attribute__((always_inline)) int bkl_contended(void)
 void bkl_yield(void);
 
 /* Where interrupts are masked by construction (a trap entry from user mode, the idle wait's
- * handlers): one swap when the lock is free, the common case on every kernel entry. A hart
- * that holds it already finds it taken, and the slow path says so (debug builds). */
+ * handlers): one compare-and-swap when the lock is free, the common case on every kernel
+ * entry. A hart that holds it already finds it taken, and the slow path says so (debug
+ * builds). */
 static inline __attribute__((always_inline)) void bkl_lock_masked(void)
 {
-	struct hart *me;
+	struct hart *me = this_hart();
 
-	if (__builtin_expect(__atomic_exchange_n(&bkl.locked, 1, __ATOMIC_ACQUIRE) != 0, 0)) {
+	if (__builtin_expect(arch_cas_from_zero_acquire(&bkl.locked, me->bkl_token) != 0, 0)) {
 		bkl_lock_slow();
 		return;
 	}
-	me = this_hart();
-	bkl.owner = me;
 	me->bkl_since = arch_cycles();
 }
 
@@ -100,21 +107,20 @@ void bkl_note_hold(struct hart *me, uint64_t hold);
 /* Free the lock, or hand it to the heir. The release is a swap with both orderings (one
  * instruction, where a release store is two): what the holder wrote goes before it, and the
  * read of unlock_work after it (a waiter going to sleep sets the holder's bkl_wake, then reads
- * owner: one of the two sees the other, so a sleeper is never left asleep; bkl.c). */
+ * the lock word: one of the two sees the other, so a sleeper is never left asleep; bkl.c). */
 static inline __attribute__((always_inline)) void bkl_unlock(void)
 {
 	struct hart *me = this_hart();
 	struct bkl *l = &bkl;
 	uint64_t hold = arch_cycles() - me->bkl_since;
 
-	if (KDEBUG && l->owner != me)
+	if (KDEBUG && __atomic_load_n(&l->locked, __ATOMIC_RELAXED) != me->bkl_token)
 		bkl_misuse("not held by this hart");
 	if (__builtin_expect(hold > me->bkl_hold_max, 0))
 		bkl_note_hold(me, hold);
 	if (__builtin_expect(__atomic_load_n(&l->heir, __ATOMIC_RELAXED) != NULL, 0)) {
 		bkl_hand_over(l);
 	} else {
-		l->owner = NULL;
 		arch_atomic_swap_zero_fence(&l->locked);
 	}
 	if (__builtin_expect(__atomic_load_n(&me->unlock_work, __ATOMIC_RELAXED), 0)) {
@@ -130,7 +136,9 @@ static inline __attribute__((always_inline)) void bkl_unlock(void)
 
 static inline int bkl_held(void)
 {
-	return __atomic_load_n(&bkl.owner, __ATOMIC_RELAXED) == this_hart();
+	uint32_t v = __atomic_load_n(&bkl.locked, __ATOMIC_RELAXED);
+
+	return v && v == this_hart()->bkl_token;
 }
 
 #endif

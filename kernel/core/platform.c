@@ -113,6 +113,7 @@ static void read_harts(const struct fdt *fdt, unsigned long boot_hwid)
 	nharts = next;
 	for (unsigned int i = 0; i < nharts; i++) {
 		harts[i].id = i;
+		harts[i].bkl_token = i + 1;
 		harts[i].rq = &runqueues[i];
 		harts[i].timer_deadline = UINT64_MAX; /* no timers yet */
 		harts[i].ntfn_timer_next = UINT64_MAX;

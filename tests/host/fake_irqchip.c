@@ -194,6 +194,7 @@ void fake_irqchip_reset(void)
 	memset(harts, 0, sizeof(harts));
 	for (unsigned int h = 0; h < FAKE_NHARTS; h++) {
 		harts[h].id = h;
+		harts[h].bkl_token = h + 1;
 		harts[h].rq = &runqueues[h];
 		harts[h].hwid = h;
 		harts[h].online = true;

@@ -130,8 +130,10 @@ static int setup(void **state)
 	memset(&bkl, 0, sizeof(bkl));
 	memset(ipi_pending_flag, 0, sizeof(ipi_pending_flag));
 	memset(raised_self, 0, sizeof(raised_self));
-	for (unsigned int h = 0; h < MAX_HARTS; h++)
+	for (unsigned int h = 0; h < MAX_HARTS; h++) {
 		harts[h].id = h;
+		harts[h].bkl_token = h + 1;
+	}
 	nharts = NH;
 	as_hart(0);
 	return 0;

@@ -113,12 +113,39 @@ static inline void arch_atomic_swap_zero_fence(uint32_t *p)
 {
 	__atomic_exchange_n(p, 0, __ATOMIC_SEQ_CST);
 }
+
+static inline long arch_cas_from_zero_acquire(uint32_t *p, uint32_t v)
+{
+	uint32_t old = 0;
+
+	__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	return old;
+}
 #else
 /* *p = 0, releasing what this hart wrote before and ordered before what it reads after (a
  * store-to-load barrier: a swap with aq and rl, one instruction). */
 static inline __attribute__((always_inline)) void arch_atomic_swap_zero_fence(uint32_t *p)
 {
 	__asm__ volatile("amoswap.w.aqrl zero, zero, %0" : "+A"(*p) : : "memory");
+}
+
+/* If *p is 0, make it v (acquire: what this hart reads after comes after); returns what *p
+ * held (sign-extended, as lr.w loads it), 0 when it took it. lr.aq/sc: gcc 12's
+ * compare-and-swap puts the acquire on the sc and tests the old value twice. */
+static inline __attribute__((always_inline)) long arch_cas_from_zero_acquire(uint32_t *p,
+									      uint32_t v)
+{
+	long old, fail;
+
+	__asm__ volatile("1:	lr.w.aq	%0, %2\n"
+			 "	bnez	%0, 2f\n"
+			 "	sc.w	%1, %3, %2\n"
+			 "	bnez	%1, 1b\n"
+			 "2:"
+			 : "=&r"(old), "=&r"(fail), "+A"(*p)
+			 : "r"(v)
+			 : "memory");
+	return old;
 }
 
 /* A spin-wait's pause (Zihintpause's PAUSE, encoded as FENCE W,0 so that any assembler takes
