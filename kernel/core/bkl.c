@@ -49,16 +49,21 @@ static bool ask_holder_to_wake(struct hart *me)
 
 /* Sleep until an IPI: the head's wake-up at a release, a hand-over, or an IPI with requests
  * (hart_signal), which is taken here too: returns true, and the caller makes it pending again
- * once it has the lock. Counted asleep first: the hart that takes the lock next finds the count
- * and asks itself to wake the head (bkl_lock_slow). A wake-up that comes between the look and
- * the wfi is not lost: the IPI stays pending and wfi returns at once. */
-static bool sleep_once(struct hart *me)
+ * once it has the lock. Counted asleep first. A waiter behind the head sleeps until it is the
+ * head: the hart that takes the lock out of the queue makes the next waiter the head, then
+ * finds the count and asks itself to wake the new head at its release (bkl_lock_slow: it
+ * writes qhead, then reads sleepers; this hart counts itself, then reads qhead: one of the two
+ * sees the other). The head sleeps only once the holder is asked to wake it. A wake-up that
+ * comes between the look and the wfi is not lost: the IPI stays pending and wfi returns at
+ * once. */
+static bool sleep_once(struct hart *me, uint64_t t)
 {
-	bool requests = false;
+	bool requests = false, head;
 
 	__atomic_store_n(&me->bkl_asleep, true, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&bkl.sleepers, 1, __ATOMIC_SEQ_CST); /* after the flag */
-	if (ask_holder_to_wake(me)) {
+	head = __atomic_load_n(&bkl.qhead, __ATOMIC_SEQ_CST) == t;
+	if (!head || ask_holder_to_wake(me)) {
 		arch_ipi_wait();
 		requests = __atomic_load_n(&me->ipi_pending, __ATOMIC_ACQUIRE) != 0;
 	}
@@ -113,7 +118,7 @@ void bkl_lock_slow(void)
 		}
 		if (looks++ < BKL_SPINS)
 			arch_cpu_relax();
-		else if (sleep_once(me))
+		else if (sleep_once(me, t))
 			requests = true;
 	}
 	/* the lock is this hart's: leave the queue, the next waiter is its head */
