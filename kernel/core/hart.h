@@ -95,7 +95,7 @@ struct hart {
 	uint32_t ping_from;
 	uint32_t pong_from;
 	/* Set by the hart that unmapped (holding the BKL), cleared by this hart once its TLB holds
-	 * nothing stale: in its IPI handler, or while it spins for the BKL. */
+	 * nothing stale: in its IPI handler, or while it waits for the BKL. */
 	uint32_t tlb_flush_pending; /* 1 + the asking hart's id, which this hart's flush wakes */
 
 	struct arch_hart arch; /* the port's (arch_types.h): its interrupt controller context */

@@ -1,6 +1,6 @@
 /* tlb.c: TLB shootdown across harts, for a process whose mappings change or whose memory goes
  * (tlb.h). The other side (a hart's flush on request) is hart.c's hart_tlb_flush_if_asked,
- * which a hart also runs while it spins for the BKL. BKL held. */
+ * which a hart also runs while it waits for the BKL. BKL held. */
 #include "mm/tlb.h"
 #include "core/hart.h"
 #include "object/process.h"
