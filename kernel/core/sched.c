@@ -109,7 +109,7 @@ static void hart_detach(struct hart *me)
 	me->slice = SLICE_NONE;
 }
 
-void sched_reap_point(void)
+bool sched_reap_point(void)
 {
 	struct hart *me = this_hart();
 
@@ -121,6 +121,17 @@ void sched_reap_point(void)
 		hart_detach(me);
 	}
 	bkl_yield();
+	return false;
+}
+
+bool sched_reap_point_call(void)
+{
+	struct hart *me = this_hart();
+	const struct thread *cur;
+
+	sched_reap_point();
+	cur = me->current;
+	return cur && cur->state == TACET_THREAD_RUNNING && rq_top(me->rq) > (int)cur->prio;
 }
 
 void sched_exit_to_user(void)

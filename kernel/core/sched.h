@@ -28,15 +28,26 @@ void sched_block(struct thread *t, enum tacet_thread_state state);
 /* Round-robin: the current thread goes behind its equals. */
 void sched_yield(void);
 /* The reaper's preemption point (reaper_run's between, BKL held): a thread of this hart's that
- * ended meanwhile leaves the hart, then bkl_yield(). */
-void sched_reap_point(void);
+ * ended meanwhile leaves the hart, then bkl_yield(); never stops the run. */
+bool sched_reap_point(void);
+/* The same, for a run on behalf of a system call (sched_reap_call): stops the run when a
+ * thread more urgent than the caller is ready on this hart. */
+bool sched_reap_point_call(void);
 /* Run the reaper's queue to empty, with preemption points (BKL held, at a point where nothing
- * up the stack is in the middle of anything: the start and end of a system call, after a
- * fault, when a dead thread leaves its hart). Inline: every system call asks. */
+ * up the stack is in the middle of anything: after a fault, when a dead thread leaves its hart,
+ * at a hart's start). Inline. */
 static inline void sched_reap(void)
 {
 	if (__builtin_expect(reaper_pending(), 0))
 		reaper_run(sched_reap_point);
+}
+/* At the start and end of a system call: the same, but a thread more urgent than the caller
+ * made ready on this hart meanwhile (an interrupt's top half taken at a point, another hart's
+ * wake-up) stops the run; false then, and the caller's call waits (syscall.c: it is restarted,
+ * or its result held back, until a run ends the queue). Inline: every system call asks. */
+static inline bool sched_reap_call(void)
+{
+	return __builtin_expect(!reaper_pending(), 1) || reaper_run(sched_reap_point_call);
 }
 /* Leave the kernel: pick the thread to run on this hart (idling until there is one), switch
  * to it and return to user mode. Called with the BKL held; releases it. */

@@ -137,6 +137,8 @@ static void sys_info(struct thread *t)
 
 typedef void (*syscall_fn)(struct thread *t);
 
+static void sys_resume(struct thread *t);
+
 static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_NULL] = sys_null,
 	[TACET_SYS_DEBUG_WRITE] = sys_debug_write,
@@ -174,18 +176,55 @@ static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_FRAME_DERIVE] = sys_frame_derive,
 	[TACET_SYS_SELF] = sys_self,
 	[TACET_SYS_IRQ_ACK_WAIT] = sys_irq_ack_wait,
+	[TACET_SYS_RESUME] = sys_resume,
 };
+
+/* The teardown a call left (or found) is not over, and a thread more urgent than t is ready on
+ * this hart: t's call waits, its result held back, and t makes TACET_SYS_RESUME when it next
+ * runs (its a7 changed, its pc back on the ecall; whatever else the call returned is in its
+ * other registers already). The scheduler runs the more urgent thread on the way out. */
+static void hold_back(struct thread *t)
+{
+	if (t->state != TACET_THREAD_RUNNING)
+		return; /* blocked or ended by the call: it does not return now anyway */
+	if (!t->resuming) {
+		t->resuming = true;
+		t->resume_nr = arch_ctx_syscall_nr(&t->ctx);
+		t->resume_ret = arch_ctx_arg(&t->ctx, 0);
+		arch_ctx_set_syscall_nr(&t->ctx, TACET_SYS_RESUME);
+	}
+	arch_ctx_restart_syscall(&t->ctx);
+}
+
+/* The call again: the rest of the teardown (held back again if a more urgent thread is ready
+ * again), then its own number and result back. */
+static void sys_resume(struct thread *t)
+{
+	if (!t->resuming) {
+		syscall_ret(t, -TACET_ENOSYS);
+		return;
+	}
+	t->resuming = false;
+	arch_ctx_set_syscall_nr(&t->ctx, t->resume_nr);
+	syscall_ret(t, (long)t->resume_ret);
+}
 
 void syscall_dispatch(struct thread *t)
 {
 	unsigned long n = arch_ctx_syscall_nr(&t->ctx);
 
 	this_hart()->syscalls++;
-	/* a teardown another hart is running, preempted (its hart let this one in): end it first,
-	 * so that no call sees objects half-way through their end (a leak check, a process
-	 * watched ending, memory its budget will get back...) */
+	/* a teardown another hart is running, preempted (its hart let this one in), or one this
+	 * thread's call left: end it first, so that no call sees objects half-way through their
+	 * end (a leak check, a process watched ending, memory its budget will get back...); if a
+	 * thread more urgent than this one is ready here meanwhile, this call waits (it has done
+	 * nothing yet, or it is a resume: made again as it is) */
 	if (reaper_pending()) {
-		sched_reap();
+		if (!sched_reap_call()) {
+			if (t->state == TACET_THREAD_RUNNING)
+				arch_ctx_restart_syscall(&t->ctx);
+			return;
+		}
 		if (t->state == TACET_THREAD_DEAD)
 			return; /* ended by another hart while the lock was let go */
 	}
@@ -194,5 +233,7 @@ void syscall_dispatch(struct thread *t)
 		return;
 	}
 	syscalls[n](t);
-	sched_reap(); /* what the call left to end: its caller sees one call that ended it all */
+	/* what the call left to end: its caller sees one call that ended it all */
+	if (!sched_reap_call())
+		hold_back(t);
 }

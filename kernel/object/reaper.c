@@ -9,7 +9,7 @@
 struct kobj *reaper_head; /* the queue's first object, NULL when empty */
 static struct kobj *tail;
 
-void reaper_run(void (*between)(void))
+bool reaper_run(bool (*between)(void))
 {
 	struct kobj *o;
 
@@ -20,9 +20,10 @@ void reaper_run(void (*between)(void))
 		o->reap_next = NULL;
 		o->queued = 0; /* from here on, asking for its end again queues it again */
 		kobj_reap(o);
-		if (reaper_head && between)
-			between(); /* may let other harts in: they may queue more, or run it too */
+		if (reaper_head && between && between())
+			return false; /* the rest waits for the next run */
 	}
+	return true;
 }
 
 static void push(struct kobj *o)

@@ -20,10 +20,12 @@ void reaper_free(struct kobj *o);
  * ended it. Asking again before then does nothing. */
 void reaper_end(struct kobj *o);
 
-/* Run the queue until it is empty. Between two objects, when more are queued, between() is
- * called (NULL: nothing): the caller's preemption point, which may drop the BKL for a moment;
- * meanwhile other harts may queue more, or run the queue themselves (it is the BKL's). */
-void reaper_run(void (*between)(void));
+/* Run the queue until it is empty, or until between() says stop: between two objects, when
+ * more are queued, between() is called (NULL: nothing): the caller's preemption point, which
+ * may drop the BKL for a moment (meanwhile other harts may queue more, or run the queue
+ * themselves: it is the BKL's) and returns true to leave the rest queued. Returns whether the
+ * queue is empty. */
+bool reaper_run(bool (*between)(void));
 /* Whether objects wait in the queue. Inline: every way out of the kernel asks. */
 extern struct kobj *reaper_head;
 static inline bool reaper_pending(void)

@@ -27,6 +27,13 @@ struct thread {
 	enum tacet_thread_state state;
 	struct thread *next, *prev; /* run queue or wait queue links */
 
+	/* A system call done but for the teardown it left, which a more urgent thread of this
+	 * hart interrupted (syscall.c): its number and result, kept while the thread's a7 says
+	 * TACET_SYS_RESUME and it makes that call again when it next runs. */
+	bool resuming;
+	unsigned long resume_nr;
+	unsigned long resume_ret;
+
 	/* IPC: the message a blocked sender carries, or the slot a receiver takes a cap into. */
 	void *blocked_on;      /* endpoint or notification it waits on */
 	unsigned long msg_tag;

@@ -14,11 +14,14 @@
  *    without them none (the driver could run only after the call);
  *  - on the same hart: the line moved to hart 1, a driver thread at priority 200 there arms one
  *    alarm an eighth of the unpreempted call ahead (ALARM_MAX_NS at most), wakes the ender and
- *    blocks in tacet_irq_ack_wait; the ender makes its call. The driver runs only once the call
- *    has returned, but the stamp ack_wait gives it is the top half's (the cycle count at which
- *    the kernel took the interrupt): it must fall inside the call with at least a quarter of
- *    the call still to go, i.e. at a preemption point. Without preemption points the interrupt
- *    waits for the return to user mode and the stamp is the call's end.
+ *    blocks in tacet_irq_ack_wait; the ender makes its call. The stamp ack_wait gives the driver
+ *    is the top half's (the cycle count at which the kernel took the interrupt): it must fall
+ *    inside the call with at least a quarter of the call still to go, i.e. at a preemption
+ *    point; and the driver, which outranks the ender, must run inside the call too, within a
+ *    quarter of the call of its top half (the point holds the call back for it:
+ *    kernel/core/syscall.c). Without preemption points the interrupt waits for the return to
+ *    user mode and the stamp is the call's end; with points that do not switch threads the
+ *    driver runs only once the call has returned.
  * Each run checks that the call succeeded and that everything came back (free pages and the
  * object caches' pages, kernel objects, this server's account: as before the chain was built),
  * and the two preempted runs that their chain cost and gave back exactly what the unpreempted
@@ -341,9 +344,9 @@ static void cross_hart_report(const struct run *r, const struct driver *d)
 }
 
 /* The stamp (the top half's cycle count) inside the call with a quarter of it still to go: taken
- * at a preemption point, not on the way out; and the driver ran only a quarter of the call
- * later at least: not at once, as it would have had the interrupt come before the call (in user
- * mode), since it outranks the ender. */
+ * at a preemption point, not on the way out; and the driver, which outranks the ender, ran
+ * inside the call too, within a quarter of the call of its top half: the call was held back
+ * for it at a point. */
 static void same_hart_report(const struct run *r, const struct driver *d)
 {
 	unsigned long call = r->c_after - r->c_before, stamp = d->n ? d->stamp[0] : 0;
@@ -357,9 +360,10 @@ static void same_hart_report(const struct run *r, const struct driver *d)
 	       r->alarm_ns / 1000, into / cycles_per_us, call / cycles_per_us,
 	       left / cycles_per_us, woke / cycles_per_us, d->n, d->err);
 	printf("preempt: on hart %d: the interrupt was taken inside the call, at a preemption "
-	       "point with at least a quarter of the call to go, its driver run after the call: "
-	       "%s\n", ENDER_HART,
-	       verdict(!d->err && inside && left >= call / 4 && woke >= call / 4));
+	       "point with at least a quarter of the call to go, its driver run inside the call "
+	       "at once: %s\n", ENDER_HART,
+	       verdict(!d->err && inside && left >= call / 4 && woke > 0 && woke < call / 4 &&
+		       d->woke_c[0] < r->c_after));
 }
 
 static int same_chain(const struct run *a, const struct run *b)

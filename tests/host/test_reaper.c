@@ -189,13 +189,14 @@ static void test_end_then_free(void **state)
  * every object destroyed exactly once, first in first out, never two kobj_reap deep. */
 static size_t points, second_head;
 
-static void between(void)
+static bool between(void)
 {
 	points++;
 	if (points == 10)
 		put(&objs[second_head]); /* another hart drops the head of a second chain */
 	if (points % 1000 == 0)
 		reaper_run(NULL); /* another hart, in the window, runs the queue to empty itself */
+	return false;
 }
 
 static void test_preempted_at_every_point(void **state)

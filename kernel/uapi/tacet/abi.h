@@ -74,6 +74,9 @@ enum tacet_sys {
 	TACET_SYS_IRQ_ACK_WAIT = 35, /* (irq, handled, ntfn) -> bits: IRQ_ACK, then WAIT on ntfn
 				      * in one entry; a1 = the trap-entry cycle count of the
 				      * interrupt that woke it (0: woken otherwise) */
+	TACET_SYS_RESUME = 36,       /* the kernel's own: a call whose end a more urgent thread
+				      * interrupted goes on (its thread makes it again, unknowing;
+				      * anyone else gets ENOSYS) */
 	TACET_SYS_COUNT
 };
 

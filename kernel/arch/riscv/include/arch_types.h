@@ -57,6 +57,17 @@ static inline void arch_ctx_skip_syscall(struct trap_frame *tf)
 	tf->sepc += 4;
 }
 
+/* Undo arch_ctx_skip_syscall: the thread makes the call again when it next runs. */
+static inline void arch_ctx_restart_syscall(struct trap_frame *tf)
+{
+	tf->sepc -= 4;
+}
+
+static inline void arch_ctx_set_syscall_nr(struct trap_frame *tf, unsigned long nr)
+{
+	tf->regs[ARCH_REG_A7] = nr;
+}
+
 /* Whether the interrupt tf was taken for is an external one (the interrupt controller's). */
 static inline bool arch_trap_is_external(const struct trap_frame *tf)
 {
