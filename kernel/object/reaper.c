@@ -41,6 +41,18 @@ void reaper_free(struct kobj *o)
 	push(o);
 }
 
+void reaper_end_first(struct kobj *o)
+{
+	if (o->queued)
+		return;
+	o->queued = 1;
+	o->refs++;
+	o->reap_next = reaper_head;
+	reaper_head = o;
+	if (!tail)
+		tail = o;
+}
+
 void reaper_end(struct kobj *o)
 {
 	if (o->queued)

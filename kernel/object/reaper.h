@@ -20,6 +20,10 @@ void reaper_free(struct kobj *o);
  * ended it. Asking again before then does nothing. */
 void reaper_end(struct kobj *o);
 
+/* reaper_end, but o goes first, before what was queued: the rest of an end done a step at a
+ * time (process_reap: a thread a step) keeps its place in the order of ends. */
+void reaper_end_first(struct kobj *o);
+
 /* Run the queue until it is empty, or until between() says stop: between two objects, when
  * more are queued, between() is called (NULL: nothing): the caller's preemption point, which
  * may drop the BKL for a moment (meanwhile other harts may queue more, or run the queue

@@ -25,6 +25,7 @@ struct obj {
 	struct obj *holds[MAX_NAMES]; /* last references dropped at its destruction */
 	struct obj *ends[MAX_NAMES];  /* ends asked for at its end */
 	struct obj *drops;            /* last reference dropped at its end */
+	size_t again;                 /* ends asked for first again at its end (a step at a time) */
 };
 
 enum event { DESTROYED = 1, ENDED = 2 };
@@ -59,6 +60,10 @@ void kobj_reap(struct kobj *k)
 	}
 	if (o->k.refs && o->drops)
 		put(o->drops);
+	if (o->k.refs && o->again) {
+		o->again--;
+		reaper_end_first(&o->k); /* the rest of its end next, before what was queued */
+	}
 	if (o->k.refs)
 		put(o); /* the queue's reference, as kobj.c's kobj_reap drops it */
 	depth--;
@@ -254,6 +259,43 @@ static void test_single_object_no_point(void **state)
 	assert_int_equal(nevents, 1);
 }
 
+/* An end done a step at a time (a process's, a thread a step) keeps its place: 0 ends in four
+ * steps before 1, queued after it, and before 2, queued by 0's first step; a run stopped by its
+ * point (a more urgent thread) leaves the rest first in line for the next run. */
+static size_t stops_at;
+
+static bool stop_once(void)
+{
+	return ++points == stops_at;
+}
+
+static void test_end_in_steps_keeps_its_place(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < 3; i++)
+		objs[i].k.refs = 1;
+	objs[0].again = 3;
+	objs[0].ends[0] = &objs[2];
+	reaper_end(&objs[0].k);
+	reaper_end(&objs[1].k);
+	points = 0;
+	stops_at = 2;
+	assert_false(reaper_run(stop_once)); /* stopped after 0's second step */
+	assert_int_equal(nevents, 2);
+	assert_true(reaper_pending());
+	assert_true(reaper_run(NULL));
+	assert_int_equal(nevents, 6);
+	for (size_t i = 0; i < 4; i++)
+		expect(i, 0, ENDED);
+	expect(4, 1, ENDED);
+	expect(5, 2, ENDED);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(objs[i].k.refs, 1); /* every queue reference went back */
+		assert_int_equal(objs[i].k.queued, 0);
+	}
+	assert_int_equal(max_depth, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +305,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_end_then_free, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_preempted_at_every_point, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_single_object_no_point, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_end_in_steps_keeps_its_place, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
