@@ -12,10 +12,6 @@
 
 struct bkl bkl;
 
-/* Looks at the lock before a waiter sleeps: a hold ending that soon costs less than a sleep and
- * a wake-up (an IPI). Under -icount, where the holder cannot run while a waiter does, these
- * looks are the whole cost of waiting: ~6 instructions each. */
-#define BKL_SPINS 64
 /* How long the queue's head lets harts arriving at a free lock go first before it claims the
  * next release (cycles; instructions under -icount). */
 #define BKL_STARVE 20000
@@ -63,10 +59,8 @@ static bool sleep_once(struct hart *me, uint64_t t)
 	__atomic_store_n(&me->bkl_asleep, true, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&bkl.sleepers, 1, __ATOMIC_SEQ_CST); /* after the flag */
 	head = __atomic_load_n(&bkl.qhead, __ATOMIC_SEQ_CST) == t;
-	if (!head || ask_holder_to_wake(me)) {
-		arch_ipi_wait();
-		requests = __atomic_load_n(&me->ipi_pending, __ATOMIC_ACQUIRE) != 0;
-	}
+	if (!head || ask_holder_to_wake(me))
+		requests = hart_sleep_until_ipi(me);
 	__atomic_store_n(&me->bkl_asleep, false, __ATOMIC_RELAXED);
 	__atomic_fetch_sub(&bkl.sleepers, 1, __ATOMIC_RELAXED);
 	return requests;
@@ -116,7 +110,7 @@ void bkl_lock_slow(void)
 			if (head_try(me, head_since))
 				break;
 		}
-		if (looks++ < BKL_SPINS)
+		if (looks++ < HART_WAIT_LOOKS)
 			arch_cpu_relax();
 		else if (sleep_once(me, t))
 			requests = true;

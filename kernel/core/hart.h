@@ -125,4 +125,18 @@ void hart_handle_ipi(void);
 /* A requested TLB flush, if any (hart_tlb_shootdown's other side). */
 void hart_tlb_flush_if_asked(void);
 
+/* A wait that another hart ends with an IPI (the BKL's, bkl.c; a TLB shootdown's, tlb.c):
+ * HART_WAIT_LOOKS looks first (a wait that ends that soon costs less than a sleep and an IPI;
+ * under -icount, where the hart waited for cannot run meanwhile, the looks are the whole cost:
+ * a few instructions each), then hart_sleep_until_ipi(): asleep (interrupts masked, only an
+ * IPI wakes it: arch_ipi_wait) until an IPI, which it takes. It returns whether the IPI
+ * brought requests (hart_signal): the caller then makes it pending again once the wait is
+ * over (arch_ipi_raise_self), so that they are answered as an IPI. */
+#define HART_WAIT_LOOKS 64
+static inline bool hart_sleep_until_ipi(struct hart *me)
+{
+	arch_ipi_wait();
+	return __atomic_load_n(&me->ipi_pending, __ATOMIC_ACQUIRE) != 0;
+}
+
 #endif

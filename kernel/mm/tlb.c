@@ -7,21 +7,18 @@
 #include "object/thread.h"
 
 /* Wait until h has flushed: a few looks, then asleep until an IPI (h's flush wakes this hart:
- * hart_tlb_flush_if_asked). Under -icount a hart that spun here kept the harts it waits for
- * from running (QEMU runs one at a time): the fuzzer's stress run never ended. IPIs with
- * requests that come meanwhile are taken as IPIs later, as a BKL waiter's are (bkl.c). */
+ * hart_tlb_flush_if_asked), as hart.h's waits go. Under -icount a hart that spun here kept the
+ * harts it waits for from running (QEMU runs one at a time): the fuzzer's stress run never
+ * ended. */
 static void wait_for_flush(struct hart *me, struct hart *h)
 {
 	unsigned int looks = 0;
 	bool requests = false;
 
 	while (__atomic_load_n(&h->tlb_flush_pending, __ATOMIC_ACQUIRE)) {
-		if (looks++ < 64) {
+		if (looks++ < HART_WAIT_LOOKS)
 			arch_cpu_relax();
-			continue;
-		}
-		arch_ipi_wait();
-		if (__atomic_load_n(&me->ipi_pending, __ATOMIC_ACQUIRE))
+		else if (hart_sleep_until_ipi(me))
 			requests = true;
 	}
 	if (requests)
