@@ -165,6 +165,7 @@ void platform_init(uint64_t dtb_pa)
 					    "bootargs");
 	if (!platform.bootargs)
 		platform.bootargs = "";
+	platform.soc = fdt_path(&platform.fdt, "/soc"); /* a walk of the tree: not under the BKL */
 }
 
 void platform_init_devices(void)
@@ -180,7 +181,7 @@ void platform_init_devices(void)
 void platform_print_devices(void)
 {
 	const struct fdt *fdt = &platform.fdt;
-	int soc = fdt_path(fdt, "/soc");
+	int soc = platform.soc;
 
 	if (soc < 0)
 		return;

@@ -19,6 +19,7 @@ struct platform {
 	int nresv;
 	uint64_t timebase_hz;
 	const char *bootargs;
+	int soc; /* the /soc node's offset in fdt (-1: none): the devices the root server is given */
 	uint64_t initrd_start, initrd_end; /* the boot module archive (QEMU -initrd); 0 if none */
 };
 

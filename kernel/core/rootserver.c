@@ -11,6 +11,7 @@
 #include "object/frame.h"
 #include "core/bkl.h"
 #include "core/hart.h"
+#include "core/preempt.h"
 #include "irq/irq.h"
 #include "lib/kstring.h"
 #include "mm/mm.h"
@@ -69,8 +70,12 @@ static unsigned int segment_rights(uint32_t flags)
 	return r;
 }
 
-/* Copy one segment into fresh pages and map them, a page at a time with a preemption point
- * after each (bkl_yield: at boot nobody waits, but the longest hold measured is a page's). */
+/* Copy one segment into fresh pages and map them, a page at a time, with a preemption point
+ * between every two steps (a page's allocation, each COPY_STEP of its copy, its mapping: each
+ * at most ~2,500 instructions, core/bkl.h; at boot nobody waits, but the longest hold measured
+ * is one of these). */
+#define COPY_STEP 2048
+
 static int load_segment(struct process *p, const uint8_t *image, const struct elf_segment *s)
 {
 	uint64_t first = s->vaddr & ~(PAGE_SIZE - 1), file_end = s->vaddr + s->filesz;
@@ -83,11 +88,16 @@ static int load_segment(struct process *p, const uint8_t *image, const struct el
 
 		if (!pa)
 			return -1;
-		if (from < to)
-			memcpy(dst + (from - va), image + s->offset + (from - s->vaddr), to - from);
+		for (; from < to; from += COPY_STEP) {
+			uint64_t n = to - from < COPY_STEP ? to - from : COPY_STEP;
+
+			preempt_point();
+			memcpy(dst + (from - va), image + s->offset + (from - s->vaddr), n);
+		}
+		preempt_point();
 		if (arch_aspace_map(p->root, va, pa, segment_rights(s->flags)) < 0)
 			return -1;
-		bkl_yield();
+		preempt_point();
 	}
 	return 0;
 }
@@ -108,11 +118,15 @@ static uint64_t pages_of(uint64_t pa, uint64_t len)
 	return ((pa + len + PAGE_SIZE - 1) >> PAGE_SHIFT) - (pa >> PAGE_SHIFT);
 }
 
+/* A preemption point after each name: each is a walk of the node's properties (~1,500
+ * instructions). */
 static int is_kernel_device(const struct fdt *fdt, int node)
 {
-	for (size_t i = 0; i < sizeof(kernel_devices) / sizeof(kernel_devices[0]); i++)
+	for (size_t i = 0; i < sizeof(kernel_devices) / sizeof(kernel_devices[0]); i++) {
 		if (fdt_node_is_compatible(fdt, node, kernel_devices[i]))
 			return 1;
+		preempt_point();
+	}
 	return 0;
 }
 
@@ -155,13 +169,20 @@ static void give_pci_host(struct process *p, struct tacet_bootinfo *bi, int node
 	uint32_t seen[8] = { 0 };
 	unsigned int nseen = 0;
 	struct pci_range range;
+	struct pci_imap im;
 	struct pci_imap_entry e;
 
-	for (uint32_t n = 0; pci_dt_range(fdt, node, n, &range); n++)
+	for (uint32_t n = 0; pci_dt_range(fdt, node, n, &range); n++) {
+		preempt_point();
 		add_device(p, bi, spaces[range.space], range.cpu_addr, range.size, 0);
-	for (uint32_t n = 0; pci_dt_imap(fdt, node, n, &e); n++) {
+	}
+	preempt_point();
+	if (!pci_dt_imap_open(fdt, node, &im))
+		return;
+	for (uint32_t n = 0; pci_dt_imap_at(&im, n, &e); n++) {
 		unsigned int i;
 
+		preempt_point();
 		for (i = 0; i < nseen && seen[i] != e.irq; i++)
 			;
 		if (i == nseen && nseen < 8) {
@@ -176,25 +197,31 @@ static void give_pci_host(struct process *p, struct tacet_bootinfo *bi, int node
 }
 
 /* Every enabled /soc device with registers, but the kernel's own, as a frame capability; a
- * preemption point after each (walking the tree takes ~20,000 instructions a device). */
+ * preemption point between two steps (each reads a property or two: ~1,000 to 3,000
+ * instructions; the reader checks every tag it reads). /soc's cells are read once: fdt_reg
+ * would walk the tree from its root for each device's parent. */
 static void give_devices(struct process *p, struct tacet_bootinfo *bi)
 {
 	const struct fdt *fdt = &platform.fdt;
-	int soc = fdt_path(fdt, "/soc");
+	int soc = platform.soc;
+	uint32_t ac, sc;
 
-	for (int n = soc >= 0 ? fdt_first_child(fdt, soc) : -1; n >= 0; n = fdt_next_sibling(fdt, n)) {
+	if (soc < 0 || !fdt_bus_cells(fdt, soc, &ac, &sc))
+		return;
+	for (int n = fdt_first_child(fdt, soc); n >= 0; n = fdt_next_sibling(fdt, n)) {
 		const char *compat = fdt_prop_string(fdt, n, "compatible");
 		uint64_t pa, len;
 		uint32_t irq = 0;
 
+		preempt_point();
 		if (!compat || !fdt_node_is_enabled(fdt, n) || is_kernel_device(fdt, n) ||
-		    fdt_reg(fdt, n, 0, &pa, &len) < 0)
+		    fdt_reg_cells(fdt, n, ac, sc, 0, &pa, &len) < 0)
 			continue;
 		fdt_prop_u32(fdt, n, "interrupts", &irq);
+		preempt_point();
 		add_device(p, bi, compat, pa, len, irq);
 		if (fdt_node_is_compatible(fdt, n, "pci-host-ecam-generic"))
 			give_pci_host(p, bi, n);
-		bkl_yield();
 	}
 }
 
@@ -222,10 +249,8 @@ static int map_bootinfo(struct process *p, uint64_t archive_size)
 	return (int)bi->ndevices;
 }
 
-/* Mapped 8 pages at a time with a preemption point between (the module archive is megabytes:
- * in one go, the longest hold of a boot). A failure powers off: nothing to undo. */
-#define MAP_CHUNK 8
-
+/* Mapped a page at a time with a preemption point between two (the module archive is
+ * megabytes: in one go, the longest hold of a boot). A failure powers off: nothing to undo. */
 static int map_read_only(struct process *p, unsigned int slot, uintptr_t va, uint64_t pa,
 			 uint64_t len)
 {
@@ -233,12 +258,10 @@ static int map_read_only(struct process *p, unsigned int slot, uintptr_t va, uin
 
 	if (!f || give(p, slot, &f->obj, TACET_RIGHT_READ) < 0)
 		return -1;
-	for (uint64_t i = 0; va && i < f->pages; i += MAP_CHUNK) {
-		uint64_t n = f->pages - i < MAP_CHUNK ? f->pages - i : MAP_CHUNK;
-
-		if (process_map(p, va + i * PAGE_SIZE, f->pa + i * PAGE_SIZE, n, TACET_RIGHT_READ))
+	for (uint64_t i = 0; va && i < f->pages; i++) {
+		preempt_point();
+		if (process_map(p, va + i * PAGE_SIZE, f->pa + i * PAGE_SIZE, 1, TACET_RIGHT_READ))
 			return -1;
-		bkl_yield();
 	}
 	return 0;
 }
@@ -253,10 +276,13 @@ static struct process *root_process(void)
 {
 	uint64_t pages = mm_free_pages() - (mm_free_pages() >> KERNEL_RESERVE_SHIFT);
 	struct account *root = account_new(NULL, pages * PAGE_SIZE);
-	struct process *p = root ? process_new(root, "init") : NULL;
+	struct process *p;
 
+	preempt_point();
+	p = root ? process_new(root, "init") : NULL;
 	if (root)
 		account_put(root); /* p holds it now */
+	preempt_point();
 	kprintf("tacet: init's account: %lu pages\n", (unsigned long)pages);
 	return p;
 }
@@ -279,6 +305,7 @@ int rootserver_start(void)
 	why = archive_problem(archive, size);
 	if (why)
 		return fail(why);
+	preempt_point();
 	m = tacet_module_find(archive, size, "init");
 	if (!m)
 		return fail("no module \"init\" in the archive");
@@ -286,10 +313,12 @@ int rootserver_start(void)
 			  &entry, &why);
 	if (nsegs < 0)
 		return fail(why);
+	preempt_point();
 	p = root_process();
 	if (!p)
 		return fail("out of memory");
 	p->is_root_server = 1;
+	preempt_point();
 	for (int i = 0; i < nsegs; i++)
 		if (load_segment(p, archive + m->offset, &segs[i]) < 0)
 			return fail("out of memory (segments)");
@@ -297,8 +326,10 @@ int rootserver_start(void)
 	for (uint64_t va = stack; va < INIT_STACK_TOP; va += PAGE_SIZE) {
 		uint64_t pa = page_alloc_zeroed();
 
+		preempt_point();
 		if (!pa || arch_aspace_map(p->root, va, pa, TACET_RIGHT_READ | TACET_RIGHT_WRITE) < 0)
 			return fail("out of memory (stack)");
+		preempt_point();
 	}
 	ndevices = map_bootinfo(p, size);
 	if (ndevices < 0 ||
@@ -307,6 +338,7 @@ int rootserver_start(void)
 	    give(p, TACET_SLOT_SELF_PROCESS, &p->obj, TACET_RIGHTS_ALL) < 0 ||
 	    give(p, TACET_SLOT_FAULT_EP, (struct kobj *)endpoint_new(p), TACET_RIGHTS_ALL) < 0)
 		return fail("out of memory (boot information)");
+	preempt_point();
 	t = thread_new(p, entry, INIT_STACK_TOP, TACET_BOOTINFO_VADDR, INIT_PRIORITY, 0);
 	if (!t || give(p, TACET_SLOT_SELF_THREAD, &t->obj, TACET_RIGHTS_ALL) < 0)
 		return fail("out of memory (thread)");

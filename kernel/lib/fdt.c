@@ -669,8 +669,11 @@ static bool cells_prop(const struct fdt *fdt, int bus, const char *name, uint32_
 
 bool fdt_cells(const struct fdt *fdt, int node, uint32_t *addr_cells, uint32_t *size_cells)
 {
-	int bus = fdt_parent(fdt, node);
+	return fdt_bus_cells(fdt, fdt_parent(fdt, node), addr_cells, size_cells);
+}
 
+bool fdt_bus_cells(const struct fdt *fdt, int bus, uint32_t *addr_cells, uint32_t *size_cells)
+{
 	return bus >= 0 &&
 	       cells_prop(fdt, bus, "#address-cells", FDT_DEFAULT_ADDR_CELLS, addr_cells) &&
 	       cells_prop(fdt, bus, "#size-cells", FDT_DEFAULT_SIZE_CELLS, size_cells);
@@ -678,12 +681,24 @@ bool fdt_cells(const struct fdt *fdt, int node, uint32_t *addr_cells, uint32_t *
 
 int fdt_reg(const struct fdt *fdt, int node, int index, uint64_t *addr, uint64_t *size)
 {
-	uint32_t len, ac, sc, pair;
+	uint32_t ac, sc;
+
+	if (!fdt_getprop(fdt, node, "reg", NULL))
+		return FDT_ERR_NOTFOUND;
+	if (!fdt_cells(fdt, node, &ac, &sc))
+		return FDT_ERR_BADVALUE;
+	return fdt_reg_cells(fdt, node, ac, sc, index, addr, size);
+}
+
+int fdt_reg_cells(const struct fdt *fdt, int node, uint32_t ac, uint32_t sc, int index,
+		  uint64_t *addr, uint64_t *size)
+{
+	uint32_t len, pair;
 	const uint8_t *reg = fdt_getprop(fdt, node, "reg", &len);
 
 	if (!reg)
 		return FDT_ERR_NOTFOUND;
-	if (!fdt_cells(fdt, node, &ac, &sc) || ac + sc == 0)
+	if (ac + sc == 0 || ac > FDT_MAX_CELLS || sc > FDT_MAX_CELLS)
 		return FDT_ERR_BADVALUE;
 	pair = (ac + sc) * FDT_CELL_SIZE;
 	if (len % pair)

@@ -87,6 +87,12 @@ bool fdt_cells(const struct fdt *fdt, int node, uint32_t *addr_cells, uint32_t *
  * multiple of one pair (a malformed reg is an error, not silently truncated). addr or size may
  * be NULL. */
 int fdt_reg(const struct fdt *fdt, int node, int index, uint64_t *addr, uint64_t *size);
+/* The same two with the bus given: the cells bus sets for its children (fdt_cells without the
+ * walk from the root that finds a node's parent: a loop over one bus's children reads them
+ * once), and fdt_reg with those cells. */
+bool fdt_bus_cells(const struct fdt *fdt, int bus, uint32_t *addr_cells, uint32_t *size_cells);
+int fdt_reg_cells(const struct fdt *fdt, int node, uint32_t addr_cells, uint32_t size_cells,
+		  int index, uint64_t *addr, uint64_t *size);
 /* Entries of the memory reservation map, and the index-th one (0 or FDT_ERR_NOTFOUND; addr or
  * size may be NULL). */
 int fdt_num_memreserve(const struct fdt *fdt);

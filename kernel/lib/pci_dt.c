@@ -21,22 +21,38 @@ bool pci_dt_range(const struct fdt *fdt, int node, uint32_t i, struct pci_range 
 	return true;
 }
 
-bool pci_dt_imap(const struct fdt *fdt, int node, uint32_t i, struct pci_imap_entry *out)
+bool pci_dt_imap_open(const struct fdt *fdt, int node, struct pci_imap *im)
 {
-	uint32_t len, mlen, dev_mask = DEV_MASK, pin_mask = PIN_MASK;
-	const uint8_t *r = fdt_getprop(fdt, node, "interrupt-map", &len);
+	uint32_t mlen;
 	const uint8_t *m = fdt_getprop(fdt, node, "interrupt-map-mask", &mlen);
-	uint32_t off = i * IMAP_CELLS * 4;
 
-	if (!r || off + IMAP_CELLS * 4 > len)
-		return false;
+	im->map = fdt_getprop(fdt, node, "interrupt-map", &im->len);
+	im->dev_mask = DEV_MASK;
+	im->pin_mask = PIN_MASK;
 	if (m && mlen >= 16) {
-		dev_mask = fdt_be32(m);
-		pin_mask = fdt_be32(m + 12);
+		im->dev_mask = fdt_be32(m);
+		im->pin_mask = fdt_be32(m + 12);
 	}
-	out->dev = (fdt_be32(r + off) & dev_mask) >> DEV_SHIFT;
-	out->dev_mask = dev_mask;
-	out->pin = fdt_be32(r + off + 12) & pin_mask;
+	return im->map != NULL;
+}
+
+bool pci_dt_imap_at(const struct pci_imap *im, uint32_t i, struct pci_imap_entry *out)
+{
+	uint32_t off = i * IMAP_CELLS * 4;
+	const uint8_t *r = im->map;
+
+	if (!r || off + IMAP_CELLS * 4 > im->len)
+		return false;
+	out->dev = (fdt_be32(r + off) & im->dev_mask) >> DEV_SHIFT;
+	out->dev_mask = im->dev_mask;
+	out->pin = fdt_be32(r + off + 12) & im->pin_mask;
 	out->irq = fdt_be32(r + off + 20);
 	return true;
+}
+
+bool pci_dt_imap(const struct fdt *fdt, int node, uint32_t i, struct pci_imap_entry *out)
+{
+	struct pci_imap im;
+
+	return pci_dt_imap_open(fdt, node, &im) && pci_dt_imap_at(&im, i, out);
 }

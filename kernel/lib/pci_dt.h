@@ -28,6 +28,14 @@ struct pci_imap_entry {
 bool pci_dt_range(const struct fdt *fdt, int node, uint32_t i, struct pci_range *out);
 /* Entry i of node's interrupt-map, masked by its interrupt-map-mask; false past the last. */
 bool pci_dt_imap(const struct fdt *fdt, int node, uint32_t i, struct pci_imap_entry *out);
+/* The same with the two properties looked up once (each lookup walks the node's properties):
+ * pci_dt_imap_open finds them (false: no interrupt-map), pci_dt_imap_at reads entry i. */
+struct pci_imap {
+	const uint8_t *map;
+	uint32_t len, dev_mask, pin_mask;
+};
+bool pci_dt_imap_open(const struct fdt *fdt, int node, struct pci_imap *im);
+bool pci_dt_imap_at(const struct pci_imap *im, uint32_t i, struct pci_imap_entry *out);
 /* Whether entry e is the one for bus 0's device dev. */
 static inline bool pci_dt_imap_is_for(const struct pci_imap_entry *e, uint32_t dev)
 {

@@ -341,6 +341,33 @@ static void exercise_props(const struct blob *b, const struct fdt *fdt, int node
 	}
 }
 
+/* fdt_bus_cells on the parent and fdt_reg_cells with them say what fdt_cells and fdt_reg do
+ * (the root server reads a bus's cells once, then each child's reg with them). */
+static void same_reg_with_bus_cells(const struct fdt *fdt, int node, int parent)
+{
+	uint32_t ac, sc, bac = 7, bsc = 7;
+	uint64_t a1, s1, a2, s2;
+	bool cells = fdt_cells(fdt, node, &ac, &sc);
+
+	assert_int_equal(fdt_bus_cells(fdt, parent, &bac, &bsc), cells);
+	if (!cells)
+		return;
+	assert_int_equal(bac, ac);
+	assert_int_equal(bsc, sc);
+	for (int i = -1; i < 8; i++) {
+		int rc = fdt_reg(fdt, node, i, &a1, &s1);
+
+		assert_int_equal(fdt_reg_cells(fdt, node, ac, sc, i, &a2, &s2), rc);
+		if (rc == 0) {
+			assert_int_equal(a1, a2);
+			assert_int_equal(s1, s2);
+		}
+	}
+	/* more than two cells cannot be read into 64 bits; none at all is no address */
+	assert_true(fdt_reg_cells(fdt, node, 3, sc, 0, &a2, &s2) < 0);
+	assert_true(fdt_reg_cells(fdt, node, 0, 0, 0, &a2, &s2) < 0);
+}
+
 static void exercise_node(const struct blob *b, const struct fdt *fdt, int node,
 			  const char **names, int nnames)
 {
@@ -367,6 +394,7 @@ static void exercise_node(const struct blob *b, const struct fdt *fdt, int node,
 	for (i = 0; (rc = fdt_reg(fdt, node, i, &addr, &size)) == 0; i++)
 		;
 	assert_true(rc == FDT_ERR_NOTFOUND || rc == FDT_ERR_BADVALUE);
+	same_reg_with_bus_cells(fdt, node, parent);
 	if (fdt_prop_u32(fdt, node, "phandle", &ph) && ph && ph != ~0u)
 		assert_true(fdt_node_by_phandle(fdt, ph) >= 0);
 	compat = fdt_prop_string(fdt, node, "compatible");
