@@ -67,6 +67,10 @@ int arch_aspace_unmap(uint64_t root, uintptr_t va, uint64_t *pa);
 /* Physical address of user va if mapped user-accessible with `need` rights; else -TACET_EFAULT. */
 int arch_aspace_lookup(uint64_t root, uintptr_t va, unsigned int need, uint64_t *pa);
 void arch_aspace_free(uint64_t root);
+/* The same in steps (a process's end, one step of the reaper each: a user sizes its tables),
+ * each looking at a bounded number of entries from *pos on (start it at 0) and freeing at most
+ * one table page, the deepest first; true once root itself is freed. Nobody may run on root. */
+bool arch_aspace_free_step(uint64_t root, uint64_t *pos);
 /* Forget this hart's cached translations. */
 void arch_tlb_flush_local(void);
 /* Run on root (0: the kernel's own tables): arch_aspace_activate(root), in arch_types.h

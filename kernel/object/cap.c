@@ -23,9 +23,22 @@ struct cspace *cspace_new(void)
 
 void cspace_free(struct cspace *cs)
 {
-	for (int i = 0; i < CSPACE_SLOTS; i++)
-		cap_clear(&cs->slots[i]);
+	uint64_t next = 0;
+
+	while (!cspace_free_step(cs, &next))
+		;
+}
+
+bool cspace_free_step(struct cspace *cs, uint64_t *next)
+{
+	uint64_t end = *next + CSPACE_FREE_STEP;
+
+	for (; *next < end && *next < CSPACE_SLOTS; (*next)++)
+		cap_clear(&cs->slots[*next]);
+	if (*next < CSPACE_SLOTS)
+		return false;
 	page_free((uintptr_t)cs - arch_phys_to_virt(0));
+	return true;
 }
 
 struct cap *cap_lookup(struct cspace *cs, unsigned long slot, uint32_t type, uint32_t rights,

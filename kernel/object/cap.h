@@ -22,6 +22,11 @@ struct cspace {
 struct cspace *cspace_new(void);
 /* Delete every capability, then the table. */
 void cspace_free(struct cspace *cs);
+/* The same in steps (a process's end, one step of the reaper each): deletes the capabilities
+ * of slots *next to *next + CSPACE_FREE_STEP - 1 and moves *next past them (start it at 0);
+ * true once every slot is empty and the table freed. */
+#define CSPACE_FREE_STEP 8
+bool cspace_free_step(struct cspace *cs, uint64_t *next);
 
 /* The one rights check: c carries every right in `rights` (0: none asked). */
 static inline __attribute__((always_inline)) bool cap_has_rights(const struct cap *c,

@@ -24,7 +24,14 @@
  * frame): the records and their frames' references are the call's alone meanwhile, p is
  * held by the call's reference; if p ends meanwhile, its tables go with the pages left. Then
  * one shootdown, then the frames. The walks of p's list itself (a check, then taking the
- * mappings off) stay one stretch: as long as p has mappings. */
+ * mappings off) stay one stretch: as long as p has mappings.
+ *
+ * A process's end unhooks it at once (process_release: nothing reaches it any more) and gives
+ * back what it held in bounded steps of the reaper (release_step), p first in the queue until
+ * it is all back: its children queued to end, its endpoints ended, its mappings dropped, its
+ * page tables a page a step, its capability slots CSPACE_FREE_STEP a step. While it does, p's
+ * root and cspace are 0 and NULL (it is ended to every caller) and what is left is in p->left,
+ * in the place of its list links, which nothing uses after the end. */
 #include "object/process.h"
 #include "core/preempt.h"
 #include "core/syscall.h"
@@ -188,9 +195,8 @@ long process_map_frame(struct thread *t, struct process *p, uintptr_t va, struct
 }
 
 /* A mapping of a process that ended, after process_release's shootdown: no hart runs on its
- * tables any more, and they all go at once (process_free_aspace), so its pages are not unmapped
- * one by one (63 instructions a page: a process's end cost that times every page it had
- * mapped, in one step of the reaper): only its record and its frame's reference go. */
+ * tables any more, and they go a table at a time (release_step), so its pages are not unmapped
+ * one by one (63 instructions a page): only its record and its frame's reference go. */
 static void mapping_drop(struct process *p, struct mapping *m)
 {
 	kobj_put(&m->frame->obj);
@@ -236,54 +242,83 @@ long process_unmap(struct process *p, uintptr_t va, uint64_t pages)
 	return 0;
 }
 
-/* The page tables and the root, and their charge. */
-static void process_free_aspace(struct process *p)
-{
-	if (!p->root)
-		return;
-	arch_aspace_free(p->root);
-	p->root = 0; /* from now on anyone activating it gets the kernel's tables */
-	account_refund(p->acct, (p->table_pages + 1) * PAGE_SIZE);
-	p->table_pages = 0;
-}
-
-/* The last thread ended: give back its memory and capabilities. The struct lives on while
- * capabilities or threads still name it. */
-void process_release(struct process *p)
+/* The end's part that is done at once (bounded: the shootdown asks each hart once, and a
+ * process owns at most one line a device): no hart runs on p from here on, nobody finds it
+ * alive (root 0 and cspace NULL: process_decode, MAP), and a driver's lines are free for the
+ * next one. The rest it held is left for release_step. */
+static void process_release(struct process *p)
 {
 	/* a thread of p killed from another hart may still be in user mode there */
 	tlb_shootdown(p);
 	list_remove(&p->all_link);
 	list_remove(&p->sibling); /* its creator no longer has to end it */
 	irq_release_owner(p); /* a driver's end frees its lines for the next one */
-	while (!list_empty(&p->endpoints)) /* its clients learn it is gone */
-		endpoint_end(list_entry(p->endpoints.next, struct endpoint, owner_link));
-	/* No hart runs on p's tables any more (the shootdown above moved every one that did to
-	 * the kernel's, and p has no thread to go back to): the frames' references go, then the
-	 * tables, now, not with the struct (the frames go later, from the reaper's queue). */
-	while (p->mappings) {
-		struct mapping *m = p->mappings;
+	p->left.root = p->root; /* (the links' place: nothing reaches them any more) */
+	p->root = 0; /* from now on anyone activating it gets the kernel's tables */
+	p->left.cspace = p->cspace;
+	p->cspace = NULL;
+	p->left.pos = 0;
+}
 
-		p->mappings = m->next;
-		mapping_drop(p, m);
+/* Children ended, endpoints ended and mappings dropped a step: a few hundred instructions. */
+#define RELEASE_STEP 4
+
+/* One step of giving back what an ended process held, each bounded whatever the process made
+ * (issue 16: a process of 30,000 one-page mappings, or of sparse mappings with 1,000 table
+ * pages, was one step of millions of instructions): up to RELEASE_STEP of its children queued
+ * to end (each after p, in the order they were made), its endpoints ended (their clients learn
+ * it is gone), its mappings' records and frames' references dropped (no hart runs on its
+ * tables since the shootdown), then a table page (arch_aspace_free_step), then
+ * CSPACE_FREE_STEP of its slots. True when nothing is left (charges given back). */
+static bool release_step(struct process *p)
+{
+	unsigned int n = 0;
+
+	if (!list_empty(&p->children) || !list_empty(&p->endpoints) || p->mappings) {
+		for (; n < RELEASE_STEP && !list_empty(&p->children); n++) {
+			struct process *q = list_entry(p->children.next, struct process, sibling);
+
+			list_remove(&q->sibling);
+			process_kill(q);
+		}
+		for (; n < RELEASE_STEP && !list_empty(&p->endpoints); n++)
+			endpoint_end(list_entry(p->endpoints.next, struct endpoint, owner_link));
+		for (; n < RELEASE_STEP && p->mappings; n++) {
+			struct mapping *m = p->mappings;
+
+			p->mappings = m->next;
+			mapping_drop(p, m);
+		}
+		return false;
 	}
-	process_free_aspace(p);
-	if (p->cspace) {
-		struct cspace *cs = p->cspace;
-
-		p->cspace = NULL;
+	if (p->left.root) {
+		if (!arch_aspace_free_step(p->left.root, &p->left.pos))
+			return false;
+		p->left.root = 0;
+		p->left.pos = 0;
+		account_refund(p->acct, (p->table_pages + 1) * PAGE_SIZE);
+		p->table_pages = 0;
+		return false;
+	}
+	if (p->left.cspace) {
+		if (!cspace_free_step(p->left.cspace, &p->left.pos))
+			return false;
+		p->left.cspace = NULL;
 		account_refund(p->acct, PAGE_SIZE);
-		cspace_free(cs); /* may drop the last reference to p itself: nothing after this */
 	}
+	return true;
 }
 
 void process_free(struct process *p)
 {
+	if (p->cspace) /* it never had a thread: never ended */
+		process_release(p);
+	if (!release_step(p)) {
+		reaper_free(&p->obj); /* the next step later: nobody names it, nobody waits */
+		return;
+	}
 	/* only a thread of p creates children, and p's last thread ended them (process_end) */
 	KASSERT(list_empty(&p->children), "process_free: %s still has children", p->name);
-	if (p->cspace)
-		process_release(p);
-	process_free_aspace(p);
 	if (p->fault_ep)
 		kobj_put(p->fault_ep);
 	for (int i = 0; i < PROCESS_WATCHERS; i++)
@@ -305,6 +340,8 @@ void process_reap(struct process *p)
 	if (list_empty(&p->threads)) {
 		if (p->cspace) /* it never had a thread and has not ended: its creator ended */
 			process_end(p, -TACET_EDEAD);
+		else if (!release_step(p)) /* ended: what it held goes back, a step at a time */
+			reaper_end_first(&p->obj);
 		return;
 	}
 	/* one thread a step of the reaper, oldest first, with a preemption point between two (a
@@ -322,14 +359,12 @@ void process_reap(struct process *p)
 
 void process_end(struct process *p, long status)
 {
-	struct process *q;
-
 	kprintf("tacet: process %s ended (status %ld)\n", p->name, status);
 	if (p->is_root_server) {
 		kprintf("tacet: init ended; powering off\n");
 		platform_poweroff(status == 0 ? 0 : PANIC_EXIT_CODE + 2);
 	}
-	arch_aspace_deactivate(p->root); /* its page tables go in process_release */
+	arch_aspace_deactivate(p->root); /* its page tables go in release_step */
 	for (int i = 0; i < PROCESS_WATCHERS; i++) {
 		struct kobj *n = p->watchers[i].ntfn;
 
@@ -340,13 +375,10 @@ void process_end(struct process *p, long status)
 		kobj_put(n);
 	}
 	/* what it created goes with it (this also breaks capability cycles among them), each
-	 * after p, from the reaper's queue */
-	while (!list_empty(&p->children)) {
-		q = list_entry(p->children.next, struct process, sibling);
-		list_remove(&q->sibling);
-		process_kill(q);
-	}
+	 * after p, from the reaper's queue; the rest of what it held, a step at a time from the
+	 * head of the queue (release_step) */
 	process_release(p);
+	reaper_end_first(&p->obj);
 }
 
 /* --- system calls (syscall.h: decode, then invoke) --- */

@@ -43,14 +43,28 @@ struct process {
 	} watchers[PROCESS_WATCHERS];
 	uint64_t fault_badge;
 	struct mapping *mappings; /* frames mapped with TACET_SYS_MAP */
-	struct list_node sibling; /* on its creator's children until either ends: it ends with its
-				   * creator, which owns it */
+	union {
+		struct { /* until it ends (process_release takes it off both) */
+			struct list_node sibling;  /* on its creator's children until either
+						    * ends: it ends with its creator, which
+						    * owns it */
+			struct list_node all_link; /* on all_processes */
+		};
+		struct process_left { /* from its end: what it gives back, a step of the
+				       * reaper at a time (release_step) */
+			uint64_t root;         /* its page tables (root is 0 since), or 0 */
+			struct cspace *cspace; /* its slots (cspace is NULL since), or NULL */
+			uint64_t pos;          /* where the step goes on: a table (its
+						* arch_aspace_free_step place), then a slot */
+		} left;
+	};
 	struct list_node children; /* the processes it created that have not ended */
 	struct list_node threads; /* its live threads (struct thread's proc_link) */
-	struct list_node all_link; /* on all_processes until it ends */
 	struct list_node endpoints; /* the endpoints it created (struct endpoint's owner_link) */
 	int is_root_server;       /* init: its end ends the system */
 };
+/* 256 bytes, a kalloc size: a 100,000-process chain (preempt-teardown) fits its budget. */
+_Static_assert(sizeof(struct process) <= 256, "struct process fits 256 bytes");
 
 struct account;
 
@@ -79,11 +93,10 @@ void process_kill(struct process *p);
 void process_reap(struct process *p);
 /* p's last thread ended (or it is ended without ever having had one): release its memory and
  * capabilities and queue the processes it created to end (process_kill). The root server's end
- * powers off. From the reaper's loop only. */
+ * powers off. From the reaper's loop only. All a process held goes back at its end, whoever
+ * still holds a capability to it, in steps of the reaper's queue (process_reap): no hart runs
+ * on it or finds it alive from the end on. */
 void process_end(struct process *p, long status);
-/* After the last thread: release the mappings, the address space and the cspace (and their
- * charges): all a process held goes back at its end, whoever still holds a capability to it. */
-void process_release(struct process *p);
 /* At the last reference (kobj_put). */
 void process_free(struct process *p);
 

@@ -74,6 +74,10 @@ SERVER_SRCS_chain_frame := servers/tests/chain_frame.c servers/tests/chains.c
 SERVER_SRCS_chain_cap := servers/tests/chain_cap.c servers/tests/chains.c
 SERVER_SRCS_chain_proc := servers/tests/chain_proc.c servers/tests/chains.c
 SERVER_SRCS_chain_fault := servers/tests/chain_fault.c servers/tests/chains.c
+# spread: processes of 1,088 sparse mappings (a page-table page each) and 100 capabilities,
+# ended without a thread and with one: all back, in bounded steps (issue 16).
+SERVERS += spread
+SERVER_SRCS_spread := servers/tests/spread.c servers/tests/chains.c
 
 # framerun: multi-page contiguous frames (FRAME_NEW with pages > 1).
 SERVERS += framerun

@@ -316,6 +316,42 @@ static void test_cspace_free_drops_every_reference(void **state)
 	assert_int_equal(fake_destroyed_count(), gone);
 }
 
+/* cspace_free_step empties CSPACE_FREE_STEP slots a call, in order, and frees the table only
+ * with the last: a process's end gives its capabilities back a step of the reaper at a time. */
+static void test_cspace_free_in_steps(void **state)
+{
+	static struct kobj objs[CSPACE_SLOTS];
+	struct cspace *cs = new_cspace();
+	uint64_t next = 0;
+	unsigned int steps = 0;
+	bool done = false;
+
+	(void)state;
+	for (unsigned long i = 1; i < CSPACE_SLOTS; i++) {
+		objs[i] = (struct kobj){ .type = TACET_CAP_ENDPOINT, .refs = 0 };
+		install(cs, i, &objs[i], TACET_RIGHT_READ, i);
+	}
+	while (!done) {
+		uint64_t from = next;
+
+		done = cspace_free_step(cs, &next);
+		steps++;
+		if (done)
+			break;
+		assert_int_equal(next, from + CSPACE_FREE_STEP);
+		assert_int_equal(fake_pages_in_use(), 1); /* the table stays until the last step */
+		for (unsigned long i = 1; i < CSPACE_SLOTS; i++) {
+			assert_int_equal(objs[i].refs, i < next ? 0 : 1);
+			if (i >= next)
+				assert_ptr_equal(cs->slots[i].obj, &objs[i]);
+		}
+	}
+	assert_int_equal(steps, (CSPACE_SLOTS + CSPACE_FREE_STEP - 1) / CSPACE_FREE_STEP);
+	assert_int_equal(fake_pages_in_use(), 0);
+	assert_int_equal(fake_kobj_put_calls(), CSPACE_SLOTS - 1);
+	assert_int_equal(fake_destroyed_count(), CSPACE_SLOTS - 1);
+}
+
 static void test_copy_counts_references(void **state)
 {
 	struct kobj frame = { .type = TACET_CAP_FRAME, .refs = 1 };
@@ -402,6 +438,7 @@ int main(void)
 		CAP_TEST(test_empty_slot_occupied),
 		CAP_TEST(test_install_and_clear_refs),
 		CAP_TEST(test_cspace_free_drops_every_reference),
+		CAP_TEST(test_cspace_free_in_steps),
 		CAP_TEST(test_copy_counts_references),
 	};
 

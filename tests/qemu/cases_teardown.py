@@ -37,6 +37,21 @@ CASES = [
 # check confirms. Functional, so without -icount; the processes need more than the default RAM.
 CHAIN_MEMORY = "init.budget=20000"
 CASES += [
+    case("teardown-spread-process",
+         [r"spread: without a thread: 1088 mappings and 100 capabilities, \d+ pages taken: PASS",
+          r"spread: without a thread: deleted its only capability: PASS",
+          r"spread: memory back: .*: PASS",
+          r"spread: without a thread: longest BKL hold on hart 1 so far: \d+ instructions "
+          r"\(call \d+\), at most 5000: PASS",
+          r"spread: with a thread: 1088 mappings and 100 capabilities, \d+ pages taken: PASS",
+          r"spread: with a thread: deleted its only capability: PASS",
+          r"(?s)tacet: process chain ended \(status -12\).*spread: memory back: .*: PASS",
+          r"spread: with a thread: longest BKL hold on hart 1 so far: \d+ instructions "
+          r"\(call \d+\), at most 5000: PASS",
+          r"spread: all checks passed",
+          r"init: server spread finished with status 0",
+          r"init: leak check: .*: PASS", r"init: all 1 servers done; powering off"],
+         smp=2, bootargs="init.run=spread@1 init.budget=4000", icount=True, timeout=60),
     case("teardown-chain-derived-frames",
          [r"chain_frame: derived 10000 frames, each from the one before: kernel objects \d+ -> "
           r"\d+ \(the root and the last\): PASS",

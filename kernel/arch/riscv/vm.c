@@ -336,6 +336,49 @@ void arch_aspace_free(uint64_t root)
 	page_free(root);
 }
 
+/* A user table entry: valid, and a table (no R/W/X), in the user half of a root or below. */
+static bool is_table(pte_t e)
+{
+	return (e & PTE_V) && !(e & (PTE_R | PTE_W | PTE_X));
+}
+
+/* arch_aspace_free_step's place: root entry i's middle table's entry j, as
+ * i * (PT_ENTRIES + 1) + j, where j == PT_ENTRIES is the middle table itself. */
+#define FREE_SCAN 32 /* entries looked at a step, at most */
+
+bool arch_aspace_free_step(uint64_t root, uint64_t *pos)
+{
+	pte_t *pt = (pte_t *)arch_phys_to_virt(root);
+
+	_Static_assert(GIGA_SHIFT - PT_INDEX_BITS == PAGE_SHIFT + PT_INDEX_BITS, "Sv39: 3 levels");
+	for (int looked = 0; looked < FREE_SCAN; looked++) {
+		uint64_t i = *pos / (PT_ENTRIES + 1), j = *pos % (PT_ENTRIES + 1);
+		pte_t *mid;
+
+		if (i >= KERNEL_HALF_FIRST) {
+			page_free(root);
+			return true;
+		}
+		if (!is_table(pt[i])) {
+			*pos = (i + 1) * (PT_ENTRIES + 1);
+			continue;
+		}
+		mid = table_at(pt[i]);
+		(*pos)++;
+		if (j == PT_ENTRIES) { /* its leaf tables are gone: the middle table goes */
+			page_free((pt[i] >> PTE_PPN_SHIFT) << PAGE_SHIFT);
+			pt[i] = 0;
+			return false;
+		}
+		if (is_table(mid[j])) {
+			page_free((mid[j] >> PTE_PPN_SHIFT) << PAGE_SHIFT);
+			mid[j] = 0;
+			return false;
+		}
+	}
+	return false;
+}
+
 _Static_assert(ARCH_SATP_SV39(0) == SATP_MODE_SV39 && PAGE_SHIFT == 12, "ARCH_SATP_SV39");
 
 void arch_aspace_kernel(void)
