@@ -77,7 +77,8 @@ struct hart {
 	/* The BKL as this hart sees it (bkl.h), written by this hart only: when it last took it,
 	 * and its longest hold and wait in cycles (instructions under -icount). With the longest
 	 * hold, the trap cause and call number (a7) of the thread the hart returned to after it
-	 * (for a system call that did not block, the call itself; 0 and 0: the hart went idle). */
+	 * (for a system call that did not block, the call itself; 0 and 0: the hart went idle).
+	 * The longest hold counts from the hart's start of scheduling (sched_start_hart). */
 	uint64_t bkl_since;
 	uint64_t bkl_hold_max;
 	uint64_t bkl_hold_cause;

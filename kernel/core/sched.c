@@ -131,7 +131,7 @@ bool sched_reap_point_call(void)
 
 	sched_reap_point();
 	cur = me->current;
-	return cur && cur->state == TACET_THREAD_RUNNING && rq_top(me->rq) > (int)cur->prio;
+	return cur && sched_more_urgent_here(cur);
 }
 
 void sched_exit_to_user(void)
@@ -176,6 +176,14 @@ void sched_exit_to_user(void)
 
 void sched_start_hart(void)
 {
+	struct hart *me = this_hart();
+
+	/* The longest hold is counted from here: the boot's (loading init, listing devices for it:
+	 * at most ~7,000 instructions between two points) delayed nobody, as no thread existed
+	 * yet, nor a driver to wait for an interrupt. */
+	me->bkl_hold_max = 0;
+	me->bkl_hold_cause = 0;
+	me->bkl_hold_call = 0;
 	bkl_lock();
 	sched_reap(); /* what boot left to end */
 	sched_exit_to_user();

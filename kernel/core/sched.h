@@ -33,6 +33,13 @@ bool sched_reap_point(void);
 /* The same, for a run on behalf of a system call (sched_reap_call): stops the run when a
  * thread more urgent than the caller is ready on this hart. */
 bool sched_reap_point_call(void);
+/* A thread more urgent than t, this hart's running thread, is ready here (after a preemption
+ * point took an interrupt's top half, or another hart woke one): t's call is held back for it
+ * where it can be (syscall_hold_back). */
+static inline bool sched_more_urgent_here(const struct thread *t)
+{
+	return t->state == TACET_THREAD_RUNNING && rq_top(this_hart()->rq) > (int)t->prio;
+}
 /* Run the reaper's queue to empty, with preemption points (BKL held, at a point where nothing
  * up the stack is in the middle of anything: after a fault, when a dead thread leaves its hart,
  * at a hart's start). Inline. */

@@ -9,6 +9,7 @@
 #include "object/endpoint.h"
 #include "object/frame.h"
 #include "core/hart.h"
+#include "core/preempt.h"
 #include "irq/irq.h"
 #include "mm/kalloc.h"
 #include "lib/kstring.h"
@@ -46,6 +47,14 @@ static void sys_debug_write(struct thread *t)
 	for (unsigned long done = 0; done < len; done += DEBUG_WRITE_CHUNK) {
 		unsigned long n = len - done < DEBUG_WRITE_CHUNK ? len - done : DEBUG_WRITE_CHUNK;
 
+		if (done) {
+			/* a 4 KiB write is 60,000 instructions: a point between two chunks. The
+			 * chunks logged stay logged; t alive means its process and address space are
+			 * (frame.c's header says why) */
+			preempt_point();
+			if (t->state == TACET_THREAD_DEAD)
+				return; /* nobody to answer */
+		}
 		if (copy_from_user(t->proc, chunk, buf + done, n) < 0) {
 			syscall_ret(t, -TACET_EFAULT);
 			return;
@@ -179,25 +188,24 @@ static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_RESUME] = sys_resume,
 };
 
-/* The teardown a call left (or found) is not over, and a thread more urgent than t is ready on
- * this hart: t's call waits, its result held back, and t makes TACET_SYS_RESUME when it next
- * runs (its a7 changed, its pc back on the ecall; whatever else the call returned is in its
- * other registers already). The scheduler runs the more urgent thread on the way out. */
-static void hold_back(struct thread *t)
+/* (syscall.h) For a teardown the call left (or found): its result is kept (whatever else the
+ * call returned is in t's other registers already). The scheduler runs the more urgent thread
+ * on the way out. */
+void syscall_hold_back(struct thread *t)
 {
 	if (t->state != TACET_THREAD_RUNNING)
 		return; /* blocked or ended by the call: it does not return now anyway */
-	if (!t->resuming) {
-		t->resuming = true;
-		t->resume_nr = arch_ctx_syscall_nr(&t->ctx);
-		t->resume_ret = arch_ctx_arg(&t->ctx, 0);
-		arch_ctx_set_syscall_nr(&t->ctx, TACET_SYS_RESUME);
-	}
+	if (t->resuming)
+		return; /* the call held itself back already (sys_resume clears it first) */
+	t->resuming = true;
+	t->resume_nr = arch_ctx_syscall_nr(&t->ctx);
+	t->resume_ret = arch_ctx_arg(&t->ctx, 0);
+	arch_ctx_set_syscall_nr(&t->ctx, TACET_SYS_RESUME);
 	arch_ctx_restart_syscall(&t->ctx);
 }
 
 /* The call again: the rest of the teardown (held back again if a more urgent thread is ready
- * again), then its own number and result back. */
+ * again), then its own number and result back; or the rest of FRAME_NEW's zeroing. */
 static void sys_resume(struct thread *t)
 {
 	if (!t->resuming) {
@@ -206,7 +214,10 @@ static void sys_resume(struct thread *t)
 	}
 	t->resuming = false;
 	arch_ctx_set_syscall_nr(&t->ctx, t->resume_nr);
-	syscall_ret(t, (long)t->resume_ret);
+	if (t->held_frame)
+		frame_new_go_on(t);
+	else
+		syscall_ret(t, (long)t->resume_ret);
 }
 
 void syscall_dispatch(struct thread *t)
@@ -235,5 +246,5 @@ void syscall_dispatch(struct thread *t)
 	syscalls[n](t);
 	/* what the call left to end: its caller sees one call that ended it all */
 	if (!sched_reap_call())
-		hold_back(t);
+		syscall_hold_back(t);
 }

@@ -12,6 +12,12 @@
 /* Run the call in t's registers (a7 = number); results go to t's registers. */
 void syscall_dispatch(struct thread *t);
 
+/* t's call, not over, waits for a more urgent thread of this hart (sched_more_urgent_here): t
+ * makes TACET_SYS_RESUME when it next runs (its a7 changed, its pc back on the ecall), which
+ * goes on with the call: a teardown it left, whose result is kept (syscall.c), or a frame half
+ * zeroed (t->held_frame, frame.c). Its other registers stay as they are meanwhile. */
+void syscall_hold_back(struct thread *t);
+
 /* Argument i of t's call (a0..a6). */
 static inline unsigned long syscall_arg(const struct thread *t, int i)
 {

@@ -26,9 +26,15 @@
  * (TACET_EEXIST). Either way the frame is destroyed there, pages and charge given back:
  * nothing leaks, nobody saw it. The point does not run the reaper's queue (sched_reap_point
  * would take a dead caller off its hart and drop its last reference under the call): a
- * teardown another hart left half-way is finished when the call returns (syscall_dispatch). */
+ * teardown another hart left half-way is finished when the call returns (syscall_dispatch).
+ * Where a thread more urgent than the caller is ready on this hart after a point, the call
+ * waits for it (syscall_hold_back): the frame and the pages zeroed so far are kept in the
+ * thread (held_frame, held_zeroed; still known to no one, ended with the thread by
+ * thread_end), and TACET_SYS_RESUME goes on with them (frame_new_go_on), looking again first
+ * as after any point. */
 #include "object/frame.h"
 #include "core/preempt.h"
+#include "core/sched.h"
 #include "core/syscall.h"
 #include "object/account.h"
 #include "object/cap.h"
@@ -102,6 +108,38 @@ static struct cap *frame_new_recheck(struct thread *t, unsigned long slot, long 
 	return cap_empty_slot(t->proc->cspace, slot, err); /* t alive: its process too */
 }
 
+/* FRAME_NEW's zeroing of f from page i on, then its capability in dst (t's a0 slot, looked up
+ * again after every point: NULL until then when i > 0), with a point between two pages, after
+ * which the call looks again (the header says why) and, if a thread more urgent than t is
+ * ready on this hart, waits for it (syscall_hold_back: f and i kept in t, f ended with t if t
+ * ends meanwhile, thread_end; frame_new_go_on goes on). */
+static void frame_zero_from(struct thread *t, struct frame *f, unsigned long i, struct cap *dst)
+{
+	long err;
+
+	for (; i < f->pages; i++) {
+		if (i) {
+			preempt_point();
+			dst = frame_new_recheck(t, syscall_arg(t, 0), &err);
+			if (!dst) {
+				frame_destroy(f); /* nobody saw it: no reference to drop */
+				if (err)
+					syscall_ret(t, -err);
+				return;
+			}
+			if (sched_more_urgent_here(t)) {
+				t->held_frame = f;
+				t->held_zeroed = i;
+				syscall_hold_back(t);
+				return;
+			}
+		}
+		page_zero(f->pa + i * PAGE_SIZE);
+	}
+	cap_install(dst, &f->obj, TACET_RIGHTS_ALL, 0);
+	syscall_ret(t, 0);
+}
+
 /* (slot, pages): a new RAM frame of pages contiguous zeroed pages, charged to the caller. */
 void sys_frame_new(struct thread *t)
 {
@@ -123,21 +161,15 @@ void sys_frame_new(struct thread *t)
 		syscall_ret(t, -TACET_ENOMEM);
 		return;
 	}
-	for (unsigned long i = 0; i < pages; i++) {
-		if (i) {
-			preempt_point();
-			dst = frame_new_recheck(t, slot, &err);
-			if (!dst) {
-				frame_destroy(f); /* nobody saw it: no reference to drop */
-				if (err)
-					syscall_ret(t, -err);
-				return;
-			}
-		}
-		page_zero(f->pa + i * PAGE_SIZE);
-	}
-	cap_install(dst, &f->obj, TACET_RIGHTS_ALL, 0);
-	syscall_ret(t, 0);
+	frame_zero_from(t, f, 0, dst);
+}
+
+void frame_new_go_on(struct thread *t)
+{
+	struct frame *f = t->held_frame;
+
+	t->held_frame = NULL; /* the call's again: a point's recheck ends it if t ends */
+	frame_zero_from(t, f, t->held_zeroed, NULL); /* held at a point: zeroed > 0 */
 }
 
 /* FRAME_DERIVE's decode: a frame, an empty slot, and pages [first, first + pages) within it. */

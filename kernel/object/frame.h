@@ -38,6 +38,8 @@ struct frame *frame_derive(struct account *acct, struct frame *f, uint64_t first
 
 struct thread;
 void sys_frame_new(struct thread *t);
+/* FRAME_NEW held back half-zeroed (t->held_frame): the rest of it (TACET_SYS_RESUME). */
+void frame_new_go_on(struct thread *t);
 void sys_frame_derive(struct thread *t);
 
 #endif

@@ -6,6 +6,7 @@
  * A thread's end never ends another thread directly: the caller it leaves without a reply,
  * its process, what its process held go through the reaper's queue (reaper.h). */
 #include "object/thread.h"
+#include "object/frame.h"
 #include "core/syscall.h"
 #include "object/cap.h"
 #include "core/console.h"
@@ -108,6 +109,10 @@ void thread_end(struct thread *t, long status)
 
 	thread_detach(t);
 	t->state = TACET_THREAD_DEAD;
+	if (t->held_frame) { /* a FRAME_NEW it will not finish: nobody saw the frame */
+		frame_destroy(t->held_frame);
+		t->held_frame = NULL;
+	}
 	list_remove(&t->proc_link);
 	if (--p->nthreads == 0)
 		process_end(p, status);

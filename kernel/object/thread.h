@@ -27,12 +27,16 @@ struct thread {
 	enum tacet_thread_state state;
 	struct thread *next, *prev; /* run queue or wait queue links */
 
-	/* A system call done but for the teardown it left, which a more urgent thread of this
-	 * hart interrupted (syscall.c): its number and result, kept while the thread's a7 says
-	 * TACET_SYS_RESUME and it makes that call again when it next runs. */
+	/* A system call a more urgent thread of this hart interrupted (syscall_hold_back), kept
+	 * while the thread's a7 says TACET_SYS_RESUME and it makes that call again when it next
+	 * runs: its number, and its result (done but for the teardown it left) or the frame it
+	 * makes (FRAME_NEW, held_frame: no capability names it yet; ended with the thread) and
+	 * the pages of it zeroed so far. */
 	bool resuming;
 	unsigned long resume_nr;
 	unsigned long resume_ret;
+	struct frame *held_frame;
+	unsigned long held_zeroed;
 
 	/* IPC: the message a blocked sender carries, or the slot a receiver takes a cap into. */
 	void *blocked_on;      /* endpoint or notification it waits on */

@@ -39,6 +39,11 @@ SERVER_SRCS_bench_boot := servers/uart/uart.c servers/bench/boot.c $(BENCH_COMMO
 SERVERS += bench_frame
 SERVER_SRCS_bench_frame := servers/bench/frame.c $(BENCH_COMMON)
 
+# bench_framewake: a top-priority thread's timer lateness while a lower one on its hart makes
+# 256-page frames (the same-hart bound inside FRAME_NEW, issue 16).
+SERVERS += bench_framewake
+SERVER_SRCS_bench_framewake := servers/bench/framewake.c $(BENCH_COMMON)
+
 # bench_blk: 4 KiB reads from the block service at queue depth 1 and 16, wall clock.
 SERVERS += bench_blk
 SERVER_SRCS_bench_blk := servers/bench/blk.c
