@@ -1,6 +1,7 @@
-/* exit.c: _exit(), where picolibc's exit() and abort() end. A server started by init first
- * tells init its status (INIT_EXIT on TACET_CHILD_INIT, see <tacet/init_proto.h>); then the
- * thread, and with the last one the process, ends in the kernel. */
+/* exit.c: _exit(), where picolibc's exit() and abort() end (and so a return from main). A
+ * server started by init first tells init its status (INIT_EXIT on TACET_CHILD_INIT, see
+ * <tacet/init_proto.h>); then the process ends in the kernel, every thread of it, as a POSIX
+ * process does (a thread that should end alone calls tacet_exit). */
 #include <unistd.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
@@ -12,5 +13,5 @@ void _exit(int status)
 	/* init itself has its thread in that slot, not an endpoint */
 	if (tacet_cap_info(TACET_CHILD_INIT, NULL, NULL) == TACET_CAP_ENDPOINT)
 		tacet_call(TACET_CHILD_INIT, &msg);
-	tacet_exit(status);
+	tacet_process_exit(status);
 }

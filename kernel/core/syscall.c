@@ -186,6 +186,7 @@ static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_SELF] = sys_self,
 	[TACET_SYS_IRQ_ACK_WAIT] = sys_irq_ack_wait,
 	[TACET_SYS_RESUME] = sys_resume,
+	[TACET_SYS_PROCESS_EXIT] = sys_process_exit,
 };
 
 /* (syscall.h) For a teardown the call left (or found): its result is kept (whatever else the

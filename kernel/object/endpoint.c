@@ -234,6 +234,8 @@ static long reply_from(struct thread *t, int first)
 		caller->in_fault = 0;
 		if (TACET_TAG_LABEL(tag) == TACET_FAULT_KILL)
 			thread_exit(caller, -TACET_EFAULT);
+		else if (TACET_TAG_LABEL(tag) == TACET_FAULT_END)
+			thread_fault_end(caller);
 		else
 			sched_ready(caller);
 		return 0;
@@ -284,7 +286,7 @@ void endpoint_reply_error(struct thread *caller, long err)
 	caller->replier = NULL;
 	if (caller->in_fault) { /* nobody will handle its fault */
 		caller->in_fault = 0;
-		thread_exit(caller, -TACET_EFAULT);
+		thread_fault_end(caller);
 		return;
 	}
 	syscall_ret(caller, -err);

@@ -34,7 +34,6 @@
  * as after any point. */
 #include "object/frame.h"
 #include "core/preempt.h"
-#include "core/sched.h"
 #include "core/syscall.h"
 #include "object/account.h"
 #include "object/cap.h"
@@ -127,7 +126,7 @@ static void frame_zero_from(struct thread *t, struct frame *f, unsigned long i, 
 					syscall_ret(t, -err);
 				return;
 			}
-			if (sched_more_urgent_here(t)) {
+			if (preempt_urgent(t)) {
 				t->held_frame = f;
 				t->held_zeroed = i;
 				syscall_hold_back(t);

@@ -99,6 +99,7 @@ struct process *process_new(struct account *acct, const char *name)
 	}
 	for (size_t i = 0; i < PROCESS_NAME_MAX - 1 && name[i]; i++)
 		p->name[i] = name[i];
+	p->kill_status = -TACET_EDEAD;
 	list_init(&p->threads);
 	list_init(&p->endpoints);
 	list_init(&p->children);
@@ -352,7 +353,7 @@ void process_reap(struct process *p)
 	 * behind the ones there were: it ends among those, so the list ends too. A thread already
 	 * queued to end ends with the status it was queued with. */
 	t = list_entry(p->threads.next, struct thread, proc_link);
-	thread_end(t, t->obj.queued ? t->exit_status : -TACET_EDEAD);
+	thread_end(t, t->obj.queued ? t->exit_status : p->kill_status);
 	if (!list_empty(&p->threads))
 		reaper_end_first(&p->obj);
 }

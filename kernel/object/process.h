@@ -62,6 +62,8 @@ struct process {
 	struct list_node threads; /* its live threads (struct thread's proc_link) */
 	struct list_node endpoints; /* the endpoints it created (struct endpoint's owner_link) */
 	int is_root_server;       /* init: its end ends the system */
+	int kill_status;          /* what its threads end with when it is ended (process_kill):
+				   * -TACET_EDEAD, or -TACET_EFAULT after a fault (thread_fault_end) */
 };
 /* 256 bytes, a kalloc size: a 100,000-process chain (preempt-teardown) fits its budget. */
 _Static_assert(sizeof(struct process) <= 256, "struct process fits 256 bytes");

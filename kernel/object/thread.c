@@ -132,7 +132,16 @@ void thread_fault(struct thread *t)
 		p->name, tf->scause, tf->sepc, tf->stval);
 	if (p->fault_ep && endpoint_send_fault(t) == 0)
 		return; /* the supervisor decides */
+	thread_fault_end(t);
+}
+
+void thread_fault_end(struct thread *t)
+{
+	struct process *p = t->proc;
+
+	p->kill_status = -TACET_EFAULT;
 	thread_exit(t, -TACET_EFAULT);
+	process_kill(p);
 }
 
 void thread_destroy(struct thread *t)
@@ -245,6 +254,17 @@ void sys_thread_set(struct thread *t)
 void sys_exit(struct thread *t)
 {
 	thread_exit(t, (long)syscall_arg(t, 0));
+}
+
+/* (status): t's process ends, every thread of it with status (t first). As for EXIT, t never
+ * runs user code again: it is on the reaper's queue, which every call of its runs first. */
+void sys_process_exit(struct thread *t)
+{
+	long status = (long)syscall_arg(t, 0);
+
+	t->proc->kill_status = (int)status;
+	thread_exit(t, status);
+	process_kill(t->proc);
 }
 
 /* () -> its thread id; a1 = its hart, a2 = its priority. */

@@ -77,8 +77,13 @@ void thread_exit(struct thread *t, long status);
 void thread_end(struct thread *t, long status);
 /* The reaper's: end a thread queued by thread_exit, unless it has ended meanwhile. */
 void thread_reap(struct thread *t);
-/* A user fault: report to the process's fault endpoint, or end the thread. */
+/* A user fault: report to the process's fault endpoint (its supervisor, whose reply resumes t,
+ * ends t or ends its process: enum tacet_fault_reply), or, with none, end t's process. */
 void thread_fault(struct thread *t);
+/* t faulted and nobody resumes it: its whole process ends (one faulted thread leaves the
+ * others nothing to trust: its state may be half-updated), t and the process with
+ * -TACET_EFAULT, the other threads too. */
+void thread_fault_end(struct thread *t);
 /* At the last reference (kobj_put): t has exited. */
 void thread_destroy(struct thread *t);
 
@@ -88,6 +93,7 @@ extern struct ilist all_threads;
 void sys_thread_new(struct thread *t);
 void sys_thread_set(struct thread *t);
 void sys_exit(struct thread *t);
+void sys_process_exit(struct thread *t);
 void sys_self(struct thread *t);
 
 #endif

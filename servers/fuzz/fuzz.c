@@ -17,7 +17,7 @@
  *     to SLOT_INIT, so it cannot unmap, map over or re-thread itself;
  *   - slots SLOT_INIT and SLOT_SPARE (and fuzz_keep's) are never an argument of a call (not
  *     even a fault endpoint for PROCESS_NEW: init would take a child's fault for the fuzzer's
- *     own), and EXIT is never called;
+ *     own), and EXIT and PROCESS_EXIT are never called;
  *   - a call that would block forever is not made: CALL, RECV and REPLY_RECV on an endpoint
  *     (only the fuzzer holds its endpoints, so nobody would answer), WAIT on a notification it
  *     could not signal first;
@@ -247,7 +247,7 @@ static void fuzz_args(unsigned long nr, unsigned long *arg)
 		arg[i] = fuzz_arg();
 }
 
-/* Mostly real call numbers, now and then one past the table. Never EXIT. */
+/* Mostly real call numbers, now and then one past the table. Never EXIT nor PROCESS_EXIT. */
 static unsigned long fuzz_nr(void)
 {
 	static const unsigned long bad[] = { TACET_SYS_COUNT, TACET_SYS_COUNT + 1, 63, 255,
@@ -262,7 +262,7 @@ static unsigned long fuzz_nr(void)
 			nr = bad[(r >> 9) % ARRAY_LEN(bad)];
 		else
 			nr = rng_next();
-	} while (nr == TACET_SYS_EXIT);
+	} while (nr == TACET_SYS_EXIT || nr == TACET_SYS_PROCESS_EXIT);
 	return nr;
 }
 

@@ -1,7 +1,7 @@
 /* init: the root server. Starts the servers named by the boot argument `init.run=a,b,...`
  * from the boot module archive, each in its own process with only the capabilities listed in
  * <tacet/init_proto.h>, then supervises them: it reports every fault (and ends the faulting
- * thread), restarts a server that failed (a fault, an exit with a non-zero status, or an end
+ * server, every thread of it), restarts a server that failed (a fault, an exit with a non-zero status, or an end
  * without INIT_EXIT) if its entry allows (`*N`: up to N times; the pause before each restart
  * doubles from 1 ms to 100 ms while it keeps failing within a second of its start), and powers
  * the machine off once every server it started has finished for good. A restarted server gets
@@ -751,7 +751,8 @@ static long start_service(void)
 	return err < 0 ? err : 0;
 }
 
-/* The supervisor: a message on the fault endpoint (a server's fault: reported, the thread ended);
+/* The supervisor: a message on the fault endpoint (a server's fault: reported, the server's
+ * process ended, every thread of it);
  * fills *reply. */
 static void fault(const struct tacet_msg *msg, unsigned long badge, struct tacet_msg *reply)
 {
@@ -765,7 +766,7 @@ static void fault(const struct tacet_msg *msg, unsigned long badge, struct tacet
 	       "ending it\n", s ? s->name : "?", msg->w[0], msg->w[1], msg->w[2], msg->w[3]);
 	if (s)
 		s->status = -TACET_EFAULT;
-	reply->tag = TACET_TAG(TACET_FAULT_KILL, 0);
+	reply->tag = TACET_TAG(TACET_FAULT_END, 0); /* the whole server: its other threads too */
 }
 
 /* Every server's process has ended, and the service thread has withdrawn every name: drop what

@@ -74,6 +74,16 @@ SERVER_SRCS_chain_frame := servers/tests/chain_frame.c servers/tests/chains.c
 SERVER_SRCS_chain_cap := servers/tests/chain_cap.c servers/tests/chains.c
 SERVER_SRCS_chain_proc := servers/tests/chain_proc.c servers/tests/chains.c
 SERVER_SRCS_chain_fault := servers/tests/chain_fault.c servers/tests/chains.c
+# faultmany, returnmany: a process ends whole when one thread faults or main returns, while
+# 200 other threads of it wait (issue 17).
+SERVERS += faultmany returnmany
+SERVER_SRCS_faultmany := servers/tests/faultmany.c servers/tests/waiters.c
+SERVER_SRCS_returnmany := servers/tests/returnmany.c servers/tests/waiters.c
+
+# framehold: a process ends while its FRAME_NEW is held back for a more urgent thread.
+SERVERS += framehold
+SERVER_SRCS_framehold := servers/tests/framehold.c servers/bench/bench.c
+
 # spread: processes of 1,088 sparse mappings (a page-table page each) and 100 capabilities,
 # ended without a thread and with one: all back, in bounded steps (issue 16).
 SERVERS += spread

@@ -168,12 +168,13 @@ enum hostile {
 	FILL_AND_EMPTY,/* fills it and empties it again, both in the window */
 	SPEND_BUDGET,  /* another thread charges the account up to its limit */
 	FILL_OTHER,    /* another slot filled: nothing to do with the call */
+	URGENT,        /* a more urgent thread of the caller's hart ready: the call waits for it */
 	HOSTILE_KINDS
 };
 
 static const char *const hostile_names[] = {
 	"nothing", "end the thread", "end the process", "fill the slot", "fill and empty the slot",
-	"spend the budget", "fill another slot",
+	"spend the budget", "fill another slot", "a more urgent thread",
 };
 
 /* The caller and what it has: the test's own, set up as the kernel has them. */
@@ -189,7 +190,23 @@ static struct {
 	uint64_t used_before; /* the account before the call */
 	size_t pages_before, objects_before;
 	uint64_t spent;       /* what SPEND_BUDGET charged */
+	bool urgent;          /* URGENT: a more urgent thread is ready (preempt_urgent) */
+	size_t held_back;     /* syscall_hold_back's calls */
 } sc;
+
+/* core/preempt.h's and syscall.h's, here the test's: the urgent thread, and the hold-back (the
+ * kernel's also makes the thread's next call TACET_SYS_RESUME: frame_new_go_on here). */
+bool preempt_urgent(const struct thread *t)
+{
+	assert_ptr_equal(t, &sc.thread);
+	return sc.urgent;
+}
+
+void syscall_hold_back(struct thread *t)
+{
+	assert_ptr_equal(t, &sc.thread);
+	sc.held_back++;
+}
 
 static const uint8_t zero_page[PAGE_SIZE];
 
@@ -237,6 +254,9 @@ void preempt_point(void)
 	case FILL_OTHER:
 		cap_install(&cs->slots[SLOT_OTHER], &sc.filler->obj, TACET_RIGHTS_ALL, 0);
 		break;
+	case URGENT:
+		sc.urgent = true;
+		break;
 	default:
 		fail();
 	}
@@ -272,7 +292,7 @@ static void scene_check(void)
 	struct cspace *cs = sc.proc.cspace;
 	long ret = (long)arch_ctx_arg(&sc.thread.ctx, 0);
 	bool done = sc.what == NOTHING || sc.what == FILL_AND_EMPTY || sc.what == SPEND_BUDGET ||
-		    sc.what == FILL_OTHER;
+		    sc.what == FILL_OTHER || sc.what == URGENT;
 	const char *what = hostile_names[sc.what];
 
 	if (done) {
@@ -282,7 +302,9 @@ static void scene_check(void)
 		if (ret != 0 || !f || f == sc.filler)
 			fail_msg("%s at point %zu: returned %ld, slot %p", what, sc.at, ret,
 				 (const void *)f);
-		assert_int_equal(sc.points, sc.pages - 1); /* a point between every two pages */
+		/* a point between every two pages (and one more, the first look on going on, for
+		 * a call that waited) */
+		assert_int_equal(sc.points, sc.pages - 1 + (sc.what == URGENT));
 		assert_int_equal(f->obj.refs, 1);
 		assert_int_equal(f->pages, sc.pages);
 		assert_null(f->parent);
@@ -324,10 +346,35 @@ static void scene_check(void)
 	fake_kernel_reset();
 }
 
+/* A call that waited for the urgent thread: held back at the point after page at + 1, its
+ * frame in its thread (whole, charged, pages out, nobody's), nothing answered; then it goes on
+ * (TACET_SYS_RESUME) with no urgent thread left. */
+static void held_then_resumed(void)
+{
+	struct frame *f = sc.thread.held_frame;
+
+	assert_int_equal(sc.held_back, 1);
+	if (!f || sc.thread.held_zeroed != sc.at + 1)
+		fail_msg("held at point %zu: frame %p, %lu pages zeroed", sc.at, (void *)f,
+			 sc.thread.held_zeroed);
+	assert_int_equal(f->pages, sc.pages);
+	assert_int_equal(f->obj.refs, 0);
+	assert_null(sc.proc.cspace->slots[SLOT_NEW].obj);
+	assert_int_equal((long)arch_ctx_arg(&sc.thread.ctx, 0), SLOT_NEW); /* nothing answered */
+	assert_int_equal(sc.acct->used, sc.used_before + frame_charge(sc.pages));
+	assert_int_equal(fake_pages_in_use(), sc.pages_before + sc.pages);
+	sc.urgent = false; /* it ran; the caller runs again */
+	frame_new_go_on(&sc.thread);
+	assert_null(sc.thread.held_frame);
+	assert_int_equal(sc.held_back, 1);
+}
+
 static void frame_new_preempted(size_t pages, enum hostile what, size_t at)
 {
 	scene_setup(pages, what, at);
 	sys_frame_new(&sc.thread);
+	if (what == URGENT)
+		held_then_resumed();
 	scene_check();
 }
 

@@ -52,6 +52,14 @@ CASES += [
           r"init: server spread finished with status 0",
           r"init: leak check: .*: PASS", r"init: all 1 servers done; powering off"],
          smp=2, bootargs="init.run=spread@1 init.budget=4000", icount=True, timeout=60),
+    # A process ends while its FRAME_NEW waits, half-zeroed, for a more urgent thread of its
+    # hart (servers/tests/framehold.c): the frame kept in the thread goes with it.
+    case("frame-held-end",
+         [r"framehold: woken \d+ ns late; the maker started 1 frames, made 0: inside one",
+          r"tacet: process framehold ended \(status 0\)",
+          r"init: server framehold finished with status 0",
+          r"init: leak check: .*: PASS", r"init: all 1 servers done; powering off"],
+         smp=2, bootargs="init.run=framehold@1/200", icount=True, timeout=60),
     case("teardown-chain-derived-frames",
          [r"chain_frame: derived 10000 frames, each from the one before: kernel objects \d+ -> "
           r"\d+ \(the root and the last\): PASS",

@@ -77,6 +77,9 @@ enum tacet_sys {
 	TACET_SYS_RESUME = 36,       /* the kernel's own: a call whose end a more urgent thread
 				      * interrupted goes on (its thread makes it again, unknowing;
 				      * anyone else gets ENOSYS) */
+	TACET_SYS_PROCESS_EXIT = 37, /* (status): end the caller's process, every thread of it,
+				      * each with status (exit() does it: a process whose main
+				      * returned does not live on in its other threads) */
 	TACET_SYS_COUNT
 };
 
@@ -227,10 +230,13 @@ struct tacet_hart_info {
 /* Fault message sent to a process's fault endpoint: label, then the words below. */
 #define TACET_LABEL_FAULT 0xfa17
 /* words: [0] cause (scause), [1] pc, [2] faulting address (stval), [3] thread id.
- * The reply's label decides: resume the thread (after fixing what faulted) or end it. */
+ * The reply's label decides: resume the thread (after fixing what faulted), end that thread
+ * alone, or end its whole process (what the kernel does itself when a process has no fault
+ * endpoint, or its supervisor ends before it answers). */
 enum tacet_fault_reply {
 	TACET_FAULT_RESUME = 0,
-	TACET_FAULT_KILL = 1,
+	TACET_FAULT_KILL = 1, /* the thread alone */
+	TACET_FAULT_END = 2,  /* its process: every thread ends, with -TACET_EFAULT */
 };
 
 #endif

@@ -143,14 +143,23 @@ static inline long tacet_log_sync(void)
 	return tacet_debug_write(0, 0);
 }
 
-/* Ends the calling thread; the last thread of a process ends the process. Plain exit() runs
- * atexit handlers and flushes stdout first, then comes here through _exit(). */
+/* Ends the calling thread; the last thread of a process ends the process. To end the whole
+ * process, every thread of it: tacet_process_exit (exit() and a return from main do). */
 _Noreturn static inline void tacet_exit(long status)
 {
 	/* The kernel never returns from this call; if it ever did, asking again is the only
 	 * answer that keeps the promise of _Noreturn. */
 	for (;;)
 		tacet_syscall1(TACET_SYS_EXIT, (unsigned long)status);
+}
+
+/* Ends the calling process, every thread of it, each with status (its watchers and its
+ * supervisor see status). Plain exit() runs atexit handlers and flushes stdout first, then
+ * comes here through _exit(). */
+_Noreturn static inline void tacet_process_exit(long status)
+{
+	for (;;) /* as tacet_exit: never returns */
+		tacet_syscall1(TACET_SYS_PROCESS_EXIT, (unsigned long)status);
 }
 
 /* Gives the hart to another ready thread of the same or higher priority; returns 0. */
