@@ -176,6 +176,7 @@ void sched_exit_to_user(void)
 
 void sched_start_hart(void)
 {
+	ktest_mark_hold_reset(); /* the longest hold counts from here (boot's delayed nobody) */
 	bkl_lock();
 	sched_reap(); /* what boot left to end */
 	sched_exit_to_user();
