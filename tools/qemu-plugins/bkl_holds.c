@@ -17,10 +17,12 @@
  * QEMU runs one vCPU at a time on one thread (QEMU refuses MTTCG with icount), so what the
  * counter gained since the last block callback belongs to the vCPU that ran that block: each
  * vCPU's count is exact at every marker, whatever the position of the marker in its block. An
- * instruction that leaves its block early (an MMIO access QEMU replays as a block of its own,
- * an exception) is counted once: the replayed block is translated for memory callbacks only,
- * so neither its inline add nor its block callback exist. (A count of whole blocks at their
- * start would count the rest of such a block twice.)
+ * instruction that leaves its block early is counted once: an MMIO access that QEMU replays as
+ * a block of its own under -icount (that block is translated for memory callbacks only, so
+ * neither its inline add nor its block callback exist), or one that takes an exception (counted
+ * though it does not retire: one instruction more per fault). A count of whole blocks at their
+ * start would count the rest of each such block twice: over a stress_procs boot, 1,078,289
+ * instructions more than were executed.
  *
  * Output, at QEMU's exit, into the file given as out=PATH: one line per vCPU
  *   vcpu=I longest=N stretches=N from=0xADDR to=0xADDR retired=N open=0|1 anomalies=N
@@ -29,7 +31,10 @@
  * the addresses of that stretch's start and end markers (bkl_unlock is inline: its address is
  * the release's caller); retired: all the vCPU retired (marker instructions included); open: a
  * stretch still open at exit; anomalies: an end without a start, or a start while open (0 in a
- * kernel whose markers are right).
+ * kernel whose markers are right). With detail=on, then, for each vCPU's longest stretch, one
+ *   path vcpu=I tb=0xADDR runs=N
+ * line per translation block it ran (the block holding the start marker excepted): where the
+ * hold went (look the addresses up in build/test/kernel.syms).
  *
  * Usage: qemu-system-riscv64 -icount shift=0,... -plugin build/bkl_holds.so,out=PATH ...
  * Built by the Makefile with the host cc (-shared -fPIC). QEMU 7.2 as Debian ships it supports
