@@ -45,7 +45,7 @@ kernel_srcs = $(foreach d,$(1),$(sort $(wildcard $(d)/*.c $(d)/*.S)))
 KERNEL_SRCS := $(call kernel_srcs,$(KERNEL_DIRS))
 TEST_KERNEL_SRCS := $(call kernel_srcs,$(TEST_KERNEL_DIRS))
 
-.PHONY: all kernel test-kernel callgraph userspace qemu run gdb test bench deps host-tests dtbs print-dtb clean
+.PHONY: all kernel test-kernel callgraph userspace qemu-plugins qemu run gdb test bench deps host-tests dtbs print-dtb clean
 all: kernel userspace
 
 # Per-source flags, in every kernel built (KERNEL_CFLAGS_<source>; flags live here: a changed
@@ -135,6 +135,18 @@ $(BUILD)/modules/%.elf: $(BUILD)/servers/%.elf
 $(BUILD)/modules.img: $(SERVER_BOOT_ELFS) tools/mkmodules.py
 	python3 tools/mkmodules.py $@ $(SERVER_BOOT_ELFS)
 userspace: $(BUILD)/modules.img
+
+# --- QEMU plugins (host code QEMU loads with -plugin) --------------------------------------
+# bkl_holds.so: counts each hart's own instructions in its BKL holds between the test kernel's
+# hold markers (tools/qemu-plugins/bkl_holds.c, docs/benchmarks.md "BKL holds per hart"); the
+# stress benchmarks and bench_frame's boot load it (tests/bench/bench.py), so make bench,
+# bench-stress, bench-docs and test build it. The host's cc, no QEMU header (the file declares
+# the API it uses).
+BKL_HOLDS_PLUGIN := $(BUILD)/bkl_holds.so
+$(BKL_HOLDS_PLUGIN): tools/qemu-plugins/bkl_holds.c kernel/test/ktest_marks.h Makefile
+	@mkdir -p $(@D)
+	$(HOST_CC) -shared -fPIC -O2 -Wall -Wextra -Werror -fvisibility=hidden -o $@ $<
+qemu-plugins: $(BKL_HOLDS_PLUGIN)
 
 # --- device trees: QEMU's own tree for the machine, plus Tacet's overlay -------------------
 # QEMU describes in its tree the machine it was started as, and leaves a tree given with -dtb as
@@ -240,7 +252,7 @@ gdb: deps
 		-ex 'target remote :1234'; kill %1 2>/dev/null || true
 
 test: deps
-	@$(MAKE) --no-print-directory kernel test-kernel callgraph userspace host-tests $(BAD_MODULES) $(BLK_TEST_IMG)
+	@$(MAKE) --no-print-directory kernel test-kernel callgraph userspace qemu-plugins host-tests $(BAD_MODULES) $(BLK_TEST_IMG)
 	@python3 tests/run.py
 
 # --- benchmarks (make bench): tests/bench/bench.mk ----------------------------------------

@@ -125,6 +125,9 @@ void arch_ipi_raise_self(void);
 /* --- external interrupts: the controller registers a struct irqchip (kernel/irq/irqchip.h) --- */
 
 /* --- diagnostics --- */
+/* arch_mark(n) (inline, arch_types.h): one instruction that does nothing, n telling it apart,
+ * for a tool that watches the instruction stream (the test kernel's BKL hold markers,
+ * test/ktest.h). */
 void arch_dump_frame(const struct trap_frame *tf);
 /* Print pc, then walk frame pointers from fp, printing at most max_depth return addresses as
  * symbols; ra is the return address register at pc (for a leaf function), or 0. */

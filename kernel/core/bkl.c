@@ -125,6 +125,7 @@ void bkl_lock_slow(void)
 	if (requests)
 		arch_ipi_raise_self();
 	me->bkl_since = arch_cycles();
+	ktest_mark_hold_start();
 	if (me->bkl_since - start > me->bkl_wait_max)
 		me->bkl_wait_max = me->bkl_since - start;
 }
@@ -193,6 +194,7 @@ void bkl_yield(void)
 		if (now - me->bkl_since > me->bkl_hold_max)
 			bkl_note_hold(me, now - me->bkl_since);
 		me->bkl_since = now;
+		ktest_mark_hold_restart();
 		return;
 	}
 	/* the first waiter goes in now (a release alone would let this hart take it back) */

@@ -23,6 +23,7 @@
 #include "core/hart.h"
 #include "core/panic.h"
 #include "core/timer.h"
+#include "test/ktest.h"
 
 struct bkl {
 	uint32_t locked;      /* the holder's bkl_token, 0 while free (the swap's word) */
@@ -89,6 +90,7 @@ static inline __attribute__((always_inline)) void bkl_lock_masked(void)
 		return;
 	}
 	me->bkl_since = arch_cycles();
+	ktest_mark_hold_start();
 }
 
 /* Anywhere else: the same, after the debug build's check that interrupts are masked. */
@@ -116,6 +118,7 @@ static inline __attribute__((always_inline)) void bkl_unlock(void)
 	struct bkl *l = &bkl;
 	uint64_t hold = arch_cycles() - me->bkl_since;
 
+	ktest_mark_hold_end();
 	if (KDEBUG && __atomic_load_n(&l->locked, __ATOMIC_RELAXED) != me->bkl_token)
 		bkl_misuse("not held by this hart");
 	if (__builtin_expect(hold > me->bkl_hold_max, 0))

@@ -184,6 +184,7 @@ void sched_start_hart(void)
 	me->bkl_hold_max = 0;
 	me->bkl_hold_cause = 0;
 	me->bkl_hold_call = 0;
+	ktest_mark_hold_reset(); /* the plugin's too (tools/qemu-plugins/bkl_holds.c) */
 	bkl_lock();
 	sched_reap(); /* what boot left to end */
 	sched_exit_to_user();

@@ -3,11 +3,12 @@
 # servers/bench/), then tests/bench/bench.py has the device trees made for its machines
 # (make print-dtb), boots each benchmark under -icount and writes
 # build/bench/results.json; then the wall-clock ones (the block service's IOPS, on
-# build/blk-big.img), printed only.
+# build/blk-big.img), printed only. bench_frame's boot runs the test kernel with the BKL holds
+# plugin (qemu-plugins, the Makefile), as the stress boots do.
 # `python3 tests/bench/bench.py --check-deterministic` runs them twice and compares.
 
 bench: deps
-	@$(MAKE) --no-print-directory kernel test-kernel userspace $(BLK_BIG_IMG)
+	@$(MAKE) --no-print-directory kernel test-kernel userspace qemu-plugins $(BLK_BIG_IMG)
 	@python3 tests/bench/bench.py
 
 # `make bench-docs`: the same benchmarks but the wall-clock ones, and the stress benchmarks (make
@@ -16,15 +17,16 @@ bench: deps
 # change: `make test` fails while the two disagree (bench/docs-figures).
 .PHONY: bench-docs
 bench-docs: deps
-	@$(MAKE) --no-print-directory kernel test-kernel userspace
+	@$(MAKE) --no-print-directory kernel test-kernel userspace qemu-plugins
 	@python3 tests/bench/bench.py --write-docs
 
 # `make bench-stress`: the stress benchmarks (bench.py --stress): the interrupt paths' tail and
 # the longest BKL hold while a stressor runs on each other hart (servers/bench/stress.h), on 4
 # harts and on 8 (one stressor on six harts), seconds a boot; results.json keeps the other
-# benchmarks' figures from their last run. make test runs them as bench/stress-deterministic,
-# bench/stress-budgets and bench/stress-same-hart-bound.
+# benchmarks' figures from their last run. They boot the test kernel with the BKL holds plugin
+# (each hart's own instructions in its holds). make test runs them as
+# bench/stress-deterministic, bench/stress-budgets and bench/stress-same-hart-bound.
 .PHONY: bench-stress
 bench-stress: deps
-	@$(MAKE) --no-print-directory kernel userspace
+	@$(MAKE) --no-print-directory kernel test-kernel userspace qemu-plugins
 	@python3 tests/bench/bench.py --stress

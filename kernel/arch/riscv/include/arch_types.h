@@ -166,6 +166,12 @@ static inline __attribute__((always_inline)) void arch_cpu_relax(void)
 	__asm__ volatile(".insn i 0x0f, 0, x0, x0, 0x010" : : : "memory");
 }
 
+/* A marker in the instruction stream for a tool that watches it (the test kernel's BKL hold
+ * markers, test/ktest.h; tools/qemu-plugins/bkl_holds.c): `slti x0, x0, n`, a HINT (rd = x0:
+ * SLTI's are among those the unprivileged spec leaves for custom use), which writes nothing and
+ * costs one instruction; n (0..2047) tells the markers apart. Only the test kernel has any. */
+#define arch_mark(n) __asm__ volatile("slti x0, x0, %0" : : "i"(n))
+
 /* Whether an interrupt enabled in sie is pending on this hart (sstatus.SIE aside). */
 static inline __attribute__((always_inline)) bool arch_interrupts_pending(void)
 {
