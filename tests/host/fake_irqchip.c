@@ -357,6 +357,19 @@ void arch_local_irq_disable(void)
 	log_event((struct fake_event){ .op = FAKE_IRQ_DISABLE, .hart = fake_hart() });
 }
 
+/* spinlock.c's slow side, here the test's: a wait spins (the host's threads run at once and
+ * nobody sleeps, so a release has nobody to wake). */
+void spin_lock_wait(struct spinlock *lock)
+{
+	while (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))
+		;
+}
+
+void spin_wake_sleepers(struct spinlock *lock)
+{
+	(void)lock;
+}
+
 void spin_misuse(const struct spinlock *lock, const char *what)
 {
 	fail_msg("spinlock %s: %s (hart %u)", lock->name, what, fake_hart());

@@ -239,12 +239,13 @@ int arch_hart_stacks_init(struct hart *h)
 
 uint64_t arch_aspace_new(void)
 {
-	uint64_t root = page_alloc_zeroed();
+	uint64_t root = page_alloc_run(1); /* not zeroed: each half is written below */
 	pte_t *pt;
 
 	if (!root)
 		return 0;
 	pt = (pte_t *)arch_phys_to_virt(root);
+	memset(pt, 0, KERNEL_HALF_FIRST * sizeof(pte_t));
 	/* The kernel's top-level entries are all made at boot, so a copy stays complete. */
 	for (int i = KERNEL_HALF_FIRST; i < PT_ENTRIES; i++)
 		pt[i] = kernel_pt[i];
