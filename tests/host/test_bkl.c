@@ -5,7 +5,8 @@
  * they slept and when a hostile hart takes and drops the lock as fast as it can (the starved
  * head's claim, BKL_STARVE, keeps it from going first for ever); a preemption point hands the
  * lock to the first waiter; an IPI that brought requests while a waiter slept is made pending
- * again once it has the lock. */
+ * again once it has the lock. And the spinlocks' waiters (kernel/core/spinlock.c), which sleep
+ * the same way: mutual exclusion, and a sleeper woken by the release. */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -24,6 +25,7 @@
 #include "core/console.h"
 #include "core/hart.h"
 #include "core/panic.h"
+#include "core/spinlock.h"
 
 #define NH 6
 
@@ -302,6 +304,66 @@ static void test_requests_survive_the_wait(void **state)
 	assert_int_equal(raised_self[0], 0);
 }
 
+/* Spinlocks: NH harts each add 1 to a plain counter 20,000 times inside one. */
+static struct spinlock test_lock = SPINLOCK_INIT("test");
+
+static void *spin_adder(void *arg)
+{
+	as_hart((unsigned int)(uintptr_t)arg);
+	for (int i = 0; i < 20000; i++) {
+		spin_lock(&test_lock);
+		assert_int_equal(__atomic_fetch_add(&inside, 1, __ATOMIC_SEQ_CST), 0);
+		counter++;
+		__atomic_fetch_sub(&inside, 1, __ATOMIC_SEQ_CST);
+		spin_unlock(&test_lock);
+	}
+	return NULL;
+}
+
+static void test_spinlock_mutual_exclusion(void **state)
+{
+	pthread_t t[NH];
+
+	(void)state;
+	counter = 0;
+	for (unsigned int h = 0; h < NH; h++)
+		pthread_create(&t[h], NULL, spin_adder, (void *)(uintptr_t)h);
+	for (unsigned int h = 0; h < NH; h++)
+		pthread_join(t[h], NULL);
+	assert_int_equal(counter, NH * 20000L);
+	assert_int_equal(test_lock.locked, 0);
+	assert_int_equal(test_lock.sleepers, 0);
+}
+
+/* A waiter that went to sleep (its bit in sleepers) is woken by the release and takes the
+ * lock: without the release's look at sleepers it sleeps for good (arch_ipi_wait fails). */
+static void *spin_waiter(void *arg)
+{
+	as_hart((unsigned int)(uintptr_t)arg);
+	spin_lock(&test_lock);
+	norder++;
+	spin_unlock(&test_lock);
+	return NULL;
+}
+
+static void test_spinlock_sleeper_woken(void **state)
+{
+	pthread_t t;
+
+	(void)state;
+	norder = 0;
+	spin_lock(&test_lock);
+	pthread_create(&t, NULL, spin_waiter, (void *)(uintptr_t)1);
+	while (!(__atomic_load_n(&test_lock.sleepers, __ATOMIC_SEQ_CST) & 2u))
+		sched_yield(); /* hart 1 looked, and sleeps */
+	assert_int_equal(norder, 0);
+	spin_unlock(&test_lock);
+	pthread_join(t, NULL);
+	assert_int_equal(norder, 1);
+	assert_int_equal(test_lock.sleepers, 0);
+	assert_true(ipis_sent > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +373,8 @@ int main(void)
 		cmocka_unit_test_setup(test_fifo_against_a_hostile_hart, setup),
 		cmocka_unit_test_setup(test_yield_lets_the_first_waiter_in, setup),
 		cmocka_unit_test_setup(test_requests_survive_the_wait, setup),
+		cmocka_unit_test_setup(test_spinlock_mutual_exclusion, setup),
+		cmocka_unit_test_setup(test_spinlock_sleeper_woken, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
