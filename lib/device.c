@@ -86,6 +86,8 @@ long tacet_device_open(struct tacet_device *dev, const char *compatible, unsigne
 		err = bind_interrupt(dev);
 	if (err)
 		tacet_device_close(dev);
+	else if (!tacet_dma_device_slot())
+		tacet_dma_device(dev->frame_slot); /* its DMA buffers are this device's */
 	return err;
 }
 

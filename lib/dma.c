@@ -1,8 +1,21 @@
 /* dma.c: DMA buffers (<tacet/driver.h>): a contiguous frame (FRAME_NEW with pages > 1), mapped
- * at an address from tacet_va_alloc, with its physical address for the device. */
+ * at an address from tacet_va_alloc, pinned to the DMA device for its physical address (the
+ * kernel's DMA quarantine: kernel/object/frame.c). */
 #include <string.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
+
+static unsigned long dma_device; /* the device's frame slot; 0: none */
+
+void tacet_dma_device(unsigned long device_slot)
+{
+	dma_device = device_slot;
+}
+
+unsigned long tacet_dma_device_slot(void)
+{
+	return dma_device;
+}
 
 long tacet_dma_alloc(unsigned long size, struct tacet_dma *dma)
 {
@@ -16,8 +29,9 @@ long tacet_dma_alloc(unsigned long size, struct tacet_dma *dma)
 		return slot;
 	va = tacet_va_alloc(pages);
 	err = va ? tacet_frame_new((unsigned long)slot, pages) : -TACET_ENOMEM;
-	if (!err)
-		err = tacet_frame_info((unsigned long)slot, &dma->pa, &got);
+	dma->pa = 0;
+	if (!err && dma_device)
+		err = tacet_frame_pin((unsigned long)slot, dma_device, &dma->pa, &got);
 	if (!err)
 		err = tacet_map(TACET_CHILD_SELF, (unsigned long)slot, va,
 				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
@@ -37,6 +51,7 @@ void tacet_dma_free(struct tacet_dma *dma)
 	if (!dma->va)
 		return;
 	tacet_unmap(TACET_CHILD_SELF, (unsigned long)dma->va, dma->size / TACET_PAGE_SIZE);
+	tacet_frame_unpin(dma->slot); /* the caller says the device is done with it */
 	tacet_slot_free(dma->slot); /* the frame goes with its last capability */
 	tacet_va_free((unsigned long)dma->va, dma->size / TACET_PAGE_SIZE);
 	memset(dma, 0, sizeof(*dma));

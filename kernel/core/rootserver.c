@@ -141,7 +141,7 @@ static void add_device(struct process *p, struct tacet_bootinfo *bi, const char 
 		return;
 	if (len && give(p, TACET_SLOT_FIRST_DEVICE + index,
 			(struct kobj *)frame_wrap(NULL, pa & ~(PAGE_SIZE - 1), pages_of(pa, len), 1),
-			TACET_RIGHT_READ | TACET_RIGHT_WRITE) < 0)
+			TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_RIGHT_RELEASE) < 0)
 		return;
 	d->slot = len ? TACET_SLOT_FIRST_DEVICE + index : 0;
 	for (size_t i = 0; i < sizeof(d->compatible) - 1 && compat[i]; i++)

@@ -187,6 +187,9 @@ static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_IRQ_ACK_WAIT] = sys_irq_ack_wait,
 	[TACET_SYS_RESUME] = sys_resume,
 	[TACET_SYS_PROCESS_EXIT] = sys_process_exit,
+	[TACET_SYS_FRAME_PIN] = sys_frame_pin,
+	[TACET_SYS_FRAME_UNPIN] = sys_frame_unpin,
+	[TACET_SYS_DEVICE_RELEASE] = sys_device_release,
 };
 
 /* (syscall.h) For a teardown the call left (or found): its result is kept (whatever else the

@@ -154,9 +154,10 @@ void sys_cap_delete(struct thread *t)
 	syscall_ret(t, 0);
 }
 
-/* (slot) -> type; a1 = rights, a2 = badge, a3 and a4 by type: a frame's physical address and
- * size, for DMA (as seL4's Page_GetAddress); a process's kernel memory, what its account holds
- * and may hold, in bytes; a line's number. */
+/* (slot) -> type; a1 = rights, a2 = badge, a3 and a4 by type: a frame's physical address (a
+ * device frame's only: a RAM frame's is given with a pin, FRAME_PIN, frame.c's DMA
+ * quarantine) and size; a process's kernel memory, what its account holds and may hold, in
+ * bytes; a line's number. */
 void sys_cap_info(struct thread *t)
 {
 	long err;
@@ -174,7 +175,7 @@ void sys_cap_info(struct thread *t)
 	d = c->obj->type == TACET_CAP_IRQ ? (const struct irq_desc *)c->obj : NULL;
 	arch_ctx_set_ret(&t->ctx, 1, c->rights);
 	arch_ctx_set_ret(&t->ctx, 2, c->badge);
-	arch_ctx_set_ret(&t->ctx, 3, f ? f->pa : p ? p->acct->used : d ? d->irq : 0);
+	arch_ctx_set_ret(&t->ctx, 3, f ? (f->device ? f->pa : 0) : p ? p->acct->used : d ? d->irq : 0);
 	arch_ctx_set_ret(&t->ctx, 4, f ? f->pages : p ? p->acct->limit : 0);
 	syscall_ret(t, c->obj->type);
 }

@@ -84,13 +84,51 @@ struct frame *frame_derive(struct account *acct, struct frame *f, uint64_t first
 	return d;
 }
 
+/* The DMA quarantine (issue 17). Without an IOMMU, a device writes wherever its driver pointed
+ * it; a driver that ends leaves its device running. So a RAM frame's physical address is given
+ * out only with a pin to the device that will use it (FRAME_PIN; CAP_INFO does not give it),
+ * and a frame that ends pinned keeps its pages out of the pool, charged as they were: it goes
+ * onto its device frame's quarantine, whole, until whoever holds the device with
+ * TACET_RIGHT_RELEASE (init, for the drivers it starts) has made the device quiet and
+ * releases it (DEVICE_RELEASE). A driver that knows its device is done with a frame unpins it
+ * (FRAME_UNPIN) and it ends as any frame. */
+static void quarantine(struct frame *f)
+{
+	struct frame *dev = f->pinned_to;
+
+	f->quarantine = dev->quarantine;
+	dev->quarantine = f;
+	dev->quarantined_pages += f->pages;
+}
+
 void frame_destroy(struct frame *f)
 {
-	if (f->parent)
+	if (f->parent) {
 		kobj_put(&f->parent->obj); /* the pages are the parent's */
-	else if (!f->device)
+	} else if (f->pinned_to) {
+		quarantine(f); /* the object stays, as the quarantine's record */
+		return;
+	} else if (!f->device) {
 		account_pages_free(f->obj.acct, f->pa, f->pages);
+	}
 	kobj_free(&f->obj, sizeof(*f));
+}
+
+/* A device root frame's quarantine back to the pool: each frame's pages and charge, its pin on
+ * the device, its object. Returns the pages. */
+static uint64_t quarantine_release(struct frame *dev)
+{
+	uint64_t pages = dev->quarantined_pages;
+	struct frame *f;
+
+	while ((f = dev->quarantine)) {
+		dev->quarantine = f->quarantine;
+		account_pages_free(f->obj.acct, f->pa, f->pages);
+		kobj_free(&f->obj, sizeof(*f));
+		kobj_put(&dev->obj); /* f's pin */
+	}
+	dev->quarantined_pages = 0;
+	return pages;
 }
 
 /* --- system calls (syscall.h: decode, then invoke) --- */
@@ -210,4 +248,91 @@ void sys_frame_derive(struct thread *t)
 	}
 	cap_install(dst, &f->obj, src->rights, 0); /* no more rights than the whole had */
 	syscall_ret(t, 0);
+}
+
+/* --- the DMA pin (the quarantine's rule, above) --- */
+
+/* (frame, device) -> 0; a1 = physical address, a2 = pages. A device frame (MMIO) gives its
+ * address without a pin; a RAM frame is pinned (its root) to the device's root frame, which
+ * needs WRITE on both. One device a frame: another gives TACET_EBUSY. */
+void sys_frame_pin(struct thread *t)
+{
+	struct cspace *cs = t->proc->cspace;
+	long err;
+	struct cap *fc = cap_lookup(cs, syscall_arg(t, 0), TACET_CAP_FRAME, 0, &err);
+	struct cap *dc = fc ? cap_lookup(cs, syscall_arg(t, 1), TACET_CAP_FRAME, TACET_RIGHT_WRITE,
+					 &err) : NULL;
+	struct frame *f, *root, *dev;
+
+	if (!dc) {
+		syscall_ret(t, -err);
+		return;
+	}
+	f = (struct frame *)fc->obj;
+	root = f->parent ? f->parent : f;
+	dev = ((struct frame *)dc->obj)->parent ? ((struct frame *)dc->obj)->parent :
+						   (struct frame *)dc->obj;
+	if (!dev->device) {
+		syscall_ret(t, -TACET_EINVAL); /* RAM is no device */
+		return;
+	}
+	if (!root->device) {
+		if (!cap_has_rights(fc, TACET_RIGHT_WRITE)) {
+			syscall_ret(t, -TACET_EPERM); /* a device writes it */
+			return;
+		}
+		if (root->pinned_to && root->pinned_to != dev) {
+			syscall_ret(t, -TACET_EBUSY);
+			return;
+		}
+		if (!root->pinned_to) {
+			kobj_get(&dev->obj);
+			root->pinned_to = dev;
+		}
+	}
+	arch_ctx_set_ret(&t->ctx, 1, f->pa);
+	arch_ctx_set_ret(&t->ctx, 2, f->pages);
+	syscall_ret(t, 0);
+}
+
+/* (frame) -> 0: the device is done with it (WRITE, as to pin it). */
+void sys_frame_unpin(struct thread *t)
+{
+	long err;
+	struct cap *fc = cap_lookup(t->proc->cspace, syscall_arg(t, 0), TACET_CAP_FRAME,
+				    TACET_RIGHT_WRITE, &err);
+	struct frame *root;
+
+	if (!fc) {
+		syscall_ret(t, -err);
+		return;
+	}
+	root = ((struct frame *)fc->obj)->parent ? ((struct frame *)fc->obj)->parent :
+						   (struct frame *)fc->obj;
+	if (root->pinned_to) {
+		kobj_put(&root->pinned_to->obj);
+		root->pinned_to = NULL;
+	}
+	syscall_ret(t, 0);
+}
+
+/* (device) -> the pages released: its quarantine back to the pool (TACET_RIGHT_RELEASE). */
+void sys_device_release(struct thread *t)
+{
+	long err;
+	struct cap *dc = cap_lookup(t->proc->cspace, syscall_arg(t, 0), TACET_CAP_FRAME,
+				    TACET_RIGHT_RELEASE, &err);
+	struct frame *dev;
+
+	if (!dc) {
+		syscall_ret(t, -err);
+		return;
+	}
+	dev = ((struct frame *)dc->obj)->parent ? ((struct frame *)dc->obj)->parent :
+						  (struct frame *)dc->obj;
+	if (!dev->device) {
+		syscall_ret(t, -TACET_EINVAL);
+		return;
+	}
+	syscall_ret(t, (long)quarantine_release(dev));
 }

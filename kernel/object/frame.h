@@ -14,6 +14,12 @@ struct frame {
 	int device; /* MMIO: not RAM, not freed */
 	struct frame *parent; /* a derived frame: part of this root frame, never itself derived
 			       * (a reference); owns nothing */
+	/* DMA (a RAM root frame): the root device frame it is pinned to (a reference), or NULL.
+	 * A device root frame: its quarantine, the RAM frames that ended pinned to it (linked by
+	 * their quarantine field, each keeping its pages, charge and pin), and their pages. */
+	struct frame *pinned_to;
+	struct frame *quarantine;
+	uint64_t quarantined_pages;
 };
 
 struct account;
@@ -41,5 +47,8 @@ void sys_frame_new(struct thread *t);
 /* FRAME_NEW held back half-zeroed (t->held_frame): the rest of it (TACET_SYS_RESUME). */
 void frame_new_go_on(struct thread *t);
 void sys_frame_derive(struct thread *t);
+void sys_frame_pin(struct thread *t);
+void sys_frame_unpin(struct thread *t);
+void sys_device_release(struct thread *t);
 
 #endif

@@ -96,7 +96,8 @@ static long attach(struct tacet_service *s, const struct tacet_msg *msg, struct 
 		return !c ? -TACET_ENOMEM : -TACET_EBUSY;
 	if ((rights & TACET_RIGHT_WRITE) == 0 || (frame && !(rights & TACET_RIGHT_READ)))
 		return -TACET_EPERM;
-	if (frame && (err = tacet_frame_info(s->recv, &pa, &pages)))
+	/* pinned to the disk: if blk ends while the disk may write it, it is quarantined */
+	if (frame && (err = tacet_frame_pin(s->recv, tacet_dma_device_slot(), &pa, &pages)))
 		return err;
 	if (frame ? msg->w[0] > pages * TACET_PAGE_SIZE - BLK_IDS : msg->w[0] > 63 - BLK_IDS)
 		return -TACET_ERANGE;
@@ -108,8 +109,11 @@ static long attach(struct tacet_service *s, const struct tacet_msg *msg, struct 
 	if (slot < 0 || err)
 		return slot < 0 ? slot : err;
 	keep = frame ? &c->frame : &c->ntfn;
-	if (*keep)
-		tacet_slot_free(*keep); /* the one it attached before */
+	if (*keep) { /* the one it attached before: nothing of it in flight (not busy) */
+		if (frame)
+			tacet_frame_unpin(*keep);
+		tacet_slot_free(*keep);
+	}
 	*keep = (unsigned long)slot;
 	if (frame)
 		c->pa = pa, c->bytes = pages * TACET_PAGE_SIZE, c->status = msg->w[0];

@@ -175,8 +175,8 @@ static int dma_round_trip(struct edu_run *r)
 	if (!err)
 		err = tacet_map(TACET_CHILD_SELF, SLOT_DMA, DMA_VA,
 				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
-	if (!err)
-		err = tacet_frame_info(SLOT_DMA, &pa, &pages);
+	if (!err) /* the buffer is the edu device's to read and write */
+		err = tacet_frame_pin(SLOT_DMA, EDU_SLOT_BAR, &pa, &pages);
 	if (err) {
 		printf("edu %ld: DMA buffer: %s: FAIL\n", r->dev.index, tacet_strerror(err));
 		return 1;

@@ -373,6 +373,44 @@ static long give_devices(unsigned int id, unsigned long child, const char *spec)
 	return err;
 }
 
+/* Server s (number id) ended: each device it held is made quiet, then the DMA quarantine of
+ * its frames goes back to the pool (tacet_device_release: init holds the devices with
+ * TACET_RIGHT_RELEASE, its servers do not). A virtio-mmio transport is reset (Status 0, read
+ * back: the device has forgotten its queues, so it writes no buffer of the dead instance).
+ * The others init gives drivers (goldfish RTC, 16550 UART) do no DMA: their quarantine is
+ * empty. PCI functions are the PCI server's to quiet (not yet: docs/drivers.md). */
+#define VIRTIO_RESET_LOOKS 1000
+
+static void quiet_devices(unsigned int id)
+{
+	volatile uint8_t *regs = (volatile uint8_t *)PROBE_VA;
+	unsigned int reset = 0;
+	long back = 0;
+
+	for (unsigned long i = 0; i < bi->ndevices; i++) {
+		const struct tacet_bootinfo_device *d = &bi->devices[i];
+		long n;
+
+		if (device_owner[i] != id + 1 || !d->slot)
+			continue;
+		if (!strcmp(d->compatible, VIRTIO_MMIO_COMPATIBLE) && virtio_id(i) &&
+		    tacet_map(TACET_SLOT_SELF_PROCESS, d->slot, PROBE_VA,
+			      TACET_RIGHT_READ | TACET_RIGHT_WRITE) == 0) {
+			mmio_write32(regs + VIRTIO_MMIO_STATUS, 0);
+			for (int k = 0; k < VIRTIO_RESET_LOOKS && mmio_read32(regs + VIRTIO_MMIO_STATUS);
+			     k++)
+				;
+			reset += mmio_read32(regs + VIRTIO_MMIO_STATUS) == 0;
+			tacet_unmap(TACET_SLOT_SELF_PROCESS, PROBE_VA, 1);
+		}
+		n = tacet_device_release(d->slot);
+		back += n > 0 ? n : 0;
+	}
+	if (reset || back)
+		printf("init: %s's devices: %u reset, %ld pages back from their DMA quarantine\n",
+		       servers[id].name, reset, back);
+}
+
 /* Server id could not start: its devices are free for another. */
 static void release_devices(unsigned int id)
 {
@@ -859,8 +897,10 @@ static void note_exits(unsigned long bits)
 	if (bits & ((1ul << nservers) - 1))
 		tacet_signal(service_ntfn, bits & ((1ul << nservers) - 1));
 	for (unsigned int i = 0; i < nservers; i++)
-		if ((bits & (1ul << i)) && servers[i].state == SERVER_RUNNING)
+		if ((bits & (1ul << i)) && servers[i].state == SERVER_RUNNING) {
+			quiet_devices(i);
 			server_ended(&servers[i]);
+		}
 	if (bits & RESTART_TIMER)
 		restart_due();
 	arm_restart_timer();

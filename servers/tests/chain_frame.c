@@ -5,7 +5,8 @@
  * 10,000 frames by recursion (a kernel stack overflow). Checks: only the root and the last
  * derived frame stay allocated, the last one names the root's page (same physical address; what
  * was written through the root reads back through it), and after both capabilities go every
- * page and kernel object is back. No IPC protocol; exits 0 when every check passed. */
+ * page and kernel object is back (the addresses are read with a pin to the device init gives
+ * it, undone before the end). No IPC protocol; exits 0 when every check passed. */
 #include <stdio.h>
 #include "chains.h"
 
@@ -45,8 +46,9 @@ int main(void)
 		err = tacet_frame_new(SLOT_FRAME, 1);
 	if (!err)
 		err = poke(SLOT_FRAME, &word, 1);
+	/* physical addresses come with a pin to a device (init gives one: the RTC's registers) */
 	if (!err)
-		err = tacet_frame_info(SLOT_FRAME, &root_pa, &pages) < 0 ? -TACET_EINVAL : 0;
+		err = tacet_frame_pin(SLOT_FRAME, TACET_CHILD_DEVICE, &root_pa, &pages);
 	last = err ? 0 : chain_frame_derive(FRAME_DEPTH, &err);
 	if (err) {
 		printf("chain_frame: FAIL: set-up: %s\n", tacet_strerror(err));
@@ -57,8 +59,9 @@ int main(void)
 	       "%lu (the root and the last): %s\n", FRAME_DEPTH, before.kernel_objects,
 	       built.kernel_objects, verdict(built.kernel_objects == before.kernel_objects + 2));
 	word = 0;
-	if (tacet_frame_info(last, &pa, &pages) < 0 || poke(last, &word, 0))
+	if (tacet_frame_pin(last, TACET_CHILD_DEVICE, &pa, &pages) < 0 || poke(last, &word, 0))
 		word = 0;
+	tacet_frame_unpin(last); /* (the root's pin: the "device" is done with it) */
 	printf("chain_frame: the last one is the root's page (%#lx, %lu page) and reads %#lx: %s\n",
 	       pa, pages, word, verdict(pa == root_pa && pages == 1 && word == PATTERN));
 	err = tacet_cap_delete(SLOT_FRAME); /* the root lives on in the last one */

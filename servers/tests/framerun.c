@@ -2,7 +2,10 @@
  * zeroed, one physically contiguous run (its pages do not overlap another such frame's, and
  * each mapped page is its own memory), charged whole to the account and given back whole;
  * 0 and more than TACET_FRAME_MAX_PAGES pages are ERANGE; 256-page frames until the budget
- * says ENOMEM, then one more once one went back. No IPC protocol. */
+ * says ENOMEM, then one more once one went back. A RAM frame's physical address is given only
+ * with a pin to a device (the DMA quarantine, kernel/object/frame.c): init gives framerun one
+ * (the goldfish RTC's registers), to which it pins its runs to read their addresses, and from
+ * which it unpins them before they go. No IPC protocol. */
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
@@ -40,7 +43,7 @@ static long make_run(unsigned long slot, unsigned long va, unsigned long *pa, un
 	int zero = 1;
 
 	if (!err)
-		err = tacet_frame_info(slot, pa, &pages);
+		err = tacet_frame_pin(slot, TACET_CHILD_DEVICE, pa, &pages);
 	if (!err && pages != RUN_PAGES)
 		err = -TACET_EINVAL;
 	if (!err)
@@ -87,6 +90,8 @@ static void runs(void)
 	before = used_bytes();
 	tacet_unmap(TACET_CHILD_SELF, A_VA, RUN_PAGES);
 	tacet_unmap(TACET_CHILD_SELF, B_VA, RUN_PAGES);
+	tacet_frame_unpin(SLOT_A); /* the "device" never used them */
+	tacet_frame_unpin(SLOT_B);
 	tacet_cap_delete(SLOT_A);
 	tacet_cap_delete(SLOT_B);
 	/* the page tables the mappings grew stay with the address space: only count the pages */

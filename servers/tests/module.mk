@@ -80,6 +80,10 @@ SERVERS += faultmany returnmany
 SERVER_SRCS_faultmany := servers/tests/faultmany.c servers/tests/waiters.c
 SERVER_SRCS_returnmany := servers/tests/returnmany.c servers/tests/waiters.c
 
+# dmadie: a driver that faults with its device running: its DMA frames wait in quarantine.
+SERVERS += dmadie
+SERVER_SRCS_dmadie := servers/tests/dmadie.c
+
 # framehold: a process ends while its FRAME_NEW is held back for a more urgent thread.
 SERVERS += framehold
 SERVER_SRCS_framehold := servers/tests/framehold.c servers/bench/bench.c

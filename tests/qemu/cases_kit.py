@@ -23,7 +23,7 @@ CASES = [
           r"framerun: one back, one more fits: PASS",
           r"framerun: all checks passed",
           r"init: server framerun finished with status 0"],
-         bootargs="init.run=framerun"),
+         bootargs="init.run=framerun:goldfish-rtc"),
     # FRAME_NEW zeroes a 256-page frame between preemption points (kernel/object/frame.c), MAP
     # maps one likewise (process.c): with another hart filling the frames' slot, spending the
     # budget or ending the process making them, each FRAME_NEW still makes a whole zeroed frame

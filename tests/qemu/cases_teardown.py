@@ -70,7 +70,7 @@ CASES += [
           r"chain_frame: memory back: .*: PASS", r"chain_frame: all checks passed",
           r"init: server chain_frame finished with status 0",
           r"init: leak check: .*: PASS", r"init: all 1 servers done; powering off"],
-         smp=2, bootargs="init.run=chain_frame@1", timeout=60),
+         smp=2, bootargs="init.run=chain_frame@1:goldfish-rtc", timeout=60),
     case("teardown-chain-caps",
          [r"chain_cap: 3000 processes without threads, each holding the only capability to the "
           r"next: \d+ kernel objects more, 0 threads, 0 of them waiting: PASS",

@@ -80,6 +80,14 @@ enum tacet_sys {
 	TACET_SYS_PROCESS_EXIT = 37, /* (status): end the caller's process, every thread of it,
 				      * each with status (exit() does it: a process whose main
 				      * returned does not live on in its other threads) */
+	TACET_SYS_FRAME_PIN = 38,    /* (frame, device) -> 0; a1 = the frame's physical address,
+				      * a2 = its pages: the frame is the device's to DMA into
+				      * (device: a device frame, WRITE); if it ends while pinned its
+				      * pages go to the device's quarantine, not back to the pool */
+	TACET_SYS_FRAME_UNPIN = 39,  /* (frame) -> 0: its device is done with it */
+	TACET_SYS_DEVICE_RELEASE = 40, /* (device) -> pages: the device was made quiet (reset):
+				      * its quarantine goes back to the pool (needs
+				      * TACET_RIGHT_RELEASE on the device frame) */
 	TACET_SYS_COUNT
 };
 
@@ -118,6 +126,9 @@ enum tacet_cap_type {
 #define TACET_RIGHT_READ  (1u << 0) /* recv / wait / map readable */
 #define TACET_RIGHT_WRITE (1u << 1) /* call, send / signal / map writable */
 #define TACET_RIGHT_GRANT (1u << 2) /* may carry capabilities in messages */
+/* A device frame's: may release the device's DMA quarantine (TACET_SYS_DEVICE_RELEASE): the
+ * holder of the device (init), not its driver, once it has made the device quiet. */
+#define TACET_RIGHT_RELEASE (1u << 4)
 #define TACET_RIGHTS_ALL  (TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_RIGHT_GRANT)
 /* On a process capability WRITE is what changes the process (MAP, UNMAP, THREAD_NEW, CAP_GIVE,
  * PROCESS_NEW's children...); a process capability without rights can only be watched

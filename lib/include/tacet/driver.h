@@ -103,7 +103,12 @@ void tacet_va_free(unsigned long va, unsigned long pages);
  * TACET_FRAME_MAX_PAGES), zeroed, physically contiguous, mapped read/write in this process.
  * The device is given `pa`; the driver uses `va`. QEMU's virt machine is cache coherent, so
  * no cache maintenance is needed; the MMIO accessors' fences order the buffer against the
- * registers. tacet_dma_free unmaps and frees it (the device must be done with it). */
+ * registers. tacet_dma_free unmaps and frees it (the device must be done with it).
+ * The frame is pinned to the DMA device (tacet_frame_pin): the device the server opened first
+ * with tacet_device_open, or the one tacet_dma_device names. If the server ends with the
+ * buffer alive (a fault, an exit), its pages are not freed but quarantined with the device
+ * until init has reset the device (docs/drivers.md, "DMA and a driver's death"). Without a
+ * device (a server that drives none), `pa` is 0: the memory is the server's alone. */
 struct tacet_dma {
 	void *va;
 	unsigned long pa;
@@ -113,6 +118,9 @@ struct tacet_dma {
 
 long tacet_dma_alloc(unsigned long size, struct tacet_dma *dma);
 void tacet_dma_free(struct tacet_dma *dma);
+/* The device (its frame's slot) later tacet_dma_alloc buffers are for; 0: none. */
+void tacet_dma_device(unsigned long device_slot);
+unsigned long tacet_dma_device_slot(void);
 
 /* --- devices ---------------------------------------------------------------------------------
  * The bits of a device's notification word. The kit owns the first two; the others (2..62)

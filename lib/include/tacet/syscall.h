@@ -366,11 +366,47 @@ static inline long tacet_irq_line(unsigned long slot)
 	return err ? err : (long)irq;
 }
 
-/* The physical address and size (pages) of the frame in slot, for a device's DMA. Returns 0 or
- * a negative TACET_E* code (-TACET_ETYPE: not a frame). */
+/* The physical address and size (pages) of the frame in slot: a device frame's address; a RAM
+ * frame's reads 0 (a device may be given RAM only through tacet_frame_pin). Returns 0 or a
+ * negative TACET_E* code (-TACET_ETYPE: not a frame). */
 static inline long tacet_frame_info(unsigned long slot, unsigned long *paddr, unsigned long *pages)
 {
 	return tacet_cap_info_type(slot, TACET_CAP_FRAME, paddr, pages);
+}
+
+/* The frame in slot is the device's (a device frame's slot) to DMA into: its physical address
+ * and pages. If it ends while pinned (its last capability deleted, its process ended), its
+ * pages stay out of circulation, in the device's quarantine, until the device's holder has
+ * made it quiet (tacet_device_release). A frame is pinned to one device: another gives
+ * -TACET_EBUSY. Returns 0 or a negative TACET_E* code. */
+static inline long tacet_frame_pin(unsigned long slot, unsigned long device, unsigned long *paddr,
+				   unsigned long *pages)
+{
+	register long a0 __asm__("a0") = (long)slot;
+	register unsigned long a1 __asm__("a1") = device;
+	register unsigned long a2 __asm__("a2");
+	register unsigned long a7 __asm__("a7") = TACET_SYS_FRAME_PIN;
+
+	__asm__ volatile("ecall" : "+r"(a0), "+r"(a1), "=r"(a2) : "r"(a7) : "memory");
+	if (a0 == 0) {
+		*paddr = a1;
+		*pages = a2;
+	}
+	return a0;
+}
+
+/* The device is done with the frame in slot: it ends as any frame from now on. */
+static inline long tacet_frame_unpin(unsigned long slot)
+{
+	return tacet_syscall1(TACET_SYS_FRAME_UNPIN, slot);
+}
+
+/* The device whose frame is in slot was made quiet (reset): the frames that ended pinned to
+ * it go back to the pool. Needs TACET_RIGHT_RELEASE on it (init's, not a driver's). Returns
+ * the pages released or a negative TACET_E* code. */
+static inline long tacet_device_release(unsigned long slot)
+{
+	return tacet_syscall1(TACET_SYS_DEVICE_RELEASE, slot);
 }
 
 /* The kernel memory charged to the account of the process in slot and its limit, in bytes
