@@ -444,6 +444,109 @@ static void test_frame_new_errors(void **state)
 	}
 }
 
+/* --- the DMA quarantine ------------------------------------------------------------------- */
+
+/* Slots of the quarantine tests' caller. */
+#define Q_DEV  10 /* a device frame: READ, WRITE and, if asked, RELEASE */
+#define Q_RAM  11 /* a 4-page RAM frame */
+#define Q_DEV2 12 /* another device */
+
+static long call(void (*sys)(struct thread *), unsigned long a0, unsigned long a1)
+{
+	arch_ctx_set_ret(&sc.thread.ctx, 0, a0);
+	arch_ctx_set_ret(&sc.thread.ctx, 1, a1);
+	sys(&sc.thread);
+	return (long)arch_ctx_arg(&sc.thread.ctx, 0);
+}
+
+static struct frame *q_setup(uint32_t dev_rights)
+{
+	struct frame *dev, *dev2, *ram;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.objects_before = kalloc_live();
+	dev = frame_wrap(NULL, 0x10001000, 1, 1);
+	dev2 = frame_wrap(NULL, 0x10002000, 1, 1);
+	sc.acct = account_new(NULL, BUDGET);
+	sc.proc.acct = sc.acct;
+	sc.proc.cspace = cspace_new();
+	sc.thread.proc = &sc.proc;
+	sc.thread.state = TACET_THREAD_RUNNING;
+	ram = frame_alloc(sc.acct, 4);
+	assert_non_null(ram);
+	cap_install(&sc.proc.cspace->slots[Q_DEV], &dev->obj, dev_rights, 0);
+	cap_install(&sc.proc.cspace->slots[Q_DEV2], &dev2->obj, dev_rights, 0);
+	cap_install(&sc.proc.cspace->slots[Q_RAM], &ram->obj, TACET_RIGHTS_ALL, 0);
+	return dev;
+}
+
+static void q_teardown(void)
+{
+	cap_clear(&sc.proc.cspace->slots[Q_DEV]);
+	cap_clear(&sc.proc.cspace->slots[Q_DEV2]);
+	cap_clear(&sc.proc.cspace->slots[Q_RAM]);
+	while (reaped < fake_destroyed_count())
+		frame_destroy((struct frame *)fake_destroyed(reaped++));
+	cspace_free(sc.proc.cspace);
+	account_put(sc.acct);
+	assert_int_equal(kalloc_live(), sc.objects_before);
+	fake_kernel_reset();
+	reaped = 0;
+}
+
+/* A pinned frame that ends keeps its pages, charged, in its device's quarantine until the
+ * device's holder releases it; the address is given with the pin, never by CAP_INFO. */
+static void test_pinned_frame_ends_in_quarantine(void **state)
+{
+	struct frame *dev = q_setup(TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_RIGHT_RELEASE);
+	struct frame *ram = (struct frame *)sc.proc.cspace->slots[Q_RAM].obj;
+	uint64_t pa = ram->pa, used;
+
+	(void)state;
+	assert_int_equal(call(sys_cap_info, Q_RAM, 0), TACET_CAP_FRAME);
+	assert_int_equal(arch_ctx_arg(&sc.thread.ctx, 3), 0); /* no address without a pin */
+	assert_int_equal(call(sys_frame_pin, Q_RAM, Q_DEV), 0);
+	assert_int_equal(arch_ctx_arg(&sc.thread.ctx, 1), pa);
+	assert_int_equal(arch_ctx_arg(&sc.thread.ctx, 2), 4);
+	assert_int_equal(call(sys_frame_pin, Q_RAM, Q_DEV), 0);       /* again: the same pin */
+	assert_int_equal(call(sys_frame_pin, Q_RAM, Q_DEV2), -TACET_EBUSY); /* another device */
+	assert_int_equal(call(sys_frame_pin, Q_RAM, Q_RAM), -TACET_EINVAL); /* nor its own frame */
+	assert_int_equal(call(sys_frame_pin, Q_DEV, Q_RAM), -TACET_EINVAL); /* RAM is no device */
+	used = sc.acct->used;
+	cap_clear(&sc.proc.cspace->slots[Q_RAM]); /* its process ends, say */
+	while (reaped < fake_destroyed_count())
+		frame_destroy((struct frame *)fake_destroyed(reaped++));
+	assert_int_equal(fake_pages_in_use(), 1 + 4); /* the cspace's page and the frame's */
+	assert_int_equal(sc.acct->used, used);        /* still charged */
+	assert_int_equal(dev->quarantined_pages, 4);
+	assert_int_equal(call(sys_device_release, Q_DEV, 0), 4);
+	assert_int_equal(fake_pages_in_use(), 1);
+	assert_int_equal(sc.acct->used, 0);
+	assert_int_equal(dev->quarantined_pages, 0);
+	assert_int_equal(dev->obj.refs, 1); /* the pin's reference went with the release */
+	assert_int_equal(call(sys_device_release, Q_DEV, 0), 0); /* nothing left */
+	q_teardown();
+}
+
+/* Unpinned (the driver says the device is done), a frame ends as any other; a release needs
+ * TACET_RIGHT_RELEASE, which a driver's device capability lacks. */
+static void test_unpinned_frame_goes_and_release_needs_the_right(void **state)
+{
+	struct frame *dev = q_setup(TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+
+	(void)state;
+	assert_int_equal(call(sys_frame_pin, Q_RAM, Q_DEV), 0);
+	assert_int_equal(call(sys_frame_unpin, Q_RAM, 0), 0);
+	assert_int_equal(dev->obj.refs, 1);
+	cap_clear(&sc.proc.cspace->slots[Q_RAM]);
+	while (reaped < fake_destroyed_count())
+		frame_destroy((struct frame *)fake_destroyed(reaped++));
+	assert_int_equal(fake_pages_in_use(), 1);
+	assert_int_equal(dev->quarantined_pages, 0);
+	assert_int_equal(call(sys_device_release, Q_DEV, 0), -TACET_EPERM);
+	q_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -454,6 +557,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_frame_new_unpreempted, reset, check_nothing_left),
 		cmocka_unit_test_setup_teardown(test_frame_new_every_point, reset, check_nothing_left),
 		cmocka_unit_test_setup_teardown(test_frame_new_errors, reset, check_nothing_left),
+		cmocka_unit_test_setup_teardown(test_pinned_frame_ends_in_quarantine, reset,
+						check_nothing_left),
+		cmocka_unit_test_setup_teardown(test_unpinned_frame_goes_and_release_needs_the_right,
+						reset, check_nothing_left),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
