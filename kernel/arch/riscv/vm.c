@@ -247,8 +247,8 @@ uint64_t arch_aspace_new(void)
 	pt = (pte_t *)arch_phys_to_virt(root);
 	memset(pt, 0, KERNEL_HALF_FIRST * sizeof(pte_t));
 	/* The kernel's top-level entries are all made at boot, so a copy stays complete. */
-	for (int i = KERNEL_HALF_FIRST; i < PT_ENTRIES; i++)
-		pt[i] = kernel_pt[i];
+	memcpy(pt + KERNEL_HALF_FIRST, kernel_pt + KERNEL_HALF_FIRST,
+	       (PT_ENTRIES - KERNEL_HALF_FIRST) * sizeof(pte_t));
 	return root;
 }
 
