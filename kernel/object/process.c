@@ -517,10 +517,20 @@ static long decode_process_new(struct thread *t, struct cap **dst, struct cap **
 		return TACET_EFAULT;
 	if (syscall_arg(t, 3) > PROCESS_BUDGET_MAX)
 		return TACET_ERANGE;
+	if (syscall_arg(t, 4)) { /* same_as: a process, ended or not; then no budget of its own */
+		if (!cap_lookup(t->proc->cspace, syscall_arg(t, 4), TACET_CAP_PROCESS,
+				TACET_RIGHT_WRITE, &err))
+			return err;
+		if (syscall_arg(t, 3))
+			return TACET_EINVAL;
+	}
 	return 0;
 }
 
-/* (slot, fault endpoint or 0, name, budget in pages or 0: the caller's account) */
+/* (slot, fault endpoint or 0, name, budget in pages or 0: the caller's account, same_as: a
+ * process whose account it shares, or 0). Sharing is how a supervisor restarts a server
+ * without laundering its memory (issue 17): what the dead instances made and gave away stays
+ * charged to the one account, so the new instance has only what is left of the budget. */
 void sys_process_new(struct thread *t)
 {
 	char name[PROCESS_NAME_MAX] = { 0 };
@@ -534,8 +544,11 @@ void sys_process_new(struct thread *t)
 		syscall_ret(t, -err);
 		return;
 	}
-	/* its own account, reserved from the caller's, or the caller's */
-	acct = budget ? account_new(t->proc->acct, budget * PAGE_SIZE) : t->proc->acct;
+	/* its own account, reserved from the caller's, or another process's, or the caller's */
+	if (syscall_arg(t, 4))
+		acct = ((struct process *)t->proc->cspace->slots[syscall_arg(t, 4)].obj)->acct;
+	else
+		acct = budget ? account_new(t->proc->acct, budget * PAGE_SIZE) : t->proc->acct;
 	p = acct ? process_new(acct, name) : NULL;
 	if (budget && acct)
 		account_put(acct); /* p holds it now (or it ends here, its reservation back) */

@@ -427,7 +427,7 @@ static long start_server(unsigned int id)
 	const struct tacet_module *m =
 		tacet_module_find((const void *)bi->modules_vaddr, bi->modules_size, s->name);
 	struct elf_segment segs[8];
-	unsigned long entry, child, fault_ep, ep;
+	unsigned long entry, child, fault_ep, ep, old;
 	const char *why;
 	int n;
 	long err;
@@ -442,15 +442,22 @@ static long start_server(unsigned int id)
 		printf("init: %s: bad executable: %s\n", s->name, why);
 		return -TACET_EINVAL;
 	}
-	if (!s->process_slot)
-		s->process_slot = alloc_slot(&super_slots);
-	tacet_cap_delete(s->process_slot); /* the instance before, if any: it has ended */
-	child = s->process_slot;
+	/* A restart is charged to the instance before's account (ended, its capability kept until
+	 * now): what the dead instances made and gave away still counts against the one budget,
+	 * so restarts cannot launder memory (issue 17). */
+	old = s->process_slot;
+	child = alloc_slot(&super_slots);
 	fault_ep = alloc_slot(&super_slots);
 	ep = alloc_slot(&super_slots);
 	err = tacet_cap_copy(TACET_SLOT_FAULT_EP, fault_ep, TACET_RIGHT_WRITE, id + 1);
 	if (!err)
-		err = tacet_process_new(child, fault_ep, s->name, budget);
+		err = old ? tacet_process_new_same_account(child, fault_ep, s->name, old)
+			  : tacet_process_new(child, fault_ep, s->name, budget);
+	if (old) {
+		tacet_cap_delete(old);
+		free_slot(&super_slots, old);
+	}
+	s->process_slot = child;
 	for (int i = 0; !err && i < n; i++)
 		err = load_segment(child, (const uint8_t *)bi->modules_vaddr + m->offset, &segs[i]);
 	for (unsigned long p = 0; !err && p < TACET_CHILD_STACK_PAGES; p++)
@@ -878,7 +885,6 @@ static void restart_due(void)
 		if (s->state != SERVER_WAITING || s->restart_at > now)
 			continue;
 		s->restarts++;
-		tacet_cap_delete(s->process_slot);
 		tacet_info(TACET_INFO_MEM, 0, &mem, sizeof(mem));
 		printf("init: restarting %s (restart %u): free pages %lu, object caches %lu, kernel "
 		       "objects %lu\n", s->name, s->restarts, mem.free_pages, mem.kernel_object_pages,

@@ -56,7 +56,8 @@ __asm__(".pushsection .text\n"
 	"	mv	a1, s4\n"
 	"	lla	a2, chain_code_name\n"
 	"	li	a3, 0\n"
-	"	li	a7, 20\n"           /* PROCESS_NEW(CHILD, s4, name, 0) */
+	"	li	a4, 0\n"
+	"	li	a7, 20\n"           /* PROCESS_NEW(CHILD, s4, name, 0, 0) */
 	"	ecall\n"
 	"	bnez	a0, 9f\n"
 	"	li	a0, 4\n"

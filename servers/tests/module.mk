@@ -80,6 +80,11 @@ SERVERS += faultmany returnmany
 SERVER_SRCS_faultmany := servers/tests/faultmany.c servers/tests/waiters.c
 SERVER_SRCS_returnmany := servers/tests/returnmany.c servers/tests/waiters.c
 
+# giver, keeper: a server gives its memory away and faults, to be restarted (issue 17).
+SERVERS += giver keeper
+SERVER_SRCS_giver := servers/tests/giver.c
+SERVER_SRCS_keeper := servers/tests/keeper.c
+
 # dmadie: a driver that faults with its device running: its DMA frames wait in quarantine.
 SERVERS += dmadie
 SERVER_SRCS_dmadie := servers/tests/dmadie.c

@@ -47,9 +47,12 @@ enum tacet_sys {
 				      * the budget or the machine has no such run */
 	TACET_SYS_MAP = 18,          /* (process, frame, vaddr, rights) -> 0 */
 	TACET_SYS_UNMAP = 19,        /* (process, vaddr, pages) -> 0 */
-	TACET_SYS_PROCESS_NEW = 20,  /* (dst, fault_ep, name, budget) -> 0: empty address space and
-				      * cspace; its kernel memory from an account of budget pages
-				      * reserved from the caller's (0: the caller's own account) */
+	TACET_SYS_PROCESS_NEW = 20,  /* (dst, fault_ep, name, budget, same_as) -> 0: empty address
+				      * space and cspace; its kernel memory from an account of budget
+				      * pages reserved from the caller's (0: the caller's own
+				      * account), or, with same_as a process (WRITE, ended or not)
+				      * and budget 0, from that process's account: a restarted
+				      * server's (what its dead instances still hold stays charged) */
 	TACET_SYS_THREAD_NEW = 21,   /* (process, dst, pc, sp, arg, sched) -> 0: starts it */
 	TACET_SYS_THREAD_SET = 22,   /* (thread, sched) -> 0: priority and affinity */
 	TACET_SYS_INFO = 23,         /* (kind, index, buf, len) -> bytes written (ps, mem) */

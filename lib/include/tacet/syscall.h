@@ -495,7 +495,17 @@ static inline long tacet_unmap(unsigned long process, unsigned long vaddr, unsig
 static inline long tacet_process_new(unsigned long dst, unsigned long fault_ep, const char *name,
 				     unsigned long budget)
 {
-	return tacet_syscall4(TACET_SYS_PROCESS_NEW, dst, fault_ep, (unsigned long)name, budget);
+	return tacet_syscall6(TACET_SYS_PROCESS_NEW, dst, fault_ep, (unsigned long)name, budget, 0, 0);
+}
+
+/* The same, charged to the account of the process in slot same_as (ended or not; WRITE): a
+ * supervisor restarting a server gives the new instance its dead instance's account, so that
+ * what the dead one made and gave away still counts against the one budget. */
+static inline long tacet_process_new_same_account(unsigned long dst, unsigned long fault_ep,
+						  const char *name, unsigned long same_as)
+{
+	return tacet_syscall6(TACET_SYS_PROCESS_NEW, dst, fault_ep, (unsigned long)name, 0, same_as,
+			      0);
 }
 
 /* Creates and starts a thread in the process in slot process, capability in slot dst: it
