@@ -252,43 +252,43 @@ void sys_frame_derive(struct thread *t)
 
 /* --- the DMA pin (the quarantine's rule, above) --- */
 
+/* The frame named by t's argument i (rights asked), or NULL and *err. */
+static struct frame *decode_frame(struct thread *t, int i, uint32_t rights, long *err)
+{
+	struct cap *c = cap_lookup(t->proc->cspace, syscall_arg(t, i), TACET_CAP_FRAME, rights, err);
+
+	return c ? (struct frame *)c->obj : NULL;
+}
+
+/* The root frame whose pages f names (f itself, or its parent). */
+static struct frame *root_of(struct frame *f)
+{
+	return f->parent ? f->parent : f;
+}
+
 /* (frame, device) -> 0; a1 = physical address, a2 = pages. A device frame (MMIO) gives its
  * address without a pin; a RAM frame is pinned (its root) to the device's root frame, which
  * needs WRITE on both. One device a frame: another gives TACET_EBUSY. */
 void sys_frame_pin(struct thread *t)
 {
-	struct cspace *cs = t->proc->cspace;
-	long err;
-	struct cap *fc = cap_lookup(cs, syscall_arg(t, 0), TACET_CAP_FRAME, 0, &err);
-	struct cap *dc = fc ? cap_lookup(cs, syscall_arg(t, 1), TACET_CAP_FRAME, TACET_RIGHT_WRITE,
-					 &err) : NULL;
-	struct frame *f, *root, *dev;
+	long err = 0;
+	struct frame *f = decode_frame(t, 0, 0, &err);
+	struct frame *d = f ? decode_frame(t, 1, TACET_RIGHT_WRITE, &err) : NULL;
+	struct frame *root = f ? root_of(f) : NULL;
 
-	if (!dc) {
+	if (d && !root_of(d)->device)
+		err = TACET_EINVAL; /* RAM is no device */
+	else if (d && !root->device && !decode_frame(t, 0, TACET_RIGHT_WRITE, &err))
+		; /* a device writes it: WRITE (err set) */
+	else if (d && !root->device && root->pinned_to && root->pinned_to != root_of(d))
+		err = TACET_EBUSY;
+	if (!d || err) {
 		syscall_ret(t, -err);
 		return;
 	}
-	f = (struct frame *)fc->obj;
-	root = f->parent ? f->parent : f;
-	dev = ((struct frame *)dc->obj)->parent ? ((struct frame *)dc->obj)->parent :
-						   (struct frame *)dc->obj;
-	if (!dev->device) {
-		syscall_ret(t, -TACET_EINVAL); /* RAM is no device */
-		return;
-	}
-	if (!root->device) {
-		if (!cap_has_rights(fc, TACET_RIGHT_WRITE)) {
-			syscall_ret(t, -TACET_EPERM); /* a device writes it */
-			return;
-		}
-		if (root->pinned_to && root->pinned_to != dev) {
-			syscall_ret(t, -TACET_EBUSY);
-			return;
-		}
-		if (!root->pinned_to) {
-			kobj_get(&dev->obj);
-			root->pinned_to = dev;
-		}
+	if (!root->device && !root->pinned_to) {
+		kobj_get(&root_of(d)->obj);
+		root->pinned_to = root_of(d);
 	}
 	arch_ctx_set_ret(&t->ctx, 1, f->pa);
 	arch_ctx_set_ret(&t->ctx, 2, f->pages);
@@ -299,19 +299,15 @@ void sys_frame_pin(struct thread *t)
 void sys_frame_unpin(struct thread *t)
 {
 	long err;
-	struct cap *fc = cap_lookup(t->proc->cspace, syscall_arg(t, 0), TACET_CAP_FRAME,
-				    TACET_RIGHT_WRITE, &err);
-	struct frame *root;
+	struct frame *f = decode_frame(t, 0, TACET_RIGHT_WRITE, &err);
 
-	if (!fc) {
+	if (!f) {
 		syscall_ret(t, -err);
 		return;
 	}
-	root = ((struct frame *)fc->obj)->parent ? ((struct frame *)fc->obj)->parent :
-						   (struct frame *)fc->obj;
-	if (root->pinned_to) {
-		kobj_put(&root->pinned_to->obj);
-		root->pinned_to = NULL;
+	if (root_of(f)->pinned_to) {
+		kobj_put(&root_of(f)->pinned_to->obj);
+		root_of(f)->pinned_to = NULL;
 	}
 	syscall_ret(t, 0);
 }
@@ -320,19 +316,11 @@ void sys_frame_unpin(struct thread *t)
 void sys_device_release(struct thread *t)
 {
 	long err;
-	struct cap *dc = cap_lookup(t->proc->cspace, syscall_arg(t, 0), TACET_CAP_FRAME,
-				    TACET_RIGHT_RELEASE, &err);
-	struct frame *dev;
+	struct frame *d = decode_frame(t, 0, TACET_RIGHT_RELEASE, &err);
 
-	if (!dc) {
-		syscall_ret(t, -err);
+	if (!d || !root_of(d)->device) {
+		syscall_ret(t, d ? -TACET_EINVAL : -err);
 		return;
 	}
-	dev = ((struct frame *)dc->obj)->parent ? ((struct frame *)dc->obj)->parent :
-						  (struct frame *)dc->obj;
-	if (!dev->device) {
-		syscall_ret(t, -TACET_EINVAL);
-		return;
-	}
-	syscall_ret(t, (long)quarantine_release(dev));
+	syscall_ret(t, (long)quarantine_release(root_of(d)));
 }
