@@ -1,4 +1,5 @@
-/* time.c: the timebase's frequency and conversions, and sleeping (<tacet/driver.h>).
+/* time.c: the timebase's frequency and conversions, and sleeping (<tacet/driver.h>); and the
+ * server's instance number, from the same page.
  *
  * The frequency is in the device tree; the kernel puts it in init's boot information and init
  * on every server's child information page. Both pages sit at the same address
@@ -25,6 +26,14 @@ unsigned long tacet_timebase_hz(void)
 		hz = bi->magic == TACET_BOOTINFO_MAGIC ? bi->timebase_hz : child->timebase_hz;
 	}
 	return hz;
+}
+
+unsigned long tacet_instance(void)
+{
+	const struct tacet_bootinfo *bi = (const void *)TACET_BOOTINFO_VADDR;
+	const struct tacet_child_devices *child = (const void *)TACET_CHILD_DEVICES_VADDR;
+
+	return bi->magic == TACET_BOOTINFO_MAGIC ? 0 : child->instance; /* init: one instance */
 }
 
 /* whole seconds and the rest apart, so that nothing overflows for any 64-bit input */

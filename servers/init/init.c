@@ -353,8 +353,10 @@ static long give_devices(unsigned int id, unsigned long child, const char *spec)
 	if (!err)
 		err = tacet_map(TACET_SLOT_SELF_PROCESS, page, SCRATCH_VA,
 				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
-	if (!err)
+	if (!err) {
 		list->timebase_hz = bi->timebase_hz;
+		list->instance = servers[id].restarts;
+	}
 	for (unsigned int k = 0; !err && k < n; k++) {
 		const struct tacet_bootinfo_device *d = &bi->devices[chosen[k]];
 

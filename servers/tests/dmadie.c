@@ -49,9 +49,9 @@ int main(void)
 	}
 	if (virtq_kick_needed(&queue))
 		virtio_notify(&dev, 0);
-	printf("dmadie: device status %#x at start, buffer of %lu pages at %#lx offered (pinned: "
-	       "%s); faulting with the device running\n", status, BUF_BYTES / TACET_PAGE_SIZE,
-	       buf.pa, buf.pa ? "yes" : "no");
+	printf("dmadie: instance %lu: device status %#x at start, buffer of %lu pages at %#lx "
+	       "offered (pinned: %s); faulting with the device running\n", tacet_instance(), status,
+	       BUF_BYTES / TACET_PAGE_SIZE, buf.pa, buf.pa ? "yes" : "no");
 	__asm__("" : "+r"(addr)); /* hidden from gcc, which would make a trap of its own */
 	*(volatile unsigned long *)addr = 1;
 	return 1;

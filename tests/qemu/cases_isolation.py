@@ -51,11 +51,12 @@ CASES = [
     # back to the pool; init resets the device (Status 0) and only then releases them; the
     # restarted instance finds the device reset. Everything back at the end (leak check).
     case("dma-quarantine",
-         [r"dmadie: device status 0 at start, buffer of 2 pages at 0x[0-9a-f]+ offered \(pinned: "
-          r"yes\); faulting with the device running",
+         [r"dmadie: instance 0: device status 0 at start, buffer of 2 pages at 0x[0-9a-f]+ "
+          r"offered \(pinned: yes\); faulting with the device running",
           r"init: server dmadie faulted: cause 15",
           r"init: dmadie's devices: 1 reset, \d+ pages back from their DMA quarantine",
-          r"(?s)init: restarting dmadie \(restart 1\).*dmadie: device status 0 at start",
+          r"(?s)init: restarting dmadie \(restart 1\).*dmadie: instance 1: device status 0 "
+          r"at start",
           r"init: server dmadie failed \(status -7\) after 1 restarts; giving up",
           r"init: leak check: .*: PASS"],
          bootargs="init.run=dmadie:virtio-rng*1", status=1, check=quarantine_whole,

@@ -258,6 +258,8 @@ long tacet_service_reply_slot(struct tacet_service *s);
  * never early; tacet_ticks_to_ns rounds down. tacet_sleep_ns blocks the calling thread on lib's own notification (never the
  * device's: a sleeping driver's interrupt bits wait for its next tacet_device_wait). */
 unsigned long tacet_timebase_hz(void);
+/* Which start of this server runs: 0 the first, k after k restarts by init (`*N` in init.run). */
+unsigned long tacet_instance(void);
 uint64_t tacet_time_ns(void); /* since boot */
 uint64_t tacet_ns_to_ticks(uint64_t ns);
 uint64_t tacet_ticks_to_ns(uint64_t ticks);

@@ -66,6 +66,9 @@ struct tacet_child_devices {
 	unsigned long count;
 	struct tacet_bootinfo_device devices[TACET_CHILD_MAX_DEVICES];
 	unsigned long timebase_hz; /* rdtime's frequency (the device tree's timebase-frequency) */
+	unsigned long instance;    /* which start of this server this is: 0 the first, then the
+				    * restarts' count (tacet_instance(): a driver that finds its
+				    * device in use knows why) */
 };
 
 #define TACET_CHILD_STACK_TOP   0x0000003fff000000ul
