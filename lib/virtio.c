@@ -33,13 +33,20 @@ static long fail(struct virtio_device *dev, long err, const char *why)
 }
 
 /* Writing 0 resets the device; it says the reset is done by reading 0 back. */
-static int reset(struct virtio_device *dev)
+long virtio_reset(volatile void *regs)
 {
-	reg_write(dev, VIRTIO_MMIO_STATUS, 0);
+	volatile uint8_t *r = regs;
+
+	mmio_write32(r + VIRTIO_MMIO_STATUS, 0);
 	for (int i = 0; i < RESET_READS; i++)
-		if (reg_read(dev, VIRTIO_MMIO_STATUS) == 0)
+		if (mmio_read32(r + VIRTIO_MMIO_STATUS) == 0)
 			return 0;
-	return -1;
+	return -TACET_EBUSY;
+}
+
+void virtio_close(struct virtio_device *dev)
+{
+	virtio_reset(dev->regs);
 }
 
 static uint64_t device_features(struct virtio_device *dev)
@@ -92,7 +99,7 @@ long virtio_open(struct virtio_device *dev, volatile void *regs, uint32_t device
 	err = check_transport(dev, device_id);
 	if (err)
 		return err;
-	if (reset(dev))
+	if (virtio_reset(dev->regs))
 		return fail(dev, -TACET_EBUSY, "the device did not finish its reset");
 	set_status(dev, VIRTIO_STATUS_ACKNOWLEDGE);
 	set_status(dev, VIRTIO_STATUS_DRIVER);

@@ -381,8 +381,6 @@ static long give_devices(unsigned int id, unsigned long child, const char *spec)
  * back: the device has forgotten its queues, so it writes no buffer of the dead instance).
  * The others init gives drivers (goldfish RTC, 16550 UART) do no DMA: their quarantine is
  * empty. PCI functions are the PCI server's to quiet (not yet: docs/drivers.md). */
-#define VIRTIO_RESET_LOOKS 1000
-
 static void quiet_devices(unsigned int id)
 {
 	volatile uint8_t *regs = (volatile uint8_t *)PROBE_VA;
@@ -398,11 +396,7 @@ static void quiet_devices(unsigned int id)
 		if (!strcmp(d->compatible, VIRTIO_MMIO_COMPATIBLE) && virtio_id(i) &&
 		    tacet_map(TACET_SLOT_SELF_PROCESS, d->slot, PROBE_VA,
 			      TACET_RIGHT_READ | TACET_RIGHT_WRITE) == 0) {
-			mmio_write32(regs + VIRTIO_MMIO_STATUS, 0);
-			for (int k = 0; k < VIRTIO_RESET_LOOKS && mmio_read32(regs + VIRTIO_MMIO_STATUS);
-			     k++)
-				;
-			reset += mmio_read32(regs + VIRTIO_MMIO_STATUS) == 0;
+			reset += virtio_reset(regs) == 0;
 			tacet_unmap(TACET_SLOT_SELF_PROCESS, PROBE_VA, 1);
 		}
 		n = tacet_device_release(d->slot);

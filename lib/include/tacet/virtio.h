@@ -112,6 +112,13 @@ long virtio_queue_attach(struct virtio_device *dev, unsigned int index, struct v
 long virtio_queue_new(struct virtio_device *dev, unsigned int index, struct virtq *q,
 		      unsigned int size);
 
+/* Reset the transport at regs (Status 0, then read back until the device says 0: it has
+ * forgotten its queues and writes no buffer any more). 0, or -TACET_EBUSY if it never says
+ * so. init resets a dead driver's transports this way before it frees their DMA quarantine;
+ * virtio_close is a driver's own orderly end (after it, its rings and buffers may go). */
+long virtio_reset(volatile void *regs);
+void virtio_close(struct virtio_device *dev);
+
 /* The driver is ready (DRIVER_OK); or it gave up on the device (FAILED). */
 void virtio_driver_ok(struct virtio_device *dev);
 void virtio_fail(struct virtio_device *dev, const char *why);
