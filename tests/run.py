@@ -133,6 +133,41 @@ def run_docs_checks(results, pattern):
     results.report(name, not problems, "; ".join(problems))
 
 
+def line_counts_problems():
+    """The line counts the driver docs quote, each against `wc -l` of its file: the table of
+    docs/drivers.md ("| `path` | what | before | now |": now), its "the finished driver is N
+    lines" (servers/rtc/rtc.c), and docs/virtio.md's "`path`, N lines"."""
+    def lines_of(path):
+        with open(os.path.join(ROOT, path)) as f:
+            return sum(1 for _ in f)
+    quoted = []
+    with open(os.path.join(ROOT, "docs", "drivers.md")) as f:
+        drivers = f.read()
+    quoted += [("docs/drivers.md", p, int(n.replace(",", "")))
+               for p, n in re.findall(r"^\| `([^`]+\.c)` \|[^|]*\|[^|]*\| ([\d,]+) \|", drivers,
+                                      re.M)]
+    quoted += [("docs/drivers.md", "servers/rtc/rtc.c", int(n))
+               for n in re.findall(r"the finished\s+driver is (\d+) lines", drivers)]
+    with open(os.path.join(ROOT, "docs", "virtio.md")) as f:
+        quoted += [("docs/virtio.md", p, int(n))
+                   for p, n in re.findall(r"`([^`]+\.c)`, (\d+) lines", f.read())]
+    return [f"{doc} says {path} is {n} lines; it is {lines_of(path)}"
+            for doc, path, n in quoted if lines_of(path) != n], len(quoted)
+
+
+def run_line_count_checks(results, pattern):
+    """docs/line-counts: every line count the driver docs quote is the file's (typed counts go
+    stale: issue 17 found three)."""
+    name = "docs/line-counts"
+    if pattern and pattern not in name:
+        return
+    problems, n = line_counts_problems()
+    if not n:
+        problems = ["no line count found in docs/drivers.md and docs/virtio.md (the check reads "
+                    "nothing)"]
+    results.report(name, not problems, "; ".join(problems))
+
+
 def defined_symbols(*paths):
     """The names of the symbols the objects or ELFs define (nm --defined-only)."""
     out = subprocess.run([NM, "--defined-only", *paths], check=True, capture_output=True,
@@ -410,6 +445,7 @@ def main():
     os.makedirs(LOGS, exist_ok=True)
     results = Results()
     run_docs_checks(results, args.pattern)
+    run_line_count_checks(results, args.pattern)
     if not args.no_host:
         run_host_tests(results, args.pattern)
         run_static_checks(results, args.pattern)
