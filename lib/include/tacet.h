@@ -33,6 +33,11 @@ extern long (*tacet_console_write)(const void *buf, unsigned long len);
 long tacet_publish(const char *name, unsigned long slot, unsigned long how);
 long tacet_lookup(const char *name, unsigned long dst, unsigned int tries);
 
+/* Ask init to power the machine off (INIT_POWEROFF), with status 0 (success) or non-zero (the
+ * exit status says failure). Returns only if init does not: its answer, a negative TACET_E*
+ * code. (A machine whose servers have all finished powers off by itself.) */
+long tacet_poweroff(int status);
+
 /* A call on the endpoint in slot failed with TACET_EDEAD: its server ended. Drop the capability
  * and look name up again into slot, waiting up to `tries` ms for init to have restarted the
  * server (<tacet/init_proto.h>: a restarted server publishes its names anew). 0, or the

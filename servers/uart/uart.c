@@ -320,13 +320,15 @@ static void cmd_random(void)
 	printf("\n");
 }
 
+/* Returns only if init does not power off (<tacet.h>). */
 static void cmd_poweroff(void)
 {
-	struct tacet_msg msg = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
+	long err;
 
 	printf("powering off\n");
 	uart_flush();
-	tacet_call(TACET_CHILD_INIT, &msg);
+	err = tacet_poweroff(0);
+	printf("poweroff: %s\n", tacet_strerror(err));
 }
 
 /* The console server faults on purpose (a store to address 0): init restarts it when init.run

@@ -37,9 +37,10 @@
  *       Reply w0: 0, -TACET_ENOENT (not published yet), or the error of the copy (e.g.
  *       -TACET_EEXIST if dst is in use).
  *   INIT_POWEROFF (status): power the machine off now (the shell's `poweroff`).
- * lib/ wraps these as tacet_publish() and tacet_lookup(). init answers them all with a thread at
- * priority 90 on its hart (init.service_priority=), below the drivers, whoever calls: they are
- * not urgent; look up what a server uses at its start (docs/userspace.md, "init's two threads").
+ * lib/ wraps these as tacet_publish(), tacet_lookup() and tacet_poweroff(). init answers them
+ * all with a thread at priority 90 on its hart (init.service_priority=), below the drivers,
+ * whoever calls: they are not urgent; look up what a server uses at its start
+ * (docs/userspace.md, "init's two threads").
  */
 #ifndef TACET_INIT_PROTO_H
 #define TACET_INIT_PROTO_H
