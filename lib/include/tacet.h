@@ -29,7 +29,9 @@ extern long (*tacet_console_write)(const void *buf, unsigned long len);
  * clients to get with the rights in `how` (TACET_RIGHT_WRITE to call or signal, | GRANT if they
  * send capabilities; | INIT_BADGE_CLIENTS to tell them apart by badge); look a name up into
  * slot dst (which must be empty), trying again up to `tries` times, 1 ms apart, until it
- * appears. Return 0 or a negative TACET_E* code. */
+ * appears. Return 0 or a negative TACET_E* code: a server may publish only the names its
+ * init.run= entry grants it (`uart=console`; by default its module's name), -TACET_EPERM for
+ * any other. */
 long tacet_publish(const char *name, unsigned long slot, unsigned long how);
 long tacet_lookup(const char *name, unsigned long dst, unsigned int tries);
 

@@ -9,7 +9,7 @@
  * and afterwards each target must be unaffected: the console still writes, pci still holds
  * the claim (a forged "driver ended" would have released it), and init has not powered off
  * (a forged "every server ended" would have made it). Then it asks init to power off with
- * status 0. Start it with `init.run=uart:ns16550a,pci:...,forger` and `-device edu`.
+ * status 0. Start it with `init.run=uart=console:ns16550a,pci:...,forger` and `-device edu`.
  */
 #include <stdio.h>
 #include <tacet.h>

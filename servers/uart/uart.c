@@ -1,6 +1,7 @@
 /* uart: the ns16550a driver and console server, with a small shell.
  *
- * Device (init.run= `uart:ns16550a`), opened with the driver kit (<tacet/driver.h>,
+ * Device (init.run= `uart=console:ns16550a`: the device, and the name "console"), opened with
+ * the driver kit (<tacet/driver.h>,
  * docs/drivers.md); the kit's service loop takes the clients' calls and the line's interrupts in
  * one thread. Both directions are interrupt-driven. On an interrupt the server drains the
  * receiver into rx[] and refills the transmitter (its 16-byte FIFO) from tx[], which is what
@@ -332,7 +333,8 @@ static void cmd_poweroff(void)
 }
 
 /* The console server faults on purpose (a store to address 0): init restarts it when init.run
- * says so (`uart:ns16550a*3`), and its clients reconnect; without that, the console is gone. */
+ * says so (`uart=console:ns16550a*3`), and its clients reconnect; without that, the console
+ * is gone. */
 static void cmd_crash(void)
 {
 	printf("crashing the console server\n");

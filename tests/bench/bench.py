@@ -69,9 +69,9 @@ EDU = ["-device", "edu"]
 # print its completion line with a count above 0, or the benchmark fails (stressor_problems).
 BENCHMARKS = [
     ("null_syscall", "init.run=bench_null@1", ["null_syscall"], []),
-    ("ipc_call_reply_same_hart", "init.run=bench_ipc_srv@1,bench_ipc_same@1",
+    ("ipc_call_reply_same_hart", "init.run=bench_ipc_srv=bench.ipc@1,bench_ipc_same@1",
      ["ipc_call_reply_same_hart"], []),
-    ("ipc_call_reply_cross_hart", "init.run=bench_ipc_srv@1,bench_ipc_cross@0",
+    ("ipc_call_reply_cross_hart", "init.run=bench_ipc_srv=bench.ipc@1,bench_ipc_cross@0",
      ["ipc_call_reply_cross_hart"], []),
     ("notify_wake_same_hart", "init.run=bench_ntfn_same@1/200", ["notify_wake_same_hart"], []),
     ("notify_wake_cross_hart", "init.run=bench_ntfn_cross@1/200", ["notify_wake_cross_hart"],
@@ -91,9 +91,9 @@ BENCHMARKS = [
       "frame_bkl_hold_max"], []),
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
     # the memory size (the page allocator touches a page only when it first hands it out).
-    ("boot_to_shell_128M", "init.run=bench_boot:ns16550a",
+    ("boot_to_shell_128M", "init.run=bench_boot=console:ns16550a",
      [("boot_to_shell", "boot_to_shell_128M")], [], {"mem": "128M"}),
-    ("boot_to_shell_2G", "init.run=bench_boot:ns16550a",
+    ("boot_to_shell_2G", "init.run=bench_boot=console:ns16550a",
      [("boot_to_shell", "boot_to_shell_2G")], [], {"mem": "2G"}),
 ]
 BUDGETS = os.path.join(ROOT, "tests", "bench", "budgets.json")
@@ -120,8 +120,8 @@ STRESS_SAME_HART_BOUND = 10000
 
 def stress_benchmark(stressor, unit, smp, prefix):
     harts = range(1, smp - 1)
-    run = ",".join([PCI, *(f"stress_{stressor}@{h}" for h in harts),
-                    f"bench_stress@{smp - 1}/200"])
+    run = ",".join([PCI, *(f"stress_{stressor}=stress.{h}@{h}" for h in harts),
+                    f"bench_stress=stress.done@{smp - 1}/200"])
     return (f"{prefix}_{stressor}", f"init.run={run}",
             [(f"stress_{f}", f"{prefix}_{stressor}_{f}") for f in STRESS_FIGURES], EDU,
             {"smp": smp, "stressors": [(stressor, unit, h) for h in harts]})
