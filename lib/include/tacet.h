@@ -36,8 +36,9 @@ long tacet_publish(const char *name, unsigned long slot, unsigned long how);
 long tacet_lookup(const char *name, unsigned long dst, unsigned int tries);
 
 /* Ask init to power the machine off (INIT_POWEROFF), with status 0 (success) or non-zero (the
- * exit status says failure). Returns only if init does not: its answer, a negative TACET_E*
- * code. (A machine whose servers have all finished powers off by itself.) */
+ * exit status says failure). Only a server whose init.run= entry starts with `^` may: for it
+ * this does not return; for any other it returns -TACET_EPERM and the machine runs on. (A
+ * machine whose servers have all finished powers off by itself.) */
 long tacet_poweroff(int status);
 
 /* A call on the endpoint in slot failed with TACET_EDEAD: its server ended. Drop the capability

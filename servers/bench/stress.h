@@ -2,8 +2,8 @@
  * other harts work the kernel hard). bench_stress (stress_bench.c) measures an edu interrupt's
  * raise to its driver thread on the last hart, the line on that hart (same hart) and on hart
  * STRESS_LINE_HART (cross hart), while one stressor server on each other hart (4 harts:
- * init.run=stress_NAME=stress.1@1,stress_NAME=stress.2@2,bench_stress=stress.done@3/200; 8
- * harts: stress_NAME=stress.H@H for H 1 to 6, bench_stress=stress.done@7/200) loops on its
+ * init.run=stress_NAME=stress.1@1,stress_NAME=stress.2@2,^bench_stress=stress.done@3/200; 8
+ * harts: stress_NAME=stress.H@H for H 1 to 6, ^bench_stress=stress.done@7/200) loops on its
  * work until bench_stress tells it to stop. Why those harts: under -icount QEMU runs the harts
  * in turn, in hart order, and switches when the running one waits (wfi), is kicked (an IPI or
  * device interrupt for another hart) or ends its slice; the cross-hart interrupt's IPI from

@@ -8,6 +8,6 @@ int main(void)
 {
 	int status = edu_test(100, 0, EDU_TEST_BUSY);
 
-	tacet_poweroff(status); /* returns only if init does not power off */
+	tacet_poweroff(status); /* returns only if init.run= does not allow it (no `^`) */
 	return status;
 }

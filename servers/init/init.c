@@ -8,7 +8,7 @@
  * the same number (badge), devices, hart, priority and names; the names its last instance
  * published are withdrawn when it ends, so its clients' lookups wait for the new instance's.
  *
- * The authority init enforces (may_publish: the rule in one place):
+ * The authority init enforces (may_publish, may_power_off: the rule in one place):
  *  - Names. init.run= grants each server the names it may publish: `uart=console`, or without
  *    `=`, its module's name (rng: "rng"). At most NAMES_PER_SERVER a server, MAX_NAMES in all,
  *    each to one server: a second entry given a name is not started. The name table is made of
@@ -18,6 +18,9 @@
  *    When a server ends, what it published is withdrawn (init's capability and slot freed;
  *    lookups: -TACET_ENOENT) and the name waits for its restarted instance: nobody else ever
  *    publishes it.
+ *  - Power-off. Only a server whose entry starts with `^` (`^uart=console:ns16550a`) may ask
+ *    for it (INIT_POWEROFF); anyone else's request is refused (-TACET_EPERM) and the machine
+ *    runs on. A run whose servers have all finished for good powers off without asking.
  *
  * Two threads, both on init's hart, so that no server's request runs at init's priority:
  *  - the supervisor (main; priority 200, INIT_PRIORITY in the kernel): the fault endpoint
@@ -37,7 +40,7 @@
  *    owns names[] from then on, refusals[], recv_slot, service_slots. No lock: the service thread
  *    reads servers[i].process_slot only while server i's caller is blocked in its call to it (so
  *    that instance lives, and the supervisor does not touch its entry: it restarts a server only
- *    after its end), and nservers and what init.run= says (name) only after
+ *    after its end), and nservers and what init.run= says (name, power_off) only after
  *    SERVICE_GO, sent once every server of init.run= has started: none of these change after
  *    it. `status` is written by the supervisor (a fault, a start) and by the service thread
  *    (INIT_EXIT, before its reply), each while the instance lives, and read by the supervisor
@@ -49,8 +52,8 @@
  *    check once the service thread, having withdrawn every name, has answered. The service
  *    thread never prints through stdio (whose one line buffer is the supervisor's): say() writes
  *    whole lines with tacet_debug_write.
- * `init.run=name=names@hart/priority:devices*restarts,...`: all but the name optional (the
- * module's name, hart 0, priority 100, no devices, no restarts). Names:
+ * `init.run=^name=names@hart/priority:devices*restarts,...`: all but the name optional (no
+ * power-off, the module's name, hart 0, priority 100, no devices, no restarts). Names:
  * `name+name...` (up to 23 bytes each; `=` alone: none). Devices: `compat+compat...`, each a
  * device-tree compatible (whole, or without its vendor) or a virtio device name (`virtio-rng`:
  * the virtio-mmio transports whose DeviceID register says that device). A device goes to one
@@ -86,6 +89,7 @@
 /* In init.run=, the characters that end a server's name (and a module name after a comma), and
  * a name it is granted. */
 #define NAME_STOP ", =@/:*+"
+#define POWER_OFF_MARK '^' /* before an entry's name: the server may power the machine off */
 
 #define NS_PER_MS 1000000ul
 #define RESTART_TIMER (1ul << 62)   /* exits_slot's bit for the restart timer */
@@ -113,6 +117,7 @@ struct server {
 	char devices[128];
 	unsigned int hart, prio;
 	unsigned int restarts_max; /* `*N`: restart it up to N times after a failure */
+	int power_off;             /* `^`: it may ask init to power the machine off */
 	/* the current instance */
 	unsigned long process_slot;
 	enum server_state state;
@@ -568,6 +573,7 @@ static int module_follows(const char *p)
 	char name[TACET_MODULE_NAME_MAX] = { 0 };
 	unsigned int n = 0;
 
+	p += *p == POWER_OFF_MARK;
 	while (p[n] && !strchr(NAME_STOP, p[n]) && n < sizeof(name) - 1) {
 		name[n] = p[n];
 		n++;
@@ -575,7 +581,7 @@ static int module_follows(const char *p)
 	return tacet_module_find((const void *)bi->modules_vaddr, bi->modules_size, name) != NULL;
 }
 
-/* One entry of `init.run=`: `name[=names][@hart][/priority][:compat+compat...][*restarts]`,
+/* One entry of `init.run=`: `[^]name[=names][@hart][/priority][:compat+compat...][*restarts]`,
  * into s; returns where the next entry starts (after the comma) or the end of the list. A comma
  * in the device part ends the entry only if a module's name follows it: every entry starts with
  * one, and a compatible may hold a comma (`virtio,mmio`). */
@@ -584,6 +590,10 @@ static const char *parse_server(const char *p, struct server *s)
 	unsigned int n = 0;
 
 	*s = (struct server){ .prio = SERVER_PRIORITY };
+	if (*p == POWER_OFF_MARK) {
+		s->power_off = 1;
+		p++;
+	}
 	while (*p && !strchr(NAME_STOP, *p) && n < sizeof(s->name) - 1)
 		s->name[n++] = *p++;
 	if (*p == '=') /* kept with its `=`: grant_names reads it */
@@ -607,9 +617,9 @@ static const char *parse_server(const char *p, struct server *s)
 	return *p == ',' ? p + 1 : p;
 }
 
-/* `init.run=a,b@2/150,c=console:ns16550a*3`: module names, each optionally with the names it
- * may publish, on a hart, at a priority, with devices, restarted up to N times after a
- * failure. */
+/* `init.run=a,b@2/150,^c=console:ns16550a*3`: module names, each optionally allowed to power
+ * off, with the names it may publish, on a hart, at a priority, with devices, restarted up to N
+ * times after a failure. */
 static void start_servers(void)
 {
 	const char *p = strstr(bi->bootargs, "init.run=");
@@ -682,6 +692,12 @@ static void say(const char *fmt, ...)
 static int may_publish(const struct server *s, const struct published *n)
 {
 	return n && n->server == (unsigned int)(s - servers);
+}
+
+/* ...and may server s power the machine off? Only if its init.run= entry starts with `^`. */
+static int may_power_off(const struct server *s)
+{
+	return s->power_off;
 }
 
 /* Server s asked for what it may not (`what`, formatted): refused, and said, but at most once in
@@ -824,6 +840,13 @@ static int serve(const struct tacet_msg *msg, unsigned long badge, struct tacet_
 		reply->w[0] = (unsigned long)lookup(msg, s);
 		break;
 	case INIT_POWEROFF:
+		if (!s || !may_power_off(s)) {
+			if (s)
+				refuse(s, "power the machine off (its init.run= entry has no %c)",
+				       POWER_OFF_MARK);
+			reply->w[0] = (unsigned long)-TACET_EPERM;
+			break;
+		}
 		/* the supervisor's to do: it preempts this thread at the signal, and never answers */
 		say("init: power off requested by %s\n", name);
 		tacet_signal(exits_slot, POWEROFF_ASKED | (msg->w[0] ? POWEROFF_FAILED : 0));

@@ -9,7 +9,8 @@
  * and afterwards each target must be unaffected: the console still writes, pci still holds
  * the claim (a forged "driver ended" would have released it), and init has not powered off
  * (a forged "every server ended" would have made it). Then it asks init to power off with
- * status 0. Start it with `init.run=uart=console:ns16550a,pci:...,forger` and `-device edu`.
+ * status 0, which its entry allows (`^`). Start it with
+ * `init.run=^uart=console:ns16550a,pci:...,^forger` and `-device edu`.
  */
 #include <stdio.h>
 #include <tacet.h>
@@ -148,5 +149,5 @@ int main(void)
 	printf("forger: %s\n", failures ? "some checks failed" : "all checks passed");
 	/* init is still here to be asked: it did not power off on a forged "all ended" */
 	tacet_poweroff(failures != 0);
-	return 1; /* not reached: init powers off */
+	return 1; /* not reached: init powers off (init.run= gives forger `^`) */
 }

@@ -76,24 +76,24 @@ BENCHMARKS = [
     ("notify_wake_same_hart", "init.run=bench_ntfn_same@1/200", ["notify_wake_same_hart"], []),
     ("notify_wake_cross_hart", "init.run=bench_ntfn_cross@1/200", ["notify_wake_cross_hart"],
      []),
-    ("irq_same_hart", f"init.run={PCI},bench_irq_same@1/200",
+    ("irq_same_hart", f"init.run={PCI},^bench_irq_same@1/200",
      ["irq_raise_to_trap", "irq_top_half", "irq_raise_to_server_same_hart"], EDU),
-    ("irq_cross_hart", f"init.run={PCI},bench_irq_cross@1/200",
+    ("irq_cross_hart", f"init.run={PCI},^bench_irq_cross@1/200",
      ["irq_raise_to_server_cross_hart"], EDU),
-    ("irq_server_cycle", f"init.run={PCI},bench_irq_cycle@1/200", ["irq_server_cycle"], EDU),
-    ("irq_busy_cycle", f"init.run={PCI},bench_irq_busy@1/200", ["irq_busy_cycle"], EDU),
+    ("irq_server_cycle", f"init.run={PCI},^bench_irq_cycle@1/200", ["irq_server_cycle"], EDU),
+    ("irq_busy_cycle", f"init.run={PCI},^bench_irq_busy@1/200", ["irq_busy_cycle"], EDU),
     ("irq_fast_handler", "test=irq_fast_latency", ["irq_raise_to_fast_handler"], EDU),
     # A 256-page FRAME_NEW and its CAP_DELETE, the MAP and UNMAP of such a frame
     # (servers/bench/frame.c), and the longest BKL hold on their hart meanwhile (issue 16: at
     # most 5,000 instructions).
-    ("frame_new", "init.run=bench_frame@1",
+    ("frame_new", "init.run=^bench_frame@1",
      ["frame_new_256", "frame_delete_256", "frame_map_256", "frame_unmap_256",
       "frame_bkl_hold_max"], []),
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
     # the memory size (the page allocator touches a page only when it first hands it out).
-    ("boot_to_shell_128M", "init.run=bench_boot=console:ns16550a",
+    ("boot_to_shell_128M", "init.run=^bench_boot=console:ns16550a",
      [("boot_to_shell", "boot_to_shell_128M")], [], {"mem": "128M"}),
-    ("boot_to_shell_2G", "init.run=bench_boot=console:ns16550a",
+    ("boot_to_shell_2G", "init.run=^bench_boot=console:ns16550a",
      [("boot_to_shell", "boot_to_shell_2G")], [], {"mem": "2G"}),
 ]
 BUDGETS = os.path.join(ROOT, "tests", "bench", "budgets.json")
@@ -121,7 +121,7 @@ STRESS_SAME_HART_BOUND = 10000
 def stress_benchmark(stressor, unit, smp, prefix):
     harts = range(1, smp - 1)
     run = ",".join([PCI, *(f"stress_{stressor}=stress.{h}@{h}" for h in harts),
-                    f"bench_stress=stress.done@{smp - 1}/200"])
+                    f"^bench_stress=stress.done@{smp - 1}/200"])
     return (f"{prefix}_{stressor}", f"init.run={run}",
             [(f"stress_{f}", f"{prefix}_{stressor}_{f}") for f in STRESS_FIGURES], EDU,
             {"smp": smp, "stressors": [(stressor, unit, h) for h in harts]})
@@ -142,7 +142,7 @@ STRESS_SAME_HART = {figure_name: (b[0], b[4]["stressors"][0][0])
 BLK_DISK = ["-drive", "file=build/blk-big.img,if=none,format=raw,id=disk0,snapshot=on",
             "-device", "virtio-blk-device,drive=disk0"]
 WALL_CLOCK = [
-    ("blk_read_4k", "init.run=blk:virtio-blk,bench_blk@1", ["blk_read_4k_qd1", "blk_read_4k_qd16"],
+    ("blk_read_4k", "init.run=blk:virtio-blk,^bench_blk@1", ["blk_read_4k_qd1", "blk_read_4k_qd16"],
      BLK_DISK),
 ]
 WALL_RE = re.compile(r"^BLKBENCH (\S+) iops=(\d+) requests=(\d+) ns=(\d+)\s*$", re.M)

@@ -2,7 +2,7 @@
 harm another server or the kernel with nothing but what init gives any server, and the checks
 that each target is unaffected."""
 
-PCI_RUN = "init.run=uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
+PCI_RUN = "init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
 LABELS = r"32768 kernel labels x2 refused with EINVAL: PASS"
 
 # restart-console's results, as spliced() lines (the output's \r\n as it comes from QEMU)
@@ -37,7 +37,7 @@ CASES = [
           r"forger: the edu interrupt still arrives: PASS",
           r"forger: all checks passed",
           r"init: power off requested by forger"],
-         bootargs=f"{PCI_RUN},forger", qemu_args=("-device", "edu"),
+         bootargs=f"{PCI_RUN},^forger", qemu_args=("-device", "edu"),
          forbid=(r"PANIC", r"FAIL", r"init: all \d+ servers done", r"released")),
     # Least privilege: what lookup gives cannot receive (nor can any copy of it); publishing
     # READ is refused; pci gives a claimed device's interrupt only to its driver and takes only
@@ -89,7 +89,7 @@ CASES = [
           r"init: leak check: .*: PASS", r"init: all 2 servers done; powering off"],
          bootargs="init.run=hog@1,victim@2 init.budget=1024", timeout=120),
     # Restart: the console server crashes (the shell's `crash`) while chatter writes through
-    # it; init restarts it (uart=console:ns16550a*3), chatter's blocked write gets EDEAD and
+    # it; init restarts it (^uart=console:ns16550a*3), chatter's blocked write gets EDEAD and
     # lib reconnects to the new instance: no printf fails, and the shell answers again.
     # squatter tries to publish "console" one call after the other meanwhile, the restart's gap
     # included, and is refused with EPERM each time: the name is the console server's, kept for
@@ -105,7 +105,7 @@ CASES = [
           RESTART_BACK, r"(?s)init: restarting uart.*chatter: line \d+", RESTART_CHATTER,
           RESTART_SQUATTER,
           r"init: power off requested by uart"],
-         bootargs="init.run=uart=console:ns16550a*3,chatter@1,squatter@2",
+         bootargs="init.run=^uart=console:ns16550a*3,chatter@1,squatter@2",
          # (what QEMU prints has \r\n line ends: the steps' patterns allow for them)
          console_input=[(r"chatter: line 20\r?\n", "crash\r"),
                         (r"(?s)init: restarting uart.*console ready; type help\r?\ntacet> ",

@@ -40,7 +40,11 @@
  *       the name, with the rights (and badge) its publisher chose, into the caller's slot dst.
  *       Reply w0: 0, -TACET_ENOENT (not published yet), or the error of the copy (e.g.
  *       -TACET_EEXIST if dst is in use).
- *   INIT_POWEROFF (status): power the machine off now (the shell's `poweroff`).
+ *   INIT_POWEROFF (status): power the machine off now (the shell's `poweroff`), with status 0
+ *       (success) or not. Only a server whose init.run= entry starts with `^` may
+ *       (`^uart=console:ns16550a`): then there is no reply. Anyone else's is refused: reply w0
+ *       -TACET_EPERM, and the machine runs on. (A run whose servers have all finished powers off
+ *       by itself, as above.)
  * lib/ wraps these as tacet_publish(), tacet_lookup() and tacet_poweroff(). init answers them
  * all with a thread at priority 90 on its hart (init.service_priority=), below the drivers,
  * whoever calls: they are not urgent; look up what a server uses at its start
