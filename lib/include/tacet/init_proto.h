@@ -48,7 +48,8 @@
  * lib/ wraps these as tacet_publish(), tacet_lookup() and tacet_poweroff(). init answers them
  * all with a thread at priority 90 on its hart (init.service_priority=), below the drivers,
  * whoever calls: they are not urgent; look up what a server uses at its start
- * (docs/userspace.md, "init's two threads").
+ * (docs/userspace.md, "init's two threads"; who may publish what, and power off: "init's
+ * authority").
  */
 #ifndef TACET_INIT_PROTO_H
 #define TACET_INIT_PROTO_H
