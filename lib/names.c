@@ -1,5 +1,5 @@
-/* names.c: the client side of init's name service (INIT_PUBLISH / INIT_LOOKUP), and
- * reconnecting to a server that was restarted. */
+/* names.c: the client side of init's name service (INIT_PUBLISH / INIT_LOOKUP), reconnecting
+ * to a server that was restarted, and asking init to power off (INIT_POWEROFF). */
 #include <string.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
@@ -64,4 +64,12 @@ long tacet_reconnect(const char *name, unsigned long slot, unsigned int tries)
 {
 	tacet_cap_delete(slot); /* a capability to an endpoint that has ended */
 	return tacet_lookup(name, slot, tries);
+}
+
+long tacet_poweroff(int status)
+{
+	struct tacet_msg msg = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { (unsigned long)status } };
+	long err = tacet_call(TACET_CHILD_INIT, &msg);
+
+	return err ? err : (long)msg.w[0]; /* only a refusal is answered */
 }

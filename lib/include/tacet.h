@@ -29,9 +29,17 @@ extern long (*tacet_console_write)(const void *buf, unsigned long len);
  * clients to get with the rights in `how` (TACET_RIGHT_WRITE to call or signal, | GRANT if they
  * send capabilities; | INIT_BADGE_CLIENTS to tell them apart by badge); look a name up into
  * slot dst (which must be empty), trying again up to `tries` times, 1 ms apart, until it
- * appears. Return 0 or a negative TACET_E* code. */
+ * appears. Return 0 or a negative TACET_E* code: a server may publish only the names its
+ * init.run= entry grants it (`uart=console`; by default its module's name), -TACET_EPERM for
+ * any other. */
 long tacet_publish(const char *name, unsigned long slot, unsigned long how);
 long tacet_lookup(const char *name, unsigned long dst, unsigned int tries);
+
+/* Ask init to power the machine off (INIT_POWEROFF), with status 0 (success) or non-zero (the
+ * exit status says failure). Only a server whose init.run= entry starts with `^` may: for it
+ * this does not return; for any other it returns -TACET_EPERM and the machine runs on. (A
+ * machine whose servers have all finished powers off by itself.) */
+long tacet_poweroff(int status);
 
 /* A call on the endpoint in slot failed with TACET_EDEAD: its server ended. Drop the capability
  * and look name up again into slot, waiting up to `tries` ms for init to have restarted the

@@ -142,7 +142,5 @@ long bench_trio_start(const struct bench_trio *trio)
 
 void bench_power_off(void)
 {
-	struct tacet_msg msg = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
-
-	tacet_call(TACET_CHILD_INIT, &msg);
+	tacet_poweroff(0);
 }

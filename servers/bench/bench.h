@@ -33,7 +33,8 @@ unsigned long bench_overhead(void);
  * the middle two, so that every figure is a measured sample). */
 void bench_report(const char *name, unsigned long *samples, unsigned long n);
 
-/* Asks init to power the machine off (the benchmark is over; init.run= starts it alone). */
+/* Asks init to power the machine off (the benchmark is over; init.run= starts it alone, with
+ * `^`: tests/bench/bench.py). */
 void bench_power_off(void);
 
 /* A thread of this process, started at fn(arg) on `hart` at `prio` with a one-page stack of its

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/blk.h>
-#include <tacet/init_proto.h>
 
 #define WARMUP   200
 #define REQUESTS 4000
@@ -68,7 +67,6 @@ static int run(unsigned int depth)
 
 int main(void)
 {
-	struct tacet_msg off = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
 	long err = tacet_blk_open(&b, 16 * TACET_PAGE_SIZE, 5000);
 	int failed = err != 0;
 
@@ -76,7 +74,6 @@ int main(void)
 		printf("bench_blk: cannot open the block service: %s\n", tacet_strerror(err));
 	else
 		failed = run(1) | run(16);
-	off.w[0] = failed;
-	tacet_call(TACET_CHILD_INIT, &off);
+	tacet_poweroff(failed);
 	return failed;
 }

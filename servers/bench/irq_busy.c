@@ -7,7 +7,8 @@
  * line is still masked: oneshot) and calls tacet_irq_ack_wait. Each sample is one whole round,
  * from the counter read at the top of a round to the one at the top of the next: the driver's
  * own work, the acknowledgement that unmasks the line, the interrupt, its top half and the
- * driver running again. Started as bench_irq_busy@1/200 (the line follows it to hart 1).
+ * driver running again. Started as ^bench_irq_busy@1/200 (the line follows it to hart 1;
+ * `^`: it powers the machine off when done).
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* irq_cycle.c: the bench_irq_cycle server: irq_server_cycle, the whole cost of one interrupt to
- * the system. Start it at priority DRIVER_PRIO on the line's hart (bench_irq_cycle@1/200): a
+ * the system. Start it at priority DRIVER_PRIO on the line's hart (^bench_irq_cycle@1/200): a
  * thread may not start threads more urgent than itself.
  *
  * Two threads on one hart: a driver thread (DRIVER_PRIO) that handles the edu's interrupt the

@@ -2,13 +2,14 @@
  * other harts work the kernel hard). bench_stress (stress_bench.c) measures an edu interrupt's
  * raise to its driver thread on the last hart, the line on that hart (same hart) and on hart
  * STRESS_LINE_HART (cross hart), while one stressor server on each other hart (4 harts:
- * init.run=stress_NAME@1,stress_NAME@2,bench_stress@3/200; 8 harts: stress_NAME@1 to @6,
- * bench_stress@7/200) loops on its work until bench_stress tells it to stop. Why those harts: under -icount QEMU runs the harts in turn, in hart order,
- * and switches when the running one waits (wfi), is kicked (an IPI or device interrupt for
- * another hart) or ends its slice; the cross-hart interrupt's IPI from hart 0 thus hands the
- * machine to the stressors' harts before the driver's, as real harts running at once would
- * let them in. (With the driver on hart 1 they would never run between a raise and the
- * driver: every sample would be the idle machine's.)
+ * init.run=stress_NAME=stress.1@1,stress_NAME=stress.2@2,^bench_stress=stress.done@3/200; 8
+ * harts: stress_NAME=stress.H@H for H 1 to 6, ^bench_stress=stress.done@7/200) loops on its
+ * work until bench_stress tells it to stop. Why those harts: under -icount QEMU runs the harts
+ * in turn, in hart order, and switches when the running one waits (wfi), is kicked (an IPI or
+ * device interrupt for another hart) or ends its slice; the cross-hart interrupt's IPI from
+ * hart 0 thus hands the machine to the stressors' harts before the driver's, as real harts
+ * running at once would let them in. (With the driver on hart 1 they would never run between
+ * a raise and the driver: every sample would be the idle machine's.)
  *
  * The protocol, through init's name service and two notifications:
  *   bench_stress publishes STRESS_DONE_NAME (write only) before it looks up any stressor;

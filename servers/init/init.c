@@ -5,8 +5,22 @@
  * without INIT_EXIT) if its entry allows (`*N`: up to N times; the pause before each restart
  * doubles from 1 ms to 100 ms while it keeps failing within a second of its start), and powers
  * the machine off once every server it started has finished for good. A restarted server gets
- * the same number (badge), devices, hart and priority; the names its last instance published are
- * withdrawn when it ends, so its clients' lookups wait for the new instance's.
+ * the same number (badge), devices, hart, priority and names; the names its last instance
+ * published are withdrawn when it ends, so its clients' lookups wait for the new instance's.
+ *
+ * The authority init enforces (may_publish, may_power_off: the rule in one place):
+ *  - Names. init.run= grants each server the names it may publish: `uart=console`, or without
+ *    `=`, its module's name (rng: "rng"). At most NAMES_PER_SERVER a server, MAX_NAMES in all,
+ *    each to one server: a second entry given a name is not started. The name table is made of
+ *    the grants before any request is served, so a publish never needs room and no server can
+ *    fill it. A publish of a name not granted to the publisher is refused (-TACET_EPERM), said
+ *    once (refuse(): at most a line a second per server, the rest counted and said at its end).
+ *    When a server ends, what it published is withdrawn (init's capability and slot freed;
+ *    lookups: -TACET_ENOENT) and the name waits for its restarted instance: nobody else ever
+ *    publishes it.
+ *  - Power-off. Only a server whose entry starts with `^` (`^uart=console:ns16550a`) may ask
+ *    for it (INIT_POWEROFF); anyone else's request is refused (-TACET_EPERM) and the machine
+ *    runs on. A run whose servers have all finished for good powers off without asking.
  *
  * Two threads, both on init's hart, so that no server's request runs at init's priority:
  *  - the supervisor (main; priority 200, INIT_PRIORITY in the kernel): the fault endpoint
@@ -22,26 +36,29 @@
  *    client's: a storm of them from anywhere never delays a driver above it (issue 16).
  * The rule: each piece of state has one owner thread, and only it writes it. The supervisor owns
  *    servers[] (but `status`, below), nservers, device_owner, virtio_ids, the scratch and probe
- *    pages, super_slots; the service thread owns names[], recv_slot, service_slots. No lock: the
- *    service thread reads servers[i].name and .process_slot only while server i's caller is
- *    blocked in its call to it (so that instance lives, and the supervisor does not touch its
- *    entry: it restarts a server only after its end), and nservers only after SERVICE_GO, sent
- *    once every server of init.run= has started. `status` is written by the supervisor (a
- *    fault, a start) and by the service thread (INIT_EXIT, before its reply), each while the
- *    instance lives, and read by the supervisor only after the instance's end. They talk only
- *    through the kernel: the supervisor signals service_ntfn with the servers that ended (the
- *    service thread withdraws their names before it takes another request: a bound
- *    notification's bits come before a queued call), SERVICE_GO and SERVICE_QUIT; the service
- *    thread signals exits_slot with POWEROFF_ASKED; at the end the supervisor calls service_ep
- *    (INIT_SERVICE_SYNC, unbadged) and runs its leak check once the service thread, having
- *    withdrawn every name, has answered. The service thread never prints through stdio (whose
- *    one line buffer is the supervisor's): say() writes whole lines with tacet_debug_write.
- * `init.run=name@hart/priority:devices*restarts,...`: all but the name optional (hart 0,
- * priority 100, no devices, no restarts). Devices: `compat+compat...`, each a device-tree
- * compatible (whole, or without its vendor) or a virtio device name (`virtio-rng`: the
- * virtio-mmio transports whose DeviceID register says that device). A device goes to one server
- * only: a second server asking for it is not started. A comma inside the device part belongs to
- * the compatible (`virtio,mmio`) unless the name of a module follows it.
+ *    pages, super_slots, and names[] until SERVICE_GO (it writes the grants); the service thread
+ *    owns names[] from then on, refusals[], recv_slot, service_slots. No lock: the service thread
+ *    reads servers[i].process_slot only while server i's caller is blocked in its call to it (so
+ *    that instance lives, and the supervisor does not touch its entry: it restarts a server only
+ *    after its end), and nservers and what init.run= says (name, power_off) only after
+ *    SERVICE_GO, sent once every server of init.run= has started: none of these change after
+ *    it. `status` is written by the supervisor (a fault, a start) and by the service thread
+ *    (INIT_EXIT, before its reply), each while the instance lives, and read by the supervisor
+ *    only after the instance's end. They talk only through the kernel: the supervisor signals
+ *    service_ntfn with the servers that ended (the service thread withdraws their names before
+ *    it takes another request: a bound notification's bits come before a queued call),
+ *    SERVICE_GO and SERVICE_QUIT; the service thread signals exits_slot with POWEROFF_ASKED; at
+ *    the end the supervisor calls service_ep (INIT_SERVICE_SYNC, unbadged) and runs its leak
+ *    check once the service thread, having withdrawn every name, has answered. The service
+ *    thread never prints through stdio (whose one line buffer is the supervisor's): say() writes
+ *    whole lines with tacet_debug_write.
+ * `init.run=^name=names@hart/priority:devices*restarts,...`: all but the name optional (no
+ * power-off, the module's name, hart 0, priority 100, no devices, no restarts). Names:
+ * `name+name...` (up to 23 bytes each; `=` alone: none). Devices: `compat+compat...`, each a
+ * device-tree compatible (whole, or without its vendor) or a virtio device name (`virtio-rng`:
+ * the virtio-mmio transports whose DeviceID register says that device). A device goes to one
+ * server only: a second server asking for it is not started. A comma inside the device part
+ * belongs to the compatible (`virtio,mmio`) unless the name of a module follows it.
  * `init.budget=PAGES`: the kernel memory each server may use (its account, reserved from
  * init's; default SERVER_BUDGET): frames, page tables, mappings, threads and objects. */
 #include <stdarg.h>
@@ -56,7 +73,9 @@
 #include "lib/elf.h" /* the kernel's ELF reader (servers/servers.mk) */
 
 #define MAX_SERVERS 16
-#define MAX_NAMES 16
+#define MAX_NAMES 16       /* names init.run= grants, in all (each holds a slot while published) */
+#define NAMES_PER_SERVER 4 /* names one server may be granted: its quota */
+#define NAME_BYTES (TACET_NAME_WORDS * sizeof(unsigned long)) /* a name, its NUL included */
 #define SCRATCH_VA 0x0000002000000000ul /* where init maps a page it fills for a child */
 #define PROBE_VA   (SCRATCH_VA + TACET_PAGE_SIZE) /* where init maps a device to read its ID */
 #define SERVER_PRIORITY 100
@@ -67,8 +86,10 @@
 #define INIT_SLOTS 128         /* init's capability table */
 #define SERVICE_FIRST_SLOT 108 /* 108..127: the service thread's (names, recv_slot, a mint) */
 #define SERVER_BUDGET 2048 /* pages of kernel memory per server (8 MiB), unless init.budget= */
-/* In init.run=, the characters that end a server's name (and a module name after a comma). */
-#define NAME_STOP ", @/:*+"
+/* In init.run=, the characters that end a server's name (and a module name after a comma), and
+ * a name it is granted. */
+#define NAME_STOP ", =@/:*+"
+#define POWER_OFF_MARK '^' /* before an entry's name: the server may power the machine off */
 
 #define NS_PER_MS 1000000ul
 #define RESTART_TIMER (1ul << 62)   /* exits_slot's bit for the restart timer */
@@ -81,6 +102,7 @@
 #define INIT_SERVICE_SYNC 0x100
 #define RESTART_QUICK_MS 1000    /* a server that failed sooner than this after its start... */
 #define RESTART_DELAY_MAX_MS 100 /* ...waits twice as long as last time, up to this */
+#define REFUSAL_QUIET_MS 1000    /* a server's refused requests are said at most this often */
 
 enum server_state {
 	SERVER_RUNNING,
@@ -91,9 +113,11 @@ enum server_state {
 struct server {
 	/* from init.run= */
 	char name[TACET_MODULE_NAME_MAX];
+	char names[128];   /* `=name+name...` as written: what it may publish (empty: no `=`) */
 	char devices[128];
 	unsigned int hart, prio;
 	unsigned int restarts_max; /* `*N`: restart it up to N times after a failure */
+	int power_off;             /* `^`: it may ask init to power the machine off */
 	/* the current instance */
 	unsigned long process_slot;
 	enum server_state state;
@@ -120,15 +144,25 @@ static unsigned char device_owner[TACET_BOOTINFO_MAX_DEVICES];
 /* A virtio-mmio transport's DeviceID + 1 (0: not read yet; 1: none, or not virtio). */
 static unsigned int virtio_ids[TACET_BOOTINFO_MAX_DEVICES];
 
+/* A name init.run= grants, and what its server published under it. */
 struct published {
 	unsigned long name[TACET_NAME_WORDS];
-	unsigned long slot;    /* 0: withdrawn (its server ended), kept for it */
+	unsigned long slot;    /* 0: not published (yet, or withdrawn: its server ended) */
 	unsigned long how;     /* the rights a client gets, | INIT_BADGE_CLIENTS */
-	unsigned int server;   /* who published it first: only it may publish it again */
+	unsigned int server;   /* the server it is granted to: only it may publish it */
 };
 
 static struct published names[MAX_NAMES];
 static unsigned int nnames;
+
+/* The service thread's record of each server's refused requests (refuse()). */
+struct refusals {
+	unsigned long said_at; /* when the last was said (ticks) */
+	unsigned long unsaid;  /* refused since, not said */
+	int said;              /* one was said (since the server's last end) */
+};
+
+static struct refusals refusals[MAX_SERVERS];
 
 /* Capability slots, a range for each thread: freed ones first (restarts and names come and go),
  * then fresh ones; past the range's end, INIT_SLOTS, which every call refuses. */
@@ -415,6 +449,91 @@ static void release_devices(unsigned int id)
 			device_owner[i] = 0;
 }
 
+/* The entry of names[] for the name in w (its words, as a message carries them), or NULL. */
+static struct published *find_name(const unsigned long *w)
+{
+	for (unsigned int i = 0; i < nnames; i++)
+		if (!memcmp(names[i].name, w, sizeof(names[i].name)))
+			return &names[i];
+	return NULL;
+}
+
+/* Grant `name` to server id: a new entry of names[], not published yet. 0, or a negative code
+ * after saying why: too long, another server's already, or no room. The module's own name, the
+ * grant of an entry without `=` (implicit), is only skipped where another has it. */
+static long grant(unsigned int id, const char *name, int implicit)
+{
+	const char *who = servers[id].name;
+	unsigned long w[TACET_NAME_WORDS] = { 0 };
+	struct published *n;
+
+	if (strlen(name) >= NAME_BYTES) {
+		if (implicit)
+			return 0;
+		printf("init: %s: the name \"%s\" is longer than %lu bytes; not starting %s\n", who,
+		       name, NAME_BYTES - 1, who);
+		return -TACET_ERANGE;
+	}
+	memcpy(w, name, strlen(name));
+	n = find_name(w);
+	if (n && (n->server == id || implicit))
+		return 0; /* named twice; or a module started twice, whose first entry has its name */
+	if (n) {
+		printf("init: %s: the name \"%s\" is granted to %s; not starting %s\n", who, name,
+		       servers[n->server].name, who);
+		return -TACET_EBUSY;
+	}
+	if (nnames == MAX_NAMES) {
+		printf("init: %s: no room for the name \"%s\" (%u names in all)%s\n", who, name,
+		       MAX_NAMES, implicit ? "" : "; not starting it");
+		return implicit ? 0 : -TACET_ENOMEM;
+	}
+	names[nnames] = (struct published){ .server = id };
+	memcpy(names[nnames++].name, w, sizeof(w));
+	return 0;
+}
+
+/* The names server id may publish, into names[] (before SERVICE_GO): its entry's `=name+name...`
+ * (up to NAMES_PER_SERVER; `=` alone: none), or without `=` its module's name. 0, or a negative
+ * code after saying why: the server is then not started (release_names). */
+static long grant_names(unsigned int id)
+{
+	const char *spec = servers[id].names;
+	unsigned int count = 0;
+	long err = 0;
+
+	if (*spec++ != '=')
+		return grant(id, servers[id].name, 1);
+	while (!err && *spec) {
+		char name[NAME_BYTES + 1] = { 0 };
+		unsigned int len = 0;
+
+		for (; *spec && *spec != '+'; spec++)
+			if (len < NAME_BYTES)
+				name[len++] = *spec; /* past NAME_BYTES - 1: too long, grant() says */
+		spec += *spec == '+';
+		if (len && ++count > NAMES_PER_SERVER) {
+			printf("init: %s: more than %u names; not starting %s\n", servers[id].name,
+			       NAMES_PER_SERVER, servers[id].name);
+			return -TACET_ERANGE;
+		}
+		if (len)
+			err = grant(id, name, 0);
+	}
+	return err;
+}
+
+/* Server id could not start: the names granted to it are free for another entry. */
+static void release_names(unsigned int id)
+{
+	unsigned int kept = 0;
+
+	for (unsigned int i = 0; i < nnames; i++)
+		if (names[i].server != id)
+			names[kept++] = names[i];
+	nnames = kept;
+}
+
 /* Start (or start again) server id as init.run= described it: a new process in its process
  * slot, loaded, with its devices and a badged endpoint to init, watched, its thread started. */
 static long start_server(unsigned int id)
@@ -495,6 +614,7 @@ static int module_follows(const char *p)
 	char name[TACET_MODULE_NAME_MAX] = { 0 };
 	unsigned int n = 0;
 
+	p += *p == POWER_OFF_MARK;
 	while (p[n] && !strchr(NAME_STOP, p[n]) && n < sizeof(name) - 1) {
 		name[n] = p[n];
 		n++;
@@ -502,17 +622,25 @@ static int module_follows(const char *p)
 	return tacet_module_find((const void *)bi->modules_vaddr, bi->modules_size, name) != NULL;
 }
 
-/* One entry of `init.run=`: `name[@hart][/priority][:compat+compat...][*restarts]`, into s;
- * returns where the next entry starts (after the comma) or the end of the list. A comma in the
- * device part ends the entry only if a module's name follows it: every entry starts with one,
- * and a compatible may hold a comma (`virtio,mmio`). */
+/* One entry of `init.run=`: `[^]name[=names][@hart][/priority][:compat+compat...][*restarts]`,
+ * into s; returns where the next entry starts (after the comma) or the end of the list. A comma
+ * in the device part ends the entry only if a module's name follows it: every entry starts with
+ * one, and a compatible may hold a comma (`virtio,mmio`). */
 static const char *parse_server(const char *p, struct server *s)
 {
 	unsigned int n = 0;
 
 	*s = (struct server){ .prio = SERVER_PRIORITY };
+	if (*p == POWER_OFF_MARK) {
+		s->power_off = 1;
+		p++;
+	}
 	while (*p && !strchr(NAME_STOP, *p) && n < sizeof(s->name) - 1)
 		s->name[n++] = *p++;
+	if (*p == '=') /* kept with its `=`: grant_names reads it */
+		for (n = 0; *p && (n == 0 || *p == '+' || !strchr(NAME_STOP, *p)) &&
+			    n < sizeof(s->names) - 1;)
+			s->names[n++] = *p++;
 	if (*p == '@')
 		s->hart = (unsigned int)strtoul(p + 1, (char **)&p, 10);
 	if (*p == '/')
@@ -530,8 +658,9 @@ static const char *parse_server(const char *p, struct server *s)
 	return *p == ',' ? p + 1 : p;
 }
 
-/* `init.run=a,b@2/150,c:ns16550a*3`: module names, each optionally on a hart, at a priority,
- * with devices, restarted up to N times after a failure. */
+/* `init.run=a,b@2/150,^c=console:ns16550a*3`: module names, each optionally allowed to power
+ * off, with the names it may publish, on a hart, at a priority, with devices, restarted up to N
+ * times after a failure. */
 static void start_servers(void)
 {
 	const char *p = strstr(bi->bootargs, "init.run=");
@@ -543,10 +672,11 @@ static void start_servers(void)
 	p += strlen("init.run=");
 	while (*p && *p != ' ' && nservers < MAX_SERVERS) {
 		p = parse_server(p, &servers[nservers]);
-		if (start_server(nservers) == 0) {
+		if (grant_names(nservers) == 0 && start_server(nservers) == 0) {
 			nservers++;
 			continue;
 		}
+		release_names(nservers);
 		start_failures++;
 		if (servers[nservers].process_slot)
 			free_slot(&super_slots, servers[nservers].process_slot);
@@ -582,19 +712,83 @@ static void power_off(int failed)
 	tacet_exit(failed);
 }
 
-static struct published *find_name(const unsigned long *w)
+/* The service thread's printf: a line formatted here and written in one call, never through
+ * stdio's line buffer, which is the supervisor's (lib/stdio.c is not thread-safe). */
+static void say(const char *fmt, ...)
 {
-	for (unsigned int i = 0; i < nnames; i++)
-		if (!memcmp(names[i].name, w, sizeof(names[i].name)))
-			return &names[i];
-	return NULL;
+	char line[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		tacet_debug_write(line, (unsigned long)n < sizeof(line) ? (unsigned long)n
+								: sizeof(line) - 1);
+}
+
+/* The rule, in one place: may server s publish under the name whose entry is n (NULL: a name
+ * init.run= grants nobody)? Only the server it is granted to, any instance of it. */
+static int may_publish(const struct server *s, const struct published *n)
+{
+	return n && n->server == (unsigned int)(s - servers);
+}
+
+/* ...and may server s power the machine off? Only if its init.run= entry starts with `^`. */
+static int may_power_off(const struct server *s)
+{
+	return s->power_off;
+}
+
+/* Server s asked for what it may not (`what`, formatted): refused, and said, but at most once in
+ * REFUSAL_QUIET_MS for each server (a hostile one may ask in a loop); the refusals in between
+ * are counted, and said with the next line or at the server's end (refusals_end). */
+static void refuse(const struct server *s, const char *fmt, ...)
+{
+	struct refusals *r = &refusals[s - servers];
+	unsigned long now = tacet_time();
+	char what[128], more[48] = "";
+	va_list ap;
+
+	if (r->said && now - r->said_at < tacet_ns_to_ticks(REFUSAL_QUIET_MS * NS_PER_MS)) {
+		r->unsaid++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (r->unsaid)
+		snprintf(more, sizeof(more), " (and %lu more refused since)", r->unsaid);
+	say("init: refused: %s may not %s%s\n", s->name, what, more);
+	*r = (struct refusals){ .said_at = now, .said = 1 };
+}
+
+/* Server id has ended: the refusals not said yet are, and its next instance's first is said. */
+static void refusals_end(unsigned int id)
+{
+	if (refusals[id].unsaid)
+		say("init: refused: %lu more requests of %s, not said one by one\n",
+		    refusals[id].unsaid, servers[id].name);
+	refusals[id] = (struct refusals){ 0 };
+}
+
+/* The name in a message's words, printable (a hostile server chooses the bytes), into text. */
+static const char *name_text(const unsigned long *w, char text[NAME_BYTES + 1])
+{
+	const char *c = (const char *)w;
+	unsigned int i;
+
+	for (i = 0; i < NAME_BYTES && c[i]; i++)
+		text[i] = c[i] >= ' ' && c[i] <= '~' && c[i] != '"' ? c[i] : '?';
+	text[i] = 0;
+	return text;
 }
 
 /* What a publisher may let its clients have: calling and sending capabilities, never
- * receiving (READ); optionally a badge per client. A name is its first publisher's: while that
- * server is being restarted nobody else may take it (n: the name's entry, if it has one). */
-static long publish_check(const struct tacet_msg *msg, const struct published *n,
-			  const struct server *s)
+ * receiving (READ); optionally a badge per client. The name is its own (may_publish), and
+ * published once at a time (n: its entry). */
+static long publish_check(const struct tacet_msg *msg, const struct published *n)
 {
 	unsigned long how = msg->w[TACET_NAME_WORDS], badge = 0;
 
@@ -604,9 +798,7 @@ static long publish_check(const struct tacet_msg *msg, const struct published *n
 		return -TACET_EINVAL;
 	if ((how & INIT_BADGE_CLIENTS) && (tacet_cap_info(recv_slot, NULL, &badge) < 0 || badge))
 		return -TACET_EINVAL;
-	if (n && (n->slot || n->server != (unsigned int)(s - servers)))
-		return -TACET_EEXIST;
-	return !n && nnames == MAX_NAMES ? -TACET_ENOMEM : 0;
+	return n->slot ? -TACET_EEXIST : 0;
 }
 
 /* INIT_PUBLISH by server s: the capability arrived in recv_slot (the tag says whether it
@@ -614,16 +806,17 @@ static long publish_check(const struct tacet_msg *msg, const struct published *n
 static long publish(const struct tacet_msg *msg, struct server *s)
 {
 	struct published *n = find_name(msg->w);
-	long err = s ? publish_check(msg, n, s) : -TACET_EPERM;
+	char text[NAME_BYTES + 1];
+	long err = -TACET_EPERM;
 
+	if (s && !may_publish(s, n))
+		refuse(s, "publish \"%s\" (init.run= grants it to %s)", name_text(msg->w, text),
+		       n ? servers[n->server].name : "no server");
+	else if (s)
+		err = publish_check(msg, n);
 	if (err) {
 		tacet_cap_delete(recv_slot); /* empty if none came */
 		return err;
-	}
-	if (!n) {
-		n = &names[nnames++];
-		memcpy(n->name, msg->w, sizeof(n->name));
-		n->server = (unsigned int)(s - servers);
 	}
 	n->how = msg->w[TACET_NAME_WORDS];
 	n->slot = recv_slot;
@@ -666,22 +859,6 @@ static long lookup(const struct tacet_msg *msg, struct server *s)
 	return err;
 }
 
-/* The service thread's printf: a line formatted here and written in one call, never through
- * stdio's line buffer, which is the supervisor's (lib/stdio.c is not thread-safe). */
-static void say(const char *fmt, ...)
-{
-	char line[160];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		tacet_debug_write(line, (unsigned long)n < sizeof(line) ? (unsigned long)n
-								: sizeof(line) - 1);
-}
-
 /* The service thread: one request on service_ep; fills *reply, returns whether to reply. */
 static int serve(const struct tacet_msg *msg, unsigned long badge, struct tacet_msg *reply)
 {
@@ -704,6 +881,13 @@ static int serve(const struct tacet_msg *msg, unsigned long badge, struct tacet_
 		reply->w[0] = (unsigned long)lookup(msg, s);
 		break;
 	case INIT_POWEROFF:
+		if (!s || !may_power_off(s)) {
+			if (s)
+				refuse(s, "power the machine off (its init.run= entry has no %c)",
+				       POWER_OFF_MARK);
+			reply->w[0] = (unsigned long)-TACET_EPERM;
+			break;
+		}
 		/* the supervisor's to do: it preempts this thread at the signal, and never answers */
 		say("init: power off requested by %s\n", name);
 		tacet_signal(exits_slot, POWEROFF_ASKED | (msg->w[0] ? POWEROFF_FAILED : 0));
@@ -717,15 +901,18 @@ static int serve(const struct tacet_msg *msg, unsigned long badge, struct tacet_
 	return 1;
 }
 
-/* The service thread's notification: servers that ended (their names are withdrawn), or the
- * supervisor's QUIT. */
+/* The service thread's notification: servers that ended (their names are withdrawn, their
+ * refusals said), or the supervisor's QUIT. */
 static void service_notified(unsigned long bits)
 {
 	if (bits & SERVICE_QUIT)
 		tacet_exit(service_quit_status);
-	for (unsigned int i = 0; i < MAX_SERVERS; i++)
-		if (bits & (1ul << i))
-			withdraw_names(i);
+	for (unsigned int i = 0; i < MAX_SERVERS; i++) {
+		if (!(bits & (1ul << i)))
+			continue;
+		withdraw_names(i);
+		refusals_end(i);
+	}
 }
 
 /* The service thread (see the top of this file): waits for SERVICE_GO, then answers the servers'

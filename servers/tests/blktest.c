@@ -11,7 +11,6 @@
 #include <string.h>
 #include <tacet.h>
 #include <tacet/blk.h>
-#include <tacet/init_proto.h>
 
 #define SECTORS 128
 #define BYTES   (SECTORS * BLK_SECTOR)
@@ -160,7 +159,6 @@ static void writes(void)
 int main(void)
 {
 	long ep = tacet_slot_alloc(), err = ep < 0 ? ep : tacet_lookup("blk", (unsigned long)ep, 5000);
-	struct tacet_msg msg;
 
 	if (!err) /* nothing attached yet */
 		check(raw((unsigned long)ep, TACET_TAG(BLK_READ, 4), 0, 1, 0, 0) == -TACET_EINVAL,
@@ -179,7 +177,6 @@ int main(void)
 	refusals();
 	writes();
 	printf("blktest: %s\n", failures ? "some checks failed" : "all checks passed");
-	msg = (struct tacet_msg){ .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { failures != 0 } };
-	tacet_call(TACET_CHILD_INIT, &msg);
+	tacet_poweroff(failures != 0);
 	return failures != 0;
 }

@@ -62,6 +62,14 @@ SERVER_SRCS_chatter := servers/tests/chatter.c
 SERVERS += squatter
 SERVER_SRCS_squatter := servers/tests/squatter.c
 
+# namesquat, powerthief and namehog: hostile servers against init's authority (issue 17):
+# namesquat tries to publish the drivers' names, powerthief to power the machine off, namehog
+# to fill the name table; init.run= grants them none of it.
+SERVERS += namesquat powerthief namehog
+SERVER_SRCS_namesquat := servers/tests/namesquat.c
+SERVER_SRCS_powerthief := servers/tests/powerthief.c
+SERVER_SRCS_namehog := servers/tests/namehog.c
+
 # framerace: 256-page FRAME_NEWs while another hart fills their slot, spends their budget or
 # ends their process (the kernel zeroes a frame between preemption points).
 SERVERS += framerace

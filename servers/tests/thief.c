@@ -8,7 +8,7 @@
  * capability. Every attempt must be refused, and at the end the only process capability it
  * holds is its own and none of its endpoints or notifications can receive. The edu driver
  * beside it must finish its 1000 interrupts undisturbed.
- * Start it with `init.run=uart:ns16550a,pci:...,edu@1,thief@2` and `-device edu`.
+ * Start it with `init.run=^uart=console:ns16550a,pci:...,edu@1,thief@2` and `-device edu`.
  */
 #include <stdio.h>
 #include <tacet.h>

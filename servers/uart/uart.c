@@ -1,6 +1,7 @@
 /* uart: the ns16550a driver and console server, with a small shell.
  *
- * Device (init.run= `uart:ns16550a`), opened with the driver kit (<tacet/driver.h>,
+ * Device (init.run= `^uart=console:ns16550a`: the device, the name "console", and `^` for the
+ * shell's `poweroff`), opened with the driver kit (<tacet/driver.h>,
  * docs/drivers.md); the kit's service loop takes the clients' calls and the line's interrupts in
  * one thread. Both directions are interrupt-driven. On an interrupt the server drains the
  * receiver into rx[] and refills the transmitter (its 16-byte FIFO) from tx[], which is what
@@ -320,17 +321,23 @@ static void cmd_random(void)
 	printf("\n");
 }
 
+/* Returns only if init refuses: init.run= did not give this server `^` (<tacet.h>). */
 static void cmd_poweroff(void)
 {
-	struct tacet_msg msg = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { 0 } };
+	long err;
 
 	printf("powering off\n");
 	uart_flush();
-	tacet_call(TACET_CHILD_INIT, &msg);
+	err = tacet_poweroff(0); /* returns only if init refuses */
+	if (err == -TACET_EPERM)
+		printf("poweroff: refused: the console's init.run= entry has no `^`\n");
+	else
+		printf("poweroff: %s\n", tacet_strerror(err));
 }
 
 /* The console server faults on purpose (a store to address 0): init restarts it when init.run
- * says so (`uart:ns16550a*3`), and its clients reconnect; without that, the console is gone. */
+ * says so (`^uart=console:ns16550a*3`), and its clients reconnect; without that, the console
+ * is gone. */
 static void cmd_crash(void)
 {
 	printf("crashing the console server\n");

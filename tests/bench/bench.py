@@ -101,26 +101,26 @@ BOOT_HART_RE = re.compile(r"^harts: \d+ in the device tree, boot hart (\d+)\s*$"
 # count above 0, or the benchmark fails (stressor_problems).
 BENCHMARKS = [
     ("null_syscall", "init.run=bench_null@1", ["null_syscall"], []),
-    ("ipc_call_reply_same_hart", "init.run=bench_ipc_srv@1,bench_ipc_same@1",
+    ("ipc_call_reply_same_hart", "init.run=bench_ipc_srv=bench.ipc@1,bench_ipc_same@1",
      ["ipc_call_reply_same_hart"], []),
-    ("ipc_call_reply_cross_hart", "init.run=bench_ipc_srv@1,bench_ipc_cross@0",
+    ("ipc_call_reply_cross_hart", "init.run=bench_ipc_srv=bench.ipc@1,bench_ipc_cross@0",
      ["ipc_call_reply_cross_hart"], []),
     ("notify_wake_same_hart", "init.run=bench_ntfn_same@1/200", ["notify_wake_same_hart"], []),
     ("notify_wake_cross_hart", "init.run=bench_ntfn_cross@1/200", ["notify_wake_cross_hart"],
      []),
-    ("irq_same_hart", f"init.run={PCI},bench_irq_same@1/200",
+    ("irq_same_hart", f"init.run={PCI},^bench_irq_same@1/200",
      ["irq_raise_to_trap", "irq_top_half", "irq_raise_to_server_same_hart"], EDU),
-    ("irq_cross_hart", f"init.run={PCI},bench_irq_cross@1/200",
+    ("irq_cross_hart", f"init.run={PCI},^bench_irq_cross@1/200",
      ["irq_raise_to_server_cross_hart"], EDU),
-    ("irq_server_cycle", f"init.run={PCI},bench_irq_cycle@1/200", ["irq_server_cycle"], EDU),
-    ("irq_busy_cycle", f"init.run={PCI},bench_irq_busy@1/200", ["irq_busy_cycle"], EDU),
+    ("irq_server_cycle", f"init.run={PCI},^bench_irq_cycle@1/200", ["irq_server_cycle"], EDU),
+    ("irq_busy_cycle", f"init.run={PCI},^bench_irq_busy@1/200", ["irq_busy_cycle"], EDU),
     ("irq_fast_handler", "test=irq_fast_latency", ["irq_raise_to_fast_handler"], EDU),
     # A 256-page FRAME_NEW and its CAP_DELETE, the MAP and UNMAP of such a frame, the end of a
     # process of 1,088 page tables (servers/bench/frame.c), and the longest BKL hold on their
     # hart meanwhile (issue 16: at most 5,000 instructions): the plugin's, and the kernel's own
     # beside it (the other hart waits: no turn of QEMU's can end inside a hold, and the two
     # agree). The test kernel, for its hold markers.
-    ("frame_new", "init.run=bench_frame@1",
+    ("frame_new", "init.run=^bench_frame@1",
      ["frame_new_256", "frame_delete_256", "frame_map_256", "frame_unmap_256",
       "process_end_1024",
       (HOLDS, "frame_bkl_hold_max"), ("frame_bkl_hold_max", "frame_bkl_hold_max" + GLOBAL_SUFFIX)],
@@ -129,12 +129,12 @@ BENCHMARKS = [
     # A top-priority thread's timer lateness while a lower thread of its hart makes 256-page
     # frames back to back (servers/bench/framewake.c): FRAME_NEW holds itself back at a
     # preemption point for it (issue 16's same-hart bound: 10,000).
-    ("frame_wake", "init.run=bench_framewake@1/200", ["frame_wake_late"], []),
+    ("frame_wake", "init.run=^bench_framewake@1/200", ["frame_wake_late"], []),
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
     # the memory size (the page allocator touches a page only when it first hands it out).
-    ("boot_to_shell_128M", "init.run=bench_boot:ns16550a",
+    ("boot_to_shell_128M", "init.run=^bench_boot=console:ns16550a",
      [("boot_to_shell", "boot_to_shell_128M")], [], {"mem": "128M"}),
-    ("boot_to_shell_2G", "init.run=bench_boot:ns16550a",
+    ("boot_to_shell_2G", "init.run=^bench_boot=console:ns16550a",
      [("boot_to_shell", "boot_to_shell_2G")], [], {"mem": "2G"}),
 ]
 BUDGETS = os.path.join(ROOT, "tests", "bench", "budgets.json")
@@ -166,8 +166,8 @@ STRESS_SAME_HART_BOUND = 10000
 
 def stress_benchmark(stressor, unit, smp, prefix):
     harts = range(1, smp - 1)
-    run = ",".join([PCI, *(f"stress_{stressor}@{h}" for h in harts),
-                    f"bench_stress@{smp - 1}/200"])
+    run = ",".join([PCI, *(f"stress_{stressor}=stress.{h}@{h}" for h in harts),
+                    f"^bench_stress=stress.done@{smp - 1}/200"])
     return (f"{prefix}_{stressor}", f"init.run={run}",
             [(printed, f"{prefix}_{stressor}_{f}") for printed, f in STRESS_FIGURES], EDU,
             {"smp": smp, "stressors": [(stressor, unit, h) for h in harts]})
@@ -188,7 +188,7 @@ STRESS_SAME_HART = {figure_name: (b[0], b[4]["stressors"][0][0])
 BLK_DISK = ["-drive", "file=build/blk-big.img,if=none,format=raw,id=disk0,snapshot=on",
             "-device", "virtio-blk-device,drive=disk0"]
 WALL_CLOCK = [
-    ("blk_read_4k", "init.run=blk:virtio-blk,bench_blk@1", ["blk_read_4k_qd1", "blk_read_4k_qd16"],
+    ("blk_read_4k", "init.run=blk:virtio-blk,^bench_blk@1", ["blk_read_4k_qd1", "blk_read_4k_qd16"],
      BLK_DISK),
 ]
 WALL_RE = re.compile(r"^BLKBENCH (\S+) iops=(\d+) requests=(\d+) ns=(\d+)\s*$", re.M)

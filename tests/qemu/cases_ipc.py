@@ -44,15 +44,15 @@ IPC_CHECKS = [
 ]
 
 CASES = [
-    case("ipc-same-hart", IPC_CHECKS, bootargs="init.run=ipc_server@1,ipc_client@1"),
+    case("ipc-same-hart", IPC_CHECKS, bootargs="init.run=ipc_server=ipc+ipc.ntfn@1,ipc_client@1"),
     # Each round trip here wakes the other hart's QEMU thread twice: on a busy host that can
     # take milliseconds, so the 1000 echoes alone may take seconds.
-    case("ipc-cross-hart", IPC_CHECKS, bootargs="init.run=ipc_server@1,ipc_client@2",
+    case("ipc-cross-hart", IPC_CHECKS, bootargs="init.run=ipc_server=ipc+ipc.ntfn@1,ipc_client@2",
          timeout=60),
     # The same on the smallest and the largest machine: one hart (server, client and init
     # share it), and eight (the pair on harts 3 and 7).
-    case("ipc-smp1", IPC_CHECKS, smp=1, bootargs="init.run=ipc_server@0,ipc_client@0"),
-    case("ipc-smp8", IPC_CHECKS, smp=8, bootargs="init.run=ipc_server@7,ipc_client@3",
+    case("ipc-smp1", IPC_CHECKS, smp=1, bootargs="init.run=ipc_server=ipc+ipc.ntfn@0,ipc_client@0"),
+    case("ipc-smp8", IPC_CHECKS, smp=8, bootargs="init.run=ipc_server=ipc+ipc.ntfn@7,ipc_client@3",
          timeout=60),
     # prio_high (150) must run within 1 ms of guest time of prio_signal's signal from hart 2,
     # while prio_low (100) spins on hart 1 for 200 ms: well before prio_low is done.
@@ -61,8 +61,8 @@ CASES = [
           r"prio_high: prio_low preempted: PASS",
           r"prio_signal: signalled at \d+",
           r"init: all 3 servers done; powering off"],
-         bootargs="init.run=prio_high@1/150,prio_low@1/100,prio_signal@2", icount=True,
-         timeout=60),
+         bootargs="init.run=prio_high=prio@1/150,prio_low@1/100,prio_signal=prio.done@2",
+         icount=True, timeout=60),
     # Two servers fault (a load from 0, an illegal instruction), one finishes: init reports
     # both faults, ends the two, and powers off with status 1 since servers failed.
     case("fault-reported",

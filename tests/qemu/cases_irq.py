@@ -22,7 +22,7 @@ CASES = [
     case("irqtop",
          [r"irqtop: refresh 1, any key stops", r"irqtop: refresh 2, any key stops",
           r"RATE/s\n  10 ", r"irqtop: stopped", r"init: power off requested by uart"],
-         bootargs="init.run=uart:ns16550a",
+         bootargs="init.run=^uart=console:ns16550a",
          console_input=[(r"tacet> ", "irqtop\r"), (r"irqtop: refresh 2", "q"),
                         (r"irqtop: stopped", "poweroff\r")]),
     # A device whose interrupt stays asserted, and a driver that does not handle it: the kernel
@@ -35,7 +35,7 @@ CASES = [
           r"storm: unhandled: re-enabled: PASS",
           r"echo still answering\n+still answering\n",
           r"init: power off requested by uart"],
-         bootargs="init.run=uart:ns16550a,storm@1:goldfish-rtc",
+         bootargs="init.run=^uart=console:ns16550a,storm@1:goldfish-rtc",
          console_input=(storm_over_console_up, "echo still answering\rpoweroff\r")),
     # Detection's history survives unbind and bind: the driver of the stuck RTC line (nobody
     # handles it) lets the line go and takes it again twice on the way, once after an ack and
@@ -58,7 +58,7 @@ CASES = [
     case("irqs-command",
          [r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
           r"  11 unbound\s+1\s+1001\s+0\s+1001 ", r"init: power off requested by uart"],
-         bootargs="init.run=uart:ns16550a,storm@1:goldfish-rtc",
+         bootargs="init.run=^uart=console:ns16550a,storm@1:goldfish-rtc",
          console_input=(storm_over_console_up, "irqs\rpoweroff\r")),
     # The PCI host bridge's configuration space through a derived part of its ECAM frame;
     # QEMU's edu device shows up beside the host bridge.
@@ -112,7 +112,7 @@ CASES = [
           r"edu 0: busy: 100000 interrupts handled back to back, 100000 counted, 99999 stamped; "
           r"line on, disabled 0 times: PASS",
           r"init: power off requested by edu_busy"],
-         bootargs="init.run=pci:pci-host-ecam-generic+pci-mmio32+pci-intx,edu_busy@0",
+         bootargs="init.run=pci:pci-host-ecam-generic+pci-mmio32+pci-intx,^edu_busy@0",
          qemu_args=("-device", "edu"), icount=True, timeout=120),
     # A storm by rate, in a fast handler (in the top half, where it could livelock the hart):
     # the handler raises the next interrupt as it handles one; more than 5000 within 100 ms

@@ -3,14 +3,17 @@ harm another server or the kernel with nothing but what init gives any server, a
 that each target is unaffected."""
 import re
 
-PCI_RUN = "init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
+import re
+
+PCI_RUN = "init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
 LABELS = r"32768 kernel labels x2 refused with EINVAL: PASS"
 
 # restart-console's results, as spliced() lines (the output's \r\n as it comes from QEMU)
 # (the answer at the start of a line, so that the echo of the typed "echo back again" is not it)
 RESTART_BACK = spliced("", r"\nb", "ack again\n")
 RESTART_CHATTER = spliced("chatter: 300 lines, 0 failed: PASS")
-RESTART_SQUATTER = spliced("squatter: ", r"\d+", " tries, 0 took the name: PASS")
+RESTART_SQUATTER = spliced("squatter: ", r"\d+",
+                           " tries, 0 took the name, each refused with EPERM: PASS")
 
 
 def restart_all_said(out):
@@ -78,7 +81,7 @@ CASES = [
           r"forger: the edu interrupt still arrives: PASS",
           r"forger: all checks passed",
           r"init: power off requested by forger"],
-         bootargs=f"{PCI_RUN},forger", qemu_args=("-device", "edu"),
+         bootargs=f"{PCI_RUN},^forger", qemu_args=("-device", "edu"),
          forbid=(r"PANIC", r"FAIL", r"init: all \d+ servers done", r"released")),
     # Least privilege: what lookup gives cannot receive (nor can any copy of it); publishing
     # READ is refused; pci gives a claimed device's interrupt only to its driver and takes only
@@ -130,10 +133,11 @@ CASES = [
           r"init: leak check: .*: PASS", r"init: all 2 servers done; powering off"],
          bootargs="init.run=hog@1,victim@2 init.budget=1024", timeout=120),
     # Restart: the console server crashes (the shell's `crash`) while chatter writes through
-    # it; init restarts it (uart:ns16550a*3), chatter's blocked write gets EDEAD and lib
-    # reconnects to the new instance: no printf fails, and the shell answers again. squatter
-    # tries to publish "console" every millisecond meanwhile, the restart's gap included, and
-    # never gets it.
+    # it; init restarts it (^uart=console:ns16550a*3), chatter's blocked write gets EDEAD and
+    # lib reconnects to the new instance: no printf fails, and the shell answers again.
+    # squatter tries to publish "console" one call after the other meanwhile, the restart's gap
+    # included, and is refused with EPERM each time: the name is the console server's, kept for
+    # its restart.
     case("restart-console",
          [r"crashing the console server",
           r"init: server uart faulted: cause 15 at pc 0x[0-9a-f]+, address 0x0",
@@ -145,7 +149,7 @@ CASES = [
           RESTART_BACK, r"(?s)init: restarting uart.*chatter: line \d+", RESTART_CHATTER,
           RESTART_SQUATTER,
           r"init: power off requested by uart"],
-         bootargs="init.run=uart:ns16550a*3,chatter@1,squatter@2",
+         bootargs="init.run=^uart=console:ns16550a*3,chatter@1,squatter@2",
          # (what QEMU prints has \r\n line ends: the steps' patterns allow for them)
          console_input=[(r"chatter: line 20\r?\n", "crash\r"),
                         (r"(?s)init: restarting uart.*console ready; type help\r?\ntacet> ",
@@ -168,4 +172,105 @@ CASES = [
           r"init: power off requested by uart"],
          bootargs=f"{PCI_RUN},edu_crash@1*50", qemu_args=("-device", "edu"),
          console_input=(r"giving up", "poweroff\r"), timeout=120),
+]
+
+# Issue 17's authority, with hostile servers beside a default boot's drivers (the overlay's
+# init.run=: the console with `^`, the only server that may power off): init.run= grants each
+# name to one server, and refuses a publish of anyone else's with EPERM (namesquat, listed first
+# and last); it refuses a power-off from a server without `^` (powerthief); a server gets at most
+# four names, all withdrawn at its end and kept for its restart (namehog). Each case then types
+# into the shell, each command once the line before it has come, and the first once every line
+# the hostile server makes init or the kernel print is out (one of them would cut into the
+# echo): `random` and `date` must be answered by the real drivers (the impostor would say
+# 4141...41 and 2000-01-01). (The prompt may come before the hostile server's lines: the echo
+# is looked for without it.)
+DRIVERS = "rng/110:virtio-rng*3,^uart=console:ns16550a*5,rtc:goldfish-rtc,blk/110:virtio-blk"
+ECHO = r"(?:\n|tacet> )"  # where a command's echo starts
+RANDOM_REAL = ECHO + r"random\n(?!(?:41){16}\n)[0-9a-f]{32}\n"
+DATE_REAL = ECHO + r"date\n(?!2000-01-01)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\n"
+SHELL_STEPS = [(ECHO + r"random\r?\n[0-9a-f]{32}\r?\n", "date\r"),
+               (ECHO + r"date\r?\n[^\n]*\r?\n", "poweroff\r")]
+# no driver fails (a publish refused: `uart: cannot publish "console"`, and ends) and nobody but
+# the console powers off
+AUTHORITY_FORBID = (r"PANIC", r"FAIL", r"cannot publish",
+                    r"init: server (rng|uart|rtc|blk) (finished|faulted|failed)",
+                    r"power off requested by (?!uart)")
+SQUAT_PASS = spliced("namesquat: ", r"\d+", " tries, 0 took a name, each refused with EPERM: PASS")
+SQUAT_REFUSED = (r'init: refused: namesquat may not publish "(rng|rtc|blk|console|pci)" '
+                 r'\(init.run= grants it to (rng|rtc|blk|uart|no server)\)')
+POWER_PASS = spliced("powerthief: 100 requests to power off, each refused with EPERM; the "
+                     "machine still runs: PASS")
+# the last line init says of powerthief, namehog: its refusals not said one by one
+POWER_COUNTED = r"init: refused: \d+ more requests of powerthief, not said one by one\n"
+HOG_COUNTED = r"(?s)(init: refused: \d+ more requests of namehog, not said one by one\n.*){2}"
+HOG_PASS = spliced("namehog: 4 of 16 names published, 12 refused with EPERM, nh.0 again EEXIST: "
+                   "PASS")
+
+
+def said_at_prompt(result, *also):
+    """A console step: the shell's first prompt is out, and so are result (a spliced() line)
+    and the regular expressions also, or a FAIL (typed on anyway: the case fails on its
+    expectations)."""
+    def ready(out):
+        out = out.replace("\r\n", "\n")
+        return "tacet> " in out and ("FAIL" in out or (
+            result(out) and all(re.search(a, out) for a in also)))
+    ready.__name__ = " and ".join([f"the prompt and {result}", *(f"/{a}/" for a in also)])
+    return ready
+
+
+def powerthief_refusals_counted(out):
+    """init said powerthief's refusals at most a line a second, and counted every one of its 100:
+    the lines said, the `(and N more refused since)` in them, and the `N more` at its end."""
+    said = re.findall(r"init: refused: powerthief may not power the machine off \(its init.run= "
+                      r"entry has no \^\)(?: \(and (\d+) more refused since\))?\n", out)
+    ends = re.findall(r"init: refused: (\d+) more requests of powerthief, not said one by one\n",
+                      out)
+    total = len(said) + sum(int(n or 0) for n in said) + sum(int(n) for n in ends)
+    problems = [] if total == 100 else [f"init accounted for {total} of powerthief's 100 refusals"]
+    if len(said) > 3:
+        problems.append(f"init said {len(said)} lines of powerthief's refusals (at most one a "
+                        f"second: it asked for a few milliseconds)")
+    return problems
+
+
+CASES += [
+    # namesquat listed first: its five first tries wait at init before any driver's publish,
+    # and it goes on until they have all published. Refused each time with EPERM; the drivers
+    # publish; the shell is there.
+    case("names-squatter-first",
+         [SQUAT_PASS, SQUAT_REFUSED, r"uart: console ready", RANDOM_REAL, DATE_REAL,
+          r"init: power off requested by uart"],
+         bootargs=f"init.run=namesquat@1,{DRIVERS}", qemu_args=DEFAULT_DEVICES,
+         needs=DEFAULT_NEEDS, forbid=AUTHORITY_FORBID,
+         console_input=[(said_at_prompt(SQUAT_PASS), "random\r"), *SHELL_STEPS], timeout=30),
+    # namesquat listed last: up while the drivers come up, and once more after they published.
+    case("names-squatter-last",
+         [SQUAT_PASS, SQUAT_REFUSED, r"uart: console ready", RANDOM_REAL, DATE_REAL,
+          r"init: power off requested by uart"],
+         bootargs=f"init.run={DRIVERS},namesquat@1", qemu_args=DEFAULT_DEVICES,
+         needs=DEFAULT_NEEDS, forbid=AUTHORITY_FORBID,
+         console_input=[(said_at_prompt(SQUAT_PASS), "random\r"), *SHELL_STEPS], timeout=30),
+    # powerthief asks 100 times to power off: refused, said once, counted; the shell still
+    # answers, and its `poweroff` works (the console's entry has `^`).
+    case("poweroff-refused",
+         [POWER_PASS, r"init: server powerthief finished with status 0",
+          ECHO + r"echo still here\n+still here\n", r"init: power off requested by uart"],
+         bootargs=f"init.run={DRIVERS},powerthief@1", qemu_args=DEFAULT_DEVICES,
+         needs=DEFAULT_NEEDS, forbid=AUTHORITY_FORBID, check=powerthief_refusals_counted,
+         console_input=[(said_at_prompt(POWER_PASS, POWER_COUNTED), "echo still here\r"),
+                        (ECHO + r"echo still here\r?\n+still here\r?\n", "poweroff\r")],
+         timeout=30),
+    # namehog, listed first and restarted once, publishes 16 names where it is granted 4; an
+    # entry granted five is not started. The drivers all publish; the shell answers.
+    case("names-quota",
+         [r"init: hello: more than 4 names; not starting hello", HOG_PASS,
+          r"init: restarting namehog \(restart 1\)",
+          r"init: server namehog failed \(status 1\) after 1 restarts; giving up",
+          r"uart: console ready", RANDOM_REAL, DATE_REAL, r"init: power off requested by uart"],
+         bootargs=f"init.run=namehog=nh.0+nh.1+nh.2+nh.3@1*1,{DRIVERS},"
+                  "hello=q.0+q.1+q.2+q.3+q.4",
+         qemu_args=DEFAULT_DEVICES, needs=DEFAULT_NEEDS, forbid=AUTHORITY_FORBID,
+         console_input=[(said_at_prompt(HOG_PASS, r"giving up\n", HOG_COUNTED), "random\r"),
+                        *SHELL_STEPS], timeout=30),
 ]

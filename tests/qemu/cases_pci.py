@@ -16,7 +16,8 @@ CASES = [
           r"edu 0: factorial 10 = 3628800, completion interrupt 0x1: PASS",
           r"edu 0: DMA 2048 bytes from RAM at 0x[0-9a-f]+ to the device and back: 0 differ: PASS",
           r"init: power off requested by uart"],
-         bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,edu_dma@2",
+         bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+                  "edu_dma@2",
          qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
          console_input=(r"edu 0: DMA [^\n]*\n", "poweroff\r")),
     # The same driver on the smallest and the largest machine: on one hart with the console,
@@ -28,7 +29,7 @@ CASES = [
             r"edu 0: DMA 2048 bytes from RAM at 0x[0-9a-f]+ to the device and back: 0 differ: "
             r"PASS",
             r"init: power off requested by uart"],
-           smp=n, bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+"
+           smp=n, bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+"
                            f"pci-intx,edu_dma@{n - 1}",
            qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
            console_input=(r"edu 0: DMA [^\n]*\n", "poweroff\r"), timeout=60) for n in (1, 8)),
@@ -44,7 +45,7 @@ CASES = [
           r"edu 1: raised 1000, handled 1000 \(\d+ for other devices\): PASS",
           r"edu 2: raised 1000, handled 1000 \(\d+ for other devices\): PASS",
           r"init: power off requested by uart"],
-         bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+         bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu_shared@1,edu_shared@2,edu_shared@3",
          qemu_args=("-device", "edu,addr=1", "-device", "edu,addr=5", "-device", "edu,addr=9"),
          console_input=(r"(edu \d: factorial[^\n]*\n[\s\S]*){3}", "poweroff\r"), timeout=60),
@@ -61,7 +62,7 @@ CASES = [
           r"\d+ uneven phases: PASS"
           r"[\s\S]*){4}",
           r"init: power off requested by uart"],
-         bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+         bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu_flood@0,edu_flood@1,edu_flood@2,edu_flood@3",
          qemu_args=("-device", "edu,addr=1", "-device", "edu,addr=2", "-device", "edu,addr=3",
                     "-device", "edu,addr=4"),
@@ -75,7 +76,7 @@ CASES = [
           r"edu 0: raised 1000, handled 1000 \(0 for other devices\): PASS[\s\S]*"
           r"pci: 00:01\.0 released \(its driver ended\)",
           r"init: power off requested by uart"],
-         bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+         bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu@1,edu@2",
          qemu_args=("-device", "edu",),
          console_input=(r"(released[^\n]*\n[\s\S]*){2}", "poweroff\r")),
@@ -103,7 +104,7 @@ CASES = [
           r"202 taken on it so far\)[\s\S]*"
           r"pci: 00:01\.0 released \(its driver ended\), command 0x0402\n",
           r"init: power off requested by uart"],
-         bootargs="init.run=uart:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+         bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu_abandon@1,edu_abandon@2",
          qemu_args=("-device", "edu",),
          console_input=(r"(released[^\n]*\n[\s\S]*){2}", "poweroff\r")),

@@ -74,7 +74,7 @@ def stats_seen(n):
     return r"(?s)(rngtest \d: \d+ requests completed[^\n]*\n.*){%d}" % n
 
 
-RNG_RUN = "init.run=uart:ns16550a,rng:virtio-rng"
+RNG_RUN = "init.run=^uart=console:ns16550a,rng:virtio-rng"
 
 CASES += [
     # A client asks for 4096 bytes: it gets them all, spread over the byte values; the driver
@@ -153,12 +153,12 @@ CASES += [
          [BLK_READY.format(128, ", flush"), *BLK_READS,
           r"blktest: write sectors 5, 64-79 \(one request\), 127; flush: PASS",
           r"blktest: the disk reads back as written, every other sector unchanged: PASS"],
-         bootargs="init.run=blk:virtio-blk,blktest@1", smp=2,
+         bootargs="init.run=blk:virtio-blk,^blktest@1", smp=2,
          qemu_args=RNG + disk(PERSIST, snapshot=False), needs=[PERSIST], check=persisted),
     case("blk-read-only",
          [BLK_READY.format(128, ", read-only.*"), *BLK_READS,
           r"blktest: write to the read-only disk refused \(EPERM\): PASS"],
-         bootargs="init.run=blk:virtio-blk,blktest@1", smp=2, qemu_args=disk(readonly=True),
+         bootargs="init.run=blk:virtio-blk,^blktest@1", smp=2, qemu_args=disk(readonly=True),
          needs=[DISK]),
 ]
 
@@ -173,7 +173,7 @@ RAND = [r"blkrand {0}: 16 reads submitted at once, the next refused \(object bus
         r"blkrand {0}: the whole half reads back as written: PASS",
         r"blkrand {0}: interrupts handled = counted on the line, <= completions; several at the "
         r"device at once: PASS", r"blkrand {0}: all checks passed"]
-BLK_RUN = "init.run=uart:ns16550a,blk:virtio-blk"
+BLK_RUN = "init.run=^uart=console:ns16550a,blk:virtio-blk"
 
 
 def rand_done(n):

@@ -22,24 +22,34 @@
  *       status 0 if all were 0 (the QEMU tests end this way).
  *   INIT_PUBLISH (name0, name1, name2, how) + a capability (TACET_TAG_CAP; the INIT endpoint
  *       capability has GRANT): init keeps the capability under the name (up to 23 bytes, in
- *       the three words). `how` is what a client gets: the rights (TACET_RIGHT_WRITE, plus
- *       TACET_RIGHT_GRANT where the protocol sends capabilities; never READ: no client may
- *       receive on, or wait on, someone else's object), or-ed with INIT_BADGE_CLIENTS to have
- *       each client's copy badged with the client's server number + 1 (the capability published
- *       must then be unbadged), so that the publisher knows who calls.
- *       Reply w0: 0, or -TACET_EEXIST / -TACET_ENOMEM / -TACET_EINVAL (READ or an unknown bit
- *       in `how`, or INIT_BADGE_CLIENTS on a badged capability). A name belongs to the server
- *       that published it first: when that server ends, what it published is withdrawn
- *       (lookups say -TACET_ENOENT), and only its restarted instance may publish the name again
- *       (anyone else: -TACET_EEXIST).
+ *       the three words), if the name is the caller's: the server's init.run= entry grants it
+ *       its names (`uart=console`, `ipc_server=ipc+ipc.ntfn`; without `=`, its module's name;
+ *       at most 4 a server, each to one server). `how` is what a client gets: the rights
+ *       (TACET_RIGHT_WRITE, plus TACET_RIGHT_GRANT where the protocol sends capabilities; never
+ *       READ: no client may receive on, or wait on, someone else's object), or-ed with
+ *       INIT_BADGE_CLIENTS to have each client's copy badged with the client's server number +
+ *       1 (the capability published must then be unbadged), so that the publisher knows who
+ *       calls.
+ *       Reply w0: 0, or -TACET_EPERM (the name is not granted to the caller: init says so, at
+ *       most a line a second per server), -TACET_EEXIST (the caller has published it already)
+ *       or -TACET_EINVAL (READ or an unknown bit in `how`, or INIT_BADGE_CLIENTS on a badged
+ *       capability). When a server ends, what it published is withdrawn (lookups say
+ *       -TACET_ENOENT) and its names wait for its restarted instance: nobody else may publish
+ *       them, ever.
  *   INIT_LOOKUP (name0, name1, name2, dst): init puts a capability to what was published under
  *       the name, with the rights (and badge) its publisher chose, into the caller's slot dst.
  *       Reply w0: 0, -TACET_ENOENT (not published yet), or the error of the copy (e.g.
  *       -TACET_EEXIST if dst is in use).
- *   INIT_POWEROFF (status): power the machine off now (the shell's `poweroff`).
- * lib/ wraps these as tacet_publish() and tacet_lookup(). init answers them all with a thread at
- * priority 90 on its hart (init.service_priority=), below the drivers, whoever calls: they are
- * not urgent; look up what a server uses at its start (docs/userspace.md, "init's two threads").
+ *   INIT_POWEROFF (status): power the machine off now (the shell's `poweroff`), with status 0
+ *       (success) or not. Only a server whose init.run= entry starts with `^` may
+ *       (`^uart=console:ns16550a`): then there is no reply. Anyone else's is refused: reply w0
+ *       -TACET_EPERM, and the machine runs on. (A run whose servers have all finished powers off
+ *       by itself, as above.)
+ * lib/ wraps these as tacet_publish(), tacet_lookup() and tacet_poweroff(). init answers them
+ * all with a thread at priority 90 on its hart (init.service_priority=), below the drivers,
+ * whoever calls: they are not urgent; look up what a server uses at its start
+ * (docs/userspace.md, "init's two threads"; who may publish what, and power off: "init's
+ * authority").
  */
 #ifndef TACET_INIT_PROTO_H
 #define TACET_INIT_PROTO_H
