@@ -1,5 +1,5 @@
-/* names.c: the client side of init's name service (INIT_PUBLISH / INIT_LOOKUP), and
- * reconnecting to a server that was restarted. */
+/* names.c: the client side of init's name service (INIT_PUBLISH / INIT_LOOKUP, and
+ * INIT_GRANT for a service's publisher), and reconnecting to a server that was restarted. */
 #include <string.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
@@ -64,4 +64,22 @@ long tacet_reconnect(const char *name, unsigned long slot, unsigned int tries)
 {
 	tacet_cap_delete(slot); /* a capability to an endpoint that has ended */
 	return tacet_lookup(name, slot, tries);
+}
+
+long tacet_grant(const char *service, unsigned long badge, char *arg, unsigned long size)
+{
+	struct tacet_msg msg = { .tag = TACET_TAG(INIT_GRANT, TACET_NAME_WORDS + 1) };
+	long err = size > TACET_NAME_WORDS * sizeof(unsigned long) ? pack_name(service, &msg.w[1])
+								   : -TACET_ERANGE;
+
+	msg.w[0] = badge;
+	if (!err)
+		err = tacet_call(TACET_CHILD_INIT, &msg);
+	if (!err)
+		err = (long)msg.w[0];
+	if (err)
+		return err;
+	memcpy(arg, &msg.w[1], TACET_NAME_WORDS * sizeof(unsigned long));
+	arg[TACET_NAME_WORDS * sizeof(unsigned long)] = 0;
+	return 0;
 }
