@@ -153,12 +153,12 @@ CASES += [
          [BLK_READY.format(128, ", flush"), *BLK_READS,
           r"blktest: write sectors 5, 64-79 \(one request\), 127; flush: PASS",
           r"blktest: the disk reads back as written, every other sector unchanged: PASS"],
-         bootargs="init.run=blk:virtio-blk,blktest@1", smp=2,
+         bootargs="init.run=blk:virtio-blk,blktest@1[blk=0-]", smp=2,
          qemu_args=RNG + disk(PERSIST, snapshot=False), needs=[PERSIST], check=persisted),
     case("blk-read-only",
          [BLK_READY.format(128, ", read-only.*"), *BLK_READS,
           r"blktest: write to the read-only disk refused \(EPERM\): PASS"],
-         bootargs="init.run=blk:virtio-blk,blktest@1", smp=2, qemu_args=disk(readonly=True),
+         bootargs="init.run=blk:virtio-blk,blktest@1[blk=0-]", smp=2, qemu_args=disk(readonly=True),
          needs=[DISK]),
 ]
 
@@ -187,13 +187,13 @@ CASES += [
     case("blk-random",
          [BLK_READY.format(2048, ", flush"), *(p.format(1) for p in RAND),
           r"init: server blkrand finished with status 0", r"init: power off requested by uart"],
-         bootargs=f"{BLK_RUN},blkrand@1", smp=2, qemu_args=disk(BIG), needs=[BIG],
+         bootargs=f"{BLK_RUN},blkrand@1[blk=0-1023]", smp=2, qemu_args=disk(BIG), needs=[BIG],
          console_input=(rand_done(1), "poweroff\r"), timeout=60),
     # Two clients at once on two other harts, each in its own half, both verified.
     case("blk-two-clients",
          [*(p.format(n) for p in RAND for n in (1, 2)),
           r"(?s)(init: server blkrand finished with status 0.*){2}",
           r"init: power off requested by uart"],
-         bootargs=f"{BLK_RUN},blkrand@1,blkrand@2", smp=3, qemu_args=disk(BIG), needs=[BIG],
+         bootargs=f"{BLK_RUN},blkrand@1[blk=0-1023],blkrand@2[blk=1024-]", smp=3, qemu_args=disk(BIG), needs=[BIG],
          console_input=(rand_done(2), "poweroff\r"), timeout=90),
 ]
