@@ -146,3 +146,9 @@ SERVER_SRCS_blkwriter := servers/tests/blkwriter.c
 # blkrange: reads and writes outside the sectors its init.run= entry grants it.
 SERVERS += blkrange
 SERVER_SRCS_blkrange := servers/tests/blkrange.c
+# blk_trusting: the block service built to take any frame (servers/tests/blktrusting.c), so that
+# blkmmio can break the device and the service's reset be seen; blkstall: a client of a device
+# that holds every request 7 s (the service's watchdog).
+SERVERS += blk_trusting blkstall
+SERVER_SRCS_blk_trusting := servers/blk/blk.c servers/tests/blktrusting.c
+SERVER_SRCS_blkstall := servers/tests/blkstall.c

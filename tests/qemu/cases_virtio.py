@@ -279,3 +279,36 @@ CASES += [
                         "poweroff\r")),
 ]
 
+# When the device fails anyway: the service resets it and fails what was in flight, rather
+# than leave every client waiting. Neither happens with the service as it is: blk_trusting is
+# the service built to take any frame (servers/tests/blktrusting.c), as the old one did.
+STALLED = ("-blockdev", "driver=null-co,node-name=disk0,size=1048576,latency-ns=7000000000,"
+           "read-zeroes=on", "-device", "virtio-blk-device,drive=disk0")
+CASES += [
+    # blkmmio breaks the device through a service that takes its MMIO frame: QEMU marks the
+    # device NEEDS_RESET; the service resets it, the attacker's read fails, and the victim is
+    # served. The old service never looked: nothing completed again, for anyone.
+    case("blk-device-reset",
+         [r"blkmmio: attaching the RTC's MMIO frame: success; a page derived from it: success",
+          r"virtio: bogus descriptor or out of resources",
+          r"blk: the device needs a reset \(NEEDS_RESET\); resetting it, and answering the 1 "
+          r"requests in flight", r"blkmmio: the read into the registers completed",
+          r"blkmmio: then a proper session of the same client reads sector 0: PASS",
+          r"blkvictim: sectors 0-7 read with eight requests in flight, every byte as made: PASS",
+          r"blkvictim: sectors 8-15 written and read back: PASS",
+          r"blkvictim: all checks passed", r"init: power off requested by blkvictim"],
+         bootargs="init.run=blk_trusting:virtio-blk,blkmmio@1:goldfish-rtc[blk=0-7],"
+                  "blkvictim@1[blk=0-15]",
+         smp=2, qemu_args=disk(), needs=[DISK], forbid=(r"PANIC", r"blkvictim: .*FAIL")),
+    # A device that holds every request 7 s (QEMU's null-co backend): the service's watchdog
+    # resets it once the read has waited 5 s, and answers it (QEMU's reset waits for its
+    # backend's request, so the read completes, at 7 s). The old service had no watchdog: a
+    # device that never answered left its clients waiting for ever.
+    case("blk-stalled-device",
+         [r"blk: the device left a request unanswered for 5 s; resetting it, and answering the 1 "
+          r"requests in flight",
+          r"blkstall: a read the device held: answered \((success|bad user address)\) after \d+ "
+          r"ms; the service reset the device 1 times: PASS", r"init: power off requested by blkstall"],
+         bootargs="init.run=blk:virtio-blk,blkstall@1[blk=0-]", smp=2, qemu_args=STALLED,
+         timeout=60),
+]
