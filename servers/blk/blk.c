@@ -205,9 +205,9 @@ static void request_done(struct request *r)
 /* --- the device ------------------------------------------------------------------------------ */
 
 /* Reset the device and set it up again as setup() did; every request in flight completes,
- * its status byte as the device left it (or, if it wrote none, as the client did: an I/O error
- * to lib), and its frame goes back to its session: the device holds nothing after a reset. Gives up (exit: init may restart blk) if
- * the device will not come back. */
+ * its status byte as the device left it (or, if it wrote none, as the client did: an I/O
+ * error to lib), and its frame goes back to its session: the device holds nothing after a
+ * reset. Gives up (exit: init may restart blk) if the device will not come back. */
 static void device_reset(const char *why)
 {
 	long err;

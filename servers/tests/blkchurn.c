@@ -13,8 +13,9 @@
  *      free memory, no session, no capability slot held: everything the instances before had
  *      is back, their frames included;
  *   5. writes its own sector (1 + run) with a pattern and reads back every earlier run's;
- *   6. ends without closing: an odd run with a 32 KiB read (its whole range) still in flight (the device writes
- *      into the frame of a process that is gone), an even one with nothing in flight.
+ *   6. ends without closing: an odd run with a 32 KiB read (its whole range) still in flight
+ *      (the device writes into the frame of a process that is gone), an even one with nothing
+ *      in flight.
  * Run 21 only checks, closes and reopens (no EBUSY while a read is in flight), prints the
  * verdict and powers off; a run whose check fails powers off at once, with a failure status. */
 #include <stdio.h>

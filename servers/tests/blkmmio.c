@@ -35,10 +35,12 @@ static long raw(unsigned long ep, unsigned long tag, unsigned long w0, unsigned 
 int main(void)
 {
 	long ep = tacet_slot_alloc(), ntfn = tacet_slot_alloc(), self = tacet_slot_alloc();
-	long part = tacet_slot_alloc(), done = tacet_slot_alloc(), whole, derived, read, ok;
+	long part = tacet_slot_alloc(), done = tacet_slot_alloc(), ram = tacet_slot_alloc();
+	long whole, derived, read, ok;
 	struct tacet_blk b;
-	long err = ep < 0 || ntfn < 0 || self < 0 || part < 0 || done < 0 ? -TACET_ENOMEM : 0;
+	long err = ep < 0 || ntfn < 0 || self < 0 || part < 0 || done < 0 || ram < 0;
 
+	err = err ? -TACET_ENOMEM : 0;
 	if (!err)
 		err = tacet_lookup("blk", (unsigned long)ep, 5000);
 	if (!err)
@@ -47,12 +49,15 @@ int main(void)
 		err = tacet_cap_copy(TACET_CHILD_SELF, (unsigned long)self, 0, 0);
 	if (!err)
 		err = tacet_frame_derive(TACET_CHILD_DEVICE, (unsigned long)part, 0, 1);
+	if (!err)
+		err = tacet_frame_new((unsigned long)ram, 1);
 	if (err) {
 		printf("blkmmio: FAIL: %s\n", tacet_strerror(err));
 		return 1;
 	}
-	printf("blkmmio: the RTC's registers are a frame: is RAM %ld\n",
-	       tacet_frame_is_ram(TACET_CHILD_DEVICE));
+	printf("blkmmio: the RTC's registers are a frame: is RAM %ld (a page of it %ld, a frame of "
+	       "FRAME_NEW %ld)\n", tacet_frame_is_ram(TACET_CHILD_DEVICE),
+	       tacet_frame_is_ram((unsigned long)part), tacet_frame_is_ram((unsigned long)ram));
 	/* a session and a notification, as a client has; then the registers as its buffer */
 	raw((unsigned long)ep, TACET_TAG_CAP(BLK_OPEN, 0, self), 0, 0, 0, 0);
 	raw((unsigned long)ep, TACET_TAG_CAP(BLK_ATTACH, 1, ntfn), 0, 0, 0, 0);

@@ -7,8 +7,8 @@
  * then writes and reads just below and just above the range, far outside it, across its
  * start and across its end, the whole disk: each refused (-TACET_EPERM). Without a grant:
  * every read and write refused, a flush still done. Either way, init refuses to tell it what
- * any client may use of "blk" (INIT_GRANT is the service's to ask). Prints its verdict (the case's console
- * input powers off once both instances have). One thread. */
+ * any client may use of "blk" (INIT_GRANT is the service's to ask). Prints its verdict (the
+ * case's console input powers off once both instances have). One thread. */
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>

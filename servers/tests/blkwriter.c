@@ -1,12 +1,12 @@
 /* blkwriter: a client of the block service that must not lose a write, beside six flooders
  * (blkflood) that try to hold every request slot the service has (issue 17, (10);
  * tests/qemu/cases_virtio.py, blk-flood). It waits until the flood is on (six more sessions
- * open, and the service has completed 3,000 requests), then writes 200 sectors one request at a time through lib's
- * client (which submits again when the service refuses for its share, at the moment the
- * service says), each with its own pattern; then reads all 200 back and checks every byte. A
- * write that fails is a write lost. Prints how many of its submissions lib had to try again,
- * and the flushes the flooders had done meanwhile (they kept flooding), and powers off with
- * status 0 if nothing was lost. One thread. */
+ * open, and the service has completed 3,000 requests), then writes 200 sectors one request at
+ * a time through lib's client (which submits again when the service refuses for its share, at
+ * the moment the service says), each with its own pattern; then reads all 200 back and checks
+ * every byte. A write that fails is a write lost. Prints how many of its submissions lib had
+ * to try again, and the requests the service completed meanwhile (the flooders kept
+ * flooding), and powers off with status 0 if nothing was lost. One thread. */
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>

@@ -201,7 +201,8 @@ CASES += [
          [*(p.format(n) for p in RAND for n in (1, 2)),
           r"(?s)(init: server blkrand finished with status 0.*){2}",
           r"init: power off requested by uart"],
-         bootargs=f"{BLK_RUN},blkrand@1[blk=0-1023],blkrand@2[blk=1024-]", smp=3, qemu_args=disk(BIG), needs=[BIG],
+         bootargs=f"{BLK_RUN},blkrand@1[blk=0-1023],blkrand@2[blk=1024-]", smp=3,
+         qemu_args=disk(BIG), needs=[BIG],
          console_input=(rand_done(2), "poweroff\r"), timeout=90),
 ]
 
@@ -214,7 +215,8 @@ CASES += [
     # QEMU said "virtio: bogus descriptor or out of resources" and nothing completed again.
     case("blk-mmio-frame",
          [BLK_READY.format(128, ", flush"),
-          r"blkmmio: the RTC's registers are a frame: is RAM 0\n",
+          r"blkmmio: the RTC's registers are a frame: is RAM 0 \(a page of it 0, a frame of "
+          r"FRAME_NEW 1\)\n",
           r"blkmmio: an MMIO frame as the data frame, whole or derived: refused: PASS",
           r"blkmmio: a read into the MMIO frame: refused \(no frame attached\): PASS",
           r"blkmmio: then a proper session of the same client reads sector 0: PASS",
@@ -308,7 +310,8 @@ CASES += [
          [r"blk: the device left a request unanswered for 5 s; resetting it, and answering the 1 "
           r"requests in flight",
           r"blkstall: a read the device held: answered \((success|bad user address)\) after \d+ "
-          r"ms; the service reset the device 1 times: PASS", r"init: power off requested by blkstall"],
+          r"ms; the service reset the device 1 times: PASS",
+          r"init: power off requested by blkstall"],
          bootargs="init.run=blk:virtio-blk,blkstall@1[blk=0-]", smp=2, qemu_args=STALLED,
          timeout=60),
 ]
