@@ -1,31 +1,43 @@
-/* blk.c: the block service's client (<tacet/blk.h>, <tacet/blk_proto.h>): a buffer frame and a
- * notification attached to "blk", request ids taken and collected here. An id goes back to the
- * free set only when its bit has been seen and its status byte read, so the service (which
- * refuses an id it still holds) and this side always agree on which are in flight. Not
+/* blk.c: the block service's client (<tacet/blk.h>, <tacet/blk_proto.h>): a session opened
+ * with this process's watch-only capability, a buffer frame and a notification attached to
+ * "blk", request ids taken and collected here. An id goes back to the free set only when its
+ * bit has been seen and its status byte read, so the service (which refuses an id it still
+ * holds) and this side always agree on which are in flight: a -TACET_EBUSY from the service
+ * for an id chosen here is therefore always "your share is used", and is tried again after
+ * one of this client's completions or the service's BLK_RETRY_BIT. Waits end at b->timeout_ns
+ * (a timer on the notification, TIMER_BIT, armed once for as long as it is not due). Not
  * thread-safe: one thread per struct tacet_blk. */
 #include <string.h>
 #include <tacet.h>
 #include <tacet/blk.h>
+#include <tacet/init_proto.h>
+
+#define SHIFT     0                   /* request id i is bit i */
+#define RETRY_BIT BLK_RETRY_BIT(SHIFT) /* bit 16 */
+#define TIMER_BIT (1ul << 17)          /* this side's own: a wait's deadline */
+#define IDS_MASK  ((1ul << BLK_IDS) - 1)
 
 static long call(struct tacet_blk *b, unsigned long tag, unsigned long w0, unsigned long w1,
-		 unsigned long w2, unsigned long w3)
+		 unsigned long w2, unsigned long w3, struct tacet_msg *reply)
 {
 	struct tacet_msg msg = { .tag = tag, .w = { w0, w1, w2, w3 } };
 	long err = tacet_call(b->ep, &msg);
 
+	if (reply)
+		*reply = msg;
 	return err ? err : (long)msg.w[0];
 }
 
-/* Attach a copy of the capability in slot, with only `rights`. */
-static long attach(struct tacet_blk *b, unsigned long slot, unsigned long rights,
-		   unsigned long w0)
+/* Send label with a copy of the capability in slot that has only `rights`. */
+static long send_cap(struct tacet_blk *b, unsigned int label, unsigned long slot,
+		     unsigned long rights, unsigned long w0, struct tacet_msg *reply)
 {
 	long copy = tacet_slot_alloc(), err = copy < 0 ? copy : 0;
 
 	if (!err)
 		err = tacet_cap_copy(slot, (unsigned long)copy, rights, 0);
 	if (!err)
-		err = call(b, TACET_TAG_CAP(BLK_ATTACH, 1, copy), w0, 0, 0, 0);
+		err = call(b, TACET_TAG_CAP(label, 1, copy), w0, 0, 0, 0, reply);
 	if (copy >= 0)
 		tacet_slot_free((unsigned long)copy);
 	return err;
@@ -33,7 +45,7 @@ static long attach(struct tacet_blk *b, unsigned long slot, unsigned long rights
 
 long tacet_blk_open(struct tacet_blk *b, unsigned long bytes, unsigned int tries)
 {
-	struct tacet_msg msg = { .tag = TACET_TAG(BLK_INFO, 0) };
+	struct tacet_msg msg = { .tag = TACET_TAG(BLK_INFO, 0) }, opened = { 0 };
 	long ep = tacet_slot_alloc(), ntfn = tacet_slot_alloc(), err;
 
 	memset(b, 0, sizeof(*b));
@@ -48,10 +60,14 @@ long tacet_blk_open(struct tacet_blk *b, unsigned long bytes, unsigned int tries
 		err = tacet_dma_alloc(bytes + BLK_SECTOR, &b->buf);
 	b->ep = ep < 0 ? 0 : (unsigned long)ep;
 	b->ntfn = ntfn < 0 ? 0 : (unsigned long)ntfn;
+	/* the session: the service watches this process (no right: it can do nothing else) */
 	if (!err)
-		err = attach(b, b->buf.slot, TACET_RIGHT_READ | TACET_RIGHT_WRITE, bytes);
+		err = send_cap(b, BLK_OPEN, TACET_CHILD_SELF, 0, 0, &opened);
 	if (!err)
-		err = attach(b, b->ntfn, TACET_RIGHT_WRITE, 0);
+		err = send_cap(b, BLK_ATTACH, b->buf.slot, TACET_RIGHT_READ | TACET_RIGHT_WRITE,
+			       bytes, NULL);
+	if (!err)
+		err = send_cap(b, BLK_ATTACH, b->ntfn, TACET_RIGHT_WRITE, SHIFT, NULL);
 	if (err) {
 		tacet_blk_close(b);
 		return err;
@@ -60,30 +76,80 @@ long tacet_blk_open(struct tacet_blk *b, unsigned long bytes, unsigned int tries
 	b->status = (volatile uint8_t *)b->buf.va + bytes;
 	b->capacity = msg.w[0];
 	b->read_only = msg.w[2] != 0;
+	b->first = opened.w[1];
+	b->sectors = opened.w[2];
+	b->timeout_ns = TACET_BLK_TIMEOUT_NS;
 	return 0;
 }
 
 void tacet_blk_close(struct tacet_blk *b)
 {
-	if (b->ep)
-		tacet_slot_free(b->ep); /* the service keeps the frame until its requests are done */
+	if (b->ep) {
+		/* the service keeps the frame until the device is done with what is in flight */
+		call(b, TACET_TAG(BLK_CLOSE, 0), 0, 0, 0, 0, NULL);
+		tacet_slot_free(b->ep);
+	}
 	if (b->ntfn)
-		tacet_slot_free(b->ntfn);
+		tacet_slot_free(b->ntfn); /* its timer goes with it */
 	tacet_dma_free(&b->buf);
 	memset(b, 0, sizeof(*b));
+}
+
+/* The next bits of the notification, or -TACET_EBUSY once deadline (timebase ticks; 0: none)
+ * has passed. The timer is armed only when none is armed for before the deadline: deadlines
+ * only move on, so a burst of waits arms it once. */
+static long take_bits(struct tacet_blk *b, uint64_t deadline)
+{
+	long bits;
+
+	if (deadline && (!b->armed || b->armed > deadline)) {
+		if (tacet_timer_set(b->ntfn, TIMER_BIT, deadline) == 0)
+			b->armed = deadline;
+	}
+	bits = tacet_wait(b->ntfn);
+	if (bits < 0)
+		return bits;
+	if ((unsigned long)bits & TIMER_BIT) {
+		b->armed = 0;
+		if ((unsigned long)bits & (IDS_MASK | RETRY_BIT))
+			return bits & ~(long)TIMER_BIT;
+		return deadline && tacet_time() >= deadline ? -TACET_EBUSY : 0;
+	}
+	return bits;
+}
+
+static uint64_t deadline_of(struct tacet_blk *b)
+{
+	return b->timeout_ns ? tacet_time() + tacet_ns_to_ticks(b->timeout_ns) : 0;
 }
 
 long tacet_blk_submit(struct tacet_blk *b, unsigned int op, uint64_t sector, unsigned long count,
 		      unsigned long offset)
 {
+	uint64_t deadline = 0;
 	long id = 0, r;
 
 	while (id < BLK_IDS && (b->busy & (1u << id)))
 		id++;
 	if (id == BLK_IDS)
 		return -TACET_EBUSY;
-	b->status[id] = 0xff; /* not a status the device writes */
-	r = call(b, TACET_TAG(op, 4), sector, count, offset, (unsigned long)id);
+	for (;;) {
+		long bits;
+
+		b->status[id] = 0xff; /* not a status the device writes */
+		r = call(b, TACET_TAG(op, 4), sector, count, offset, (unsigned long)id, NULL);
+		if (r != -TACET_EBUSY)
+			break;
+		/* the client's share is used: one of its own completions, or the service's
+		 * BLK_RETRY_BIT when it had none in flight, says when to try again */
+		b->retries++;
+		if (!deadline)
+			deadline = deadline_of(b);
+		bits = take_bits(b, deadline);
+		if (bits < 0)
+			return bits;
+		b->done |= (uint32_t)bits & b->busy;
+	}
 	if (r < 0)
 		return r;
 	b->busy |= 1u << id;
@@ -94,12 +160,17 @@ long tacet_blk_submit(struct tacet_blk *b, unsigned int op, uint64_t sector, uns
 	return id;
 }
 
-/* Take the notification's bits until one of `want` has completed. */
+/* Take the notification's bits until one of `want` has completed, or the timeout. */
 static long await(struct tacet_blk *b, uint32_t want)
 {
-	while (!(b->done & want)) {
-		long bits = tacet_wait(b->ntfn);
+	uint64_t deadline = 0;
 
+	while (!(b->done & want)) {
+		long bits;
+
+		if (!deadline)
+			deadline = deadline_of(b);
+		bits = take_bits(b, deadline);
 		if (bits < 0)
 			return bits;
 		b->done |= (uint32_t)bits & b->busy;

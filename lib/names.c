@@ -1,5 +1,6 @@
-/* names.c: the client side of init's name service (INIT_PUBLISH / INIT_LOOKUP), reconnecting
- * to a server that was restarted, and asking init to power off (INIT_POWEROFF). */
+/* names.c: the client side of init's name service (INIT_PUBLISH / INIT_LOOKUP, and
+ * INIT_GRANT for a service's publisher), reconnecting to a server that was restarted, and
+ * asking init to power off (INIT_POWEROFF). */
 #include <string.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
@@ -72,4 +73,22 @@ long tacet_poweroff(int status)
 	long err = tacet_call(TACET_CHILD_INIT, &msg);
 
 	return err ? err : (long)msg.w[0]; /* only a refusal is answered */
+}
+
+long tacet_grant(const char *service, unsigned long badge, char *arg, unsigned long size)
+{
+	struct tacet_msg msg = { .tag = TACET_TAG(INIT_GRANT, TACET_NAME_WORDS + 1) };
+	long err = size > TACET_NAME_WORDS * sizeof(unsigned long) ? pack_name(service, &msg.w[1])
+								   : -TACET_ERANGE;
+
+	msg.w[0] = badge;
+	if (!err)
+		err = tacet_call(TACET_CHILD_INIT, &msg);
+	if (!err)
+		err = (long)msg.w[0];
+	if (err)
+		return err;
+	memcpy(arg, &msg.w[1], TACET_NAME_WORDS * sizeof(unsigned long));
+	arg[TACET_NAME_WORDS * sizeof(unsigned long)] = 0;
+	return 0;
 }

@@ -154,10 +154,12 @@ void sys_cap_delete(struct thread *t)
 	syscall_ret(t, 0);
 }
 
-/* (slot) -> type; a1 = rights, a2 = badge, a3 and a4 by type: a frame's physical address (a
+/* (slot) -> type; a1 = rights, a2 = badge, a3..a5 by type: a frame's physical address (a
  * device frame's only: a RAM frame's is given with a pin, FRAME_PIN, frame.c's DMA
- * quarantine) and size; a process's kernel memory, what its account holds and may hold, in
- * bytes; a line's number. */
+ * quarantine), size and kind (a5: TACET_FRAME_DEVICE when it is no RAM of FRAME_NEW's but
+ * device MMIO or boot memory, which a driver must never give a device as a DMA buffer); a
+ * process's kernel memory, what its account holds and may hold, in bytes; a line's number. a5
+ * is 0 but for a device frame. */
 void sys_cap_info(struct thread *t)
 {
 	long err;
@@ -177,5 +179,6 @@ void sys_cap_info(struct thread *t)
 	arch_ctx_set_ret(&t->ctx, 2, c->badge);
 	arch_ctx_set_ret(&t->ctx, 3, f ? (f->device ? f->pa : 0) : p ? p->acct->used : d ? d->irq : 0);
 	arch_ctx_set_ret(&t->ctx, 4, f ? f->pages : p ? p->acct->limit : 0);
+	arch_ctx_set_ret(&t->ctx, 5, f && f->device ? TACET_FRAME_DEVICE : 0);
 	syscall_ret(t, c->obj->type);
 }

@@ -47,6 +47,13 @@ long tacet_poweroff(int status);
  * lookup's error (-TACET_ENOENT: it did not come back in time). */
 long tacet_reconnect(const char *name, unsigned long slot, unsigned int tries);
 
+/* For a server that published `service` with INIT_BADGE_CLIENTS: what init.run='s entry of the
+ * client whose calls carry `badge` grants it of the service (`client[service=arg]`), into arg
+ * (NUL-terminated; size at least 24). 0, -TACET_ENOENT (nothing granted), or another negative
+ * TACET_E* code (<tacet/init_proto.h>, INIT_GRANT). A call to init's service thread, which
+ * answers below the drivers: ask once per client, not on every request. */
+long tacet_grant(const char *service, unsigned long badge, char *arg, unsigned long size);
+
 /* Send stdout/stderr to the console server from now on (looked up as "console" into slot
  * TACET_CHILD_CONSOLE, trying `tries` times). 0, or the lookup's error (output unchanged). */
 long tacet_console_attach(unsigned int tries);

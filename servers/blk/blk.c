@@ -8,11 +8,37 @@
  *
  * Several requests in flight, from any number of clients: a call queues its request and is
  * answered at once; the interrupt (InterruptStatus cleared, the used ring drained, then the line
- * acknowledged) completes them, each signalled on its client's notification as its id's bit.
+ * acknowledged) completes them, each signalled on its session's notification as its id's bit.
+ *
+ * Clients come and go: a client (a badge) opens a session with a rights-less capability to its
+ * process, which is watched (WATCH_BIT of the badge on the device's notification, which the
+ * kit's loop hands to `event`); its end, a BLK_CLOSE or a new BLK_OPEN ends the session. An
+ * ended session gives its notification back at once and its frame once the device is done
+ * with what is still in flight there (the device may still be writing it): struct session
+ * outlives its client's view of it until then. One watch per badge, set at the first BLK_OPEN
+ * and kept until it fires (a process takes four watchers, and a watch cannot be taken back):
+ * an end is signalled before anything the next instance of a server can send, and the loop
+ * takes signalled bits before the next call, so a BLK_OPEN that finds the watch still set
+ * comes from the watched process (or its family: the badge's business).
+ *
+ * Capacity: MAX_REQS requests at the device, shared fairly: a client may hold MAX_REQS / n
+ * (n sessions open, at most BLK_IDS), and free slots are never all taken while an open
+ * session has nothing in flight (that one is kept for it). A client refused with nothing in
+ * flight is told when to retry (BLK_RETRY_BIT at the next completion); one with requests in
+ * flight retries after its own next completion.
+ *
+ * Sectors: each client gets the range its init.run= entry grants (`[blk=FIRST-LAST]`, asked
+ * from init at its first BLK_OPEN and kept for the badge); none without one.
+ *
+ * The device failing: NEEDS_RESET in its Status (QEMU sets it on a bad descriptor and raises a
+ * configuration interrupt), a used ring it broke, or a request in flight for REQ_TIMEOUT_NS
+ * (the watchdog, a timer on WATCHDOG_BIT): the device is reset and set up again, and every
+ * request in flight completes at once with its status byte as the client left it (an I/O
+ * error). No frame is ever one that is not RAM (tacet_frame_is_ram): a device's registers as a
+ * DMA buffer are what breaks the device in the first place.
  *
  * Locking: none; one thread does everything (the kit's loop takes the calls and the interrupts).
- * A client's frame capability is kept while it has requests in flight, so its memory cannot go
- * back to the kernel under the device. Prints only through the kernel's debug output. */
+ * Prints only through the kernel's debug output. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +48,18 @@
 #include <tacet/virtio.h>
 
 #define QUEUE_SIZE   128 /* the most one page takes */
-#define MAX_REQS     40  /* in flight, all clients: three descriptors each */
+#define MAX_REQS     BLK_MAX_REQS /* in flight, all clients: three descriptors each */
 #define MAX_CLIENTS  32  /* badges 1..32: init's server number + 1 */
+/* open ones (one a client) and ended ones the device still holds (one request each at least) */
+#define MAX_SESSIONS (MAX_CLIENTS + MAX_REQS)
+#define REQ_TIMEOUT_NS 5000000000ull /* a request in flight this long: the device is stuck */
+#define WATCH_BIT(badge) (1ul << (1 + (badge))) /* badge 1..32: own bits 2..33 */
+#define WATCHDOG_BIT     (1ul << 62)
+#define FEATURES (VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX) | VIRTIO_FEATURE(VIRTIO_BLK_F_RO) | \
+		  VIRTIO_FEATURE(VIRTIO_BLK_F_FLUSH))
+/* Slots for clients' capabilities: TACET_CHILD_FIRST_FREE..63 are this server's own (lib's
+ * 32 from 96 up hold the kit's), then lib's. */
+#define OWN_SLOTS (TACET_CHILD_DEVICE_SLOTS - TACET_CHILD_FIRST_FREE)
 
 /* virtio-blk (virtio 1.x, "Block Device"). */
 #define VIRTIO_BLK_F_RO    5
@@ -38,88 +74,372 @@ struct blk_header {
 	uint64_t sector;
 };
 
-struct client {
-	unsigned long frame, ntfn; /* lib slots (0: none given) */
-	uint64_t pa, bytes, status; /* the frame; the offset of its status area */
-	unsigned int shift;         /* request id i completes as bit shift + i */
-	uint32_t busy;              /* ids in flight */
+/* Defined only by the test build blk_trusting (servers/tests/blktrusting.c), which takes any
+ * frame, so that the blk-device-reset case can break the device and see it reset. */
+int blk_trusts_any_frame(void) __attribute__((weak));
+
+struct client { /* one a badge */
+	struct session *open;   /* its session, NULL if none is open */
+	unsigned int in_flight; /* its requests at the device, every session of it */
+	int watching;           /* WATCH_BIT(badge) is set on the process it gave */
+	int retry;              /* refused with nothing in flight: BLK_RETRY_BIT at a completion */
+	int granted;            /* first and sectors hold its grant (asked once) */
+	uint64_t first, sectors; /* the sectors it may read and write */
 };
 
-struct request { struct client *c; unsigned int id; }; /* c NULL: free */
+struct session {
+	struct client *c;          /* NULL: free */
+	int open;                  /* 0: ended, its requests still at the device */
+	unsigned long frame, ntfn; /* slots (0: none given) */
+	uint64_t pa, bytes, status; /* the frame; the offset of its status area */
+	unsigned int shift;        /* request id i completes as bit shift + i */
+	uint32_t busy;             /* ids in flight */
+	unsigned int in_flight;
+};
+
+struct request {
+	struct session *s; /* NULL: free */
+	unsigned int id;
+	uint64_t since;    /* timebase ticks at submission (the watchdog) */
+};
 
 static struct tacet_device dev;
 static struct virtio_device vdev;
 static struct virtq queue;
+static void *rings_va; /* the queue's memory, laid out again after a reset */
+static uint64_t rings_pa;
 static struct tacet_dma headers; /* MAX_REQS headers */
 static struct request reqs[MAX_REQS];
 static struct client clients[MAX_CLIENTS];
-static uint64_t capacity, completed, irqs, in_flight, most; /* most: in flight at once */
+static struct session sessions[MAX_SESSIONS];
+static uint64_t own_slots_used; /* bit i: slot TACET_CHILD_FIRST_FREE + i */
+static unsigned int client_slots, nopen, in_flight, resets;
+static int watchdog_armed;
+static uint64_t capacity, completed, irqs, most; /* most: in flight at once */
 
 #define has(bit) (!!(vdev.features & VIRTIO_FEATURE(bit)))
 
-/* The line fired: clear the device's status, complete what is used, then unmask the line. */
-static void interrupt(struct tacet_device *d, long ev)
+/* --- capability slots for what clients give ------------------------------------------------ */
+
+static long slot_alloc(void)
+{
+	long slot;
+
+	for (unsigned int i = 0; i < OWN_SLOTS; i++) {
+		if ((own_slots_used >> i) & 1 ||
+		    tacet_cap_info(TACET_CHILD_FIRST_FREE + i, NULL, NULL) != -TACET_EEMPTY)
+			continue;
+		own_slots_used |= 1ull << i;
+		client_slots++;
+		return TACET_CHILD_FIRST_FREE + i;
+	}
+	slot = tacet_slot_alloc();
+	client_slots += slot >= 0;
+	return slot;
+}
+
+static void slot_free(unsigned long *slot)
+{
+	unsigned long i = *slot - TACET_CHILD_FIRST_FREE;
+
+	if (!*slot)
+		return;
+	client_slots--;
+	if (i < OWN_SLOTS) {
+		tacet_cap_delete(*slot);
+		own_slots_used &= ~(1ull << i);
+	} else {
+		tacet_slot_free(*slot);
+	}
+	*slot = 0;
+}
+
+/* --- sessions -------------------------------------------------------------------------------- */
+
+/* A client's data frame, nothing of it in flight: the disk is done with it (unpinned), then
+ * the slot goes. */
+static void frame_free(unsigned long *slot)
+{
+	if (*slot)
+		tacet_frame_unpin(*slot);
+	slot_free(slot);
+}
+
+/* A session with nothing in flight and no client any more: everything back. */
+static void session_free(struct session *s)
+{
+	frame_free(&s->frame);
+	slot_free(&s->ntfn);
+	*s = (struct session){ 0 };
+}
+
+/* End s: no more bits for it (its notification goes now), its frame once the device is done
+ * with what it still holds there. */
+static void session_end(struct session *s)
+{
+	struct client *c = s->c;
+
+	c->open = NULL;
+	nopen--;
+	s->open = 0;
+	slot_free(&s->ntfn);
+	if (!s->in_flight)
+		session_free(s);
+}
+
+/* A request of s is off the device: its id free, its client told (if the session is open),
+ * a client waiting for room told it may try again. */
+static void request_done(struct request *r)
+{
+	struct session *s = r->s;
+	struct client *c = s->c;
+
+	s->busy &= ~(1u << r->id); /* free before the client hears: it may reuse it */
+	s->in_flight--, c->in_flight--, in_flight--;
+	completed++;
+	if (s->open)
+		tacet_signal(s->ntfn, 1ul << (s->shift + r->id));
+	else if (!s->in_flight)
+		session_free(s);
+	r->s = NULL;
+	for (unsigned int i = 0; i < MAX_CLIENTS; i++) {
+		if (!clients[i].retry)
+			continue;
+		clients[i].retry = 0;
+		if (clients[i].open && clients[i].open->ntfn)
+			tacet_signal(clients[i].open->ntfn, BLK_RETRY_BIT(clients[i].open->shift));
+	}
+}
+
+/* --- the device ------------------------------------------------------------------------------ */
+
+/* Reset the device and set it up again as setup() did; every request in flight completes,
+ * its status byte as the device left it (or, if it wrote none, as the client did: an I/O
+ * error to lib), and its frame goes back to its session: the device holds nothing after a
+ * reset. Gives up (exit: init may restart blk) if the device will not come back. */
+static void device_reset(const char *why)
+{
+	long err;
+
+	printf("blk: the device %s; resetting it, and answering the %u requests in flight\n", why,
+	       in_flight);
+	resets++;
+	err = virtio_open(&vdev, dev.regs, VIRTIO_ID_BLK, FEATURES);
+	if (!err)
+		err = virtq_init(&queue, QUEUE_SIZE, rings_va, rings_pa, has(VIRTIO_F_EVENT_IDX));
+	if (!err)
+		err = virtio_queue_attach(&vdev, 0, &queue);
+	if (err) {
+		printf("blk: the device did not come back from its reset: %s%s%s; stopping\n",
+		       tacet_strerror(err), vdev.why ? ": " : "", vdev.why ? vdev.why : "");
+		virtio_fail(&vdev, "reset failed");
+		exit(1);
+	}
+	virtio_driver_ok(&vdev);
+	for (unsigned int r = 0; r < MAX_REQS; r++)
+		if (reqs[r].s)
+			request_done(&reqs[r]);
+}
+
+/* The watchdog: armed while anything is in flight, at the oldest request's deadline. */
+static void watchdog(int fired)
+{
+	uint64_t oldest = 0, now = tacet_time(), limit = tacet_ns_to_ticks(REQ_TIMEOUT_NS);
+
+	if (fired)
+		watchdog_armed = 0;
+	if (watchdog_armed)
+		return;
+	for (unsigned int r = 0; r < MAX_REQS; r++)
+		if (reqs[r].s && (!oldest || reqs[r].since < oldest))
+			oldest = reqs[r].since;
+	if (!oldest)
+		return;
+	if (now - oldest >= limit) {
+		device_reset("left a request unanswered for 5 s");
+		return;
+	}
+	watchdog_armed = tacet_timer_set(dev.ntfn_slot, WATCHDOG_BIT, oldest + limit) == 0;
+}
+
+/* The process of client c (badge b) ended: its session ends. */
+static void client_ended(unsigned int b)
+{
+	struct client *c = &clients[b - 1];
+
+	c->watching = 0;
+	c->retry = 0;
+	if (c->open)
+		session_end(c->open);
+}
+
+/* The device's notification: the line fired (clear the device's status, complete what is used,
+ * then unmask the line), a watched client ended, or the watchdog's timer. */
+static void event(struct tacet_device *d, long ev)
 {
 	uint32_t status;
 	struct request *r;
 
-	if (!(ev & TACET_DEVICE_IRQ))
+	if (!(ev & TACET_DEVICE_IRQ)) {
+		for (unsigned int b = 1; b <= MAX_CLIENTS; b++)
+			if ((unsigned long)ev & WATCH_BIT(b))
+				client_ended(b);
+		if ((unsigned long)ev & WATCHDOG_BIT)
+			watchdog(1);
 		return;
-	status = virtio_interrupt_ack(&vdev);
-	while ((r = virtq_get(&queue, NULL))) {
-		r->c->busy &= ~(1u << r->id); /* free before the client hears: it may reuse it */
-		tacet_signal(r->c->ntfn, 1ul << (r->c->shift + r->id));
-		r->c = NULL;
-		completed++, in_flight--;
 	}
+	status = virtio_interrupt_ack(&vdev);
+	while ((r = virtq_get(&queue, NULL)))
+		request_done(r);
 	irqs += status != 0;
 	tacet_device_ack(d, status != 0);
-	if (queue.broken) {
-		printf("blk: the device returned a buffer it was not given; stopping\n");
-		virtio_fail(&vdev, "broken used ring");
-		exit(1);
-	}
+	if (queue.broken)
+		device_reset("returned a buffer it was not given");
+	else if ((status & VIRTIO_INT_CONFIG) &&
+		 (mmio_read32(dev.regs + VIRTIO_MMIO_STATUS) & VIRTIO_STATUS_NEEDS_RESET))
+		device_reset("needs a reset (NEEDS_RESET)"); /* it says so with a config change */
 }
 
-/* BLK_ATTACH: the frame or the notification that came with the call, kept in *keep. */
-static long attach(struct tacet_service *s, const struct tacet_msg *msg, struct client *c)
+/* Whatever the device's notification holds now (interrupts, ends, the watchdog), handled. */
+static void drain_events(void)
+{
+	long bits = tacet_poll(dev.ntfn_slot);
+
+	for (long ev = tacet_device_notified(&dev, bits > 0 ? (unsigned long)bits : 0); ev;
+	     ev = tacet_device_notified(&dev, 0))
+		event(&dev, ev);
+}
+
+/* --- the calls ------------------------------------------------------------------------------- */
+
+/* "FIRST-LAST" (inclusive) or "FIRST-" (to the end): the range; else nothing. */
+static void parse_grant(const char *arg, struct client *c)
+{
+	char *end;
+	unsigned long long first = strtoull(arg, &end, 10), last = capacity - 1;
+
+	if (end == arg || *end != '-' || !capacity)
+		return;
+	arg = end + 1;
+	if (*arg) {
+		last = strtoull(arg, &end, 10);
+		if (end == arg || *end)
+			return;
+	}
+	if (first > last || first >= capacity)
+		return;
+	c->first = first;
+	c->sectors = (last < capacity ? last : capacity - 1) - first + 1;
+}
+
+/* BLK_OPEN: the process capability came with the call (s->recv). */
+static long open_session(struct tacet_service *svc, const struct tacet_msg *msg, struct client *c,
+			 struct tacet_msg *reply)
+{
+	unsigned long rights = 1, b = svc->badge;
+	struct session *s = NULL;
+	char arg[32];
+	long err;
+
+	if (!TACET_TAG_HAS_CAP(msg->tag))
+		return -TACET_EINVAL;
+	if (!c || tacet_cap_info(svc->recv, &rights, NULL) != TACET_CAP_PROCESS || rights)
+		return -TACET_EPERM; /* only a capability that can be watched and nothing more */
+	if (!c->granted) { /* once a badge: init's service thread answers below the drivers */
+		c->granted = 1;
+		if (tacet_grant("blk", b, arg, sizeof(arg)) == 0)
+			parse_grant(arg, c);
+	}
+	if (!c->watching) {
+		err = tacet_process_watch(svc->recv, dev.ntfn_slot, WATCH_BIT(b));
+		if (err)
+			return err;
+		c->watching = 1;
+	}
+	if (c->open)
+		session_end(c->open);
+	for (unsigned int i = 0; i < MAX_SESSIONS && !s; i++)
+		if (!sessions[i].c)
+			s = &sessions[i];
+	if (!s)
+		return -TACET_ENOMEM;
+	*s = (struct session){ .c = c, .open = 1 };
+	c->open = s;
+	nopen++;
+	reply->tag = TACET_TAG(0, 3);
+	reply->w[1] = c->first;
+	reply->w[2] = c->sectors;
+	return 0;
+}
+
+/* BLK_ATTACH: the frame or the notification that came with the call, kept in its session. */
+static long attach(struct tacet_service *svc, const struct tacet_msg *msg, struct client *c)
 {
 	unsigned long rights = 0, pa = 0, pages = 0, *keep;
-	long type = tacet_cap_info(s->recv, &rights, NULL), slot, err;
+	long type = tacet_cap_info(svc->recv, &rights, NULL), slot, err;
 	int frame = type == TACET_CAP_FRAME;
+	struct session *s = c ? c->open : NULL;
 
 	if (!TACET_TAG_HAS_CAP(msg->tag))
 		return -TACET_EINVAL;
 	if (type != TACET_CAP_FRAME && type != TACET_CAP_NOTIFICATION)
 		return type < 0 ? type : -TACET_ETYPE;
-	if (!c || c->busy)
-		return !c ? -TACET_ENOMEM : -TACET_EBUSY;
+	if (!s)
+		return -TACET_EINVAL;
+	if (s->busy)
+		return -TACET_EBUSY;
 	if ((rights & TACET_RIGHT_WRITE) == 0 || (frame && !(rights & TACET_RIGHT_READ)))
 		return -TACET_EPERM;
-	/* pinned to the disk: if blk ends while the disk may write it, it is quarantined */
-	if (frame && (err = tacet_frame_pin(s->recv, tacet_dma_device_slot(), &pa, &pages)))
+	if (frame && (err = tacet_frame_info(svc->recv, &pa, &pages))) /* its size (pa: below) */
 		return err;
-	if (frame ? msg->w[0] > pages * TACET_PAGE_SIZE - BLK_IDS : msg->w[0] > 63 - BLK_IDS)
+	if (frame && tacet_frame_is_ram(svc->recv) != 1 && !(blk_trusts_any_frame &&
+							      blk_trusts_any_frame()))
+		return -TACET_ETYPE; /* a device's registers (or boot memory): never a DMA buffer */
+	if (frame ? msg->w[0] > pages * TACET_PAGE_SIZE - BLK_IDS : msg->w[0] > 62 - BLK_IDS)
 		return -TACET_ERANGE;
-	slot = tacet_slot_alloc(); /* a copy that keeps only the rights the service uses */
-	if (slot >= 0 && (err = tacet_cap_copy(s->recv, (unsigned long)slot,
+	slot = slot_alloc(); /* a copy that keeps only the rights the service uses */
+	if (slot >= 0 && (err = tacet_cap_copy(svc->recv, (unsigned long)slot,
 					       frame ? TACET_RIGHT_READ | TACET_RIGHT_WRITE :
-						       TACET_RIGHT_WRITE, 0)))
-		tacet_slot_free((unsigned long)slot);
-	if (slot < 0 || err)
-		return slot < 0 ? slot : err;
-	keep = frame ? &c->frame : &c->ntfn;
-	if (*keep) { /* the one it attached before: nothing of it in flight (not busy) */
-		if (frame)
-			tacet_frame_unpin(*keep);
-		tacet_slot_free(*keep);
+						       TACET_RIGHT_WRITE, 0))) {
+		unsigned long taken = (unsigned long)slot;
+
+		slot_free(&taken);
 	}
+	/* pinned to the disk for its address: if blk ends while the disk may write it, it waits
+	 * in quarantine (docs/drivers.md, "DMA and a driver's death"); unpinned once nothing of it
+	 * is in flight (frame_free) */
+	if (slot >= 0 && !err && frame &&
+	    (err = tacet_frame_pin((unsigned long)slot, tacet_dma_device_slot(), &pa, &pages))) {
+		unsigned long taken = (unsigned long)slot;
+
+		slot_free(&taken);
+	}
+	if (slot < 0 || err)
+		return slot < 0 ? -TACET_ENOMEM : err;
+	keep = frame ? &s->frame : &s->ntfn;
+	if (frame)
+		frame_free(keep); /* the one it attached before */
+	else
+		slot_free(keep);
 	*keep = (unsigned long)slot;
 	if (frame)
-		c->pa = pa, c->bytes = pages * TACET_PAGE_SIZE, c->status = msg->w[0];
+		s->pa = pa, s->bytes = pages * TACET_PAGE_SIZE, s->status = msg->w[0];
 	else
-		c->shift = (unsigned int)msg->w[0];
+		s->shift = (unsigned int)msg->w[0];
 	return 0;
+}
+
+/* Room for one more request of c: under its share, and not the slot kept for an open session
+ * that has nothing in flight. */
+static int room_for(const struct client *c)
+{
+	unsigned int share = MAX_REQS / (nopen ? nopen : 1), kept = 0;
+
+	if (share > BLK_IDS)
+		share = BLK_IDS;
+	for (unsigned int i = 0; i < MAX_CLIENTS; i++)
+		kept += &clients[i] != c && clients[i].open && !clients[i].in_flight;
+	return c->in_flight < share && MAX_REQS - in_flight > kept;
 }
 
 /* BLK_READ / BLK_WRITE / BLK_FLUSH: check the request, then queue it. */
@@ -127,40 +447,50 @@ static long submit(const struct tacet_msg *msg, struct client *c, uint32_t type)
 {
 	uint64_t sector = msg->w[0], count = msg->w[1], offset = msg->w[2], id = msg->w[3];
 	uint32_t len = type == VIRTIO_BLK_T_FLUSH ? 0 : (uint32_t)(count * BLK_SECTOR);
+	struct session *s = c ? c->open : NULL;
 	struct virtq_buf b[3];
 	unsigned int n = 0, r;
 
-	if (!c || !c->frame || !c->ntfn || id >= BLK_IDS)
+	if (!s || !s->frame || !s->ntfn || id >= BLK_IDS)
 		return -TACET_EINVAL;
 	if (type != VIRTIO_BLK_T_FLUSH) {
 		if (!count || offset % BLK_SECTOR)
 			return -TACET_EINVAL;
-		if (sector >= capacity || count > capacity - sector || offset >= c->bytes ||
-		    count > (c->bytes - offset) / BLK_SECTOR)
+		if (sector >= capacity || count > capacity - sector || offset >= s->bytes ||
+		    count > (s->bytes - offset) / BLK_SECTOR)
 			return -TACET_ERANGE;
+		if (sector < c->first || sector - c->first >= c->sectors ||
+		    count > c->sectors - (sector - c->first))
+			return -TACET_EPERM; /* not its sectors */
 		if (type == VIRTIO_BLK_T_OUT && has(VIRTIO_BLK_F_RO))
 			return -TACET_EPERM;
 	} else if (!has(VIRTIO_BLK_F_FLUSH)) {
 		return BLK_DONE; /* without the feature the device writes through */
 	}
-	for (r = 0; r < MAX_REQS && reqs[r].c; r++)
-		;
-	if (r == MAX_REQS || (c->busy & (1u << id)))
+	if (s->busy & (1u << id))
 		return -TACET_EBUSY;
+	if (!room_for(c)) {
+		c->retry |= !c->in_flight; /* else its own completion says when */
+		return -TACET_EBUSY;
+	}
+	for (r = 0; r < MAX_REQS && reqs[r].s; r++)
+		;
 	((struct blk_header *)headers.va)[r] = (struct blk_header){ .type = type, .sector = sector };
 	b[n++] = (struct virtq_buf){ headers.pa + r * sizeof(struct blk_header), 16 };
 	if (len)
-		b[n++] = (struct virtq_buf){ c->pa + offset, len };
-	b[n++] = (struct virtq_buf){ c->pa + c->status + id, 1 };
+		b[n++] = (struct virtq_buf){ s->pa + offset, len };
+	b[n++] = (struct virtq_buf){ s->pa + s->status + id, 1 };
 	if (virtq_add(&queue, b, type == VIRTIO_BLK_T_OUT ? 2 : 1,
 		      type == VIRTIO_BLK_T_OUT ? 1 : n - 1, &reqs[r]) < 0)
-		return -TACET_EBUSY;
-	reqs[r] = (struct request){ .c = c, .id = (unsigned int)id };
-	c->busy |= 1u << id;
+		return -TACET_EBUSY; /* three descriptors a request always fit: not reached */
+	reqs[r] = (struct request){ .s = s, .id = (unsigned int)id, .since = tacet_time() };
+	s->busy |= 1u << id;
+	s->in_flight++, c->in_flight++;
 	if (++in_flight > most)
 		most = in_flight;
 	if (virtq_kick_needed(&queue))
 		virtio_notify(&vdev, 0);
+	watchdog(0);
 	return 0;
 }
 
@@ -176,17 +506,18 @@ static void stats(struct tacet_msg *reply)
 	do {
 		for (long ev = tacet_device_notified(&dev, bits > 0 ? (unsigned long)bits : 0); ev;
 		     ev = tacet_device_notified(&dev, 0))
-			interrupt(&dev, ev);
+			event(&dev, ev);
 		tacet_info(TACET_INFO_IRQ, dev.irq, &line, sizeof(line));
 	} while ((bits = tacet_poll(dev.ntfn_slot)) > 0);
 	*reply = (struct tacet_msg){ .tag = TACET_TAG(0, 4),
 				     .w = { completed, irqs, line.count - line.unhandled, most } };
 }
 
-static void serve(struct tacet_service *s, const struct tacet_msg *msg, struct tacet_msg *reply)
+static void serve(struct tacet_service *svc, const struct tacet_msg *msg, struct tacet_msg *reply)
 {
-	struct client *c = s->badge - 1 < MAX_CLIENTS ? &clients[s->badge - 1] : NULL;
+	struct client *c = svc->badge - 1 < MAX_CLIENTS ? &clients[svc->badge - 1] : NULL;
 	long r = -TACET_EINVAL;
+	unsigned int ended = 0;
 
 	switch (TACET_TAG_LABEL(msg->tag)) {
 	case BLK_INFO:
@@ -196,8 +527,22 @@ static void serve(struct tacet_service *s, const struct tacet_msg *msg, struct t
 	case BLK_STATS:
 		stats(reply);
 		return;
+	case BLK_USAGE:
+		drain_events();
+		for (unsigned int i = 0; i < MAX_SESSIONS; i++)
+			ended += sessions[i].c && !sessions[i].open;
+		*reply = (struct tacet_msg){ .tag = TACET_TAG(0, 4),
+					     .w = { nopen, ended, client_slots, resets } };
+		return;
+	case BLK_OPEN:
+		r = open_session(svc, msg, c, reply);
+		break;
+	case BLK_CLOSE:
+		if (c && c->open)
+			session_end(c->open), r = 0;
+		break;
 	case BLK_ATTACH:
-		r = attach(s, msg, c);
+		r = attach(svc, msg, c);
 		break;
 	case BLK_READ:
 	case BLK_WRITE:
@@ -217,14 +562,15 @@ static long setup(const char **step)
 	*step = "open the device";
 	err = tacet_device_open(&dev, NULL, 0, 0);
 	if (!err && (*step = "open the virtio device"))
-		err = virtio_open(&vdev, dev.regs, VIRTIO_ID_BLK, VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX) |
-				  VIRTIO_FEATURE(VIRTIO_BLK_F_RO) | VIRTIO_FEATURE(VIRTIO_BLK_F_FLUSH));
+		err = virtio_open(&vdev, dev.regs, VIRTIO_ID_BLK, FEATURES);
 	if (!err && (*step = "set up the request queue"))
 		err = virtio_queue_new(&vdev, 0, &queue, QUEUE_SIZE);
 	if (!err && (*step = "allocate the request headers"))
 		err = tacet_dma_alloc(MAX_REQS * sizeof(struct blk_header), &headers);
 	if (err)
 		return err;
+	rings_va = queue.desc;
+	rings_pa = queue.desc_pa;
 	capacity = virtio_config_read(&vdev, CONFIG_CAPACITY, 8);
 	virtio_driver_ok(&vdev);
 	printf("blk: virtio block device, %llu sectors of %u bytes%s%s, %u requests in flight\n",
@@ -249,7 +595,7 @@ int main(void)
 	err = tacet_service_open(&s, "blk", TACET_RIGHT_WRITE | TACET_RIGHT_GRANT |
 				 INIT_BADGE_CLIENTS, &dev);
 	if (!err)
-		err = tacet_service_run(&s, serve, interrupt);
+		err = tacet_service_run(&s, serve, event);
 	printf("blk: serving failed: %s\n", tacet_strerror(err));
 	return 1;
 }

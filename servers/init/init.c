@@ -52,9 +52,14 @@
  *    check once the service thread, having withdrawn every name, has answered. The service
  *    thread never prints through stdio (whose one line buffer is the supervisor's): say() writes
  *    whole lines with tacet_debug_write.
- * `init.run=^name=names@hart/priority:devices*restarts,...`: all but the name optional (no
- * power-off, the module's name, hart 0, priority 100, no devices, no restarts). Names:
- * `name+name...` (up to 23 bytes each; `=` alone: none). Devices: `compat+compat...`, each a
+ * `init.run=^name=names@hart/priority:devices*restarts[grants],...`: all but the name optional
+ * (no power-off, the module's name, hart 0, priority 100, no devices, no restarts, no grants).
+ * Names: `name+name...` (up to 23 bytes each; `=` alone: none). Grants:
+ * `service=arg;service=arg...`, what the entry's server may use of each service (the block
+ * service's sector range: `[blk=0-63]`): init keeps the text and tells it only to the server
+ * that published the service's name, which asks with INIT_GRANT and the client's badge. An
+ * entry's grants are written when init.run= is read and never after, so the service thread
+ * reads them once SERVICE_GO has come without a word with the supervisor. Devices: `compat+compat...`, each a
  * device-tree compatible (whole, or without its vendor) or a virtio device name (`virtio-rng`:
  * the virtio-mmio transports whose DeviceID register says that device). A device goes to one
  * server only: a second server asking for it is not started. A comma inside the device part
@@ -88,7 +93,7 @@
 #define SERVER_BUDGET 2048 /* pages of kernel memory per server (8 MiB), unless init.budget= */
 /* In init.run=, the characters that end a server's name (and a module name after a comma), and
  * a name it is granted. */
-#define NAME_STOP ", =@/:*+"
+#define NAME_STOP ", =@/:*+["
 #define POWER_OFF_MARK '^' /* before an entry's name: the server may power the machine off */
 
 #define NS_PER_MS 1000000ul
@@ -118,6 +123,8 @@ struct server {
 	unsigned int hart, prio;
 	unsigned int restarts_max; /* `*N`: restart it up to N times after a failure */
 	int power_off;             /* `^`: it may ask init to power the machine off */
+	char grants[64];           /* `[service=arg;...]`, without the brackets (INIT_GRANT) */
+	int grants_cut;            /* ...were longer than that: INIT_GRANT answers ERANGE */
 	/* the current instance */
 	unsigned long process_slot;
 	enum server_state state;
@@ -622,10 +629,11 @@ static int module_follows(const char *p)
 	return tacet_module_find((const void *)bi->modules_vaddr, bi->modules_size, name) != NULL;
 }
 
-/* One entry of `init.run=`: `[^]name[=names][@hart][/priority][:compat+compat...][*restarts]`,
- * into s; returns where the next entry starts (after the comma) or the end of the list. A comma
- * in the device part ends the entry only if a module's name follows it: every entry starts with
- * one, and a compatible may hold a comma (`virtio,mmio`). */
+/* One entry of `init.run=`:
+ * `[^]name[=names][@hart][/priority][:compat+compat...][*restarts][[grants]]`, into s; returns
+ * where the next entry starts (after the comma) or the end of the list. A comma in the device
+ * part ends the entry only if a module's name follows it: every entry starts with one, and a
+ * compatible may hold a comma (`virtio,mmio`). */
 static const char *parse_server(const char *p, struct server *s)
 {
 	unsigned int n = 0;
@@ -646,11 +654,23 @@ static const char *parse_server(const char *p, struct server *s)
 	if (*p == '/')
 		s->prio = (unsigned int)strtoul(p + 1, (char **)&p, 10);
 	if (*p == ':')
-		for (p++, n = 0; *p && *p != ' ' && *p != '*' && !(*p == ',' && module_follows(p + 1)) &&
-				 n < sizeof(s->devices) - 1;)
+		for (p++, n = 0; *p && *p != ' ' && *p != '*' && *p != '[' &&
+				 !(*p == ',' && module_follows(p + 1)) && n < sizeof(s->devices) - 1;)
 			s->devices[n++] = *p++;
-	if (*p == '*')
-		s->restarts_max = (unsigned int)strtoul(p + 1, (char **)&p, 10);
+	for (;;) { /* `*N` and `[grants]`, in either order */
+		if (*p == '*') {
+			s->restarts_max = (unsigned int)strtoul(p + 1, (char **)&p, 10);
+		} else if (*p == '[') {
+			for (p++, n = 0; *p && *p != ']' && *p != ' '; p++) {
+				s->grants_cut |= n == sizeof(s->grants) - 1;
+				if (n < sizeof(s->grants) - 1)
+					s->grants[n++] = *p;
+			}
+			p += *p == ']';
+		} else {
+			break;
+		}
+	}
 	if (s->hart >= bi->nharts)
 		s->hart = 0;
 	while (*p && *p != ',' && *p != ' ')
@@ -859,6 +879,41 @@ static long lookup(const struct tacet_msg *msg, struct server *s)
 	return err;
 }
 
+/* INIT_GRANT by server s: what the entry of server badge - 1 grants for the service s
+ * published under the name in w[1..3] (`name=arg` among its grants), into reply w[1..3]. Only
+ * that name's publisher may ask, while it serves: a grant says what a client may do, which is
+ * the service's business alone. Read after SERVICE_GO: grants are never written after that. */
+static long answer_grant(const struct tacet_msg *msg, struct server *s, struct tacet_msg *reply)
+{
+	struct published *n = find_name(&msg->w[1]);
+	unsigned long badge = msg->w[0];
+	char name[TACET_NAME_WORDS * sizeof(unsigned long) + 1] = { 0 };
+	const char *g;
+	size_t len;
+
+	if (!s || !n || !n->slot || n->server != (unsigned int)(s - servers))
+		return -TACET_EPERM;
+	if (!badge || badge > nservers)
+		return -TACET_EINVAL;
+	if (servers[badge - 1].grants_cut)
+		return -TACET_ERANGE; /* a grant cut short could say less, or more, than it meant */
+	memcpy(name, &msg->w[1], TACET_NAME_WORDS * sizeof(unsigned long));
+	len = strlen(name);
+	for (g = servers[badge - 1].grants; *g; g += strcspn(g, ";"), g += *g == ';')
+		if (!strncmp(g, name, len) && g[len] == '=')
+			break;
+	if (!*g)
+		return -TACET_ENOENT;
+	g += len + 1;
+	len = strcspn(g, ";");
+	if (len >= TACET_NAME_WORDS * sizeof(unsigned long))
+		return -TACET_ERANGE;
+	memset(&reply->w[1], 0, TACET_NAME_WORDS * sizeof(unsigned long));
+	memcpy(&reply->w[1], g, len);
+	reply->tag = TACET_TAG(0, 1 + TACET_NAME_WORDS);
+	return 0;
+}
+
 /* The service thread: one request on service_ep; fills *reply, returns whether to reply. */
 static int serve(const struct tacet_msg *msg, unsigned long badge, struct tacet_msg *reply)
 {
@@ -879,6 +934,9 @@ static int serve(const struct tacet_msg *msg, unsigned long badge, struct tacet_
 		break;
 	case INIT_LOOKUP:
 		reply->w[0] = (unsigned long)lookup(msg, s);
+		break;
+	case INIT_GRANT:
+		reply->w[0] = (unsigned long)answer_grant(msg, s, reply);
 		break;
 	case INIT_POWEROFF:
 		if (!s || !may_power_off(s)) {

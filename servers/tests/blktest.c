@@ -65,23 +65,38 @@ static void reads(void)
 		      buf[2048] == 0, "read sector 77 at offset 1024, nothing else touched");
 }
 
+/* The service's count of completed requests (BLK_STATS w0). */
+static unsigned long completed(void)
+{
+	struct tacet_msg msg = { .tag = TACET_TAG(BLK_STATS, 0) };
+
+	return tacet_call(b.ep, &msg) ? 0 : msg.w[0];
+}
+
 /* Submit a whole-disk read as request id 7, then the same id again at once, up to 16 times:
  * while the first is in flight the service must refuse it. QEMU may finish the first before a
  * second arrives (it takes tens of microseconds, about a round trip), so the whole try is
- * repeated until one is refused; every other answer must be 0. */
+ * repeated until one is refused; every other answer must be 0. Each try ends once the service
+ * has completed every read it took (the attachments after must find none in flight). */
 static int busy_id_refused(void)
 {
 	int refused = 0, wrong = 0, tries = 0;
+	unsigned long expect = completed();
 
 	while (tries++ < 200 && !refused) {
-		wrong |= raw(b.ep, TACET_TAG(BLK_READ, 4), 0, SECTORS, 0, 7) != 0;
+		long first = raw(b.ep, TACET_TAG(BLK_READ, 4), 0, SECTORS, 0, 7);
+
+		wrong |= first != 0;
+		expect += first == 0;
 		for (int n = 0; n < 16 && !refused; n++) {
 			long again = raw(b.ep, TACET_TAG(BLK_READ, 4), 0, SECTORS, 0, 7);
 
 			refused = again == -TACET_EBUSY;
 			wrong |= again != 0 && !refused;
+			expect += again == 0;
 		}
-		tacet_sleep_ns(2000000); /* all done */
+		for (int w = 0; w < 5000 && completed() < expect; w++)
+			tacet_sleep_ns(1000000); /* all done */
 		tacet_poll(b.ntfn);
 	}
 	printf("blktest: duplicate id: %s after %d tries, %s\n", refused ? "refused" : "never refused",

@@ -143,3 +143,29 @@ SERVER_SRCS_lookupstorm := servers/tests/lookupstorm.c
 # other hart and on the same one: the teardown is preempted (issue 16, sel4test's PREEMPT_REVOKE).
 SERVERS += preempt
 SERVER_SRCS_preempt := servers/tests/preempt.c servers/tests/chains.c
+
+# The block service's hostile clients (issue 17, "servers outlive their clients, and a client
+# cannot break a server"; tests/qemu/cases_virtio.py):
+# blkmmio: attaches an MMIO frame (the RTC's registers) as its data frame; blkvictim, an
+# ordinary client, must still be served after it.
+SERVERS += blkmmio blkvictim
+SERVER_SRCS_blkmmio := servers/tests/blkmmio.c
+SERVER_SRCS_blkvictim := servers/tests/blkvictim.c
+# blkchurn: 20 clients that come and go (restarts of one entry), a read left in flight by every
+# other one: everything the service held for them must come back.
+SERVERS += blkchurn
+SERVER_SRCS_blkchurn := servers/tests/blkchurn.c
+# blkflood: floods the service with flushes for ever; blkwriter must not lose one of its 200
+# writes beside six of them.
+SERVERS += blkflood blkwriter
+SERVER_SRCS_blkflood := servers/tests/blkflood.c
+SERVER_SRCS_blkwriter := servers/tests/blkwriter.c
+# blkrange: reads and writes outside the sectors its init.run= entry grants it.
+SERVERS += blkrange
+SERVER_SRCS_blkrange := servers/tests/blkrange.c
+# blk_trusting: the block service built to take any frame (servers/tests/blktrusting.c), so that
+# blkmmio can break the device and the service's reset be seen; blkstall: a client of a device
+# that holds every request 7 s (the service's watchdog).
+SERVERS += blk_trusting blkstall
+SERVER_SRCS_blk_trusting := servers/blk/blk.c servers/tests/blktrusting.c
+SERVER_SRCS_blkstall := servers/tests/blkstall.c

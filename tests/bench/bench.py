@@ -188,8 +188,8 @@ STRESS_SAME_HART = {figure_name: (b[0], b[4]["stressors"][0][0])
 BLK_DISK = ["-drive", "file=build/blk-big.img,if=none,format=raw,id=disk0,snapshot=on",
             "-device", "virtio-blk-device,drive=disk0"]
 WALL_CLOCK = [
-    ("blk_read_4k", "init.run=blk:virtio-blk,^bench_blk@1", ["blk_read_4k_qd1", "blk_read_4k_qd16"],
-     BLK_DISK),
+    ("blk_read_4k", "init.run=blk:virtio-blk,^bench_blk@1[blk=0-]",
+     ["blk_read_4k_qd1", "blk_read_4k_qd16"], BLK_DISK),
 ]
 WALL_RE = re.compile(r"^BLKBENCH (\S+) iops=(\d+) requests=(\d+) ns=(\d+)\s*$", re.M)
 

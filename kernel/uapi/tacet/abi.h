@@ -35,7 +35,9 @@ enum tacet_sys {
 	TACET_SYS_CAP_COPY = 11,     /* (src, dst, rights, badge) -> 0: copy with rights & mask */
 	TACET_SYS_CAP_DELETE = 12,   /* (slot) -> 0 */
 	TACET_SYS_CAP_INFO = 13,     /* (slot) -> type; a1 = rights, a2 = badge (empty: EEMPTY);
-				      * a frame's: a3 = physical address, a4 = pages;
+				      * a frame's: a3 = physical address, a4 = pages,
+				      * a5 = TACET_FRAME_DEVICE if it is no RAM of
+				      * FRAME_NEW's (device MMIO, boot memory: never DMA);
 				      * a process's: a3, a4 = bytes of kernel memory its account
 				      * holds, and may hold; an interrupt line's: a3 = its
 				      * number (TACET_INFO_IRQ's) */
@@ -136,6 +138,9 @@ enum tacet_cap_type {
 /* On a process capability WRITE is what changes the process (MAP, UNMAP, THREAD_NEW, CAP_GIVE,
  * PROCESS_NEW's children...); a process capability without rights can only be watched
  * (PROCESS_WATCH): what a server hands another so it can learn of its end and nothing more. */
+/* CAP_INFO's a5 for a frame: not RAM the kernel allocated (FRAME_NEW) but device MMIO or boot
+ * memory (the module archive, the DTB) it wrapped; a5 is 0 for every other capability. */
+#define TACET_FRAME_DEVICE 1ul
 /* Mapping rights for TACET_SYS_MAP: READ, WRITE, and: */
 #define TACET_MAP_EXEC    (1u << 3) /* never together with WRITE (W^X) */
 

@@ -1,8 +1,18 @@
 /* tacet/blk.h: the block service's client ("blk", servers/blk: the virtio-blk driver), over
- * <tacet/blk_proto.h>. A client opens the service with a buffer of its own size (a frame the
- * service's device reads and writes directly) and a notification for completions, then either
- * submits requests and waits for them (several in flight, up to BLK_IDS), or uses the
- * synchronous helpers, which submit one and wait for it.
+ * <tacet/blk_proto.h>. A client opens a session with the service (which watches this process,
+ * to give back what it holds for it when the process ends), with a buffer of its own size (a
+ * frame the service's device reads and writes directly) and a notification for completions,
+ * then either submits requests and waits for them (several in flight, up to BLK_IDS), or uses
+ * the synchronous helpers, which submit one and wait for it. It reads and writes the sectors
+ * its init.run= entry grants it (`client[blk=FIRST-LAST]`): b->first, b->sectors.
+ *
+ * The service shares its requests fairly among clients and refuses one past a client's share;
+ * tacet_blk_submit then waits for the moment the service says to try again (one of this
+ * client's completions, or the service's retry bit) and submits again, so a request is never
+ * lost to another client's load. Every wait ends after b->timeout_ns (TACET_BLK_TIMEOUT_NS
+ * unless the client sets another; 0: none) with -TACET_EBUSY: the request is still in flight
+ * (the service itself fails a request the device leaves unanswered for 5 s, so this is for a
+ * service that is gone or stuck).
  *
  * Not thread-safe: one thread uses a struct tacet_blk at a time. The buffer is b->buf.va; a
  * request's data lives there from its byte offset on, and must not be touched while the
@@ -23,26 +33,38 @@ struct tacet_blk {
 	volatile uint8_t *status; /* BLK_IDS status bytes, one per id */
 	uint64_t capacity;     /* sectors */
 	int read_only;
+	uint64_t first, sectors; /* the sectors granted (none: 0) */
+	uint64_t timeout_ns;   /* a wait's longest (0: none) */
+	unsigned long retries; /* submissions refused for the share and tried again */
 	uint32_t busy;         /* ids submitted and not yet collected */
 	uint32_t done;         /* ids whose completion has come, not yet collected */
+	uint64_t armed;        /* lib's: the deadline its timer is armed for (0: none) */
 };
+
+#define TACET_BLK_TIMEOUT_NS 10000000000ull /* 10 s: longer than the service's own 5 s */
 
 /* Look the service up (waiting up to `tries` ms for it), ask its capacity, make a buffer of
  * `bytes` (a multiple of 512; the frame is one more 512 bytes for the status area, whole pages,
- * at most TACET_FRAME_MAX_PAGES) and a notification, and attach both. 0 or a negative TACET_E*
- * code (everything made is undone). */
+ * at most TACET_FRAME_MAX_PAGES) and a notification, open a session and attach both. 0 or a
+ * negative TACET_E* code (everything made is undone). */
 long tacet_blk_open(struct tacet_blk *b, unsigned long bytes, unsigned int tries);
+/* End the session (what is still in flight completes into nothing: the service keeps the
+ * buffer's memory until the device is done with it) and free everything. Open again at once
+ * if you like. */
 void tacet_blk_close(struct tacet_blk *b);
 
 /* Queue a request: op BLK_READ or BLK_WRITE (count sectors from `sector`, the data at byte
  * `offset` of the buffer) or BLK_FLUSH (the other arguments 0). Returns its id (0..BLK_IDS-1),
  * or a negative TACET_E* code: the service's refusals (<tacet/blk_proto.h>), -TACET_EBUSY when
- * BLK_IDS requests are in flight already or the device's queue is full. */
+ * BLK_IDS requests are in flight already (at once), or when the service refused it for the
+ * client's share for the whole timeout (it waits and submits again meanwhile; completions
+ * that come then are kept for the waits). */
 long tacet_blk_submit(struct tacet_blk *b, unsigned int op, uint64_t sector, unsigned long count,
 		      unsigned long offset);
-/* Wait for request id and collect it: 0, -TACET_EFAULT (the device reported an I/O error),
- * -TACET_ENOSYS (the device does not support the request), -TACET_EINVAL (no such id in
- * flight), or the wait's error. */
+/* Wait for request id and collect it: 0, -TACET_EFAULT (the device reported an I/O error, or
+ * the service failed the request when it reset the device), -TACET_ENOSYS (the device does not
+ * support the request), -TACET_EINVAL (no such id in flight), -TACET_EBUSY (the timeout passed:
+ * it is still in flight; wait again), or the wait's error. */
 long tacet_blk_wait(struct tacet_blk *b, long id);
 /* Wait for any request and collect it: returns its id, its result (as above) in *result; or a
  * negative TACET_E* code (-TACET_EINVAL: nothing in flight). */

@@ -45,11 +45,19 @@
  *       (`^uart=console:ns16550a`): then there is no reply. Anyone else's is refused: reply w0
  *       -TACET_EPERM, and the machine runs on. (A run whose servers have all finished powers off
  *       by itself, as above.)
- * lib/ wraps these as tacet_publish(), tacet_lookup() and tacet_poweroff(). init answers them
- * all with a thread at priority 90 on its hart (init.service_priority=), below the drivers,
- * whoever calls: they are not urgent; look up what a server uses at its start
- * (docs/userspace.md, "init's two threads"; who may publish what, and power off: "init's
- * authority").
+ *   INIT_GRANT (badge, name0, name1, name2): what the init.run= entry of the client whose
+ *       badge (INIT_BADGE_CLIENTS: its server number + 1) a client's call carried grants for
+ *       the service the caller published under the name: the entry's `[name=arg;...]`. Reply
+ *       w0: 0 and the arg in w1..w3 (up to 23 bytes, NUL-padded), -TACET_ENOENT (the entry
+ *       grants nothing for it: the service gives that client nothing it must be granted),
+ *       -TACET_EPERM (the caller is not serving that name), -TACET_EINVAL (no such badge),
+ *       -TACET_ERANGE (the arg, or the entry's grants, too long: what they say is unknown).
+ *       lib: tacet_grant(). E.g. `blkwriter@1[blk=0-199]`: blk gives it sectors 0 to 199.
+ * lib/ wraps these as tacet_publish(), tacet_lookup(), tacet_poweroff() and tacet_grant().
+ * init answers them all with a thread at priority 90 on its hart (init.service_priority=),
+ * below the drivers, whoever calls: they are not urgent; look up what a server uses at its
+ * start (docs/userspace.md, "init's two threads"; who may publish what, and power off:
+ * "init's authority").
  */
 #ifndef TACET_INIT_PROTO_H
 #define TACET_INIT_PROTO_H
@@ -89,6 +97,7 @@ enum tacet_init_label {
 	INIT_PUBLISH = 2,
 	INIT_LOOKUP = 3,
 	INIT_POWEROFF = 4,
+	INIT_GRANT = 5,
 };
 
 #define TACET_NAME_WORDS 3 /* a published name: up to 23 bytes and a NUL in three words */

@@ -320,22 +320,27 @@ static inline long tacet_poll(unsigned long ntfn)
 /* --- capabilities ------------------------------------------------------------------------ */
 
 /* CAP_INFO as the kernel answers it: returns the type (or a negative TACET_E* code); out gets
- * a1..a4: rights, badge, and for a frame its physical address and pages. */
-static inline long tacet_cap_info_regs(unsigned long slot, unsigned long out[4])
+ * a1..a5: rights, badge, and for a frame its physical address, pages and kind
+ * (TACET_FRAME_DEVICE or 0). */
+static inline long tacet_cap_info_regs(unsigned long slot, unsigned long out[5])
 {
 	register unsigned long a0 __asm__("a0") = slot;
 	register unsigned long a1 __asm__("a1");
 	register unsigned long a2 __asm__("a2");
 	register unsigned long a3 __asm__("a3");
 	register unsigned long a4 __asm__("a4");
+	register unsigned long a5 __asm__("a5");
 	register unsigned long a7 __asm__("a7") = TACET_SYS_CAP_INFO;
 
-	__asm__ volatile("ecall" : "+r"(a0), "=r"(a1), "=r"(a2), "=r"(a3), "=r"(a4) : "r"(a7)
+	__asm__ volatile("ecall"
+			 : "+r"(a0), "=r"(a1), "=r"(a2), "=r"(a3), "=r"(a4), "=r"(a5)
+			 : "r"(a7)
 			 : "memory");
 	out[0] = a1;
 	out[1] = a2;
 	out[2] = a3;
 	out[3] = a4;
+	out[4] = a5;
 	return (long)a0;
 }
 
@@ -344,7 +349,7 @@ static inline long tacet_cap_info_regs(unsigned long slot, unsigned long out[4])
 static inline long tacet_cap_info_type(unsigned long slot, long type, unsigned long *a3,
 				       unsigned long *a4)
 {
-	unsigned long out[4];
+	unsigned long out[5];
 	long got = tacet_cap_info_regs(slot, out);
 
 	if (got < 0)
@@ -409,6 +414,22 @@ static inline long tacet_device_release(unsigned long slot)
 	return tacet_syscall1(TACET_SYS_DEVICE_RELEASE, slot);
 }
 
+/* Whether the frame in slot is RAM the kernel allocated (FRAME_NEW, or a frame derived from
+ * one): 1; device MMIO or boot memory (TACET_FRAME_DEVICE): 0; or a negative TACET_E* code
+ * (-TACET_ETYPE: not a frame). A driver gives a device only RAM to read and write: a device
+ * frame as a DMA buffer points the device at registers (virtio: "bogus descriptor"). */
+static inline long tacet_frame_is_ram(unsigned long slot)
+{
+	unsigned long out[5];
+	long type = tacet_cap_info_regs(slot, out);
+
+	if (type < 0)
+		return type;
+	if (type != TACET_CAP_FRAME)
+		return -TACET_ETYPE;
+	return !(out[4] & TACET_FRAME_DEVICE);
+}
+
 /* The kernel memory charged to the account of the process in slot and its limit, in bytes
  * (what TACET_ENOMEM is measured against). Returns 0 or a negative TACET_E* code. */
 static inline long tacet_process_memory(unsigned long slot, unsigned long *used,
@@ -435,7 +456,7 @@ static inline long tacet_cap_delete(unsigned long slot)
  * *rights and *badge, either of which may be NULL. */
 static inline long tacet_cap_info(unsigned long slot, unsigned long *rights, unsigned long *badge)
 {
-	unsigned long out[4];
+	unsigned long out[5];
 	long type = tacet_cap_info_regs(slot, out);
 
 	if (type >= 0 && rights)
