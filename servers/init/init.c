@@ -416,12 +416,40 @@ static long give_devices(unsigned int id, unsigned long child, const char *spec)
 	return err;
 }
 
-/* Server s (number id) ended: each device it held is made quiet, then the DMA quarantine of
- * its frames goes back to the pool (tacet_device_release: init holds the devices with
- * TACET_RIGHT_RELEASE, its servers do not). A virtio-mmio transport is reset (Status 0, read
- * back: the device has forgotten its queues, so it writes no buffer of the dead instance).
- * The others init gives drivers (goldfish RTC, 16550 UART) do no DMA: their quarantine is
- * empty. PCI functions are the PCI server's to quiet (not yet: docs/drivers.md). */
+/* Make device i quiet, mapped at regs: 1 if it was a kind init knows how to, else 0. A
+ * virtio-mmio transport is reset (lib's virtio_reset: Status 0, read back; it has forgotten its
+ * queues and writes no buffer of the dead instance); the goldfish RTC's alarm is cleared and its
+ * interrupt disabled; a 16550's interrupts are all disabled (IER 0). Neither of the last two
+ * does DMA: they are quieted so that the next instance, or nobody, gets no interrupt the dead
+ * one asked for. */
+#define GOLDFISH_RTC_IRQ_ENABLED  0x10
+#define GOLDFISH_RTC_CLEAR_ALARM  0x14
+#define GOLDFISH_RTC_CLEAR_INT    0x1c
+#define NS16550_IER               0x01
+
+static unsigned int quiet_one(unsigned long i, volatile uint8_t *regs, int virtio)
+{
+	const char *compat = bi->devices[i].compatible;
+
+	if (virtio) /* (a transport with a device behind it: virtio_id, read before the mapping) */
+		return virtio_reset(regs) == 0;
+	if (tacet_compatible_matches(compat, "goldfish-rtc")) {
+		mmio_write32(regs + GOLDFISH_RTC_IRQ_ENABLED, 0);
+		mmio_write32(regs + GOLDFISH_RTC_CLEAR_ALARM, 1);
+		mmio_write32(regs + GOLDFISH_RTC_CLEAR_INT, 1);
+		return 1;
+	}
+	if (tacet_compatible_matches(compat, "ns16550a")) {
+		mmio_write8(regs + NS16550_IER, 0);
+		return 1;
+	}
+	return 0;
+}
+
+/* Server s (number id) ended: each device it held is made quiet (quiet_one), then the DMA
+ * quarantine of its frames goes back to the pool (tacet_device_release: init holds the devices
+ * with TACET_RIGHT_RELEASE, its servers do not). PCI functions are the PCI server's to quiet
+ * (not yet: docs/drivers.md). */
 static void quiet_devices(unsigned int id)
 {
 	volatile uint8_t *regs = (volatile uint8_t *)PROBE_VA;
@@ -430,14 +458,16 @@ static void quiet_devices(unsigned int id)
 
 	for (unsigned long i = 0; i < bi->ndevices; i++) {
 		const struct tacet_bootinfo_device *d = &bi->devices[i];
+		int virtio;
 		long n;
 
 		if (device_owner[i] != id + 1 || !d->slot)
 			continue;
-		if (!strcmp(d->compatible, VIRTIO_MMIO_COMPATIBLE) && virtio_id(i) &&
+		virtio = !strcmp(d->compatible, VIRTIO_MMIO_COMPATIBLE) && virtio_id(i);
+		if (!(d->paddr & (TACET_PAGE_SIZE - 1)) &&
 		    tacet_map(TACET_SLOT_SELF_PROCESS, d->slot, PROBE_VA,
 			      TACET_RIGHT_READ | TACET_RIGHT_WRITE) == 0) {
-			reset += virtio_reset(regs) == 0;
+			reset += quiet_one(i, regs, virtio);
 			tacet_unmap(TACET_SLOT_SELF_PROCESS, PROBE_VA, 1);
 		}
 		n = tacet_device_release(d->slot);

@@ -93,6 +93,10 @@ SERVERS += giver keeper
 SERVER_SRCS_giver := servers/tests/giver.c
 SERVER_SRCS_keeper := servers/tests/keeper.c
 
+# rtcdie: a driver that faults with its RTC's alarm and interrupt armed (init quiets it).
+SERVERS += rtcdie
+SERVER_SRCS_rtcdie := servers/tests/rtcdie.c
+
 # dmadie: a driver that faults with its device running: its DMA frames wait in quarantine.
 SERVERS += dmadie
 SERVER_SRCS_dmadie := servers/tests/dmadie.c

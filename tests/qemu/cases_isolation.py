@@ -49,6 +49,18 @@ CASES = [
           r"keeper: kept 7 frames; giver's 6 instances done",
           r"init: leak check: .*: PASS"],
          bootargs="init.run=keeper,giver*5", status=1, timeout=60),
+    # A driver dies with its device's interrupt armed (issue 17): init quiets the goldfish RTC
+    # (alarm cleared, interrupt disabled) before the restart, which finds both off (1 and 1
+    # without init's quieting).
+    case("device-quiet-on-death",
+         [r"rtcdie: instance 0: interrupt enabled 0, alarm running 0 at start",
+          r"rtcdie: alarm armed 10 s ahead, interrupt enabled; faulting",
+          r"init: rtcdie's devices: 1 reset, 0 pages back from their DMA quarantine",
+          r"(?s)init: restarting rtcdie \(restart 1\).*rtcdie: instance 1: interrupt enabled 0, "
+          r"alarm running 0 at start",
+          r"init: server rtcdie finished with status 0",
+          r"init: leak check: .*: PASS"],
+         bootargs="init.run=rtcdie:goldfish-rtc*1", status=0),
     # A driver dies with DMA in flight (issue 17): dmadie offers virtio-rng a buffer and faults.
     # Its DMA frames (rings, buffer), pinned to the device, go to the device's quarantine, not
     # back to the pool; init resets the device (Status 0) and only then releases them; the
