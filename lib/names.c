@@ -43,6 +43,14 @@ static void pause_in(unsigned long slot)
 
 long tacet_lookup(const char *name, unsigned long dst, unsigned int tries)
 {
+	unsigned long instance;
+
+	return tacet_lookup_instance(name, dst, tries, &instance);
+}
+
+long tacet_lookup_instance(const char *name, unsigned long dst, unsigned int tries,
+			   unsigned long *instance)
+{
 	struct tacet_msg msg;
 	long err;
 
@@ -54,6 +62,8 @@ long tacet_lookup(const char *name, unsigned long dst, unsigned int tries)
 			err = tacet_call(TACET_CHILD_INIT, &msg);
 		if (!err)
 			err = (long)msg.w[0];
+		if (!err)
+			*instance = msg.w[1];
 		if (err != -TACET_ENOENT || !tries)
 			return err;
 		pause_in(dst);
@@ -63,8 +73,16 @@ long tacet_lookup(const char *name, unsigned long dst, unsigned int tries)
 
 long tacet_reconnect(const char *name, unsigned long slot, unsigned int tries)
 {
+	unsigned long instance;
+
+	return tacet_reconnect_instance(name, slot, tries, &instance);
+}
+
+long tacet_reconnect_instance(const char *name, unsigned long slot, unsigned int tries,
+			      unsigned long *instance)
+{
 	tacet_cap_delete(slot); /* a capability to an endpoint that has ended */
-	return tacet_lookup(name, slot, tries);
+	return tacet_lookup_instance(name, slot, tries, instance);
 }
 
 long tacet_poweroff(int status)

@@ -46,6 +46,13 @@ long tacet_poweroff(int status);
  * server (<tacet/init_proto.h>: a restarted server publishes its names anew). 0, or the
  * lookup's error (-TACET_ENOENT: it did not come back in time). */
 long tacet_reconnect(const char *name, unsigned long slot, unsigned int tries);
+/* The same two, saying which instance of the server the capability reaches (0 its first
+ * start, k after k restarts: tacet_instance() on its side): a client that reconnected knows
+ * the new instance lost what the dead one held for it, and redoes it (blk: resubmit). */
+long tacet_lookup_instance(const char *name, unsigned long dst, unsigned int tries,
+			   unsigned long *instance);
+long tacet_reconnect_instance(const char *name, unsigned long slot, unsigned int tries,
+			      unsigned long *instance);
 
 /* For a server that published `service` with INIT_BADGE_CLIENTS: what init.run='s entry of the
  * client whose calls carry `badge` grants it of the service (`client[service=arg]`), into arg

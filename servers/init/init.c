@@ -888,7 +888,7 @@ static void withdraw_names(unsigned int id)
 
 /* INIT_LOOKUP by server s: a copy with the rights the publisher chose, badged with s's number
  * + 1 if it asked for that (minted in a slot of init's, then given). */
-static long lookup(const struct tacet_msg *msg, struct server *s)
+static long lookup(const struct tacet_msg *msg, struct server *s, unsigned long *instance)
 {
 	struct published *n = find_name(msg->w);
 	unsigned long rights, mint, dst = msg->w[TACET_NAME_WORDS];
@@ -898,6 +898,7 @@ static long lookup(const struct tacet_msg *msg, struct server *s)
 		return -TACET_EPERM;
 	if (!n || !n->slot)
 		return -TACET_ENOENT; /* not yet, or its server is being restarted */
+	*instance = servers[n->server].restarts; /* which start of its server published it */
 	rights = n->how & (TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
 	if (!(n->how & INIT_BADGE_CLIENTS))
 		return tacet_cap_give(s->process_slot, n->slot, dst, rights);
@@ -963,7 +964,8 @@ static int serve(const struct tacet_msg *msg, unsigned long badge, struct tacet_
 		reply->w[0] = (unsigned long)publish(msg, s);
 		break;
 	case INIT_LOOKUP:
-		reply->w[0] = (unsigned long)lookup(msg, s);
+		reply->w[0] = (unsigned long)lookup(msg, s, &reply->w[1]);
+		reply->tag = TACET_TAG(0, 2);
 		break;
 	case INIT_GRANT:
 		reply->w[0] = (unsigned long)answer_grant(msg, s, reply);

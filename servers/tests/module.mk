@@ -93,6 +93,11 @@ SERVERS += giver keeper
 SERVER_SRCS_giver := servers/tests/giver.c
 SERVER_SRCS_keeper := servers/tests/keeper.c
 
+# gensvc, gencli: a client learns which instance of a restarted service it reached.
+SERVERS += gensvc gencli
+SERVER_SRCS_gensvc := servers/tests/gensvc.c
+SERVER_SRCS_gencli := servers/tests/gencli.c
+
 # rtcdie: a driver that faults with its RTC's alarm and interrupt armed (init quiets it).
 SERVERS += rtcdie
 SERVER_SRCS_rtcdie := servers/tests/rtcdie.c

@@ -49,6 +49,14 @@ CASES = [
           r"keeper: kept 7 frames; giver's 6 instances done",
           r"init: leak check: .*: PASS"],
          bootargs="init.run=keeper,giver*5", status=1, timeout=60),
+    # Generations (issue 17): a client learns which instance of a service it reached (lookup),
+    # gets EDEAD when that instance dies, reconnects and learns it reached a new one.
+    case("reconnect-instance",
+         [r"gencli: looked up instance 0, which answers 0: PASS",
+          r"gencli: the next call: the other side is gone",
+          r"gencli: reconnected to instance 1, which answers 1: PASS",
+          r"init: leak check: .*: PASS"],
+         bootargs="init.run=gensvc*1,gencli@1"),
     # A driver dies with its device's interrupt armed (issue 17): init quiets the goldfish RTC
     # (alarm cleared, interrupt disabled) before the restart, which finds both off (1 and 1
     # without init's quieting).

@@ -39,7 +39,8 @@
  *   INIT_LOOKUP (name0, name1, name2, dst): init puts a capability to what was published under
  *       the name, with the rights (and badge) its publisher chose, into the caller's slot dst.
  *       Reply w0: 0, -TACET_ENOENT (not published yet), or the error of the copy (e.g.
- *       -TACET_EEXIST if dst is in use).
+ *       -TACET_EEXIST if dst is in use); w1: the publisher's instance (0 its first start, k
+ *       after k restarts), so that a client that reconnects knows it reached a new one.
  *   INIT_POWEROFF (status): power the machine off now (the shell's `poweroff`), with status 0
  *       (success) or not. Only a server whose init.run= entry starts with `^` may
  *       (`^uart=console:ns16550a`): then there is no reply. Anyone else's is refused: reply w0

@@ -1,0 +1,44 @@
+/* gencli: a client of gensvc across its restart (issue 17's generations): it learns the instance
+ * it reached at the lookup, calls, calls again (the first instance died after its answer: EDEAD),
+ * reconnects, and learns that it now talks to a new instance, which answers with the same
+ * number. */
+#include <stdio.h>
+#include <tacet.h>
+#include <tacet/init_proto.h>
+#include <tacet/driver.h>
+
+#define SLOT_SVC TACET_CHILD_FIRST_FREE
+
+static long ask(unsigned long *said)
+{
+	struct tacet_msg msg = { .tag = TACET_TAG(1, 0) };
+	long err = tacet_call(SLOT_SVC, &msg);
+
+	*said = msg.w[0];
+	return err;
+}
+
+int main(void)
+{
+	unsigned long found = 99, said = 99, again = 99;
+	long err = tacet_lookup_instance("gensvc", SLOT_SVC, 10000, &found);
+
+	if (!err)
+		err = ask(&said);
+	printf("gencli: looked up instance %lu, which answers %lu: %s\n", found, said,
+	       !err && found == 0 && said == 0 ? "PASS" : "FAIL");
+	err = ask(&said);
+	printf("gencli: the next call: %s\n", tacet_strerror(err));
+	/* until the name reaches a live instance: right after the death, init may not have
+	 * withdrawn the dead one's name yet (its calls then say EDEAD too) */
+	for (int tries = 0; err == -TACET_EDEAD && tries < 1000; tries++) {
+		err = tacet_reconnect_instance("gensvc", SLOT_SVC, 10000, &again);
+		if (!err)
+			err = ask(&said);
+		if (err == -TACET_EDEAD)
+			tacet_sleep_ns(1000000);
+	}
+	printf("gencli: reconnected to instance %lu, which answers %lu: %s\n", again, said,
+	       !err && again == 1 && said == 1 ? "PASS" : "FAIL");
+	return 0;
+}
