@@ -123,6 +123,21 @@ static uint64_t deadline_of(struct tacet_blk *b)
 	return b->timeout_ns ? tacet_time() + tacet_ns_to_ticks(b->timeout_ns) : 0;
 }
 
+/* One wait for the notification's bits (the deadline fixed at a call's first wait), the
+ * completions among them kept in b->done: 0, or the error (the timeout: -TACET_EBUSY). */
+static long wait_bits(struct tacet_blk *b, uint64_t *deadline)
+{
+	long bits;
+
+	if (!*deadline)
+		*deadline = deadline_of(b);
+	bits = take_bits(b, *deadline);
+	if (bits < 0)
+		return bits;
+	b->done |= (uint32_t)bits & b->busy;
+	return 0;
+}
+
 long tacet_blk_submit(struct tacet_blk *b, unsigned int op, uint64_t sector, unsigned long count,
 		      unsigned long offset)
 {
@@ -143,12 +158,9 @@ long tacet_blk_submit(struct tacet_blk *b, unsigned int op, uint64_t sector, uns
 		/* the client's share is used: one of its own completions, or the service's
 		 * BLK_RETRY_BIT when it had none in flight, says when to try again */
 		b->retries++;
-		if (!deadline)
-			deadline = deadline_of(b);
-		bits = take_bits(b, deadline);
+		bits = wait_bits(b, &deadline);
 		if (bits < 0)
 			return bits;
-		b->done |= (uint32_t)bits & b->busy;
 	}
 	if (r < 0)
 		return r;
@@ -166,14 +178,10 @@ static long await(struct tacet_blk *b, uint32_t want)
 	uint64_t deadline = 0;
 
 	while (!(b->done & want)) {
-		long bits;
+		long err = wait_bits(b, &deadline);
 
-		if (!deadline)
-			deadline = deadline_of(b);
-		bits = take_bits(b, deadline);
-		if (bits < 0)
-			return bits;
-		b->done |= (uint32_t)bits & b->busy;
+		if (err < 0)
+			return err;
 	}
 	return 0;
 }
