@@ -72,9 +72,15 @@ struct frame *frame_alloc(struct account *acct, uint64_t pages)
 	return f;
 }
 
+/* The root frame whose pages f names (f itself, or its parent). */
+static struct frame *root_of(struct frame *f)
+{
+	return f->parent ? f->parent : f;
+}
+
 struct frame *frame_derive(struct account *acct, struct frame *f, uint64_t first, uint64_t pages)
 {
-	struct frame *root = f->parent ? f->parent : f;
+	struct frame *root = root_of(f);
 	struct frame *d = frame_wrap(acct, f->pa + first * PAGE_SIZE, pages, f->device);
 
 	if (d) {
@@ -260,35 +266,48 @@ static struct frame *decode_frame(struct thread *t, int i, uint32_t rights, long
 	return c ? (struct frame *)c->obj : NULL;
 }
 
-/* The root frame whose pages f names (f itself, or its parent). */
-static struct frame *root_of(struct frame *f)
+/* FRAME_PIN's decode: a frame, and a device frame (WRITE) whose root is the device; for a RAM
+ * frame, WRITE on it too (a device writes it) and no pin to another device (TACET_EBUSY). */
+static long decode_pin(struct thread *t, struct frame **f, struct frame **dev)
 {
-	return f->parent ? f->parent : f;
+	struct cspace *cs = t->proc->cspace;
+	long err;
+	struct cap *fc = cap_lookup(cs, syscall_arg(t, 0), TACET_CAP_FRAME, 0, &err);
+	struct cap *dc = fc ? cap_lookup(cs, syscall_arg(t, 1), TACET_CAP_FRAME, TACET_RIGHT_WRITE,
+					 &err) : NULL;
+	struct frame *root;
+
+	if (!dc)
+		return err;
+	*f = (struct frame *)fc->obj;
+	*dev = root_of((struct frame *)dc->obj);
+	root = root_of(*f);
+	if (!(*dev)->device)
+		return TACET_EINVAL; /* RAM is no device */
+	if (root->device)
+		return 0; /* MMIO: its address is no secret, and it needs no pin */
+	if (!cap_has_rights(fc, TACET_RIGHT_WRITE))
+		return TACET_EPERM;
+	if (root->pinned_to && root->pinned_to != *dev)
+		return TACET_EBUSY;
+	return 0;
 }
 
 /* (frame, device) -> 0; a1 = physical address, a2 = pages. A device frame (MMIO) gives its
- * address without a pin; a RAM frame is pinned (its root) to the device's root frame, which
- * needs WRITE on both. One device a frame: another gives TACET_EBUSY. */
+ * address without a pin; a RAM frame is pinned (its root) to the device's root frame. */
 void sys_frame_pin(struct thread *t)
 {
-	long err = 0;
-	struct frame *f = decode_frame(t, 0, 0, &err);
-	struct frame *d = f ? decode_frame(t, 1, TACET_RIGHT_WRITE, &err) : NULL;
-	struct frame *root = f ? root_of(f) : NULL;
+	struct frame *f = NULL, *dev = NULL, *root;
+	long err = decode_pin(t, &f, &dev);
 
-	if (d && !root_of(d)->device)
-		err = TACET_EINVAL; /* RAM is no device */
-	else if (d && !root->device && !decode_frame(t, 0, TACET_RIGHT_WRITE, &err))
-		; /* a device writes it: WRITE (err set) */
-	else if (d && !root->device && root->pinned_to && root->pinned_to != root_of(d))
-		err = TACET_EBUSY;
-	if (!d || err) {
+	if (err) {
 		syscall_ret(t, -err);
 		return;
 	}
+	root = root_of(f);
 	if (!root->device && !root->pinned_to) {
-		kobj_get(&root_of(d)->obj);
-		root->pinned_to = root_of(d);
+		kobj_get(&dev->obj);
+		root->pinned_to = dev;
 	}
 	arch_ctx_set_ret(&t->ctx, 1, f->pa);
 	arch_ctx_set_ret(&t->ctx, 2, f->pages);

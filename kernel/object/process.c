@@ -142,21 +142,39 @@ long process_map(struct process *p, uintptr_t va, uint64_t pa, uint64_t pages, u
 	return err;
 }
 
-/* A MAP that does not complete: its first `mapped` pages unmapped (with points between two, as
- * UNMAP's; if p ends meanwhile its tables go with the rest), every hart running p flushed (one
- * may have cached a page meanwhile: the frame may go once its reference does), the record and
- * its charge given back, the frame's reference dropped. */
-static void map_undo(struct process *p, struct mapping *m, uint64_t mapped)
+/* A mapping's record (and its charge) and its frame's reference given back, once no hart can
+ * reach its pages: unmapped and flushed (UNMAP, a MAP undone), or its process ended (after
+ * process_release's shootdown its tables go a table at a time, release_step, so its pages are
+ * not unmapped one by one: 63 instructions a page). */
+static void mapping_drop(struct process *p, struct mapping *m)
 {
-	for (uint64_t i = 0; i < mapped && p->root; i++) {
-		if (i)
-			preempt_point();
-		if (p->root)
-			arch_aspace_unmap(p->root, m->va + i * PAGE_SIZE, NULL);
-	}
-	tlb_shootdown(p);
 	kobj_put(&m->frame->obj);
 	account_kfree(p->acct, m, sizeof(*m));
+}
+
+/* The pages [va, va + pages) of p unmapped, with a point before each but the call's first
+ * (*first); if p ends meanwhile its tables go, with the pages left. */
+static inline __attribute__((always_inline)) void unmap_run(struct process *p, uintptr_t va,
+							    uint64_t pages, bool *first)
+{
+	for (uint64_t i = 0; i < pages && p->root; i++, *first = false) {
+		if (!*first)
+			preempt_point();
+		if (p->root)
+			arch_aspace_unmap(p->root, va + i * PAGE_SIZE, NULL);
+	}
+}
+
+/* A MAP that does not complete: its first `mapped` pages unmapped (unmap_run, as UNMAP's),
+ * every hart running p flushed (one may have cached a page meanwhile: the frame may go once
+ * its reference does), the record and its charge given back, the frame's reference dropped. */
+static void map_undo(struct process *p, struct mapping *m, uint64_t mapped)
+{
+	bool first = true;
+
+	unmap_run(p, m->va, mapped, &first);
+	tlb_shootdown(p);
+	mapping_drop(p, m);
 }
 
 long process_map_frame(struct thread *t, struct process *p, uintptr_t va, struct frame *f,
@@ -195,14 +213,6 @@ long process_map_frame(struct thread *t, struct process *p, uintptr_t va, struct
 	return err;
 }
 
-/* A mapping of a process that ended, after process_release's shootdown: no hart runs on its
- * tables any more, and they go a table at a time (release_step), so its pages are not unmapped
- * one by one (63 instructions a page): only its record and its frame's reference go. */
-static void mapping_drop(struct process *p, struct mapping *m)
-{
-	kobj_put(&m->frame->obj);
-	account_kfree(p->acct, m, sizeof(*m));
-}
 
 long process_unmap(struct process *p, uintptr_t va, uint64_t pages)
 {
@@ -225,19 +235,13 @@ long process_unmap(struct process *p, uintptr_t va, uint64_t pages)
 	}
 	kobj_get(&p->obj); /* the call's: p, and its account, outlive the points */
 	for (m = gone; m; m = m->next)
-		for (uint64_t i = 0; i < m->frame->pages && p->root; i++, first = false) {
-			if (!first)
-				preempt_point(); /* p may end meanwhile: its tables go, with these pages */
-			if (p->root)
-				arch_aspace_unmap(p->root, m->va + i * PAGE_SIZE, NULL);
-		}
+		unmap_run(p, m->va, m->frame->pages, &first);
 	/* No hart may still reach a page when its frame can be freed (a stale write into a free
 	 * page would corrupt the free list), so: page tables, then every TLB, then the frames. */
 	tlb_shootdown(p);
 	while ((m = gone)) {
 		gone = m->next;
-		kobj_put(&m->frame->obj);
-		account_kfree(p->acct, m, sizeof(*m));
+		mapping_drop(p, m);
 	}
 	kobj_put(&p->obj);
 	return 0;

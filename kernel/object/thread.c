@@ -135,13 +135,16 @@ void thread_fault(struct thread *t)
 	thread_fault_end(t);
 }
 
+void thread_end_process(struct thread *t, long status)
+{
+	t->proc->kill_status = (int)status;
+	thread_exit(t, status);
+	process_kill(t->proc);
+}
+
 void thread_fault_end(struct thread *t)
 {
-	struct process *p = t->proc;
-
-	p->kill_status = -TACET_EFAULT;
-	thread_exit(t, -TACET_EFAULT);
-	process_kill(p);
+	thread_end_process(t, -TACET_EFAULT);
 }
 
 void thread_destroy(struct thread *t)
@@ -260,11 +263,7 @@ void sys_exit(struct thread *t)
  * runs user code again: it is on the reaper's queue, which every call of its runs first. */
 void sys_process_exit(struct thread *t)
 {
-	long status = (long)syscall_arg(t, 0);
-
-	t->proc->kill_status = (int)status;
-	thread_exit(t, status);
-	process_kill(t->proc);
+	thread_end_process(t, (long)syscall_arg(t, 0));
 }
 
 /* () -> its thread id; a1 = its hart, a2 = its priority. */

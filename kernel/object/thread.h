@@ -84,6 +84,9 @@ void thread_fault(struct thread *t);
  * others nothing to trust: its state may be half-updated), t and the process with
  * -TACET_EFAULT, the other threads too. */
 void thread_fault_end(struct thread *t);
+/* t's whole process ends, every thread of it with status, t first (thread_fault_end's and
+ * PROCESS_EXIT's end: through the reaper, as thread_exit). */
+void thread_end_process(struct thread *t, long status);
 /* At the last reference (kobj_put): t has exited. */
 void thread_destroy(struct thread *t);
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/blk.h>
+#include "blk_raw.h"
 #include <tacet/init_proto.h>
 
 static int failures;
@@ -21,15 +22,6 @@ static void check(int ok, const char *what)
 {
 	printf("blkmmio: %s: %s\n", what, ok ? "PASS" : "FAIL");
 	failures += !ok;
-}
-
-static long raw(unsigned long ep, unsigned long tag, unsigned long w0, unsigned long w1,
-		unsigned long w2, unsigned long w3)
-{
-	struct tacet_msg msg = { .tag = tag, .w = { w0, w1, w2, w3 } };
-	long err = tacet_call(ep, &msg);
-
-	return err ? err : (long)msg.w[0];
 }
 
 int main(void)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <tacet.h>
 #include <tacet/blk.h>
+#include "blk_raw.h"
 
 #define SECTORS 128
 #define BYTES   (SECTORS * BLK_SECTOR)
@@ -23,16 +24,6 @@ static void check(int ok, const char *what)
 {
 	printf("blktest: %s: %s\n", what, ok ? "PASS" : "FAIL");
 	failures += !ok;
-}
-
-/* A raw call on the service (lib's client does not send what these checks need). */
-static long raw(unsigned long ep, unsigned long tag, unsigned long w0, unsigned long w1,
-		unsigned long w2, unsigned long w3)
-{
-	struct tacet_msg msg = { .tag = tag, .w = { w0, w1, w2, w3 } };
-	long err = tacet_call(ep, &msg);
-
-	return err ? err : (long)msg.w[0];
 }
 
 /* Does buf + offset hold sectors first..first+count-1 of the disk as made? */

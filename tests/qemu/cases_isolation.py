@@ -255,22 +255,17 @@ def powerthief_refusals_counted(out):
 
 
 CASES += [
-    # namesquat listed first: its five first tries wait at init before any driver's publish,
-    # and it goes on until they have all published. Refused each time with EPERM; the drivers
-    # publish; the shell is there.
-    case("names-squatter-first",
-         [SQUAT_PASS, SQUAT_REFUSED, r"uart: console ready", RANDOM_REAL, DATE_REAL,
-          r"init: power off requested by uart"],
-         bootargs=f"init.run=namesquat@1,{DRIVERS}", qemu_args=DEFAULT_DEVICES,
-         needs=DEFAULT_NEEDS, forbid=AUTHORITY_FORBID,
-         console_input=[(said_at_prompt(SQUAT_PASS), "random\r"), *SHELL_STEPS], timeout=30),
-    # namesquat listed last: up while the drivers come up, and once more after they published.
-    case("names-squatter-last",
-         [SQUAT_PASS, SQUAT_REFUSED, r"uart: console ready", RANDOM_REAL, DATE_REAL,
-          r"init: power off requested by uart"],
-         bootargs=f"init.run={DRIVERS},namesquat@1", qemu_args=DEFAULT_DEVICES,
-         needs=DEFAULT_NEEDS, forbid=AUTHORITY_FORBID,
-         console_input=[(said_at_prompt(SQUAT_PASS), "random\r"), *SHELL_STEPS], timeout=30),
+    # namesquat listed first (its five first tries wait at init before any driver's publish,
+    # and it goes on until they have all published) and last (up while the drivers come up,
+    # and once more after they published): refused each time with EPERM; the drivers publish;
+    # the shell is there.
+    *(case(f"names-squatter-{where}",
+           [SQUAT_PASS, SQUAT_REFUSED, r"uart: console ready", RANDOM_REAL, DATE_REAL,
+            r"init: power off requested by uart"],
+           bootargs=f"init.run={run}", qemu_args=DEFAULT_DEVICES,
+           needs=DEFAULT_NEEDS, forbid=AUTHORITY_FORBID,
+           console_input=[(said_at_prompt(SQUAT_PASS), "random\r"), *SHELL_STEPS], timeout=30)
+      for where, run in (("first", f"namesquat@1,{DRIVERS}"), ("last", f"{DRIVERS},namesquat@1"))),
     # powerthief asks 100 times to power off: refused, said once, counted; the shell still
     # answers, and its `poweroff` works (the console's entry has `^`).
     case("poweroff-refused",

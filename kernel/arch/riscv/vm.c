@@ -311,36 +311,27 @@ int arch_aspace_lookup(uint64_t root, uintptr_t va, unsigned int need, uint64_t 
 	return 0;
 }
 
-static void free_tables(pte_t *table, int level_shift)
-{
-	for (int i = 0; i < PT_ENTRIES; i++) {
-		pte_t e = table[i];
-
-		if ((e & PTE_V) && !(e & (PTE_R | PTE_W | PTE_X)) && level_shift > PAGE_SHIFT + PT_INDEX_BITS)
-			free_tables(table_at(e), level_shift - PT_INDEX_BITS);
-		if ((e & PTE_V) && !(e & (PTE_R | PTE_W | PTE_X)))
-			page_free((e >> PTE_PPN_SHIFT) << PAGE_SHIFT);
-	}
-}
-
-/* Frees the page tables of the user half (not the frames they mapped) and the root. */
-void arch_aspace_free(uint64_t root)
-{
-	pte_t *pt = (pte_t *)arch_phys_to_virt(root);
-
-	for (int i = 0; i < KERNEL_HALF_FIRST; i++) {
-		if ((pt[i] & PTE_V) && !(pt[i] & (PTE_R | PTE_W | PTE_X))) {
-			free_tables(table_at(pt[i]), GIGA_SHIFT - PT_INDEX_BITS);
-			page_free((pt[i] >> PTE_PPN_SHIFT) << PAGE_SHIFT);
-		}
-	}
-	page_free(root);
-}
-
 /* A user table entry: valid, and a table (no R/W/X), in the user half of a root or below. */
 static bool is_table(pte_t e)
 {
 	return (e & PTE_V) && !(e & (PTE_R | PTE_W | PTE_X));
+}
+
+/* The table page entry *e names back to the pool, and the entry cleared. */
+static void free_table_at(pte_t *e)
+{
+	page_free((*e >> PTE_PPN_SHIFT) << PAGE_SHIFT);
+	*e = 0;
+}
+
+/* Frees the page tables of the user half (not the frames they mapped) and the root: the steps
+ * of a process's end, all at once (a process whose making failed: a root and no more). */
+void arch_aspace_free(uint64_t root)
+{
+	uint64_t pos = 0;
+
+	while (!arch_aspace_free_step(root, &pos))
+		;
 }
 
 /* arch_aspace_free_step's place: root entry i's middle table's entry j, as
@@ -367,13 +358,11 @@ bool arch_aspace_free_step(uint64_t root, uint64_t *pos)
 		mid = table_at(pt[i]);
 		(*pos)++;
 		if (j == PT_ENTRIES) { /* its leaf tables are gone: the middle table goes */
-			page_free((pt[i] >> PTE_PPN_SHIFT) << PAGE_SHIFT);
-			pt[i] = 0;
+			free_table_at(&pt[i]);
 			return false;
 		}
 		if (is_table(mid[j])) {
-			page_free((mid[j] >> PTE_PPN_SHIFT) << PAGE_SHIFT);
-			mid[j] = 0;
+			free_table_at(&mid[j]);
 			return false;
 		}
 	}

@@ -344,18 +344,27 @@ static inline long tacet_cap_info_regs(unsigned long slot, unsigned long out[5])
 	return (long)a0;
 }
 
+/* CAP_INFO's a1..a5 into out for a capability of the given type in slot. Returns 0 or a
+ * negative TACET_E* code (-TACET_ETYPE: another type). */
+static inline long tacet_cap_info_of(unsigned long slot, long type, unsigned long out[5])
+{
+	long got = tacet_cap_info_regs(slot, out);
+
+	if (got < 0)
+		return got;
+	return got == type ? 0 : -TACET_ETYPE;
+}
+
 /* CAP_INFO's a3 and a4 for a capability of the given type in slot. Returns 0 or a negative
  * TACET_E* code (-TACET_ETYPE: another type). */
 static inline long tacet_cap_info_type(unsigned long slot, long type, unsigned long *a3,
 				       unsigned long *a4)
 {
 	unsigned long out[5];
-	long got = tacet_cap_info_regs(slot, out);
+	long err = tacet_cap_info_of(slot, type, out);
 
-	if (got < 0)
-		return got;
-	if (got != type)
-		return -TACET_ETYPE;
+	if (err)
+		return err;
 	*a3 = out[2];
 	*a4 = out[3];
 	return 0;
@@ -421,13 +430,9 @@ static inline long tacet_device_release(unsigned long slot)
 static inline long tacet_frame_is_ram(unsigned long slot)
 {
 	unsigned long out[5];
-	long type = tacet_cap_info_regs(slot, out);
+	long err = tacet_cap_info_of(slot, TACET_CAP_FRAME, out);
 
-	if (type < 0)
-		return type;
-	if (type != TACET_CAP_FRAME)
-		return -TACET_ETYPE;
-	return !(out[4] & TACET_FRAME_DEVICE);
+	return err ? err : !(out[4] & TACET_FRAME_DEVICE);
 }
 
 /* The kernel memory charged to the account of the process in slot and its limit, in bytes
