@@ -112,10 +112,14 @@ int phys_ranges_subtract(const struct phys_range *mem, int nmem, const struct ph
 #define CHUNK_SHIFT  (PAGE_SHIFT + MAX_ORDER)
 #define CHUNK_WORDS  PAGE_POOL_CHUNK_WORDS
 #define CHUNK_BITS   (2 * CHUNK_PAGES) /* orders 0..7 use all but the last 2 */
+#define CHUNK_BIG    (CHUNK_BITS - 2)  /* the first of those: the chunk holds a 256-page run */
 #define TREE_FANOUT  64
+#define TREES        PAGE_POOL_TREES
+#define BIG_TREES    PAGE_POOL_ORDERS /* tree BIG_TREES + k: order k (< 8) in big chunks */
 
 _Static_assert(CHUNK_BITS == CHUNK_WORDS * 64, "a chunk's words hold its orders' bits");
 _Static_assert(PAGE_POOL_MAX_RANGES <= 32, "has_free has a bit per range");
+_Static_assert(CHUNK_BIG >= CHUNK_BITS - (CHUNK_BITS >> (MAX_ORDER - 1)) + 2, "a spare bit");
 
 #ifdef TACET_HOST_TEST
 uint64_t page_pool_steps;
@@ -157,26 +161,28 @@ static void bits_fill(uint64_t *words, uint64_t lo, uint64_t hi)
 	}
 }
 
-/* --- a range's trees: per order, the chunks holding a free block of that order ------------- */
+/* --- a range's trees: per order and class, the chunks holding a free block of that order ---- */
 
-static uint64_t *tree(const struct page_pool_range *r, int k)
+/* Tree t: t = k for order k in small chunks (k < 8) and for whole chunks (k = 8), BIG_TREES + k
+ * for order k in big chunks (page_alloc.h, "Chunk classes"). */
+static uint64_t *tree(const struct page_pool_range *r, int t)
 {
-	return r->trees + (size_t)k * r->tree_words;
+	return r->trees + (size_t)t * r->tree_words;
 }
 
-static bool tree_test(const struct page_pool_range *r, int k, uint64_t c)
+static bool tree_test(const struct page_pool_range *r, int t, uint64_t c)
 {
 	STEP();
-	return tree(r, k)[c / 64] >> (c % 64) & 1;
+	return tree(r, t)[c / 64] >> (c % 64) & 1;
 }
 
 /* Sets chunk c's bit, and its words' up the levels; true if the tree was empty. */
-static bool tree_set(struct page_pool_range *r, int k, uint64_t c)
+static bool tree_set(struct page_pool_range *r, int t, uint64_t c)
 {
-	uint64_t *t = tree(r, k);
+	uint64_t *words = tree(r, t);
 
 	for (uint32_t lv = 0; lv < r->levels; lv++, c /= TREE_FANOUT) {
-		uint64_t *w = &t[r->level_off[lv] + c / 64], old = *w;
+		uint64_t *w = &words[r->level_off[lv] + c / 64], old = *w;
 
 		STEP();
 		*w = old | 1ULL << (c % 64);
@@ -187,12 +193,12 @@ static bool tree_set(struct page_pool_range *r, int k, uint64_t c)
 }
 
 /* Clears chunk c's bit, and its words' up the levels as they empty; true if the tree is empty. */
-static bool tree_clear(struct page_pool_range *r, int k, uint64_t c)
+static bool tree_clear(struct page_pool_range *r, int t, uint64_t c)
 {
-	uint64_t *t = tree(r, k);
+	uint64_t *words = tree(r, t);
 
 	for (uint32_t lv = 0; lv < r->levels; lv++, c /= TREE_FANOUT) {
-		uint64_t *w = &t[r->level_off[lv] + c / 64];
+		uint64_t *w = &words[r->level_off[lv] + c / 64];
 
 		STEP();
 		*w &= ~(1ULL << (c % 64));
@@ -203,14 +209,14 @@ static bool tree_clear(struct page_pool_range *r, int k, uint64_t c)
 }
 
 /* The lowest (or highest) chunk whose bit is set in a tree that is not empty. */
-static uint64_t tree_find(const struct page_pool_range *r, int k, bool high)
+static uint64_t tree_find(const struct page_pool_range *r, int t, bool high)
 {
-	const uint64_t *t = tree(r, k);
+	const uint64_t *words = tree(r, t);
 	uint64_t c = 0;
 
 	for (uint32_t lv = r->levels; lv-- > 0;) {
 		STEP();
-		c = c * TREE_FANOUT + (uint64_t)find_bit(t[r->level_off[lv] + c], high);
+		c = c * TREE_FANOUT + (uint64_t)find_bit(words[r->level_off[lv] + c], high);
 	}
 	return c;
 }
@@ -283,32 +289,48 @@ static uint64_t page_address(const struct page_pool_range *r, uint64_t p)
 	return r->base + (p << PAGE_SHIFT);
 }
 
-/* Marks the order-k block at p free: its bit in its chunk's words (below the highest order),
- * the chunk's bit in the order's tree if it is the chunk's first such block, and the range's
- * bit in has_free if it is the range's first. */
+/* The tree of order k's free blocks in chunk c: its class's below the highest order. */
+static int tree_of(const struct page_pool_range *r, int k, uint64_t c)
+{
+	const uint64_t *words = chunk(r, c);
+
+	if (k < MAX_ORDER && words[CHUNK_BIG / 64] >> (CHUNK_BIG % 64) & 1)
+		return BIG_TREES + k;
+	return k;
+}
+
+/* Marks the order-k block at p free: its bit in its chunk's words (below the highest order;
+ * a whole chunk's are left all 0, its class bit too), the chunk's bit in its class's tree of the order if it is the chunk's first such block, and
+ * the range's bit in has_free if it is the range's first. */
 static void block_insert(struct page_pool *pool, int ri, int k, uint64_t p)
 {
 	struct page_pool_range *r = &pool->ranges[ri];
 	uint64_t c = p / CHUNK_PAGES;
+	int t = tree_of(r, k, c);
+
+	uint64_t *words = chunk(r, c);
 
 	if (k < MAX_ORDER) {
-		uint64_t *words = chunk(r, c);
 		unsigned b = chunk_bit(k, (p % CHUNK_PAGES) >> k);
 		bool had = chunk_any(words, k);
 
 		words[b / 64] |= 1ULL << (b % 64);
 		if (had)
 			return;
+	} else {
+		words[CHUNK_BIG / 64] &= ~(1ULL << (CHUNK_BIG % 64)); /* whole: of no class */
 	}
-	if (tree_set(r, k, c))
-		pool->has_free[k] |= 1U << ri;
+	if (tree_set(r, t, c))
+		pool->has_free[t] |= 1U << ri;
 }
 
-/* Marks the free order-k block at p not free, the way block_insert() marked it. */
+/* Marks the free order-k block at p not free, the way block_insert() marked it. A whole chunk
+ * taken becomes a small one (its words cleared); block_take_big() makes it big. */
 static void block_remove(struct page_pool *pool, int ri, int k, uint64_t p)
 {
 	struct page_pool_range *r = &pool->ranges[ri];
 	uint64_t c = p / CHUNK_PAGES, *words = chunk(r, c);
+	int t = tree_of(r, k, c);
 
 	if (k < MAX_ORDER) {
 		unsigned b = chunk_bit(k, (p % CHUNK_PAGES) >> k);
@@ -321,8 +343,8 @@ static void block_remove(struct page_pool *pool, int ri, int k, uint64_t p)
 		for (int i = 0; i < CHUNK_WORDS; i++)
 			words[i] = 0;
 	}
-	if (tree_clear(r, k, c))
-		pool->has_free[k] &= ~(1U << ri);
+	if (tree_clear(r, t, c))
+		pool->has_free[t] &= ~(1U << ri);
 }
 
 /* Puts the order-k block at p (none of whose pages is free) back, merged with its free buddies
@@ -369,22 +391,24 @@ static void span_insert(struct page_pool *pool, int ri, uint64_t from, uint64_t 
 }
 
 /*
- * Takes a free block of the smallest order from `want` up that has one: in the first range
- * that has one, its lowest (or, with `high`, the last range's highest). Returns its order (-1
- * if there is none), its range in *ri and its first page in *p.
+ * Takes a free block of the smallest order from `want` up to `last` that has one, looking in
+ * trees first + order: in the first range that has one, its lowest (or, with `high`, the last
+ * range's highest). Returns its order (-1 if there is none), its range in *ri and its first
+ * page in *p.
  */
-static int block_take(struct page_pool *pool, int want, bool high, int *ri, uint64_t *p)
+static int block_take_in(struct page_pool *pool, int first, int want, int last, bool high, int *ri,
+			 uint64_t *p)
 {
-	for (int k = want; k <= MAX_ORDER; k++) {
+	for (int k = want; k <= last; k++) {
 		const struct page_pool_range *r;
 		uint64_t c;
 
 		STEP();
-		if (!pool->has_free[k])
+		if (!pool->has_free[first + k])
 			continue;
-		*ri = find_bit(pool->has_free[k], high);
+		*ri = find_bit(pool->has_free[first + k], high);
 		r = &pool->ranges[*ri];
-		c = tree_find(r, k, high);
+		c = tree_find(r, first + k, high);
 		*p = c * CHUNK_PAGES;
 		if (k < MAX_ORDER)
 			*p += (uint64_t)chunk_find(chunk(r, c), k, high) << k;
@@ -392,6 +416,25 @@ static int block_take(struct page_pool *pool, int want, bool high, int *ri, uint
 		return k;
 	}
 	return -1;
+}
+
+/* A block for an allocation of order want < 8 (page_alloc.h, "Chunk classes"): from a small
+ * chunk, else a whole chunk (which becomes small), else, the last resort, from a big chunk. */
+static int block_take_small(struct page_pool *pool, int want, bool high, int *ri, uint64_t *p)
+{
+	int k = block_take_in(pool, 0, want, MAX_ORDER, high, ri, p);
+
+	return k >= 0 ? k : block_take_in(pool, BIG_TREES, want, MAX_ORDER - 1, high, ri, p);
+}
+
+/* A whole chunk for a run of more than half a chunk: it becomes big, so that what the run
+ * leaves free goes to small allocations only when nothing else is left. */
+static bool block_take_big(struct page_pool *pool, bool high, int *ri, uint64_t *p)
+{
+	if (block_take_in(pool, 0, MAX_ORDER, MAX_ORDER, high, ri, p) < 0)
+		return false;
+	chunk(&pool->ranges[*ri], *p / CHUNK_PAGES)[CHUNK_BIG / 64] |= 1ULL << (CHUNK_BIG % 64);
+	return true;
 }
 
 /* Whether a chunk's order-k bits for blocks [j, j + n) of that order (j + n <= 256 >> k) hold
@@ -469,7 +512,7 @@ static uint64_t range_chunks(const struct page_pool_range *r)
 /* The bookkeeping's size: the trees, then the chunks' words. */
 static size_t range_meta_words(const struct page_pool_range *r)
 {
-	return (size_t)r->tree_words * PAGE_POOL_ORDERS + (size_t)range_chunks(r) * CHUNK_WORDS;
+	return (size_t)r->tree_words * TREES + (size_t)range_chunks(r) * CHUNK_WORDS;
 }
 
 static bool range_is_inline(const struct page_pool_range *r)
@@ -554,8 +597,8 @@ int page_pool_add_range(struct page_pool *pool, uint64_t start, uint64_t end)
 	if (r->first == 0)
 		r->first = PAGE_SIZE;
 	r->trees = meta;
-	r->chunks = meta + (size_t)r->tree_words * PAGE_POOL_ORDERS;
-	for (size_t i = 0; i < (size_t)r->tree_words * PAGE_POOL_ORDERS; i++)
+	r->chunks = meta + (size_t)r->tree_words * TREES;
+	for (size_t i = 0; i < (size_t)r->tree_words * TREES; i++)
 		r->trees[i] = 0;
 	range_fill(pool, pool->nranges);
 	pool->nranges++;
@@ -567,7 +610,7 @@ int page_pool_add_range(struct page_pool *pool, uint64_t start, uint64_t end)
 uint64_t page_pool_alloc(struct page_pool *pool)
 {
 	uint64_t p;
-	int ri, k = block_take(pool, 0, false, &ri, &p);
+	int ri, k = block_take_small(pool, 0, false, &ri, &p);
 
 	if (k < 0)
 		return 0;
@@ -630,7 +673,10 @@ uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages)
 		return 0;
 	while ((1ULL << k) < pages)
 		k++;
-	j = block_take(pool, k, true, &ri, &p);
+	if (k == MAX_ORDER)
+		j = block_take_big(pool, true, &ri, &p) ? k : -1;
+	else
+		j = block_take_small(pool, k, true, &ri, &p);
 	if (j < 0)
 		return 0;
 	for (; j > k; j--) { /* split: the lower halves stay free */

@@ -34,6 +34,9 @@ int phys_ranges_subtract(const struct phys_range *mem, int nmem, const struct ph
 #define PAGE_POOL_RUN_MAX   256
 #define PAGE_POOL_MAX_ORDER 8 /* log2(PAGE_POOL_RUN_MAX) */
 #define PAGE_POOL_ORDERS    (PAGE_POOL_MAX_ORDER + 1)
+/* A tree per order for small chunks and whole ones, and per order below the highest for big
+ * chunks (below: "Chunk classes"). */
+#define PAGE_POOL_TREES     (PAGE_POOL_ORDERS + PAGE_POOL_MAX_ORDER)
 _Static_assert(PAGE_POOL_RUN_MAX == 1 << PAGE_POOL_MAX_ORDER, "a run is one block at most");
 
 /*
@@ -57,20 +60,32 @@ _Static_assert(PAGE_POOL_RUN_MAX == 1 << PAGE_POOL_MAX_ORDER, "a run is one bloc
  * A whole chunk's words mean nothing (it may never have been split): they are cleared when it
  * is split, which is why setting up a range writes none of them but its edge chunks'.
  *
+ * Chunk classes. A chunk that is not whole is small or big (a spare bit of its words): big if
+ * a run of more than half a chunk (order 8) took it whole, small otherwise. Order 8 runs take
+ * whole chunks only; anything smaller (a page, a run of up to 128 pages) comes from a small
+ * chunk's free block, else from a whole chunk, which becomes small, and only when neither has
+ * one from a big chunk's (what a big run left free). Per order below the highest, the range
+ * keeps a tree for each class. Why: mixed, a 129-page run broke a whole chunk, a single page
+ * then came from the 127 it left free (the smallest block), and the run went back: a chunk
+ * held by one page. Repeated, 122 pages held one in each MiB of 128 MiB and no 1 MiB run was
+ * left for a driver's DMA. Kept apart, a chunk turns small only when no small chunk has a free
+ * block of the order asked for, so scattering pages one a chunk takes holding the chunks
+ * already small full first: what a server can deny is about what it holds.
+ *
  * Where the bookkeeping lives. A range of at most PAGE_POOL_INLINE_CHUNKS chunks keeps it in
  * its struct page_pool_range (inline_words). A larger one gives up its lowest pages for it:
- * PAGE_POOL_ORDERS trees of about nchunks / 64 words, then 8 words per chunk, about 64 KiB
+ * PAGE_POOL_TREES trees of about nchunks / 64 words, then 8 words per chunk, about 64 KiB
  * per GiB (33 pages of a 2 GiB range, 3 of 128 MiB); those pages are never handed out, and
- * page_pool_add_range() writes only the trees and its two edge chunks' words: about 2.4 KiB
+ * page_pool_add_range() writes only the trees and its two edge chunks' words: about 4.6 KiB
  * for 2 GiB, so boot does not grow with the memory size.
  *
  * Costs, worst case, with L the levels of a range's trees (1 up to 64 chunks, 2 up to 4 GiB,
  * 3 up to 256 GiB, at most PAGE_POOL_TREE_LEVELS) and independent of how fragmented memory is
- * or how many pages are free: an allocation looks at the orders from the one asked for up
- * (at most 9 masks), walks one tree down (L words) and one chunk's order (at most 4 words),
+ * or how many pages are free: an allocation looks at the orders from the one asked for up,
+ * in small chunks then big ones (at most 17 masks), walks one tree down (L words) and one chunk's order (at most 4 words),
  * then splits (at most 8 halves put back, each at most 4 + L words); a free looks at the page's
  * 9 possible blocks, then coalesces (at most 8 buddies, each at most 4 + L words). Adding a
- * range clears its trees: about 9 * nchunks / 64 words.
+ * range clears its trees: about 17 * nchunks / 64 words.
  *
  * Physical address 0 is never handed out (0 is page_pool_alloc()'s "none left"): a range
  * starting at 0 is accepted, but its first page holds its bookkeeping or is skipped.
@@ -85,19 +100,19 @@ struct page_pool_range {
 	uint64_t start, end; /* what the pool was given */
 	uint64_t first;      /* [first, end): the pages it hands out; below: its bookkeeping */
 	uint64_t base;       /* chunk 0's physical address: start rounded down to 1 MiB */
-	uint64_t *trees;     /* PAGE_POOL_ORDERS trees of tree_words words, order 0's first */
+	uint64_t *trees;     /* PAGE_POOL_TREES trees of tree_words words, order 0's first */
 	uint64_t *chunks;    /* PAGE_POOL_CHUNK_WORDS words per chunk */
 	uint32_t tree_words;
 	uint32_t levels;     /* level l of a tree starts at word level_off[l]; the last is a word */
 	uint32_t level_off[PAGE_POOL_TREE_LEVELS];
-	uint64_t inline_words[PAGE_POOL_ORDERS + PAGE_POOL_INLINE_CHUNKS * PAGE_POOL_CHUNK_WORDS];
+	uint64_t inline_words[PAGE_POOL_TREES + PAGE_POOL_INLINE_CHUNKS * PAGE_POOL_CHUNK_WORDS];
 };
 
 struct page_pool {
 	uintptr_t virt_offset;
 	struct page_pool_range ranges[PAGE_POOL_MAX_RANGES];
 	int nranges;
-	uint32_t has_free[PAGE_POOL_ORDERS]; /* bit i: range i has a free block of this order */
+	uint32_t has_free[PAGE_POOL_TREES]; /* bit i: range i has a free block in this tree */
 	size_t nfree;
 	size_t ntotal;
 };
@@ -136,7 +151,7 @@ uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages);
  * Gives back `pages` pages from pa at once, each handed out (by page_pool_alloc() or
  * page_pool_alloc_run()), all in one range: as the largest aligned blocks that fit, each
  * merged with its free buddies, which leaves the pool as freeing each page would (its state
- * depends only on which pages are free). A run of page_pool_alloc_run() ends where an aligned
+ * depends only on which pages are free, and on the class of each chunk not whole). A run of page_pool_alloc_run() ends where an aligned
  * block ends, so it is one block per bit set in its length (one for a whole chunk, at most
  * PAGE_POOL_ORDERS); any span is at most pages / 256 + 2 * PAGE_POOL_MAX_ORDER. Each block is
  * checked (at most 1 + 8 + 12 words) and freed as a page is: the cost grows with the orders, not

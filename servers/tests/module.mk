@@ -178,3 +178,9 @@ SERVER_SRCS_blkrange := servers/tests/blkrange.c
 SERVERS += blk_trusting blkstall
 SERVER_SRCS_blk_trusting := servers/blk/blk.c servers/tests/blktrusting.c
 SERVER_SRCS_blkstall := servers/tests/blkstall.c
+
+# scatter, dmabig: issue 17's fragmenter (one page held in each MiB it can reach) and the
+# server whose 1 MiB frame must still come beside it (qemu/scatter-keeps-runs).
+SERVERS += scatter dmabig
+SERVER_SRCS_scatter := servers/tests/scatter.c
+SERVER_SRCS_dmabig := servers/tests/dmabig.c

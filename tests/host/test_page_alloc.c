@@ -796,14 +796,15 @@ static size_t resident_pages(uint64_t start, size_t len)
 
 /*
  * What adding a range costs at boot: its bookkeeping is about 64 KiB per GiB, taken from its
- * bottom, of which page_pool_add_range() writes only the trees (9 words per 64 MiB) and the two
- * edge chunks' words: 2 pages for 128 MiB and for 2 GiB, 6 for 16 GiB (counted by the host
+ * bottom, of which page_pool_add_range() writes only the trees (17 words per 64 MiB: a tree per
+ * order and chunk class) and the two edge chunks' words: 2 pages for 128 MiB, 3 for 2 GiB, 10
+ * for 16 GiB (counted by the host
  * kernel: mincore). The rest of the range is PROT_NONE: a touch would crash.
  */
 static void test_pool_add_range_cost(void **state)
 {
 	static const uint64_t sizes[] = { 128 * MIB, 2 * GIB, 16 * GIB };
-	static const size_t written[] = { 2, 2, 6 };
+	static const size_t written[] = { 2, 3, 10 };
 
 	(void)state;
 	for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
@@ -820,7 +821,8 @@ static void test_pool_add_range_cost(void **state)
 		end = start + sizes[s] - 8 * PAGE_SIZE;
 		meta = page_pool_meta_bytes(start, end);
 		/* 64 KiB per GiB of chunk words, plus the trees, in whole pages */
-		assert_true(meta <= sizes[s] / MIB * 64 + sizes[s] / MIB / 64 * 9 * 8 + 2 * PAGE_SIZE);
+		assert_true(meta <= sizes[s] / MIB * 64 + sizes[s] / MIB / 64 * PAGE_POOL_TREES * 8 +
+			    2 * PAGE_SIZE);
 		page_pool_init(&pool, 0);
 		add_untouchable(&pool, start, end);
 		assert_int_equal(resident_pages(start, meta), written[s]);
@@ -1276,7 +1278,8 @@ static void test_run_fragmented(void **state)
  * The smallest block that holds the run is split, the halves it does not need stay free, and
  * the run takes the top of its block: 3 pages from [16, 24) are [21, 24), leaving [16, 20) and
  * [20]. Given back page by page, everything merges: the pool is as it was set up (byte for
- * byte: the buddy allocator's state depends only on which pages are free).
+ * byte: the buddy allocator's state depends only on which pages are free, and on the class of
+ * each chunk that is not whole).
  */
 static void test_run_best_fit(void **state)
 {
@@ -1688,6 +1691,84 @@ static void frag_measure(struct frag_pool *fp, struct frag_steps *st)
 }
 
 /*
+ * A server scatters the pages it may hold, one a chunk, to leave no 1 MiB run for anyone's DMA
+ * (found by a hostile server: 122 pages held that way in 128 MiB, and a driver's 1 MiB DMA
+ * allocation failed with 123 MiB free). Each round it takes as many runs as its budget allows,
+ * of `run` pages each (a whole chunk each, or half of one), then one page for each run (which,
+ * mixed, came from what the run left free in its chunk), then gives the runs back, keeping the
+ * pages. With chunks kept apart by class (page_alloc.h), its pages share the small chunks and
+ * every other chunk stays whole.
+ */
+#define SCATTER_POOL_PAGES 32768 /* 128 MiB: 128 chunks */
+#define SCATTER_BUDGET     2048  /* a server's default budget, in pages */
+#define SCATTER_HELD       122
+
+static size_t scatter(struct page_pool *pool, size_t run, uint64_t *held)
+{
+	uint64_t runs[SCATTER_BUDGET];
+	size_t nheld = 0;
+
+	while (nheld < SCATTER_HELD) {
+		size_t nruns = 0;
+
+		while (nruns < SCATTER_HELD - nheld && nheld + (nruns + 1) * (run + 1) <= SCATTER_BUDGET &&
+		       (runs[nruns] = page_pool_alloc_run(pool, run)) != 0)
+			nruns++;
+		if (!nruns)
+			break;
+		for (size_t i = 0; i < nruns; i++)
+			assert_int_not_equal(held[nheld++] = page_pool_alloc(pool), 0);
+		for (size_t i = 0; i < nruns; i++)
+			assert_int_equal(page_pool_free_run(pool, runs[i], run), 0);
+	}
+	return nheld;
+}
+
+/* The 1 MiB runs left, each taken and given back. */
+static size_t whole_runs(struct page_pool *pool)
+{
+	uint64_t runs[SCATTER_POOL_PAGES / PAGE_POOL_RUN_MAX];
+	size_t n = 0;
+
+	while ((runs[n] = page_pool_alloc_run(pool, PAGE_POOL_RUN_MAX)) != 0)
+		n++;
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(page_pool_free_run(pool, runs[i], PAGE_POOL_RUN_MAX), 0);
+	return n;
+}
+
+static void test_scatter_keeps_runs(void **state)
+{
+	static const size_t run_sizes[] = { 129, 128, 2 };
+	struct frag_pool *fp = calloc(1, sizeof(*fp));
+	uint64_t held[SCATTER_HELD], base;
+
+	(void)state;
+	assert_non_null(fp);
+	fp->len = SCATTER_POOL_PAGES * PAGE_SIZE + CHUNK_BYTES;
+	fp->map = mmap(NULL, fp->len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	assert_true(fp->map != MAP_FAILED);
+	base = ((uint64_t)(uintptr_t)fp->map + CHUNK_BYTES - 1) & ~(CHUNK_BYTES - 1);
+	for (size_t s = 0; s < sizeof(run_sizes) / sizeof(run_sizes[0]); s++) {
+		size_t before, after, nheld;
+
+		page_pool_init(&fp->pool, 0);
+		assert_int_equal(page_pool_add_range(&fp->pool, base,
+						     base + SCATTER_POOL_PAGES * PAGE_SIZE), 0);
+		before = whole_runs(&fp->pool);
+		nheld = scatter(&fp->pool, run_sizes[s], held);
+		after = whole_runs(&fp->pool);
+		print_message("scatter with runs of %zu: %zu pages held, 1 MiB runs %zu -> %zu\n",
+			      run_sizes[s], nheld, before, after);
+		assert_int_equal(nheld, SCATTER_HELD);
+		assert_true(after + 1 >= before); /* all its pages in one chunk */
+	}
+	assert_int_equal(munmap(fp->map, fp->len), 0);
+	free(fp);
+}
+
+/*
  * The old pool searched a run across every page and walked the free list for it (one 256-page
  * FRAME_NEW took 210 ms on fragmented memory). Here, on pools with every other page free, 2,048
  * or 131,064 free pages, each operation does a few dozen steps (words of bookkeeping read or
@@ -1722,7 +1803,7 @@ static void test_pool_bounded_work(void **state)
 		      (unsigned long long)a.run_free_worst, (unsigned long long)b.run_free_worst);
 	assert_int_equal(a.run_max, b.run_max);
 	assert_int_equal(a.run_two, b.run_two);
-	assert_true(a.run_max <= PAGE_POOL_ORDERS && a.run_two <= PAGE_POOL_ORDERS);
+	assert_true(a.run_max <= PAGE_POOL_TREES && a.run_two <= PAGE_POOL_TREES);
 	for (int i = 0; i < 2; i++) {
 		const struct frag_steps *st = i ? &b : &a;
 
@@ -1777,6 +1858,7 @@ int main(void)
 		cmocka_unit_test(test_pool_hostile_content),
 		cmocka_unit_test(test_pool_coalesce_any_order),
 		cmocka_unit_test(test_pool_bounded_work),
+		cmocka_unit_test(test_scatter_keeps_runs),
 	};
 
 	return cmocka_run_group_tests_name("page_alloc", tests, NULL, NULL);

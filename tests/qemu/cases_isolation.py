@@ -60,6 +60,16 @@ CASES = [
     # A driver dies with its device's interrupt armed (issue 17): init quiets the goldfish RTC
     # (alarm cleared, interrupt disabled) before the restart, which finds both off (1 and 1
     # without init's quieting).
+    # Contiguous memory cannot be denied (issue 17, found by a hostile server): scatter holds
+    # single pages where 129-page frames left room, one a MiB, round after round (with the
+    # pool's two kinds of chunks mixed, 120-odd pages left no 1 MiB run and its 129-page frame
+    # was refused); dmabig's 1 MiB frame must still come, and scatter keeps getting 129-page
+    # frames until it has 160 pages.
+    case("scatter-keeps-runs",
+         [r"scatter: holding 160 single pages after \d+ rounds; a 129-page frame now: made",
+          r"dmabig: a 256-page frame beside scatter's pages: made: PASS",
+          r"init: leak check: .*: PASS"],
+         bootargs="init.run=scatter,dmabig@1", timeout=60),
     case("device-quiet-on-death",
          [r"rtcdie: instance 0: interrupt enabled 0, alarm running 0 at start",
           r"rtcdie: alarm armed 10 s ahead, interrupt enabled; faulting",
