@@ -1,6 +1,8 @@
-/* notification.c: notification objects; owns their bits and waiter queues (BKL held).
+/* notification.c: notification objects; owns their bits and waiter queues, and each hart's
+ * deadline tree of armed notification timers (BKL held).
  * A waiter woken by a signal gets the bits in a0 and the word is cleared: each bit set between
  * two waits is seen exactly once. */
+#include <stddef.h>
 #include "object/notification.h"
 #include "object/cap.h"
 #include "core/syscall.h"
@@ -11,38 +13,38 @@
 #include "core/hart.h"
 #include "core/timer.h"
 
-static struct notification *timers[MAX_HARTS]; /* per hart, soonest first (BKL) */
+static struct dtree timers[MAX_HARTS]; /* per hart, by deadline (BKL) */
+
+/* The hart's soonest deadline where timer.h reads it without the BKL. */
+static void timer_publish(unsigned int hart)
+{
+	struct dtree_node *first = dtree_first(&timers[hart]);
+
+	__atomic_store_n(&harts[hart].ntfn_timer_next, first ? first->key : UINT64_MAX,
+			 __ATOMIC_RELAXED);
+}
+
+static struct notification *soonest(unsigned int hart)
+{
+	struct dtree_node *first = dtree_first(&timers[hart]);
+
+	return first ? (struct notification *)((char *)first - offsetof(struct notification, timer))
+		     : NULL;
+}
 
 static void timer_unlink(struct notification *n)
 {
-	struct notification **pp;
-
-	if (!n->timer_deadline)
+	if (!n->timer.key)
 		return;
-	for (pp = &timers[n->timer_hart]; *pp; pp = &(*pp)->timer_next) {
-		if (*pp == n) {
-			*pp = n->timer_next;
-			break;
-		}
-	}
-	n->timer_deadline = 0;
-	__atomic_store_n(&harts[n->timer_hart].ntfn_timer_next,
-			 timers[n->timer_hart] ? timers[n->timer_hart]->timer_deadline : UINT64_MAX,
-			 __ATOMIC_RELAXED);
+	dtree_remove(&timers[n->timer_hart], &n->timer); /* key 0 again */
+	timer_publish(n->timer_hart);
 }
 
 static void timer_link(struct notification *n, unsigned int hart, uint64_t deadline)
 {
-	struct notification **pp = &timers[hart];
-
-	while (*pp && (*pp)->timer_deadline <= deadline)
-		pp = &(*pp)->timer_next;
-	n->timer_deadline = deadline;
 	n->timer_hart = hart;
-	n->timer_next = *pp;
-	*pp = n;
-	__atomic_store_n(&harts[hart].ntfn_timer_next, timers[hart]->timer_deadline,
-			 __ATOMIC_RELAXED);
+	dtree_insert(&timers[hart], &n->timer, deadline);
+	timer_publish(hart);
 }
 
 void notification_timers_expire(unsigned int hart, uint64_t now)
@@ -52,7 +54,7 @@ void notification_timers_expire(unsigned int hart, uint64_t now)
 
 	if (!locked)
 		bkl_lock(); /* from the idle wait */
-	while ((n = timers[hart]) && n->timer_deadline <= now) {
+	while ((n = soonest(hart)) && n->timer.key <= now) {
 		uint64_t badge = n->timer_badge;
 
 		timer_unlink(n);

@@ -7,17 +7,18 @@
 #include "object/kobj.h"
 #include "core/runqueue.h"
 #include "object/thread.h"
+#include "lib/dtree.h"
 
 struct notification {
 	struct kobj obj;
 	uint64_t bits;
 	struct tqueue waiters; /* BLOCKED_NTFN, oldest first */
 	struct thread *bound;  /* its RECV also ends on a signal (NTFN_BIND), or NULL */
-	/* Its timer (TIMER_SET): signals timer_badge at timer_deadline, on hart timer_hart. */
-	uint64_t timer_deadline; /* 0: none */
+	/* Its timer (TIMER_SET): signals timer_badge at the deadline timer.key (0: none), on hart
+	 * timer_hart, whose armed timers are a deadline tree (lib/dtree.h). */
+	struct dtree_node timer;
 	uint64_t timer_badge;
 	unsigned int timer_hart;
-	struct notification *timer_next; /* the hart's armed timers, soonest first */
 };
 
 /* The one wake of a notification's waiter: w, the first in n's queue, leaves it with n's bits
