@@ -5,7 +5,9 @@
  * holds) and this side always agree on which are in flight: a -TACET_EBUSY from the service
  * for an id chosen here is therefore always "your share is used", and is tried again after
  * one of this client's completions or the service's BLK_RETRY_BIT. Waits end at b->timeout_ns
- * (a timer on the notification, TIMER_BIT, armed once for as long as it is not due). Not
+ * (a timer on the notification, TIMER_BIT, armed once for as long as it is not due). A service
+ * that ended is reached again on its next instance and every request in flight submitted again
+ * (reconnect: b->req keeps them as submitted). Not
  * thread-safe: one thread per struct tacet_blk. */
 #include <string.h>
 #include <tacet.h>
@@ -16,6 +18,8 @@
 #define RETRY_BIT BLK_RETRY_BIT(SHIFT) /* bit 16 */
 #define TIMER_BIT (1ul << 17)          /* this side's own: a wait's deadline */
 #define IDS_MASK  ((1ul << BLK_IDS) - 1)
+#define RECONNECT_TRIES   1000 /* lookups that may still reach the ended instance's name */
+#define RECONNECT_WAIT_MS 10000 /* for init to publish the next instance's */
 
 static long call(struct tacet_blk *b, unsigned long tag, unsigned long w0, unsigned long w1,
 		 unsigned long w2, unsigned long w3, struct tacet_msg *reply)
@@ -43,15 +47,35 @@ static long send_cap(struct tacet_blk *b, unsigned int label, unsigned long slot
 	return err;
 }
 
+/* The session on the service b->ep reaches: opened with this process's watch-only capability,
+ * the buffer and the notification attached; the sectors granted into b. */
+static long session(struct tacet_blk *b)
+{
+	struct tacet_msg opened = { 0 };
+	/* the service watches this process (no right: it can do nothing else) */
+	long err = send_cap(b, BLK_OPEN, TACET_CHILD_SELF, 0, 0, &opened);
+
+	if (!err)
+		err = send_cap(b, BLK_ATTACH, b->buf.slot, TACET_RIGHT_READ | TACET_RIGHT_WRITE,
+			       b->bytes, NULL);
+	if (!err)
+		err = send_cap(b, BLK_ATTACH, b->ntfn, TACET_RIGHT_WRITE, SHIFT, NULL);
+	if (!err) {
+		b->first = opened.w[1];
+		b->sectors = opened.w[2];
+	}
+	return err;
+}
+
 long tacet_blk_open(struct tacet_blk *b, unsigned long bytes, unsigned int tries)
 {
-	struct tacet_msg msg = { .tag = TACET_TAG(BLK_INFO, 0) }, opened = { 0 };
+	struct tacet_msg msg = { .tag = TACET_TAG(BLK_INFO, 0) };
 	long ep = tacet_slot_alloc(), ntfn = tacet_slot_alloc(), err;
 
 	memset(b, 0, sizeof(*b));
 	err = ep < 0 ? ep : ntfn < 0 ? ntfn : !bytes || bytes % BLK_SECTOR ? -TACET_EINVAL : 0;
 	if (!err)
-		err = tacet_lookup("blk", (unsigned long)ep, tries);
+		err = tacet_lookup_instance("blk", (unsigned long)ep, tries, &b->instance);
 	if (!err)
 		err = tacet_call((unsigned long)ep, &msg);
 	if (!err)
@@ -60,24 +84,16 @@ long tacet_blk_open(struct tacet_blk *b, unsigned long bytes, unsigned int tries
 		err = tacet_dma_alloc(bytes + BLK_SECTOR, &b->buf);
 	b->ep = ep < 0 ? 0 : (unsigned long)ep;
 	b->ntfn = ntfn < 0 ? 0 : (unsigned long)ntfn;
-	/* the session: the service watches this process (no right: it can do nothing else) */
+	b->bytes = bytes;
 	if (!err)
-		err = send_cap(b, BLK_OPEN, TACET_CHILD_SELF, 0, 0, &opened);
-	if (!err)
-		err = send_cap(b, BLK_ATTACH, b->buf.slot, TACET_RIGHT_READ | TACET_RIGHT_WRITE,
-			       bytes, NULL);
-	if (!err)
-		err = send_cap(b, BLK_ATTACH, b->ntfn, TACET_RIGHT_WRITE, SHIFT, NULL);
+		err = session(b);
 	if (err) {
 		tacet_blk_close(b);
 		return err;
 	}
-	b->bytes = bytes;
 	b->status = (volatile uint8_t *)b->buf.va + bytes;
 	b->capacity = msg.w[0];
 	b->read_only = msg.w[2] != 0;
-	b->first = opened.w[1];
-	b->sectors = opened.w[2];
 	b->timeout_ns = TACET_BLK_TIMEOUT_NS;
 	return 0;
 }
@@ -138,41 +154,92 @@ static long wait_bits(struct tacet_blk *b, uint64_t *deadline)
 	return 0;
 }
 
+/* Request id to the service as b->req[id] says, submitted again after a refusal for the
+ * share (when one of this client's completions or the service's retry bit says): the service's
+ * answer, or the error (-TACET_EDEAD: the service ended; the timeout: -TACET_EBUSY). */
+static long send(struct tacet_blk *b, long id)
+{
+	const struct tacet_blk_req *q = &b->req[id];
+	uint64_t deadline = 0;
+	long r;
+
+	for (;;) {
+		b->status[id] = 0xff; /* not a status the device writes */
+		r = call(b, TACET_TAG(q->op, 4), q->sector, q->count, q->offset, (unsigned long)id,
+			 NULL);
+		if (r != -TACET_EBUSY)
+			break;
+		/* the client's share is used: one of its own completions, or the service's
+		 * BLK_RETRY_BIT when it had none in flight, says when to try again */
+		b->retries++;
+		r = wait_bits(b, &deadline);
+		if (r < 0)
+			return r;
+	}
+	if (r == BLK_DONE) { /* nothing to wait for */
+		b->status[id] = BLK_S_OK;
+		b->done |= 1u << id;
+		r = 0;
+	}
+	return r;
+}
+
+/* The service ended (a call said -TACET_EDEAD): reach its next instance (init restarts it), open
+ * the session again and submit every request in flight again (the new instance knows nothing of
+ * the old one's; a request the old device finished is done once more, which a read or a write
+ * of the same data may be). Requests already seen complete stay so. 0, or why not. */
+static long reconnect(struct tacet_blk *b)
+{
+	unsigned long was = b->instance;
+	long err = -TACET_EDEAD;
+
+	for (int tries = 0; err == -TACET_EDEAD && tries < RECONNECT_TRIES; tries++) {
+		err = tacet_reconnect_instance("blk", b->ep, RECONNECT_WAIT_MS, &b->instance);
+		if (!err && b->instance == was) { /* its name not withdrawn yet */
+			err = -TACET_EDEAD;
+			tacet_sleep_ns(1000000);
+			continue;
+		}
+		if (!err)
+			err = session(b);
+		for (long id = 0; !err && id < BLK_IDS; id++)
+			if ((b->busy & ~b->done) & (1u << id))
+				err = send(b, id);
+		b->reconnects += !err;
+	}
+	return err;
+}
+
 long tacet_blk_submit(struct tacet_blk *b, unsigned int op, uint64_t sector, unsigned long count,
 		      unsigned long offset)
 {
-	uint64_t deadline = 0;
 	long id = 0, r;
 
 	while (id < BLK_IDS && (b->busy & (1u << id)))
 		id++;
 	if (id == BLK_IDS)
 		return -TACET_EBUSY;
-	for (;;) {
-		long bits;
-
-		b->status[id] = 0xff; /* not a status the device writes */
-		r = call(b, TACET_TAG(op, 4), sector, count, offset, (unsigned long)id, NULL);
-		if (r != -TACET_EBUSY)
-			break;
-		/* the client's share is used: one of its own completions, or the service's
-		 * BLK_RETRY_BIT when it had none in flight, says when to try again */
-		b->retries++;
-		bits = wait_bits(b, &deadline);
-		if (bits < 0)
-			return bits;
-	}
-	if (r < 0)
+	b->req[id] = (struct tacet_blk_req){ op, sector, count, offset };
+	b->busy |= 1u << id; /* (a reconnect submits it again) */
+	r = send(b, id);
+	if (r == -TACET_EDEAD)
+		r = reconnect(b);
+	if (r < 0) {
+		b->busy &= ~(1u << id);
+		b->done &= ~(1u << id);
 		return r;
-	b->busy |= 1u << id;
-	if (r == BLK_DONE) { /* nothing to wait for */
-		b->status[id] = BLK_S_OK;
-		b->done |= 1u << id;
 	}
 	return id;
 }
 
-/* Take the notification's bits until one of `want` has completed, or the timeout. */
+/* After a wait's timeout: is the service there (0), or has it ended (-TACET_EDEAD)? */
+static long alive(struct tacet_blk *b)
+{
+	return call(b, TACET_TAG(BLK_INFO, 0), 0, 0, 0, 0, NULL) == -TACET_EDEAD ? -TACET_EDEAD : 0;
+}
+
+/* Take the notification's bits until one of `want` has completed, or the timeout (at which an
+ * ended service is reconnected to, its requests submitted again, and the wait goes on). */
 static long await(struct tacet_blk *b, uint32_t want)
 {
 	uint64_t deadline = 0;
@@ -180,6 +247,10 @@ static long await(struct tacet_blk *b, uint32_t want)
 	while (!(b->done & want)) {
 		long err = wait_bits(b, &deadline);
 
+		if (err == -TACET_EBUSY && alive(b) == -TACET_EDEAD) {
+			err = reconnect(b); /* the service ended while we waited */
+			deadline = 0;
+		}
 		if (err < 0)
 			return err;
 	}

@@ -99,6 +99,7 @@ long virtio_open(struct virtio_device *dev, volatile void *regs, uint32_t device
 	err = check_transport(dev, device_id);
 	if (err)
 		return err;
+	dev->found = reg_read(dev, VIRTIO_MMIO_STATUS);
 	if (virtio_reset(dev->regs))
 		return fail(dev, -TACET_EBUSY, "the device did not finish its reset");
 	set_status(dev, VIRTIO_STATUS_ACKNOWLEDGE);

@@ -77,6 +77,10 @@ struct blk_header {
 /* Defined only by the test build blk_trusting (servers/tests/blktrusting.c), which takes any
  * frame, so that the blk-device-reset case can break the device and see it reset. */
 int blk_trusts_any_frame(void) __attribute__((weak));
+/* Defined only by the test build blk_dying (servers/tests/blkdying.c): told how many requests
+ * the device holds after each submission, it faults at 16, so that the driver dies with DMA in
+ * flight. */
+void blk_in_flight(unsigned int n) __attribute__((weak));
 
 struct client { /* one a badge */
 	struct session *open;   /* its session, NULL if none is open */
@@ -491,6 +495,8 @@ static long submit(const struct tacet_msg *msg, struct client *c, uint32_t type)
 	if (virtq_kick_needed(&queue))
 		virtio_notify(&vdev, 0);
 	watchdog(0);
+	if (blk_in_flight)
+		blk_in_flight(in_flight);
 	return 0;
 }
 
@@ -576,6 +582,9 @@ static long setup(const char **step)
 	printf("blk: virtio block device, %llu sectors of %u bytes%s%s, %u requests in flight\n",
 	       (unsigned long long)capacity, BLK_SECTOR, has(VIRTIO_BLK_F_RO) ? ", read-only" : "",
 	       has(VIRTIO_BLK_F_FLUSH) ? ", flush" : "", MAX_REQS);
+	if (tacet_instance()) /* restarted: was the device left quiet? */
+		printf("blk: instance %lu: the device's Status was %#x at start\n", tacet_instance(),
+		       (unsigned int)vdev.found);
 	return 0;
 }
 

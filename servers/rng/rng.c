@@ -24,6 +24,11 @@
 #include <tacet/virtio.h>
 
 #define NCHUNKS 8  /* QEMU's virtio-rng queue has 8 entries */
+
+/* Defined only by the test build rng_dying (servers/tests/rngdying.c): called when a client's
+ * read must wait for the device, with the requests the device holds; it faults, so that the
+ * driver dies with buffers offered. */
+void rng_waits(unsigned int offered) __attribute__((weak));
 #define CHUNK   64 /* bytes per request */
 
 enum chunk_state { CHUNK_FREE, CHUNK_OFFERED, CHUNK_READY };
@@ -140,6 +145,8 @@ static void serve_read(const struct tacet_msg *msg, struct tacet_msg *reply)
 		long ev;
 
 		offer_free();
+		if (rng_waits)
+			rng_waits(offered);
 		ev = queue.broken ? -TACET_EDEAD : tacet_device_wait(&io, 0);
 		if (ev > 0)
 			event(&io, ev);
@@ -212,6 +219,9 @@ static long setup(const char **step, struct tacet_service *service)
 	 * at boot */
 	printf("rng: virtio entropy device on line %u, %u requests of %u bytes offered%s\n", io.irq,
 	       NCHUNKS, CHUNK, queue.event_idx ? ", event idx" : "");
+	if (tacet_instance()) /* restarted: was the device left quiet? */
+		printf("rng: instance %lu: the device's Status was %#x at start\n", tacet_instance(),
+		       (unsigned int)dev.found);
 	*step = "publish \"rng\"";
 	return tacet_service_open(service, "rng", TACET_RIGHT_WRITE, &io);
 }

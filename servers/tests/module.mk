@@ -184,3 +184,16 @@ SERVER_SRCS_blkstall := servers/tests/blkstall.c
 SERVERS += scatter dmabig
 SERVER_SRCS_scatter := servers/tests/scatter.c
 SERVER_SRCS_dmabig := servers/tests/dmabig.c
+# Drivers killed with DMA in flight (issue 17, the DMA quarantine; tests/qemu/
+# cases_isolation.py, dma-kill-*): blk_dying, the block service built with blkdying.c, faults
+# once the device holds 16 requests; rng_dying, the entropy service built with rngdying.c,
+# faults when a read must wait for the device, its buffers offered. canary_blk and canary_rng
+# (canary.c) take every free page at the death and check after the restart that the device
+# wrote none of them; blkinflight has writes in flight at the death and finds them all on disk
+# (lib's client reconnects and resubmits).
+SERVERS += blk_dying rng_dying canary_blk canary_rng blkinflight
+SERVER_SRCS_blk_dying := servers/blk/blk.c servers/tests/blkdying.c
+SERVER_SRCS_rng_dying := servers/rng/rng.c servers/tests/rngdying.c
+SERVER_SRCS_canary_blk := servers/tests/canary.c servers/tests/canary_blk.c
+SERVER_SRCS_canary_rng := servers/tests/canary.c servers/tests/canary_rng.c
+SERVER_SRCS_blkinflight := servers/tests/blkinflight.c

@@ -32,6 +32,48 @@ def quarantine_whole(out):
     return []
 
 
+# A driver killed with DMA in flight (issue 17): the test builds blk_dying and rng_dying fault
+# with the device holding requests it will still write (QEMU slows it down: null-co's latency,
+# virtio-rng's rate limit). canary_* (servers/tests/canary.c) takes every free page it can the
+# moment a call tells it the driver ended, fills them with a pattern, waits for the restarted
+# instance and checks them: a page that went back to the pool while the device could write it
+# would be the canary's when the write lands. init resets the device (Status 0), then releases
+# the quarantine; the restarted driver finds Status 0 and serves; every page comes back.
+DMA_KILL_RNG = ("-object", "rng-random,filename=/dev/urandom,id=slowrng",
+                "-device", "virtio-rng-device,rng=slowrng,max-bytes=64,period=1000")
+DMA_KILL_BLK = ("-drive", "file=build/blk-big.img,if=none,format=raw,id=disk0,snapshot=on,"
+                "throttling.iops-total=4", "-device", "virtio-blk-device,drive=disk0")
+DMA_KILL = [
+    case("dma-kill-rng",
+         [r"rng_dying: instance 0: a read waits for the device, which holds [1-8] buffers; "
+          r"faulting",
+          r"canary: instance 0 of \"rng\" ended \(the other side is gone at call \d+\); took "
+          r"\d+ free pages at once, each filled with a pattern",
+          r"init: rng_dying's devices: 1 reset, [2-9] pages back from their DMA quarantine",
+          r"rng: instance 1: the device's Status was 0 at start",
+          r"canary: \"rng\" back as instance 1, which answers \(success\); \d+ pages checked, 0 "
+          r"changed: PASS",
+          r"canary: free pages \d+ before the death, \d+ after .*: PASS",
+          r"init: power off requested by canary_rng"],
+         bootargs="init.run=rng_dying=rng:virtio-rng*1,^canary_rng@1 init.budget=12000",
+         smp=2, qemu_args=DMA_KILL_RNG, timeout=60),
+    case("dma-kill-blk",
+         [r"blk_dying: instance 0: 16 requests at the device; faulting",
+          r"canary: instance 0 of \"blk\" ended \(the other side is gone at call \d+\); took "
+          r"\d+ free pages at once, each filled with a pattern",
+          r"init: blk_dying's devices: 1 reset, [2-9] pages back from their DMA quarantine",
+          r"blk: instance 1: the device's Status was 0 at start",
+          r"canary: \"blk\" back as instance 1, which answers \(success\); \d+ pages checked, 0 "
+          r"changed: PASS",
+          r"blkinflight: 16 writes of 4 KiB in flight when the service ended; reached it again as "
+          r"instance 1 \(1 reconnects\), 0 of the writes failed \(success\): PASS",
+          r"blkinflight: sectors 0-127 read back \(success\), 0 bytes wrong: PASS",
+          r"init: power off requested by blkinflight"],
+         bootargs="init.run=blk_dying=blk:virtio-blk*1,^blkinflight@1[blk=0-],canary_blk@1 "
+                  "init.budget=8000",
+         smp=2, qemu_args=DMA_KILL_BLK, needs=["build/blk-big.img"], timeout=60),
+]
+
 CASES = [
     # Restarts cannot launder memory (issue 17): giver sends keeper seven 256-page frames and
     # faults, five times over (init restarts it). Each instance is charged to the server's one
@@ -94,6 +136,9 @@ CASES = [
           r"init: leak check: .*: PASS"],
          bootargs="init.run=dmadie:virtio-rng*1", status=1, check=quarantine_whole,
          qemu_args=("-device", "virtio-rng-device")),
+    # Drivers killed with DMA in flight (issue 17), each watched by a canary that takes every
+    # free page at the death and checks them once the driver is back: see DMA_KILL below.
+    *DMA_KILL,
     # Forged kernel messages: every label the kernel reserves (TACET_LABEL_NOTIFY, _FAULT, ...)
     # sent to init, the console and pci is refused; a reply with one too. None of the three
     # acts on a forgery: init does not power off ("every server ended"), pci keeps the claim

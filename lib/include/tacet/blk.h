@@ -14,6 +14,10 @@
  * (the service itself fails a request the device leaves unanswered for 5 s, so this is for a
  * service that is gone or stuck).
  *
+ * When the service ends (a call says -TACET_EDEAD, or a wait's timeout finds it gone), lib
+ * reaches its restarted instance, opens the session again and submits every request in flight
+ * again (a request is done at least once); b->instance says which instance it talks to.
+ *
  * Not thread-safe: one thread uses a struct tacet_blk at a time. The buffer is b->buf.va; a
  * request's data lives there from its byte offset on, and must not be touched while the
  * request is in flight.
@@ -24,6 +28,12 @@
 #include <stdint.h>
 #include <tacet.h>
 #include <tacet/blk_proto.h>
+
+struct tacet_blk_req { /* a request in flight, as submitted: what a reconnect submits again */
+	unsigned int op;
+	uint64_t sector;
+	unsigned long count, offset;
+};
 
 struct tacet_blk {
 	unsigned long ep;      /* the service (a lib slot) */
@@ -39,6 +49,9 @@ struct tacet_blk {
 	uint32_t busy;         /* ids submitted and not yet collected */
 	uint32_t done;         /* ids whose completion has come, not yet collected */
 	uint64_t armed;        /* lib's: the deadline its timer is armed for (0: none) */
+	unsigned long instance;   /* the instance of the service reached (0: its first start) */
+	unsigned long reconnects; /* times the service ended and this client reached the next */
+	struct tacet_blk_req req[BLK_IDS];
 };
 
 #define TACET_BLK_TIMEOUT_NS 10000000000ull /* 10 s: longer than the service's own 5 s */

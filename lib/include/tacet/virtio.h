@@ -91,6 +91,8 @@ struct virtio_device {
 	uint32_t device_id;
 	uint64_t features; /* negotiated: what both offered, VIRTIO_F_VERSION_1 among them */
 	const char *why;   /* after a failure: what went wrong, for the driver's message */
+	uint32_t found;    /* Status as virtio_open found it, before its reset: 0 for a device
+			    * that whoever drove it before reset (init does at a driver's end) */
 };
 
 /* Reset the transport at regs and negotiate: the device must be device_id and offer
