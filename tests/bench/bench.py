@@ -72,6 +72,9 @@ ICOUNT = ["-icount", "shift=0,align=off,sleep=off", "-seed", "1", "-rtc", "clock
 
 PCI = "pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
 EDU = ["-device", "edu"]
+# irq_masked's devices: 4 edus, one on each of virt's PCI INTx lines, and two virtio-rngs.
+MASKED_DEVICES = [a for slot in range(1, 5) for a in ("-device", f"edu,addr={slot}")] + [
+    "-device", "virtio-rng-device"] * 2
 
 # The longest BKL hold counted per hart (docs/benchmarks.md, "BKL holds per hart"): the QEMU
 # plugin tools/qemu-plugins/bkl_holds.c (built by the Makefile: make bench, bench-stress, test)
@@ -115,6 +118,14 @@ BENCHMARKS = [
     ("irq_server_cycle", f"init.run={PCI},^bench_irq_cycle@1/200", ["irq_server_cycle"], EDU),
     ("irq_busy_cycle", f"init.run={PCI},^bench_irq_busy@1/200", ["irq_busy_cycle"], EDU),
     ("irq_fast_handler", "test=irq_fast_latency", ["irq_raise_to_fast_handler"], EDU),
+    # The masked-vs-threaded experiment (docs/interrupts.md, "Masked, windowed or threaded"):
+    # device A's handler runs ~20,000 instructions and raises device B as it starts; B's raise
+    # to its handler when A's in-kernel handler runs masked (case 1) or opens the window
+    # (case 2), and the interrupt stack 8 nested lines use (kernel/test/ktest_masked.c: 4 edus
+    # on virt's 4 INTx lines, the UART, the RTC, two virtio-rngs) ...
+    ("irq_masked", "test=irq_masked",
+     ["irq_a_handler_length", "irq_masked_b_latency", "irq_window_b_latency",
+      "irq_nest8_stack_bytes"], MASKED_DEVICES),
     # A 256-page FRAME_NEW and its CAP_DELETE, the MAP and UNMAP of such a frame, the end of a
     # process of 1,088 page tables (servers/bench/frame.c), and the longest BKL hold on their
     # hart meanwhile (issue 16: at most 5,000 instructions): the plugin's, and the kernel's own
@@ -206,7 +217,7 @@ STRESSOR_DONE_RE = re.compile(r"^stress (\S+): (\d+) (.+?) on hart (\d+)\s*$", r
 STRESSOR_FAIL_RE = re.compile(r"^stress (\S+): FAIL after (\d+) (.+?) on hart (\d+): (.*?)\s*$",
                               re.M)
 DONE_RE = re.compile(r"init: all \d+ servers done; powering off|"
-                     r"init: power off requested by bench_|ktest: irq_fast_latency: PASS")
+                     r"init: power off requested by bench_|ktest: irq_\w+: PASS")
 
 
 class BenchError(Exception):
