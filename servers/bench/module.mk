@@ -27,6 +27,9 @@ SERVER_SRCS_bench_irq_cross := servers/bench/irq_cross.c $(BENCH_IRQ)
 # again.
 SERVERS += bench_irq_cycle
 SERVER_SRCS_bench_irq_cycle := servers/bench/irq_cycle.c servers/edu/edu_dev.c $(BENCH_COMMON)
+# The threaded half of the masked-vs-threaded experiment: two edus, A's server raising B's.
+SERVERS += bench_irq_prio
+SERVER_SRCS_bench_irq_prio := servers/bench/irq_prio.c servers/edu/edu_dev.c $(BENCH_COMMON)
 # irq_busy_cycle: one interrupt to a driver whose device raises the next before the ack.
 SERVERS += bench_irq_busy
 SERVER_SRCS_bench_irq_busy := servers/bench/irq_busy.c servers/edu/edu_dev.c $(BENCH_COMMON)
