@@ -1,7 +1,7 @@
 # module.mk: the benchmark servers `make bench` runs (tests/bench/bench.py says how): the null
 # system call, the IPC round trip (one server, a client per hart placement), the
-# notification wake-up (same hart, cross hart), the interrupt latencies and the boot to the
-# shell prompt.
+# notification wake-up (same hart, cross hart), the interrupt latencies (with the threaded half
+# of the masked-vs-threaded experiment) and the boot to the shell prompt.
 BENCH_COMMON := servers/bench/bench.c
 
 SERVERS += bench_null
