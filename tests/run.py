@@ -419,6 +419,10 @@ def run_bench_checks(results, stress=False):
     if deterministic:
         results.report(f"{case}budgets", "within their budgets" in out,
                        f"a path got slower than its budget (build/test-logs/{log})\n{tail}")
+    if deterministic and not stress:
+        results.report("bench/masked-threaded", "bench: masked-threaded: every" in out,
+                       f"a relation of the masked-vs-threaded experiment does not hold "
+                       f"(build/test-logs/{log})\n{tail}")
     if deterministic and stress:
         results.report("bench/stress-same-hart-bound", "bench: same-hart bound:" in out,
                        f"a same-hart sample above issue 16's bound (build/test-logs/{log})\n"

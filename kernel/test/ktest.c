@@ -431,6 +431,7 @@ static const struct ktest tests[] = {
 	{ "irq_fast_latency", ktest_irq_fast_latency },
 	{ "irq_nest_plic", ktest_irq_nest_plic },
 	{ "irq_fast_storm", ktest_irq_fast_storm },
+	{ "irq_masked", ktest_irq_masked },
 	{ "mm", ktest_mm },
 };
 

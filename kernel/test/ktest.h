@@ -64,10 +64,11 @@ void ktest_answer_pings(void);
 _Noreturn void ktest_pass(void);
 _Noreturn __attribute__((format(printf, 1, 2))) void ktest_fail(const char *fmt, ...);
 void ktest_report(const char *name, uint64_t *samples, unsigned int n);
-/* The cases kept in files of their own (ktest_edu.c, ktest_mm.c). */
+/* The cases kept in files of their own (ktest_edu.c, ktest_masked.c, ktest_mm.c). */
 void ktest_irq_fast_latency(void);
 void ktest_irq_nest_plic(void);
 void ktest_irq_fast_storm(void);
+void ktest_irq_masked(void);
 void ktest_mm(void);
 #else
 /* The shipped kernel: no tests, the hooks are nothing. */

@@ -13,6 +13,7 @@
 #error "kernel/test is built into the test kernel only (make test-kernel: -DCONFIG_KTEST)"
 #endif
 #include "test/ktest.h"
+#include "test/ktest_edu.h"
 #include "arch.h"
 #include "core/console.h"
 #include "lib/fdt.h"
@@ -27,9 +28,6 @@
 #define NEST_ROUNDS    100
 #define EDU_ID         0x123411e8u /* device << 16 | vendor, as config space has them */
 #define EDU_BAR_SIZE   0x100000ul
-#define EDU_IRQ_STATUS (0x24 / 4)
-#define EDU_IRQ_RAISE  (0x60 / 4)
-#define EDU_IRQ_ACK    (0x64 / 4)
 #define PCI_DEVICES    32
 #define PCI_CFG_SIZE   0x8000ul /* one device's 8 functions in ECAM */
 #define PCI_COMMAND    (0x04 / 4)
@@ -37,11 +35,6 @@
 #define PCI_BAR0       (0x10 / 4)
 #define BIG_FRAME      (9 * 1024) /* more than IRQ_STACK_GUARD with the frames below it */
 #define SPIN_FOR_NESTED 100000
-
-struct edu_dev {
-	volatile uint32_t *regs;
-	unsigned int irq;
-};
 
 /* The start of the host bridge's first 32-bit memory window, or 0. */
 static uint64_t mmio32_window(const struct fdt *fdt, int node)
@@ -65,9 +58,7 @@ static unsigned int inta_line(const struct fdt *fdt, int node, unsigned int dev)
 	return 0;
 }
 
-/* Finds up to n edus on bus 0 and enables their BAR0s, one after the other from the window's
- * start; returns how many it found. */
-static unsigned int edu_setup(struct edu_dev *edus, unsigned int n)
+unsigned int edu_setup(struct edu_dev *edus, unsigned int n)
 {
 	const struct fdt *fdt = &platform.fdt;
 	int node = fdt_find_compatible(fdt, -1, "pci-host-ecam-generic");
@@ -96,7 +87,7 @@ static unsigned int edu_setup(struct edu_dev *edus, unsigned int n)
 	return found;
 }
 
-static void edu_ack(const struct edu_dev *e)
+void edu_ack(const struct edu_dev *e)
 {
 	e->regs[EDU_IRQ_ACK] = e->regs[EDU_IRQ_STATUS];
 }

@@ -1,7 +1,7 @@
 # module.mk: the benchmark servers `make bench` runs (tests/bench/bench.py says how): the null
 # system call, the IPC round trip (one server, a client per hart placement), the
-# notification wake-up (same hart, cross hart), the interrupt latencies and the boot to the
-# shell prompt.
+# notification wake-up (same hart, cross hart), the interrupt latencies (with the threaded half
+# of the masked-vs-threaded experiment) and the boot to the shell prompt.
 BENCH_COMMON := servers/bench/bench.c
 
 SERVERS += bench_null
@@ -27,6 +27,9 @@ SERVER_SRCS_bench_irq_cross := servers/bench/irq_cross.c $(BENCH_IRQ)
 # again.
 SERVERS += bench_irq_cycle
 SERVER_SRCS_bench_irq_cycle := servers/bench/irq_cycle.c servers/edu/edu_dev.c $(BENCH_COMMON)
+# The threaded half of the masked-vs-threaded experiment: two edus, A's server raising B's.
+SERVERS += bench_irq_prio
+SERVER_SRCS_bench_irq_prio := servers/bench/irq_prio.c servers/edu/edu_dev.c $(BENCH_COMMON)
 # irq_busy_cycle: one interrupt to a driver whose device raises the next before the ack.
 SERVERS += bench_irq_busy
 SERVER_SRCS_bench_irq_busy := servers/bench/irq_busy.c servers/edu/edu_dev.c $(BENCH_COMMON)

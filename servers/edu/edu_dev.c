@@ -10,17 +10,19 @@
 #define LOOKUP_TRIES  10000 /* 1 ms apart: 10 s */
 #define CLAIM_TRIES   1000
 #define CLAIM_PAUSE_NS 10000000ull /* 10 ms */
+/* Slot s (an enum edu_slot) of a device whose slots start at e->slot. */
+#define SLOT(e, s) ((e)->slot + (s) - EDU_SLOT_PCI)
 
 /* One pass over the edu devices: the index of the first one claimed, or a negative TACET_E*
  * code (-TACET_EBUSY: there are some, all claimed). */
-static long claim_once(unsigned long *irq)
+static long claim_once(const struct edu *e, unsigned long *irq)
 {
 	long busy = 0;
 
 	for (unsigned long index = 0; index < EDU_MAX_INDEX; index++) {
 		struct tacet_pci_device dev;
-		long err = tacet_pci_claim(EDU_SLOT_PCI, EDU_VENDOR, EDU_DEVICE, index, EDU_SLOT_BAR,
-					   &dev);
+		long err = tacet_pci_claim(SLOT(e, EDU_SLOT_PCI), EDU_VENDOR, EDU_DEVICE, index,
+					   SLOT(e, EDU_SLOT_BAR), &dev);
 
 		if (err == -TACET_EBUSY) {
 			busy = 1;
@@ -38,35 +40,42 @@ static long claim_once(unsigned long *irq)
 
 /* Claims the first free edu device, waiting (up to CLAIM_TRIES x CLAIM_PAUSE_NS) for one to
  * be released when all are claimed: its index, or a negative TACET_E* code. */
-static long claim(unsigned long *irq)
+static long claim(const struct edu *e, unsigned long *irq)
 {
-	long index = claim_once(irq);
+	long index = claim_once(e, irq);
 
 	for (unsigned int i = 0; index == -TACET_EBUSY && i < CLAIM_TRIES; i++) {
 		tacet_sleep_ns(CLAIM_PAUSE_NS);
-		index = claim_once(irq);
+		index = claim_once(e, irq);
 	}
 	return index;
 }
 
 long edu_open(struct edu *e, unsigned long badge)
 {
+	return edu_open_at(e, badge, EDU_SLOT_PCI);
+}
+
+long edu_open_at(struct edu *e, unsigned long badge, unsigned long first_slot)
+{
 	const char *step = "look up \"pci\"";
-	long err = tacet_lookup("pci", EDU_SLOT_PCI, LOOKUP_TRIES);
+	long err;
 	unsigned long va = 0, pa, pages = 0;
 
+	e->slot = first_slot;
 	e->index = -1;
+	err = tacet_lookup("pci", SLOT(e, EDU_SLOT_PCI), LOOKUP_TRIES);
 	if (!err && (step = "create the notification"))
-		err = tacet_ntfn_new(EDU_SLOT_NTFN);
+		err = tacet_ntfn_new(SLOT(e, EDU_SLOT_NTFN));
 	if (!err && (step = "claim an edu device")) {
-		e->index = claim(&e->irq);
+		e->index = claim(e, &e->irq);
 		err = e->index < 0 ? e->index : 0;
 	}
 	if (!err && (step = "map its registers"))
-		err = tacet_frame_info(EDU_SLOT_BAR, &pa, &pages);
+		err = tacet_frame_info(SLOT(e, EDU_SLOT_BAR), &pa, &pages);
 	if (!err)
-		err = (va = tacet_va_alloc(pages)) ? tacet_map(TACET_CHILD_SELF, EDU_SLOT_BAR, va,
-							       TACET_RIGHT_READ | TACET_RIGHT_WRITE)
+		err = (va = tacet_va_alloc(pages)) ? tacet_map(TACET_CHILD_SELF, SLOT(e, EDU_SLOT_BAR),
+							       va, TACET_RIGHT_READ | TACET_RIGHT_WRITE)
 						   : -TACET_ENOMEM;
 	if (!err) {
 		/* A previous driver may have ended with an interrupt raised and not acknowledged:
@@ -79,10 +88,11 @@ long edu_open(struct edu *e, unsigned long badge)
 		mmio_write32(&e->regs[EDU_IRQ_ACK], ~0u);
 	}
 	if (!err && (step = "get its interrupt line"))
-		err = tacet_pci_irq(EDU_SLOT_PCI, EDU_VENDOR, EDU_DEVICE, (unsigned long)e->index,
-				    EDU_SLOT_IRQ);
+		err = tacet_pci_irq(SLOT(e, EDU_SLOT_PCI), EDU_VENDOR, EDU_DEVICE,
+				    (unsigned long)e->index, SLOT(e, EDU_SLOT_IRQ));
 	if (!err && (step = "bind the interrupt"))
-		err = tacet_irq_bind(EDU_SLOT_IRQ, EDU_SLOT_NTFN, badge, TACET_IRQ_SHARED);
+		err = tacet_irq_bind(SLOT(e, EDU_SLOT_IRQ), SLOT(e, EDU_SLOT_NTFN), badge,
+				     TACET_IRQ_SHARED);
 	if (err) {
 		printf("edu: cannot %s: %s: FAIL\n", step, tacet_strerror(err));
 		return err;

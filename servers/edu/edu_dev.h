@@ -33,6 +33,7 @@ struct edu {
 	volatile uint32_t *regs; /* BAR0, mapped */
 	unsigned long irq;       /* the line's number */
 	long index;              /* the device's index among the edu devices */
+	unsigned long slot;      /* where its slots start (EDU_SLOT_PCI for edu_open's) */
 };
 
 /* Claims the first edu device no other server has claimed (waiting up to 10 s for one to be
@@ -42,5 +43,8 @@ struct edu {
  * answers.
  * Returns 0, or prints `edu: cannot STEP: ERROR` and returns a negative TACET_E* code. */
 long edu_open(struct edu *e, unsigned long badge);
+/* The same with the device's slots from first_slot on, in enum edu_slot's order (first_slot +
+ * EDU_SLOT_IRQ - EDU_SLOT_PCI is its line, and so on), for a server driving more than one. */
+long edu_open_at(struct edu *e, unsigned long badge, unsigned long first_slot);
 
 #endif

@@ -72,6 +72,9 @@ ICOUNT = ["-icount", "shift=0,align=off,sleep=off", "-seed", "1", "-rtc", "clock
 
 PCI = "pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
 EDU = ["-device", "edu"]
+# irq_masked's devices: 4 edus, one on each of virt's PCI INTx lines, and two virtio-rngs.
+MASKED_DEVICES = [a for slot in range(1, 5) for a in ("-device", f"edu,addr={slot}")] + [
+    "-device", "virtio-rng-device"] * 2
 
 # The longest BKL hold counted per hart (docs/benchmarks.md, "BKL holds per hart"): the QEMU
 # plugin tools/qemu-plugins/bkl_holds.c (built by the Makefile: make bench, bench-stress, test)
@@ -115,6 +118,19 @@ BENCHMARKS = [
     ("irq_server_cycle", f"init.run={PCI},^bench_irq_cycle@1/200", ["irq_server_cycle"], EDU),
     ("irq_busy_cycle", f"init.run={PCI},^bench_irq_busy@1/200", ["irq_busy_cycle"], EDU),
     ("irq_fast_handler", "test=irq_fast_latency", ["irq_raise_to_fast_handler"], EDU),
+    # The masked-vs-threaded experiment (docs/interrupts.md, "Masked, windowed or threaded"):
+    # device A's handler runs ~20,000 instructions and raises device B as it starts; B's raise
+    # to its handler when A's in-kernel handler runs masked (case 1) or opens the window
+    # (case 2), and the interrupt stack 8 nested lines use (kernel/test/ktest_masked.c: 4 edus
+    # on virt's 4 INTx lines, the UART, the RTC, two virtio-rngs) ...
+    ("irq_masked", "test=irq_masked",
+     ["irq_a_handler_length", "irq_masked_b_latency", "irq_window_b_latency",
+      "irq_nest8_stack_bytes"], MASKED_DEVICES),
+    # ... and B's raise to its server when A's is a server of lower priority than B's (case 3)
+    # or of the same (case 4), both on hart 1 (servers/bench/irq_prio.c).
+    ("irq_threaded", f"init.run={PCI},^bench_irq_prio@1/200",
+     ["irq_threaded_lower_b_latency", "irq_a_server_length", "irq_threaded_equal_b_latency"],
+     ["-device", "edu,addr=1", "-device", "edu,addr=2"]),
     # A 256-page FRAME_NEW and its CAP_DELETE, the MAP and UNMAP of such a frame, the end of a
     # process of 1,088 page tables (servers/bench/frame.c), and the longest BKL hold on their
     # hart meanwhile (issue 16: at most 5,000 instructions): the plugin's, and the kernel's own
@@ -206,7 +222,7 @@ STRESSOR_DONE_RE = re.compile(r"^stress (\S+): (\d+) (.+?) on hart (\d+)\s*$", r
 STRESSOR_FAIL_RE = re.compile(r"^stress (\S+): FAIL after (\d+) (.+?) on hart (\d+): (.*?)\s*$",
                               re.M)
 DONE_RE = re.compile(r"init: all \d+ servers done; powering off|"
-                     r"init: power off requested by bench_|ktest: irq_fast_latency: PASS")
+                     r"init: power off requested by bench_|ktest: irq_\w+: PASS")
 
 
 class BenchError(Exception):
@@ -231,6 +247,12 @@ def bench_machine(bench):
 def figure_names(figure):
     """(the name its BENCH line prints, or HOLDS, the name it is recorded under)."""
     return figure if isinstance(figure, tuple) else (figure, figure)
+
+
+def figure_unit(name):
+    """What a figure counts: instructions, but bytes for a name ending in _bytes (the interrupt
+    stack 8 nested lines use, irq_nest8_stack_bytes)."""
+    return "bytes" if name.endswith("_bytes") else "instructions"
 
 
 def budgeted(name):
@@ -319,7 +341,7 @@ def run_one(bench, tag):
         hist = [h for h in HIST_RE.finditer(out) if h.group(1) == printed]
         if len(hist) != 1:
             raise BenchError(f"{boot}: {len(hist)} histograms for {printed} (log: {where})")
-        r = {"name": name, "unit": "instructions", "samples": int(m.group(2)),
+        r = {"name": name, "unit": figure_unit(name), "samples": int(m.group(2)),
              "min": int(m.group(3)), "median": int(m.group(4)), "max": int(m.group(5)),
              "overhead": int(overhead.group(1)), "seconds": took}
         r.update(parse_histogram(hist[0]))
@@ -424,6 +446,38 @@ def same_hart_bound_problems(rounds):
     return problems
 
 
+# The masked-vs-threaded experiment's relations (docs/interrupts.md, "Masked, windowed or
+# threaded"): what each case shows, checked on every run that has its figures (make test's
+# bench/masked-threaded). (what it shows, figure, its field, relation, other figure, its field,
+# slack): figure.field relation other.field, other within slack (a fraction) for "~".
+MASKED_THREADED = (
+    ("masked: B waits for A's whole handler", "irq_masked_b_latency", "min", ">=",
+     "irq_a_handler_length", "max", 0),
+    ("window: B nests into A", "irq_window_b_latency", "max", "<", "irq_a_handler_length",
+     "min", 0),
+    ("threaded, A's server lower: B's server preempts it, as fast as a plain raise to a server",
+     "irq_threaded_lower_b_latency", "max", "~", "irq_raise_to_server_same_hart", "max", 0.1),
+    ("threaded, equal priorities: B's server waits for A's", "irq_threaded_equal_b_latency",
+     "min", ">=", "irq_a_server_length", "max", 0),
+)
+
+
+def relation_problems(results):
+    """MASKED_THREADED against one run's results: the relations that do not hold, as readable
+    lines (none if the run lacks a relation's figures: bench.py -k)."""
+    by_name = {r["name"]: r for r in results}
+    problems = []
+    for what, a, ka, rel, b, kb, slack in MASKED_THREADED:
+        if a not in by_name or b not in by_name:
+            continue
+        x, y = by_name[a][ka], by_name[b][kb]
+        ok = {">=": x >= y, "<": x < y, "~": abs(x - y) <= slack * y}[rel]
+        if not ok:
+            problems.append(f"{what}: {a} {ka} {x:,} is not {rel} {b} {kb} {y:,}"
+                            + (f" (within {slack:.0%})" if rel == "~" else ""))
+    return problems
+
+
 def parse_histogram(m):
     """A BENCHHIST match as results.json's fields: p90, p99 and histogram ([low, count]...)."""
     buckets = [[int(v) for v in pair.split(":")] for pair in m.group(4).split()]
@@ -517,7 +571,7 @@ def check_budgets(results):
             continue
         for key in ("median", "max"):  # a stress figure's budget has a maximum only
             if key in budget and r[key] > budget[key]:
-                problems.append(f"{r['name']}: {key} {r[key]} instructions is over its budget "
+                problems.append(f"{r['name']}: {key} {r[key]} {r['unit']} is over its budget "
                                 f"of {budget[key]} ({os.path.relpath(BUDGETS, ROOT)}): the path "
                                 f"got slower")
     return problems
@@ -685,6 +739,11 @@ def main():
                        same_hart_bound_problems(rounds),
                        f"same-hart bound: every stress figure's same-hart maximum is at or under "
                        f"{STRESS_SAME_HART_BOUND:,} instructions (issue 16)"))
+    if any(r["name"] == rel[1] for r in results for rel in MASKED_THREADED):
+        checks.append(("masked-threaded: a relation of the masked-vs-threaded experiment does "
+                       "not hold", relation_problems(results),
+                       "masked-threaded: every relation of the experiment holds "
+                       "(docs/interrupts.md, \"Masked, windowed or threaded\")"))
     if args.check_deterministic:
         checks.append(("not deterministic: two runs under -icount gave different figures",
                        compare(rounds[0], rounds[1]),

@@ -103,6 +103,31 @@ CASES = [
           r"ktest: irq_nest_plic: PASS"],
          bootargs="test=irq_nest_plic",
          qemu_args=("-device", "edu,addr=1", "-device", "edu,addr=2")),
+    # The masked-vs-threaded experiment (docs/interrupts.md, "Masked, windowed or threaded";
+    # make bench measures it, bench/masked-threaded checks its relations): device A's handler
+    # runs ~20,000 instructions and raises device B as it starts. In-kernel, masked, B waits
+    # for the whole of A; with A's window open B nests into it; then 8 lines (4 edus on the 4
+    # INTx lines, the UART, the RTC, two virtio-rngs) nest 8 deep, the 8th refused the window.
+    case("irq-masked-window",
+         [r"irq_masked: A on line 33, B on line 34",
+          r"irq_masked: masked: B's least latency \d+, A's longest handler \d+: B waited for A",
+          r"irq_masked: window: B's longest latency \d+, A's shortest handler \d+: B nested "
+          r"into A",
+          r"irq_nest8: 8 lines, each handler opening the window: nested 8 deep \(limit 8\), 1 "
+          r"refused, deepest interrupt-stack use \d+ of 16384 bytes",
+          r"ktest: irq_masked: PASS"],
+         bootargs="test=irq_masked", icount=True,
+         qemu_args=tuple(a for slot in range(1, 5) for a in ("-device", f"edu,addr={slot}"))
+         + ("-device", "virtio-rng-device") * 2),
+    # The same with A and B threaded, user-space servers on one hart: B's server, above A's,
+    # preempts it; at A's priority it waits for A's server to block.
+    case("irq-threaded-priority",
+         [r"irq_prio: A on line 33, B on line 34, both servers on hart 1",
+          r"irq_prio: lower: B's longest latency \d+, A's shortest server run \d+: B preempted A",
+          r"irq_prio: equal: B's least latency \d+, A's longest server run \d+: B waited for A",
+          r"init: power off requested by bench_irq_prio"],
+         bootargs="init.run=pci:pci-host-ecam-generic+pci-mmio32+pci-intx,^bench_irq_prio@1/200",
+         qemu_args=("-device", "edu,addr=1", "-device", "edu,addr=2"), icount=True),
     # A busy line is not a storm: the edu driver raises each interrupt as soon as it has
     # handled the last, 100,000 times, with tacet_irq_ack_wait (one kernel entry each); the
     # line is never disabled and the kernel counts exactly 100,000 (under -icount: the same run
