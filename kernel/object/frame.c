@@ -1,7 +1,9 @@
 /* frame.c: frame objects. RAM frames own their pages (one physically contiguous run, from
  * page_alloc_run), charged (like the object) to the account that asked for them; BKL held. A
  * derived frame holds a reference to the root frame whose pages it names, whatever it was
- * derived from: derivation is always one level deep. Also FRAME_NEW and FRAME_DERIVE.
+ * derived from: derivation is always one level deep. A RAM frame pinned for DMA holds a
+ * reference to the device frame it is pinned to, a root or a derived one (the DMA quarantine,
+ * below). Also FRAME_NEW, FRAME_DERIVE, FRAME_PIN, FRAME_UNPIN and DEVICE_RELEASE.
  *
  * FRAME_NEW zeroes its pages one at a time, with a preemption point between two
  * (preempt_point, core/preempt.h): a 256-page frame is 1 MiB to zero, about 180,000 instructions,
@@ -94,13 +96,24 @@ struct frame *frame_derive(struct account *acct, struct frame *f, uint64_t first
  * it; a driver that ends leaves its device running. So a RAM frame's physical address is given
  * out only with a pin to the device that will use it (FRAME_PIN; CAP_INFO does not give it),
  * and a frame that ends pinned keeps its pages out of the pool, charged as they were: it goes
- * onto its device frame's quarantine, whole, until whoever holds the device with
+ * onto its device's root frame's quarantine, whole, until whoever holds the device with
  * TACET_RIGHT_RELEASE (init, for the drivers it starts) has made the device quiet and
  * releases it (DEVICE_RELEASE). A driver that knows its device is done with a frame unpins it
- * (FRAME_UNPIN) and it ends as any frame. */
+ * (FRAME_UNPIN) and it ends as any frame. The pin names the device frame as the driver holds
+ * it, which may be part of a root (a PCI function's BAR in the bus's window, one root for
+ * every function): DEVICE_RELEASE of a frame gives back only the frames pinned within its
+ * range (a root's: all), so the holder of one part quiets and releases that part alone. */
+
+/* Whether device frame a lies within b: the same root, and a's pages inside b's. */
+static int within(struct frame *a, struct frame *b)
+{
+	return root_of(a) == root_of(b) && a->pa >= b->pa &&
+	       a->pa + a->pages * PAGE_SIZE <= b->pa + b->pages * PAGE_SIZE;
+}
+
 static void quarantine(struct frame *f)
 {
-	struct frame *dev = f->pinned_to;
+	struct frame *dev = root_of(f->pinned_to);
 
 	f->quarantine = dev->quarantine;
 	dev->quarantine = f;
@@ -120,20 +133,25 @@ void frame_destroy(struct frame *f)
 	kobj_free(&f->obj, sizeof(*f));
 }
 
-/* A device root frame's quarantine back to the pool: each frame's pages and charge, its pin on
- * the device, its object. Returns the pages. */
-static uint64_t quarantine_release(struct frame *dev)
+/* The frames of d's root's quarantine pinned within d back to the pool: each frame's pages and
+ * charge, its pin on the device frame, its object. Returns the pages. */
+static uint64_t quarantine_release(struct frame *d)
 {
-	uint64_t pages = dev->quarantined_pages;
-	struct frame *f;
+	struct frame *dev = root_of(d), **link = &dev->quarantine, *f;
+	uint64_t pages = 0;
 
-	while ((f = dev->quarantine)) {
-		dev->quarantine = f->quarantine;
+	while ((f = *link)) {
+		if (!within(f->pinned_to, d)) {
+			link = &f->quarantine;
+			continue;
+		}
+		*link = f->quarantine;
+		pages += f->pages;
 		account_pages_free(f->obj.acct, f->pa, f->pages);
+		kobj_put(&f->pinned_to->obj); /* f's pin */
 		kobj_free(&f->obj, sizeof(*f));
-		kobj_put(&dev->obj); /* f's pin */
 	}
-	dev->quarantined_pages = 0;
+	dev->quarantined_pages -= pages;
 	return pages;
 }
 
@@ -266,8 +284,8 @@ static struct frame *decode_frame(struct thread *t, int i, uint32_t rights, long
 	return c ? (struct frame *)c->obj : NULL;
 }
 
-/* FRAME_PIN's decode: a frame, and a device frame (WRITE) whose root is the device; for a RAM
- * frame, WRITE on it too (a device writes it) and no pin to another device (TACET_EBUSY). */
+/* FRAME_PIN's decode: a frame, and a device frame (WRITE); for a RAM frame, WRITE on it too (a
+ * device writes it) and no pin to a device outside the one it is pinned to (TACET_EBUSY). */
 static long decode_pin(struct thread *t, struct frame **f, struct frame **dev)
 {
 	struct cspace *cs = t->proc->cspace;
@@ -280,7 +298,7 @@ static long decode_pin(struct thread *t, struct frame **f, struct frame **dev)
 	if (!dc)
 		return err;
 	*f = (struct frame *)fc->obj;
-	*dev = root_of((struct frame *)dc->obj);
+	*dev = (struct frame *)dc->obj;
 	root = root_of(*f);
 	if (!(*dev)->device)
 		return TACET_EINVAL; /* RAM is no device */
@@ -288,13 +306,13 @@ static long decode_pin(struct thread *t, struct frame **f, struct frame **dev)
 		return 0; /* MMIO: its address is no secret, and it needs no pin */
 	if (!cap_has_rights(fc, TACET_RIGHT_WRITE))
 		return TACET_EPERM;
-	if (root->pinned_to && root->pinned_to != *dev)
+	if (root->pinned_to && !within(*dev, root->pinned_to))
 		return TACET_EBUSY;
 	return 0;
 }
 
 /* (frame, device) -> 0; a1 = physical address, a2 = pages. A device frame (MMIO) gives its
- * address without a pin; a RAM frame is pinned (its root) to the device's root frame. */
+ * address without a pin; a RAM frame is pinned (its root) to the device frame as named. */
 void sys_frame_pin(struct thread *t)
 {
 	struct frame *f = NULL, *dev = NULL, *root;
@@ -331,7 +349,8 @@ void sys_frame_unpin(struct thread *t)
 	syscall_ret(t, 0);
 }
 
-/* (device) -> the pages released: its quarantine back to the pool (TACET_RIGHT_RELEASE). */
+/* (device) -> the pages released: the part of its root's quarantine pinned within it back to
+ * the pool (TACET_RIGHT_RELEASE). */
 void sys_device_release(struct thread *t)
 {
 	long err;
@@ -341,5 +360,5 @@ void sys_device_release(struct thread *t)
 		syscall_ret(t, d ? -TACET_EINVAL : -err);
 		return;
 	}
-	syscall_ret(t, (long)quarantine_release(root_of(d)));
+	syscall_ret(t, (long)quarantine_release(d));
 }

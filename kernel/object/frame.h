@@ -14,9 +14,10 @@ struct frame {
 	int device; /* MMIO: not RAM, not freed */
 	struct frame *parent; /* a derived frame: part of this root frame, never itself derived
 			       * (a reference); owns nothing */
-	/* DMA (a RAM root frame): the root device frame it is pinned to (a reference), or NULL.
-	 * A device root frame: its quarantine, the RAM frames that ended pinned to it (linked by
-	 * their quarantine field, each keeping its pages, charge and pin), and their pages. */
+	/* DMA (a RAM root frame): the device frame it is pinned to, as the pin named it (a root
+	 * or part of one; a reference), or NULL. A device root frame: its quarantine, the RAM
+	 * frames that ended pinned to it or a part of it (linked by their quarantine field, each
+	 * keeping its pages, charge and pin), and their pages. */
 	struct frame *pinned_to;
 	struct frame *quarantine;
 	uint64_t quarantined_pages;

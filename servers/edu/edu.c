@@ -30,7 +30,8 @@
  * completion interrupt, and a DMA round trip (a page of RAM to the device's buffer and back,
  * each transfer ending with an interrupt), each printing its own PASS line. Or it leaves
  * mid-interrupt: one more raised, its notification received, and the driver ends without
- * acknowledging it (a driver that dies with its device interrupting).
+ * acknowledging it (a driver that dies with its device interrupting). Or it faults with a DMA
+ * transfer into RAM started (a driver that dies with DMA in flight).
  *
  * IPC: none served; claims its device from "pci" (tacet_pci_claim).
  */
@@ -146,17 +147,25 @@ static int factorial(struct edu_run *r)
 	return result == 3628800 && status == EDU_FACT_IRQ ? 0 : 1;
 }
 
-/* One DMA transfer of len bytes, src to dst (to_ram: from the device's buffer), waiting for its
- * completion interrupt. Returns 0, or 1 after printing the failure. */
-static int dma(struct edu_run *r, uint64_t src, uint64_t dst, uint64_t len, int to_ram)
+/* A DMA transfer of len bytes, src to dst (to_ram: from the device's buffer), started: QEMU's
+ * edu makes it 100 ms (virtual time) later, then interrupts. */
+static void dma_start(struct edu_run *r, uint64_t src, uint64_t dst, uint64_t len, int to_ram)
 {
 	volatile uint64_t *regs64 = (volatile uint64_t *)r->dev.regs;
-	uint32_t status;
 
 	regs64[EDU_DMA_SRC] = src;
 	regs64[EDU_DMA_DST] = dst;
 	regs64[EDU_DMA_COUNT] = len;
 	regs64[EDU_DMA_CMD] = EDU_DMA_START | EDU_DMA_IRQ_ON | (to_ram ? EDU_DMA_TO_RAM : 0);
+}
+
+/* One DMA transfer (dma_start), waiting for its completion interrupt. Returns 0, or 1 after
+ * printing the failure. */
+static int dma(struct edu_run *r, uint64_t src, uint64_t dst, uint64_t len, int to_ram)
+{
+	uint32_t status;
+
+	dma_start(r, src, dst, len, to_ram);
 	status = wait_ours(r, "a DMA completion interrupt");
 	if (status && status != EDU_DMA_IRQ)
 		printf("edu %ld: DMA completion: status %#x, not %#x: FAIL\n", r->dev.index, status,
@@ -164,23 +173,32 @@ static int dma(struct edu_run *r, uint64_t src, uint64_t dst, uint64_t len, int 
 	return status == EDU_DMA_IRQ ? 0 : 1;
 }
 
-/* A page of RAM to the device's buffer and back into the page's other half, by DMA (the bus
- * sees physical addresses: QEMU virt has no IOMMU). */
-static int dma_round_trip(struct edu_run *r)
+/* A page of RAM at DMA_VA, pinned to the device (its BAR0 frame: the kernel's DMA
+ * quarantine), its physical address in *pa. Returns 0, or 1 after printing the failure. */
+static int dma_buffer(struct edu_run *r, unsigned long *pa)
 {
-	volatile uint8_t *buf = (volatile uint8_t *)DMA_VA;
-	unsigned long pa = 0, pages = 0, bad = 0;
+	unsigned long pages = 0;
 	long err = tacet_frame_new(SLOT_DMA, 1);
 
 	if (!err)
 		err = tacet_map(TACET_CHILD_SELF, SLOT_DMA, DMA_VA,
 				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
 	if (!err) /* the buffer is the edu device's to read and write */
-		err = tacet_frame_pin(SLOT_DMA, EDU_SLOT_BAR, &pa, &pages);
-	if (err) {
+		err = tacet_frame_pin(SLOT_DMA, EDU_SLOT_BAR, pa, &pages);
+	if (err)
 		printf("edu %ld: DMA buffer: %s: FAIL\n", r->dev.index, tacet_strerror(err));
+	return err ? 1 : 0;
+}
+
+/* A page of RAM to the device's buffer and back into the page's other half, by DMA (the bus
+ * sees physical addresses: QEMU virt has no IOMMU). */
+static int dma_round_trip(struct edu_run *r)
+{
+	volatile uint8_t *buf = (volatile uint8_t *)DMA_VA;
+	unsigned long pa = 0, bad = 0;
+
+	if (dma_buffer(r, &pa))
 		return 1;
-	}
 	for (unsigned long i = 0; i < DMA_LEN; i++)
 		buf[i] = (uint8_t)(i * 7 + (unsigned long)r->dev.index);
 	if (dma(r, pa, EDU_DMA_BUFFER, DMA_LEN, 0) ||
@@ -191,6 +209,36 @@ static int dma_round_trip(struct edu_run *r)
 	printf("edu %ld: DMA %lu bytes from RAM at %#lx to the device and back: %lu differ: %s\n",
 	       r->dev.index, DMA_LEN, pa, bad, bad ? "FAIL" : "PASS");
 	return bad ? 1 : 0;
+}
+
+/* Ends with DMA in flight: a transfer from the device's buffer into a page of RAM pinned to the
+ * device is started, and the driver faults before the device makes it (100 ms later): the
+ * page must stay out of the pool until pci has made the function quiet. Returns 1 if it
+ * cannot get that far. */
+static int dma_die(struct edu_run *r)
+{
+	unsigned long pa = 0, addr = 8;
+
+	if (dma_buffer(r, &pa))
+		return 1;
+	dma_start(r, EDU_DMA_BUFFER, pa, DMA_LEN, 1);
+	printf("edu %ld: DMA of %lu bytes from the device to RAM at %#lx started; faulting\n",
+	       r->dev.index, DMA_LEN, pa);
+	__asm__("" : "+r"(addr)); /* hidden from gcc, which would make a trap of its own */
+	*(volatile unsigned long *)addr = 1;
+	return 1;
+}
+
+/* `edu N: instance K claimed its device: free pages F, object caches C, kernel objects O`:
+ * the machine's memory as this instance of the driver finds it once it holds its device. */
+static void print_memory(const struct edu *dev)
+{
+	struct tacet_mem_info m = { 0 };
+
+	tacet_info(TACET_INFO_MEM, 0, &m, sizeof(m));
+	printf("edu %ld: instance %lu claimed its device: free pages %lu, object caches %lu, "
+	       "kernel objects %lu\n", dev->index, tacet_instance(), m.free_pages,
+	       m.kernel_object_pages, m.kernel_objects);
 }
 
 /* The line's state (TACET_INFO_IRQ: 3 is disabled) and count; ~0u if unreadable. */
@@ -414,6 +462,8 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 
 	if (edu_open(&r.dev, IRQ_BADGE))
 		return 1;
+	if (extras & EDU_TEST_MEMORY)
+		print_memory(&r.dev);
 	print_identity(&r.dev);
 	if (extras & EDU_TEST_ABANDON) /* nothing acked yet: only earlier drivers' interrupts */
 		printf("edu %ld: line %lu: %lu interrupts nobody handled before this driver\n",
@@ -455,6 +505,8 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 	if ((extras & EDU_TEST_FACTORIAL) && factorial(&r))
 		return 1;
 	if ((extras & EDU_TEST_DMA) && dma_round_trip(&r))
+		return 1;
+	if ((extras & EDU_TEST_DMA_DIE) && dma_die(&r))
 		return 1;
 	if ((extras & EDU_TEST_BUSY) && busy(&r))
 		return 1;

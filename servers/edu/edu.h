@@ -19,6 +19,11 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 				 * this driver; at the end, raise one more and end without
 				 * acknowledging it to the device or the kernel (the next driver
 				 * must find the device and the line clean) */
+#define EDU_TEST_DMA_DIE   0x10u /* at the end, start a DMA transfer from the device into a page
+				 * of RAM pinned to it and fault before it is made (dma_mask as
+				 * for EDU_TEST_DMA) */
+#define EDU_TEST_MEMORY    0x20u /* once the device is claimed, print the machine's free pages,
+				 * object caches and kernel objects with tacet_instance() */
 /* Before raising, wait until n drivers have bound the (shared) line, or one of them has begun
  * (the line's count moved): so that n drivers started together each hold their own device and
  * raise at the same time, however late the host lets one of them start. */

@@ -10,6 +10,7 @@
 #define LOOKUP_TRIES  10000 /* 1 ms apart: 10 s */
 #define CLAIM_TRIES   1000
 #define CLAIM_PAUSE_NS 10000000ull /* 10 ms */
+#define DMA_IDLE_MS   1000        /* a transfer runs 100 ms: one still running after this is lost */
 /* Slot s (an enum edu_slot) of a device whose slots start at e->slot. */
 #define SLOT(e, s) ((e)->slot + (s) - EDU_SLOT_PCI)
 
@@ -77,6 +78,18 @@ long edu_open_at(struct edu *e, unsigned long badge, unsigned long first_slot)
 		err = (va = tacet_va_alloc(pages)) ? tacet_map(TACET_CHILD_SELF, SLOT(e, EDU_SLOT_BAR),
 							       va, TACET_RIGHT_READ | TACET_RIGHT_WRITE)
 						   : -TACET_ENOMEM;
+	if (!err && (step = "wait for the DMA transfer a previous driver left")) {
+		/* A previous driver may have ended with a DMA transfer running (pci turned bus
+		 * mastering off: the device writes nothing, but goes on counting): until it ends,
+		 * the DMA registers ignore writes, and its end raises an interrupt. */
+		volatile uint32_t *regs = (volatile uint32_t *)va;
+		unsigned int ms = 0;
+
+		while ((mmio_read32(&regs[EDU_DMA_CMD32]) & EDU_DMA_RUN) && ms++ < DMA_IDLE_MS)
+			tacet_sleep_ns(1000000);
+		if (ms > DMA_IDLE_MS)
+			err = -TACET_EBUSY;
+	}
 	if (!err) {
 		/* A previous driver may have ended with an interrupt raised and not acknowledged:
 		 * its status bits would assert the line as soon as INTx is on, and that interrupt,

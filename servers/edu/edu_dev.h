@@ -5,7 +5,8 @@
  * Registers (32-bit, BAR0): 0x00 identification (low byte 0xed), 0x04 liveness (reads back what
  * was written, inverted), 0x24 interrupt status, 0x60 raise (the written bits are or-ed into the
  * status and the interrupt asserted), 0x64 acknowledge (the written bits are cleared; the
- * interrupt is deasserted when none are left).
+ * interrupt is deasserted when none are left), 0x98 the DMA command (bit 0 set while a
+ * transfer runs: 100 ms of virtual time, during which the DMA registers ignore writes).
  */
 #ifndef EDU_DEV_H
 #define EDU_DEV_H
@@ -19,6 +20,8 @@
 #define EDU_IRQ_RAISE  (0x60 / 4)
 #define EDU_IRQ_ACK    (0x64 / 4)
 #define EDU_IRQ_BIT    0x1u
+#define EDU_DMA_CMD32  (0x98 / 4) /* the DMA command, bit 0 while a transfer runs */
+#define EDU_DMA_RUN    0x1u
 
 /* The capability slots edu_open() fills; a server's own slots start at EDU_SLOT_FREE. */
 enum edu_slot {
@@ -38,9 +41,9 @@ struct edu {
 
 /* Claims the first edu device no other server has claimed (waiting up to 10 s for one to be
  * released if all are claimed), maps its BAR0 (the whole frame) at an address from tacet_va_alloc,
- * clears any interrupt status a previous
- * driver left, binds the line to the notification (shared, with badge), then checks the device
- * answers.
+ * waits for a DMA transfer a previous driver left running to end and clears any interrupt
+ * status that driver left, binds the line to the notification (shared, with badge), then
+ * checks the device answers.
  * Returns 0, or prints `edu: cannot STEP: ERROR` and returns a negative TACET_E* code. */
 long edu_open(struct edu *e, unsigned long badge);
 /* The same with the device's slots from first_slot on, in enum edu_slot's order (first_slot +

@@ -305,9 +305,16 @@ static int device_matches(unsigned long i, const char *wanted)
 _Static_assert(TACET_CHILD_DEVICE_IRQ == TACET_CHILD_DEVICE + 1, "a device's slots are a pair");
 
 /* Give device d to the child: frame and IRQ into the pair of slots at `slot`. */
+/* A server gets its devices' frames to read and write. The PCI bus's memory window
+ * (tacet,pci-mmio32) comes with TACET_RIGHT_RELEASE too: the bus server is the authority over
+ * the functions in it, one root frame for all of them, and the only one that can quiet and
+ * reset each: it releases the DMA quarantine of one function's part of the window once that
+ * function's driver has ended and the function is quiet (servers/pci/pci.c). No other server
+ * gets RELEASE: init quiets and releases the devices it gave (quiet_devices). */
 static long give_one_device(unsigned long child, const struct tacet_bootinfo_device *d,
 			    unsigned long slot, struct tacet_bootinfo_device *desc)
 {
+	unsigned long rights = TACET_RIGHT_READ | TACET_RIGHT_WRITE;
 	long err = 0;
 
 	if (d->slot && (d->paddr & (TACET_PAGE_SIZE - 1)))
@@ -315,8 +322,10 @@ static long give_one_device(unsigned long child, const struct tacet_bootinfo_dev
 	*desc = *d;
 	desc->slot = d->slot ? (unsigned int)slot : 0;
 	desc->irq_slot = d->irq_slot ? (unsigned int)slot + 1 : 0;
+	if (tacet_compatible_matches(d->compatible, "tacet,pci-mmio32"))
+		rights |= TACET_RIGHT_RELEASE;
 	if (d->slot)
-		err = tacet_cap_give(child, d->slot, slot, TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+		err = tacet_cap_give(child, d->slot, slot, rights);
 	if (!err && d->irq_slot)
 		err = tacet_cap_give(child, d->irq_slot, slot + 1, TACET_RIGHT_WRITE);
 	return err;
@@ -448,8 +457,9 @@ static unsigned int quiet_one(unsigned long i, volatile uint8_t *regs, int virti
 
 /* Server s (number id) ended: each device it held is made quiet (quiet_one), then the DMA
  * quarantine of its frames goes back to the pool (tacet_device_release: init holds the devices
- * with TACET_RIGHT_RELEASE, its servers do not). PCI functions are the PCI server's to quiet
- * (not yet: docs/drivers.md). */
+ * with TACET_RIGHT_RELEASE, its servers do not, but the PCI server, for its window). PCI
+ * functions are the PCI server's to quiet, reset and release, one at a time, as their drivers
+ * end (give_one_device). */
 static void quiet_devices(unsigned int id)
 {
 	volatile uint8_t *regs = (volatile uint8_t *)PROBE_VA;

@@ -1,8 +1,9 @@
 /* pci: the PCI bus server: enumerates bus 0, assigns memory BARs and hands devices to drivers.
  *
  * Devices (from init, `pci:pci-host-ecam-generic+pci-mmio32+pci-intx`): the host bridge's
- * ECAM frame, the 32-bit memory window (tacet,pci-mmio32) as one frame, and the bridge's
- * INTx lines (tacet,pci-intx) as IRQ handler capabilities, in interrupt-map order.
+ * ECAM frame, the 32-bit memory window (tacet,pci-mmio32) as one frame, with
+ * TACET_RIGHT_RELEASE (this server is the authority over the functions in it), and the
+ * bridge's INTx lines (tacet,pci-intx) as IRQ handler capabilities, in interrupt-map order.
  *
  * At start it walks bus 0 (every function of multi-function devices), sizes each BAR by writing
  * all-ones and reading back, places the memory BARs in the 32-bit window at their natural
@@ -30,8 +31,9 @@
  * server never holds a capability that could change a driver.
  * A claim prints `pci: 00:SS.F claimed, command 0xCCCC`, PCI_IRQ
  * `pci: 00:SS.F INTx on, command 0xCCCC`; when the driver ends, the device is released:
- * `pci: 00:SS.F released (its driver ended), command 0xCCCC`, and may be claimed again (the
- * command register as the function reads it back).
+ * `pci: 00:SS.F released (its driver ended), command 0xCCCC` (the command register as the
+ * function reads it back), then `pci: 00:SS.F RESET; N pages back from its DMA quarantine`
+ * (below), and may be claimed again.
  *
  * A function nobody has claimed is quiet: bus mastering off (no DMA) and INTx disabled
  * (command register bit 10), set at enumeration and again at every release, so a device its
@@ -40,6 +42,24 @@
  * with PCI_IRQ. What the device itself still holds (an interrupt status, a computation) is its
  * next driver's to clear, between the two calls (a bus server cannot know device registers):
  * so an interrupt its previous driver left never reaches the next one.
+ *
+ * Reset and the DMA quarantine (issue 17): a driver's DMA frames are pinned to its BAR0 frame,
+ * a part of the window (kernel/object/frame.c), and those it still held when it ended wait in
+ * the window's quarantine, out of the pool. At the release, once bus mastering is off, a
+ * function that has a function-level reset (FLR in its PCI Express capability's Device
+ * Capabilities, or an Advanced Features capability) is reset: its transactions pending waited
+ * for (up to 100 ms), the reset, 100 ms untouched, then up to a second for its vendor ID to
+ * read back, and its BARs and line written again (RESET says which: "no function-level reset
+ * (it has none)", "function-level reset: it answers again", or "...: it does not answer").
+ * A function without FLR is given the same 100 ms, bus mastering off, before its frames go
+ * back: QEMU 7.2's edu was seen to write RAM with a DMA transfer it had begun (it makes one
+ * 100 ms after it is started) after bus mastering was turned off, into a page already back in
+ * the pool (another process's page table). Bus mastering off is what the specification says
+ * stops a function's requests; the wait covers a device that does not honour it within 100 ms.
+ * Only then does the server release, for each of the function's BARs, a frame derived from
+ * the window with RELEASE: the kernel gives back the frames pinned within it, and none of
+ * another function's. Drivers' BAR frames come from a copy of the window without RELEASE.
+ * QEMU 7.2's edu has no FLR; its nvme has (PCI Express capability).
  */
 #include <stdio.h>
 #include <tacet.h>
@@ -60,6 +80,25 @@
 #define CMD_MEMORY   (1u << 1)
 #define CMD_MASTER   (1u << 2)
 #define CMD_INTX_OFF (1u << 10) /* Interrupt Disable: the function does not assert INTx */
+#define STATUS_CAPS  (1u << 20) /* the status register's Capabilities List, as CFG_COMMAND reads */
+#define CFG_CAPS     0x34       /* the first capability's offset */
+#define MAX_CAPS     48         /* (256 - 64) / 4: a list that loops ends here */
+/* function-level reset (PCI Express Base Specification, 6.6.2), from one of two capabilities */
+#define CAP_EXP      0x10       /* PCI Express */
+#define EXP_DEVCAP   0x04
+#define EXP_DEVCAP_FLR (1u << 28)   /* Function Level Reset Capability */
+#define EXP_DEVCTL   0x08           /* Device Control, Device Status the high half */
+#define EXP_DEVCTL_FLR (1u << 15)   /* Initiate Function Level Reset */
+#define EXP_DEVSTA_TP  (1u << 21)   /* Transactions Pending (Device Status bit 5) */
+#define CAP_AF       0x13       /* Advanced Features: capabilities in byte 3 */
+#define AF_CAP_FLR   (1u << 25)     /* FLR Capability (byte 3, bit 1) */
+#define AF_CTL       0x04           /* AF Control (byte 0), AF Status (byte 1) */
+#define AF_CTL_FLR   (1u << 0)      /* Initiate FLR */
+#define AF_STA_TP    (1u << 8)      /* Transactions Pending */
+#define NS_PER_MS    1000000ull
+#define FLR_PENDING_MS 100  /* at most this long for transactions pending before an FLR */
+#define FLR_WAIT_MS  100    /* no access to the function this long after initiating one */
+#define FLR_READY_MS 1000   /* then up to this long for it to answer (its vendor ID) */
 #define BAR_IO       (1u << 0)
 #define BAR_TYPE_64  (2u << 1)
 #define BAR_TYPE_MASK (3u << 1)
@@ -86,7 +125,10 @@ static unsigned int nfuncs;
 static struct tacet_device ecam; /* unmapped; its notification takes the drivers' ends */
 static volatile uint8_t *bus0;   /* bus 0's configuration space */
 
-static const struct tacet_bootinfo_device *window; /* tacet,pci-mmio32 */
+/* tacet,pci-mmio32, with TACET_RIGHT_RELEASE: the frames a driver pinned to its function's
+ * part are released from the window's DMA quarantine once that function is quiet */
+static const struct tacet_bootinfo_device *window;
+static long driver_window;                         /* a copy of it without RELEASE: drivers' */
 static unsigned long window_next;                  /* the next free bus address in it */
 static const struct tacet_bootinfo_device *intx[MAX_INTX];
 static unsigned int nintx;
@@ -150,16 +192,35 @@ static void setup_bars(struct pci_func *f, unsigned int nbars)
 		else
 			mask = (lo & ~0xfu) ? 0xffffffff00000000ul | (lo & ~0xfu) : 0;
 		size = mask ? ~mask + 1 : 0;
-		if (size && (f->bar[i] = window_alloc(size)) != 0) {
-			f->size[i] = size;
-			cfg_write(f->dev, f->fn, off, (uint32_t)f->bar[i] | (orig & 0xf));
-		} else {
+		if (size && (f->bar[i] = window_alloc(size)) != 0)
+			f->size[i] = size; /* written by program() */
+		else
 			cfg_write(f->dev, f->fn, off, orig);
-		}
 		if (is64) {
 			cfg_write(f->dev, f->fn, off + 4, 0);
 			i++; /* the upper half is not a BAR of its own */
 		}
+	}
+}
+
+/* The placed BARs' addresses (a 64-bit BAR's upper half 0) and the INTx line, written into f's
+ * configuration space: at enumeration, and again after a function-level reset. */
+static void program(const struct pci_func *f)
+{
+	for (unsigned int i = 0; i < MAX_BARS; i++) {
+		unsigned int off = CFG_BAR0 + 4 * i;
+		uint32_t type = cfg_read(f->dev, f->fn, off) & 0xf; /* read-only bits */
+
+		if (!f->size[i])
+			continue;
+		cfg_write(f->dev, f->fn, off, (uint32_t)f->bar[i] | type);
+		if ((type & BAR_TYPE_MASK) == BAR_TYPE_64)
+			cfg_write(f->dev, f->fn, off + 4, 0);
+	}
+	if (f->pin) {
+		uint32_t intr = cfg_read(f->dev, f->fn, CFG_INTR);
+
+		cfg_write(f->dev, f->fn, CFG_INTR, (intr & ~0xffu) | (intx[f->intx]->irq & 0xff));
 	}
 }
 
@@ -184,12 +245,11 @@ static void probe(unsigned int dev, unsigned int fn)
 	setup_bars(f, header == 0 ? 6 : header == 1 ? 2 : 0);
 	intr = cfg_read(dev, fn, CFG_INTR);
 	f->pin = (intr >> 8) & 0xff;
-	if (f->pin >= 1 && f->pin <= 4 && nintx == MAX_INTX) {
+	if (f->pin >= 1 && f->pin <= 4 && nintx == MAX_INTX)
 		f->intx = intx_of(dev, f->pin);
-		cfg_write(dev, fn, CFG_INTR, (intr & ~0xffu) | (intx[f->intx]->irq & 0xff));
-	} else {
+	else
 		f->pin = 0;
-	}
+	program(f);
 	/* decoding its BARs, but quiet (no DMA, no INTx) until a driver claims it */
 	cfg_write(dev, fn, CFG_COMMAND, (cmd & ~(1u | CMD_MASTER)) | CMD_MEMORY | CMD_INTX_OFF);
 
@@ -234,6 +294,76 @@ static uint32_t func_intx_on(const struct pci_func *f)
 	return command_update(f, 0, CMD_INTX_OFF);
 }
 
+/* The offset of f's capability `id` (the list from CFG_CAPS, if the status says there is one;
+ * at most MAX_CAPS entries), or 0. */
+static unsigned int find_cap(const struct pci_func *f, unsigned int id)
+{
+	unsigned int off = 0;
+
+	if (cfg_read(f->dev, f->fn, CFG_COMMAND) & STATUS_CAPS)
+		off = cfg_read(f->dev, f->fn, CFG_CAPS) & 0xfc;
+	for (unsigned int n = 0; off >= 0x40 && n < MAX_CAPS; n++) {
+		uint32_t cap = cfg_read(f->dev, f->fn, off);
+
+		if ((cap & 0xff) == id)
+			return off;
+		off = (cap >> 8) & 0xfc;
+	}
+	return 0;
+}
+
+/* Where f's function-level reset is asked: the register (its dword), the bits of it to keep
+ * when writing it, the Initiate bit and the Transactions Pending bit. */
+struct flr {
+	unsigned int off;
+	uint32_t keep, initiate, pending;
+};
+
+/* f's function-level reset, from its PCI Express capability (Device Capabilities says FLR) or
+ * its Advanced Features capability: 1 and *r, or 0 if it has none. */
+static int flr_of(const struct pci_func *f, struct flr *r)
+{
+	unsigned int exp = find_cap(f, CAP_EXP), af = find_cap(f, CAP_AF);
+
+	if (exp && (cfg_read(f->dev, f->fn, exp + EXP_DEVCAP) & EXP_DEVCAP_FLR))
+		*r = (struct flr){ exp + EXP_DEVCTL, 0xffff, EXP_DEVCTL_FLR, EXP_DEVSTA_TP };
+	else if (af && (cfg_read(f->dev, f->fn, af) & AF_CAP_FLR))
+		*r = (struct flr){ af + AF_CTL, 0, AF_CTL_FLR, AF_STA_TP };
+	else
+		return 0;
+	return 1;
+}
+
+/* A function-level reset of f, bus mastering already off (func_quiesce); a function without
+ * one is left FLR_WAIT_MS to finish what it had begun. With a reset: up to FLR_PENDING_MS
+ * for the transactions it has pending to end, the reset, FLR_WAIT_MS without touching it, then
+ * up to FLR_READY_MS for its vendor ID to read back; then its BARs and line again (a reset
+ * function forgets them), decoding on, quiet. (The Status half of Device Control's dword is
+ * written 0: its error bits clear when written 1.) Returns 1 if the function answers again,
+ * 0 if it does not, -1 if it has no function-level reset. */
+static int func_reset(const struct pci_func *f)
+{
+	struct flr r;
+	unsigned int ms;
+
+	if (!flr_of(f, &r)) {
+		tacet_sleep_ns(FLR_WAIT_MS * NS_PER_MS); /* no reset: see the top */
+		return -1;
+	}
+	for (ms = 0; ms < FLR_PENDING_MS && (cfg_read(f->dev, f->fn, r.off) & r.pending); ms++)
+		tacet_sleep_ns(NS_PER_MS);
+	cfg_write(f->dev, f->fn, r.off, (cfg_read(f->dev, f->fn, r.off) & r.keep) | r.initiate);
+	tacet_sleep_ns(FLR_WAIT_MS * NS_PER_MS);
+	for (ms = 0; (cfg_read(f->dev, f->fn, CFG_ID) & 0xffff) != f->vendor; ms += 10) {
+		if (ms >= FLR_READY_MS)
+			return 0;
+		tacet_sleep_ns(10 * NS_PER_MS);
+	}
+	program(f);
+	command_update(f, CMD_MEMORY | CMD_INTX_OFF, CMD_MASTER);
+	return 1;
+}
+
 static void enumerate(void)
 {
 	for (unsigned int dev = 0; dev < 32; dev++) {
@@ -258,6 +388,15 @@ static struct pci_func *find_func(const struct tacet_msg *msg)
 		if (funcs[i].vendor == msg->w[0] && funcs[i].device == msg->w[1] && index-- == 0)
 			return &funcs[i];
 	return NULL;
+}
+
+/* BAR i of f as a frame in slot, derived from the window's capability in `from` (with its
+ * rights: RELEASE or not). */
+static long bar_derive(const struct pci_func *f, unsigned int i, unsigned long from,
+		       unsigned long slot)
+{
+	return tacet_frame_derive(from, slot, (f->bar[i] - window->paddr) / TACET_PAGE_SIZE,
+				  (f->size[i] + TACET_PAGE_SIZE - 1) / TACET_PAGE_SIZE);
 }
 
 /* PCI_CLAIM: decode everything first, then watch the driver (its process capability came
@@ -285,9 +424,7 @@ static long claim(struct tacet_service *s, const struct tacet_msg *msg, struct t
 	bar = tacet_service_reply_slot(s); /* freed once the reply has gone */
 	if (bar < 0)
 		return bar;
-	err = tacet_frame_derive(window->slot, (unsigned long)bar,
-				 (f->bar[0] - window->paddr) / TACET_PAGE_SIZE,
-				 (f->size[0] + TACET_PAGE_SIZE - 1) / TACET_PAGE_SIZE);
+	err = bar_derive(f, 0, (unsigned long)driver_window, (unsigned long)bar);
 	if (err)
 		return err;
 	f->claimed = 1;
@@ -331,16 +468,57 @@ static void call(struct tacet_service *s, const struct tacet_msg *msg, struct ta
 	reply->w[0] = (unsigned long)err;
 }
 
-/* Drivers ended (ENDED_BIT(i): funcs[i]'s): their devices are free again. */
+/* f is quiet: the frames its drivers pinned to its BARs (to a part of the window in each)
+ * back from the window's DMA quarantine. Returns the pages, or a negative TACET_E* code. */
+static long func_release_dma(const struct pci_func *f)
+{
+	long back = 0;
+
+	for (unsigned int i = 0; i < MAX_BARS; i++) {
+		long slot = f->size[i] ? tacet_slot_alloc() : 0, n;
+
+		if (!f->size[i])
+			continue;
+		n = slot < 0 ? slot : bar_derive(f, i, window->slot, (unsigned long)slot);
+		if (!n)
+			n = tacet_device_release((unsigned long)slot);
+		if (slot > 0)
+			tacet_slot_free((unsigned long)slot);
+		if (n < 0)
+			return n;
+		back += n;
+	}
+	return back;
+}
+
+/* Drivers ended (ENDED_BIT(i): funcs[i]'s): each function is made quiet (bus mastering and
+ * INTx off), reset where it can be (func_reset), and only then are the frames its driver
+ * pinned released from the DMA quarantine; the function is free again. */
 static void release(struct tacet_device *dev, long ended)
 {
+	static const char *const resets[] = { "no function-level reset (it has none)",
+					      "function-level reset: it does not answer",
+					      "function-level reset: it answers again" };
+
 	(void)dev;
 	for (unsigned int i = 0; i < nfuncs; i++) {
-		if (!(ended & (long)ENDED_BIT(i)) || !funcs[i].claimed)
+		struct pci_func *f = &funcs[i];
+		long back;
+		int reset;
+
+		if (!(ended & (long)ENDED_BIT(i)) || !f->claimed)
 			continue;
-		funcs[i].claimed = 0;
-		printf("pci: 00:%02x.%x released (its driver ended), command %#06x\n", funcs[i].dev,
-		       funcs[i].fn, func_quiesce(&funcs[i]));
+		printf("pci: 00:%02x.%x released (its driver ended), command %#06x\n", f->dev, f->fn,
+		       func_quiesce(f));
+		reset = func_reset(f);
+		back = func_release_dma(f);
+		if (back < 0)
+			printf("pci: 00:%02x.%x %s; its DMA quarantine not released: %s\n", f->dev,
+			       f->fn, resets[reset + 1], tacet_strerror(back));
+		else
+			printf("pci: 00:%02x.%x %s; %ld pages back from its DMA quarantine\n", f->dev,
+			       f->fn, resets[reset + 1], back);
+		f->claimed = 0;
 	}
 }
 
@@ -348,6 +526,7 @@ static void release(struct tacet_device *dev, long ended)
 static long find_devices(void)
 {
 	const struct tacet_bootinfo_device *d;
+	long err;
 
 	window = tacet_device_find("tacet,pci-mmio32", 0);
 	for (unsigned int i = 0; (d = tacet_device_find("tacet,pci-intx", i)) != NULL; i++)
@@ -355,6 +534,13 @@ static long find_devices(void)
 			intx[nintx++] = d;
 	if (!window)
 		return -TACET_ENOENT;
+	driver_window = tacet_slot_alloc();
+	if (driver_window < 0)
+		return driver_window;
+	err = tacet_cap_copy(window->slot, (unsigned long)driver_window,
+			     TACET_RIGHT_READ | TACET_RIGHT_WRITE, 0);
+	if (err)
+		return err;
 	return tacet_device_open(&ecam, "pci-host-ecam-generic", 0,
 				 TACET_DEVICE_NO_MAP | TACET_DEVICE_NO_IRQ);
 }

@@ -450,13 +450,36 @@ static void test_frame_new_errors(void **state)
 #define Q_DEV  10 /* a device frame: READ, WRITE and, if asked, RELEASE */
 #define Q_RAM  11 /* a 4-page RAM frame */
 #define Q_DEV2 12 /* another device */
+/* ... and the parts test's: a PCI bus's window, a root frame for every function, and parts */
+#define Q_WIN      13 /* the window: READ, WRITE, RELEASE (the bus server's) */
+#define Q_A        14 /* function A's part, derived from it (RELEASE kept) */
+#define Q_B        15 /* function B's part */
+#define Q_A_DRIVER 16 /* A's part as its driver holds it: no RELEASE */
+#define Q_A_PAGE   17 /* a page derived from the driver's part */
+#define Q_RAM2     18 /* a 2-page RAM frame, B's driver's DMA */
+#define Q_LAST     Q_RAM2
 
-static long call(void (*sys)(struct thread *), unsigned long a0, unsigned long a1)
+static long call4(void (*sys)(struct thread *), unsigned long a0, unsigned long a1,
+		  unsigned long a2, unsigned long a3)
 {
 	arch_ctx_set_ret(&sc.thread.ctx, 0, a0);
 	arch_ctx_set_ret(&sc.thread.ctx, 1, a1);
+	arch_ctx_set_ret(&sc.thread.ctx, 2, a2);
+	arch_ctx_set_ret(&sc.thread.ctx, 3, a3);
 	sys(&sc.thread);
 	return (long)arch_ctx_arg(&sc.thread.ctx, 0);
+}
+
+static long call(void (*sys)(struct thread *), unsigned long a0, unsigned long a1)
+{
+	return call4(sys, a0, a1, 0, 0);
+}
+
+/* Destroy, as the reaper does, every object whose last reference went. */
+static void reap(void)
+{
+	while (reaped < fake_destroyed_count())
+		frame_destroy((struct frame *)fake_destroyed(reaped++));
 }
 
 static struct frame *q_setup(uint32_t dev_rights)
@@ -482,11 +505,9 @@ static struct frame *q_setup(uint32_t dev_rights)
 
 static void q_teardown(void)
 {
-	cap_clear(&sc.proc.cspace->slots[Q_DEV]);
-	cap_clear(&sc.proc.cspace->slots[Q_DEV2]);
-	cap_clear(&sc.proc.cspace->slots[Q_RAM]);
-	while (reaped < fake_destroyed_count())
-		frame_destroy((struct frame *)fake_destroyed(reaped++));
+	for (unsigned int i = Q_DEV; i <= Q_LAST; i++)
+		cap_clear(&sc.proc.cspace->slots[i]);
+	reap();
 	cspace_free(sc.proc.cspace);
 	account_put(sc.acct);
 	assert_int_equal(kalloc_live(), sc.objects_before);
@@ -547,6 +568,85 @@ static void test_unpinned_frame_goes_and_release_needs_the_right(void **state)
 	q_teardown();
 }
 
+/* A PCI bus's window: one 4-page root frame for every function, function A's part its pages
+ * 0-1, B's 2-3, each derived by the bus server (which holds the window with RELEASE). A's
+ * driver pins the 4-page RAM frame to its copy of A's part (no RELEASE), B's driver the 2-page
+ * one to B's part; both drivers end, their frames in the window's quarantine (6 pages). A
+ * derived frame has its source's rights: nothing derived from the driver's copy releases. */
+static struct frame *parts_scene(void)
+{
+	struct cap *slots;
+	struct frame *win, *ram2;
+
+	q_setup(TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	slots = sc.proc.cspace->slots;
+	win = frame_wrap(NULL, 0x40000000, 4, 1);
+	ram2 = frame_alloc(sc.acct, 2);
+	assert_non_null(ram2);
+	cap_install(&slots[Q_WIN], &win->obj,
+		    TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_RIGHT_RELEASE, 0);
+	cap_install(&slots[Q_RAM2], &ram2->obj, TACET_RIGHTS_ALL, 0);
+	assert_int_equal(call4(sys_frame_derive, Q_WIN, Q_A, 0, 2), 0);
+	assert_int_equal(call4(sys_frame_derive, Q_WIN, Q_B, 2, 2), 0);
+	assert_int_equal(call4(sys_cap_copy, Q_A, Q_A_DRIVER, TACET_RIGHTS_ALL, 0), 0);
+	assert_int_equal(call4(sys_frame_derive, Q_A_DRIVER, Q_A_PAGE, 1, 1), 0);
+	assert_int_equal(call(sys_device_release, Q_A_DRIVER, 0), -TACET_EPERM);
+	assert_int_equal(call(sys_device_release, Q_A_PAGE, 0), -TACET_EPERM); /* not gained */
+
+	assert_int_equal(call(sys_frame_pin, Q_RAM, Q_A_DRIVER), 0);
+	assert_int_equal(arch_ctx_arg(&sc.thread.ctx, 1), ((struct frame *)slots[Q_RAM].obj)->pa);
+	assert_int_equal(call(sys_frame_pin, Q_RAM, Q_A_PAGE), 0); /* within A: still A's pin */
+	assert_int_equal(call(sys_frame_pin, Q_RAM, Q_B), -TACET_EBUSY);   /* another function */
+	assert_int_equal(call(sys_frame_pin, Q_RAM, Q_WIN), -TACET_EBUSY); /* more than A */
+	assert_int_equal(call(sys_frame_pin, Q_RAM2, Q_B), 0);
+	for (unsigned int i = Q_A_DRIVER; i <= Q_A_PAGE; i++)
+		cap_clear(&slots[i]); /* A's driver ends: its part stays, the pin's */
+	cap_clear(&slots[Q_RAM]);
+	cap_clear(&slots[Q_RAM2]);
+	reap();
+	assert_int_equal(fake_pages_in_use(), 1 + 4 + 2); /* the cspace's page, the frames' */
+	assert_int_equal(win->quarantined_pages, 6);
+	return win;
+}
+
+/* B's part released (B's function made quiet by the bus server): B's 2 pages back, A's 4 still
+ * in quarantine however often B's part is released; then A's part, derived anew as the bus
+ * server does at A's end, gives back A's, and the part A's driver pinned to goes with them. */
+static void test_release_of_a_part_leaves_the_others(void **state)
+{
+	struct frame *win = parts_scene();
+	size_t ended;
+
+	(void)state;
+	assert_int_equal(call(sys_device_release, Q_B, 0), 2);
+	assert_int_equal(fake_pages_in_use(), 1 + 4);
+	assert_int_equal(win->quarantined_pages, 4);
+	assert_int_equal(call(sys_device_release, Q_B, 0), 0);
+	assert_int_equal(fake_pages_in_use(), 1 + 4);
+	cap_clear(&sc.proc.cspace->slots[Q_A]);
+	reap();
+	ended = fake_destroyed_count();
+	assert_int_equal(call4(sys_frame_derive, Q_WIN, Q_A, 0, 2), 0);
+	assert_int_equal(call(sys_device_release, Q_A, 0), 4);
+	assert_int_equal(fake_pages_in_use(), 1);
+	assert_int_equal(win->quarantined_pages, 0);
+	assert_int_equal(fake_destroyed_count(), ended + 1); /* the part the pin kept */
+	q_teardown();
+}
+
+/* The window's root released: every part's frames back. */
+static void test_root_release_releases_every_part(void **state)
+{
+	struct frame *win = parts_scene();
+
+	(void)state;
+	assert_int_equal(call(sys_device_release, Q_WIN, 0), 6);
+	assert_int_equal(fake_pages_in_use(), 1);
+	assert_int_equal(win->quarantined_pages, 0);
+	assert_int_equal(sc.acct->used, 2 * kalloc_size(sizeof(struct frame))); /* A, B: parts */
+	q_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -561,6 +661,10 @@ int main(void)
 						check_nothing_left),
 		cmocka_unit_test_setup_teardown(test_unpinned_frame_goes_and_release_needs_the_right,
 						reset, check_nothing_left),
+		cmocka_unit_test_setup_teardown(test_release_of_a_part_leaves_the_others, reset,
+						check_nothing_left),
+		cmocka_unit_test_setup_teardown(test_root_release_releases_every_part, reset,
+						check_nothing_left),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

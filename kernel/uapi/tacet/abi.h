@@ -91,8 +91,9 @@ enum tacet_sys {
 				      * pages go to the device's quarantine, not back to the pool */
 	TACET_SYS_FRAME_UNPIN = 39,  /* (frame) -> 0: its device is done with it */
 	TACET_SYS_DEVICE_RELEASE = 40, /* (device) -> pages: the device was made quiet (reset):
-				      * its quarantine goes back to the pool (needs
-				      * TACET_RIGHT_RELEASE on the device frame) */
+				      * the frames of its quarantine pinned within this device
+				      * frame go back to the pool (needs TACET_RIGHT_RELEASE on
+				      * it; a derived frame has its source's rights at most) */
 	TACET_SYS_COUNT
 };
 

@@ -416,8 +416,10 @@ static inline long tacet_frame_unpin(unsigned long slot)
 }
 
 /* The device whose frame is in slot was made quiet (reset): the frames that ended pinned to
- * it go back to the pool. Needs TACET_RIGHT_RELEASE on it (init's, not a driver's). Returns
- * the pages released or a negative TACET_E* code. */
+ * it, or to a part of it (a frame derived from it), go back to the pool; those pinned to
+ * another part of its root stay. Needs TACET_RIGHT_RELEASE on it (init's, or the PCI
+ * server's for its window; never a driver's). Returns the pages released or a negative
+ * TACET_E* code. */
 static inline long tacet_device_release(unsigned long slot)
 {
 	return tacet_syscall1(TACET_SYS_DEVICE_RELEASE, slot);
