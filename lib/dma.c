@@ -51,7 +51,7 @@ void tacet_dma_free(struct tacet_dma *dma)
 	if (!dma->va)
 		return;
 	tacet_unmap(TACET_CHILD_SELF, (unsigned long)dma->va, dma->size / TACET_PAGE_SIZE);
-	tacet_frame_unpin(dma->slot); /* the caller says the device is done with it */
+	tacet_frame_unpin(dma->slot, dma_device); /* the caller says the device is done with it */
 	tacet_slot_free(dma->slot); /* the frame goes with its last capability */
 	tacet_va_free((unsigned long)dma->va, dma->size / TACET_PAGE_SIZE);
 	memset(dma, 0, sizeof(*dma));

@@ -332,19 +332,28 @@ void sys_frame_pin(struct thread *t)
 	syscall_ret(t, 0);
 }
 
-/* (frame) -> 0: the device is done with it (WRITE, as to pin it). */
+/* (frame, device) -> 0: the device is done with the frame (WRITE on both, as to pin it). Only
+ * with the device it is pinned to (or a frame it lies within): whoever else holds the frame, a
+ * client that lent it to a driver, could otherwise unpin it while the device writes, and the
+ * frame would end straight to the pool (TACET_EPERM). */
 void sys_frame_unpin(struct thread *t)
 {
 	long err;
 	struct frame *f = decode_frame(t, 0, TACET_RIGHT_WRITE, &err);
+	struct frame *dev = f ? decode_frame(t, 1, TACET_RIGHT_WRITE, &err) : NULL;
+	struct frame *root = f ? root_of(f) : NULL;
 
-	if (!f) {
+	if (!dev) {
 		syscall_ret(t, -err);
 		return;
 	}
-	if (root_of(f)->pinned_to) {
-		kobj_put(&root_of(f)->pinned_to->obj);
-		root_of(f)->pinned_to = NULL;
+	if (root->pinned_to && !within(root->pinned_to, dev)) {
+		syscall_ret(t, -TACET_EPERM); /* only who drives the device says it is done */
+		return;
+	}
+	if (root->pinned_to) {
+		kobj_put(&root->pinned_to->obj);
+		root->pinned_to = NULL;
 	}
 	syscall_ret(t, 0);
 }

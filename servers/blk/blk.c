@@ -165,7 +165,7 @@ static void slot_free(unsigned long *slot)
 static void frame_free(unsigned long *slot)
 {
 	if (*slot)
-		tacet_frame_unpin(*slot);
+		tacet_frame_unpin(*slot, tacet_dma_device_slot());
 	slot_free(slot);
 }
 

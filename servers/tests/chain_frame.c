@@ -61,7 +61,7 @@ int main(void)
 	word = 0;
 	if (tacet_frame_pin(last, TACET_CHILD_DEVICE, &pa, &pages) < 0 || poke(last, &word, 0))
 		word = 0;
-	tacet_frame_unpin(last); /* (the root's pin: the "device" is done with it) */
+	tacet_frame_unpin(last, TACET_CHILD_DEVICE); /* (the root's pin: the "device" is done with it) */
 	printf("chain_frame: the last one is the root's page (%#lx, %lu page) and reads %#lx: %s\n",
 	       pa, pages, word, verdict(pa == root_pa && pages == 1 && word == PATTERN));
 	err = tacet_cap_delete(SLOT_FRAME); /* the root lives on in the last one */

@@ -90,8 +90,8 @@ static void runs(void)
 	before = used_bytes();
 	tacet_unmap(TACET_CHILD_SELF, A_VA, RUN_PAGES);
 	tacet_unmap(TACET_CHILD_SELF, B_VA, RUN_PAGES);
-	tacet_frame_unpin(SLOT_A); /* the "device" never used them */
-	tacet_frame_unpin(SLOT_B);
+	tacet_frame_unpin(SLOT_A, TACET_CHILD_DEVICE); /* the "device" never used them */
+	tacet_frame_unpin(SLOT_B, TACET_CHILD_DEVICE);
 	tacet_cap_delete(SLOT_A);
 	tacet_cap_delete(SLOT_B);
 	/* the page tables the mappings grew stay with the address space: only count the pages */

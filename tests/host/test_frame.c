@@ -557,7 +557,11 @@ static void test_unpinned_frame_goes_and_release_needs_the_right(void **state)
 
 	(void)state;
 	assert_int_equal(call(sys_frame_pin, Q_RAM, Q_DEV), 0);
-	assert_int_equal(call(sys_frame_unpin, Q_RAM, 0), 0);
+	/* only the device it is pinned to unpins it: not another, not the frame itself */
+	assert_int_equal(call(sys_frame_unpin, Q_RAM, Q_DEV2), -TACET_EPERM);
+	assert_int_equal(call(sys_frame_unpin, Q_RAM, Q_RAM), -TACET_EPERM);
+	assert_int_equal(call(sys_frame_unpin, Q_RAM, 0), -TACET_EBADSLOT);
+	assert_int_equal(call(sys_frame_unpin, Q_RAM, Q_DEV), 0);
 	assert_int_equal(dev->obj.refs, 1);
 	cap_clear(&sc.proc.cspace->slots[Q_RAM]);
 	while (reaped < fake_destroyed_count())

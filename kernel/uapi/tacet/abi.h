@@ -89,7 +89,8 @@ enum tacet_sys {
 				      * a2 = its pages: the frame is the device's to DMA into
 				      * (device: a device frame, WRITE); if it ends while pinned its
 				      * pages go to the device's quarantine, not back to the pool */
-	TACET_SYS_FRAME_UNPIN = 39,  /* (frame) -> 0: its device is done with it */
+	TACET_SYS_FRAME_UNPIN = 39,  /* (frame, device) -> 0: the device it is pinned to (this
+				      * one, or one within it) is done with it; EPERM for another */
 	TACET_SYS_DEVICE_RELEASE = 40, /* (device) -> pages: the device was made quiet (reset):
 				      * the frames of its quarantine pinned within this device
 				      * frame go back to the pool (needs TACET_RIGHT_RELEASE on

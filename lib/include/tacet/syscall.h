@@ -409,10 +409,12 @@ static inline long tacet_frame_pin(unsigned long slot, unsigned long device, uns
 	return a0;
 }
 
-/* The device is done with the frame in slot: it ends as any frame from now on. */
-static inline long tacet_frame_unpin(unsigned long slot)
+/* The device (its frame in device_slot, the one the frame was pinned to) is done with the frame
+ * in slot: it ends as any frame from now on. -TACET_EPERM with another device: a client that
+ * lent a driver its frame cannot take the driver's pin away. */
+static inline long tacet_frame_unpin(unsigned long slot, unsigned long device_slot)
 {
-	return tacet_syscall1(TACET_SYS_FRAME_UNPIN, slot);
+	return tacet_syscall2(TACET_SYS_FRAME_UNPIN, slot, device_slot);
 }
 
 /* The device whose frame is in slot was made quiet (reset): the frames that ended pinned to
