@@ -304,13 +304,21 @@ static int device_matches(unsigned long i, const char *wanted)
 
 _Static_assert(TACET_CHILD_DEVICE_IRQ == TACET_CHILD_DEVICE + 1, "a device's slots are a pair");
 
+/* A PCI bus's memory window: its bus server's to quiet and release (give_one_device). */
+static int bus_window(const struct tacet_bootinfo_device *d)
+{
+	return tacet_compatible_matches(d->compatible, "tacet,pci-mmio32");
+}
+
 /* Give device d to the child: frame and IRQ into the pair of slots at `slot`. */
 /* A server gets its devices' frames to read and write. The PCI bus's memory window
  * (tacet,pci-mmio32) comes with TACET_RIGHT_RELEASE too: the bus server is the authority over
  * the functions in it, one root frame for all of them, and the only one that can quiet and
  * reset each: it releases the DMA quarantine of one function's part of the window once that
- * function's driver has ended and the function is quiet (servers/pci/pci.c). No other server
- * gets RELEASE: init quiets and releases the devices it gave (quiet_devices). */
+ * function's driver has ended and the function is quiet (servers/pci/pci.c), and the whole
+ * window's when it starts again after an end (not init, which cannot quiet the functions).
+ * No other server gets RELEASE: init quiets and releases the devices it gave
+ * (quiet_devices). */
 static long give_one_device(unsigned long child, const struct tacet_bootinfo_device *d,
 			    unsigned long slot, struct tacet_bootinfo_device *desc)
 {
@@ -322,7 +330,7 @@ static long give_one_device(unsigned long child, const struct tacet_bootinfo_dev
 	*desc = *d;
 	desc->slot = d->slot ? (unsigned int)slot : 0;
 	desc->irq_slot = d->irq_slot ? (unsigned int)slot + 1 : 0;
-	if (tacet_compatible_matches(d->compatible, "tacet,pci-mmio32"))
+	if (bus_window(d))
 		rights |= TACET_RIGHT_RELEASE;
 	if (d->slot)
 		err = tacet_cap_give(child, d->slot, slot, rights);
@@ -471,8 +479,8 @@ static void quiet_devices(unsigned int id)
 		int virtio;
 		long n;
 
-		if (device_owner[i] != id + 1 || !d->slot)
-			continue;
+		if (device_owner[i] != id + 1 || !d->slot || bus_window(d))
+			continue; /* a bus window: the bus server's next start releases it */
 		virtio = !strcmp(d->compatible, VIRTIO_MMIO_COMPATIBLE) && virtio_id(i);
 		if (!(d->paddr & (TACET_PAGE_SIZE - 1)) &&
 		    tacet_map(TACET_SLOT_SELF_PROCESS, d->slot, PROBE_VA,

@@ -119,6 +119,11 @@ struct pci_func {
 	unsigned long owner;          /* the claiming driver's badge (init's server number + 1) */
 };
 
+/* Defined only by the test build pci_dying (servers/tests/pcidying.c): told that a claimed
+ * function's driver ended, before the function is quieted, its first instance faults, so
+ * that the next instance finds a function left running and its frames in the quarantine. */
+void pci_driver_ended(void) __attribute__((weak));
+
 static struct pci_func funcs[MAX_FUNCS];
 static unsigned int nfuncs;
 
@@ -508,6 +513,8 @@ static void release(struct tacet_device *dev, long ended)
 
 		if (!(ended & (long)ENDED_BIT(i)) || !f->claimed)
 			continue;
+		if (pci_driver_ended)
+			pci_driver_ended();
 		printf("pci: 00:%02x.%x released (its driver ended), command %#06x\n", f->dev, f->fn,
 		       func_quiesce(f));
 		reset = func_reset(f);
@@ -520,6 +527,24 @@ static void release(struct tacet_device *dev, long ended)
 			       f->fn, resets[reset + 1], back);
 		f->claimed = 0;
 	}
+}
+
+/* A restart: the previous instance ended, perhaps with functions its drivers left running and
+ * their frames in the window's DMA quarantine (init does not release a bus window: it cannot
+ * quiet the functions). Every function is quiet now (enumerate: bus mastering off), so after
+ * the wait a function without a reset gets (func_reset), the whole window's quarantine goes. */
+static void release_window(void)
+{
+	long back;
+
+	tacet_sleep_ns(FLR_WAIT_MS * NS_PER_MS);
+	back = tacet_device_release(window->slot);
+	if (back < 0)
+		printf("pci: instance %lu: the window's DMA quarantine not released: %s\n",
+		       tacet_instance(), tacet_strerror(back));
+	else
+		printf("pci: instance %lu: every function quiet; %ld pages back from the window's "
+		       "DMA quarantine\n", tacet_instance(), back);
 }
 
 /* The ECAM (unmapped), the 32-bit window and the INTx lines init gave. */
@@ -578,6 +603,8 @@ int main(void)
 	window_next = window->paddr;
 	enumerate();
 	printf("pci: %u functions on bus 0\n", nfuncs);
+	if (tacet_instance())
+		release_window();
 
 	err = tacet_service_open(&service, "pci",
 				 TACET_RIGHT_WRITE | TACET_RIGHT_GRANT | INIT_BADGE_CLIENTS, &ecam);

@@ -197,3 +197,8 @@ SERVER_SRCS_rng_dying := servers/rng/rng.c servers/tests/rngdying.c
 SERVER_SRCS_canary_blk := servers/tests/canary.c servers/tests/canary_blk.c
 SERVER_SRCS_canary_rng := servers/tests/canary.c servers/tests/canary_rng.c
 SERVER_SRCS_blkinflight := servers/tests/blkinflight.c
+
+# pci_dying: the PCI bus server built with pcidying.c, whose first instance faults when a
+# driver ends, before it quiets the function (qemu/pci-dies-quarantine).
+SERVERS += pci_dying
+SERVER_SRCS_pci_dying := servers/pci/pci.c servers/tests/pcidying.c
