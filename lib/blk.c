@@ -7,7 +7,8 @@
  * one of this client's completions or the service's BLK_RETRY_BIT. Waits end at b->timeout_ns
  * (a timer on the notification, TIMER_BIT, armed once for as long as it is not due). A service
  * that ended is reached again on its next instance and every request in flight submitted again
- * (reconnect: b->req keeps them as submitted). Not
+ * (reconnect: b->req keeps them as submitted); a wait learns of the end at once, by the
+ * kernel's watch of the service's endpoint (GONE_BIT), not at its timeout. Not
  * thread-safe: one thread per struct tacet_blk. */
 #include <string.h>
 #include <tacet.h>
@@ -17,6 +18,7 @@
 #define SHIFT     0                   /* request id i is bit i */
 #define RETRY_BIT BLK_RETRY_BIT(SHIFT) /* bit 16 */
 #define TIMER_BIT (1ul << 17)          /* this side's own: a wait's deadline */
+#define GONE_BIT  (1ul << 18)          /* this side's own: the service's endpoint ended */
 #define IDS_MASK  ((1ul << BLK_IDS) - 1)
 #define RECONNECT_TRIES   1000 /* lookups that may still reach the ended instance's name */
 #define RECONNECT_WAIT_MS 10000 /* for init to publish the next instance's */
@@ -60,6 +62,8 @@ static long session(struct tacet_blk *b)
 			       b->bytes, NULL);
 	if (!err)
 		err = send_cap(b, BLK_ATTACH, b->ntfn, TACET_RIGHT_WRITE, SHIFT, NULL);
+	if (!err)
+		err = tacet_endpoint_watch(b->ep, b->ntfn, GONE_BIT);
 	if (!err) {
 		b->first = opened.w[1];
 		b->sectors = opened.w[2];
@@ -127,7 +131,7 @@ static long take_bits(struct tacet_blk *b, uint64_t deadline)
 		return bits;
 	if ((unsigned long)bits & TIMER_BIT) {
 		b->armed = 0;
-		if ((unsigned long)bits & (IDS_MASK | RETRY_BIT))
+		if ((unsigned long)bits & (IDS_MASK | RETRY_BIT | GONE_BIT))
 			return bits & ~(long)TIMER_BIT;
 		return deadline && tacet_time() >= deadline ? -TACET_EBUSY : 0;
 	}
@@ -140,7 +144,8 @@ static uint64_t deadline_of(struct tacet_blk *b)
 }
 
 /* One wait for the notification's bits (the deadline fixed at a call's first wait), the
- * completions among them kept in b->done: 0, or the error (the timeout: -TACET_EBUSY). */
+ * completions among them kept in b->done: 0, or the error (the service ended: -TACET_EDEAD;
+ * the timeout: -TACET_EBUSY). */
 static long wait_bits(struct tacet_blk *b, uint64_t *deadline)
 {
 	long bits;
@@ -151,6 +156,10 @@ static long wait_bits(struct tacet_blk *b, uint64_t *deadline)
 	if (bits < 0)
 		return bits;
 	b->done |= (uint32_t)bits & b->busy;
+	if ((unsigned long)bits & GONE_BIT) {
+		b->ends_seen++;
+		return -TACET_EDEAD;
+	}
 	return 0;
 }
 
@@ -184,6 +193,20 @@ static long send(struct tacet_blk *b, long id)
 	return r;
 }
 
+/* Before the session on the next instance: the bits the ended one left on the notification
+ * taken, its completions kept (they came before its end), the rest dropped (its watch's
+ * GONE_BIT, a retry it offered; a timer that came), so that no wait on the next instance
+ * mistakes them for its. */
+static void forget_ended(struct tacet_blk *b)
+{
+	long bits = tacet_poll(b->ntfn);
+
+	if (bits > 0)
+		b->done |= (uint32_t)bits & b->busy;
+	if (bits > 0 && ((unsigned long)bits & TIMER_BIT))
+		b->armed = 0; /* its timer came: none is armed now */
+}
+
 /* The service ended (a call said -TACET_EDEAD): reach its next instance (init restarts it), open
  * the session again and submit every request in flight again (the new instance knows nothing of
  * the old one's; a request the old device finished is done once more, which a read or a write
@@ -200,6 +223,8 @@ static long reconnect(struct tacet_blk *b)
 			tacet_sleep_ns(1000000);
 			continue;
 		}
+		if (!err)
+			forget_ended(b);
 		if (!err)
 			err = session(b);
 		for (long id = 0; !err && id < BLK_IDS; id++)
@@ -238,8 +263,9 @@ static long alive(struct tacet_blk *b)
 	return call(b, TACET_TAG(BLK_INFO, 0), 0, 0, 0, 0, NULL) == -TACET_EDEAD ? -TACET_EDEAD : 0;
 }
 
-/* Take the notification's bits until one of `want` has completed, or the timeout (at which an
- * ended service is reconnected to, its requests submitted again, and the wait goes on). */
+/* Take the notification's bits until one of `want` has completed; when the service ends (its
+ * endpoint's watch says so, or a timeout finds it gone), its next instance is reconnected to,
+ * the requests submitted again, and the wait goes on. */
 static long await(struct tacet_blk *b, uint32_t want)
 {
 	uint64_t deadline = 0;
@@ -247,7 +273,7 @@ static long await(struct tacet_blk *b, uint32_t want)
 	while (!(b->done & want)) {
 		long err = wait_bits(b, &deadline);
 
-		if (err == -TACET_EBUSY && alive(b) == -TACET_EDEAD) {
+		if (err == -TACET_EDEAD || (err == -TACET_EBUSY && alive(b) == -TACET_EDEAD)) {
 			err = reconnect(b); /* the service ended while we waited */
 			deadline = 0;
 		}

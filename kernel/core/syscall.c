@@ -190,6 +190,7 @@ static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_FRAME_PIN] = sys_frame_pin,
 	[TACET_SYS_FRAME_UNPIN] = sys_frame_unpin,
 	[TACET_SYS_DEVICE_RELEASE] = sys_device_release,
+	[TACET_SYS_ENDPOINT_WATCH] = sys_endpoint_watch,
 };
 
 /* (syscall.h) For a teardown the call left (or found): its result is kept (whatever else the

@@ -1,4 +1,5 @@
-/* endpoint.c: synchronous IPC. Owns the endpoint queues and each thread's IPC fields; BKL held.
+/* endpoint.c: synchronous IPC. Owns the endpoint queues, their watchers (ENDPOINT_WATCH) and each
+ * thread's IPC fields; BKL held.
  *
  * A call meets a waiting receiver or queues; a receive meets a waiting sender or queues. The
  * receiver of a call owes the caller a reply (reply_to / replier link the two) and the caller
@@ -21,10 +22,20 @@ struct endpoint *endpoint_new(struct process *owner)
 	if (ep) {
 		ep->owner = owner;
 		list_push_back(&owner->endpoints, &ep->owner_link);
+		list_init(&ep->watchers);
 	}
 	return ep;
 }
 
+void endpoint_unwatch(struct notification *n)
+{
+	if (n->watching) {
+		list_remove(&n->watch_link);
+		n->watching = NULL;
+	}
+}
+
+/* Its end: callers and receivers get TACET_EDEAD, watchers their badge. */
 void endpoint_end(struct endpoint *ep)
 {
 	if (ep->owner) {
@@ -33,6 +44,13 @@ void endpoint_end(struct endpoint *ep)
 	}
 	thread_wake_all(&ep->senders, TACET_EDEAD);
 	thread_wake_all(&ep->receivers, TACET_EDEAD);
+	while (!list_empty(&ep->watchers)) {
+		struct notification *n = list_entry(ep->watchers.next, struct notification,
+						    watch_link);
+
+		endpoint_unwatch(n);
+		notification_signal(n, n->watch_badge);
+	}
 }
 
 void endpoint_destroy(struct endpoint *ep)
@@ -312,6 +330,35 @@ int endpoint_send_fault(struct thread *t)
 }
 
 /* (slot): a new one, every right, in the empty slot. */
+/* (endpoint, ntfn, badge) -> 0: signal badge on ntfn when the endpoint ends (its owner, the
+ * server, ended), as a call to it would then say TACET_EDEAD: a client waiting for something
+ * else (its completions, on ntfn) learns at once that the server is gone (Zircon's
+ * PEER_CLOSED on a channel). A notification watches one endpoint at a time: a new watch
+ * replaces the last; badge 0 ends the watch. Any capability to the endpoint; WRITE on ntfn
+ * (the kernel signals it); bit 63 (reserved) refused; TACET_EDEAD if it has ended already. */
+void sys_endpoint_watch(struct thread *t)
+{
+	long err;
+	uint64_t badge = syscall_arg(t, 2);
+	struct cap *e = cap_lookup(t->proc->cspace, syscall_arg(t, 0), TACET_CAP_ENDPOINT, 0, &err);
+	struct cap *c = e ? cap_lookup(t->proc->cspace, syscall_arg(t, 1), TACET_CAP_NOTIFICATION,
+				       TACET_RIGHT_WRITE, &err) : NULL;
+	struct endpoint *ep = e ? (struct endpoint *)e->obj : NULL;
+	struct notification *n = c ? (struct notification *)c->obj : NULL;
+
+	if (!n || badge >> 63 || (badge && !ep->owner)) {
+		syscall_ret(t, !n ? -err : badge >> 63 ? -TACET_EINVAL : -TACET_EDEAD);
+		return;
+	}
+	endpoint_unwatch(n);
+	if (badge) {
+		n->watching = ep;
+		n->watch_badge = badge;
+		list_push_back(&ep->watchers, &n->watch_link);
+	}
+	syscall_ret(t, 0);
+}
+
 void sys_endpoint_new(struct thread *t)
 {
 	long err;

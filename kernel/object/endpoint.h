@@ -17,6 +17,7 @@ struct endpoint {
 	struct tqueue receivers; /* BLOCKED_RECV, oldest first */
 	struct process *owner;   /* its creator, whose end ends it (NULL once ended) */
 	struct list_node owner_link; /* on owner->endpoints */
+	struct list_node watchers;   /* notifications signalled at its end (ENDPOINT_WATCH) */
 };
 
 /* May a user thread send this tag? At most TACET_MSG_WORDS words, and never one of the
@@ -57,6 +58,9 @@ void endpoint_end(struct endpoint *ep);
 void endpoint_destroy(struct endpoint *ep);
 
 void sys_endpoint_new(struct thread *t);
+void sys_endpoint_watch(struct thread *t);
+/* n no longer watches the endpoint it watched, if any (its destruction). */
+void endpoint_unwatch(struct notification *n);
 void sys_call(struct thread *t);
 void sys_recv(struct thread *t);
 void sys_reply(struct thread *t);

@@ -96,6 +96,7 @@ struct notification *notification_new(struct account *acct)
 void notification_destroy(struct notification *n)
 {
 	timer_unlink(n);
+	endpoint_unwatch(n);
 	thread_wake_all(&n->waiters, TACET_EDEAD);
 	kobj_free(&n->obj, sizeof(*n));
 }

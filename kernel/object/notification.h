@@ -8,6 +8,9 @@
 #include "core/runqueue.h"
 #include "object/thread.h"
 #include "lib/dtree.h"
+#include "lib/list.h"
+
+struct endpoint;
 
 struct notification {
 	struct kobj obj;
@@ -19,6 +22,11 @@ struct notification {
 	struct dtree_node timer;
 	uint64_t timer_badge;
 	unsigned int timer_hart;
+	/* The endpoint it watches (ENDPOINT_WATCH), on whose watchers it is, or NULL: signalled
+	 * watch_badge at the endpoint's end. */
+	struct endpoint *watching;
+	struct list_node watch_link;
+	uint64_t watch_badge;
 };
 
 /* The one wake of a notification's waiter: w, the first in n's queue, leaves it with n's bits

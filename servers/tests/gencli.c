@@ -1,13 +1,17 @@
 /* gencli: a client of gensvc across its restart (issue 17's generations): it learns the instance
- * it reached at the lookup, calls, calls again (the first instance died after its answer: EDEAD),
- * reconnects, and learns that it now talks to a new instance, which answers with the same
- * number. */
+ * it reached at the lookup, calls, then waits on a notification that watches the service's
+ * endpoint (ENDPOINT_WATCH): the first instance dies after its answer, and the watch's badge
+ * says so (without the watch the wait would never end); a second watch of the ended endpoint
+ * is refused (EDEAD), and so is the next call; it reconnects, and learns that it now talks to
+ * a new instance, which answers with the same number. */
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
 #include <tacet/driver.h>
 
-#define SLOT_SVC TACET_CHILD_FIRST_FREE
+#define SLOT_SVC  TACET_CHILD_FIRST_FREE
+#define SLOT_NTFN (TACET_CHILD_FIRST_FREE + 1)
+#define GONE      4ul
 
 static long ask(unsigned long *said)
 {
@@ -27,6 +31,15 @@ int main(void)
 		err = ask(&said);
 	printf("gencli: looked up instance %lu, which answers %lu: %s\n", found, said,
 	       !err && found == 0 && said == 0 ? "PASS" : "FAIL");
+	if (!err)
+		err = tacet_ntfn_new(SLOT_NTFN);
+	if (!err)
+		err = tacet_endpoint_watch(SLOT_SVC, SLOT_NTFN, GONE);
+	err = err ? err : tacet_wait(SLOT_NTFN);
+	printf("gencli: the watch of its endpoint said %#lx: %s\n", (unsigned long)err,
+	       err == (long)GONE ? "PASS" : "FAIL");
+	err = tacet_endpoint_watch(SLOT_SVC, SLOT_NTFN, GONE);
+	printf("gencli: a watch of the ended endpoint: %s\n", tacet_strerror(err));
 	err = ask(&said);
 	printf("gencli: the next call: %s\n", tacet_strerror(err));
 	/* until the name reaches a live instance: right after the death, init may not have

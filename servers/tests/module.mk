@@ -202,3 +202,9 @@ SERVER_SRCS_blkinflight := servers/tests/blkinflight.c
 # driver ends, before it quiets the function (qemu/pci-dies-quarantine).
 SERVERS += pci_dying
 SERVER_SRCS_pci_dying := servers/pci/pci.c servers/tests/pcidying.c
+
+# blkwaitdie, blkpoke: a client waiting when the block service ends learns it from the kernel's
+# watch of the service's endpoint (qemu/blk-end-while-waiting).
+SERVERS += blkwaitdie blkpoke
+SERVER_SRCS_blkwaitdie := servers/tests/blkwaitdie.c
+SERVER_SRCS_blkpoke := servers/tests/blkpoke.c

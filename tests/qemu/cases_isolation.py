@@ -72,6 +72,20 @@ DMA_KILL = [
          bootargs="init.run=blk_dying=blk:virtio-blk*1,^blkinflight@1[blk=0-],canary_blk@1 "
                   "init.budget=8000",
          smp=2, qemu_args=DMA_KILL_BLK, needs=["build/blk-big.img"], timeout=60),
+    # A client waiting when the service ends (issue 17): blkwaitdie, with no timeout, waits for
+    # 8 writes the throttled disk holds; blkpoke's writes bring the device to 16 and blk_dying
+    # faults. The kernel's watch of the service's endpoint (ENDPOINT_WATCH) ends the wait: lib
+    # reaches instance 1 and submits the 8 again, which land. Without the watch the wait never
+    # ends (no timeout), and with a timeout it ended only after it (10 s by default).
+    case("blk-end-while-waiting",
+         [r"blk_dying: instance 0: 16 requests at the device; faulting",
+          r"blkwaitdie: waiting for 8 writes when the service ended: told by the watch 1 times, "
+          r"reached instance 1 \(1 reconnects\), 0 failed \(success\): PASS",
+          r"blkwaitdie: read back \(success\), 0 bytes wrong: PASS",
+          r"init: power off requested by blkwaitdie"],
+         bootargs="init.run=blk_dying=blk:virtio-blk*1,^blkwaitdie@1[blk=0-99],"
+                  "blkpoke@1[blk=100-199]",
+         smp=2, qemu_args=DMA_KILL_BLK, needs=["build/blk-big.img"], timeout=60),
 ]
 
 CASES = [
@@ -92,9 +106,12 @@ CASES = [
           r"init: leak check: .*: PASS"],
          bootargs="init.run=keeper,giver*5", status=1, timeout=60),
     # Generations (issue 17): a client learns which instance of a service it reached (lookup),
-    # gets EDEAD when that instance dies, reconnects and learns it reached a new one.
+    # is told by its watch of the service's endpoint when that instance dies (the wait would
+    # never end without it), gets EDEAD from a call, reconnects and learns it reached a new one.
     case("reconnect-instance",
          [r"gencli: looked up instance 0, which answers 0: PASS",
+          r"gencli: the watch of its endpoint said 0x4: PASS",
+          r"gencli: a watch of the ended endpoint: the other side is gone",
           r"gencli: the next call: the other side is gone",
           r"gencli: reconnected to instance 1, which answers 1: PASS",
           r"init: leak check: .*: PASS"],

@@ -95,6 +95,8 @@ enum tacet_sys {
 				      * the frames of its quarantine pinned within this device
 				      * frame go back to the pool (needs TACET_RIGHT_RELEASE on
 				      * it; a derived frame has its source's rights at most) */
+	TACET_SYS_ENDPOINT_WATCH = 41, /* (endpoint, ntfn, badge) -> 0: signal badge at the
+				      * endpoint's end (its server ended); badge 0: no more */
 	TACET_SYS_COUNT
 };
 

@@ -51,6 +51,7 @@ struct tacet_blk {
 	uint64_t armed;        /* lib's: the deadline its timer is armed for (0: none) */
 	unsigned long instance;   /* the instance of the service reached (0: its first start) */
 	unsigned long reconnects; /* times the service ended and this client reached the next */
+	unsigned long ends_seen;  /* of those, told by the endpoint's watch in a wait */
 	struct tacet_blk_req req[BLK_IDS];
 };
 

@@ -630,6 +630,15 @@ static inline long tacet_irq_set_affinity(unsigned long irq, unsigned long hart)
 	return tacet_syscall2(TACET_SYS_IRQ_SET_AFFINITY, irq, hart);
 }
 
+/* Signal badge on ntfn when the endpoint in ep ends (its server ended: a call to it would say
+ * -TACET_EDEAD), so that a thread waiting on ntfn for something else learns it at once. One
+ * endpoint per notification (a new watch replaces the last); badge 0 ends the watch.
+ * -TACET_EDEAD if it has ended already. */
+static inline long tacet_endpoint_watch(unsigned long ep, unsigned long ntfn, unsigned long badge)
+{
+	return tacet_syscall3(TACET_SYS_ENDPOINT_WATCH, ep, ntfn, badge);
+}
+
 /* Signal badge on ntfn when the time (timebase ticks, as rdtime reads) reaches deadline; 0
  * cancels. One timer per notification; it fires on the calling thread's hart. */
 static inline long tacet_timer_set(unsigned long ntfn, unsigned long badge, unsigned long deadline)
