@@ -136,6 +136,17 @@ BENCHMARKS = [
      [("boot_to_shell", "boot_to_shell_128M")], [], {"mem": "128M"}),
     ("boot_to_shell_2G", "init.run=^bench_boot=console:ns16550a",
      [("boot_to_shell", "boot_to_shell_2G")], [], {"mem": "2G"}),
+    # The scaling curves (issue 18; servers/bench/scale.h), each curve's points in one boot:
+    # the same-hart raise to the driver with N servers, each bound to a line of its own while
+    # the machine's lines last (11: the edu's, the eight virtio-mmio transports', the RTC's and
+    # the UART's), all but the driver asleep; the IPC round trip with N server processes, the
+    # calls to one of them; the arming of a notification timer with N armed on its hart.
+    ("scale_irq", f"init.run={PCI},^bench_irq_scale@1/200:virtio,mmio+goldfish-rtc+ns16550a",
+     [f"scale_irq_{n}" for n in (1, 4, 16, 64)], EDU),
+    ("scale_ipc", "init.run=^bench_ipc_scale@1", [f"scale_ipc_{n}" for n in (1, 4, 16, 64)],
+     []),
+    ("scale_timer", "init.run=^bench_timer_scale@1",
+     [f"scale_timer_{n}" for n in (1, 4, 16, 64, 256, 1000)], []),
 ]
 BUDGETS = os.path.join(ROOT, "tests", "bench", "budgets.json")
 
