@@ -1,6 +1,7 @@
 /* scale.c: the scaling benchmarks' children and keeper (scale.h). */
 #include <string.h>
 #include <tacet.h>
+#include <tacet/driver.h>
 #include <tacet/init_proto.h>
 #include "scale.h"
 
@@ -61,7 +62,7 @@ long scale_child_new(unsigned long proc_slot, unsigned long obj_slot, unsigned l
 		     enum scale_program program, unsigned int prio, unsigned int hart)
 {
 	unsigned long pc = SCALE_CHILD_VA + (program == SCALE_SERVE ? scale_serve - scale_code : 0);
-	long err = tacet_process_new(proc_slot, 0, "scale", 0);
+	long err = tacet_process_new(proc_slot, 0, SCALE_CHILD_NAME, 0);
 
 	if (!err)
 		err = tacet_map(proc_slot, code, SCALE_CHILD_VA, TACET_RIGHT_READ | TACET_MAP_EXEC);
@@ -91,4 +92,26 @@ long scale_keep(unsigned long slot)
 	if (!err)
 		err = tacet_cap_give(keeper, slot, 1 + kept++, TACET_RIGHTS_ALL);
 	return err ? err : tacet_cap_delete(slot);
+}
+
+/* The children's threads in one of the states a sleeping child is in. */
+static unsigned long asleep(void)
+{
+	struct tacet_thread_info ti;
+	unsigned long n = 0;
+
+	for (unsigned long i = 0; tacet_info(TACET_INFO_THREAD, i, &ti, sizeof(ti)) > 0; i++)
+		n += !strncmp(ti.process, SCALE_CHILD_NAME, sizeof(ti.process)) &&
+		     (ti.state == TACET_THREAD_BLOCKED_NTFN || ti.state == TACET_THREAD_BLOCKED_RECV);
+	return n;
+}
+
+long scale_settle(unsigned long children)
+{
+	for (unsigned int i = 0; i < SCALE_SETTLE_TRIES; i++) {
+		if (asleep() == children)
+			return 0;
+		tacet_sleep_ns(SCALE_SETTLE_NS);
+	}
+	return -TACET_EBUSY;
 }

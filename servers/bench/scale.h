@@ -16,6 +16,7 @@
 #ifndef BENCH_SCALE_H
 #define BENCH_SCALE_H
 
+#define SCALE_CHILD_NAME     "scale"
 #define SCALE_CHILD_VA       0x0000000000010000ul
 #define SCALE_CHILD_SLOT_OBJ 2
 
@@ -30,6 +31,12 @@ long scale_setup(unsigned long code_slot, unsigned long keeper_slot, unsigned lo
  * SCALE_CHILD_SLOT_OBJ, its thread at prio on hart. 0 or -TACET_E*. */
 long scale_child_new(unsigned long proc_slot, unsigned long obj_slot, unsigned long rights,
 		     enum scale_program program, unsigned int prio, unsigned int hart);
+/* Sleeps (lib's tacet_sleep_ns, SCALE_SETTLE_NS at a time, at most SCALE_SETTLE_TRIES times)
+ * until `children` children's threads wait (in WAIT or RECV): a child is READY until its hart
+ * has nothing more urgent to run, and a READY thread is no sleeping server. 0 or -TACET_EBUSY. */
+#define SCALE_SETTLE_NS    100000
+#define SCALE_SETTLE_TRIES 100
+long scale_settle(unsigned long children);
 /* The capability in slot moves to the keeper (the slot is empty after). 0 or -TACET_E*. */
 long scale_keep(unsigned long slot);
 

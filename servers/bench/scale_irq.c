@@ -71,6 +71,8 @@ int main(void)
 			err = sleeper_new((unsigned int)self.hart);
 			servers++;
 		}
+		if (!err)
+			err = scale_settle(servers - 1);
 		snprintf(names[p], sizeof(names[p]), "scale_irq_%lu", points[p]);
 		paths[p] = (struct bench_irq_path){
 			.name = names[p], .waiter_hart = (unsigned int)self.hart,

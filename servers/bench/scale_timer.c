@@ -25,21 +25,14 @@ enum scale_timer_slot {
 static const unsigned long points[] = { 1, 4, 16, 64, 256, 1000 };
 static unsigned long samples[BENCH_SAMPLES];
 
-static long measure(const char *name, unsigned long deadline, unsigned long overhead)
+static unsigned long latest; /* the measured timer's deadline: after every other's */
+
+static long arm_once(unsigned long *took)
 {
-	long err = 0;
+	unsigned long c0 = bench_rdcycle();
+	long err = tacet_timer_set(SLOT_TIMER, 1, latest);
 
-	for (unsigned long i = 0; !err && i < BENCH_WARMUP + BENCH_SAMPLES; i++) {
-		unsigned long c0, c1;
-
-		c0 = bench_rdcycle();
-		err = tacet_timer_set(SLOT_TIMER, 1, deadline);
-		c1 = bench_rdcycle();
-		if (i >= BENCH_WARMUP)
-			samples[i - BENCH_WARMUP] = c1 - c0 - overhead;
-	}
-	if (!err)
-		bench_report(name, samples, BENCH_SAMPLES);
+	*took = bench_rdcycle() - c0;
 	return err;
 }
 
@@ -47,6 +40,8 @@ int main(void)
 {
 	unsigned long overhead = bench_overhead(), armed = 1, base = tacet_time() + AHEAD;
 	long err = scale_setup(0, SLOT_KEEPER, SLOT_SPARE, 0);
+
+	latest = base + AHEAD;
 
 	if (!err)
 		err = tacet_ntfn_new(SLOT_TIMER);
@@ -62,7 +57,7 @@ int main(void)
 		}
 		snprintf(name, sizeof(name), "scale_timer_%lu", points[p]);
 		if (!err)
-			err = measure(name, base + AHEAD, overhead);
+			err = bench_measure(name, arm_once, overhead, samples);
 	}
 	if (err) {
 		printf("bench_timer_scale: %s (%lu timers armed)\n", tacet_strerror(err), armed);
