@@ -405,7 +405,8 @@ def run_bench_checks(results, stress=False):
     start = time.monotonic()
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "bench", "bench.py"),
                            "--check-deterministic", "--check-budgets",
-                           *(["--stress"] if stress else [])], cwd=ROOT,
+                           *(["--stress"] if stress else ["--check-scaling", "--plots"])],
+                          cwd=ROOT,
                           capture_output=True, text=True, timeout=1800 if stress else 600)
     out = proc.stdout + proc.stderr
     with open(os.path.join(LOGS, log), "w") as f:
@@ -423,10 +424,46 @@ def run_bench_checks(results, stress=False):
         results.report("bench/masked-threaded", "bench: masked-threaded: every" in out,
                        f"a relation of the masked-vs-threaded experiment does not hold "
                        f"(build/test-logs/{log})\n{tail}")
+        results.report("bench/scaling", "bench: scaling:" in out and
+                       "bench: FAIL scaling" not in out,
+                       f"a scaling curve misses issue 18's goal (build/test-logs/{log})\n{tail}")
+        ok, why = check_charts()
+        results.report("bench/plots", ok, why)
     if deterministic and stress:
         results.report("bench/stress-same-hart-bound", "bench: same-hart bound:" in out,
                        f"a same-hart sample above issue 16's bound (build/test-logs/{log})\n"
                        f"{tail}")
+
+
+def check_charts():
+    """make bench's charts (tests/bench/plots.py) must be there, parse as XML (SVG) and name
+    what they show: each its title, the latency chart every reference kernel and latency
+    figure, the histograms each figure they hold, the scaling chart each curve. (ok, why)."""
+    import xml.etree.ElementTree as ET
+    sys.path.insert(0, os.path.join(ROOT, "tests", "bench"))
+    sys.dont_write_bytecode = True
+    import bench
+    names = {
+        "latency.svg": ["Latency", "seL4 IPC call+reply", "seL4 signal -> waiting thread",
+                        "xv6 null system call", "seL4 IRQ -> user handler", "null_syscall",
+                        "ipc_call_reply_same_hart", "irq_raise_to_server_same_hart"],
+        "histograms.svg": ["Histograms", "null_syscall", "ipc_call_reply_same_hart",
+                           "irq_raise_to_server_same_hart", "irq_top_half"],
+        "scaling.svg": ["Scaling curves", *(f"{prefix}_N" for prefix in bench.SCALING)],
+    }
+    for chart, wanted in names.items():
+        path = os.path.join(ROOT, "build", "bench", chart)
+        try:
+            root = ET.parse(path).getroot()
+        except (OSError, ET.ParseError) as e:
+            return False, f"    | build/bench/{chart}: not an SVG that parses: {e}"
+        text = " ".join("".join(el.itertext()) for el in root.iter()
+                        if el.tag.endswith("}text") or el.tag.endswith("}title"))
+        missing = [w for w in wanted if w not in text]
+        if not root.tag.endswith("svg") or missing:
+            return False, (f"    | build/bench/{chart}: no {', '.join(missing) or 'svg root'} "
+                           f"in its text (tests/bench/plots.py)")
+    return True, ""
 
 
 def run_bench_docs_check(results):

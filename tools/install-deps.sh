@@ -3,7 +3,8 @@
 # Installs only what is missing, says what it installs, and works as root or through sudo.
 set -eu
 
-PACKAGES="make gcc libc6-dev python3
+# python3-matplotlib: make bench's charts (tests/bench/plots.py), which make test checks.
+PACKAGES="make gcc libc6-dev python3 python3-matplotlib
 gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
 qemu-system-misc opensbi device-tree-compiler
 libcmocka-dev libfdt-dev gdb-multiarch"

@@ -33,6 +33,20 @@ unsigned long bench_overhead(void);
  * the middle two, so that every figure is a measured sample). */
 void bench_report(const char *name, unsigned long *samples, unsigned long n);
 
+/* The timer interrupts the harts of the mask `harts` (bit h: hart h) have taken so far
+ * (TACET_INFO_HART's timer_irqs, summed; a hart the machine lacks counts 0). */
+unsigned long bench_ticks(unsigned long harts);
+
+/* Times op (which reads the counter around what it measures and puts the difference in *took;
+ * 0 or a negative TACET_E* code) BENCH_WARMUP times, then until BENCH_SAMPLES samples are in,
+ * each less overhead, into samples[], and reports them (bench_report). A round in which any hart
+ * took a timer interrupt is not a sample (as irq.c's: the scheduler tick's handling, hundreds
+ * of instructions, would land in it by where the ticks fall) and is taken again, at most
+ * BENCH_SPARE times; prints how many. 0 or the first error (printed). */
+#define BENCH_SPARE 32
+long bench_measure(const char *name, long (*op)(unsigned long *took), unsigned long overhead,
+		   unsigned long *samples);
+
 /* Asks init to power the machine off (the benchmark is over; init.run= starts it alone, with
  * `^`: tests/bench/bench.py). */
 void bench_power_off(void);

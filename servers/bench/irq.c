@@ -39,7 +39,6 @@ _Static_assert(IRQ_PRIO_MAIN >= BENCH_WAITER_PRIO, "main starts the waiter");
 #define STACKS_VA  0x0000002000000000ul
 #define PATH_STACKS (6 * TACET_PAGE_SIZE)
 #define IRQ_BADGE  1ul
-#define SPARE      32 /* rounds to take again when a timer interrupt disturbed one (ticks()) */
 
 static struct edu dev;
 static volatile unsigned long raise_at;
@@ -56,18 +55,7 @@ static long failure; /* the waiter's: a negative TACET_E* code */
  * hart) moves. */
 static unsigned long ticks(void)
 {
-	struct tacet_hart_info hi;
-	unsigned long n = 0;
-
-	for (int i = 0; i < 2; i++) {
-		if (i && path->waiter_hart == path->raiser_hart)
-			break;
-		if (tacet_info(TACET_INFO_HART, i ? path->waiter_hart : path->raiser_hart, &hi,
-			       sizeof(hi)) < 0)
-			return ~0ul;
-		n += hi.timer_irqs;
-	}
-	return n;
+	return bench_ticks(1ul << path->waiter_hart | 1ul << path->raiser_hart);
 }
 
 /* The counter read and the device write back to back; the count is kept before the write,
@@ -191,7 +179,7 @@ long bench_irq_path(const struct bench_irq_path *p)
 		return -TACET_EINVAL;
 	paths++;
 	path = p;
-	rounds = p->warmup + p->samples + (p->stressed ? 0 : SPARE);
+	rounds = p->warmup + p->samples + (p->stressed ? 0 : BENCH_SPARE);
 	nsamples = dropped = 0;
 	failure = 0;
 	err = tacet_irq_set_affinity(EDU_SLOT_IRQ, p->raiser_hart);

@@ -37,7 +37,7 @@ struct bench_irq_path {
 	int stressed;
 };
 
-#define IRQ_MAX_PATHS 2
+#define IRQ_MAX_PATHS 4 /* bench_irq_scale's points */
 /* The first capability slot the threads of bench_irq_path leave free (irq.c's: edu_open's, its
  * three notifications and three stacks per path). */
 #define IRQ_SLOT_FREE (EDU_SLOT_FREE + 3 + 3 * IRQ_MAX_PATHS)

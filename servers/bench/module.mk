@@ -65,3 +65,13 @@ SERVER_SRCS_stress_threads := servers/bench/stress_threads.c $(STRESS_COMMON)
 SERVER_SRCS_stress_ipc := servers/bench/stress_ipc.c $(STRESS_COMMON) $(BENCH_COMMON)
 SERVER_SRCS_stress_fuzz := servers/bench/stress_fuzz.c servers/fuzz/fuzz.c $(STRESS_COMMON)
 SERVER_SRCS_stress_procs := servers/bench/stress_procs.c servers/tests/chains.c $(STRESS_COMMON)
+
+# The scaling curves (issue 18; scale.h): the same-hart raise to the driver with 1..64 servers
+# bound to lines and asleep, the IPC round trip with 1..64 server processes, the arming of a
+# notification timer with 1..1,000 armed.
+BENCH_SCALE := servers/bench/scale.c $(BENCH_COMMON)
+SERVERS += bench_irq_scale bench_ipc_scale bench_timer_scale
+SERVER_SRCS_bench_irq_scale := servers/bench/scale_irq.c servers/bench/irq.c servers/edu/edu_dev.c \
+	$(BENCH_SCALE)
+SERVER_SRCS_bench_ipc_scale := servers/bench/scale_ipc.c $(BENCH_SCALE)
+SERVER_SRCS_bench_timer_scale := servers/bench/scale_timer.c $(BENCH_SCALE)

@@ -30,17 +30,18 @@
 
 #define STRESS_SAMPLES 100ul
 #define STRESS_WARMUP  10ul
+#define STRESS_PATHS   2 /* same hart, cross hart */
 #define SLOT_DONE      IRQ_SLOT_FREE       /* ours, published as STRESS_DONE_NAME */
 #define SLOT_STOP(h)   (IRQ_SLOT_FREE + 1 + (h)) /* the stressor on hart h's stop notification */
 
-static struct bench_irq_path paths[IRQ_MAX_PATHS] = {
+static struct bench_irq_path paths[STRESS_PATHS] = {
 	{ .name = "stress_same_hart", .warmup = STRESS_WARMUP, .samples = STRESS_SAMPLES,
 	  .stressed = 1 },
 	{ .name = "stress_cross_hart", .raiser_hart = STRESS_LINE_HART, .warmup = STRESS_WARMUP,
 	  .samples = STRESS_SAMPLES, .stressed = 1 },
 };
-static unsigned long to_server[IRQ_MAX_PATHS][STRESS_SAMPLES], to_trap_max[IRQ_MAX_PATHS];
-static unsigned long took[IRQ_MAX_PATHS]; /* the machine's instructions while measured */
+static unsigned long to_server[STRESS_PATHS][STRESS_SAMPLES], to_trap_max[STRESS_PATHS];
+static unsigned long took[STRESS_PATHS]; /* the machine's instructions while measured */
 
 static unsigned long stressors; /* bit h: a stressor runs on hart h */
 
@@ -97,7 +98,7 @@ int main(void)
 	err = self.hart == STRESS_LINE_HART ? -TACET_EINVAL : find_stressors((unsigned int)self.hart);
 	if (!err)
 		err = bench_irq_open();
-	for (int p = 0; !err && p < IRQ_MAX_PATHS; p++) {
+	for (int p = 0; !err && p < STRESS_PATHS; p++) {
 		unsigned long start = bench_rdcycle();
 
 		err = bench_irq_path(&paths[p]);
@@ -114,7 +115,7 @@ int main(void)
 		return 1;
 	}
 	hart = bkl_longest_hold(&hold);
-	for (int p = 0; p < IRQ_MAX_PATHS; p++) {
+	for (int p = 0; p < STRESS_PATHS; p++) {
 		printf("bench_stress: %s: %lu rounds in %lu instructions; the longest raise to trap "
 		       "%lu\n", paths[p].name, STRESS_WARMUP + STRESS_SAMPLES, took[p], to_trap_max[p]);
 		bench_report(paths[p].name, to_server[p], STRESS_SAMPLES);

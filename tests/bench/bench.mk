@@ -2,14 +2,15 @@
 # the kernel's own benchmarks, test=NAME) and the servers (the benchmark ones are
 # servers/bench/), then tests/bench/bench.py has the device trees made for its machines
 # (make print-dtb), boots each benchmark under -icount and writes
-# build/bench/results.json; then the wall-clock ones (the block service's IOPS, on
+# build/bench/results.json and the charts (tests/bench/plots.py: build/bench/*.svg); then the
+# wall-clock ones (the block service's IOPS, on
 # build/blk-big.img), printed only. bench_frame's boot runs the test kernel with the BKL holds
 # plugin (qemu-plugins, the Makefile), as the stress boots do.
 # `python3 tests/bench/bench.py --check-deterministic` runs them twice and compares.
 
 bench: deps
 	@$(MAKE) --no-print-directory kernel test-kernel userspace qemu-plugins $(BLK_BIG_IMG)
-	@python3 tests/bench/bench.py
+	@python3 tests/bench/bench.py --plots
 
 # `make bench-docs`: the same benchmarks but the wall-clock ones, and the stress benchmarks (make
 # bench-stress), then their figures written into the table of docs/benchmarks.md

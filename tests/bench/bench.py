@@ -5,7 +5,8 @@ instructions (one count for all harts) and a run is deterministic. Prints a tabl
 build/bench/results.json; the serial logs go to build/bench/NAME.log.
 
   python3 tests/bench/bench.py [-k SUBSTRING] [--stress] [--check-deterministic]
-                               [--check-budgets] [--write-docs] [--jobs N]
+                               [--check-budgets] [--check-scaling] [--plots] [--write-docs]
+                               [--jobs N]
 
 --stress (`make bench-stress`) runs the stress benchmarks (STRESS_BENCHMARKS: the interrupt
 paths' tail while stressors run on the other harts, on 4 harts and on 8: `-k stress8` the 8-hart
@@ -22,6 +23,12 @@ and without -icount; their figures are printed only (not with --check-determinis
 --check-budgets exits 1 if a figure's median or maximum is over its budget in
 tests/bench/budgets.json (the message names the path, the budget and the new count); a change
 that makes a path faster should lower its budget there.
+
+--check-scaling exits 1 if a scaling curve (SCALING) misses its goal: flat where nothing on the
+path may walk what the machine holds, at most logarithmic for the timers' tree.
+
+--plots (`make bench`) then writes the charts into build/bench/ (tests/bench/plots.py: the
+latency figures beside other kernels', each latency's histogram, the scaling curves).
 
 --write-docs (`make bench-docs`) runs both sets and writes the figures into the table of
 docs/benchmarks.md (tests/bench/figures.py), which `make test` checks against its own run; it
@@ -93,6 +100,65 @@ GLOBAL_SUFFIX = "_global"
 # booted on (the rest in the device tree's order): the same numbers when that is hart 0.
 BOOT_HART_RE = re.compile(r"^harts: \d+ in the device tree, boot hart (\d+)\s*$", re.M)
 
+# The scaling curves (issue 18; servers/bench/scale.h): PREFIX_N is the figure at N (the points
+# the server measures, in its own list). Where the goal is flat ("flat"), every point's median
+# must be within SCALE_FLAT of the first one's; the timer's arming ("log_step"), where a tree
+# is the goal, may rise from one point to the next by at most TIMER_LOG_STEP instructions per
+# doubling of the armed timers. Why that bound is honest: arming a timer already armed removes
+# it from its hart's tree and inserts it again, each walking at most the tree's height, which
+# an AVL tree keeps under 1.44 log2(n + 2) levels; a level costs each walk about 10 to 20
+# instructions (a compare and a step down; on the way back up a height update and a balance
+# check), so 2 x 1.44 x ~20 = ~58 a doubling at worst, 64 with room. The sorted list the tree
+# replaced paid ~9 instructions per armed timer (386 at 1, 9,380 at 1,000): at 1,000 it is
+# over the bound by fourteen times, at 64 already by five. --check-scaling checks both
+# (scaling_problems); make test's bench/scaling.
+SCALE_FLAT = 0.03
+TIMER_LOG_STEP = 64
+SCALING = {
+    "scale_irq": {"points": (1, 4, 16, 64), "flat": True,
+                  "title": "device IRQ -> its driver, same hart",
+                  "x": "servers (driver + asleep; each bound to a line of its own, 11 at most)",
+                  "goal": "IRQ flat"},
+    "scale_ipc": {"points": (1, 4, 16, 64), "flat": True,
+                  "title": "IPC call+reply, same hart",
+                  "x": "server processes (one called, the rest in RECV)", "goal": "IPC flat"},
+    "scale_timer": {"points": (1, 4, 16, 64, 256, 1000), "flat": False,
+                    "title": "arming a notification timer",
+                    "x": "timers armed on the hart (the armed one the latest)",
+                    "goal": f"timer arm at most {TIMER_LOG_STEP} per doubling"},
+}
+
+
+def scale_figures(prefix):
+    """A scaling curve's figures, as BENCHMARKS lists them."""
+    return [f"{prefix}_{n}" for n in SCALING[prefix]["points"]]
+
+
+def scaling_problems(results):
+    """The scaling curves against their goals (SCALING), as readable lines; only the curves
+    whose every figure is in results are checked."""
+    import math
+    by_name = {r["name"]: r["median"] for r in results}
+    problems = []
+    for prefix, curve in SCALING.items():
+        names = scale_figures(prefix)
+        if any(n not in by_name for n in names):
+            continue
+        points = [(n, by_name[f"{prefix}_{n}"]) for n in curve["points"]]
+        first_n, first = points[0]
+        for (n0, v0), (n, v) in zip(points, points[1:]):
+            if curve["flat"] and abs(v - first) > SCALE_FLAT * first:
+                problems.append(f"{prefix}_{n}: median {v:,} instructions, more than "
+                                f"{SCALE_FLAT:.0%} from {prefix}_{first_n}'s {first:,}: the path "
+                                f"grows with what else the machine holds (flat is the goal)")
+            bound = TIMER_LOG_STEP * math.log2(n / n0)
+            if not curve["flat"] and v - v0 > bound:
+                problems.append(f"{prefix}_{n}: median {v:,} instructions, {v - v0:,} above "
+                                f"{prefix}_{n0}'s {v0:,}, more than {bound:.0f} "
+                                f"({TIMER_LOG_STEP} a doubling): arming walks the armed timers")
+    return problems
+
+
 # (boot, -append, the figures it reports, more QEMU arguments[, options]): the servers and their
 # harts/priorities (servers/bench/module.mk), or an in-kernel benchmark (kernel/test/ktest_edu.c,
 # in the test kernel: test=NAME boots it).
@@ -152,6 +218,15 @@ BENCHMARKS = [
      [("boot_to_shell", "boot_to_shell_128M")], [], {"mem": "128M"}),
     ("boot_to_shell_2G", "init.run=^bench_boot=console:ns16550a",
      [("boot_to_shell", "boot_to_shell_2G")], [], {"mem": "2G"}),
+    # The scaling curves (issue 18; servers/bench/scale.h), each curve's points in one boot:
+    # the same-hart raise to the driver with N servers, each bound to a line of its own while
+    # the machine's lines last (11: the edu's, the eight virtio-mmio transports', the RTC's and
+    # the UART's), all but the driver asleep; the IPC round trip with N server processes, the
+    # calls to one of them; the arming of a notification timer with N armed on its hart.
+    ("scale_irq", f"init.run={PCI},^bench_irq_scale@1/200:virtio,mmio+goldfish-rtc+ns16550a",
+     scale_figures("scale_irq"), EDU),
+    ("scale_ipc", "init.run=^bench_ipc_scale@1", scale_figures("scale_ipc"), []),
+    ("scale_timer", "init.run=^bench_timer_scale@1", scale_figures("scale_timer"), []),
 ]
 BUDGETS = os.path.join(ROOT, "tests", "bench", "budgets.json")
 
@@ -674,6 +749,10 @@ def main():
                     help="run everything twice; fail if any figure differs")
     ap.add_argument("--check-budgets", action="store_true",
                     help="fail if a median or maximum is over its budget (tests/bench/budgets.json)")
+    ap.add_argument("--check-scaling", action="store_true",
+                    help="fail if a scaling curve misses its goal (SCALING)")
+    ap.add_argument("--plots", action="store_true",
+                    help="then write the charts into build/bench/ (tests/bench/plots.py)")
     ap.add_argument("--write-docs", action="store_true",
                     help="write the figures into docs/benchmarks.md's table (tests/bench/"
                     "figures.py)")
@@ -722,6 +801,11 @@ def main():
         for name, (iops, n, ns) in figures.items():
             print(f"{name:<32}{iops:>8} requests/s  ({n} reads in {ns / 1e6:.1f} ms)")
     write_results(results, pool)
+    if args.plots:  # from results.json: the other set's figures too
+        plots = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "bench", "plots.py")],
+                               cwd=ROOT)
+        if plots.returncode:
+            sys.exit("bench: FAIL the charts were not written (tests/bench/plots.py)")
     print(f"bench: {len(selected) * len(rounds)} boots in {time.monotonic() - start:.1f}s; "
           f"results in {os.path.relpath(os.path.join(OUT, 'results.json'), ROOT)}")
     if args.write_docs:
@@ -744,6 +828,10 @@ def main():
                        "not hold", relation_problems(results),
                        "masked-threaded: every relation of the experiment holds "
                        "(docs/interrupts.md, \"Masked, windowed or threaded\")"))
+    if args.check_scaling:
+        checks.append(("scaling: a curve is not what issue 18 asks", scaling_problems(results),
+                       "scaling: the curves are flat where flat is the goal, and arming a "
+                       "timer grows at most logarithmically"))
     if args.check_deterministic:
         checks.append(("not deterministic: two runs under -icount gave different figures",
                        compare(rounds[0], rounds[1]),
