@@ -1,9 +1,9 @@
 /* gencli: a client of gensvc across its restart (issue 17's generations): it learns the instance
- * it reached at the lookup, calls, then waits on a notification that watches the service's
- * endpoint (ENDPOINT_WATCH): the first instance dies after its answer, and the watch's badge
- * says so (without the watch the wait would never end); a second watch of the ended endpoint
- * is refused (EDEAD), and so is the next call; it reconnects, and learns that it now talks to
- * a new instance, which answers with the same number. */
+ * it reached at the lookup, watches the service's endpoint (ENDPOINT_WATCH) with a
+ * notification, calls, then waits on it: the first instance dies after its answer, and the
+ * watch's badge says so (without the watch the wait would never end); a second watch of the
+ * ended endpoint is refused (EDEAD), and so is the next call; it reconnects, and learns that
+ * it now talks to a new instance, which answers with the same number. */
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
@@ -27,14 +27,15 @@ int main(void)
 	unsigned long found = 99, said = 99, again = 99;
 	long err = tacet_lookup_instance("gensvc", SLOT_SVC, 10000, &found);
 
-	if (!err)
-		err = ask(&said);
-	printf("gencli: looked up instance %lu, which answers %lu: %s\n", found, said,
-	       !err && found == 0 && said == 0 ? "PASS" : "FAIL");
+	/* the watch first: the instance dies right after its answer */
 	if (!err)
 		err = tacet_ntfn_new(SLOT_NTFN);
 	if (!err)
 		err = tacet_endpoint_watch(SLOT_SVC, SLOT_NTFN, GONE);
+	if (!err)
+		err = ask(&said);
+	printf("gencli: looked up instance %lu, which answers %lu: %s\n", found, said,
+	       !err && found == 0 && said == 0 ? "PASS" : "FAIL");
 	err = err ? err : tacet_wait(SLOT_NTFN);
 	printf("gencli: the watch of its endpoint said %#lx: %s\n", (unsigned long)err,
 	       err == (long)GONE ? "PASS" : "FAIL");
