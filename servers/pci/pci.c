@@ -59,7 +59,7 @@
  * Only then does the server release, for each of the function's BARs, a frame derived from
  * the window with RELEASE: the kernel gives back the frames pinned within it, and none of
  * another function's. Drivers' BAR frames come from a copy of the window without RELEASE.
- * QEMU 7.2's edu has no FLR; its nvme has (PCI Express capability).
+ * QEMU 7.2's edu has no FLR; its nvme has (PCI Express capability; qemu/pci-flr-nvme).
  */
 #include <stdio.h>
 #include <tacet.h>

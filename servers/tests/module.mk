@@ -106,6 +106,11 @@ SERVER_SRCS_rtcdie := servers/tests/rtcdie.c
 SERVERS += dmadie
 SERVER_SRCS_dmadie := servers/tests/dmadie.c
 
+# nvmedie: a PCI driver that faults with QEMU's nvme controller enabled: pci's function-level
+# reset (the restart finds the controller disabled) and the DMA quarantine of its admin queues.
+SERVERS += nvmedie
+SERVER_SRCS_nvmedie := servers/tests/nvmedie.c
+
 # framehold: a process ends while its FRAME_NEW is held back for a more urgent thread.
 SERVERS += framehold
 SERVER_SRCS_framehold := servers/tests/framehold.c servers/bench/bench.c

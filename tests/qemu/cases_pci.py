@@ -155,4 +155,35 @@ CASES = [
          qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
          forbid=(r"PANIC", r"FAIL", r"init: pci_dying's devices"),
          console_input=(r"init: server edu_dmadie finished[^\n]*\n", "poweroff\r")),
+    # A PCI driver dies with its device enabled (issue 17, device reset on death): nvmedie
+    # claims QEMU's nvme controller (PCI Express capability with FLR), gives it admin queues in
+    # a 2-page DMA frame pinned to its BAR0, enables it (CSTS.RDY=1) and faults. pci quiets
+    # the function, resets it (function-level reset: it answers again) and releases the 2
+    # pages. The restart finds the controller disabled (CC.EN=0, CSTS.RDY=0), before touching
+    # it, and enables it again. Without the reset (bus mastering off alone), it finds EN=1,
+    # RDY=1 and fails.
+    case("pci-flr-nvme",
+         [r"pci: 00:01\.0 1b36:0010 class 010802 bar0 0x[0-9a-f]+ size 0x[0-9a-f]+ irq \d+",
+          r"nvmedie: instance 0: CAP 0x[0-9a-f]+, version 0x[0-9a-f]+; found CC\.EN=0, "
+          r"CSTS\.RDY=0\n",
+          r"nvmedie: instance 0: admin queues at 0x[0-9a-f]+ \(2 pages\), CC 0x460001: "
+          r"CSTS\.RDY=1, CSTS\.CFS=0\n",
+          r"nvmedie: instance 0: faulting with the controller enabled[\s\S]*"
+          r"init: server nvmedie faulted[\s\S]*"
+          r"pci: 00:01\.0 released \(its driver ended\), command 0x0402\n[\s\S]*"
+          r"pci: 00:01\.0 function-level reset: it answers again; 2 pages back from its DMA "
+          r"quarantine\n[\s\S]*"
+          r"nvmedie: instance 1: CAP 0x[0-9a-f]+, version 0x[0-9a-f]+; found CC\.EN=0, "
+          r"CSTS\.RDY=0\n",
+          r"nvmedie: instance 1: admin queues at 0x[0-9a-f]+ \(2 pages\), CC 0x460001: "
+          r"CSTS\.RDY=1, CSTS\.CFS=0\n",
+          r"nvmedie: instance 1: enabled again after the reset, then disabled: PASS",
+          r"init: server nvmedie finished with status 0",
+          r"pci: 00:01\.0 function-level reset: it answers again; 0 pages back from its DMA "
+          r"quarantine",
+          r"init: power off requested by uart"],
+         bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+                  "nvmedie@1*1",
+         qemu_args=("-device", "nvme,serial=deadbeef"),
+         console_input=(r"again; 0 pages back from its DMA quarantine", "poweroff\r")),
 ]
