@@ -18,6 +18,7 @@
 #include "object/process.h"
 #include "core/sched.h"
 #include "core/syscall.h"
+#include "core/trace.h"
 
 /* The object of a capability in slot with type and right, or NULL (then the slow path reports
  * the error); the capability itself in *cap unless cap is NULL. */
@@ -58,6 +59,7 @@ fastpath_call(struct hart *me, struct thread *t)
 	t->recv_slot = 0; /* no capability in the reply */
 	t->replier = r;
 	t->state = TACET_THREAD_BLOCKED_REPLY;
+	trace_event(TACET_TRACE_SWITCH, r->tid, TACET_TRACE_BY_CALL, 0);
 	sched_switch_direct(me, t, r);
 	return 1;
 }
@@ -84,6 +86,7 @@ fastpath_reply_recv(struct hart *me, struct thread *t)
 	t->recv_slot = recv_slot;
 	endpoint_enqueue(ep, &ep->receivers, t);
 	t->state = TACET_THREAD_BLOCKED_RECV;
+	trace_event(TACET_TRACE_SWITCH, caller->tid, TACET_TRACE_BY_REPLY, 0);
 	sched_switch_direct(me, t, caller);
 	return 1;
 }
@@ -108,6 +111,7 @@ fastpath_signal(struct hart *me, struct thread *t)
 	notification_wake(n, w, bits, 0);
 	arch_ctx_set_ret(&t->ctx, 0, 0);
 	sched_preempted(me, t); /* t stays ready, first in line at its priority */
+	trace_event(TACET_TRACE_SWITCH, w->tid, TACET_TRACE_BY_SIGNAL, 0);
 	sched_switch_direct(me, t, w);
 	return 1;
 }
@@ -118,11 +122,15 @@ fastpath_signal(struct hart *me, struct thread *t)
 static inline __attribute__((always_inline)) int
 fastpath_block_on(struct hart *me, struct thread *t, struct notification *n)
 {
+	struct thread *next;
+
 	notification_enqueue(n, t);
 	t->state = TACET_THREAD_BLOCKED_NTFN;
 	if (rq_top(me->rq) < 0)
 		return FAST_SCHEDULE;
-	sched_switch_direct(me, t, rq_take_first(me->rq));
+	next = rq_take_first(me->rq);
+	trace_event(TACET_TRACE_SWITCH, next->tid, TACET_TRACE_BY_WAIT, 0);
+	sched_switch_direct(me, t, next);
 	return FAST_DONE;
 }
 

@@ -17,6 +17,7 @@
 #include "object/process.h"
 #include "core/runqueue.h"
 #include "core/sched.h"
+#include "core/trace.h"
 
 
 static inline __attribute__((always_inline)) void irq_stat_add(uint64_t *max, uint64_t *total,
@@ -134,6 +135,7 @@ irq_deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
 	w->irq_woken_by = d;
 	w->irq_woken_at = d->last_done;
 	irq_count_wake(d, w); /* it is switched to next */
+	trace_event(TACET_TRACE_IRQ, d->irq, w->tid, me->trap_cycle);
 	return w;
 }
 
@@ -176,6 +178,7 @@ static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *
 		return FAST_NO;
 	irq_count_served(d, t);
 	irq_binder_ack(d, b, true); /* the last ack of a handled interrupt: the line goes on */
+	trace_event(TACET_TRACE_ACK, d->irq, 1, 0);
 	if (__builtin_expect(arch_irq_external_pending(), 0))
 		return irq_ack_wait_refired(me, t, n); /* the device asserts it still, or again */
 	/* the wait: t blocks on n; the next interrupt's delivery stamps it */
