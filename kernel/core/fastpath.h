@@ -59,8 +59,8 @@ fastpath_call(struct hart *me, struct thread *t)
 	t->recv_slot = 0; /* no capability in the reply */
 	t->replier = r;
 	t->state = TACET_THREAD_BLOCKED_REPLY;
-	trace_event(TACET_TRACE_SWITCH, r->tid, TACET_TRACE_BY_CALL, 0);
 	sched_switch_direct(me, t, r);
+	trace_event(TACET_TRACE_SWITCH, NULL, TACET_TRACE_BY_CALL, 0);
 	return 1;
 }
 
@@ -86,8 +86,8 @@ fastpath_reply_recv(struct hart *me, struct thread *t)
 	t->recv_slot = recv_slot;
 	endpoint_enqueue(ep, &ep->receivers, t);
 	t->state = TACET_THREAD_BLOCKED_RECV;
-	trace_event(TACET_TRACE_SWITCH, caller->tid, TACET_TRACE_BY_REPLY, 0);
 	sched_switch_direct(me, t, caller);
+	trace_event(TACET_TRACE_SWITCH, NULL, TACET_TRACE_BY_REPLY, 0);
 	return 1;
 }
 
@@ -111,8 +111,8 @@ fastpath_signal(struct hart *me, struct thread *t)
 	notification_wake(n, w, bits, 0);
 	arch_ctx_set_ret(&t->ctx, 0, 0);
 	sched_preempted(me, t); /* t stays ready, first in line at its priority */
-	trace_event(TACET_TRACE_SWITCH, w->tid, TACET_TRACE_BY_SIGNAL, 0);
 	sched_switch_direct(me, t, w);
+	trace_event(TACET_TRACE_SWITCH, NULL, TACET_TRACE_BY_SIGNAL, 0);
 	return 1;
 }
 
@@ -129,8 +129,8 @@ fastpath_block_on(struct hart *me, struct thread *t, struct notification *n)
 	if (rq_top(me->rq) < 0)
 		return FAST_SCHEDULE;
 	next = rq_take_first(me->rq);
-	trace_event(TACET_TRACE_SWITCH, next->tid, TACET_TRACE_BY_WAIT, 0);
 	sched_switch_direct(me, t, next);
+	trace_event(TACET_TRACE_SWITCH, NULL, TACET_TRACE_BY_WAIT, 0);
 	return FAST_DONE;
 }
 

@@ -95,8 +95,8 @@ static bool switch_from(struct thread *prev)
 
 static void switch_to(struct hart *me, struct thread *next)
 {
-	trace_event(TACET_TRACE_SWITCH, next->tid, TACET_TRACE_BY_SCHED, 0);
 	sched_make_current(me, next);
+	trace_event(TACET_TRACE_SWITCH, NULL, TACET_TRACE_BY_SCHED, 0);
 	if (me->slice != SLICE_RUNNING)
 		slice_start(me);
 }
@@ -158,7 +158,7 @@ void sched_exit_to_user(void)
 			cur = NULL;
 			bkl_unlock();
 			ktest_hart_poll();
-			trace_event(TACET_TRACE_IDLE, 0, 0, 0);
+			trace_event(TACET_TRACE_IDLE, NULL, 0, 0);
 			arch_idle_wait();
 			bkl_lock();
 			irq_report();

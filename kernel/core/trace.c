@@ -22,6 +22,8 @@
 #include "core/panic.h"
 #include "core/platform.h"
 #include "core/timer.h"
+#include "irq/irq.h"
+#include "object/thread.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
 #include <tacet/abi.h>
@@ -71,6 +73,16 @@ void trace_init(void)
 		(unsigned long)TRACE_RING_EVENTS);
 }
 
+static uint32_t tid_of(unsigned long t)
+{
+	return t ? ((const struct thread *)t)->tid : 0;
+}
+
+static uint32_t line_of(unsigned long d)
+{
+	return ((const struct irq_desc *)d)->irq;
+}
+
 void trace_record(unsigned long kind, unsigned long a, unsigned long b, unsigned long since)
 {
 	struct hart *me = this_hart();
@@ -86,10 +98,19 @@ void trace_record(unsigned long kind, unsigned long a, unsigned long b, unsigned
 	}
 	e = &r->ev[n];
 	e->ts = arch_cycles();
-	e->since = since;
+	e->since = kind == TACET_TRACE_IRQ ? me->trap_cycle : since;
 	e->kind = (uint32_t)kind;
-	e->a = (uint32_t)a;
-	e->b = (uint32_t)b;
+	if (kind == TACET_TRACE_SWITCH || (kind == TACET_TRACE_IRQ && !a)) {
+		/* after the switch, or a top half that switched to the thread it woke: the hart's
+		 * current thread, and for the latter the line that woke it */
+		b = kind == TACET_TRACE_IRQ ? (unsigned long)me->current : b;
+		a = kind == TACET_TRACE_IRQ ? (unsigned long)me->current->irq_woken_by
+					    : (unsigned long)me->current;
+	}
+	e->a = kind == TACET_TRACE_IRQ || kind == TACET_TRACE_ACK ? line_of(a)
+	       : kind == TACET_TRACE_BKL || kind == TACET_TRACE_IDLE ? 0 : tid_of(a);
+	e->b = kind == TACET_TRACE_IRQ ? tid_of(b)
+	       : kind == TACET_TRACE_SWITCH ? (uint32_t)b : b != 0;
 	e->pad = 0;
 	__atomic_store_n(&r->count, n + 1, __ATOMIC_RELEASE);
 }

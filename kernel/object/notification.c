@@ -117,10 +117,10 @@ struct thread *notification_signal_stamped(struct notification *n, uint64_t bits
 		endpoint_cancel(w);
 		endpoint_deliver_notify(w, notification_take(n));
 		sched_ready(w);
-		trace_event(TACET_TRACE_SIGNAL, w->tid, stamp != 0, 0);
+		trace_event(TACET_TRACE_SIGNAL, w, stamp, 0);
 		return w;
 	}
-	trace_event(TACET_TRACE_SIGNAL, w ? w->tid : 0, stamp != 0, 0);
+	trace_event(TACET_TRACE_SIGNAL, w, stamp, 0);
 	if (!w)
 		return NULL;
 	notification_wake(n, w, 0, stamp);
