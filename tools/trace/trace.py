@@ -23,13 +23,10 @@ library only.
 import argparse
 import json
 import os
-import re
 import shlex
 import struct
 import subprocess
 import sys
-import threading
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT_DIR = os.path.join(ROOT, "build", "trace")
@@ -295,35 +292,20 @@ def qemu_command(scenario, smp, icount):
 
 
 def record(scenario, smp, icount, timeout):
-    """Boot, dump, power off; the console's output."""
+    """Boot, dump, power off (tests/run.py's boot(), which types each text once its pattern
+    was printed); the console's output."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    from run import boot  # noqa: E402
+
     cmd = qemu_command(scenario, smp, icount)
     os.makedirs(OUT_DIR, exist_ok=True)
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT)
-    chunks = []
-    reader = threading.Thread(target=lambda: chunks.extend(iter(
-        lambda: proc.stdout.read1(65536), b"")), daemon=True)
-    reader.start()
-    steps = [(scenario["until"], "trace dump\r"), (r"TRACE end \d+", "poweroff\r")]
-    deadline, seen, out = time.monotonic() + timeout, 0, ""
-    while proc.poll() is None and time.monotonic() < deadline:
-        if len(chunks) != seen:
-            seen = len(chunks)
-            out = b"".join(chunks).decode(errors="replace")
-        if steps and re.search(steps[0][0], out):
-            proc.stdin.write(steps.pop(0)[1].encode())
-            proc.stdin.flush()
-        time.sleep(0.02)
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait()
-    reader.join(timeout=2)
-    out = b"".join(chunks).decode(errors="replace")
+    out, _, _, typed = boot(cmd, timeout, [(scenario["until"], "trace dump\r"),
+                                           (r"TRACE end \d+", "poweroff\r")])
     with open(os.path.join(OUT_DIR, "console.log"), "w") as f:
         f.write("$ " + shlex.join(cmd) + "\n" + out)
-    if steps:
-        raise TraceError(f"/{steps[0][0]}/ never came within {timeout}s "
-                         f"(build/trace/console.log)")
+    missed = [t for t in typed if t.startswith("never typed")]
+    if missed:
+        raise TraceError(f"{missed[0]} within {timeout}s (build/trace/console.log)")
     return out
 
 
