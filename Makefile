@@ -2,6 +2,7 @@
 #   make qemu [SMP=4]   build and boot (Ctrl-A X leaves QEMU)
 #   make test           build and run every test (host unit tests and QEMU cases)
 #   make gdb            boot halted with a gdb stub and attach gdb-multiarch
+#   make trace          trace a boot (the edu flood) into build/trace/trace.json (Perfetto)
 #   make run KERNEL=test BOOTARGS=test=ipi   boot the test kernel (build/test/kernel.bin, the
 #                       only one with the in-kernel tests) and run one
 # Both qemu and test first run tools/install-deps.sh, which installs missing Debian packages.
@@ -45,7 +46,7 @@ kernel_srcs = $(foreach d,$(1),$(sort $(wildcard $(d)/*.c $(d)/*.S)))
 KERNEL_SRCS := $(call kernel_srcs,$(KERNEL_DIRS))
 TEST_KERNEL_SRCS := $(call kernel_srcs,$(TEST_KERNEL_DIRS))
 
-.PHONY: all kernel test-kernel callgraph userspace qemu-plugins qemu run gdb test bench deps host-tests dtbs print-dtb clean
+.PHONY: all kernel test-kernel callgraph userspace qemu-plugins qemu run gdb test bench deps host-tests dtbs print-dtb clean trace
 all: kernel userspace
 
 # Per-source flags, in every kernel built (KERNEL_CFLAGS_<source>; flags live here: a changed
@@ -255,6 +256,18 @@ gdb: deps
 test: deps
 	@$(MAKE) --no-print-directory kernel test-kernel callgraph userspace qemu-plugins host-tests $(BAD_MODULES) $(BLK_TEST_IMG)
 	@python3 tests/run.py
+
+# --- the kernel's event trace (make trace; docs/tracing.md) ----------------------------------
+# Boots a scenario with trace=on under -icount, types `trace dump` once TRACE_UNTIL (a Python
+# regular expression) was printed, and writes build/trace/trace.json (Chrome/Perfetto trace
+# events). Without BOOTARGS: the edu flood for tracing (four edu devices, an edu_trace driver on
+# each of four harts) until the four drivers have reported; with BOOTARGS (and QEMU_EXTRA):
+# that scenario, until TRACE_UNTIL or the shell's first prompt.
+TRACE_UNTIL ?=
+trace: kernel userspace
+	python3 tools/trace/trace.py record --smp $(SMP) \
+		$(if $(BOOTARGS),--bootargs '$(BOOTARGS)' --qemu-extra '$(QEMU_EXTRA)') \
+		$(if $(TRACE_UNTIL),--until '$(TRACE_UNTIL)')
 
 # --- benchmarks (make bench): tests/bench/bench.mk ----------------------------------------
 -include tests/bench/bench.mk

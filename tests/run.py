@@ -3,7 +3,8 @@
 that neither kernel has recursion (tools/callcycles.py over the call graph gcc wrote: `make
 callgraph`), the check that the shipped kernel holds no in-kernel test (its symbols), the docs/
 check that README.md's tree names every folder of servers/ and kernel/, the dtb/ checks of the
-Makefile's device trees, every QEMU case in tests/qemu/cases.py and the benchmarks' checks
+Makefile's device trees, the trace/ checks (the trace converter on a recorded ring, and `make
+trace`'s file: tests/trace/check.py), every QEMU case in tests/qemu/cases.py and the benchmarks' checks
 (bench/: the same figures twice, within their budgets, the stress benchmarks' likewise with
 their same-hart samples under issue 16's bound, and docs/benchmarks.md's figures table holding
 them), prints one line per test and ends with
@@ -393,6 +394,76 @@ def run_dtb_checks(results, pattern):
     check("dtb/make-qemu-follows-QEMU_EXTRA", extra)
 
 
+# The recorded ring the converter's check reads (tests/trace/uart-smp2.log: `trace dump` of a
+# 2-hart boot of init and the console under -icount, trace=on) and what its conversion holds.
+TRACE_FIXTURE = os.path.join(ROOT, "tests", "trace", "uart-smp2.log")
+TRACE_FIXTURE_EXPECT = {"events": {"0": 31, "1": 1}, "irq_count_trace": {"10": 8}, "flows": 1,
+                        "slices": {"idle": 2, "run": 5, "top half": 8}}
+# make trace's default scenario: edu_trace's 1,000 interrupts in each of four drivers, on the
+# lines of the edu devices in slots 1-4 (one driver may run twice on the first free device).
+TRACE_EDU_LINES = (32, 33, 34, 35)
+TRACE_EDU_INTERRUPTS = 4000
+
+
+def run_trace_checks(results, pattern, qemu):
+    """trace/converter-fixture: tools/trace/trace.py converts the recorded ring
+    (TRACE_FIXTURE) into tracks, slices and flows that pass tests/trace/check.py, with the
+    counts it holds. trace/make-trace-edu-flood: `make trace` boots the edu flood with trace=on
+    and writes build/trace/trace.json, which passes the same checks, every edu line's top
+    halves as many as the kernel counted."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "trace"))
+    sys.path.insert(0, os.path.join(ROOT, "tools", "trace"))
+    import check as trace_check  # noqa: E402
+    import trace as trace_tool  # noqa: E402
+
+    def counts(t):
+        slices = {}
+        for e in t["traceEvents"]:
+            if e["ph"] == "X":
+                slices[e["cat"]] = slices.get(e["cat"], 0) + 1
+        return slices
+
+    name = "trace/converter-fixture"
+    if not pattern or pattern in name:
+        start = time.monotonic()
+        try:
+            t = trace_tool.convert_file(TRACE_FIXTURE, os.path.join(BUILD, "trace-fixture.json"),
+                                        1000.0)
+            p = trace_check.problems(t, [10])
+            o = t["otherData"]
+            got = {"events": o["events"], "irq_count_trace": o["irq_count_trace"],
+                   "flows": o["flows"], "slices": {k: v for k, v in counts(t).items()
+                                                   if k in ("idle", "run", "top half")}}
+            if got != TRACE_FIXTURE_EXPECT:
+                p.append(f"converted {got}, expected {TRACE_FIXTURE_EXPECT}")
+        except (trace_tool.TraceError, OSError, KeyError, ValueError) as e:
+            p = [f"{type(e).__name__}: {e}"]
+        results.report(name, not p, "; ".join(p), time.monotonic() - start)
+    name = "trace/make-trace-edu-flood"
+    if qemu and (not pattern or pattern in name):
+        start = time.monotonic()
+        out = os.path.join(BUILD, "trace", "trace.json")
+        if os.path.exists(out):
+            os.remove(out)
+        status, log = run_make("trace")
+        with open(os.path.join(LOGS, "trace.log"), "w") as f:
+            f.write(log)
+        if status != 0 or not os.path.exists(out):
+            p = [f"make trace failed (exit {status}): " + " | ".join(log.strip().splitlines()[-5:])]
+        else:
+            import json
+            with open(out) as f:
+                t = json.load(f)
+            lines = [ln for ln in TRACE_EDU_LINES if str(ln) in t["otherData"]["irq_count_kernel"]]
+            p = trace_check.problems(t, lines)
+            edu = sum(t["otherData"]["irq_count_trace"].get(str(ln), 0) for ln in lines)
+            if edu != TRACE_EDU_INTERRUPTS:
+                p.append(f"{edu} top halves on the edu lines, {TRACE_EDU_INTERRUPTS} expected")
+            if not t["otherData"]["flows"]:
+                p.append("no flow arrow from an interrupt to a server")
+        results.report(name, not p, "; ".join(p[:10]), time.monotonic() - start)
+
+
 def run_bench_checks(results, stress=False):
     """The benchmarks must give the same figures on every run, and each figure must stay
     within its budget (tests/bench/budgets.json): boot them all twice, check both. The stress
@@ -491,6 +562,8 @@ def main():
         run_host_tests(results, args.pattern)
         run_static_checks(results, args.pattern)
         run_build_checks(results, args.pattern)
+    if not args.no_host or not args.no_qemu:
+        run_trace_checks(results, args.pattern, not args.no_qemu)
     if not args.no_qemu:
         run_dtb_checks(results, args.pattern)
         for c in qemu_cases.CASES:

@@ -9,6 +9,7 @@
 #include "core/console.h"
 #include "core/hart.h"
 #include "core/panic.h"
+#include "core/trace.h"
 
 struct bkl bkl;
 
@@ -128,6 +129,7 @@ void bkl_lock_slow(void)
 	ktest_mark_hold_start();
 	if (me->bkl_since - start > me->bkl_wait_max)
 		me->bkl_wait_max = me->bkl_since - start;
+	trace_event(TACET_TRACE_BKL, NULL, 0, start);
 }
 
 /* The queue's head, if it is in the queue (NULL: none, or not yet marked). */

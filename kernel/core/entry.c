@@ -14,6 +14,7 @@
 #include "irq/irq.h"
 #include "irq/irq_fast.h"
 #include "object/thread.h"
+#include "core/trace.h"
 
 /* The system calls with a fast path: FAST_DONE if it was done (this hart runs its current
  * thread next, perhaps another one than before), FAST_SCHEDULE if it was done but the
@@ -76,6 +77,7 @@ void trap_interrupt(struct trap_frame *tf)
 		sched_preempted(me, t);
 		sched_switch_direct(me, t, w);
 		bkl_unlock();
+		trace_event(TACET_TRACE_IRQ, NULL, NULL, 0); /* direct: the line is w's irq_woken_by */
 		arch_return_to_user(me->user_ctx);
 	}
 	if (!me->need_resched && t->state == TACET_THREAD_RUNNING && !irq_reports_due) {

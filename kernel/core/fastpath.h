@@ -18,6 +18,7 @@
 #include "object/process.h"
 #include "core/sched.h"
 #include "core/syscall.h"
+#include "core/trace.h"
 
 /* The object of a capability in slot with type and right, or NULL (then the slow path reports
  * the error); the capability itself in *cap unless cap is NULL. */
@@ -59,6 +60,7 @@ fastpath_call(struct hart *me, struct thread *t)
 	t->replier = r;
 	t->state = TACET_THREAD_BLOCKED_REPLY;
 	sched_switch_direct(me, t, r);
+	trace_event(TACET_TRACE_SWITCH, NULL, TACET_TRACE_BY_CALL, 0);
 	return 1;
 }
 
@@ -85,6 +87,7 @@ fastpath_reply_recv(struct hart *me, struct thread *t)
 	endpoint_enqueue(ep, &ep->receivers, t);
 	t->state = TACET_THREAD_BLOCKED_RECV;
 	sched_switch_direct(me, t, caller);
+	trace_event(TACET_TRACE_SWITCH, NULL, TACET_TRACE_BY_REPLY, 0);
 	return 1;
 }
 
@@ -109,6 +112,7 @@ fastpath_signal(struct hart *me, struct thread *t)
 	arch_ctx_set_ret(&t->ctx, 0, 0);
 	sched_preempted(me, t); /* t stays ready, first in line at its priority */
 	sched_switch_direct(me, t, w);
+	trace_event(TACET_TRACE_SWITCH, NULL, TACET_TRACE_BY_SIGNAL, 0);
 	return 1;
 }
 
@@ -118,11 +122,15 @@ fastpath_signal(struct hart *me, struct thread *t)
 static inline __attribute__((always_inline)) int
 fastpath_block_on(struct hart *me, struct thread *t, struct notification *n)
 {
+	struct thread *next;
+
 	notification_enqueue(n, t);
 	t->state = TACET_THREAD_BLOCKED_NTFN;
 	if (rq_top(me->rq) < 0)
 		return FAST_SCHEDULE;
-	sched_switch_direct(me, t, rq_take_first(me->rq));
+	next = rq_take_first(me->rq);
+	sched_switch_direct(me, t, next);
+	trace_event(TACET_TRACE_SWITCH, NULL, TACET_TRACE_BY_WAIT, 0);
 	return FAST_DONE;
 }
 

@@ -11,6 +11,7 @@
 #include "core/rootserver.h"
 #include "core/sched.h"
 #include "core/timer.h"
+#include "core/trace.h"
 
 #define MIB (1024 * 1024)
 #define HART_START_TIMEOUT_US 1000000
@@ -102,6 +103,7 @@ void kmain(unsigned long hwid, uint64_t dtb_pa)
 	if (arch_platform_init(&platform.fdt) < 0)
 		platform_poweroff(PANIC_EXIT_CODE);
 	mm_init();
+	trace_init(); /* before arch_vm_init makes text read-only */
 	irq_init();
 	console_init(&platform.fdt);
 	platform_init_devices();

@@ -12,6 +12,7 @@
 #include "core/spinlock.h"
 #include "core/timer.h"
 #include "core/runqueue.h"
+#include "core/trace.h"
 
 struct runqueue runqueues[MAX_HARTS];
 /* A hart's time slice (struct hart's slice): none armed (idle, or not yet started), running
@@ -95,6 +96,7 @@ static bool switch_from(struct thread *prev)
 static void switch_to(struct hart *me, struct thread *next)
 {
 	sched_make_current(me, next);
+	trace_event(TACET_TRACE_SWITCH, NULL, TACET_TRACE_BY_SCHED, 0);
 	if (me->slice != SLICE_RUNNING)
 		slice_start(me);
 }
@@ -156,6 +158,7 @@ void sched_exit_to_user(void)
 			cur = NULL;
 			bkl_unlock();
 			ktest_hart_poll();
+			trace_event(TACET_TRACE_IDLE, NULL, 0, 0);
 			arch_idle_wait();
 			bkl_lock();
 			irq_report();

@@ -11,6 +11,7 @@
 #include "core/hart.h"
 #include "core/preempt.h"
 #include "irq/irq.h"
+#include "core/trace.h"
 #include "mm/kalloc.h"
 #include "lib/kstring.h"
 #include "mm/mm.h"
@@ -108,6 +109,10 @@ static void sys_info(struct thread *t)
 	unsigned long kind = ARG(t, 0), index = ARG(t, 1), len = ARG(t, 3);
 	long n;
 
+	if (kind == TACET_INFO_TRACE) { /* its own copy: more than out holds */
+		syscall_ret(t, trace_info(t->proc, index, ARG(t, 2), len));
+		return;
+	}
 	memset(&out, 0, sizeof(out));
 	if (kind == TACET_INFO_THREAD) {
 		n = info_thread(index, &out);
@@ -142,6 +147,11 @@ static void sys_info(struct thread *t)
 	if (n >= 0 && copy_to_user(t->proc, ARG(t, 2), &out, (uint64_t)n) < 0)
 		n = -TACET_EFAULT;
 	syscall_ret(t, n);
+}
+
+static void sys_trace(struct thread *t)
+{
+	syscall_ret(t, trace_control(ARG(t, 0)));
 }
 
 typedef void (*syscall_fn)(struct thread *t);
@@ -191,6 +201,7 @@ static const syscall_fn syscalls[TACET_SYS_COUNT] = {
 	[TACET_SYS_FRAME_UNPIN] = sys_frame_unpin,
 	[TACET_SYS_DEVICE_RELEASE] = sys_device_release,
 	[TACET_SYS_ENDPOINT_WATCH] = sys_endpoint_watch,
+	[TACET_SYS_TRACE] = sys_trace,
 };
 
 /* (syscall.h) For a teardown the call left (or found): its result is kept (whatever else the

@@ -56,6 +56,7 @@
 #include "object/notification.h"
 #include "core/panic.h"
 #include "core/sched.h"
+#include "core/trace.h"
 #include <tacet/abi.h>
 
 const struct irqchip *irq_chip;
@@ -133,6 +134,7 @@ static inline __attribute__((always_inline)) void top_half(struct hart *me, stru
 	}
 	arch_irq_complete(&me->arch, d->irq);
 	irq_account(d, me);
+	trace_event(TACET_TRACE_IRQ, d, NULL, 0);
 }
 
 void irq_top_half(struct hart *me, struct irq_desc *d)

@@ -185,6 +185,7 @@ static long ack(struct thread *t, struct irq_desc *d, struct irq_binder *b, bool
 {
 	irq_count_served(d, t);
 	irq_binder_ack(d, b, handled);
+	trace_event(TACET_TRACE_ACK, d, handled, 0);
 	return d->state == IRQ_DISABLED ? -TACET_EDISABLED : 0;
 }
 

@@ -17,6 +17,7 @@
 #include "object/process.h"
 #include "core/runqueue.h"
 #include "core/sched.h"
+#include "core/trace.h"
 
 
 static inline __attribute__((always_inline)) void irq_stat_add(uint64_t *max, uint64_t *total,
@@ -133,7 +134,7 @@ irq_deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
 	irq_account(d, me);
 	w->irq_woken_by = d;
 	w->irq_woken_at = d->last_done;
-	irq_count_wake(d, w); /* it is switched to next */
+	irq_count_wake(d, w); /* it is switched to next (its trace event: trap_interrupt's) */
 	return w;
 }
 
@@ -176,6 +177,7 @@ static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *
 		return FAST_NO;
 	irq_count_served(d, t);
 	irq_binder_ack(d, b, true); /* the last ack of a handled interrupt: the line goes on */
+	trace_event(TACET_TRACE_ACK, d, 1, 0);
 	if (__builtin_expect(arch_irq_external_pending(), 0))
 		return irq_ack_wait_refired(me, t, n); /* the device asserts it still, or again */
 	/* the wait: t blocks on n; the next interrupt's delivery stamps it */

@@ -14,6 +14,7 @@
 #include "object/notification.h"
 #include "object/process.h"
 #include "core/sched.h"
+#include "core/trace.h"
 
 struct endpoint *endpoint_new(struct process *owner)
 {
@@ -157,8 +158,10 @@ send_call(struct thread *t, struct endpoint *ep, unsigned long tag,
 		link_reply(r, t);
 		sched_ready(r);
 		sched_block(t, TACET_THREAD_BLOCKED_REPLY);
+		trace_event(TACET_TRACE_CALL, r, 0, 0);
 		return;
 	}
+	trace_event(TACET_TRACE_CALL, NULL, 0, 0);
 	t->msg_tag = tag;
 	for (int i = 0; w != t->msg_w && i < TACET_MSG_WORDS; i++)
 		t->msg_w[i] = w[i];
@@ -261,6 +264,7 @@ static long reply_from(struct thread *t, int first)
 	endpoint_put_message(caller, transfer_cap(t, caller, tag),
 			     arch_ctx_args(&t->ctx) + first + 1);
 	sched_ready(caller);
+	trace_event(TACET_TRACE_REPLY, caller, 0, 0);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "mm/kalloc.h"
 #include "object/process.h"
 #include "core/sched.h"
+#include "core/trace.h"
 #include "core/hart.h"
 #include "core/timer.h"
 
@@ -119,8 +120,10 @@ struct thread *notification_signal_stamped(struct notification *n, uint64_t bits
 		endpoint_cancel(w);
 		endpoint_deliver_notify(w, notification_take(n));
 		sched_ready(w);
+		trace_event(TACET_TRACE_SIGNAL, w, stamp, 0);
 		return w;
 	}
+	trace_event(TACET_TRACE_SIGNAL, w, stamp, 0);
 	if (!w)
 		return NULL;
 	notification_wake(n, w, 0, stamp);

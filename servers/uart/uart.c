@@ -16,7 +16,7 @@
  * Shell: help, echo, ps, harts, irqs, irqtop (redrawn every second on a timer on the device's
  * notification until a key is pressed), mem, date (the "rtc" service's time of day, UTC),
  * random (16 bytes from the entropy service, "rng"), crash (fault on purpose, to see init
- * restart the console), poweroff.
+ * restart the console), trace on|off|dump (the kernel's event trace: traceshow.c), poweroff.
  *
  * uart_first_prompt(), if a server linked with this file defines it, runs once right after the
  * first prompt is queued: the boot benchmark (servers/bench/boot.c) reads the instruction count
@@ -30,6 +30,7 @@
 #include <tacet/rtc.h>
 #include <time.h>
 #include <tacet/random.h>
+#include "traceshow.h"
 
 #define UART_RBR      0
 #define UART_THR      0
@@ -355,7 +356,7 @@ static void run_command(char *cmd)
 		return;
 	if (!strcmp(cmd, "help"))
 		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, date, random, crash, "
-		       "poweroff\n");
+		       "trace on|off|dump, poweroff\n");
 	else if (!strcmp(cmd, "echo"))
 		printf("%s\n", arg ? arg : "");
 	else if (!strcmp(cmd, "ps"))
@@ -376,6 +377,8 @@ static void run_command(char *cmd)
 		cmd_poweroff();
 	else if (!strcmp(cmd, "crash"))
 		cmd_crash();
+	else if (!strcmp(cmd, "trace"))
+		cmd_trace(arg);
 	else
 		printf("%s: unknown command (try help)\n", cmd);
 }

@@ -271,7 +271,7 @@ CASES += [
     case("shell",
          [r"uart: console ready", r"tacet> echo hello tacet\n+hello tacet\n",
           r"commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, date, random, crash, "
-          r"poweroff",
+          r"trace on\|off\|dump, poweroff",
           r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
           r"\d+ uart\s+0\s+100 (running|ready)", r"\d+ init\s+0\s+200 recv",
           r"\d+ init\s+0\s+90 recv",

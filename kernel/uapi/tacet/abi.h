@@ -97,6 +97,9 @@ enum tacet_sys {
 				      * it; a derived frame has its source's rights at most) */
 	TACET_SYS_ENDPOINT_WATCH = 41, /* (endpoint, ntfn, badge) -> 0: signal badge at the
 				      * endpoint's end (its server ended); badge 0: no more */
+	TACET_SYS_TRACE = 42,        /* (op) -> 0: stop or start recording the kernel's event
+				      * trace (<tacet/trace.h>: TACET_TRACE_STOP, _START);
+				      * ENOSYS in a boot without the boot argument trace=on */
 	TACET_SYS_COUNT
 };
 
@@ -178,6 +181,7 @@ enum tacet_info {
 	TACET_INFO_MEM = 1,    /* struct tacet_mem_info (index 0) */
 	TACET_INFO_HART = 2,   /* struct tacet_hart_info of hart index */
 	TACET_INFO_IRQ = 3,    /* struct tacet_irq_info of interrupt line index */
+	TACET_INFO_TRACE = 6,  /* struct tacet_trace_info and events (<tacet/trace.h>) */
 };
 
 #define TACET_INFO_MAX_HARTS 8

@@ -13,6 +13,7 @@
 #define TACET_SYSCALL_H
 
 #include <tacet/abi.h>
+#include <tacet/trace.h>
 
 /* An IPC message: the tag (TACET_TAG()) and the data words, all carried in registers. */
 struct tacet_msg {
@@ -557,6 +558,13 @@ static inline long tacet_thread_set(unsigned long thread, unsigned long sched)
 static inline long tacet_info(unsigned long kind, unsigned long index, void *buf, unsigned long len)
 {
 	return tacet_syscall4(TACET_SYS_INFO, kind, index, (unsigned long)buf, len);
+}
+
+/* The kernel's event trace (<tacet/trace.h>): TACET_TRACE_STOP or _START recording; 0, or
+ * -TACET_ENOSYS in a boot without trace=on. Read it with tacet_info(TACET_INFO_TRACE, ...). */
+static inline long tacet_trace(unsigned long op)
+{
+	return tacet_syscall1(TACET_SYS_TRACE, op);
 }
 
 /* Interrupts: bind the line named by the IRQ handler capability irq to notification ntfn (it
