@@ -101,6 +101,7 @@ void kmain(unsigned long hwid, uint64_t dtb_pa)
 	platform_init(dtb_pa);
 	if (arch_platform_init(&platform.fdt) < 0)
 		platform_poweroff(PANIC_EXIT_CODE);
+	timer_clock_init();
 	mm_init();
 	irq_init();
 	console_init(&platform.fdt);
