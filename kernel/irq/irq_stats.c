@@ -42,17 +42,29 @@ void irq_note_running(struct thread *t)
 		irq_count_wake(d, t);
 }
 
+/* The line an info call names (any index: no truncation to a line number). */
+static struct irq_desc *info_line(unsigned long index)
+{
+	return index < IRQ_MAX ? irq_descs[index] : NULL;
+}
+
+/* What the info calls say is bound: its binders, or 1 for an in-kernel handler. */
+static unsigned int binders_of(const struct irq_desc *d)
+{
+	return d->handler ? 1 : d->nbinders;
+}
+
 long irq_info(unsigned long index, void *out)
 {
 	struct tacet_irq_info *ii = out;
-	struct irq_desc *d = index < IRQ_MAX ? irq_descs[index] : NULL;
+	struct irq_desc *d = info_line(index);
 
 	if (!d)
 		return -TACET_ENOENT;
 	ii->irq = d->irq;
 	ii->state = d->state;
 	ii->hart = d->hart;
-	ii->bound = d->handler ? 1 : d->nbinders;
+	ii->bound = binders_of(d);
 	ii->unhandled = d->unhandled;
 	ii->disabled_count = d->disabled_count;
 	ii->count = irq_count(d);
@@ -85,13 +97,13 @@ uint64_t irq_served(const struct irq_desc *d)
 long irq_hist_info(unsigned long index, void *out)
 {
 	struct tacet_irq_hist *ih = out;
-	struct irq_desc *d = index < IRQ_MAX ? irq_descs[index] : NULL;
+	struct irq_desc *d = info_line(index);
 
 	if (!d)
 		return -TACET_ENOENT;
 	ih->irq = d->irq;
 	ih->state = d->state;
-	ih->bound = d->handler ? 1 : d->nbinders;
+	ih->bound = binders_of(d);
 	ih->count = irq_count(d);
 	ih->top_max = d->top_half_max;
 	ih->wake_max = d->wake_max;

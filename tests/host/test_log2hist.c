@@ -14,6 +14,7 @@
 #include <tacet/log2hist.h>
 #include <tacet/bench_hist.h>
 #include "host_rng.h"
+#include "host_sort.h"
 
 #define B TACET_LOG2HIST_BUCKETS
 
@@ -92,13 +93,6 @@ static void test_percentile_edges(void **state)
 	memset(h, 0, sizeof(h));
 	h[B - 1] = 3; /* beyond 2^30: bounded by the maximum only */
 	assert_int_equal(tacet_log2hist_percentile(h, 99, 5000000000ull), 5000000000ull);
-}
-
-static int compare_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* Random samples: the histogram adds up to their number; each percentile bound is at least the
