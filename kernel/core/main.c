@@ -102,6 +102,7 @@ void kmain(unsigned long hwid, uint64_t dtb_pa)
 	platform_init(dtb_pa);
 	if (arch_platform_init(&platform.fdt) < 0)
 		platform_poweroff(PANIC_EXIT_CODE);
+	timer_clock_init();
 	mm_init();
 	trace_init(); /* before arch_vm_init makes text read-only */
 	irq_init();

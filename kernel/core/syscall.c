@@ -12,6 +12,7 @@
 #include "core/preempt.h"
 #include "irq/irq.h"
 #include "core/trace.h"
+#include "core/timer.h"
 #include "mm/kalloc.h"
 #include "lib/kstring.h"
 #include "mm/mm.h"
@@ -105,6 +106,8 @@ static void sys_info(struct thread *t)
 		struct tacet_mem_info mem;
 		struct tacet_hart_info hart;
 		struct tacet_irq_info irq;
+		struct tacet_irq_hist irq_hist;
+		struct tacet_clock_info clock;
 	} out;
 	unsigned long kind = ARG(t, 0), index = ARG(t, 1), len = ARG(t, 3);
 	long n;
@@ -139,6 +142,10 @@ static void sys_info(struct thread *t)
 		}
 	} else if (kind == TACET_INFO_IRQ) {
 		n = irq_info(index, &out);
+	} else if (kind == TACET_INFO_IRQ_HIST) {
+		n = irq_hist_info(index, &out);
+	} else if (kind == TACET_INFO_CLOCK) {
+		n = timer_clock_info(index, &out);
 	} else {
 		n = -TACET_EINVAL;
 	}

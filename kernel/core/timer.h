@@ -49,6 +49,12 @@ static inline uint64_t timer_now(void)
 }
 
 uint64_t timer_us_to_ticks(uint64_t us);
+/* The cycle counter and the timebase read together now, for TACET_INFO_CLOCK; and whether the
+ * boot argument cycles=instructions says the counter counts instructions. Boot hart, once,
+ * after platform_init. */
+void timer_clock_init(void);
+/* TACET_INFO_CLOCK: struct tacet_clock_info into out (index 0). */
+long timer_clock_info(unsigned long index, void *out);
 /* The timer interrupt, from the arch trap code, interrupts masked. */
 void timer_handle(void);
 

@@ -68,7 +68,8 @@ void irqchip_register(const struct irqchip *c)
 	irq_chip = c;
 }
 
-/* After the page allocator is up: a descriptor for every line, all UNBOUND. */
+/* After the page allocator is up: a descriptor for every line, all UNBOUND, with its
+ * histograms (irq_stats.c). */
 void irq_init(void)
 {
 	unsigned int n = irq_chip ? irq_chip->nr_irqs : 0;
@@ -76,7 +77,7 @@ void irq_init(void)
 	for (unsigned int irq = 1; irq <= n && irq < IRQ_MAX; irq++) {
 		struct irq_desc *d = kalloc(sizeof(*d));
 
-		if (!d)
+		if (!d || !(d->hist = kalloc(sizeof(*d->hist))))
 			panic("irq_init: no memory for line %u", irq);
 		d->obj.type = TACET_CAP_IRQ;
 		d->obj.refs = 1; /* irq_descs[]'s own: lines live for ever */

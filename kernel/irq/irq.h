@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "core/hart.h"
 #include "object/kobj.h"
+#include <tacet/log2hist.h>
 
 #define IRQ_MAX 1024
 
@@ -74,8 +75,21 @@ struct irq_desc {
 	uint64_t top_half_max;      /* cycles from trap entry to the end of the top half */
 	uint64_t top_half_total;
 	uint64_t last_trap, last_done; /* the latest interrupt's trap entry and top half done */
-	uint64_t wake_max, wake_total, wakes;       /* top half done -> its server running */
-	uint64_t server_max, server_total, served;  /* server running -> its irq_ack */
+	uint64_t wake_max, wake_total;     /* top half done -> its server running */
+	uint64_t server_max, server_total; /* server running -> its irq_ack */
+	struct irq_hist *hist;      /* the three in log2 histograms (their counts too), made with
+				     * the line */
+};
+
+/* A line's log2 histograms (<tacet/log2hist.h>), in cycles: one value per interrupt in top[],
+ * per wake-up in wake[], per acknowledged wake-up in server[]. Per line, not per line and hart:
+ * a line interrupts the one hart it is routed to, so per hart they would be mostly empty, and
+ * per_hart[] says where the interrupts were taken. 768 bytes a line, every line the controller
+ * has (96 on QEMU's virt: 96 KiB with the allocator's rounding), made at boot. */
+struct irq_hist {
+	uint64_t top[TACET_LOG2HIST_BUCKETS];
+	uint64_t wake[TACET_LOG2HIST_BUCKETS];
+	uint64_t server[TACET_LOG2HIST_BUCKETS];
 };
 
 /* A descriptor for every line of the registered controller. Boot hart, after mm_init. */
@@ -138,8 +152,10 @@ static inline __attribute__((always_inline)) void irq_hardirq_exit(unsigned int 
 }
 /* Claims that found no line (another hart got it first, or nothing was pending). */
 uint64_t irq_spurious(void);
-/* Interrupts d has taken, on every hart. */
+/* Interrupts d has taken, on every hart; wake-ups it timed, and their acks (its histograms'). */
 uint64_t irq_count(const struct irq_desc *d);
+uint64_t irq_wakes(const struct irq_desc *d);
+uint64_t irq_served(const struct irq_desc *d);
 /* External interrupts hart h has taken: its claims of every line, and those that found none. */
 uint64_t irq_hart_count(unsigned int h);
 /* Say on the console which lines the top half disabled since the last call (it never prints
@@ -183,5 +199,7 @@ void sys_irq_set_affinity(struct thread *t);
 void sys_irq_enable(struct thread *t);
 /* TACET_INFO_IRQ: line index's statistics into out (struct tacet_irq_info). */
 long irq_info(unsigned long index, void *out);
+/* TACET_INFO_IRQ_HIST: line index's histograms into out (struct tacet_irq_hist). */
+long irq_hist_info(unsigned long index, void *out);
 
 #endif

@@ -20,13 +20,15 @@
 #include "core/trace.h"
 
 
+/* One value (cycles) into a statistic: its maximum, its total and its histogram, whose sum is
+ * the number of values. The bucket is arch_bitlen's (one instruction with Zbb). */
 static inline __attribute__((always_inline)) void irq_stat_add(uint64_t *max, uint64_t *total,
-							       uint64_t *n, uint64_t v)
+							       uint64_t *hist, uint64_t v)
 {
 	if (v > *max)
 		*max = v;
 	*total += v;
-	(*n)++;
+	hist[tacet_log2hist_bucket_of(arch_bitlen(v))]++;
 }
 
 /* t, woken by d's delivery, runs now: its wake-up latency counts. */
@@ -34,7 +36,8 @@ static inline __attribute__((always_inline)) void irq_count_wake(struct irq_desc
 								 struct thread *t)
 {
 	t->irq_running_at = arch_cycles();
-	irq_stat_add(&d->wake_max, &d->wake_total, &d->wakes, t->irq_running_at - t->irq_woken_at);
+	irq_stat_add(&d->wake_max, &d->wake_total, d->hist->wake,
+		     t->irq_running_at - t->irq_woken_at);
 }
 
 /* t acknowledges d: if d's delivery got it running, the time since counts as its handling. */
@@ -43,7 +46,7 @@ static inline __attribute__((always_inline)) void irq_count_served(struct irq_de
 {
 	if (t->irq_woken_by != d || !t->irq_running_at)
 		return;
-	irq_stat_add(&d->server_max, &d->server_total, &d->served,
+	irq_stat_add(&d->server_max, &d->server_total, d->hist->server,
 		     arch_cycles() - t->irq_running_at);
 	t->irq_woken_by = NULL;
 	t->irq_running_at = 0;
@@ -57,9 +60,7 @@ static inline __attribute__((always_inline)) void irq_account(struct irq_desc *d
 	d->last_trap = me->trap_cycle;
 	d->last_done = now;
 	d->per_hart[me->id]++; /* the total is their sum, added when asked (irq_count) */
-	d->top_half_total += top;
-	if (top > d->top_half_max)
-		d->top_half_max = top;
+	irq_stat_add(&d->top_half_max, &d->top_half_total, d->hist->top, top);
 }
 
 /* The line protocol's acknowledgement (irq.c's header: PENDING --the last ack--> IDLE), one

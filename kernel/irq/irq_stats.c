@@ -1,7 +1,9 @@
 /* irq_stats.c: the interrupt layer's counts and their export (TACET_INFO_IRQ, TACET_INFO_HART's
- * external count): per line and hart, totals summed when read, spurious claims, and the
- * wake-up latency of a woken server. Written under the BKL by the top half (irq.c, irq_fast.h);
- * read here under the BKL too (a reader may see a torn maximum, no more). */
+ * external count, TACET_INFO_IRQ_HIST): per line and hart, totals summed when read, spurious
+ * claims, and per line the top-half time, the wake-up latency of a woken server and its time
+ * to the ack, each as a maximum, a total and a log2 histogram (struct irq_hist, whose sums are
+ * the counts). Written under the BKL by the top half and the acks (irq.c, irq_fast.h); read
+ * here under the BKL too (a reader may see a torn maximum, no more). */
 #include "irq/irq.h"
 #include "irq/irq_fast.h"
 #include "core/hart.h"
@@ -40,17 +42,29 @@ void irq_note_running(struct thread *t)
 		irq_count_wake(d, t);
 }
 
+/* The line an info call names (any index: no truncation to a line number). */
+static struct irq_desc *info_line(unsigned long index)
+{
+	return index < IRQ_MAX ? irq_descs[index] : NULL;
+}
+
+/* What the info calls say is bound: its binders, or 1 for an in-kernel handler. */
+static unsigned int binders_of(const struct irq_desc *d)
+{
+	return d->handler ? 1 : d->nbinders;
+}
+
 long irq_info(unsigned long index, void *out)
 {
 	struct tacet_irq_info *ii = out;
-	struct irq_desc *d = index < IRQ_MAX ? irq_descs[index] : NULL;
+	struct irq_desc *d = info_line(index);
 
 	if (!d)
 		return -TACET_ENOENT;
 	ii->irq = d->irq;
 	ii->state = d->state;
 	ii->hart = d->hart;
-	ii->bound = d->handler ? 1 : d->nbinders;
+	ii->bound = binders_of(d);
 	ii->unhandled = d->unhandled;
 	ii->disabled_count = d->disabled_count;
 	ii->count = irq_count(d);
@@ -62,8 +76,42 @@ long irq_info(unsigned long index, void *out)
 	ii->last_done = d->last_done;
 	ii->spurious_all = irq_spurious();
 	ii->wake_max = d->wake_max;
-	ii->wake_avg = d->wakes ? d->wake_total / d->wakes : 0;
+	ii->wake_avg = irq_wakes(d) ? d->wake_total / irq_wakes(d) : 0;
 	ii->server_max = d->server_max;
-	ii->server_avg = d->served ? d->server_total / d->served : 0;
+	ii->server_avg = irq_served(d) ? d->server_total / irq_served(d) : 0;
 	return sizeof(*ii);
+}
+
+_Static_assert(TACET_IRQ_HIST_BUCKETS == TACET_LOG2HIST_BUCKETS, "the ABI's buckets are the kernel's");
+
+uint64_t irq_wakes(const struct irq_desc *d)
+{
+	return tacet_log2hist_total(d->hist->wake);
+}
+
+uint64_t irq_served(const struct irq_desc *d)
+{
+	return tacet_log2hist_total(d->hist->server);
+}
+
+long irq_hist_info(unsigned long index, void *out)
+{
+	struct tacet_irq_hist *ih = out;
+	struct irq_desc *d = info_line(index);
+
+	if (!d)
+		return -TACET_ENOENT;
+	ih->irq = d->irq;
+	ih->state = d->state;
+	ih->bound = binders_of(d);
+	ih->count = irq_count(d);
+	ih->top_max = d->top_half_max;
+	ih->wake_max = d->wake_max;
+	ih->server_max = d->server_max;
+	for (unsigned int k = 0; k < TACET_LOG2HIST_BUCKETS; k++) {
+		ih->top[k] = d->hist->top[k];
+		ih->wake[k] = d->hist->wake[k];
+		ih->server[k] = d->hist->server[k];
+	}
+	return sizeof(*ih);
 }

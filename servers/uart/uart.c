@@ -14,9 +14,11 @@
  * the reply waits until tx[] is empty).
  *
  * Shell: help, echo, ps, harts, irqs, irqtop (redrawn every second on a timer on the device's
- * notification until a key is pressed), mem, date (the "rtc" service's time of day, UTC),
- * random (16 bytes from the entropy service, "rng"), crash (fault on purpose, to see init
- * restart the console), trace on|off|dump (the kernel's event trace: traceshow.c), poweroff.
+ * notification; s sorts it by line or by the worst wake-up latency, any other key ends it),
+ * irqhist LINE (irqshow.c has the interrupt commands), mem, date (the "rtc" service's time of
+ * day, UTC), random (16 bytes from the entropy service, "rng"), crash (fault on purpose, to see
+ * init restart the console), trace on|off|dump (the kernel's event trace: traceshow.c),
+ * poweroff.
  *
  * uart_first_prompt(), if a server linked with this file defines it, runs once right after the
  * first prompt is queued: the boot benchmark (servers/bench/boot.c) reads the instruction count
@@ -31,6 +33,7 @@
 #include <time.h>
 #include <tacet/random.h>
 #include "traceshow.h"
+#include "irqshow.h"
 
 #define UART_RBR      0
 #define UART_THR      0
@@ -209,71 +212,43 @@ static void cmd_harts(void)
 	}
 }
 
-#define MAX_LINES 128
 #define IRQTOP_PERIOD_NS 1000000000ull /* 1 s */
 
 static int irqtop;                       /* the live table is on screen */
+static int irqtop_by_latency;            /* sorted by the worst wake-up latency */
 static unsigned long irqtop_refreshes;
-static unsigned long last_count[MAX_LINES];
-
-/* Like /proc/interrupts: every line that was ever bound or taken; with rate, the interrupts
- * per second since the last table (irqtop). */
-static void irq_table(int rate)
-{
-	static const char *const states[] = { "unbound", "idle", "pending", "disabled" };
-	struct tacet_irq_info ii;
-	unsigned long nharts = 0;
-	struct tacet_hart_info hi;
-
-	while (tacet_info(TACET_INFO_HART, nharts, &hi, sizeof(hi)) > 0)
-		nharts++;
-	printf(" IRQ STATE    HART      COUNT");
-	for (unsigned long h = 0; h < nharts && h < TACET_INFO_MAX_HARTS; h++)
-		printf("    HART%lu", h);
-	printf("  TOP MAX  TOP AVG WAKE MAX SERV MAX (cycles)%s\n", rate ? "   RATE/s" : "");
-	for (unsigned long i = 1; tacet_info(TACET_INFO_IRQ, i, &ii, sizeof(ii)) > 0; i++) {
-		if (!ii.bound && !ii.count)
-			continue;
-		printf("%4u %-8s %4u %10lu", ii.irq, ii.state < 4 ? states[ii.state] : "?", ii.hart,
-		       ii.count);
-		for (unsigned long h = 0; h < nharts && h < TACET_INFO_MAX_HARTS; h++)
-			printf(" %8lu", ii.per_hart[h]);
-		printf(" %8lu %8lu %8lu %8lu", ii.top_half_max,
-		       ii.count ? ii.top_half_total / ii.count : 0, ii.wake_max, ii.server_max);
-		if (rate && i < MAX_LINES)
-			printf("  %8lu", ii.count - last_count[i]);
-		if (i < MAX_LINES)
-			last_count[i] = ii.count;
-		printf("\n");
-	}
-	if (tacet_info(TACET_INFO_IRQ, 1, &ii, sizeof(ii)) > 0)
-		printf("spurious claims: %lu\n", ii.spurious_all);
-}
-
-static void cmd_irqs(void)
-{
-	irq_table(0);
-}
 
 /* A live irq table, redrawn every second (a notification timer) until a key is pressed. */
 static void irqtop_draw(void)
 {
-	printf("\033[H\033[Jirqtop: refresh %lu, any key stops\n", ++irqtop_refreshes);
-	irq_table(1);
+	printf("\033[H\033[Jirqtop: refresh %lu, by %s; s sorts by %s, any other key stops\n",
+	       ++irqtop_refreshes, irqtop_by_latency ? "worst wake-up latency" : "line",
+	       irqtop_by_latency ? "line" : "worst wake-up latency");
+	irq_table(1, irqtop_by_latency);
 	fflush(stdout);
 	tacet_timer_set(uart.ntfn_slot, TIMER_BIT, tacet_time() + tacet_ns_to_ticks(IRQTOP_PERIOD_NS));
 }
 
 static void cmd_irqtop(void)
 {
-	struct tacet_irq_info ii;
-
 	irqtop = 1;
 	irqtop_refreshes = 0;
-	/* the rates of the first refresh count from now */
-	for (unsigned long i = 1; i < MAX_LINES && tacet_info(TACET_INFO_IRQ, i, &ii, sizeof(ii)) > 0; i++)
-		last_count[i] = ii.count;
+	irq_rates_start(); /* the rates of the first refresh count from now */
 	irqtop_draw();
+}
+
+/* A key while irqtop is on: s re-sorts it at once, any other key ends it. */
+static void irqtop_key(char c)
+{
+	if (c == 's') {
+		irqtop_by_latency = !irqtop_by_latency;
+		irqtop_draw();
+		return;
+	}
+	irqtop = 0;
+	tacet_timer_set(uart.ntfn_slot, TIMER_BIT, 0);
+	printf("irqtop: stopped\ntacet> ");
+	fflush(stdout);
 }
 
 static void cmd_mem(void)
@@ -355,8 +330,8 @@ static void run_command(char *cmd)
 	if (!cmd[0])
 		return;
 	if (!strcmp(cmd, "help"))
-		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, mem, date, random, crash, "
-		       "trace on|off|dump, poweroff\n");
+		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, irqhist LINE, mem, date, "
+		       "random, crash, trace on|off|dump, poweroff\n");
 	else if (!strcmp(cmd, "echo"))
 		printf("%s\n", arg ? arg : "");
 	else if (!strcmp(cmd, "ps"))
@@ -364,9 +339,11 @@ static void run_command(char *cmd)
 	else if (!strcmp(cmd, "harts"))
 		cmd_harts();
 	else if (!strcmp(cmd, "irqs"))
-		cmd_irqs();
+		irq_table(0, 0);
 	else if (!strcmp(cmd, "irqtop"))
 		cmd_irqtop();
+	else if (!strcmp(cmd, "irqhist"))
+		cmd_irqhist(arg);
 	else if (!strcmp(cmd, "mem"))
 		cmd_mem();
 	else if (!strcmp(cmd, "date"))
@@ -402,20 +379,16 @@ static void shell_input(char c)
 	fflush(stdout);
 }
 
-/* What the receiver took: the shell's input (any key ends irqtop). */
+/* What the receiver took: the shell's input, or irqtop's keys. */
 static void shell_take_input(void)
 {
 	while (rx_tail != rx_head) {
 		char c = rx[rx_tail++ % RX_SIZE];
 
-		if (irqtop) {
-			irqtop = 0;
-			tacet_timer_set(uart.ntfn_slot, TIMER_BIT, 0);
-			printf("irqtop: stopped\ntacet> ");
-			fflush(stdout);
-			continue;
-		}
-		shell_input(c);
+		if (irqtop)
+			irqtop_key(c);
+		else
+			shell_input(c);
 	}
 }
 

@@ -11,6 +11,7 @@
 
 #include <tacet/bench_hist.h>
 #include "host_rng.h"
+#include "host_sort.h"
 
 static void test_buckets_double(void **state)
 {
@@ -49,13 +50,6 @@ static void test_percentiles(void **state)
 	assert_int_equal(tacet_hist_percentile(thousand, 1000, 99), 300);
 	thousand[989] = 4000;
 	assert_int_equal(tacet_hist_percentile(thousand, 1000, 99), 4000);
-}
-
-static int compare_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* Random sorted samples (a bulk, a few near it, rare outliers far above): walking the runs as a

@@ -358,7 +358,7 @@ static void test_init_masks_every_line(void **state)
 
 	(void)state;
 	irq_init();
-	assert_int_equal(kalloc_live(), live + FAKE_NR_IRQS);
+	assert_int_equal(kalloc_live(), live + 2 * FAKE_NR_IRQS); /* each line and its histograms */
 	assert_int_equal(fake_log_len(), FAKE_NR_IRQS);
 	for (unsigned int irq = 1; irq <= FAKE_NR_IRQS; irq++) {
 		const struct irq_desc *d = irq_desc_get(irq);
@@ -1369,7 +1369,7 @@ static void test_ack_wait_blocks_and_stamps(void **state)
 	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 1), 4242);
 	assert_false(w.thr.irq_stamp_wanted);
 	assert_int_equal(d->state, IRQ_PENDING);
-	assert_int_equal(d->served, 0); /* no wake-up was noted running: nothing to time */
+	assert_int_equal(irq_served(d), 0); /* no wake-up was noted running: nothing to time */
 }
 
 /* Bits already there: returned at once, stamp 0 (the line cannot have fired again before this
@@ -1992,11 +1992,11 @@ static void test_latency_statistics(void **state)
 	fake_set_cycles(500);
 	irq_note_running(&w.thr); /* scheduled again: still the first time counts */
 	irq_note_running(&w.other_thr); /* not woken by an interrupt */
-	assert_int_equal(d->wakes, 1);
+	assert_int_equal(irq_wakes(d), 1);
 	fake_set_cycles(1350);
 	assert_int_equal(ack(SLOT_IRQ), 0);
 	assert_null(w.thr.irq_woken_by);
-	assert_int_equal(d->served, 1);
+	assert_int_equal(irq_served(d), 1);
 
 	fake_set_waiter(&w.ntfn, &w.thr);
 	fake_set_cycles(2000);
@@ -2019,6 +2019,27 @@ static void test_latency_statistics(void **state)
 	assert_int_equal(ii.server_max, 1000);
 	assert_int_equal(ii.server_avg, (1000 + 200) / 2);
 	assert_int_equal(ii.count, 3);
+
+	/* The same in histograms: one top half per interrupt, each wake-up and ack in the bucket
+	 * of its bit length (250: [128, 255]; 50: [32, 63]; 1000: [512, 1023]; 200: [128, 255]). */
+	struct tacet_irq_hist ih;
+
+	assert_int_equal(irq_hist_info(LINE, &ih), sizeof(ih));
+	assert_int_equal(ih.irq, LINE);
+	assert_int_equal(ih.count, 3);
+	assert_int_equal(tacet_log2hist_total(ih.top), 3);
+	assert_int_equal(ih.top_max, ii.top_half_max);
+	assert_int_equal(ih.top[tacet_log2hist_bucket(ih.top_max)] > 0, 1);
+	assert_int_equal(tacet_log2hist_total(ih.wake), 2);
+	assert_int_equal(ih.wake[8], 1);
+	assert_int_equal(ih.wake[6], 1);
+	assert_int_equal(ih.wake_max, 250);
+	assert_int_equal(tacet_log2hist_total(ih.server), 2);
+	assert_int_equal(ih.server[10], 1);
+	assert_int_equal(ih.server[8], 1);
+	assert_int_equal(ih.server_max, 1000);
+	assert_int_equal(irq_hist_info(FAKE_NR_IRQS + 1, &ih), -TACET_ENOENT);
+	assert_int_equal(irq_hist_info(0, &ih), -TACET_ENOENT);
 }
 
 /* --- in-kernel handlers --- */

@@ -11,6 +11,7 @@
 #include "sbi.h"
 
 bool riscv_has_sstc;
+bool riscv_has_zbb;
 extern const char secondary_entry[];
 extern uint32_t secondaries_released;
 
@@ -37,17 +38,23 @@ long riscv_intc_hartid(const struct fdt *fdt, uint32_t phandle)
 	return (long)hwid;
 }
 
-/* Sstc only if every hart has it: a hart without it must not touch stimecmp. */
+/* Sstc and Zbb only if every hart has them: a hart without Sstc must not touch stimecmp, one
+ * without Zbb takes clz for an illegal instruction. */
 static void probe_isa(const struct fdt *fdt)
 {
 	int cpus = fdt_path(fdt, "/cpus");
 
 	riscv_has_sstc = true;
+	riscv_has_zbb = true;
 	for (int n = fdt_first_child(fdt, cpus); n >= 0; n = fdt_next_sibling(fdt, n)) {
 		const char *isa = fdt_prop_string(fdt, n, "riscv,isa");
 
-		if (fdt_node_is_enabled(fdt, n) && isa && !isa_has(isa, "sstc"))
+		if (!fdt_node_is_enabled(fdt, n) || !isa)
+			continue; /* not a hart (cpu-map) */
+		if (!isa_has(isa, "sstc"))
 			riscv_has_sstc = false;
+		if (!isa_has(isa, "zbb"))
+			riscv_has_zbb = false;
 	}
 }
 

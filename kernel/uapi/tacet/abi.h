@@ -181,6 +181,8 @@ enum tacet_info {
 	TACET_INFO_MEM = 1,    /* struct tacet_mem_info (index 0) */
 	TACET_INFO_HART = 2,   /* struct tacet_hart_info of hart index */
 	TACET_INFO_IRQ = 3,    /* struct tacet_irq_info of interrupt line index */
+	TACET_INFO_IRQ_HIST = 4, /* struct tacet_irq_hist of interrupt line index */
+	TACET_INFO_CLOCK = 5,  /* struct tacet_clock_info (index 0) */
 	TACET_INFO_TRACE = 6,  /* struct tacet_trace_info and events (<tacet/trace.h>) */
 };
 
@@ -203,6 +205,38 @@ struct tacet_irq_info {
 	/* The cycle counter at the latest interrupt's trap entry and at the end of its top half
 	 * (under -icount: retired instructions, so the benchmarks take latencies from them). */
 	unsigned long last_trap, last_done;
+};
+
+/* A line's log2 histograms (<tacet/log2hist.h>: bucket k counts the values of bit length k),
+ * in cycles, all harts together, since boot: the top half (trap entry -> top half done: one
+ * value per interrupt, so `top` adds up to count), the wake-up latency (top half done -> the
+ * woken server running) and the server time (running -> its irq_ack), with their exact
+ * maxima. One snapshot: count, the maxima and the buckets agree. */
+#define TACET_IRQ_HIST_BUCKETS 32 /* TACET_LOG2HIST_BUCKETS */
+struct tacet_irq_hist {
+	unsigned int irq;
+	unsigned int state; /* as tacet_irq_info's */
+	unsigned int bound; /* binders (or 1 for an in-kernel handler) */
+	unsigned int pad;
+	unsigned long count;
+	unsigned long top_max, wake_max, server_max;
+	unsigned long top[TACET_IRQ_HIST_BUCKETS];
+	unsigned long wake[TACET_IRQ_HIST_BUCKETS];
+	unsigned long server[TACET_IRQ_HIST_BUCKETS];
+};
+
+/* The cycle counter against the timebase, for turning cycles into time: each pair read back to
+ * back, at boot on the boot hart and now on the caller's. Without QEMU's -icount the counter
+ * runs at the host's rate, which nothing describes: its rate is (cycles - boot_cycles) /
+ * (time - boot_time) timebase ticks, timebase_hz of them a second (the device tree's
+ * timebase-frequency). Under -icount shift=0 it counts retired instructions, one a
+ * nanosecond of guest time; the boot argument cycles=instructions says so (flags). */
+#define TACET_CLOCK_INSTRUCTIONS 1ul /* boot argument cycles=instructions */
+struct tacet_clock_info {
+	unsigned long timebase_hz;
+	unsigned long boot_cycles, boot_time;
+	unsigned long cycles, time;
+	unsigned long flags;
 };
 
 struct tacet_thread_info {

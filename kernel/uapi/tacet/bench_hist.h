@@ -17,6 +17,7 @@
 #define TACET_BENCH_HIST_H
 
 #include <stdint.h>
+#include <tacet/log2hist.h>
 
 /* The most buckets a line prints. A path under -icount fills two or three (the bulk, a sample
  * that went another way, a tick or an IPI); eight leave room for more and keep a line of
@@ -28,14 +29,7 @@
 /* The bucket of a sample: 0 for the minimum, else the bit length of its excess over it. */
 static inline unsigned int tacet_hist_bucket(uint64_t sample, uint64_t min)
 {
-	uint64_t excess = sample - min;
-	unsigned int k = 0;
-
-	while (excess) {
-		k++;
-		excess >>= 1;
-	}
-	return k;
+	return tacet_bitlen(sample - min);
 }
 
 /* The least value bucket k can hold. */

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <tacet/log2hist.h>
 
 /* Everything a trap saves. For a user thread it lives in the thread; for a kernel trap, on the
  * stack. Layout fixed by asm_offsets.h (checked in trap.c). */
@@ -109,6 +110,10 @@ static inline int arch_irqs_masked(void)
 }
 
 uint64_t arch_cycles(void); /* the test's own clock */
+static inline unsigned long arch_bitlen(uint64_t v)
+{
+	return tacet_bitlen(v);
+}
 uint64_t arch_time_now(void);
 void arch_timer_set(uint64_t deadline);
 void arch_aspace_activate(uint64_t root);
@@ -208,6 +213,22 @@ static inline uint64_t arch_cycles(void)
 
 	__asm__ volatile("rdcycle %0" : "=r"(c));
 	return c;
+}
+
+/* Every hart has Zbb (probe.c): clz is one instruction. */
+extern bool riscv_has_zbb;
+
+/* The bit length of v (<tacet/log2hist.h>), for the interrupt statistics' histograms, three
+ * values an interrupt: 64 - clz(v) with Zbb (written as .insn: the kernel is built for rv64gc),
+ * else the portable binary search. */
+static inline __attribute__((always_inline)) unsigned long arch_bitlen(uint64_t v)
+{
+	unsigned long zeros;
+
+	if (!riscv_has_zbb)
+		return tacet_bitlen(v);
+	__asm__(".insn i 0x13, 1, %0, %1, 0x600" : "=r"(zeros) : "r"(v)); /* clz */
+	return 64 - zeros;
 }
 
 /* sip.SEIP: the interrupt controller holds an external interrupt for this hart. */

@@ -1,0 +1,14 @@
+/* irqshow.h: the shell's interrupt commands (irqshow.c), for uart.c's shell: irqs, the table
+ * irqtop redraws, irqhist LINE. */
+#ifndef SERVERS_UART_IRQSHOW_H
+#define SERVERS_UART_IRQSHOW_H
+
+/* The lines' table (irqs); with rate, the interrupts a second since the last table (irqtop,
+ * redrawn every second); by_latency: the worst wake-up latency first, else by line. */
+void irq_table(int rate, int by_latency);
+/* irqtop's first rates count from now. */
+void irq_rates_start(void);
+/* irqhist LINE: the line's three histograms as text bars. */
+void cmd_irqhist(const char *arg);
+
+#endif
