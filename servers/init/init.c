@@ -471,6 +471,7 @@ static unsigned int quiet_one(unsigned long i, volatile uint8_t *regs, int virti
 static void quiet_devices(unsigned int id)
 {
 	volatile uint8_t *regs = (volatile uint8_t *)PROBE_VA;
+	unsigned long start = tacet_cycles();
 	unsigned int reset = 0;
 	long back = 0;
 
@@ -492,8 +493,8 @@ static void quiet_devices(unsigned int id)
 		back += n > 0 ? n : 0;
 	}
 	if (reset || back)
-		printf("init: %s's devices: %u reset, %ld pages back from their DMA quarantine\n",
-		       servers[id].name, reset, back);
+		printf("init: %s's devices: %u reset, %ld pages back from their DMA quarantine "
+		       "(%lu cycles)\n", servers[id].name, reset, back, tacet_cycles() - start);
 }
 
 /* Server id could not start: its devices are free for another. */

@@ -4,8 +4,8 @@
   trace.py record [--bootargs B] [--qemu-extra E] [--smp N] [--until REGEX] [--no-icount]
       Boots a scenario with the boot argument trace=on (by default the edu flood for tracing:
       four edu devices, four edu_trace drivers, one on each hart), waits until the console
-      prints REGEX (the default scenario: its four drivers' results; any other: the shell's
-      first prompt), types `trace dump` and, once the dump has ended, `poweroff`; writes
+      prints REGEX (the default scenario: pci's release of its four drivers' functions, whose
+      lines would cut into the dump; any other: the shell's first prompt), types `trace dump` and, once the dump has ended, `poweroff`; writes
       build/trace/console.log and converts it to build/trace/trace.json. `make trace` runs it.
   trace.py convert LOG [-o OUT] [--cycles-per-us X]
       Converts the TRACE lines of a console log (the shell's `trace dump`,
@@ -41,7 +41,9 @@ DEFAULT_SCENARIO = {
                 "edu_trace@0,edu_trace@1,edu_trace@2,edu_trace@3",
     "qemu_extra": "-device edu,addr=1 -device edu,addr=2 -device edu,addr=3 -device edu,addr=4",
     "qemu_devices": "",
-    "until": r"(edu \d: raised[^\n]*\n[\s\S]*){4}",
+    # the four drivers done and pci done with each (it quiets the function, waits 100 ms and
+    # releases its DMA quarantine, printing as it goes: a line that would cut into the dump)
+    "until": r"(pci: 00:0\d\.0 [^\n]*pages back from its DMA quarantine[\s\S]*){4}",
 }
 PROMPT = r"tacet> "
 ICOUNT = ["-icount", "shift=0,align=off,sleep=on", "-seed", "1"]
