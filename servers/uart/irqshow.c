@@ -1,4 +1,5 @@
-/* irqshow.c: the shell's interrupt commands (irqshow.h): irqs and irqtop's table, and irqhist.
+/* irqshow.c: the shell's interrupt and hart commands (irqshow.h): irqs and irqtop's table,
+ * irqhist, and harts (each hart's counts, its longest BKL hold and wait, in the same units).
  *
  * The kernel times each interrupt with the cycle counter (TACET_INFO_IRQ_HIST): the top half
  * (trap entry -> top half done), the wake-up latency (top half done -> the woken server
@@ -67,6 +68,39 @@ static void units_say(const struct units *u)
 		       u->ci.timebase_hz);
 	} else {
 		printf("times in cycles: no rate against the timebase yet\n");
+	}
+}
+
+/* What held the BKL longest: a system call by number, an interrupt or exception by cause. */
+static void bkl_holder(const struct tacet_hart_info *hi, char *buf, size_t len)
+{
+	unsigned long code = hi->bkl_hold_cause & ~(1ul << 63);
+
+	if (!hi->bkl_hold_cause && !hi->bkl_hold_call)
+		snprintf(buf, len, "idle");
+	else if (hi->bkl_hold_cause >> 63)
+		snprintf(buf, len, "irq %lu", code);
+	else if (code == 8) /* an ecall from user mode */
+		snprintf(buf, len, "call %lu", hi->bkl_hold_call);
+	else
+		snprintf(buf, len, "exc %lu", code);
+}
+
+void cmd_harts(void)
+{
+	struct tacet_hart_info hi;
+	struct units u;
+	char holder[32];
+
+	units_read(&u);
+	units_say(&u);
+	printf("HART HWID   TIMER IRQS       IPIS  EXT IRQS   SYSCALLS  BKL HOLD MAX (BY)      "
+	       "BKL WAIT MAX\n");
+	for (unsigned long i = 0; tacet_info(TACET_INFO_HART, i, &hi, sizeof(hi)) > 0; i++) {
+		bkl_holder(&hi, holder, sizeof(holder));
+		printf("%4lu %4lu %12lu %10lu %9lu %10lu %13lu %-9s %12lu\n", i, hi.hwid,
+		       hi.timer_irqs, hi.ipis, hi.ext_irqs, hi.syscalls, in_units(&u, hi.bkl_hold_max),
+		       holder, in_units(&u, hi.bkl_wait_max));
 	}
 }
 

@@ -1,5 +1,6 @@
-/* irqshow.h: the shell's interrupt commands (irqshow.c), for uart.c's shell: irqs, the table
- * irqtop redraws, irqhist LINE. */
+/* irqshow.h: the shell's interrupt and hart statistics commands (irqshow.c), for uart.c's
+ * shell: irqs, the table irqtop redraws, irqhist LINE, harts; times in the units one line
+ * above each table names. */
 #ifndef SERVERS_UART_IRQSHOW_H
 #define SERVERS_UART_IRQSHOW_H
 
@@ -10,5 +11,7 @@ void irq_table(int rate, int by_latency);
 void irq_rates_start(void);
 /* irqhist LINE: the line's three histograms as text bars. */
 void cmd_irqhist(const char *arg);
+/* harts: each hart's counts and its longest BKL hold (and what held it) and wait. */
+void cmd_harts(void);
 
 #endif

@@ -182,36 +182,6 @@ static void cmd_ps(void)
 									  : "?");
 }
 
-/* What held the BKL longest: a system call by number, an interrupt or exception by cause. */
-static void bkl_holder(const struct tacet_hart_info *hi, char *buf, size_t len)
-{
-	unsigned long code = hi->bkl_hold_cause & ~(1ul << 63);
-
-	if (!hi->bkl_hold_cause && !hi->bkl_hold_call)
-		snprintf(buf, len, "idle");
-	else if (hi->bkl_hold_cause >> 63)
-		snprintf(buf, len, "irq %lu", code);
-	else if (code == 8) /* an ecall from user mode */
-		snprintf(buf, len, "call %lu", hi->bkl_hold_call);
-	else
-		snprintf(buf, len, "exc %lu", code);
-}
-
-static void cmd_harts(void)
-{
-	struct tacet_hart_info hi;
-	char holder[32];
-
-	printf("HART HWID   TIMER IRQS       IPIS  EXT IRQS   SYSCALLS  BKL HOLD MAX (BY)      "
-	       "BKL WAIT MAX\n");
-	for (unsigned long i = 0; tacet_info(TACET_INFO_HART, i, &hi, sizeof(hi)) > 0; i++) {
-		bkl_holder(&hi, holder, sizeof(holder));
-		printf("%4lu %4lu %12lu %10lu %9lu %10lu %13lu %-9s %12lu\n", i, hi.hwid,
-		       hi.timer_irqs, hi.ipis, hi.ext_irqs, hi.syscalls, hi.bkl_hold_max, holder,
-		       hi.bkl_wait_max);
-	}
-}
-
 #define IRQTOP_PERIOD_NS 1000000000ull /* 1 s */
 
 static int irqtop;                       /* the live table is on screen */
