@@ -42,3 +42,12 @@ long tacet_pci_irq(unsigned long pci, unsigned long vendor, unsigned long device
 
 	return call_for_cap(pci, &msg, irq_slot);
 }
+
+long tacet_pci_master(unsigned long pci, unsigned long vendor, unsigned long device,
+		      unsigned long index)
+{
+	struct tacet_msg msg = { .tag = TACET_TAG(PCI_MASTER, 3), .w = { vendor, device, index } };
+	long err = tacet_call(pci, &msg);
+
+	return err ? err : (long)msg.w[0];
+}

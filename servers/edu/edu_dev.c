@@ -81,7 +81,9 @@ long edu_open_at(struct edu *e, unsigned long badge, unsigned long first_slot)
 	if (!err && (step = "wait for the DMA transfer a previous driver left")) {
 		/* A previous driver may have ended with a DMA transfer running (pci turned bus
 		 * mastering off: the device writes nothing, but goes on counting): until it ends,
-		 * the DMA registers ignore writes, and its end raises an interrupt. */
+		 * the DMA registers ignore writes, and its end raises an interrupt. Bus mastering
+		 * comes on only after it (PCI_MASTER, below): on before, the transfer's end wrote
+		 * into its dead driver's page, back in the pool. */
 		volatile uint32_t *regs = (volatile uint32_t *)va;
 		unsigned int ms = 0;
 
@@ -100,6 +102,9 @@ long edu_open_at(struct edu *e, unsigned long badge, unsigned long first_slot)
 		e->regs = (volatile uint32_t *)va;
 		mmio_write32(&e->regs[EDU_IRQ_ACK], ~0u);
 	}
+	if (!err && (step = "turn its bus mastering on")) /* quiet now: no transfer left running */
+		err = tacet_pci_master(SLOT(e, EDU_SLOT_PCI), EDU_VENDOR, EDU_DEVICE,
+				       (unsigned long)e->index);
 	if (!err && (step = "get its interrupt line"))
 		err = tacet_pci_irq(SLOT(e, EDU_SLOT_PCI), EDU_VENDOR, EDU_DEVICE,
 				    (unsigned long)e->index, SLOT(e, EDU_SLOT_IRQ));

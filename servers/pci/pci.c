@@ -25,12 +25,12 @@
  * IPC: publishes "pci" (clients get WRITE|GRANT, badged by init with their server number) and
  * serves <pci_proto.h>: PCI_CLAIM gives a driver its device's BAR0 as a frame in the reply and
  * records the driver's badge; PCI_IRQ then gives that driver (only) its INTx line's IRQ
- * capability. The claim comes with a rights-less capability to the driver's process, which can
+ * capability, and PCI_MASTER turns its bus mastering on. The claim comes with a rights-less capability to the driver's process, which can
  * only be watched: the server watches it (PROCESS_WATCH, ENDED_BIT of the device's index, on
  * the ECAM's notification, which the service loop has bound to this thread) and drops it. The
  * server never holds a capability that could change a driver.
- * A claim prints `pci: 00:SS.F claimed, command 0xCCCC`, PCI_IRQ
- * `pci: 00:SS.F INTx on, command 0xCCCC`; when the driver ends, the device is released:
+ * A claim prints `pci: 00:SS.F claimed, command 0xCCCC`, PCI_MASTER `pci: 00:SS.F bus
+ * mastering on, command 0xCCCC`, PCI_IRQ `pci: 00:SS.F INTx on, command 0xCCCC`; when the driver ends, the device is released:
  * `pci: 00:SS.F released (its driver ended), command 0xCCCC` (the command register as the
  * function reads it back), then `pci: 00:SS.F RESET; N pages back from its DMA quarantine`
  * (below), and may be claimed again.
@@ -38,10 +38,11 @@
  * A function nobody has claimed is quiet: bus mastering off (no DMA) and INTx disabled
  * (command register bit 10), set at enumeration and again at every release, so a device its
  * driver left mid-work can neither write memory nor hold its line, perhaps shared with other
- * devices, asserted. A claim turns memory decoding and bus mastering on; INTx comes on only
- * with PCI_IRQ. What the device itself still holds (an interrupt status, a computation) is its
- * next driver's to clear, between the two calls (a bus server cannot know device registers):
- * so an interrupt its previous driver left never reaches the next one.
+ * devices, asserted. A claim turns memory decoding on; INTx comes on only with PCI_IRQ, bus
+ * mastering only with PCI_MASTER. What the device itself still holds (an interrupt status, a
+ * transfer it has begun) is its next driver's to clear before those calls (a bus server
+ * cannot know device registers): so an interrupt its previous driver left never reaches the
+ * next one, and a transfer it left writes nothing when it ends.
  *
  * Reset and the DMA quarantine (issue 17): a driver's DMA frames are pinned to its BAR0 frame,
  * a part of the window (kernel/object/frame.c), and those it still held when it ended wait in
@@ -52,10 +53,13 @@
  * read back, and its BARs and line written again (RESET says which: "no function-level reset
  * (it has none)", "function-level reset: it answers again", or "...: it does not answer").
  * A function without FLR is given the same 100 ms, bus mastering off, before its frames go
- * back: QEMU 7.2's edu was seen to write RAM with a DMA transfer it had begun (it makes one
- * 100 ms after it is started) after bus mastering was turned off, into a page already back in
- * the pool (another process's page table). Bus mastering off is what the specification says
- * stops a function's requests; the wait covers a device that does not honour it within 100 ms.
+ * back. What that wait was first thought to cover: QEMU 7.2's edu wrote RAM with a DMA
+ * transfer its dead driver had begun (it makes it 100 ms after the start) into a page back in
+ * the pool (another process's page table). The device honours bus mastering off; what let it
+ * write was the next claim, which turned bus mastering on again while the transfer was still
+ * pending (seen: with the claim leaving it off, no write, with no wait at all). So bus
+ * mastering now waits for the driver's PCI_MASTER, after it has quieted the device; the wait
+ * stays as a second line for a next driver that asks too early.
  * Only then does the server release, for each of the function's BARs, a frame derived from
  * the window with RELEASE: the kernel gives back the frames pinned within it, and none of
  * another function's. Drivers' BAR frames come from a copy of the window without RELEASE.
@@ -286,11 +290,11 @@ static uint32_t func_quiesce(const struct pci_func *f)
 	return command_update(f, CMD_INTX_OFF, CMD_MASTER);
 }
 
-/* A driver claimed f: its BARs and DMA on; INTx stays off until the driver asks for its line
- * (after quieting what the device may still hold). Returns the command register. */
+/* A driver claimed f: its BARs on; INTx and bus mastering stay off until the driver asks
+ * for them (after quieting what the device may still hold). Returns the command register. */
 static uint32_t func_enable(const struct pci_func *f)
 {
-	return command_update(f, CMD_MEMORY | CMD_MASTER, 0);
+	return command_update(f, CMD_MEMORY, 0);
 }
 
 /* The driver asked for f's line: INTx on. Returns the command register. */
@@ -456,6 +460,20 @@ static long irq_cap(const struct tacet_msg *msg, unsigned long client, struct ta
 	return 0;
 }
 
+/* PCI_MASTER: bus mastering on, for the driver that claimed the device. */
+static long master_on(const struct tacet_msg *msg, unsigned long client)
+{
+	struct pci_func *f = find_func(msg);
+
+	if (!f)
+		return -TACET_ENOENT;
+	if (!f->claimed || f->owner != client)
+		return -TACET_EPERM;
+	printf("pci: 00:%02x.%x bus mastering on, command %#06x\n", f->dev, f->fn,
+	       command_update(f, CMD_MASTER, 0));
+	return 0;
+}
+
 static void call(struct tacet_service *s, const struct tacet_msg *msg, struct tacet_msg *reply)
 {
 	long err;
@@ -466,6 +484,8 @@ static void call(struct tacet_service *s, const struct tacet_msg *msg, struct ta
 		err = claim(s, msg, reply);
 	else if (TACET_TAG_LABEL(msg->tag) == PCI_IRQ)
 		err = irq_cap(msg, s->badge, reply);
+	else if (TACET_TAG_LABEL(msg->tag) == PCI_MASTER)
+		err = master_on(msg, s->badge);
 	else
 		err = -TACET_EINVAL;
 	if (err)

@@ -152,9 +152,12 @@ int main(void)
 		printf("nvmedie: the controller takes no 4 KiB pages: FAIL\n");
 		return 1;
 	}
-	err = tacet_dma_alloc(QUEUE_PAGES * TACET_PAGE_SIZE, &q);
+	/* the controller is quiet (disabled): now it may do DMA */
+	err = tacet_pci_master(SLOT_PCI, NVME_VENDOR, NVME_DEVICE, 0);
+	if (!err)
+		err = tacet_dma_alloc(QUEUE_PAGES * TACET_PAGE_SIZE, &q);
 	if (err) {
-		printf("nvmedie: no DMA frame for the admin queues: %s: FAIL\n", tacet_strerror(err));
+		printf("nvmedie: no DMA for the admin queues: %s: FAIL\n", tacet_strerror(err));
 		return 1;
 	}
 	csts = enable(&q);

@@ -96,6 +96,8 @@ static void try_pci(void)
 	check("PCI_IRQ for the device another driver claimed -> EPERM, nothing sent",
 	      err == -TACET_EPERM && !TACET_TAG_HAS_CAP(m.tag) &&
 		      tacet_cap_info(SLOT_TAKE, NULL, NULL) == -TACET_EEMPTY);
+	err = pci_call(TACET_TAG(PCI_MASTER, 3), &m);
+	check("PCI_MASTER for the device another driver claimed -> EPERM", err == -TACET_EPERM);
 	tacet_cap_copy(TACET_CHILD_SELF, SLOT_SELF0, 0, 0);
 	err = pci_call(TACET_TAG_CAP(PCI_CLAIM, 3, SLOT_SELF0), &m);
 	check("PCI_CLAIM of that device -> EBUSY", err == -TACET_EBUSY);

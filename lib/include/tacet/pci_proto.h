@@ -14,12 +14,17 @@
  *   PCI_IRQ (vendor, device, index): the reply carries the IRQ handler capability of the
  *       device's INTx line, and the function's INTx is turned on; only for the driver that
  *       claimed it (else -TACET_EPERM).
+ *   PCI_MASTER (vendor, device, index): the function's bus mastering is turned on (it may do
+ *       DMA from now on); only for the driver that claimed it (else -TACET_EPERM).
  *
- * Between the two a driver quiets its device (clears an interrupt status the previous driver
- * may have left): until PCI_IRQ the function cannot assert its line, so nothing its previous
- * driver left is delivered to the new one. A claim lasts until the driver's process ends; then
+ * A claim turns on memory decoding only. Before PCI_IRQ and PCI_MASTER a driver quiets its
+ * device (clears an interrupt status, waits for or stops a transfer the previous driver may
+ * have left): until PCI_IRQ the function cannot assert its line, and until PCI_MASTER a
+ * transfer its previous driver started writes nothing when it ends (the previous driver's
+ * pages are back in the pool by then: a transfer finishing after the next claim turned bus
+ * mastering on wrote into a page that had become another process's page table). A claim lasts until the driver's process ends; then
  * the device is quiet again (bus mastering and INTx off) and may be claimed again.
- * lib/ wraps them as tacet_pci_claim() and tacet_pci_irq().
+ * lib/ wraps them as tacet_pci_claim(), tacet_pci_irq() and tacet_pci_master().
  */
 #ifndef PCI_PROTO_H
 #define PCI_PROTO_H
@@ -27,6 +32,7 @@
 enum pci_label {
 	PCI_CLAIM = 1,
 	PCI_IRQ = 2,
+	PCI_MASTER = 3,
 };
 
 /* What tacet_pci_claim() learns about the device. */
@@ -46,5 +52,9 @@ long tacet_pci_claim(unsigned long pci, unsigned long vendor, unsigned long devi
  * on. Quiet the device first. 0 or a negative TACET_E* code. */
 long tacet_pci_irq(unsigned long pci, unsigned long vendor, unsigned long device,
 		   unsigned long index, unsigned long irq_slot);
+/* The claimed function may do DMA: bus mastering on. Quiet the device first (no transfer of
+ * its previous driver's still running). 0 or a negative TACET_E* code. */
+long tacet_pci_master(unsigned long pci, unsigned long vendor, unsigned long device,
+		      unsigned long index);
 
 #endif
