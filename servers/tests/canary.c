@@ -16,7 +16,9 @@
  *  5. It checks every page's pattern and says how many changed: 0, or the quarantine let a
  *     page go too soon. Then it gives every page back and compares the machine's free memory
  *     with step 1's (the driver's two instances hold the same; the canary's own page tables
- *     stay until it ends, counted apart): nothing lost to the quarantine.
+ *     stay until it ends, counted apart): nothing lost to the quarantine. Only when it is the
+ *     service's sole client: another one (blkinflight, reconnecting and submitting again)
+ *     allocates at the same time, and the figures then say nothing (they are printed).
  * Then it powers the machine off (status 0 if everything held). */
 #include <stdio.h>
 #include <tacet.h>
@@ -30,6 +32,8 @@
 extern const char canary_service[];
 extern const unsigned long canary_label, canary_w0;
 extern const int canary_powers_off; /* else another server of the case does */
+/* the service's only client: nothing else allocates between its two looks at free memory */
+extern const int canary_sole_client;
 
 static uint64_t pattern(unsigned long page, unsigned long word)
 {
@@ -157,8 +161,9 @@ int main(void)
 	after = mem_now();
 	printf("canary: free pages %lu before the death, %lu after the restart with the canary's "
 	       "pages back and %lu of its page tables: %s\n", before, after, own,
+	       !canary_sole_client ? "not compared (other clients)" :
 	       after + own == before ? "PASS" : "FAIL");
-	ok = ok && after + own == before;
+	ok = ok && (!canary_sole_client || after + own == before);
 	if (canary_powers_off)
 		power_off(!ok);
 	return !ok;

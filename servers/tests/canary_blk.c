@@ -6,3 +6,4 @@
 const char canary_service[] = "blk";
 const unsigned long canary_label = BLK_INFO, canary_w0 = 0;
 const int canary_powers_off = 0;
+const int canary_sole_client = 0; /* blkinflight reconnects meanwhile */

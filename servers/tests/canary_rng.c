@@ -6,3 +6,4 @@
 const char canary_service[] = "rng";
 const unsigned long canary_label = RNG_READ, canary_w0 = 32;
 const int canary_powers_off = 1;
+const int canary_sole_client = 1;

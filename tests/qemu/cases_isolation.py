@@ -38,7 +38,8 @@ def quarantine_whole(out):
 # moment a call tells it the driver ended, fills them with a pattern, waits for the restarted
 # instance and checks them: a page that went back to the pool while the device could write it
 # would be the canary's when the write lands. init resets the device (Status 0), then releases
-# the quarantine; the restarted driver finds Status 0 and serves; every page comes back.
+# the quarantine; the restarted driver finds Status 0 and serves; every page comes back (the
+# canary compares free memory only in the rng case, where it is the service's sole client).
 DMA_KILL_RNG = ("-object", "rng-random,filename=/dev/urandom,id=slowrng",
                 "-device", "virtio-rng-device,rng=slowrng,max-bytes=64,period=1000")
 DMA_KILL_BLK = ("-drive", "file=build/blk-big.img,if=none,format=raw,id=disk0,snapshot=on,"
