@@ -15,6 +15,7 @@
 #include "object/process.h"
 #include "core/sched.h"
 #include "core/trace.h"
+#include "object/reaper.h"
 
 struct endpoint *endpoint_new(struct process *owner)
 {
@@ -36,7 +37,24 @@ void endpoint_unwatch(struct notification *n)
 	}
 }
 
-/* Its end: callers and receivers get TACET_EDEAD, watchers their badge. */
+/* Up to ENDPOINT_WATCH_STEP of an ended endpoint's watchers signalled; true when none is left.
+ * A user decides how many notifications watch one endpoint (a notification each, each in a
+ * slot of some process: children multiply the slots), so they are told a bounded step at a
+ * time, as the reaper runs (issue 16's bound on a BKL hold). */
+static bool signal_watchers(struct endpoint *ep)
+{
+	for (unsigned int i = 0; i < ENDPOINT_WATCH_STEP && !list_empty(&ep->watchers); i++) {
+		struct notification *n = list_entry(ep->watchers.next, struct notification,
+						    watch_link);
+
+		endpoint_unwatch(n);
+		notification_signal(n, n->watch_badge);
+	}
+	return list_empty(&ep->watchers);
+}
+
+/* Its end: callers and receivers get TACET_EDEAD, watchers their badge (the first step of them
+ * now; if more are left, the reaper goes on with them: endpoint_reap, holding a reference). */
 void endpoint_end(struct endpoint *ep)
 {
 	if (ep->owner) {
@@ -45,18 +63,23 @@ void endpoint_end(struct endpoint *ep)
 	}
 	thread_wake_all(&ep->senders, TACET_EDEAD);
 	thread_wake_all(&ep->receivers, TACET_EDEAD);
-	while (!list_empty(&ep->watchers)) {
-		struct notification *n = list_entry(ep->watchers.next, struct notification,
-						    watch_link);
+	if (!signal_watchers(ep) && ep->obj.refs)
+		reaper_end(&ep->obj);
+}
 
-		endpoint_unwatch(n);
-		notification_signal(n, n->watch_badge);
-	}
+void endpoint_reap(struct endpoint *ep)
+{
+	if (!signal_watchers(ep))
+		reaper_end_first(&ep->obj);
 }
 
 void endpoint_destroy(struct endpoint *ep)
 {
 	endpoint_end(ep);
+	if (!list_empty(&ep->watchers)) {
+		reaper_free(&ep->obj); /* the next step later: nobody names it */
+		return;
+	}
 	kobj_free(&ep->obj, sizeof(*ep));
 }
 

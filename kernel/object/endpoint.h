@@ -11,6 +11,8 @@
 
 struct process;
 
+#define ENDPOINT_WATCH_STEP 16 /* watchers told in one step of an endpoint's end */
+
 struct endpoint {
 	struct kobj obj;
 	struct tqueue senders;   /* BLOCKED_SEND, oldest first */
@@ -55,6 +57,9 @@ struct endpoint *endpoint_new(struct process *owner);
  * later call or receive on it: a client learns its server is gone instead of waiting for ever
  * (and can look the name up again when the server is restarted). */
 void endpoint_end(struct endpoint *ep);
+/* The reaper's step of an ended endpoint whose watchers are not all told yet (endpoint_end
+ * queued it: reaper_end). */
+void endpoint_reap(struct endpoint *ep);
 void endpoint_destroy(struct endpoint *ep);
 
 void sys_endpoint_new(struct thread *t);

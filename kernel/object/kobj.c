@@ -85,9 +85,12 @@ void kobj_reap(struct kobj *o)
 		kobj_destroy(o);
 		return;
 	}
-	switch (o->type) { /* only these two are ever queued to end (reaper_end) */
+	switch (o->type) { /* only these are ever queued to end (reaper_end) */
 	case TACET_CAP_PROCESS:
 		process_reap((struct process *)o);
+		break;
+	case TACET_CAP_ENDPOINT: /* an ended one with watchers still to tell */
+		endpoint_reap((struct endpoint *)o);
 		break;
 	case TACET_CAP_THREAD:
 		thread_reap((struct thread *)o);

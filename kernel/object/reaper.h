@@ -16,8 +16,9 @@
 
 /* o's last reference went: queue it to be destroyed (kobj_reap destroys it by type). */
 void reaper_free(struct kobj *o);
-/* Queue o (a process or thread) to be ended; the queue holds a reference until kobj_reap has
- * ended it. Asking again before then does nothing. */
+/* Queue o (a process or thread; an ended endpoint with watchers to tell) to be ended; the
+ * queue holds a reference until kobj_reap has ended it. Asking again before then does
+ * nothing. */
 void reaper_end(struct kobj *o);
 
 /* reaper_end, but o goes first, before what was queued: the rest of an end done a step at a

@@ -213,3 +213,9 @@ SERVER_SRCS_pci_dying := servers/pci/pci.c servers/tests/pcidying.c
 SERVERS += blkwaitdie blkpoke
 SERVER_SRCS_blkwaitdie := servers/tests/blkwaitdie.c
 SERVER_SRCS_blkpoke := servers/tests/blkpoke.c
+
+# watchee, watchmany: 100 notifications watch one endpoint whose server ends; the kernel tells
+# them a bounded step at a time (qemu/endpoint-watchers-in-steps).
+SERVERS += watchee watchmany
+SERVER_SRCS_watchee := servers/tests/watchee.c
+SERVER_SRCS_watchmany := servers/tests/watchmany.c

@@ -130,6 +130,13 @@ CASES = [
           r"dmabig: a 256-page frame beside scatter's pages: made: PASS",
           r"init: leak check: .*: PASS"],
          bootargs="init.run=scatter,dmabig@1", timeout=60),
+    # An endpoint watched by many (issue 17's ENDPOINT_WATCH, under issue 16's bound): its end
+    # tells 16 watchers a step as the reaper runs, not all in one hold of the BKL; watchmany's
+    # 100 notifications each get their own badge, and everything comes back.
+    case("endpoint-watchers-in-steps",
+         [r"watchmany: 100 of 100 watchers told of the endpoint's end \(success\): PASS",
+          r"init: leak check: .*: PASS"],
+         bootargs="init.run=watchee,watchmany@1"),
     case("device-quiet-on-death",
          [r"rtcdie: instance 0: interrupt enabled 0, alarm running 0 at start",
           r"rtcdie: alarm armed 10 s ahead, interrupt enabled; faulting",
