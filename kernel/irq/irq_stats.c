@@ -58,9 +58,12 @@ long irq_info(unsigned long index, void *out)
 {
 	struct tacet_irq_info *ii = out;
 	struct irq_desc *d = info_line(index);
+	uint64_t wakes, served;
 
 	if (!d)
 		return -TACET_ENOENT;
+	wakes = irq_wakes(d); /* each a sum of a histogram: summed once */
+	served = irq_served(d);
 	ii->irq = d->irq;
 	ii->state = d->state;
 	ii->hart = d->hart;
@@ -76,9 +79,9 @@ long irq_info(unsigned long index, void *out)
 	ii->last_done = d->last_done;
 	ii->spurious_all = irq_spurious();
 	ii->wake_max = d->wake_max;
-	ii->wake_avg = irq_wakes(d) ? d->wake_total / irq_wakes(d) : 0;
+	ii->wake_avg = wakes ? d->wake_total / wakes : 0;
 	ii->server_max = d->server_max;
-	ii->server_avg = irq_served(d) ? d->server_total / irq_served(d) : 0;
+	ii->server_avg = served ? d->server_total / served : 0;
 	return sizeof(*ii);
 }
 

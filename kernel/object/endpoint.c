@@ -356,7 +356,6 @@ int endpoint_send_fault(struct thread *t)
 	return 0;
 }
 
-/* (slot): a new one, every right, in the empty slot. */
 /* (endpoint, ntfn, badge) -> 0: signal badge on ntfn when the endpoint ends (its owner, the
  * server, ended), as a call to it would then say TACET_EDEAD: a client waiting for something
  * else (its completions, on ntfn) learns at once that the server is gone (Zircon's
@@ -386,6 +385,7 @@ void sys_endpoint_watch(struct thread *t)
 	syscall_ret(t, 0);
 }
 
+/* (slot): a new one, every right, in the empty slot. */
 void sys_endpoint_new(struct thread *t)
 {
 	long err;

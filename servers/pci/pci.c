@@ -446,15 +446,24 @@ static long claim(struct tacet_service *s, const struct tacet_msg *msg, struct t
 	return 0;
 }
 
-/* PCI_IRQ: the line's IRQ handler capability, for the driver that claimed the device. */
-static long irq_cap(const struct tacet_msg *msg, unsigned long client, struct tacet_msg *reply)
+/* The function a call names, if client is the driver that claimed it; else NULL and *err
+ * (-TACET_ENOENT: no such function; -TACET_EPERM: not claimed, or by another). */
+static struct pci_func *claimed_by(const struct tacet_msg *msg, unsigned long client, long *err)
 {
 	struct pci_func *f = find_func(msg);
 
+	*err = !f ? -TACET_ENOENT : !f->claimed || f->owner != client ? -TACET_EPERM : 0;
+	return *err ? NULL : f;
+}
+
+/* PCI_IRQ: the line's IRQ handler capability, for the driver that claimed the device. */
+static long irq_cap(const struct tacet_msg *msg, unsigned long client, struct tacet_msg *reply)
+{
+	long err;
+	struct pci_func *f = claimed_by(msg, client, &err);
+
 	if (!f)
-		return -TACET_ENOENT;
-	if (!f->claimed || f->owner != client)
-		return -TACET_EPERM;
+		return err;
 	printf("pci: 00:%02x.%x INTx on, command %#06x\n", f->dev, f->fn, func_intx_on(f));
 	reply->tag = TACET_TAG_CAP(0, 1, intx[f->intx]->irq_slot);
 	return 0;
@@ -463,12 +472,11 @@ static long irq_cap(const struct tacet_msg *msg, unsigned long client, struct ta
 /* PCI_MASTER: bus mastering on, for the driver that claimed the device. */
 static long master_on(const struct tacet_msg *msg, unsigned long client)
 {
-	struct pci_func *f = find_func(msg);
+	long err;
+	struct pci_func *f = claimed_by(msg, client, &err);
 
 	if (!f)
-		return -TACET_ENOENT;
-	if (!f->claimed || f->owner != client)
-		return -TACET_EPERM;
+		return err;
 	printf("pci: 00:%02x.%x bus mastering on, command %#06x\n", f->dev, f->fn,
 	       command_update(f, CMD_MASTER, 0));
 	return 0;
