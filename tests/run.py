@@ -495,6 +495,9 @@ def run_bench_checks(results, stress=False):
         results.report("bench/masked-threaded", "bench: masked-threaded: every" in out,
                        f"a relation of the masked-vs-threaded experiment does not hold "
                        f"(build/test-logs/{log})\n{tail}")
+        results.report("bench/service-loop", "bench: service-loop: a service" in out,
+                       f"an interrupt reaches a service loop's driver slower than a plain "
+                       f"waiter (build/test-logs/{log})\n{tail}")
         results.report("bench/scaling", "bench: scaling:" in out and
                        "bench: FAIL scaling" not in out,
                        f"a scaling curve misses issue 18's goal (build/test-logs/{log})\n{tail}")

@@ -103,12 +103,12 @@ fastpath_signal(struct hart *me, struct thread *t)
 					    TACET_RIGHT_WRITE, &c);
 	if (!n)
 		return 0;
-	w = n->waiters.head;
+	w = notification_woken(n);
 	if (c->badge)
 		bits = c->badge;
 	if (!w || !bits || bits >> 63 || w->prio <= t->prio || !sched_may_switch_to(me, w))
 		return 0;
-	notification_wake(n, w, bits, 0);
+	notification_deliver(n, w, bits, 0);
 	arch_ctx_set_ret(&t->ctx, 0, 0);
 	sched_preempted(me, t); /* t stays ready, first in line at its priority */
 	sched_switch_direct(me, t, w);

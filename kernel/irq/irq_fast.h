@@ -31,13 +31,15 @@ static inline __attribute__((always_inline)) void irq_stat_add(uint64_t *max, ui
 	hist[tacet_log2hist_bucket_of(arch_bitlen(v))]++;
 }
 
-/* t, woken by d's delivery, runs now: its wake-up latency counts. */
+/* t, woken by d's delivery, runs now: its wake-up latency counts, from the end of the top half
+ * that woke it (d->last_done: the line is PENDING until t acknowledges, so no later interrupt
+ * of it has moved that stamp), whichever way it was delivered. */
 static inline __attribute__((always_inline)) void irq_count_wake(struct irq_desc *d,
 								 struct thread *t)
 {
 	t->irq_running_at = arch_cycles();
 	irq_stat_add(&d->wake_max, &d->wake_total, d->hist->wake,
-		     t->irq_running_at - t->irq_woken_at);
+		     t->irq_running_at - d->last_done);
 }
 
 /* t acknowledges d: if d's delivery got it running, the time since counts as its handling. */
@@ -111,30 +113,63 @@ static inline __attribute__((always_inline)) void irq_binder_ack(struct irq_desc
 	irq_ack_one(d, handled);
 }
 
-/* The common case of a line's delivery, at the floor: one binder, a threaded line, and its
- * notification's first waiter w on this hart more urgent than t and than anything READY. Then
- * w gets the bits now and runs next, without a pass through the run queue; returns it (its
+/* w was woken by d's interrupt, on either way of delivery: its wake-up latency is counted
+ * when it runs (irq_count_wake), from the end of d's top half. */
+static inline __attribute__((always_inline)) void irq_woke(struct irq_desc *d, struct thread *w)
+{
+	w->irq_woken_by = d;
+	w->irq_running_at = 0;
+}
+
+/* The line protocol's IDLE -> PENDING (irq.c's header), the one copy for both ways a threaded
+ * line's interrupt is delivered: every binder owes an acknowledgement, none has said yet that
+ * the interrupt was its device's, each is signalled with the trap's stamp (the thread it wakes
+ * marked as woken by d), and the line is masked. direct: the direct delivery's thread (one
+ * binder; notification_woken's, which the caller switches to); NULL: the top half's, each
+ * binder's notification signalled (notification_signal_stamped readies whom it wakes). */
+static inline __attribute__((always_inline)) void irq_line_pend(struct hart *me,
+								struct irq_desc *d,
+								struct thread *direct)
+{
+	d->state = IRQ_PENDING;
+	d->acks_due = d->nbinders;
+	d->handled = false;
+	for (unsigned int i = 0; i < d->nbinders; i++) {
+		struct irq_binder *b = &d->binders[i];
+		struct thread *w;
+
+		b->waiting = true;
+		if (direct) { /* marked woken by the caller, after the top half's accounting */
+			notification_deliver(b->ntfn, direct, b->badge, me->trap_cycle);
+		} else if ((w = notification_signal_stamped(b->ntfn, b->badge, me->trap_cycle))) {
+			irq_woke(d, w);
+		}
+	}
+	/* Masked last, before the completion: the open claim keeps the source from firing
+	 * meanwhile, and the controller's write is a barrier to the compiler, which would
+	 * otherwise reload everything above. */
+	arch_irq_mask(d->irq);
+}
+
+/* The common case of a line's delivery, at the floor: one binder, a threaded line, and the
+ * thread its notification's signal wakes (notification_woken: a waiter, or a service loop's
+ * bound thread receiving) on this hart, more urgent than t and than anything READY. Then it
+ * gets the bits now and runs next, without a pass through the run queue; returns it (its
  * wake-up latency counted as it starts). NULL: nothing done, the general top half decides. */
 static inline __attribute__((always_inline)) struct thread *
 irq_deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
 {
-	struct irq_binder *b = &d->binders[0];
-	struct notification *n = b->ntfn;
-	struct thread *w = n->waiters.head;
+	struct thread *w;
 
-	if (d->nbinders != 1 || d->state != IRQ_IDLE || d->handler || !w || w->prio <= t->prio ||
-	    !sched_may_switch_to(me, w))
+	if (d->nbinders != 1 || d->state != IRQ_IDLE || d->handler)
 		return NULL;
-	arch_irq_mask(d->irq);
-	d->state = IRQ_PENDING;
-	d->acks_due = 1;
-	d->handled = false;
-	b->waiting = true;
-	notification_wake(n, w, b->badge, me->trap_cycle);
+	w = notification_woken(d->binders[0].ntfn);
+	if (!w || w->prio <= t->prio || !sched_may_switch_to(me, w))
+		return NULL;
+	irq_line_pend(me, d, w);
 	arch_irq_complete(&me->arch, d->irq);
 	irq_account(d, me);
-	w->irq_woken_by = d;
-	w->irq_woken_at = d->last_done;
+	irq_woke(d, w);
 	irq_count_wake(d, w); /* it is switched to next (its trace event: trap_interrupt's) */
 	return w;
 }

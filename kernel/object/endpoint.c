@@ -208,14 +208,6 @@ void sys_call(struct thread *t)
 		  c->badge);
 }
 
-void endpoint_deliver_notify(struct thread *t, uint64_t bits)
-{
-	syscall_ret(t, 0);
-	arch_ctx_set_ret(&t->ctx, 1, TACET_TAG(TACET_LABEL_NOTIFY, 1));
-	arch_ctx_set_ret(&t->ctx, 2, bits);
-	arch_ctx_set_ret(&t->ctx, 6, 0);
-}
-
 /* Receive on ep (already decoded) into t: pending bits of t's bound notification first (as
  * seL4 does: bits coalesce, so they cannot starve the senders, while a queue kept full by
  * hostile callers could starve a supervisor's notifications for ever), then a waiting sender,
@@ -226,7 +218,7 @@ static void receive(struct thread *t, struct endpoint *ep)
 	struct thread *s;
 
 	if (bits) {
-		endpoint_deliver_notify(t, bits);
+		endpoint_put_notify(t, bits);
 		return;
 	}
 	s = tqueue_pop(&ep->senders);

@@ -110,23 +110,16 @@ struct thread *notification_signal(struct notification *n, uint64_t bits)
 struct thread *notification_signal_stamped(struct notification *n, uint64_t bits,
 					   uint64_t stamp)
 {
-	struct thread *w = n->waiters.head;
+	struct thread *w;
 
 	n->bits |= bits;
 	if (!n->bits)
 		return NULL;
-	if (!w && n->bound && n->bound->state == TACET_THREAD_BLOCKED_RECV) {
-		w = n->bound;
-		endpoint_cancel(w);
-		endpoint_deliver_notify(w, notification_take(n));
-		sched_ready(w);
-		trace_event(TACET_TRACE_SIGNAL, w, stamp, 0);
-		return w;
-	}
+	w = notification_woken(n);
 	trace_event(TACET_TRACE_SIGNAL, w, stamp, 0);
 	if (!w)
 		return NULL;
-	notification_wake(n, w, 0, stamp);
+	notification_deliver(n, w, 0, stamp);
 	sched_ready(w);
 	return w;
 }

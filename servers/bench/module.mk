@@ -23,6 +23,11 @@ SERVERS += bench_irq_same bench_irq_cross
 BENCH_IRQ := servers/bench/irq.c servers/edu/edu_dev.c $(BENCH_COMMON)
 SERVER_SRCS_bench_irq_same := servers/bench/irq_same.c $(BENCH_IRQ)
 SERVER_SRCS_bench_irq_cross := servers/bench/irq_cross.c $(BENCH_IRQ)
+# The same to a driver waiting as a service loop does (a receive, as the notification's bound
+# thread: lib's tacet_service_run).
+SERVERS += bench_irq_svc_same bench_irq_svc_cross
+SERVER_SRCS_bench_irq_svc_same := servers/bench/irq_svc_same.c $(BENCH_IRQ)
+SERVER_SRCS_bench_irq_svc_cross := servers/bench/irq_svc_cross.c $(BENCH_IRQ)
 # irq_server_cycle: raise, top half, the driver's handling and tacet_irq_ack_wait, the raiser
 # again.
 SERVERS += bench_irq_cycle
