@@ -154,4 +154,3 @@ void irq_external_idle(void)
 	top_half(me, irq_desc_get(arch_irq_claim(&me->arch)));
 	bkl_unlock();
 }
-

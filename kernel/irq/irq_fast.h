@@ -81,12 +81,10 @@ static inline __attribute__((always_inline)) bool irq_detect(struct irq_desc *d)
 }
 
 /* Every binder has acknowledged, or left: the line may fire again, unless detection disabled
- * it (it stays masked) or nobody is bound any more (irq.c's unbind leaves it UNBOUND). */
+ * it (irq_line_disable) or nobody is bound any more (irq.c's unbind leaves it UNBOUND). */
 static inline __attribute__((always_inline)) void irq_acks_done(struct irq_desc *d)
 {
-	if (irq_detect(d)) {
-		d->state = IRQ_DISABLED;
-	} else if (d->nbinders) {
+	if (!irq_detect(d) && d->nbinders) {
 		d->state = IRQ_IDLE;
 		arch_irq_unmask(d->irq);
 	}
