@@ -1,9 +1,10 @@
 /* irq.c: the generic interrupt layer's descriptors and top half. Owns irq_descs[] (one struct
  * irq_desc per line, made at boot, never freed) and the controller's operations. The rest of
- * the layer, by concern: irq_bind.c (binding, acknowledgements, detection's history, the
- * system calls), hardirq.c (fast handlers, their storm rule and the nesting guard),
- * irq_stats.c (counts and the statistics export), irq_fast.h (the inline fast paths and the
- * acknowledgement they share with irq_bind.c). The BKL guards each line's state and binding;
+ * the layer, by concern: irq_bind.c (binding, acknowledgements, the system calls),
+ * spurious.c (detection: unhandled streaks, storms, irq_line_disable, the reports),
+ * hardirq.c (fast handlers and the nesting guard), irq_stats.c (counts and the statistics
+ * export), irq_fast.h (the IDLE -> PENDING transition and the acknowledgement both paths share,
+ * and the inline fast paths). The BKL guards each line's state and binding;
  * the top half takes it when it must signal (from user mode the trap path already holds it).
  * Statistics are per line, updated under the BKL by whichever hart takes the line; readers
  * (irq_info) hold it too.
