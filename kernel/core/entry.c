@@ -1,6 +1,6 @@
 /* entry.c: the generic side of every way in from user mode (entry.h): the BKL, the fast paths
  * of the commonest system calls and of an interrupt's direct delivery (core/fastpath.h,
- * irq/irq_fast.h: inline here, and only here), and the general paths (syscall_dispatch, the
+ * irq/irq_inline.h: inline here, and only here), and the general paths (syscall_dispatch, the
  * port's interrupt dispatch, thread_fault) otherwise. What runs next is the scheduler's
  * decision (core/sched.c) except where a fast path switches directly, by sched.h's rules.
  * kernel/core is built with -fno-jump-tables (Makefile): fast_syscall's five compares cost less
@@ -12,7 +12,7 @@
 #include "core/sched.h"
 #include "core/syscall.h"
 #include "irq/irq.h"
-#include "irq/irq_fast.h"
+#include "irq/irq_inline.h"
 #include "object/thread.h"
 #include "core/trace.h"
 
@@ -80,7 +80,7 @@ void trap_interrupt(struct trap_frame *tf)
 		trace_event(TACET_TRACE_IRQ, NULL, NULL, 0); /* direct: the line is w's irq_woken_by */
 		arch_return_to_user(me->user_ctx);
 	}
-	if (!me->need_resched && t->state == TACET_THREAD_RUNNING && !irq_reports_due) {
+	if (!me->need_resched && t->state == TACET_THREAD_RUNNING && !irq_disabled_unreported) {
 		/* nothing here outranks t (a woken thread runs elsewhere or waits its turn): t goes
 		 * on, no scheduler pass; a TLB shootdown answered while waiting for the BKL may have
 		 * moved the hart to the kernel's tables */

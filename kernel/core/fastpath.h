@@ -118,7 +118,7 @@ fastpath_signal(struct hart *me, struct thread *t)
 
 /* t, finding nothing in n, blocks there; the hart switches straight to its most urgent READY
  * thread (FAST_DONE) or, nothing READY, leaves itself to the scheduler, which idles it
- * (FAST_SCHEDULE). The wait's and IRQ_ACK_WAIT's (irq_fast.h) common end. */
+ * (FAST_SCHEDULE). The wait's and IRQ_ACK_WAIT's (irq_inline.h) common end. */
 static inline __attribute__((always_inline)) int
 fastpath_block_on(struct hart *me, struct thread *t, struct notification *n)
 {

@@ -3,7 +3,7 @@
  * the layer, by concern: irq_bind.c (binding, acknowledgements, the system calls),
  * spurious.c (detection: unhandled streaks, storms, irq_line_disable, the reports),
  * hardirq.c (fast handlers and the nesting guard), irq_stats.c (counts and the statistics
- * export), irq_fast.h (the IDLE -> PENDING transition and the acknowledgement both paths share,
+ * export), irq_inline.h (the IDLE -> PENDING transition and the acknowledgement both paths share,
  * and the inline fast paths). The BKL guards each line's state and binding;
  * the top half takes it when it must signal (from user mode the trap path already holds it).
  * Statistics are per line, updated under the BKL by whichever hart takes the line; readers
@@ -15,7 +15,7 @@
  *           chose while the line was free; unmasked); DISABLED instead if detection had
  *           disabled it and its history carries on (below)
  *   IDLE --fires--> top half: claim; signal every binder; mask; complete --> PENDING
- *           (irq_line_pend, irq_fast.h, for both ways of delivery: the general top half's
+ *           (irq_line_pend, irq_inline.h, for both ways of delivery: the general top half's
  *           and the direct switch to a waiter or a service loop's bound thread)
  *   PENDING --the last binder's irq_ack--> IDLE: unmask (fires again at once if still asserted)
  *           (the ack says whether the interrupt was that binder's device: handled)
@@ -53,7 +53,7 @@
  */
 #include "irq/irq.h"
 #include "irq/irqchip.h"
-#include "irq/irq_fast.h"
+#include "irq/irq_inline.h"
 #include "arch.h"
 #include "mm/kalloc.h"
 #include "object/notification.h"

@@ -74,7 +74,7 @@ struct irq_desc {
 	uint32_t window_count;
 	bool disabled;              /* detection disabled it, no irq_enable since: a binder
 				     * finds it DISABLED (the state when bound) */
-	enum irq_disable_why report_due; /* detection disabled it: irq_report() says why */
+	enum irq_disable_why unreported; /* detection disabled it: irq_report() says why */
 
 	uint64_t unhandled;         /* interrupts no binder handled (for ever: a statistic) */
 	uint64_t disabled_count;    /* times detection disabled it */
@@ -107,7 +107,7 @@ void irq_external(void);
 /* The same from the idle wait's own quick dispatch (trap.S: an external interrupt alone
  * pending), which never holds the BKL there. */
 void irq_external_idle(void);
-/* The same, taken from user mode: irq_external_user() in irq_fast.h, which falls back to
+/* The same, taken from user mode: irq_external_user() in irq_inline.h, which falls back to
  * this for everything but the direct delivery: the top half of claimed line d (NULL: the claim
  * found none). BKL held. */
 void irq_top_half(struct hart *me, struct irq_desc *d);
@@ -169,7 +169,7 @@ uint64_t irq_hart_count(unsigned int h);
 /* Detection (spurious.c). Say on the console which lines it disabled since the last call, and
  * why (it never prints where it disables: the top half, an acknowledgement). BKL held, outside
  * the top half: the scheduler and the trap path call it (irq_report). */
-void irq_report_due(void);
+void irq_report_disabled(void);
 /* The one way a line is turned off: masked, DISABLED until irq_enable (rebinding finds it so),
  * counted, and reported later. BKL held; from the top half too. */
 void irq_line_disable(struct irq_desc *d, enum irq_disable_why why);
@@ -181,11 +181,11 @@ void irq_fast_storm_check(struct irq_desc *d);
  * deliver (irq_stats.c, added atomically). */
 extern unsigned int irq_lines;
 extern uint64_t irq_spurious_total;
-extern bool irq_reports_due;
+extern bool irq_disabled_unreported;
 static inline __attribute__((always_inline)) void irq_report(void)
 {
-	if (__atomic_load_n(&irq_reports_due, __ATOMIC_RELAXED)) /* rare: a storm */
-		irq_report_due();
+	if (__atomic_load_n(&irq_disabled_unreported, __ATOMIC_RELAXED)) /* rare */
+		irq_report_disabled();
 }
 /* Turn a line detection disabled back on (what TACET_SYS_IRQ_ENABLE does). BKL held. Returns
  * 0, or -1 if it is not DISABLED. */
@@ -204,7 +204,7 @@ bool irq_note_unhandled(struct irq_desc *d);
 void sys_irq_bind(struct thread *t);
 void sys_irq_ack(struct thread *t);
 void sys_irq_ack_wait(struct thread *t);
-/* IRQ_ACK_WAIT's fast path: irq_ack_wait_fast() in irq_fast.h. Its rare case: the line it
+/* IRQ_ACK_WAIT's fast path: irq_ack_wait_fast() in irq_inline.h. Its rare case: the line it
  * just unmasked (or another) fired again at once; take it now, in this call (BKL held), and
  * give t the bits; returns what irq_ack_wait_fast does (FAST_*, sched.h). */
 int irq_ack_wait_refired(struct hart *me, struct thread *t, struct notification *n);

@@ -4,7 +4,7 @@
  * before it changes anything. BKL held. */
 #include "irq/irq.h"
 #include "irq/irqchip.h"
-#include "irq/irq_fast.h"
+#include "irq/irq_inline.h"
 #include "object/cap.h"
 #include "object/notification.h"
 #include "object/process.h"

@@ -2,16 +2,16 @@
  * interrupts nobody handled IRQ_UNHANDLED_LIMIT times in a row, or a fast handler's line firing
  * more than IRQ_STORM_LIMIT times within IRQ_STORM_WINDOW_US, is disabled (irq_line_disable,
  * the one way a line is turned off); each disable is reported later, outside the top half and
- * the acknowledgement (irq_report_due). Owns each line's detection history (irq.c's header says
- * whose it is). BKL held throughout; the top half calls irq_fast_storm_check, acknowledgements
- * irq_note_unhandled, the scheduler irq_report. */
+ * the acknowledgement (irq_report_disabled). Owns each line's detection history (irq.c's
+ * header says whose it is). BKL held throughout; the top half calls irq_fast_storm_check,
+ * acknowledgements irq_note_unhandled, the scheduler irq_report. */
 #include "irq/irq.h"
 #include "irq/irqchip.h"
 #include "arch.h"
 #include "core/console.h"
 #include "core/timer.h"
 
-bool irq_reports_due; /* some line's report_due is set (irq_report() looks inline) */
+bool irq_disabled_unreported; /* some line's unreported is set (irq_report() looks inline) */
 
 void irq_line_disable(struct irq_desc *d, enum irq_disable_why why)
 {
@@ -19,8 +19,8 @@ void irq_line_disable(struct irq_desc *d, enum irq_disable_why why)
 	d->state = IRQ_DISABLED;
 	d->disabled = true;
 	d->disabled_count++;
-	d->report_due = why;
-	__atomic_store_n(&irq_reports_due, true, __ATOMIC_RELAXED);
+	d->unreported = why;
+	__atomic_store_n(&irq_disabled_unreported, true, __ATOMIC_RELAXED);
 }
 
 void irq_detect_reset(struct irq_desc *d)
@@ -54,7 +54,7 @@ void irq_fast_storm_check(struct irq_desc *d)
 		irq_line_disable(d, IRQ_WHY_STORM);
 }
 
-void irq_report_due(void)
+void irq_report_disabled(void)
 {
 	static const char *const why[] = {
 		[IRQ_WHY_UNHANDLED] = "nobody handled it in a row of interrupts",
@@ -62,14 +62,14 @@ void irq_report_due(void)
 	};
 	unsigned int n = irq_chip ? irq_chip->nr_irqs : 0;
 
-	irq_reports_due = false;
+	irq_disabled_unreported = false;
 	for (unsigned int irq = 1; irq <= n && irq < IRQ_MAX; irq++) {
 		struct irq_desc *d = irq_descs[irq];
 		enum irq_disable_why w;
 
-		if (!d || !(w = d->report_due))
+		if (!d || !(w = d->unreported))
 			continue;
-		d->report_due = IRQ_WHY_NONE;
+		d->unreported = IRQ_WHY_NONE;
 		kprintf("tacet: irq %u disabled: %s; irq_enable turns it back on\n", irq, why[w]);
 	}
 }

@@ -51,7 +51,7 @@ struct thread {
 
 	struct notification *bound_ntfn; /* signals end this thread's RECV too (a reference) */
 	long exit_status;      /* thread_exit's, while the thread waits on the reaper's queue */
-	/* Interrupt statistics (irq_fast.h): the line that woke it (its wake-up latency runs from
+	/* Interrupt statistics (irq_inline.h): the line that woke it (its wake-up latency runs from
 	 * that line's last_done) and when it began to run. */
 	struct irq_desc *irq_woken_by;
 	uint64_t irq_running_at;

@@ -17,7 +17,7 @@
 #include "object/cap.h"
 #include "fake_irqchip.h"
 #include "core/runqueue.h"
-#include "irq/irq_fast.h"
+#include "irq/irq_inline.h"
 #include "core/fastpath.h"
 #include "core/sched.h"
 #include "fake_kernel.h"

@@ -1,11 +1,11 @@
-/* irq_fast.h: the interrupt layer's two fast paths, inline, for the trap entry (and the host
+/* irq_inline.h: the interrupt layer's two fast paths, inline, for the trap entry (and the host
  * tests): the direct delivery of an interrupt taken from user mode (irq_external_user) and
  * IRQ_ACK_WAIT's acknowledge-and-switch (irq_ack_wait_fast); and the statistics they share
  * with irq.c. Inline because each is one step of a path whose every call costs as much as the
  * work (docs/benchmarks.md). The line protocol they take a shortcut through is irq.c's (see
  * its header); anything but their one common case falls back to it. BKL held throughout. */
-#ifndef KERNEL_IRQ_IRQ_FAST_H
-#define KERNEL_IRQ_IRQ_FAST_H
+#ifndef KERNEL_IRQ_IRQ_INLINE_H
+#define KERNEL_IRQ_IRQ_INLINE_H
 
 #include "irq/irq.h"
 #include "irq/irqchip.h"
