@@ -106,7 +106,7 @@ fastpath_signal(struct hart *me, struct thread *t)
 	w = notification_woken(n);
 	if (c->badge)
 		bits = c->badge;
-	if (!w || !bits || bits >> 63 || w->prio <= t->prio || !sched_may_switch_to(me, w))
+	if (!w || !notification_badge_ok(bits) || w->prio <= t->prio || !sched_may_switch_to(me, w))
 		return 0;
 	notification_deliver(n, w, bits, 0);
 	arch_ctx_set_ret(&t->ctx, 0, 0);

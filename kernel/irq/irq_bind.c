@@ -125,8 +125,8 @@ static long decode_bind(struct thread *t, struct irq_desc **d, struct cap **n)
 			TACET_RIGHT_WRITE, &err);
 	if (!*n)
 		return err;
-	if (flags & ~(unsigned long)TACET_IRQ_SHARED || !badge || badge >> 63)
-		return TACET_EINVAL; /* the badge is signalled: bit 63 is reserved */
+	if (flags & ~(unsigned long)TACET_IRQ_SHARED || !notification_badge_ok(badge))
+		return TACET_EINVAL; /* the badge is signalled */
 	if ((*d)->handler)
 		return TACET_EBUSY; /* the kernel handles it (fast path) */
 	if ((*d)->nbinders && (!shared || !(*d)->shared || binder_of(*d, t)))

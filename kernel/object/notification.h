@@ -74,6 +74,13 @@ notification_deliver(struct notification *n, struct thread *w, uint64_t bits, ui
 	notification_wake(n, w, bits, stamp);
 }
 
+/* May a notification be signalled with badge? Some bit, and not TACET_NTFN_BIT_RESERVED (a
+ * wait returns the bits in a0): the rule of every call that names a badge to signal. */
+static inline bool notification_badge_ok(uint64_t badge)
+{
+	return badge && !(badge & TACET_NTFN_BIT_RESERVED);
+}
+
 /* n's bits, taken (the word cleared): what a wait returns when some are set. */
 static inline __attribute__((always_inline)) uint64_t notification_take(struct notification *n)
 {

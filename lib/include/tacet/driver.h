@@ -129,7 +129,7 @@ unsigned long tacet_dma_device_slot(void);
  * those bits too. */
 #define TACET_DEVICE_IRQ     (1ul << 0) /* the device's interrupt fired */
 #define TACET_DEVICE_TIMEOUT (1ul << 1) /* tacet_device_wait's timeout passed first */
-#define TACET_DEVICE_OWN_BITS (~(TACET_DEVICE_IRQ | TACET_DEVICE_TIMEOUT | (1ul << 63)))
+#define TACET_DEVICE_OWN_BITS (~(TACET_DEVICE_IRQ | TACET_DEVICE_TIMEOUT | TACET_NTFN_BIT_RESERVED))
 
 /* tacet_device_open flags */
 #define TACET_DEVICE_SHARED  1u /* share the line with other drivers (TACET_IRQ_SHARED) */
