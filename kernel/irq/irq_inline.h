@@ -187,8 +187,48 @@ static inline __attribute__((always_inline)) struct thread *irq_external_user(st
 	return NULL;
 }
 
-/* IRQ_ACK_WAIT's fast path (BKL held): t acknowledges its line's interrupt as handled (one
- * binder, nothing else owed) and nothing is waiting in the notification, so t blocks there and
+/* The common case of an acknowledgement, for IRQ_ACK's and IRQ_ACK_WAIT's fast paths (BKL
+ * held): t's process is the line's one binder, owes the one acknowledgement due and says the
+ * interrupt was its device's. Then the line goes on (irq_binder_ack, as the general path's
+ * ack does) and is returned; NULL: nothing done, the general path decides (an error, a shared
+ * line, an ack not owed, or one that says "not handled": detection's). */
+static inline __attribute__((always_inline)) struct irq_desc *irq_ack_owed_fast(struct thread *t)
+{
+	struct irq_desc *d = (struct irq_desc *)fast_cap(t, syscall_arg(t, 0), TACET_CAP_IRQ,
+							 TACET_RIGHT_WRITE, NULL);
+	struct irq_binder *b;
+
+	if (!d || d->nbinders != 1 || d->state != IRQ_PENDING || d->acks_due != 1 ||
+	    !syscall_arg(t, 1))
+		return NULL;
+	b = &d->binders[0];
+	if (b->owner != t->proc || !b->waiting)
+		return NULL;
+	irq_count_served(d, t);
+	irq_binder_ack(d, b, true); /* the last ack of a handled interrupt: the line goes on */
+	trace_event(TACET_TRACE_ACK, d, 1, 0);
+	return d;
+}
+
+/* IRQ_ACK's fast path (BKL held): a service loop's acknowledgement (irq_ack_owed_fast) answers
+ * 0 at once (FAST_DONE). If the line fired again the moment it was unmasked, its top half is
+ * taken here, as the general path's ack does, and the scheduler picks (FAST_SCHEDULE). FAST_NO:
+ * the general path. */
+static inline __attribute__((always_inline)) int irq_ack_fast(struct hart *me, struct thread *t)
+{
+	if (!irq_ack_owed_fast(t))
+		return FAST_NO;
+	arch_ctx_set_ret(&t->ctx, 0, 0);
+	if (__builtin_expect(arch_irq_external_pending(), 0)) {
+		me->trap_cycle = arch_cycles(); /* the top half counts from here */
+		irq_external();
+		return FAST_SCHEDULE;
+	}
+	return FAST_DONE;
+}
+
+/* IRQ_ACK_WAIT's fast path (BKL held): t acknowledges its line's interrupt as handled
+ * (irq_ack_owed_fast) and nothing is waiting in the notification, so t blocks there and
  * the hart switches straight to its most urgent READY thread. Returns FAST_DONE (the
  * caller returns to user mode on this hart's current thread), FAST_SCHEDULE when nothing
  * is READY (the scheduler idles the hart), FAST_NO for the slow path, or, if an interrupt
@@ -196,22 +236,12 @@ static inline __attribute__((always_inline)) struct thread *irq_external_user(st
 static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *me,
 								   struct thread *t)
 {
-	struct irq_desc *d = (struct irq_desc *)fast_cap(t, syscall_arg(t, 0), TACET_CAP_IRQ,
-							 TACET_RIGHT_WRITE, NULL);
 	struct notification *n = (struct notification *)fast_cap(t, syscall_arg(t, 2),
 								 TACET_CAP_NOTIFICATION,
 								 TACET_RIGHT_READ, NULL);
-	struct irq_binder *b;
 
-	if (!d || !n || n->bits || d->nbinders != 1 || d->state != IRQ_PENDING ||
-	    d->acks_due != 1 || !syscall_arg(t, 1))
-		return 0; /* an error, bits there, shared, or not handled (detection): slow path */
-	b = &d->binders[0];
-	if (b->owner != t->proc || !b->waiting)
-		return FAST_NO;
-	irq_count_served(d, t);
-	irq_binder_ack(d, b, true); /* the last ack of a handled interrupt: the line goes on */
-	trace_event(TACET_TRACE_ACK, d, 1, 0);
+	if (!n || n->bits || !irq_ack_owed_fast(t))
+		return FAST_NO; /* an error, bits there, or not the common case: slow path */
 	if (__builtin_expect(arch_irq_external_pending(), 0))
 		return irq_ack_wait_refired(me, t, n); /* the device asserts it still, or again */
 	/* the wait: t blocks on n; the next interrupt's delivery stamps it */

@@ -188,6 +188,8 @@ BENCHMARKS = [
     ("irq_service_cross_hart", f"init.run={PCI},^bench_irq_svc_cross@1/200",
      ["irq_raise_to_service_cross_hart"], EDU),
     ("irq_server_cycle", f"init.run={PCI},^bench_irq_cycle@1/200", ["irq_server_cycle"], EDU),
+    ("irq_service_cycle", f"init.run={PCI},^bench_irq_svc_cycle@1/200", ["irq_service_cycle"],
+     EDU),
     ("irq_busy_cycle", f"init.run={PCI},^bench_irq_busy@1/200", ["irq_busy_cycle"], EDU),
     ("irq_fast_handler", "test=irq_fast_latency", ["irq_raise_to_fast_handler"], EDU),
     # The masked-vs-threaded experiment (docs/interrupts.md, "Masked, windowed or threaded"):

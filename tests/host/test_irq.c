@@ -1653,6 +1653,57 @@ static void test_ack_wait_fast(void **state)
 	tqueue_remove(&w.ntfn.waiters, &w.thr);
 }
 
+/* IRQ_ACK's fast path (a service loop's acknowledgement): the line's one binder, owing the
+ * ack, says handled: the line is IDLE and unmasked, the call answers 0, t runs on. Anything
+ * else is the general path's (FAST_NO, nothing changed); a line that fires again the moment
+ * it is unmasked is taken in the call, as the general ack does, and the scheduler picks. */
+static long ack_fast(struct thread *t, unsigned long irq_slot, bool handled)
+{
+	long done;
+
+	arch_ctx_set_ret(&t->ctx, 0, irq_slot);
+	arch_ctx_set_ret(&t->ctx, 1, handled);
+	bkl_lock();
+	done = irq_ack_fast(&harts[0], t);
+	bkl_unlock();
+	return done;
+}
+
+static void test_ack_fast(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+
+	(void)state;
+	first_interrupt_taken();
+	assert_int_equal(ack_fast(&w.thr, SLOT_IRQ, false), FAST_NO); /* not handled: detection */
+	assert_int_equal(ack_fast(&w.thr, SLOT_IRQ_RO, true), FAST_NO); /* no WRITE right */
+	assert_int_equal(ack_fast(&w.other_thr, SLOT_IRQ, true), FAST_NO); /* not its binder */
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(d->acks_due, 1);
+	fake_log_clear();
+	arch_ctx_set_ret(&w.thr.ctx, 0, 0x5eed);
+	assert_int_equal(ack_fast(&w.thr, SLOT_IRQ, true), FAST_DONE);
+	EXPECT_LOG(EV(FAKE_UNMASK, LINE, 0));
+	assert_int_equal(d->state, IRQ_IDLE);
+	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 0), 0);
+	assert_int_equal(w.thr.state, TACET_THREAD_RUNNING);
+	assert_int_equal(d->unhandled, 0);
+	assert_int_equal(ack_fast(&w.thr, SLOT_IRQ, true), FAST_NO); /* none owed now */
+	/* the device still asserts it: unmasked, it fires at once and is taken in the call */
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	assert_int_equal(d->state, IRQ_PENDING);
+	fake_irqchip_raise(LINE);
+	fake_irqchip_seip_visible(true);
+	assert_int_equal(ack_fast(&w.thr, SLOT_IRQ, true), FAST_SCHEDULE);
+	fake_irqchip_seip_visible(false);
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(irq_count(d), 3);
+	assert_int_equal(w.ntfn.bits, BADGE);
+	w.ntfn.bits = 0;
+	assert_int_equal(ack(SLOT_IRQ), 0);
+}
+
 /* A stranger: another process holding the driver's line with the write right and a
  * notification it may wait on, but no binder of the line. Neither IRQ_ACK_WAIT path lets it
  * acknowledge the driver's interrupt: the fast path declines (FAST_NO), the slow one says
@@ -2679,6 +2730,7 @@ int main(void)
 		IRQ_TEST(test_ack_wait_bits_at_once),
 		IRQ_TEST(test_ack_wait_refusals),
 		IRQ_TEST(test_ack_wait_fast),
+		IRQ_TEST(test_ack_fast),
 		IRQ_TEST(test_ack_wait_refired),
 		IRQ_TEST(test_ack_wait_stranger),
 		IRQ_TEST(test_ack_takes_pending),
