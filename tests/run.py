@@ -392,6 +392,59 @@ def run_dtb_checks(results, pattern):
 
     check("dtb/make-qemu-follows-MEM", mem)
     check("dtb/make-qemu-follows-QEMU_EXTRA", extra)
+    check("dtb/dump-in-background-group", dump_in_background_group)
+
+
+# A machine no other test dumps, so that its tree is dumped afresh here.
+BACKGROUND_DUMP_ARGS = ("VARIANT=aclint", "SMP=3", "MEM=96M", "QEMU_DEVICES=", "QEMU_EXTRA=")
+BACKGROUND_DUMP_WAIT = 30  # seconds; the dump takes well under one
+
+
+def dump_in_background_group():
+    """`timeout make dtbs` on a terminal must finish: timeout runs make in a process group of
+    its own, a background one, and a QEMU there that touches the terminal is stopped (SIGTTOU)
+    for good. The terminal is a pseudo-terminal this test opens, the controlling terminal of
+    a session of its own (sh, in the foreground group); the tree is removed first so that the
+    dump runs. (ok, why)."""
+    import fcntl
+    import termios
+    status, out = run_make("-n", "print-dtb", *BACKGROUND_DUMP_ARGS)
+    dtb = re.search(r"^echo (\S+)\.dtb$", out, re.M)
+    if status != 0 or not dtb:
+        return False, f"make -n print-dtb names no tree:\n{out}"
+    for path in (dtb.group(1) + ".qemu.dtb", dtb.group(1) + ".dtb"):
+        if os.path.exists(os.path.join(ROOT, path)):
+            os.remove(os.path.join(ROOT, path))
+    master, slave = os.openpty()
+    script = (f'timeout {BACKGROUND_DUMP_WAIT * 2} make -s --no-print-directory dtbs "$@"; '
+              'echo "make dtbs: exit $?"')
+    proc = subprocess.Popen(["sh", "-c", script, "sh", *BACKGROUND_DUMP_ARGS], cwd=ROOT,
+                            stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+                            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+    os.close(slave)
+    try:
+        proc.wait(timeout=BACKGROUND_DUMP_WAIT)
+        finished = True
+    except subprocess.TimeoutExpired:
+        finished = False
+        proc.kill()  # its background group, orphaned with a stopped member, gets SIGHUP
+        proc.wait()
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    text = out.decode(errors="replace").replace("\r", "").strip()
+    if not finished:
+        return False, (f"timeout make dtbs on a terminal had not finished after "
+                       f"{BACKGROUND_DUMP_WAIT}s: the dump's QEMU stopped by SIGTTOU in "
+                       f"timeout's background process group? {text!r}")
+    return "make dtbs: exit 0" in text, f"timeout make dtbs on a terminal: {text!r}"
 
 
 # The recorded ring the converter's check reads (tests/trace/uart-smp2.log: `trace dump` of a
