@@ -16,8 +16,10 @@ import argparse
 import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -239,9 +241,12 @@ def initrd_for(c):
     return make(c["initrd"])
 
 
-def qemu_command(c, dtb, initrd):
+def qemu_command(c, dtb, initrd, monitor=None):
+    """QEMU's command line for case c; monitor: the path of the unix socket QEMU's monitor
+    listens on (None: no monitor)."""
+    monitor_arg = f"unix:{monitor},server=on,wait=off" if monitor else "none"
     cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], *QEMU_GLOBALS, "-smp", str(c["smp"]),
-           "-m", c["mem"], "-display", "none", "-monitor", "none", "-serial", "stdio",
+           "-m", c["mem"], "-display", "none", "-monitor", monitor_arg, "-serial", "stdio",
            "-bios", OPENSBI, "-kernel", kernel_image(ROOT, c["kernel"]), "-dtb", dtb]
     if initrd:
         cmd += ["-initrd", initrd]
@@ -253,13 +258,58 @@ def qemu_command(c, dtb, initrd):
     return cmd
 
 
-def boot(cmd, timeout, console_input, stop_on=()):
+def input_steps(steps):
+    """A case's console_input or monitor_input as a list of (pattern, text)."""
+    return [] if steps is None else (list(steps) if isinstance(steps, list) else [steps])
+
+
+def step_due(steps, out):
+    """Whether the first step's pattern (a regular expression, or a function of the output)
+    was printed."""
+    return steps and (steps[0][0](out) if callable(steps[0][0]) else re.search(steps[0][0], out))
+
+
+class Monitor:
+    """QEMU's monitor (HMP) on a unix socket (qemu_command's monitor): send() connects at its
+    first command, sends it as a line; what the monitor answers is kept, the transcript."""
+
+    def __init__(self, path):
+        self.path, self.sock, self.chunks = path, None, []
+
+    def send(self, command):
+        import socket
+        if self.sock is None:
+            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.sock.connect(self.path)  # QEMU listens before the guest runs
+            threading.Thread(target=self.read, daemon=True).start()
+        self.sock.sendall(command.encode() + b"\n")
+
+    def read(self):
+        try:
+            self.chunks.extend(iter(lambda: self.sock.recv(4096), b""))
+        except OSError:  # closed under it
+            pass
+
+    def transcript(self):
+        """What the monitor answered, less the echo of each command (its line editing's)."""
+        text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]|\r", "", b"".join(self.chunks).decode(
+            errors="replace"))
+        return "\n".join(line for line in text.splitlines() if not line.startswith("(qemu)"))
+
+    def close(self):
+        if self.sock is not None:
+            self.sock.close()
+
+
+def boot(cmd, timeout, console_input, stop_on=(), monitor=None, monitor_input=None):
     """Run QEMU to its exit; console_input is (pattern, text) or a list of them: type each
     text once its pattern (a regular expression, or a function of the output) was printed, in
-    order. Once a pattern of stop_on is printed the case
+    order. monitor_input likewise, but each text a command to QEMU's monitor, on the unix
+    socket monitor (qemu_command's). Once a pattern of stop_on is printed the case
     has failed whatever comes next: QEMU is stopped a second later, rather than left to wait
     for input that will never be typed. Returns (output, exit status or None, timed out?, what
-    was typed: one line per step, typed (where in the output, when) or never typed)."""
+    was typed: one line per step, typed (where in the output, when) or never typed, then the
+    monitor's transcript if it had a command)."""
     proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     chunks = []
@@ -267,19 +317,24 @@ def boot(cmd, timeout, console_input, stop_on=()):
         lambda: proc.stdout.read1(4096), b"")), daemon=True)
     reader.start()
     deadline = time.monotonic() + timeout
-    steps = [] if console_input is None else (
-        list(console_input) if isinstance(console_input, list) else [console_input])
+    steps, commands = input_steps(console_input), input_steps(monitor_input)
+    mon = Monitor(monitor) if commands else None
     failed_at, seen, out, typed, start = None, 0, "", [], time.monotonic()
     while proc.poll() is None and time.monotonic() < deadline:
         if len(chunks) != seen:  # read again only what changed
             seen = len(chunks)
             out = b"".join(chunks).decode(errors="replace")
-        if steps and (steps[0][0](out) if callable(steps[0][0]) else re.search(steps[0][0], out)):
+        if step_due(steps, out):
             text = steps.pop(0)[1]
             proc.stdin.write(text.encode())
             proc.stdin.flush()
             typed.append(f"typed {text!r} after {len(out)} characters of output, at "
                          f"{time.monotonic() - start:.2f}s")
+        if step_due(commands, out):
+            text = commands.pop(0)[1]
+            mon.send(text)
+            typed.append(f"sent {text!r} to the monitor after {len(out)} characters of output, "
+                         f"at {time.monotonic() - start:.2f}s")
         if failed_at is None and any(re.search(p, out) for p in stop_on):
             failed_at = time.monotonic()
         if failed_at is not None and time.monotonic() > failed_at + 1:
@@ -292,7 +347,10 @@ def boot(cmd, timeout, console_input, stop_on=()):
     reader.join(timeout=2)
     typed += [f"never typed {text!r}: "
               f"{pattern if isinstance(pattern, str) else getattr(pattern, '__name__', pattern)}"
-              f" never came" for pattern, text in steps]
+              f" never came" for pattern, text in steps + commands]
+    if mon:
+        mon.close()
+        typed.append("the monitor's transcript:\n" + mon.transcript())
     return b"".join(chunks).decode(errors="replace"), proc.returncode, timed_out, typed
 
 
@@ -301,9 +359,16 @@ def run_qemu_case(results, c):
     for target in c.get("needs", ()):
         make(target)
     dtb = dtb_for(c)
-    cmd = qemu_command(c, dtb, initrd_for(c))
+    monitor_dir = tempfile.mkdtemp(prefix="tacet-mon-") if c["monitor_input"] else None
+    monitor = os.path.join(monitor_dir, "monitor") if monitor_dir else None
+    cmd = qemu_command(c, dtb, initrd_for(c), monitor)
     start = time.monotonic()
-    out, status, timed_out, typed = boot(cmd, c["timeout"], c["input"], c["forbid"])
+    try:
+        out, status, timed_out, typed = boot(cmd, c["timeout"], c["input"], c["forbid"],
+                                             monitor, c["monitor_input"])
+    finally:
+        if monitor_dir:
+            shutil.rmtree(monitor_dir, ignore_errors=True)
     took = time.monotonic() - start
     out = out.replace("\r\n", "\n")
     log = os.path.join(LOGS, f"qemu-{c['name']}.log")
