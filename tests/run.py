@@ -26,7 +26,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 import cases as qemu_cases  # noqa: E402
-from machine import dtb_for_machine, kernel_image  # noqa: E402
+from machine import dtb_for_machine, icount_args, kernel_image  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build")
 LOGS = os.path.join(BUILD, "test-logs")
@@ -254,7 +254,7 @@ def qemu_command(c, dtb, initrd, monitor=None):
         cmd += ["-append", c["bootargs"]]
     cmd += c.get("qemu_args", [])
     if c.get("icount"):
-        cmd += ["-icount", "shift=0,align=off,sleep=off", "-seed", "1"]
+        cmd += icount_args(typed=bool(c["input"] or c["monitor_input"]))
     return cmd
 
 

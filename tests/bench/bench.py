@@ -67,7 +67,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-from machine import dtb_for_machine, kernel_for, kernel_image  # noqa: E402
+from machine import dtb_for_machine, icount_args, kernel_for, kernel_image  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build")
 OUT = os.path.join(BUILD, "bench")
@@ -75,7 +75,6 @@ OPENSBI = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin"
 SMP = 2
 MEM = "128M"
 TIMEOUT = 180  # seconds per boot
-ICOUNT = ["-icount", "shift=0,align=off,sleep=off", "-seed", "1", "-rtc", "clock=vm"]
 
 PCI = "pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
 EDU = ["-device", "edu"]
@@ -354,7 +353,7 @@ def qemu_command(append, extra, mem, smp=SMP, icount=True, kernel=None, holds_ou
     dtb = dtb_for_machine(ROOT, "aclint", smp, mem, extra)
     return ["qemu-system-riscv64", "-machine", "virt,aclint=on", "-cpu", "rv64",
             "-global", "virtio-mmio.force-legacy=false", "-smp", str(smp), "-m", mem,
-            *(ICOUNT if icount else []),
+            *(icount_args() if icount else []),
             *(["-plugin", f"{HOLDS_PLUGIN},out={holds_out}"] if holds_out else []),
             "-display", "none", "-monitor", "none", "-serial", "stdio",
             "-bios", OPENSBI, "-kernel", kernel_image(ROOT, kernel or kernel_for(append)),

@@ -32,8 +32,10 @@ def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=3
     serial output. The case's QEMU then has its monitor on a unix socket of its own (else none);
     what the monitor answers goes to the case's log, after the output, not into what the
     expectations read: a case shows a command's effect by what the guest prints.
-    icount: run under -icount shift=0,align=off,sleep=off -seed 1, so that guest time is the
-    retired-instruction count and the run is deterministic (for timing-sensitive checks).
+    icount: run on the deterministic machine (tests/machine.py's icount_args: -icount shift=0,
+    -seed 1, -rtc clock=vm), so that guest time, and the RTC's, is the retired-instruction count
+    and the run is deterministic (for timing-sensitive checks); a case with console_input idles
+    with sleep=on (monitor_input too), where QEMU delivers what it types.
     qemu_args: more QEMU arguments (extra devices). dtb: a malformed tree (a make target) to
     boot instead of the machine's own. initrd: the module archive (a make target), or None.
     check: a function of the serial output that returns a list of problems (empty: fine), run

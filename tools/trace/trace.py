@@ -46,7 +46,6 @@ DEFAULT_SCENARIO = {
     "until": r"(pci: 00:0\d\.0 [^\n]*pages back from its DMA quarantine[\s\S]*){4}",
 }
 PROMPT = r"tacet> "
-ICOUNT = ["-icount", "shift=0,align=off,sleep=on", "-seed", "1"]
 
 
 class TraceError(Exception):
@@ -290,7 +289,9 @@ def qemu_command(scenario, smp, icount):
     cmd = shlex.split(line)
     cmd = [c for c in cmd if c != "-nographic"]
     cmd += ["-display", "none", "-monitor", "none", "-serial", "stdio"]
-    return cmd + (ICOUNT if icount else [])
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    from machine import icount_args  # noqa: E402
+    return cmd + (icount_args(typed=True) if icount else [])  # it types `trace dump`
 
 
 def record(scenario, smp, icount, timeout):
