@@ -229,6 +229,22 @@ BENCHMARKS = [
 ]
 BUDGETS = os.path.join(ROOT, "tests", "bench", "budgets.json")
 
+# The module archive each boot loads (-initrd) holds init and the servers its init.run= names,
+# nothing else, padded to ARCHIVE_SIZE: the kernel maps the whole archive into init a page at a
+# time, and where it ends (QEMU puts it at a fixed place) shapes the page pool, so a boot of
+# build/modules.img moves every figure (boot_to_shell_*, process_end_1024) when a server that
+# boot never starts is added to the tree. With the archive its own and of one size, a figure
+# moves only with what the boot runs. Made from the stripped ELFs the Makefile packs into
+# build/modules.img (build/modules/NAME.elf), before the boots, into build/bench/modules/.
+MODULES = os.path.join(BUILD, "modules")
+ARCHIVES = os.path.join(OUT, "modules")
+ARCHIVE_SIZE = 1 << 20
+# init.run='s entries are separated by commas, each starting with a module's name (after an
+# optional ^) up to one of these (servers/init/init.c's NAME_STOP); a comma inside the devices
+# part (virtio,mmio) is followed by no module's name.
+RUN_RE = re.compile(r"(?:^|\s)init\.run=(\S*)")
+NAME_STOP_RE = re.compile(r"\^?([^, =@/:*+\[]*)")
+
 # The stress benchmarks (`make bench-stress`, --stress; servers/bench/stress.h): bench_stress
 # measures the edu interrupt's raise to its driver on the last hart (same hart) and from hart 0
 # to the last hart (cross hart) while one stressor runs on each hart between them; the longest
@@ -347,9 +363,54 @@ def bench_kernel(bench):
     return "test" if bench_holds(bench) else kernel_for(bench[1])
 
 
+def started_modules(append):
+    """The modules a boot with these boot arguments starts: init, then each server its
+    init.run= names, in that order, once each."""
+    known = {f[:-len(".elf")] for f in os.listdir(MODULES) if f.endswith(".elf")}
+    run = RUN_RE.search(append)
+    names = ["init"]
+    for entry in run.group(1).split(",") if run else []:
+        name = NAME_STOP_RE.match(entry).group(1)
+        if name in known and name not in names:
+            names.append(name)
+    return names
+
+
+def archive_path(append):
+    """Where the module archive of a boot with these boot arguments is (make_archive)."""
+    return os.path.join(ARCHIVES, "+".join(started_modules(append)) + ".img")
+
+
+def make_archive(append):
+    """Writes the boot's module archive (see ARCHIVE_SIZE) unless it is there and newer than
+    each module; returns its path. BenchError if the modules are more than ARCHIVE_SIZE."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    sys.dont_write_bytecode = True
+    import tacet_modules  # tools/tacet_modules.py: the archive's format
+    path = archive_path(append)
+    files = [os.path.join(MODULES, f"{name}.elf") for name in started_modules(append)]
+    if os.path.exists(path) and all(os.path.getmtime(f) <= os.path.getmtime(path)
+                                    for f in files):
+        return path
+    modules = []
+    for f in files:
+        with open(f, "rb") as elf:
+            modules.append((os.path.basename(f)[:-len(".elf")].encode(), elf.read()))
+    image = tacet_modules.pack(modules)
+    if len(image) > ARCHIVE_SIZE:
+        raise BenchError(f"{os.path.relpath(path, ROOT)}: {len(image):,} bytes, more than "
+                         f"ARCHIVE_SIZE ({ARCHIVE_SIZE:,}): raise it (every boot figure moves)")
+    os.makedirs(ARCHIVES, exist_ok=True)
+    with open(path + ".tmp", "wb") as f:
+        f.write(image + bytes(ARCHIVE_SIZE - len(image)))
+    os.replace(path + ".tmp", path)
+    return path
+
+
 def qemu_command(append, extra, mem, smp=SMP, icount=True, kernel=None, holds_out=None):
     """QEMU's command line for one boot: kernel is a key of machine.KERNELS (by default the
-    one the boot arguments need); holds_out, the plugin's output file (None: no plugin)."""
+    one the boot arguments need); holds_out, the plugin's output file (None: no plugin). The
+    boot's module archive (make_archive) must have been made."""
     dtb = dtb_for_machine(ROOT, "aclint", smp, mem, extra)
     return ["qemu-system-riscv64", "-machine", "virt,aclint=on", "-cpu", "rv64",
             "-global", "virtio-mmio.force-legacy=false", "-smp", str(smp), "-m", mem,
@@ -357,7 +418,7 @@ def qemu_command(append, extra, mem, smp=SMP, icount=True, kernel=None, holds_ou
             *(["-plugin", f"{HOLDS_PLUGIN},out={holds_out}"] if holds_out else []),
             "-display", "none", "-monitor", "none", "-serial", "stdio",
             "-bios", OPENSBI, "-kernel", kernel_image(ROOT, kernel or kernel_for(append)),
-            "-dtb", dtb, "-initrd", os.path.join(BUILD, "modules.img"), "-append", append,
+            "-dtb", dtb, "-initrd", archive_path(append), "-append", append,
             *extra]
 
 
@@ -783,7 +844,9 @@ def main():
     try:
         for extra, (mem, smp) in {(tuple(b[3]), bench_machine(b)) for b in selected}:  # trees
             dtb_for_machine(ROOT, "aclint", smp, mem, extra)
-    except RuntimeError as e:
+        for append in {b[1] for b in selected + wall}:
+            make_archive(append)
+    except (RuntimeError, BenchError, OSError) as e:
         sys.exit(f"bench: {e}")
     os.makedirs(OUT, exist_ok=True)
     start = time.monotonic()
