@@ -513,10 +513,14 @@ def dump_in_background_group():
 
 
 # The recorded ring the converter's check reads (tests/trace/uart-smp2.log: `trace dump` of a
-# 2-hart boot of init and the console under -icount, trace=on) and what its conversion holds.
+# 2-hart boot of init, the console and hello under -icount, trace=on, typed once hello had
+# ended: `tools/trace/trace.py record --smp 2 --bootargs "init.run=^uart=console:ns16550a,hello/50"
+# --until "init: server hello finished with status 0"`) and what its conversion holds: hello's
+# runs named by its THREAD event, though the dump's live threads no longer list it.
 TRACE_FIXTURE = os.path.join(ROOT, "tests", "trace", "uart-smp2.log")
-TRACE_FIXTURE_EXPECT = {"events": {"0": 31, "1": 1}, "irq_count_trace": {"10": 8}, "flows": 1,
-                        "slices": {"idle": 2, "run": 5, "top half": 8}}
+TRACE_FIXTURE_EXPECT = {"events": {"0": 87, "1": 1}, "irq_count_trace": {"10": 18}, "flows": 1,
+                        "slices": {"idle": 1, "run": 21, "top half": 18},
+                        "runs": ["hello:4", "init:1", "init:2", "uart:3"]}
 # make trace's default scenario: edu_trace's 1,000 interrupts in each of four drivers, on the
 # lines of the edu devices in slots 1-4 (one driver may run twice on the first free device).
 TRACE_EDU_LINES = (32, 33, 34, 35)
@@ -551,7 +555,9 @@ def run_trace_checks(results, pattern, qemu):
             o = t["otherData"]
             got = {"events": o["events"], "irq_count_trace": o["irq_count_trace"],
                    "flows": o["flows"], "slices": {k: v for k, v in counts(t).items()
-                                                   if k in ("idle", "run", "top half")}}
+                                                   if k in ("idle", "run", "top half")},
+                   "runs": sorted({e["name"] for e in t["traceEvents"]
+                                   if e["ph"] == "X" and e["cat"] == "run"})}
             if got != TRACE_FIXTURE_EXPECT:
                 p.append(f"converted {got}, expected {TRACE_FIXTURE_EXPECT}")
         except (trace_tool.TraceError, OSError, KeyError, ValueError) as e:
