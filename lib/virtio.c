@@ -208,3 +208,27 @@ uint64_t virtio_config_read(struct virtio_device *dev, unsigned int offset, unsi
 	} while (reg_read(dev, VIRTIO_MMIO_CONFIG_GENERATION) != gen);
 	return v;
 }
+
+long virtio_config_write(struct virtio_device *dev, unsigned int offset, unsigned int size,
+			 uint64_t value)
+{
+	volatile uint8_t *cfg = dev->regs + VIRTIO_MMIO_CONFIG + offset;
+
+	if ((size != 1 && size != 2 && size != 4 && size != 8) || offset % size)
+		return -TACET_EINVAL;
+	switch (size) {
+	case 1:
+		mmio_write8(cfg, (uint8_t)value);
+		break;
+	case 2:
+		mmio_write16(cfg, (uint16_t)value);
+		break;
+	case 4:
+		mmio_write32(cfg, (uint32_t)value);
+		break;
+	default:
+		mmio_write32(cfg, (uint32_t)value);
+		mmio_write32(cfg + 4, (uint32_t)(value >> 32));
+	}
+	return 0;
+}
