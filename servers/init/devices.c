@@ -4,56 +4,29 @@
  * (quiet_devices). The supervisor's alone: no lock. */
 #include <stdio.h>
 #include <string.h>
-#include "init.h"
+#include <tacet/quiesce.h>
 #include <tacet/virtio.h>
+#include "init.h"
+#include "lib/elf.h" /* the kernel's ELF reader (servers/servers.mk) */
 
 /* Who holds each device of bi->devices: its server number + 1, 0 if nobody. */
 static unsigned char device_owner[TACET_BOOTINFO_MAX_DEVICES];
 /* A virtio-mmio transport's DeviceID + 1 (0: not read yet; 1: none, or not virtio). */
 static unsigned int virtio_ids[TACET_BOOTINFO_MAX_DEVICES];
 
-/* virtio device names init.run may use for a virtio-mmio transport, and their device IDs. */
-static const struct {
-	const char *name;
-	unsigned int id;
-} virtio_names[] = {
-	{ "virtio-net", VIRTIO_ID_NET },
-	{ "virtio-blk", VIRTIO_ID_BLK },
-	{ "virtio-console", VIRTIO_ID_CONSOLE },
-	{ "virtio-rng", VIRTIO_ID_RNG },
-	{ "virtio-balloon", VIRTIO_ID_BALLOON },
-	{ "virtio-scsi", VIRTIO_ID_SCSI },
-	{ "virtio-9p", VIRTIO_ID_9P },
-	{ "virtio-gpu", VIRTIO_ID_GPU },
-	{ "virtio-input", VIRTIO_ID_INPUT },
-	{ "virtio-vsock", VIRTIO_ID_VSOCK },
-};
-
-/* The device ID wanted names, or 0 if it is no virtio device name. */
-static unsigned int virtio_wanted(const char *wanted)
-{
-	for (unsigned int i = 0; i < sizeof(virtio_names) / sizeof(virtio_names[0]); i++)
-		if (!strcmp(virtio_names[i].name, wanted))
-			return virtio_names[i].id;
-	return 0;
-}
-
-/* What sits behind virtio-mmio transport i: its DeviceID register (0: nothing attached, or no
- * virtio-mmio registers there). Read once, through init's own capability to the frame: QEMU's
- * virt has eight transports and attaches devices to them in an order of its own, so only init,
- * which holds them all, can tell a driver which one is its device. */
+/* What sits behind virtio-mmio transport i: its DeviceID (lib's virtio kit reads it; 0: nothing
+ * attached, or no virtio-mmio registers there). Read once, through init's own capability to the
+ * frame: QEMU's virt has eight transports and attaches devices to them in an order of its own,
+ * so only init, which holds them all, can tell a driver which one is its device. */
 static unsigned int virtio_id(unsigned long i)
 {
 	const struct tacet_bootinfo_device *d = &bi->devices[i];
-	const volatile uint8_t *regs = (const volatile uint8_t *)PROBE_VA;
 
 	if (!virtio_ids[i]) {
 		virtio_ids[i] = 1;
 		if (d->slot && !(d->paddr & (TACET_PAGE_SIZE - 1)) &&
-		    d->size >= VIRTIO_MMIO_CONFIG &&
 		    tacet_map(TACET_SLOT_SELF_PROCESS, d->slot, PROBE_VA, TACET_RIGHT_READ) == 0) {
-			if (mmio_read32(regs + VIRTIO_MMIO_MAGIC_VALUE) == VIRTIO_MMIO_MAGIC)
-				virtio_ids[i] = mmio_read32(regs + VIRTIO_MMIO_DEVICE_ID) + 1;
+			virtio_ids[i] = virtio_mmio_device_id((volatile void *)PROBE_VA, d->size) + 1;
 			tacet_unmap(TACET_SLOT_SELF_PROCESS, PROBE_VA, 1);
 		}
 	}
@@ -64,7 +37,7 @@ static unsigned int virtio_id(unsigned long i)
 static int device_matches(unsigned long i, const char *wanted)
 {
 	const char *compatible = bi->devices[i].compatible;
-	unsigned int id = virtio_wanted(wanted);
+	unsigned int id = virtio_id_named(wanted);
 
 	if (id)
 		return !strcmp(compatible, VIRTIO_MMIO_COMPATIBLE) && virtio_id(i) == id;
@@ -142,9 +115,9 @@ static long choose_devices(unsigned int id, const char *want, unsigned long *cho
 	}
 	if (matched)
 		return 0;
-	if (virtio_wanted(want))
+	if (virtio_id_named(want))
 		printf("init: %s: no device matches \"%s\" (no virtio-mmio transport has device ID "
-		       "%u)\n", servers[id].name, want, virtio_wanted(want));
+		       "%u)\n", servers[id].name, want, virtio_id_named(want));
 	else
 		printf("init: %s: no device matches \"%s\"%s\n", servers[id].name, want,
 		       strchr(want, ',') ? " (a comma in the device part continues the compatible "
@@ -202,62 +175,74 @@ long give_devices(unsigned int id, unsigned long child, const char *spec)
 	return err;
 }
 
-/* Make device i quiet, mapped at regs: 1 if it was a kind init knows how to, else 0. A
- * virtio-mmio transport is reset (lib's virtio_reset: Status 0, read back; it has forgotten its
- * queues and writes no buffer of the dead instance); the goldfish RTC's alarm is cleared and its
- * interrupt disabled; a 16550's interrupts are all disabled (IER 0). Neither of the last two
- * does DMA: they are quieted so that the next instance, or nobody, gets no interrupt the dead
- * one asked for. */
-#define GOLDFISH_RTC_IRQ_ENABLED  0x10
-#define GOLDFISH_RTC_CLEAR_ALARM  0x14
-#define GOLDFISH_RTC_CLEAR_INT    0x1c
-#define NS16550_IER               0x01
-
-static unsigned int quiet_one(unsigned long i, volatile uint8_t *regs, int virtio)
+/* The quiesce descriptions server id's module image declares (TACET_QUIESCE_SECTION of its
+ * ELF file, <tacet/quiesce.h>), into *len bytes; NULL if none. A section whose headers lie
+ * outside the image is said and ignored: nothing of it is applied. */
+static const void *quiesce_section(unsigned int id, size_t *len)
 {
-	const char *compat = bi->devices[i].compatible;
+	const struct tacet_module *m =
+		tacet_module_find((const void *)bi->modules_vaddr, bi->modules_size, servers[id].name);
+	const uint8_t *image = m ? (const uint8_t *)bi->modules_vaddr + m->offset : NULL;
+	uint64_t off = 0, size = 0;
+	const char *why = NULL;
+	int found = m ? elf_section(image, m->size, TACET_QUIESCE_SECTION, &off, &size, &why) : 0;
 
-	if (virtio) /* (a transport with a device behind it: virtio_id, read before the mapping) */
-		return virtio_reset(regs) == 0;
-	if (tacet_compatible_matches(compat, "goldfish-rtc")) {
-		mmio_write32(regs + GOLDFISH_RTC_IRQ_ENABLED, 0);
-		mmio_write32(regs + GOLDFISH_RTC_CLEAR_ALARM, 1);
-		mmio_write32(regs + GOLDFISH_RTC_CLEAR_INT, 1);
-		return 1;
-	}
-	if (tacet_compatible_matches(compat, "ns16550a")) {
-		mmio_write8(regs + NS16550_IER, 0);
-		return 1;
-	}
-	return 0;
+	if (found < 0)
+		printf("init: %s: its quiesce descriptions are unreadable (%s); none applied\n",
+		       servers[id].name, why);
+	*len = found > 0 ? size : 0;
+	return found > 0 ? image + off : NULL;
 }
 
-/* Server s (number id) ended: each device it held is made quiet (quiet_one), then the DMA
+/* Make device i quiet as server id's own description for it says (section: its image's,
+ * len bytes), the device mapped at PROBE_VA: 1 done, 0 nothing to do (no description, or its
+ * guard said so), negative if refused or failed (said; a refused description wrote nothing).
+ * The description is checked against the device's registers, and never beyond the one page
+ * init maps: a malformed one touches nothing. */
+static long quiet_one(unsigned int id, unsigned long i, const void *section, size_t len)
+{
+	const struct tacet_bootinfo_device *d = &bi->devices[i];
+	unsigned long size = d->size < TACET_PAGE_SIZE ? d->size : TACET_PAGE_SIZE;
+	struct tacet_quiesce q;
+	const char *why = NULL;
+	long r = tacet_quiesce_find(section, len, d->compatible, &q, &why);
+
+	if (r > 0 && ((d->paddr & (TACET_PAGE_SIZE - 1)) ||
+		      tacet_map(TACET_SLOT_SELF_PROCESS, d->slot, PROBE_VA,
+				TACET_RIGHT_READ | TACET_RIGHT_WRITE)))
+		return 0; /* a device not mappable on its own: left as it is */
+	if (r > 0) {
+		r = tacet_quiesce_apply(&q, (volatile uint8_t *)PROBE_VA, size, &why);
+		tacet_unmap(TACET_SLOT_SELF_PROCESS, PROBE_VA, 1);
+	}
+	if (r < 0)
+		printf("init: %s: %s at 0x%lx not quieted: its description %s: %s\n",
+		       servers[id].name, d->compatible, d->paddr,
+		       r == -TACET_EINVAL ? "refused, nothing written" : "failed", why);
+	return r;
+}
+
+/* Server s (number id) ended: each device it held is made quiet as the server's own image says
+ * (quiet_one: nothing is written to a device it declares no description for), then the DMA
  * quarantine of its frames goes back to the pool (tacet_device_release: init holds the devices
  * with TACET_RIGHT_RELEASE, its servers do not, but the PCI server, for its window). PCI
  * functions are the PCI server's to quiet, reset and release, one at a time, as their drivers
  * end (give_one_device). */
 void quiet_devices(unsigned int id)
 {
-	volatile uint8_t *regs = (volatile uint8_t *)PROBE_VA;
 	unsigned long start = tacet_cycles();
 	unsigned int reset = 0;
+	size_t len = 0;
+	const void *section = quiesce_section(id, &len);
 	long back = 0;
 
 	for (unsigned long i = 0; i < bi->ndevices; i++) {
 		const struct tacet_bootinfo_device *d = &bi->devices[i];
-		int virtio;
 		long n;
 
 		if (device_owner[i] != id + 1 || !d->slot || bus_window(d))
 			continue; /* a bus window: the bus server's next start releases it */
-		virtio = !strcmp(d->compatible, VIRTIO_MMIO_COMPATIBLE) && virtio_id(i);
-		if (!(d->paddr & (TACET_PAGE_SIZE - 1)) &&
-		    tacet_map(TACET_SLOT_SELF_PROCESS, d->slot, PROBE_VA,
-			      TACET_RIGHT_READ | TACET_RIGHT_WRITE) == 0) {
-			reset += quiet_one(i, regs, virtio);
-			tacet_unmap(TACET_SLOT_SELF_PROCESS, PROBE_VA, 1);
-		}
+		reset += quiet_one(id, i, section, len) > 0;
 		n = tacet_device_release(d->slot);
 		back += n > 0 ? n : 0;
 	}
