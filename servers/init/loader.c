@@ -96,7 +96,7 @@ long start_server(unsigned int id)
 	}
 	/* A restart is charged to the instance before's account (ended, its capability kept until
 	 * now): what the dead instances made and gave away still counts against the one budget,
-	 * so restarts cannot launder memory (issue 17). */
+	 * so restarts cannot launder memory. */
 	old = s->process_slot;
 	child = alloc_slot(&super_slots);
 	fault_ep = alloc_slot(&super_slots);
