@@ -219,3 +219,10 @@ SERVER_SRCS_blkpoke := servers/tests/blkpoke.c
 SERVERS += watchee watchmany
 SERVER_SRCS_watchee := servers/tests/watchee.c
 SERVER_SRCS_watchmany := servers/tests/watchmany.c
+
+# quietown, quietbad: a 16550 driver that dies; init applies its own image's quiesce
+# description (a mark in the scratch register the restart reads back), or refuses a malformed
+# one whole.
+SERVERS += quietown quietbad
+SERVER_SRCS_quietown := servers/tests/quietscr.c servers/tests/quietown.c
+SERVER_SRCS_quietbad := servers/tests/quietscr.c servers/tests/quietbad.c

@@ -10,7 +10,9 @@
  *               physical address for the device.
  *   devices     tacet_device_open/close: one of the devices init gave the server, mapped, its
  *               interrupt bound to a notification; tacet_device_wait/ack: the interrupt loop;
- *               tacet_device_find: a device's description, for one the server uses unopened.
+ *               tacet_device_find: a device's description, for one the server uses unopened;
+ *               tacet_device_quiesce: the device made quiet as the server's own quiesce
+ *               description says (<tacet/quiesce.h>: TACET_QUIESCE, which init applies too).
  *   services    tacet_service_open/run: an endpoint published under a name and the loop that
  *               answers its calls and takes the device's interrupts, in one thread.
  *   time        tacet_timebase_hz, tacet_time_ns, tacet_ns_to_ticks, tacet_sleep_ns.
@@ -191,6 +193,12 @@ long tacet_device_open(struct tacet_device *dev, const char *compatible, unsigne
 const struct tacet_bootinfo_device *tacet_device_find(const char *compatible, unsigned int index);
 /* Unbind the line, unmap the registers, delete the notification. */
 void tacet_device_close(struct tacet_device *dev);
+/* Make the opened device quiet as this server's own description for it says (TACET_QUIESCE,
+ * <tacet/quiesce.h>): the one init applies when the server ends. A driver calls it at its start,
+ * before it sets the device up, so that it starts from what its last instance's death left. 1
+ * done, 0 nothing to do (no description for this device, or its guard said so), else the
+ * error (-TACET_EINVAL: no registers mapped, or the description is malformed). */
+long tacet_device_quiesce(struct tacet_device *dev);
 
 /*
  * Wait for the next event: the device's interrupt, one of the driver's own bits, or (if

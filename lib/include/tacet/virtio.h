@@ -117,9 +117,17 @@ long virtio_queue_new(struct virtio_device *dev, unsigned int index, struct virt
 
 /* Reset the transport at regs (Status 0, then read back until the device says 0: it has
  * forgotten its queues and writes no buffer any more). 0, or -TACET_EBUSY if it never says
- * so. init resets a dead driver's transports this way before it frees their DMA quarantine;
- * virtio_close is a driver's own orderly end (after it, its rings and buffers may go). */
+ * so. It applies the kit's quiesce description of a transport (lib/virtio.c, TACET_QUIESCE),
+ * which every image that uses the kit carries: init applies the same to a dead driver's
+ * transports before it frees their DMA quarantine; virtio_close is a driver's own orderly end
+ * (after it, its rings and buffers may go). */
 long virtio_reset(volatile void *regs);
+/* For init's device matching: the virtio device ID a name says (`virtio-rng`:
+ * VIRTIO_ID_RNG), 0 if it is none; what sits behind a virtio-mmio transport mapped at regs
+ * (size bytes of registers: its DeviceID, 0 if nothing is attached or the registers are not
+ * virtio-mmio's). */
+unsigned int virtio_id_named(const char *name);
+unsigned int virtio_mmio_device_id(volatile void *regs, unsigned long size);
 void virtio_close(struct virtio_device *dev);
 
 /* The driver is ready (DRIVER_OK); or it gave up on the device (FAILED). */
