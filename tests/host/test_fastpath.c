@@ -271,6 +271,17 @@ static void test_reply_recv_fast(void **state)
 }
 
 /* The server's WAIT on a notification (a0: the slot). */
+/* The server blocked (state) in q, on obj, with no switch: nothing was READY, the scheduler
+ * idles the hart. It is taken out of q again, running, for the next case. */
+static void assert_blocked_here(enum tacet_thread_state state, void *obj, struct tqueue *q)
+{
+	assert_int_equal(server.state, state);
+	assert_ptr_equal(server.blocked_on, obj);
+	assert_ptr_equal(q->head, &server);
+	assert_null(fake_switched_to);
+	tqueue_pop(q);
+}
+
 static int wait_fast(unsigned long slot)
 {
 	arch_ctx_set_ret(&server.ctx, 0, slot);
@@ -299,11 +310,7 @@ static void test_wait_fast(void **state)
 	assert_null(fake_switched_to);
 	/* nothing there, nothing READY: blocked, the scheduler idles the hart */
 	assert_int_equal(wait_fast(SLOT_EP_RO), FAST_SCHEDULE);
-	assert_int_equal(server.state, TACET_THREAD_BLOCKED_NTFN);
-	assert_ptr_equal(server.blocked_on, &ntfn);
-	assert_ptr_equal(ntfn.waiters.head, &server);
-	assert_null(fake_switched_to);
-	tqueue_pop(&ntfn.waiters);
+	assert_blocked_here(TACET_THREAD_BLOCKED_NTFN, &ntfn, &ntfn.waiters);
 	/* nothing there, a thread READY (even a less urgent one): switched to it */
 	server.state = TACET_THREAD_RUNNING;
 	rq_push(harts[0].rq, &ready, false);
@@ -356,11 +363,7 @@ static void test_recv_fast(void **state)
 	assert_null(fake_switched_to);
 	/* nothing to take, nothing READY: blocked, the scheduler idles the hart */
 	assert_int_equal(recv_fast(SLOT_EP, 0), FAST_SCHEDULE);
-	assert_int_equal(server.state, TACET_THREAD_BLOCKED_RECV);
-	assert_ptr_equal(server.blocked_on, &ep);
-	assert_ptr_equal(ep.receivers.head, &server);
-	assert_null(fake_switched_to);
-	tqueue_pop(&ep.receivers);
+	assert_blocked_here(TACET_THREAD_BLOCKED_RECV, &ep, &ep.receivers);
 	/* a thread READY: switched to it, the receive slot kept for the message to come */
 	server.state = TACET_THREAD_RUNNING;
 	rq_push(harts[0].rq, &ready, false);
