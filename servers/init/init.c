@@ -21,6 +21,9 @@
  *  - Power-off. Only a server whose entry starts with `^` (`^uart=console:ns16550a`) may ask
  *    for it (INIT_POWEROFF); anyone else's request is refused (-TACET_EPERM) and the machine
  *    runs on. A run whose servers have all finished for good powers off without asking.
+ *  - Tracing. Only a server whose entry has `%` before its name (`^%uart=console`) is given
+ *    the kernel's trace authority (init's TACET_SLOT_TRACE, at its TACET_CHILD_TRACE): start,
+ *    stop and read the event trace, and every interrupt line's timing. The kernel checks it.
  *
  * Two threads, both on init's hart, so that no server's request runs at init's priority:
  *  - the supervisor (main; priority 200, INIT_PRIORITY in the kernel): the fault endpoint
@@ -52,8 +55,9 @@
  *    check once the service thread, having withdrawn every name, has answered. The service
  *    thread never prints through stdio (whose one line buffer is the supervisor's): say() writes
  *    whole lines with tacet_debug_write.
- * `init.run=^name=names@hart/priority:devices*restarts[grants],...`: all but the name optional
- * (no power-off, the module's name, hart 0, priority 100, no devices, no restarts, no grants).
+ * `init.run=^%name=names@hart/priority:devices*restarts[grants],...`: all but the name optional
+ * (no power-off, no trace authority, the module's name, hart 0, priority 100, no devices, no
+ * restarts, no grants).
  * Names: `name+name...` (up to 23 bytes each; `=` alone: none). Grants:
  * `service=arg;service=arg...`, what the entry's server may use of each service (the block
  * service's sector range: `[blk=0-63]`): init keeps the text and tells it only to the server
@@ -95,6 +99,7 @@
  * a name it is granted. */
 #define NAME_STOP ", =@/:*+["
 #define POWER_OFF_MARK '^' /* before an entry's name: the server may power the machine off */
+#define TRACE_MARK '%'     /* before an entry's name: the server gets the trace authority */
 
 #define NS_PER_MS 1000000ul
 #define RESTART_TIMER (1ul << 62)   /* exits_slot's bit for the restart timer */
@@ -123,6 +128,7 @@ struct server {
 	unsigned int hart, prio;
 	unsigned int restarts_max; /* `*N`: restart it up to N times after a failure */
 	int power_off;             /* `^`: it may ask init to power the machine off */
+	int trace;                 /* `%`: it is given the trace authority */
 	char grants[64];           /* `[service=arg;...]`, without the brackets (INIT_GRANT) */
 	int grants_cut;            /* ...were longer than that: INIT_GRANT answers ERANGE */
 	/* the current instance */
@@ -640,6 +646,8 @@ static long start_server(unsigned int id)
 		err = tacet_cap_copy(service_ep, ep, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT, id + 1);
 	if (!err)
 		err = tacet_cap_give(child, ep, TACET_CHILD_INIT, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
+	if (!err && s->trace)
+		err = tacet_cap_give(child, TACET_SLOT_TRACE, TACET_CHILD_TRACE, TACET_RIGHTS_ALL);
 	if (!err)
 		err = tacet_process_watch(child, exits_slot, 1ul << id);
 	/* Its capability to itself comes last: a process without threads that holds one outlives
@@ -670,7 +678,8 @@ static int module_follows(const char *p)
 	char name[TACET_MODULE_NAME_MAX] = { 0 };
 	unsigned int n = 0;
 
-	p += *p == POWER_OFF_MARK;
+	while (*p == POWER_OFF_MARK || *p == TRACE_MARK)
+		p++;
 	while (p[n] && !strchr(NAME_STOP, p[n]) && n < sizeof(name) - 1) {
 		name[n] = p[n];
 		n++;
@@ -679,7 +688,7 @@ static int module_follows(const char *p)
 }
 
 /* One entry of `init.run=`:
- * `[^]name[=names][@hart][/priority][:compat+compat...][*restarts][[grants]]`, into s; returns
+ * `[^][%]name[=names][@hart][/priority][:compat+compat...][*restarts][[grants]]`, into s; returns
  * where the next entry starts (after the comma) or the end of the list. A comma in the device
  * part ends the entry only if a module's name follows it: every entry starts with one, and a
  * compatible may hold a comma (`virtio,mmio`). */
@@ -688,9 +697,13 @@ static const char *parse_server(const char *p, struct server *s)
 	unsigned int n = 0;
 
 	*s = (struct server){ .prio = SERVER_PRIORITY };
-	if (*p == POWER_OFF_MARK) {
-		s->power_off = 1;
-		p++;
+	for (;; p++) { /* the marks, in either order */
+		if (*p == POWER_OFF_MARK)
+			s->power_off = 1;
+		else if (*p == TRACE_MARK)
+			s->trace = 1;
+		else
+			break;
 	}
 	while (*p && !strchr(NAME_STOP, *p) && n < sizeof(s->name) - 1)
 		s->name[n++] = *p++;

@@ -231,3 +231,8 @@ SERVER_SRCS_blklives := servers/tests/blklives.c
 SERVERS += pinhand pinkeep
 SERVER_SRCS_pinhand := servers/tests/pinhand.c
 SERVER_SRCS_pinkeep := servers/tests/pinkeep.c
+
+# tracethief: a server without the trace authority: TRACE and INFO_TRACE refused, no other
+# line's timing (qemu/trace-authority-refused).
+SERVERS += tracethief
+SERVER_SRCS_tracethief := servers/tests/tracethief.c

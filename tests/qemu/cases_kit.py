@@ -152,7 +152,7 @@ CASES += [
           r"rtcalarm: more than RTC_ALARMS_MAX pending -> EBUSY: PASS",
           r"rtcalarm: all checks passed",
           r"init: power off requested by uart"],
-         bootargs="init.run=^uart=console:ns16550a,rtc:goldfish-rtc,rtcalarm",
+         bootargs="init.run=^%uart=console:ns16550a,rtc:goldfish-rtc,rtcalarm",
          qemu_args=("-trace", f"enable=memory_region_ops_write,file={RTC_TRACE}"),
          console_input=(r"rtcalarm: (all checks passed|FAIL)", "poweroff\r"),
          check=clear_then_ack),

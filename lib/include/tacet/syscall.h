@@ -554,17 +554,27 @@ static inline long tacet_thread_set(unsigned long thread, unsigned long sched)
 }
 
 /* Copies the index-th record of kind (enum tacet_info) into buf, at most len bytes; returns the
- * bytes written, or -TACET_ENOENT past the last record. */
+ * bytes written, or -TACET_ENOENT past the last record. With no authority: TACET_INFO_TRACE is
+ * -TACET_EPERM, and another process's interrupt lines read without their timing (abi.h). */
 static inline long tacet_info(unsigned long kind, unsigned long index, void *buf, unsigned long len)
 {
-	return tacet_syscall4(TACET_SYS_INFO, kind, index, (unsigned long)buf, len);
+	return tacet_syscall6(TACET_SYS_INFO, kind, index, (unsigned long)buf, len, 0, 0);
 }
 
-/* The kernel's event trace (<tacet/trace.h>): TACET_TRACE_STOP or _START recording; 0, or
- * -TACET_ENOSYS in a boot without trace=on. Read it with tacet_info(TACET_INFO_TRACE, ...). */
-static inline long tacet_trace(unsigned long op)
+/* tacet_info with the trace authority (a TACET_CAP_TRACE capability) in slot trace: init gives
+ * it at TACET_CHILD_TRACE to the servers its init.run= entry marks with `%`. */
+static inline long tacet_info_traced(unsigned long trace, unsigned long kind, unsigned long index,
+				     void *buf, unsigned long len)
 {
-	return tacet_syscall1(TACET_SYS_TRACE, op);
+	return tacet_syscall6(TACET_SYS_INFO, kind, index, (unsigned long)buf, len, trace, 0);
+}
+
+/* The kernel's event trace (<tacet/trace.h>): TACET_TRACE_STOP or _START recording, with the
+ * trace authority in slot trace; 0, -TACET_EPERM without it, or -TACET_ENOSYS in a boot
+ * without trace=on. Read it with tacet_info_traced(trace, TACET_INFO_TRACE, ...). */
+static inline long tacet_trace(unsigned long op, unsigned long trace)
+{
+	return tacet_syscall2(TACET_SYS_TRACE, op, trace);
 }
 
 /* Interrupts: bind the line named by the IRQ handler capability irq to notification ntfn (it
