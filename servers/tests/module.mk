@@ -236,3 +236,7 @@ SERVER_SRCS_pinkeep := servers/tests/pinkeep.c
 # line's timing (qemu/trace-authority-refused).
 SERVERS += tracethief
 SERVER_SRCS_tracethief := servers/tests/tracethief.c
+
+# watchends: badge 0 and a notification's end each end a process watch (qemu/process-watch-ends).
+SERVERS += watchends
+SERVER_SRCS_watchends := servers/tests/watchends.c

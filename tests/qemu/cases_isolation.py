@@ -129,6 +129,13 @@ CASES = [
           r"init: power off requested by blklives"],
          bootargs="init.run=blk_mortal=blk:virtio-blk*10,^blklives@1[blk=0-99]",
          smp=2, qemu_args=DEFAULT_DEVICES[2:], needs=DEFAULT_NEEDS, timeout=60),
+    # A process watch ends by badge 0 and with its notification: watchends fills its four
+    # places (init's and three of its own), and the refused fifth gets a place after each end.
+    case("process-watch-ends",
+         [r"watchends: four places full: object busy; after badge 0: success; badge 0 again: "
+          r"success; full again: object busy; after a notification's end: success: PASS",
+          r"init: leak check: .*: PASS"],
+         bootargs="init.run=watchends"),
     # A DMA frame that outlives its driver's device release: pinhand's instance 0 pins a
     # 4-page frame to virtio-rng, sends pinkeep a copy and ends; init quiets and releases the
     # device, then starts instance 1, which tells pinkeep, which deletes the frame: its pages
