@@ -12,6 +12,7 @@
 #include "core/bkl.h"
 #include "core/hart.h"
 #include "core/preempt.h"
+#include "core/trace.h"
 #include "irq/irq.h"
 #include "lib/kstring.h"
 #include "mm/mm.h"
@@ -336,6 +337,7 @@ int rootserver_start(void)
 	    map_read_only(p, TACET_SLOT_MODULES, TACET_MODULES_VADDR, platform.initrd_start, size) < 0 ||
 	    map_read_only(p, TACET_SLOT_DTB, 0, platform.dtb_pa, platform.fdt.size) < 0 ||
 	    give(p, TACET_SLOT_SELF_PROCESS, &p->obj, TACET_RIGHTS_ALL) < 0 ||
+	    give(p, TACET_SLOT_TRACE, trace_authority(), TACET_RIGHTS_ALL) < 0 ||
 	    give(p, TACET_SLOT_FAULT_EP, (struct kobj *)endpoint_new(p), TACET_RIGHTS_ALL) < 0)
 		return fail("out of memory (boot information)");
 	preempt_point();

@@ -110,10 +110,12 @@ static void sys_info(struct thread *t)
 		struct tacet_clock_info clock;
 	} out;
 	unsigned long kind = ARG(t, 0), index = ARG(t, 1), len = ARG(t, 3);
+	bool authority = trace_authorized(t->proc, ARG(t, 4));
 	long n;
 
 	if (kind == TACET_INFO_TRACE) { /* its own copy: more than out holds */
-		syscall_ret(t, trace_info(t->proc, index, ARG(t, 2), len));
+		syscall_ret(t, authority ? trace_info(t->proc, index, ARG(t, 2), len)
+					 : -TACET_EPERM);
 		return;
 	}
 	memset(&out, 0, sizeof(out));
@@ -141,9 +143,9 @@ static void sys_info(struct thread *t)
 			n = sizeof(out.hart);
 		}
 	} else if (kind == TACET_INFO_IRQ) {
-		n = irq_info(index, &out);
+		n = irq_info(index, &out, authority ? NULL : t->proc);
 	} else if (kind == TACET_INFO_IRQ_HIST) {
-		n = irq_hist_info(index, &out);
+		n = irq_hist_info(index, &out, authority ? NULL : t->proc);
 	} else if (kind == TACET_INFO_CLOCK) {
 		n = timer_clock_info(index, &out);
 	} else {
@@ -156,8 +158,13 @@ static void sys_info(struct thread *t)
 	syscall_ret(t, n);
 }
 
+/* (op, trace): TACET_SYS_TRACE, with the trace authority in slot `trace`. */
 static void sys_trace(struct thread *t)
 {
+	if (!trace_authorized(t->proc, ARG(t, 1))) {
+		syscall_ret(t, -TACET_EPERM);
+		return;
+	}
 	syscall_ret(t, trace_control(ARG(t, 0)));
 }
 

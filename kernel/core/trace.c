@@ -6,6 +6,9 @@
  *
  * A ring stops when full: its first events are kept, the rest counted as dropped.
  *
+ * Also the trace authority, the object of TACET_CAP_TRACE capabilities: starting, stopping and
+ * reading the trace (syscall.c) and another line's timing (irq_stats.c) need one.
+ *
  * Locking: a hart's ring is written only by that hart, in trace_record(), with interrupts
  * masked (every site is masked: trap paths, the scheduler, the BKL's wait), so it needs no
  * lock: the event is written, then the count is published with a release store. It is read by
@@ -28,6 +31,9 @@
 #include "lib/kstring.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
+#include "object/cap.h"
+#include "object/kobj.h"
+#include "object/process.h"
 #include <tacet/abi.h>
 
 #define TRACE_RING_PAGES 128 /* 512 KiB: 16,384 events a hart */
@@ -143,6 +149,22 @@ void trace_record(unsigned long kind, unsigned long a, unsigned long b, unsigned
 	       : kind == TACET_TRACE_SWITCH ? (uint32_t)b : b != 0;
 	e->pad = 0;
 	__atomic_store_n(&r->count, n + 1, __ATOMIC_RELEASE);
+}
+
+/* Who may watch the kernel's timing: the holders of a capability to this object. Its reference
+ * is the kernel's own, never dropped: it is never destroyed (kobj.c). */
+static struct kobj authority = { .type = TACET_CAP_TRACE, .refs = 1 };
+
+struct kobj *trace_authority(void)
+{
+	return &authority;
+}
+
+bool trace_authorized(struct process *p, unsigned long slot)
+{
+	long err;
+
+	return slot && cap_lookup(p->cspace, slot, TACET_CAP_TRACE, 0, &err) != NULL;
 }
 
 long trace_info(struct process *p, unsigned long index, uintptr_t buf, unsigned long len)

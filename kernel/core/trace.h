@@ -14,6 +14,7 @@
 #ifndef KERNEL_CORE_TRACE_H
 #define KERNEL_CORE_TRACE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <tacet/trace.h>
 
@@ -47,6 +48,11 @@ on: __attribute__((cold, unused));
 void trace_init(void);
 /* The recording, reached from a site only (trace_stub). */
 void trace_record(unsigned long kind, unsigned long a, unsigned long b, unsigned long since);
+/* The trace authority: the one object TACET_CAP_TRACE capabilities name (the kernel keeps a
+ * reference for ever; init gets the first capability at boot, rootserver.c). */
+struct kobj *trace_authority(void);
+/* Whether p's slot holds a capability to it (slot 0: no). BKL held. */
+bool trace_authorized(struct process *p, unsigned long slot);
 /* TACET_INFO_TRACE into the caller's buffer (BKL held): bytes written or -TACET_E*. */
 long trace_info(struct process *p, unsigned long index, uintptr_t buf, unsigned long len);
 /* TACET_SYS_TRACE's operation: 0, or -TACET_ENOSYS without trace=on, -TACET_EINVAL. */

@@ -211,9 +211,10 @@ int irq_ack_wait_refired(struct hart *me, struct thread *t, struct notification 
 void sys_irq_unbind(struct thread *t);
 void sys_irq_set_affinity(struct thread *t);
 void sys_irq_enable(struct thread *t);
-/* TACET_INFO_IRQ: line index's statistics into out (struct tacet_irq_info). */
-long irq_info(unsigned long index, void *out);
-/* TACET_INFO_IRQ_HIST: line index's histograms into out (struct tacet_irq_hist). */
-long irq_hist_info(unsigned long index, void *out);
+/* TACET_INFO_IRQ: line index's statistics into out (struct tacet_irq_info), as viewer may see
+ * them: its timing only if viewer is bound to the line or NULL (the trace authority). */
+long irq_info(unsigned long index, void *out, const struct process *viewer);
+/* TACET_INFO_IRQ_HIST: line index's histograms into out (struct tacet_irq_hist), the same. */
+long irq_hist_info(unsigned long index, void *out, const struct process *viewer);
 
 #endif

@@ -3,7 +3,10 @@
  * claims, and per line the top-half time, the wake-up latency of a woken server and its time
  * to the ack, each as a maximum, a total and a log2 histogram (struct irq_hist, whose sums are
  * the counts). Written under the BKL by the top half and the acks (irq.c, irq_inline.h); read
- * here under the BKL too (a reader may see a torn maximum, no more). */
+ * here under the BKL too (a reader may see a torn maximum, no more). A line's timing (stamps,
+ * times, histograms) goes only to its binders and to the trace authority's holders (syscall.c
+ * decodes it): when a line fired, to the cycle, is what another server's input reveals (the
+ * console's keystrokes); its counts and state go to anyone. */
 #include "irq/irq.h"
 #include "irq/irq_inline.h"
 #include "core/hart.h"
@@ -54,16 +57,37 @@ static unsigned int binders_of(const struct irq_desc *d)
 	return d->handler ? 1 : d->nbinders;
 }
 
-long irq_info(unsigned long index, void *out)
+/* Whether viewer may see d's timing: NULL (the trace authority) or a process bound to it. */
+static bool sees_timing(const struct irq_desc *d, const struct process *viewer)
+{
+	for (unsigned int i = 0; viewer && i < d->nbinders; i++)
+		if (d->binders[i].owner == viewer)
+			return true;
+	return !viewer;
+}
+
+/* d's timing into ii (irq_info's, for a viewer who may see it). */
+static void info_timing(const struct irq_desc *d, struct tacet_irq_info *ii)
+{
+	uint64_t wakes = irq_wakes(d), served = irq_served(d); /* each a histogram's sum: once */
+
+	ii->top_half_max = d->top_half_max;
+	ii->top_half_total = d->top_half_total;
+	ii->last_trap = d->last_trap;
+	ii->last_done = d->last_done;
+	ii->wake_max = d->wake_max;
+	ii->wake_avg = wakes ? d->wake_total / wakes : 0;
+	ii->server_max = d->server_max;
+	ii->server_avg = served ? d->server_total / served : 0;
+}
+
+long irq_info(unsigned long index, void *out, const struct process *viewer)
 {
 	struct tacet_irq_info *ii = out;
 	struct irq_desc *d = info_line(index);
-	uint64_t wakes, served;
 
 	if (!d)
 		return -TACET_ENOENT;
-	wakes = irq_wakes(d); /* each a sum of a histogram: summed once */
-	served = irq_served(d);
 	ii->irq = d->irq;
 	ii->state = d->state;
 	ii->hart = d->hart;
@@ -73,15 +97,9 @@ long irq_info(unsigned long index, void *out)
 	ii->count = irq_count(d);
 	for (unsigned int h = 0; h < MAX_HARTS && h < TACET_INFO_MAX_HARTS; h++)
 		ii->per_hart[h] = d->per_hart[h];
-	ii->top_half_max = d->top_half_max;
-	ii->top_half_total = d->top_half_total;
-	ii->last_trap = d->last_trap;
-	ii->last_done = d->last_done;
 	ii->spurious_all = irq_spurious();
-	ii->wake_max = d->wake_max;
-	ii->wake_avg = wakes ? d->wake_total / wakes : 0;
-	ii->server_max = d->server_max;
-	ii->server_avg = served ? d->server_total / served : 0;
+	if (sees_timing(d, viewer))
+		info_timing(d, ii);
 	return sizeof(*ii);
 }
 
@@ -97,7 +115,7 @@ uint64_t irq_served(const struct irq_desc *d)
 	return tacet_log2hist_total(d->hist->server);
 }
 
-long irq_hist_info(unsigned long index, void *out)
+long irq_hist_info(unsigned long index, void *out, const struct process *viewer)
 {
 	struct tacet_irq_hist *ih = out;
 	struct irq_desc *d = info_line(index);
@@ -108,6 +126,8 @@ long irq_hist_info(unsigned long index, void *out)
 	ih->state = d->state;
 	ih->bound = binders_of(d);
 	ih->count = irq_count(d);
+	if (!sees_timing(d, viewer))
+		return sizeof(*ih); /* (the caller zeroed it) */
 	ih->top_max = d->top_half_max;
 	ih->wake_max = d->wake_max;
 	ih->server_max = d->server_max;

@@ -72,6 +72,8 @@ static void kobj_destroy(struct kobj *o)
 	case TACET_CAP_THREAD:
 		thread_destroy((struct thread *)o);
 		break;
+	case TACET_CAP_TRACE:
+		panic("kobj_put: the trace authority lost the kernel's reference");
 	case TACET_CAP_IRQ:
 		panic("kobj_put: interrupt line %u lost its table reference", ((struct irq_desc *)o)->irq);
 	default:

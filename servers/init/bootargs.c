@@ -1,7 +1,8 @@
 /* bootargs.c: init's boot arguments, read by the supervisor at the start (start_servers,
  * boot_number).
- * `init.run=^name=names@hart/priority:devices*restarts[grants],...`: all but the name optional
- * (no power-off, the module's name, hart 0, priority 100, no devices, no restarts, no grants).
+ * `init.run=^%name=names@hart/priority:devices*restarts[grants],...`: all but the name optional
+ * (no power-off, no trace authority, the module's name, hart 0, priority 100, no devices, no
+ * restarts, no grants).
  * Names: `name+name...` (up to 23 bytes each; `=` alone: none). Grants:
  * `service=arg;service=arg...`, what the entry's server may use of each service (the block
  * service's sector range: `[blk=0-63]`): init keeps the text and tells it only to the server
@@ -29,7 +30,8 @@ static int module_follows(const char *p)
 	char name[TACET_MODULE_NAME_MAX] = { 0 };
 	unsigned int n = 0;
 
-	p += *p == POWER_OFF_MARK;
+	while (*p == POWER_OFF_MARK || *p == TRACE_MARK)
+		p++;
 	while (p[n] && !strchr(NAME_STOP, p[n]) && n < sizeof(name) - 1) {
 		name[n] = p[n];
 		n++;
@@ -38,7 +40,7 @@ static int module_follows(const char *p)
 }
 
 /* One entry of `init.run=`:
- * `[^]name[=names][@hart][/priority][:compat+compat...][*restarts][[grants]]`, into s; returns
+ * `[^][%]name[=names][@hart][/priority][:compat+compat...][*restarts][[grants]]`, into s; returns
  * where the next entry starts (after the comma) or the end of the list. A comma in the device
  * part ends the entry only if a module's name follows it: every entry starts with one, and a
  * compatible may hold a comma (`virtio,mmio`). */
@@ -47,9 +49,13 @@ static const char *parse_server(const char *p, struct server *s)
 	unsigned int n = 0;
 
 	*s = (struct server){ .prio = SERVER_PRIORITY };
-	if (*p == POWER_OFF_MARK) {
-		s->power_off = 1;
-		p++;
+	for (;; p++) { /* the marks, in either order */
+		if (*p == POWER_OFF_MARK)
+			s->power_off = 1;
+		else if (*p == TRACE_MARK)
+			s->trace = 1;
+		else
+			break;
 	}
 	while (*p && !strchr(NAME_STOP, *p) && n < sizeof(s->name) - 1)
 		s->name[n++] = *p++;

@@ -25,6 +25,7 @@
 #define SERVICE_FIRST_SLOT 108 /* 108..127: the service thread's (names, recv_slot, a mint) */
 #define SERVER_BUDGET 2048 /* pages of kernel memory per server (8 MiB), unless init.budget= */
 #define POWER_OFF_MARK '^' /* before an entry's name: the server may power the machine off */
+#define TRACE_MARK '%'     /* before an entry's name: the server gets the trace authority */
 
 #define NS_PER_MS 1000000ul
 #define RESTART_TIMER (1ul << 62)   /* exits_slot's bit for the restart timer */
@@ -50,6 +51,7 @@ struct server {
 	unsigned int hart, prio;
 	unsigned int restarts_max; /* `*N`: restart it up to N times after a failure */
 	int power_off;             /* `^`: it may ask init to power the machine off */
+	int trace;                 /* `%`: it is given the trace authority */
 	char grants[64];           /* `[service=arg;...]`, without the brackets (INIT_GRANT) */
 	int grants_cut;            /* ...were longer than that: INIT_GRANT answers ERANGE */
 	/* the current instance */

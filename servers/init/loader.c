@@ -121,6 +121,8 @@ long start_server(unsigned int id)
 		err = tacet_cap_copy(service_ep, ep, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT, id + 1);
 	if (!err)
 		err = tacet_cap_give(child, ep, TACET_CHILD_INIT, TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
+	if (!err && s->trace)
+		err = tacet_cap_give(child, TACET_SLOT_TRACE, TACET_CHILD_TRACE, TACET_RIGHTS_ALL);
 	if (!err)
 		err = tacet_process_watch(child, exits_slot, 1ul << id);
 	/* Its capability to itself comes last: a process without threads that holds one outlives

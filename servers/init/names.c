@@ -16,6 +16,10 @@
  *  - Power-off. Only a server whose entry starts with `^` (`^uart=console:ns16550a`) may ask
  *    for it (INIT_POWEROFF); anyone else's request is refused (-TACET_EPERM) and the machine
  *    runs on. A run whose servers have all finished for good powers off without asking.
+ *  - Tracing. Only a server whose entry has `%` before its name (`^%uart=console`) is given
+ *    the kernel's trace authority (init's TACET_SLOT_TRACE, at its TACET_CHILD_TRACE: loader.c):
+ *    start, stop and read the event trace, and every interrupt line's timing. The kernel checks
+ *    it.
  */
 #include <stdarg.h>
 #include <stdio.h>

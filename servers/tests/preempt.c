@@ -273,20 +273,22 @@ static unsigned long us_of_ticks(unsigned long ticks)
 	return (unsigned long)(tacet_ticks_to_ns(ticks) / 1000);
 }
 
-/* Build and report; 0 if the chain is there. */
+/* Build and report; 0 if the chain is there: its processes and the record of the watch of its
+ * first (chains.c), one kernel object each. */
 static int build(struct run *r)
 {
 	ender_run = r;
 	tacet_signal(ender_ntfn, GO_BUILD);
 	await(BUILT);
 	printf("preempt: %s: built %lu processes, each holding the only capability to the next: "
-	       "%lu kernel objects more, %lu pages fewer free, account %lu bytes more: %s\n",
+	       "%lu kernel objects more (with the first's watch), %lu pages fewer free, account %lu "
+	       "bytes more: %s\n",
 	       r->name, PREEMPT_DEPTH, r->built.kernel_objects - r->before.kernel_objects,
 	       (r->before.free_pages + r->before.kernel_object_pages) -
 		       (r->built.free_pages + r->built.kernel_object_pages),
 	       r->acct_built - r->acct_before,
 	       verdict(!r->build_err &&
-		       r->built.kernel_objects - r->before.kernel_objects == PREEMPT_DEPTH));
+		       r->built.kernel_objects - r->before.kernel_objects == PREEMPT_DEPTH + 1));
 	if (r->build_err)
 		printf("preempt: %s: building the chain: %s\n", r->name,
 		       tacet_strerror(r->build_err));

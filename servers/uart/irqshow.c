@@ -14,8 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tacet.h>
+#include <tacet/init_proto.h>
 #include <tacet/log2hist.h>
 #include "irqshow.h"
+
+/* An info call with the trace authority init gives the console server (`%` in its init.run=
+ * entry): every line's timing, the trace. */
+static long info_traced(unsigned long kind, unsigned long index, void *buf, unsigned long len)
+{
+	return tacet_info_traced(TACET_CHILD_TRACE, kind, index, buf, len);
+}
 
 #define B         TACET_LOG2HIST_BUCKETS
 #define MAX_LINES 128
@@ -125,7 +133,7 @@ void irq_rates_start(void)
 {
 	struct tacet_irq_info ii;
 
-	for (unsigned long i = 1; i < MAX_LINES && tacet_info(TACET_INFO_IRQ, i, &ii, sizeof(ii)) > 0;
+	for (unsigned long i = 1; i < MAX_LINES && info_traced(TACET_INFO_IRQ, i, &ii, sizeof(ii)) > 0;
 	     i++)
 		last_count[i] = ii.count;
 }
@@ -161,7 +169,7 @@ static unsigned int lines_shown(struct row *rows, int by_latency)
 	unsigned int n = 0;
 
 	for (unsigned int i = 1;
-	     i < MAX_LINES && tacet_info(TACET_INFO_IRQ_HIST, i, &ih, sizeof(ih)) > 0; i++) {
+	     i < MAX_LINES && info_traced(TACET_INFO_IRQ_HIST, i, &ih, sizeof(ih)) > 0; i++) {
 		unsigned int j = n;
 
 		if (!ih.bound && !ih.count)
@@ -186,7 +194,7 @@ static void count_table(const struct row *rows, unsigned int n, unsigned long nh
 		printf("    HART%lu", h);
 	printf("%s\n", rate ? "   RATE/s" : "");
 	for (unsigned int r = 0; r < n; r++) {
-		if (tacet_info(TACET_INFO_IRQ, rows[r].irq, &ii, sizeof(ii)) < 0)
+		if (info_traced(TACET_INFO_IRQ, rows[r].irq, &ii, sizeof(ii)) < 0)
 			continue;
 		printf("%4u %-8s %4u %10lu", ii.irq, state_name(ii.state), ii.hart, ii.count);
 		for (unsigned long h = 0; h < nharts; h++)
@@ -196,7 +204,7 @@ static void count_table(const struct row *rows, unsigned int n, unsigned long nh
 		last_count[ii.irq] = ii.count;
 		printf("\n");
 	}
-	if (tacet_info(TACET_INFO_IRQ, 1, &ii, sizeof(ii)) > 0)
+	if (info_traced(TACET_INFO_IRQ, 1, &ii, sizeof(ii)) > 0)
 		printf("spurious claims: %lu\n", ii.spurious_all);
 }
 
@@ -282,7 +290,7 @@ void cmd_irqhist(const char *arg)
 		printf("usage: irqhist LINE (a line's number, as irqs lists it)\n");
 		return;
 	}
-	if (tacet_info(TACET_INFO_IRQ_HIST, line, &ih, sizeof(ih)) < 0) {
+	if (info_traced(TACET_INFO_IRQ_HIST, line, &ih, sizeof(ih)) < 0) {
 		printf("irqhist: the interrupt controller has no line %lu\n", line);
 		return;
 	}

@@ -17,7 +17,15 @@
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>
+#include <tacet/init_proto.h>
 #include "traceshow.h"
+
+/* An info call with the trace authority init gives the console server (`%` in its init.run=
+ * entry): every line's timing, the trace. */
+static long info_traced(unsigned long kind, unsigned long index, void *buf, unsigned long len)
+{
+	return tacet_info_traced(TACET_CHILD_TRACE, kind, index, buf, len);
+}
 
 #define EVENTS_PER_LINE 3
 
@@ -68,14 +76,14 @@ static void dump_ring(unsigned long h)
 	char text[224];
 	unsigned long first = 0, count;
 
-	if (tacet_info(TACET_INFO_TRACE, h, &chunk, sizeof(chunk)) < 0)
+	if (info_traced(TACET_INFO_TRACE, h, &chunk, sizeof(chunk)) < 0)
 		return;
 	count = chunk.h.count;
 	snprintf(text, sizeof(text), "ring %lu capacity %lu count %lu dropped %lu", h,
 		 chunk.h.capacity, count, chunk.h.dropped);
 	frame(text, 0);
 	while (first < count) {
-		long got = tacet_info(TACET_INFO_TRACE, h | first << 8, &chunk, sizeof(chunk));
+		long got = info_traced(TACET_INFO_TRACE, h | first << 8, &chunk, sizeof(chunk));
 
 		if (got < 0 || !chunk.h.events)
 			break;
@@ -98,19 +106,19 @@ static void dump(void)
 	struct tacet_irq_info ii;
 	unsigned long nharts = 0;
 
-	tacet_trace(TACET_TRACE_STOP);
-	while (tacet_info(TACET_INFO_TRACE, nharts, &chunk.h, sizeof(chunk.h)) > 0)
+	tacet_trace(TACET_TRACE_STOP, TACET_CHILD_TRACE);
+	while (info_traced(TACET_INFO_TRACE, nharts, &chunk.h, sizeof(chunk.h)) > 0)
 		nharts++;
 	lines = 0;
 	snprintf(text, sizeof(text), "begin 1 harts %lu", nharts);
 	frame(text, 0);
-	tacet_info(TACET_INFO_TRACE, 0, &chunk.h, sizeof(chunk.h));
+	info_traced(TACET_INFO_TRACE, 0, &chunk.h, sizeof(chunk.h));
 	snprintf(text, sizeof(text), "clock timebase %lu start %lu %lu now %lu %lu",
 		 chunk.h.timebase_hz, chunk.h.start_cycles, chunk.h.start_time, chunk.h.cycles,
 		 chunk.h.time);
 	frame(text, 0);
 	/* the counts first: the dump's own output interrupts (the console's line) are not traced */
-	for (unsigned long i = 1; tacet_info(TACET_INFO_IRQ, i, &ii, sizeof(ii)) > 0; i++) {
+	for (unsigned long i = 1; info_traced(TACET_INFO_IRQ, i, &ii, sizeof(ii)) > 0; i++) {
 		if (!ii.bound && !ii.count)
 			continue;
 		snprintf(text, sizeof(text), "irq %u %lu", ii.irq, ii.count);
@@ -136,9 +144,9 @@ void cmd_trace(const char *arg)
 		return;
 	}
 	if (arg && !strcmp(arg, "on"))
-		err = tacet_trace(TACET_TRACE_START);
+		err = tacet_trace(TACET_TRACE_START, TACET_CHILD_TRACE);
 	else if (arg && !strcmp(arg, "off"))
-		err = tacet_trace(TACET_TRACE_STOP);
+		err = tacet_trace(TACET_TRACE_STOP, TACET_CHILD_TRACE);
 	else {
 		printf("usage: trace on|off|dump\n");
 		return;

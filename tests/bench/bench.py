@@ -132,10 +132,10 @@ MODULES = os.path.join(BUILD, "modules")
 ARCHIVES = os.path.join(OUT, "modules")
 ARCHIVE_SIZE = 1 << 20
 # init.run='s entries are separated by commas, each starting with a module's name (after an
-# optional ^) up to one of these (servers/init/init.c's NAME_STOP); a comma inside the devices
+# optional ^ and %) up to one of these (servers/init/init.h's NAME_STOP); a comma inside the devices
 # part (virtio,mmio) is followed by no module's name.
 RUN_RE = re.compile(r"(?:^|\s)init\.run=(\S*)")
-NAME_STOP_RE = re.compile(r"\^?([^, =@/:*+\[]*)")
+NAME_STOP_RE = re.compile(r"[\^%]*([^, =@/:*+\[]*)")
 
 # Issue 16's target for an interrupt's raise to its driver on the driver's own hart, under any
 # load: every stress boot's same-hart maximum must stay at or under it (a hard check, beside the

@@ -1121,7 +1121,7 @@ static void test_unhandled_disables(void **state)
 	irq_report(); /* once */
 	assert_int_equal(fake_console_lines(), 1);
 	assert_non_null(strstr(fake_console_last(), "disabled: nobody handled it"));
-	assert_int_equal(irq_info(LINE, &ii), sizeof(ii));
+	assert_int_equal(irq_info(LINE, &ii, NULL), sizeof(ii));
 	assert_int_equal(ii.state, 3);
 	assert_int_equal(ii.disabled_count, 1);
 	assert_int_equal(ii.unhandled, 2 * (IRQ_UNHANDLED_LIMIT - 1) + 1);
@@ -2068,7 +2068,7 @@ static void test_irq_info(void **state)
 	interrupt(1); /* spurious */
 
 	memset(&ii, 0xa5, sizeof(ii));
-	assert_int_equal(irq_info(LINE, &ii), sizeof(ii));
+	assert_int_equal(irq_info(LINE, &ii, NULL), sizeof(ii));
 	assert_int_equal(ii.irq, LINE);
 	assert_int_equal(ii.state, IRQ_PENDING);
 	assert_int_equal(ii.state, 2); /* the ABI's number */
@@ -2089,15 +2089,15 @@ static void test_irq_info(void **state)
 	assert_int_equal(ii.server_avg, 0);
 
 	memset(&ii, 0xa5, sizeof(ii));
-	assert_int_equal(irq_info(LINE2, &ii), sizeof(ii));
+	assert_int_equal(irq_info(LINE2, &ii, NULL), sizeof(ii));
 	assert_int_equal(ii.irq, LINE2);
 	assert_int_equal(ii.state, 0);
 	assert_int_equal(ii.bound, 0);
 	assert_int_equal(ii.count, 0);
 	assert_int_equal(ii.top_half_max, 0);
-	assert_int_equal(irq_info(1, &ii), sizeof(ii));
+	assert_int_equal(irq_info(1, &ii, NULL), sizeof(ii));
 	assert_int_equal(ii.irq, 1);
-	assert_int_equal(irq_info(FAKE_NR_IRQS, &ii), sizeof(ii));
+	assert_int_equal(irq_info(FAKE_NR_IRQS, &ii, NULL), sizeof(ii));
 	assert_int_equal(ii.irq, FAKE_NR_IRQS);
 
 	/* Past the last line (and line 0, which does not exist): nothing written. */
@@ -2106,12 +2106,41 @@ static void test_irq_info(void **state)
 	for (size_t i = 0; i < ARRAY_LEN(none); i++) {
 		memset(&ii, 0xa5, sizeof(ii));
 		memset(&untouched, 0xa5, sizeof(untouched));
-		assert_int_equal(irq_info(none[i], &ii), -TACET_ENOENT);
+		assert_int_equal(irq_info(none[i], &ii, NULL), -TACET_ENOENT);
 		assert_memory_equal(&ii, &untouched, sizeof(ii));
 	}
 }
 
 /* Wake-up latency (top half done -> the woken server runs) and server time (running -> ack). */
+/* The same line's records as its binder (w's process) sees them, all there, and as another
+ * process does: counts and state, no timing (the caller zeroes the records, as sys_info). */
+static void viewers_of_timing(const struct tacet_irq_info *all, const struct tacet_irq_hist *h)
+{
+	struct process other = { 0 };
+	struct tacet_irq_info ii = { 0 }, zero_ii = { 0 };
+	struct tacet_irq_hist ih = { 0 }, zero_ih = { 0 };
+
+	assert_int_equal(irq_info(LINE, &ii, w.thr.proc), sizeof(ii));
+	assert_memory_equal(&ii, all, sizeof(ii));
+	assert_int_equal(irq_hist_info(LINE, &ih, w.thr.proc), sizeof(ih));
+	assert_memory_equal(&ih, h, sizeof(ih));
+	memset(&ii, 0, sizeof(ii));
+	memset(&ih, 0, sizeof(ih));
+	assert_int_equal(irq_info(LINE, &ii, &other), sizeof(ii));
+	assert_int_equal(ii.count, 3);
+	assert_int_equal(ii.bound, 1);
+	assert_int_equal(ii.state, all->state);
+	ii.irq = ii.state = ii.hart = ii.bound = 0; /* what anyone may read, set aside */
+	ii.count = ii.unhandled = ii.disabled_count = ii.spurious_all = 0;
+	memset(ii.per_hart, 0, sizeof(ii.per_hart));
+	assert_memory_equal(&ii, &zero_ii, sizeof(ii)); /* stamps, times: none */
+	assert_int_equal(irq_hist_info(LINE, &ih, &other), sizeof(ih));
+	assert_int_equal(ih.count, 3);
+	ih.irq = ih.state = ih.bound = 0;
+	ih.count = 0;
+	assert_memory_equal(&ih, &zero_ih, sizeof(ih)); /* maxima, histograms: none */
+}
+
 static void test_latency_statistics(void **state)
 {
 	struct irq_desc *d = desc(LINE);
@@ -2152,7 +2181,7 @@ static void test_latency_statistics(void **state)
 	assert_null(w.thr.irq_woken_by);
 	assert_int_equal(ack(SLOT_IRQ), 0);
 
-	assert_int_equal(irq_info(LINE, &ii), sizeof(ii));
+	assert_int_equal(irq_info(LINE, &ii, NULL), sizeof(ii));
 	assert_int_equal(ii.wake_max, 250);
 	assert_int_equal(ii.wake_avg, (250 + 50) / 2);
 	assert_int_equal(ii.server_max, 1000);
@@ -2163,7 +2192,7 @@ static void test_latency_statistics(void **state)
 	 * of its bit length (250: [128, 255]; 50: [32, 63]; 1000: [512, 1023]; 200: [128, 255]). */
 	struct tacet_irq_hist ih;
 
-	assert_int_equal(irq_hist_info(LINE, &ih), sizeof(ih));
+	assert_int_equal(irq_hist_info(LINE, &ih, NULL), sizeof(ih));
 	assert_int_equal(ih.irq, LINE);
 	assert_int_equal(ih.count, 3);
 	assert_int_equal(tacet_log2hist_total(ih.top), 3);
@@ -2177,8 +2206,9 @@ static void test_latency_statistics(void **state)
 	assert_int_equal(ih.server[10], 1);
 	assert_int_equal(ih.server[8], 1);
 	assert_int_equal(ih.server_max, 1000);
-	assert_int_equal(irq_hist_info(FAKE_NR_IRQS + 1, &ih), -TACET_ENOENT);
-	assert_int_equal(irq_hist_info(0, &ih), -TACET_ENOENT);
+	assert_int_equal(irq_hist_info(FAKE_NR_IRQS + 1, &ih, NULL), -TACET_ENOENT);
+	assert_int_equal(irq_hist_info(0, &ih, NULL), -TACET_ENOENT);
+	viewers_of_timing(&ii, &ih);
 }
 
 /* --- in-kernel handlers --- */
@@ -2245,7 +2275,7 @@ static void test_fast_handler(void **state)
 	assert_int_equal(irq_request_fast(FAKE_NR_IRQS + 1, handler, 0, 0), -1);
 	assert_int_equal(irq_request_fast(LINE3, handler, IRQF_DISABLED, 0), 0);
 	assert_int_equal(fake_log_count(FAKE_SIGNAL), 0);
-	assert_int_equal(irq_info(LINE2, &ii), sizeof(ii));
+	assert_int_equal(irq_info(LINE2, &ii, NULL), sizeof(ii));
 	assert_int_equal(ii.bound, 1);
 	assert_int_equal(ii.state, IRQ_IDLE);
 }

@@ -274,7 +274,7 @@ for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.p
     CASES += _mod.CASES
 
 # The console server and shell, as `make qemu` boots them (the overlay's init.run=
-# rng/110:virtio-rng*3,^uart=console:ns16550a*5, with the entropy device the Makefile attaches):
+# rng/110:virtio-rng*3,^%uart=console:ns16550a*5, with the entropy device the Makefile attaches):
 # `random` answers at the first prompt, and differently the second time.
 CASES += [
     case("shell",
@@ -315,7 +315,7 @@ CASES += [
     case("console-over-ipc",
          [r"hello: writing through the console server", r"hello: libc ok",
           r"init: server hello finished with status 0", r"init: power off requested by uart"],
-         bootargs="init.run=^uart=console:ns16550a,hello/50",
+         bootargs="init.run=^%uart=console:ns16550a,hello/50",
          console_input=(r"init: server hello finished", "poweroff\r")),
     # Keys typed before the console is up are the shell's: uart_typeahead (the console server,
     # servers/tests/typeahead.c) waits before it sets the UART up until a key is in the UART's

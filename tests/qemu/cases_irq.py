@@ -152,7 +152,7 @@ def irqtop_sorted(out):
     return problems
 
 
-EDU_RUN = "init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,edu@1"
+EDU_RUN = "init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,edu@1"
 HIST_INPUT = "irqs\rirqhist 33\rirqhist 10\rirqhist 5\rirqhist 5000\rirqhist\rpoweroff\r"
 HIST_EXPECT = [r"irqhist: line 5 is not bound and has taken no interrupt: no histogram",
                r"irqhist: the interrupt controller has no line 5000",
@@ -201,7 +201,7 @@ CASES = [
           r"storm: unhandled: re-enabled: PASS",
           r"echo still answering\n+still answering\n",
           r"init: power off requested by uart"],
-         bootargs="init.run=^uart=console:ns16550a,storm@1:goldfish-rtc",
+         bootargs="init.run=^%uart=console:ns16550a,storm@1:goldfish-rtc",
          console_input=(storm_over_console_up, "echo still answering\rpoweroff\r")),
     # Detection's history survives unbind and bind: the driver of the stuck RTC line (nobody
     # handles it) lets the line go and takes it again twice on the way, once after an ack and
@@ -224,7 +224,7 @@ CASES = [
     case("irqs-command",
          [r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
           r"  11 unbound\s+1\s+1001\s+0\s+1001 ", r"init: power off requested by uart"],
-         bootargs="init.run=^uart=console:ns16550a,storm@1:goldfish-rtc",
+         bootargs="init.run=^%uart=console:ns16550a,storm@1:goldfish-rtc",
          console_input=(storm_over_console_up, "irqs\rpoweroff\r")),
     # The PCI host bridge's configuration space through a derived part of its ECAM frame;
     # QEMU's edu device shows up beside the host bridge.

@@ -5,7 +5,7 @@ import re
 
 import re
 
-PCI_RUN = "init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
+PCI_RUN = "init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
 LABELS = r"32768 kernel labels x2 refused with EINVAL: PASS"
 
 # restart-console's results, as spliced() lines (the output's \r\n as it comes from QEMU)
@@ -117,6 +117,40 @@ CASES = [
           r"gencli: reconnected to instance 1, which answers 1: PASS",
           r"init: leak check: .*: PASS"],
          bootargs="init.run=gensvc*1,gencli@1"),
+    # A client outlives ten instances of its service: blk_mortal's first ten instances each
+    # fault at their third submission, each having watched blklives' process (PROCESS_WATCH)
+    # with its own notification; the watch ends with the instance. blklives writes and reads
+    # back a round's pattern through every instance. When a dead watcher's watch stayed, the
+    # fourth instance's BLK_OPEN was EBUSY (init's watch and three dead ones filled the four).
+    case("blk-client-outlives-restarts",
+         [r"blk_mortal: instance 9: submission 3; faulting",
+          r"blklives: \d+ rounds, reached instance 10 \(10 reconnects\), 0 bytes read back "
+          r"wrong \(success\): PASS",
+          r"init: power off requested by blklives"],
+         bootargs="init.run=blk_mortal=blk:virtio-blk*10,^blklives@1[blk=0-99]",
+         smp=2, qemu_args=DEFAULT_DEVICES[2:], needs=DEFAULT_NEEDS, timeout=60),
+    # A process watch ends by badge 0 and with its notification: watchends fills its four
+    # places (init's and three of its own), and the refused fifth gets a place after each end.
+    case("process-watch-ends",
+         [r"watchends: four places full: object busy; after badge 0: success; badge 0 again: "
+          r"success; full again: object busy; after a notification's end: success: PASS",
+          r"init: leak check: .*: PASS"],
+         bootargs="init.run=watchends"),
+    # A DMA frame that outlives its driver's device release: pinhand's instance 0 pins a
+    # 4-page frame to virtio-rng, sends pinkeep a copy and ends; init quiets and releases the
+    # device, then starts instance 1, which tells pinkeep, which deletes the frame: its pages
+    # go back to the pool (they went into the device's quarantine for good: 0 pages back, and
+    # init's leak check FAIL when nothing released the device again).
+    case("pinned-frame-outlives-release",
+         [r"pinhand: instance 0: a 4-page frame pinned to the device \(yes\), sent to pinkeep "
+          r"\(success\); ending",
+          r"init: pinhand's devices: 1 reset, \d+ pages back from their DMA quarantine",
+          r"pinhand: instance 1: told pinkeep its driver's device was released \(success\)",
+          r"pinkeep: the frame pinned by pinhand's instance 0, deleted after the device's "
+          r"release: 4 pages back to the pool \(success\): PASS",
+          r"init: leak check: .*: PASS"],
+         bootargs="init.run=pinkeep,pinhand:virtio-rng*1",
+         qemu_args=DEFAULT_DEVICES[:2]),
     # A driver dies with its device's interrupt armed (issue 17): init quiets the goldfish RTC
     # (alarm cleared, interrupt disabled) before the restart, which finds both off (1 and 1
     # without init's quieting).
@@ -256,7 +290,7 @@ CASES = [
           r"init: leak check: .*: PASS", r"init: all 2 servers done; powering off"],
          bootargs="init.run=hog@1,victim@2 init.budget=1024", timeout=120),
     # Restart: the console server crashes (the shell's `crash`) while chatter writes through
-    # it; init restarts it (^uart=console:ns16550a*3), chatter's blocked write gets EDEAD and
+    # it; init restarts it (^%uart=console:ns16550a*3), chatter's blocked write gets EDEAD and
     # lib reconnects to the new instance: no printf fails, and the shell answers again.
     # squatter tries to publish "console" one call after the other meanwhile, the restart's gap
     # included, and is refused with EPERM each time: the name is the console server's, kept for
@@ -272,7 +306,7 @@ CASES = [
           RESTART_BACK, r"(?s)init: restarting uart.*chatter: line \d+", RESTART_CHATTER,
           RESTART_SQUATTER,
           r"init: power off requested by uart"],
-         bootargs="init.run=^uart=console:ns16550a*3,chatter@1,squatter@2",
+         bootargs="init.run=^%uart=console:ns16550a*3,chatter@1,squatter@2",
          # (what QEMU prints has \r\n line ends: the steps' patterns allow for them)
          console_input=[(r"chatter: line 20\r?\n", "crash\r"),
                         (r"(?s)init: restarting uart.*console ready; type help\r?\ntacet> ",
@@ -307,7 +341,7 @@ CASES = [
 # echo): `random` and `date` must be answered by the real drivers (the impostor would say
 # 4141...41 and 2000-01-01). (The prompt may come before the hostile server's lines: the echo
 # is looked for without it.)
-DRIVERS = "rng/110:virtio-rng*3,^uart=console:ns16550a*5,rtc:goldfish-rtc,blk/110:virtio-blk"
+DRIVERS = "rng/110:virtio-rng*3,^%uart=console:ns16550a*5,rtc:goldfish-rtc,blk/110:virtio-blk"
 ECHO = r"(?:\n|tacet> )"  # where a command's echo starts
 RANDOM_REAL = ECHO + r"random\n(?!(?:41){16}\n)[0-9a-f]{32}\n"
 DATE_REAL = ECHO + r"date\n(?!2000-01-01)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\n"
@@ -323,6 +357,10 @@ SQUAT_REFUSED = (r'init: refused: namesquat may not publish "(rng|rtc|blk|consol
                  r'\(init.run= grants it to (rng|rtc|blk|uart|no server)\)')
 POWER_PASS = spliced("powerthief: 100 requests to power off, each refused with EPERM; the "
                      "machine still runs: PASS")
+EPERM_SAID = "capability lacks a needed right"
+TRACE_PASS = spliced(f"tracethief: trace stop: {EPERM_SAID}; with init's endpoint: {EPERM_SAID}; "
+                     f"trace read: {EPERM_SAID}; ", r"\d+", " lines, ", r"[1-9]\d*",
+                     " fired, 0 showed timing: PASS")
 # the last line init says of powerthief, namehog: its refusals not said one by one
 POWER_COUNTED = r"init: refused: \d+ more requests of powerthief, not said one by one\n"
 HOG_COUNTED = r"(?s)(init: refused: \d+ more requests of namehog, not said one by one\n.*){2}"
@@ -378,6 +416,19 @@ CASES += [
          needs=DEFAULT_NEEDS, forbid=AUTHORITY_FORBID, check=powerthief_refusals_counted,
          console_input=[(said_at_prompt(POWER_PASS, POWER_COUNTED), "echo still here\r"),
                         (ECHO + r"echo still here\r?\n+still here\r?\n", "poweroff\r")],
+         timeout=30),
+    # tracethief, without `%`: TRACE (its slot empty, then init's endpoint there) and
+    # INFO_TRACE refused with EPERM, every line's counts but none's timing (it asked rng for
+    # bytes first: a line fired); the trace still records, and the console's `trace dump`
+    # (its entry has `%`) still reads it.
+    case("trace-authority-refused",
+         [TRACE_PASS, r"init: server tracethief finished with status 0",
+          r"TRACE ring 0 capacity [1-9]\d* count [1-9]\d* dropped", r"TRACE end \d+",
+          r"init: power off requested by uart"],
+         bootargs=f"trace=on init.run={DRIVERS},tracethief@1", qemu_args=DEFAULT_DEVICES,
+         needs=DEFAULT_NEEDS, forbid=AUTHORITY_FORBID,
+         console_input=[(said_at_prompt(TRACE_PASS), "trace dump\r"),
+                        (r"TRACE end \d+[^\n]*\n", "poweroff\r")],
          timeout=30),
     # namehog, listed first and restarted once, publishes 16 names where it is granted 4; an
     # entry granted five is not started. The drivers all publish; the shell answers.

@@ -16,7 +16,7 @@ CASES = [
           r"edu 0: factorial 10 = 3628800, completion interrupt 0x1: PASS",
           r"edu 0: DMA 2048 bytes from RAM at 0x[0-9a-f]+ to the device and back: 0 differ: PASS",
           r"init: power off requested by uart"],
-         bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+         bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu_dma@2",
          qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
          console_input=(r"edu 0: DMA [^\n]*\n", "poweroff\r")),
@@ -29,7 +29,7 @@ CASES = [
             r"edu 0: DMA 2048 bytes from RAM at 0x[0-9a-f]+ to the device and back: 0 differ: "
             r"PASS",
             r"init: power off requested by uart"],
-           smp=n, bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+"
+           smp=n, bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+"
                            f"pci-intx,edu_dma@{n - 1}",
            qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
            console_input=(r"edu 0: DMA [^\n]*\n", "poweroff\r"), timeout=60) for n in (1, 8)),
@@ -45,7 +45,7 @@ CASES = [
           r"edu 1: raised 1000, handled 1000 \(\d+ for other devices\): PASS",
           r"edu 2: raised 1000, handled 1000 \(\d+ for other devices\): PASS",
           r"init: power off requested by uart"],
-         bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+         bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu_shared@1,edu_shared@2,edu_shared@3",
          qemu_args=("-device", "edu,addr=1", "-device", "edu,addr=5", "-device", "edu,addr=9"),
          console_input=(r"(edu \d: factorial[^\n]*\n[\s\S]*){3}", "poweroff\r"), timeout=60),
@@ -62,7 +62,7 @@ CASES = [
           r"\d+ uneven phases: PASS"
           r"[\s\S]*){4}",
           r"init: power off requested by uart"],
-         bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+         bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu_flood@0,edu_flood@1,edu_flood@2,edu_flood@3",
          qemu_args=("-device", "edu,addr=1", "-device", "edu,addr=2", "-device", "edu,addr=3",
                     "-device", "edu,addr=4"),
@@ -76,7 +76,7 @@ CASES = [
           r"edu 0: raised 1000, handled 1000 \(0 for other devices\): PASS[\s\S]*"
           r"pci: 00:01\.0 released \(its driver ended\)",
           r"init: power off requested by uart"],
-         bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+         bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu@1,edu@2",
          qemu_args=("-device", "edu",),
          console_input=(r"(released[^\n]*\n[\s\S]*){2}", "poweroff\r")),
@@ -105,7 +105,7 @@ CASES = [
           r"202 taken on it so far\)[\s\S]*"
           r"pci: 00:01\.0 released \(its driver ended\), command 0x0402\n",
           r"init: power off requested by uart"],
-         bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+         bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu_abandon@1,edu_abandon@2",
          qemu_args=("-device", "edu",),
          console_input=(r"(released[^\n]*\n[\s\S]*){2}", "poweroff\r")),
@@ -132,7 +132,7 @@ CASES = [
           r"edu 0: DMA 2048 bytes from RAM at 0x[0-9a-f]+ to the device and back: 0 differ: PASS",
           r"init: server edu_dmadie finished with status 0",
           r"init: power off requested by uart"],
-         bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+         bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu_dmadie@1*2",
          qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
          console_input=(r"init: server edu_dmadie finished[^\n]*\n", "poweroff\r")),
@@ -151,7 +151,7 @@ CASES = [
           r"quarantine",
           r"edu 0: DMA 2048 bytes from RAM at 0x[0-9a-f]+ to the device and back: 0 differ: PASS",
           r"init: server edu_dmadie finished with status 0"],
-         bootargs="init.run=^uart=console:ns16550a,"
+         bootargs="init.run=^%uart=console:ns16550a,"
                   "pci_dying=pci:pci-host-ecam-generic+pci-mmio32+pci-intx*1,edu_dmadie@1*2",
          qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
          forbid=(r"PANIC", r"FAIL", r"init: pci_dying's devices"),
@@ -183,7 +183,7 @@ CASES = [
           r"pci: 00:01\.0 function-level reset: it answers again; 0 pages back from its DMA "
           r"quarantine",
           r"init: power off requested by uart"],
-         bootargs="init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+         bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "nvmedie@1*1",
          qemu_args=("-device", "nvme,serial=deadbeef"),
          console_input=(r"again; 0 pages back from its DMA quarantine", "poweroff\r")),

@@ -74,7 +74,7 @@ def stats_seen(n):
     return r"(?s)(rngtest \d: \d+ requests completed[^\n]*\n.*){%d}" % n
 
 
-RNG_RUN = "init.run=^uart=console:ns16550a,rng:virtio-rng"
+RNG_RUN = "init.run=^%uart=console:ns16550a,rng:virtio-rng"
 
 CASES += [
     # A client asks for 4096 bytes: it gets them all, spread over the byte values; the driver
@@ -180,7 +180,7 @@ RAND = [r"blkrand {0}: 16 reads submitted at once, the next refused \(object bus
         r"blkrand {0}: the whole half reads back as written: PASS",
         r"blkrand {0}: interrupts handled = counted on the line, <= completions; several at the "
         r"device at once: PASS", r"blkrand {0}: all checks passed"]
-BLK_RUN = "init.run=^uart=console:ns16550a,blk:virtio-blk"
+BLK_RUN = "init.run=^%uart=console:ns16550a,blk:virtio-blk"
 
 
 def rand_done(n):

@@ -41,7 +41,7 @@ THREAD_NAME = ((8, 16), (24, 32))
 WHY = {0: "scheduler", 1: "call", 2: "reply", 3: "signal", 4: "wait"}
 
 DEFAULT_SCENARIO = {
-    "bootargs": "init.run=^uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+    "bootargs": "init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                 "edu_trace@0,edu_trace@1,edu_trace@2,edu_trace@3",
     "qemu_extra": "-device edu,addr=1 -device edu,addr=2 -device edu,addr=3 -device edu,addr=4",
     "qemu_devices": "",

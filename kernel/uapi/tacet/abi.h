@@ -61,7 +61,9 @@ enum tacet_sys {
 				      * server's (what its dead instances still hold stays charged) */
 	TACET_SYS_THREAD_NEW = 21,   /* (process, dst, pc, sp, arg, sched) -> 0: starts it */
 	TACET_SYS_THREAD_SET = 22,   /* (thread, sched) -> 0: priority and affinity */
-	TACET_SYS_INFO = 23,         /* (kind, index, buf, len) -> bytes written (ps, mem) */
+	TACET_SYS_INFO = 23,         /* (kind, index, buf, len, trace) -> bytes written (ps,
+				      * mem); trace: a slot holding a TACET_CAP_TRACE, or 0
+				      * (enum tacet_info says what it opens) */
 	TACET_SYS_CYCLES = 24,       /* () -> the cycle counter (benchmarks) */
 	TACET_SYS_IRQ_BIND = 25,     /* (irq, ntfn, badge, flags) -> 0: the line signals badge;
 				      * a line nobody had bound is routed to the caller's hart */
@@ -69,8 +71,10 @@ enum tacet_sys {
 				      * binder of the line has acknowledged) */
 	TACET_SYS_NTFN_BIND = 27,    /* (ntfn) -> 0: RECV also returns when ntfn is signalled */
 	TACET_SYS_PROCESS_WATCH = 28, /* (process, ntfn, badge) -> 0: signal badge when it ends
-				       * (up to 4 watchers; then EBUSY); needs no right on the
-				       * process capability */
+				       * (up to 4 notifications; then EBUSY); a notification
+				       * watches a process once (a new badge replaces the last),
+				       * badge 0 ends its watch; the watch ends with the
+				       * notification too; needs no right on the process */
 	TACET_SYS_IRQ_UNBIND = 29,   /* (irq) -> 0: the line is masked and free to bind again */
 	TACET_SYS_IRQ_SET_AFFINITY = 30, /* (irq, hart) -> 0: the line interrupts that hart only */
 	TACET_SYS_IRQ_ENABLE = 31,   /* (irq) -> 0: re-enable a line storm detection disabled */
@@ -97,13 +101,16 @@ enum tacet_sys {
 				      * one, or one within it) is done with it; EPERM for another */
 	TACET_SYS_DEVICE_RELEASE = 40, /* (device) -> pages: the device was made quiet (reset):
 				      * the frames of its quarantine pinned within this device
-				      * frame go back to the pool (needs TACET_RIGHT_RELEASE on
-				      * it; a derived frame has its source's rights at most) */
+				      * frame go back to the pool, and those pinned within it that
+				      * have not ended are unpinned (their end frees them) (needs
+				      * TACET_RIGHT_RELEASE on it; a derived frame has its
+				      * source's rights at most) */
 	TACET_SYS_ENDPOINT_WATCH = 41, /* (endpoint, ntfn, badge) -> 0: signal badge at the
 				      * endpoint's end (its server ended); badge 0: no more */
-	TACET_SYS_TRACE = 42,        /* (op) -> 0: stop or start recording the kernel's event
-				      * trace (<tacet/trace.h>: TACET_TRACE_STOP, _START);
-				      * ENOSYS in a boot without the boot argument trace=on */
+	TACET_SYS_TRACE = 42,        /* (op, trace) -> 0: stop or start recording the kernel's
+				      * event trace (<tacet/trace.h>: TACET_TRACE_STOP, _START);
+				      * EPERM unless slot `trace` holds a TACET_CAP_TRACE; ENOSYS
+				      * in a boot without the boot argument trace=on */
 	TACET_SYS_COUNT
 };
 
@@ -138,6 +145,8 @@ enum tacet_cap_type {
 	TACET_CAP_FRAME = 4,
 	TACET_CAP_PROCESS = 5,
 	TACET_CAP_THREAD = 6,
+	TACET_CAP_TRACE = 7, /* the trace authority (one kernel object): TRACE, INFO_TRACE, and
+			      * every interrupt line's timing in INFO_IRQ and INFO_IRQ_HIST */
 };
 #define TACET_RIGHT_READ  (1u << 0) /* recv / wait / map readable */
 #define TACET_RIGHT_WRITE (1u << 1) /* call, send / signal / map writable */
@@ -184,10 +193,15 @@ enum tacet_info {
 	TACET_INFO_THREAD = 0, /* struct tacet_thread_info of the index-th thread */
 	TACET_INFO_MEM = 1,    /* struct tacet_mem_info (index 0) */
 	TACET_INFO_HART = 2,   /* struct tacet_hart_info of hart index */
+	/* An interrupt line's counts and state to anyone; its timing (trap and done stamps,
+	 * top-half, wake-up and server times, their histograms) only to a process bound to it
+	 * or with the trace authority (INFO's trace slot): others read those as 0, since when a
+	 * line fired, to the cycle, is what another server's input (keystrokes) reveals. */
 	TACET_INFO_IRQ = 3,    /* struct tacet_irq_info of interrupt line index */
 	TACET_INFO_IRQ_HIST = 4, /* struct tacet_irq_hist of interrupt line index */
 	TACET_INFO_CLOCK = 5,  /* struct tacet_clock_info (index 0) */
-	TACET_INFO_TRACE = 6,  /* struct tacet_trace_info and events (<tacet/trace.h>) */
+	TACET_INFO_TRACE = 6,  /* struct tacet_trace_info and events (<tacet/trace.h>); needs
+				* the trace authority (INFO's trace slot; else EPERM) */
 };
 
 #define TACET_INFO_MAX_HARTS 8

@@ -17,6 +17,7 @@ enum tacet_init_slot {
 	TACET_SLOT_FAULT_EP = 3,     /* endpoint init receives its children's faults on */
 	TACET_SLOT_MODULES = 4,      /* frame: the module archive */
 	TACET_SLOT_DTB = 5,          /* frame: the device tree blob */
+	TACET_SLOT_TRACE = 6,        /* the trace authority (TACET_CAP_TRACE) */
 	TACET_SLOT_FIRST_DEVICE = 16, /* frames of device MMIO, in devices[] order */
 	TACET_SLOT_FIRST_IRQ = 48,   /* IRQ handler capabilities, in devices[] order */
 	TACET_SLOT_FIRST_FREE = 80,  /* the first slot init may use for its own */

@@ -72,6 +72,7 @@ enum tacet_child_slot {
 	TACET_CHILD_DEVICE_IRQ = 4,
 	TACET_CHILD_CONSOLE = 5, /* where tacet_console_attach() puts the console endpoint */
 	TACET_CHILD_RNG = 6,     /* where tacet_random() puts the entropy service's endpoint */
+	TACET_CHILD_TRACE = 7,   /* the trace authority, if its init.run= entry has `%` */
 	TACET_CHILD_LIB_SCRATCH = 15, /* lib's, for a moment inside one call: keep it empty */
 	TACET_CHILD_FIRST_FREE = 16,
 	TACET_CHILD_DEVICE_SLOTS = 64, /* 64..95: the devices' frames and IRQs, in pairs */

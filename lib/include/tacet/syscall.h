@@ -554,17 +554,27 @@ static inline long tacet_thread_set(unsigned long thread, unsigned long sched)
 }
 
 /* Copies the index-th record of kind (enum tacet_info) into buf, at most len bytes; returns the
- * bytes written, or -TACET_ENOENT past the last record. */
+ * bytes written, or -TACET_ENOENT past the last record. With no authority: TACET_INFO_TRACE is
+ * -TACET_EPERM, and another process's interrupt lines read without their timing (abi.h). */
 static inline long tacet_info(unsigned long kind, unsigned long index, void *buf, unsigned long len)
 {
-	return tacet_syscall4(TACET_SYS_INFO, kind, index, (unsigned long)buf, len);
+	return tacet_syscall6(TACET_SYS_INFO, kind, index, (unsigned long)buf, len, 0, 0);
 }
 
-/* The kernel's event trace (<tacet/trace.h>): TACET_TRACE_STOP or _START recording; 0, or
- * -TACET_ENOSYS in a boot without trace=on. Read it with tacet_info(TACET_INFO_TRACE, ...). */
-static inline long tacet_trace(unsigned long op)
+/* tacet_info with the trace authority (a TACET_CAP_TRACE capability) in slot trace: init gives
+ * it at TACET_CHILD_TRACE to the servers its init.run= entry marks with `%`. */
+static inline long tacet_info_traced(unsigned long trace, unsigned long kind, unsigned long index,
+				     void *buf, unsigned long len)
 {
-	return tacet_syscall1(TACET_SYS_TRACE, op);
+	return tacet_syscall6(TACET_SYS_INFO, kind, index, (unsigned long)buf, len, trace, 0);
+}
+
+/* The kernel's event trace (<tacet/trace.h>): TACET_TRACE_STOP or _START recording, with the
+ * trace authority in slot trace; 0, -TACET_EPERM without it, or -TACET_ENOSYS in a boot
+ * without trace=on. Read it with tacet_info_traced(trace, TACET_INFO_TRACE, ...). */
+static inline long tacet_trace(unsigned long op, unsigned long trace)
+{
+	return tacet_syscall2(TACET_SYS_TRACE, op, trace);
 }
 
 /* Interrupts: bind the line named by the IRQ handler capability irq to notification ntfn (it
@@ -620,7 +630,12 @@ static inline long tacet_ntfn_bind(unsigned long ntfn)
 }
 
 /* Signal badge on ntfn when the process ends (its last thread is gone). A process takes up to
- * 4 watchers (its creator, a server it claimed a device from, ...); then -TACET_EBUSY. */
+ * 4 watching notifications (its creator's, a server's it claimed a device from, ...); then
+ * -TACET_EBUSY. A notification watches a process once: watching again replaces the badge, and
+ * badge 0 ends the watch (0 also when there was none, or the process has ended). A watch holds
+ * neither alive: it ends with the process (signalled) or with the notification (its last
+ * capability gone: the watcher ended), freeing its place. -TACET_EDEAD: the process has ended
+ * (badge not 0). */
 static inline long tacet_process_watch(unsigned long process, unsigned long ntfn,
 				       unsigned long badge)
 {
