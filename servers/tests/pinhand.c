@@ -19,6 +19,8 @@ static long hand_over(void)
 	struct tacet_msg msg;
 	long err = tacet_device_open(&io, VIRTIO_MMIO_COMPATIBLE, 0, 0);
 
+	if (!err) /* a driver's start: its device quiet (and the kit's description in its image) */
+		err = virtio_reset(io.regs);
 	if (!err)
 		err = tacet_dma_alloc(DMA_BYTES, &buf);
 	if (err)
