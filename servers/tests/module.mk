@@ -131,6 +131,9 @@ SERVER_SRCS_kittest := servers/tests/kittest.c
 # rtcalarm: a client of the rtc driver's service: the time of day and alarms.
 SERVERS += rtcalarm
 SERVER_SRCS_rtcalarm := servers/tests/rtcalarm.c
+# rtcleak: a client that dies holding the rtc's alarms (its session's end frees them).
+SERVERS += rtcleak
+SERVER_SRCS_rtcleak := servers/tests/rtcleak.c
 
 # devlist: prints the devices init gave it (init's device matching and ownership).
 SERVERS += devlist

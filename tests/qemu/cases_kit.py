@@ -156,4 +156,15 @@ CASES += [
          qemu_args=("-trace", f"enable=memory_region_ops_write,file={RTC_TRACE}"),
          console_input=(r"rtcalarm: (all checks passed|FAIL)", "poweroff\r"),
          check=clear_then_ack),
+    # A client's death frees what rtc held for it: rtcleak's instance 0 fills the alarm table
+    # an hour ahead and faults; its session ends with its process, and the restarted instance
+    # sets as many alarms again (the table stayed full, EBUSY, while a session never ended).
+    case("rtc-dead-client-alarms",
+         [r"rtcleak: instance 0: 8 alarms an hour ahead, the table full; faulting",
+          r"init: restarting rtcleak \(restart 1\)",
+          r"rtcleak: instance 1: 8 alarms set after instance 0's end: PASS",
+          r"init: server rtcleak finished with status 0",
+          r"init: power off requested by uart"],
+         bootargs="init.run=^uart=console:ns16550a,rtc:goldfish-rtc,rtcleak*1",
+         console_input=(r"init: server rtcleak (finished|failed)", "poweroff\r")),
 ]
