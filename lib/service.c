@@ -66,11 +66,24 @@ static void notified(struct tacet_service *s, unsigned long bits)
 			s->event(s->dev, ev);
 }
 
-void tacet_service_drain(struct tacet_service *s)
+int tacet_service_drain(struct tacet_service *s)
 {
 	long bits = s->dev ? tacet_poll(s->dev->ntfn_slot) : 0;
 
 	notified(s, bits > 0 ? (unsigned long)bits : 0);
+	return bits > 0;
+}
+
+long tacet_service_irq_info(struct tacet_service *s, struct tacet_irq_info *info)
+{
+	long err;
+
+	do {
+		while (tacet_service_drain(s))
+			;
+		err = tacet_info(TACET_INFO_IRQ, s->dev->irq, info, sizeof(*info));
+	} while (tacet_service_drain(s)); /* one that came while we looked: again */
+	return err;
 }
 
 long tacet_service_run(struct tacet_service *s,

@@ -53,8 +53,15 @@ long tacet_service_sessions(struct tacet_service *s, struct tacet_sessions *t, v
 			    unsigned long size,
 			    void (*ended)(struct tacet_sessions *t, unsigned long badge, void *state));
 /* In a call handler: take whatever the notification holds now (clients' ends, the device's
- * events) as the loop would, before answering something that must reflect them. */
-void tacet_service_drain(struct tacet_service *s);
+ * events) as the loop would, before answering something that must reflect them. 1 if it held
+ * anything. */
+int tacet_service_drain(struct tacet_service *s);
+/* In a call handler of a service with a device: the kernel's counts of the device's line
+ * (TACET_INFO_IRQ) at a moment when every interrupt it signalled has been handled (those
+ * pending taken first, and again if one came while the kernel was asked), so that they and
+ * the driver's own counts describe the same moment. 0 or the kernel's error. */
+struct tacet_irq_info;
+long tacet_service_irq_info(struct tacet_service *s, struct tacet_irq_info *info);
 /* In a call handler: keep the capability that came with the call. Returns the slot it is in now
  * (the loop receives the next into a fresh slot); -TACET_EINVAL if none came, or the slot
  * allocator's error. Free it with tacet_slot_free when done. */
