@@ -21,7 +21,8 @@ word; `cap NAME` a capability the reply carries (the handler sets its slot, 0 fo
 Generated, for each operation OP:
   client  static inline long NAME_call_OP(unsigned long ep, request words..., [unsigned long
           cap_slot], [out words...], [unsigned long recv_slot]): the call; 0 (or the status) or
-          a negative TACET_E* code, the call's or the server's; outs filled only on success.
+          a negative TACET_E* code, the call's or the server's (-TACET_EEMPTY: a success whose
+          reply capability did not come); outs filled only on success.
   server  long NAME_serve_OP(struct tacet_service *s, request words..., [unsigned long cap],
           [out words...]): the server defines it; a negative return is the error reply.
           static inline void NAME_dispatch(s, msg, reply): a switch on the label that checks
@@ -148,6 +149,9 @@ def gen_client(proto):
         else:
             lines.append("\tif ((long)m.w[0] < 0)")
         lines.append("\t\treturn (long)m.w[0];")
+        if op["rcap"]:
+            lines.append("\tif (!TACET_TAG_HAS_CAP(m.tag))")
+            lines.append("\t\treturn -TACET_EEMPTY; /* the server said yes but sent nothing */")
         for i, o in enumerate(op["outs"]):
             if o != "status":
                 lines.append(f"\t*{o} = m.w[{i}];")
