@@ -219,3 +219,9 @@ SERVER_SRCS_blkpoke := servers/tests/blkpoke.c
 SERVERS += watchee watchmany
 SERVER_SRCS_watchee := servers/tests/watchee.c
 SERVER_SRCS_watchmany := servers/tests/watchmany.c
+
+# blk_mortal, blklives: a client lives through ten restarts of the block service, each
+# instance's watch of the client ended with it (qemu/blk-client-outlives-restarts).
+SERVERS += blk_mortal blklives
+SERVER_SRCS_blk_mortal := servers/blk/blk.c servers/tests/blkmortal.c
+SERVER_SRCS_blklives := servers/tests/blklives.c

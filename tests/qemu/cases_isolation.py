@@ -117,6 +117,18 @@ CASES = [
           r"gencli: reconnected to instance 1, which answers 1: PASS",
           r"init: leak check: .*: PASS"],
          bootargs="init.run=gensvc*1,gencli@1"),
+    # A client outlives ten instances of its service: blk_mortal's first ten instances each
+    # fault at their third submission, each having watched blklives' process (PROCESS_WATCH)
+    # with its own notification; the watch ends with the instance. blklives writes and reads
+    # back a round's pattern through every instance. When a dead watcher's watch stayed, the
+    # fourth instance's BLK_OPEN was EBUSY (init's watch and three dead ones filled the four).
+    case("blk-client-outlives-restarts",
+         [r"blk_mortal: instance 9: submission 3; faulting",
+          r"blklives: \d+ rounds, reached instance 10 \(10 reconnects\), 0 bytes read back "
+          r"wrong \(success\): PASS",
+          r"init: power off requested by blklives"],
+         bootargs="init.run=blk_mortal=blk:virtio-blk*10,^blklives@1[blk=0-99]",
+         smp=2, qemu_args=DEFAULT_DEVICES[2:], needs=DEFAULT_NEEDS, timeout=60),
     # A driver dies with its device's interrupt armed (issue 17): init quiets the goldfish RTC
     # (alarm cleared, interrupt disabled) before the restart, which finds both off (1 and 1
     # without init's quieting).

@@ -65,8 +65,10 @@ enum tacet_sys {
 				      * binder of the line has acknowledged) */
 	TACET_SYS_NTFN_BIND = 27,    /* (ntfn) -> 0: RECV also returns when ntfn is signalled */
 	TACET_SYS_PROCESS_WATCH = 28, /* (process, ntfn, badge) -> 0: signal badge when it ends
-				       * (up to 4 watchers; then EBUSY); needs no right on the
-				       * process capability */
+				       * (up to 4 notifications; then EBUSY); a notification
+				       * watches a process once (a new badge replaces the last),
+				       * badge 0 ends its watch; the watch ends with the
+				       * notification too; needs no right on the process */
 	TACET_SYS_IRQ_UNBIND = 29,   /* (irq) -> 0: the line is masked and free to bind again */
 	TACET_SYS_IRQ_SET_AFFINITY = 30, /* (irq, hart) -> 0: the line interrupts that hart only */
 	TACET_SYS_IRQ_ENABLE = 31,   /* (irq) -> 0: re-enable a line storm detection disabled */
