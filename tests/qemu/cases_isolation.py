@@ -129,6 +129,21 @@ CASES = [
           r"init: power off requested by blklives"],
          bootargs="init.run=blk_mortal=blk:virtio-blk*10,^blklives@1[blk=0-99]",
          smp=2, qemu_args=DEFAULT_DEVICES[2:], needs=DEFAULT_NEEDS, timeout=60),
+    # A DMA frame that outlives its driver's device release: pinhand's instance 0 pins a
+    # 4-page frame to virtio-rng, sends pinkeep a copy and ends; init quiets and releases the
+    # device, then starts instance 1, which tells pinkeep, which deletes the frame: its pages
+    # go back to the pool (they went into the device's quarantine for good: 0 pages back, and
+    # init's leak check FAIL when nothing released the device again).
+    case("pinned-frame-outlives-release",
+         [r"pinhand: instance 0: a 4-page frame pinned to the device \(yes\), sent to pinkeep "
+          r"\(success\); ending",
+          r"init: pinhand's devices: 1 reset, \d+ pages back from their DMA quarantine",
+          r"pinhand: instance 1: told pinkeep its driver's device was released \(success\)",
+          r"pinkeep: the frame pinned by pinhand's instance 0, deleted after the device's "
+          r"release: 4 pages back to the pool \(success\): PASS",
+          r"init: leak check: .*: PASS"],
+         bootargs="init.run=pinkeep,pinhand:virtio-rng*1",
+         qemu_args=DEFAULT_DEVICES[:2]),
     # A driver dies with its device's interrupt armed (issue 17): init quiets the goldfish RTC
     # (alarm cleared, interrupt disabled) before the restart, which finds both off (1 and 1
     # without init's quieting).

@@ -95,8 +95,10 @@ enum tacet_sys {
 				      * one, or one within it) is done with it; EPERM for another */
 	TACET_SYS_DEVICE_RELEASE = 40, /* (device) -> pages: the device was made quiet (reset):
 				      * the frames of its quarantine pinned within this device
-				      * frame go back to the pool (needs TACET_RIGHT_RELEASE on
-				      * it; a derived frame has its source's rights at most) */
+				      * frame go back to the pool, and those pinned within it that
+				      * have not ended are unpinned (their end frees them) (needs
+				      * TACET_RIGHT_RELEASE on it; a derived frame has its
+				      * source's rights at most) */
 	TACET_SYS_ENDPOINT_WATCH = 41, /* (endpoint, ntfn, badge) -> 0: signal badge at the
 				      * endpoint's end (its server ended); badge 0: no more */
 	TACET_SYS_TRACE = 42,        /* (op) -> 0: stop or start recording the kernel's event
