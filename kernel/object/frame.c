@@ -55,6 +55,8 @@ struct frame *frame_wrap(struct account *acct, uint64_t pa, uint64_t pages, int 
 	f->pa = pa;
 	f->pages = pages;
 	f->device = device;
+	list_init(&f->pin_link);
+	list_init(&f->pins);
 	return f;
 }
 
@@ -92,16 +94,19 @@ struct frame *frame_derive(struct account *acct, struct frame *f, uint64_t first
 	return d;
 }
 
-/* The DMA quarantine (issue 17). Without an IOMMU, a device writes wherever its driver pointed
- * it; a driver that ends leaves its device running. So a RAM frame's physical address is given
- * out only with a pin to the device that will use it (FRAME_PIN; CAP_INFO does not give it),
- * and a frame that ends pinned keeps its pages out of the pool, charged as they were: it goes
- * onto its device's root frame's quarantine, whole, until whoever holds the device with
+/* The DMA quarantine. Without an IOMMU, a device writes wherever its driver pointed it; a
+ * driver that ends leaves its device running. So a RAM frame's physical address is given out
+ * only with a pin to the device that will use it (FRAME_PIN; CAP_INFO does not give it), and
+ * a frame that ends pinned keeps its pages out of the pool, charged as they were: it stays on
+ * its device's root frame's pins, ended (the quarantine), until whoever holds the device with
  * TACET_RIGHT_RELEASE (init, for the drivers it starts) has made the device quiet and
- * releases it (DEVICE_RELEASE). A driver that knows its device is done with a frame unpins it
+ * releases it (DEVICE_RELEASE). The release also unpins the frames pinned within it that have
+ * not ended (a driver handed one to another server, which deletes it later): the quiet device
+ * holds no address of theirs, so their end gives their pages back; a driver that uses one
+ * again pins it again. A driver that knows its device is done with a frame unpins it
  * (FRAME_UNPIN) and it ends as any frame. The pin names the device frame as the driver holds
  * it, which may be part of a root (a PCI function's BAR in the bus's window, one root for
- * every function): DEVICE_RELEASE of a frame gives back only the frames pinned within its
+ * every function): DEVICE_RELEASE of a frame releases only the frames pinned within its
  * range (a root's: all), so the holder of one part quiets and releases that part alone. */
 
 /* Whether device frame a lies within b: the same root, and a's pages inside b's. */
@@ -111,13 +116,25 @@ static int within(struct frame *a, struct frame *b)
 	       a->pa + a->pages * PAGE_SIZE <= b->pa + b->pages * PAGE_SIZE;
 }
 
+void frame_pin(struct frame *f, struct frame *dev)
+{
+	kobj_get(&dev->obj);
+	f->pinned_to = dev;
+	list_push_back(&root_of(dev)->pins, &f->pin_link);
+}
+
+void frame_unpin(struct frame *f)
+{
+	list_remove(&f->pin_link);
+	kobj_put(&f->pinned_to->obj);
+	f->pinned_to = NULL;
+}
+
+/* f ended pinned: into the quarantine, its object the record. */
 static void quarantine(struct frame *f)
 {
-	struct frame *dev = root_of(f->pinned_to);
-
-	f->quarantine = dev->quarantine;
-	dev->quarantine = f;
-	dev->quarantined_pages += f->pages;
+	f->ended = 1;
+	root_of(f->pinned_to)->quarantined_pages += f->pages;
 }
 
 void frame_destroy(struct frame *f)
@@ -133,25 +150,26 @@ void frame_destroy(struct frame *f)
 	kobj_free(&f->obj, sizeof(*f));
 }
 
-/* The frames of d's root's quarantine pinned within d back to the pool: each frame's pages and
- * charge, its pin on the device frame, its object. Returns the pages. */
-static uint64_t quarantine_release(struct frame *d)
+uint64_t frame_device_release(struct frame *d)
 {
-	struct frame *dev = root_of(d), **link = &dev->quarantine, *f;
+	struct frame *dev = root_of(d);
+	struct list_node *l = dev->pins.next;
 	uint64_t pages = 0;
 
-	while ((f = *link)) {
-		if (!within(f->pinned_to, d)) {
-			link = &f->quarantine;
+	while (l != &dev->pins) {
+		struct frame *f = list_entry(l, struct frame, pin_link);
+
+		l = l->next;
+		if (!within(f->pinned_to, d))
 			continue;
+		frame_unpin(f);
+		if (f->ended) {
+			pages += f->pages;
+			dev->quarantined_pages -= f->pages;
+			account_pages_free(f->obj.acct, f->pa, f->pages);
+			kobj_free(&f->obj, sizeof(*f));
 		}
-		*link = f->quarantine;
-		pages += f->pages;
-		account_pages_free(f->obj.acct, f->pa, f->pages);
-		kobj_put(&f->pinned_to->obj); /* f's pin */
-		kobj_free(&f->obj, sizeof(*f));
 	}
-	dev->quarantined_pages -= pages;
 	return pages;
 }
 
@@ -323,10 +341,8 @@ void sys_frame_pin(struct thread *t)
 		return;
 	}
 	root = root_of(f);
-	if (!root->device && !root->pinned_to) {
-		kobj_get(&dev->obj);
-		root->pinned_to = dev;
-	}
+	if (!root->device && !root->pinned_to)
+		frame_pin(root, dev);
 	arch_ctx_set_ret(&t->ctx, 1, f->pa);
 	arch_ctx_set_ret(&t->ctx, 2, f->pages);
 	syscall_ret(t, 0);
@@ -351,10 +367,8 @@ void sys_frame_unpin(struct thread *t)
 		syscall_ret(t, -TACET_EPERM); /* only who drives the device says it is done */
 		return;
 	}
-	if (root->pinned_to) {
-		kobj_put(&root->pinned_to->obj);
-		root->pinned_to = NULL;
-	}
+	if (root->pinned_to)
+		frame_unpin(root);
 	syscall_ret(t, 0);
 }
 
@@ -369,5 +383,5 @@ void sys_device_release(struct thread *t)
 		syscall_ret(t, d ? -TACET_EINVAL : -err);
 		return;
 	}
-	syscall_ret(t, (long)quarantine_release(d));
+	syscall_ret(t, (long)frame_device_release(d));
 }

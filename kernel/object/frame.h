@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include "object/kobj.h"
+#include "lib/list.h"
 #include <tacet/abi.h>
 
 struct frame {
@@ -15,11 +16,14 @@ struct frame {
 	struct frame *parent; /* a derived frame: part of this root frame, never itself derived
 			       * (a reference); owns nothing */
 	/* DMA (a RAM root frame): the device frame it is pinned to, as the pin named it (a root
-	 * or part of one; a reference), or NULL. A device root frame: its quarantine, the RAM
-	 * frames that ended pinned to it or a part of it (linked by their quarantine field, each
-	 * keeping its pages, charge and pin), and their pages. */
+	 * or part of one; a reference), or NULL; while pinned it is on that device's root's pins
+	 * (pin_link), and `ended` once its end put it in the quarantine (it keeps its pages,
+	 * charge and pin there). A device root frame: pins, the RAM frames pinned to it or a
+	 * part of it, living or ended, and quarantined_pages, the ended ones' pages. */
 	struct frame *pinned_to;
-	struct frame *quarantine;
+	struct list_node pin_link;
+	struct list_node pins;
+	int ended;
 	uint64_t quarantined_pages;
 };
 
@@ -42,6 +46,15 @@ void frame_destroy(struct frame *f);
  * of memory. Its parent is f's root, not f: frames derived from derived frames never form a
  * chain (which would be as long as a user likes, and freed by following it). */
 struct frame *frame_derive(struct account *acct, struct frame *f, uint64_t first, uint64_t pages);
+
+/* The DMA pin (frame.c's quarantine rule): RAM root frame f pinned to device frame dev (f not
+ * pinned yet); f's pin dropped (the device is done with it); and the release of device frame
+ * d, quieted by its holder: every frame pinned within d either ended (its pages, charge and
+ * object back) or living (no longer pinned: the quiet device holds no address of it, so its
+ * end gives its pages back). Returns the pages back from the quarantine. */
+void frame_pin(struct frame *f, struct frame *dev);
+void frame_unpin(struct frame *f);
+uint64_t frame_device_release(struct frame *d);
 
 struct thread;
 void sys_frame_new(struct thread *t);

@@ -9,6 +9,8 @@
 #include "object/endpoint.h"
 #include "mm/kalloc.h"
 #include "object/process.h"
+#include "object/process_watch.h"
+#include "object/reaper.h"
 #include "core/sched.h"
 #include "core/trace.h"
 #include "core/hart.h"
@@ -91,7 +93,11 @@ void sys_timer_set(struct thread *t)
 
 struct notification *notification_new(struct account *acct)
 {
-	return kobj_new(acct, sizeof(struct notification), TACET_CAP_NOTIFICATION);
+	struct notification *n = kobj_new(acct, sizeof(*n), TACET_CAP_NOTIFICATION);
+
+	if (n)
+		list_init(&n->process_watches);
+	return n;
 }
 
 void notification_destroy(struct notification *n)
@@ -99,6 +105,10 @@ void notification_destroy(struct notification *n)
 	timer_unlink(n);
 	endpoint_unwatch(n);
 	thread_wake_all(&n->waiters, TACET_EDEAD);
+	if (!process_watch_unlink_step(&n->process_watches)) {
+		reaper_free(&n->obj); /* the next step later: nobody names it */
+		return;
+	}
 	kobj_free(&n->obj, sizeof(*n));
 }
 

@@ -27,6 +27,9 @@ struct notification {
 	struct endpoint *watching;
 	struct list_node watch_link;
 	uint64_t watch_badge;
+	/* The processes it watches (PROCESS_WATCH): their records' ntfn_link (process_watch.h),
+	 * freed at its end, PROCESS_WATCH_STEP a step. */
+	struct list_node process_watches;
 };
 
 /* The one wake of a notification's waiter: w, the first in n's queue, leaves it with n's bits
@@ -65,6 +68,9 @@ static inline __attribute__((always_inline)) void notification_enqueue(struct no
 }
 
 struct notification *notification_new(struct account *acct); /* charged to acct */
+/* At its last reference (kobj_reap): its timer, watches and waiters end, then it is freed; a
+ * notification that watches many processes frees their records PROCESS_WATCH_STEP a step,
+ * requeued to the reaper between two. */
 void notification_destroy(struct notification *n);
 /* OR bits in; the oldest waiter (or the bound thread in RECV) takes them all and becomes READY;
  * returns it, or NULL if nobody was waiting. From any kernel path. */

@@ -33,6 +33,7 @@
  * root and cspace are 0 and NULL (it is ended to every caller) and what is left is in p->left,
  * in the place of its list links, which nothing uses after the end. */
 #include "object/process.h"
+#include "object/process_watch.h"
 #include "core/preempt.h"
 #include "core/syscall.h"
 #include "object/cap.h"
@@ -104,6 +105,7 @@ struct process *process_new(struct account *acct, const char *name)
 	list_init(&p->endpoints);
 	list_init(&p->children);
 	list_init(&p->sibling);
+	list_init(&p->watches);
 	list_push_back(&all_processes, &p->all_link);
 	process_adopt(p);
 	return p;
@@ -258,6 +260,7 @@ static void process_release(struct process *p)
 	list_remove(&p->all_link);
 	list_remove(&p->sibling); /* its creator no longer has to end it */
 	irq_release_owner(p); /* a driver's end frees its lines for the next one */
+	process_watch_fire(&p->watches, false); /* (process_end has told them) */
 	p->left.root = p->root; /* (the links' place: nothing reaches them any more) */
 	p->root = 0; /* from now on anyone activating it gets the kernel's tables */
 	p->left.cspace = p->cspace;
@@ -326,9 +329,6 @@ void process_free(struct process *p)
 	KASSERT(list_empty(&p->children), "process_free: %s still has children", p->name);
 	if (p->fault_ep)
 		kobj_put(p->fault_ep);
-	for (int i = 0; i < PROCESS_WATCHERS; i++)
-		if (p->watchers[i].ntfn)
-			kobj_put(p->watchers[i].ntfn);
 	account_put(p->acct);
 	kobj_free(&p->obj, sizeof(*p));
 }
@@ -370,15 +370,7 @@ void process_end(struct process *p, long status)
 		platform_poweroff(status == 0 ? 0 : PANIC_EXIT_CODE + 2);
 	}
 	arch_aspace_deactivate(p->root); /* its page tables go in release_step */
-	for (int i = 0; i < PROCESS_WATCHERS; i++) {
-		struct kobj *n = p->watchers[i].ntfn;
-
-		if (!n)
-			continue;
-		p->watchers[i].ntfn = NULL;
-		notification_signal((struct notification *)n, p->watchers[i].badge);
-		kobj_put(n);
-	}
+	process_watch_fire(&p->watches, true); /* at most PROCESS_WATCHERS */
 	/* what it created goes with it (this also breaks capability cycles among them), each
 	 * after p, from the reaper's queue; the rest of what it held, a step at a time from the
 	 * head of the queue (release_step) */
@@ -569,42 +561,59 @@ void sys_process_new(struct thread *t)
 	syscall_ret(t, 0);
 }
 
-/* PROCESS_WATCH's decode: a living process (no right needed to watch), a notification (WRITE)
- * to signal with a badge that can be signalled, and a free watcher slot (returned). */
-static long decode_watch(struct thread *t, struct process **p, struct cap **n, int *slot)
+/* PROCESS_WATCH's decode: a notification (WRITE) and a badge that can be signalled; for a watch
+ * (badge not 0) a living process (no right needed to watch), and room for the record if the
+ * notification does not watch it yet (*w, its record, else NULL); for badge 0 any process. */
+static long decode_watch(struct thread *t, struct process **p, struct notification **n,
+			 struct process_watch **w)
 {
 	uint64_t badge = syscall_arg(t, 2);
+	struct cap *c;
 	long err;
 
-	*p = process_decode(t, syscall_arg(t, 0), 0, &err);
-	if (!*p)
+	c = cap_lookup(t->proc->cspace, syscall_arg(t, 0), TACET_CAP_PROCESS, 0, &err);
+	if (!c)
 		return err;
-	*n = cap_lookup(t->proc->cspace, syscall_arg(t, 1), TACET_CAP_NOTIFICATION,
-			TACET_RIGHT_WRITE, &err);
-	if (!*n)
+	*p = (struct process *)c->obj;
+	c = cap_lookup(t->proc->cspace, syscall_arg(t, 1), TACET_CAP_NOTIFICATION,
+		       TACET_RIGHT_WRITE, &err);
+	if (!c)
 		return err;
-	for (*slot = 0; *slot < PROCESS_WATCHERS && (*p)->watchers[*slot].ntfn; (*slot)++)
-		;
-	if (*slot == PROCESS_WATCHERS)
-		return TACET_EBUSY;
-	if (badge >> 63 || !badge)
+	*n = (struct notification *)c->obj;
+	if (badge >> 63)
 		return TACET_EINVAL;
-	return 0;
+	*w = process_watch_find(&(*p)->watches, *n);
+	if (!badge)
+		return 0;
+	if (!(*p)->cspace)
+		return TACET_EDEAD;
+	return *w || process_watch_room(&(*p)->watches) ? 0 : TACET_EBUSY;
 }
 
-/* (process, notification, badge): signal badge when the process ends. */
+/* (process, notification, badge): signal badge on the notification when the process ends; a
+ * notification watches a process once (a new badge replaces the last); badge 0 ends its watch.
+ * The watch ends with either (process_watch.h): it keeps neither alive. */
 void sys_process_watch(struct thread *t)
 {
 	struct process *p = NULL;
-	struct cap *n = NULL;
-	int slot = 0;
-	long err = decode_watch(t, &p, &n, &slot);
+	struct notification *n = NULL;
+	struct process_watch *w = NULL;
+	uint64_t badge = syscall_arg(t, 2);
+	long err = decode_watch(t, &p, &n, &w);
 
+	if (!err && badge && !w && !(w = process_watch_new(t->proc->acct)))
+		err = TACET_ENOMEM;
 	if (err) {
 		syscall_ret(t, -err);
 		return;
 	}
-	kobj_get(n->obj);
-	p->watchers[slot] = (struct process_watcher){ n->obj, syscall_arg(t, 2) };
+	if (!badge) {
+		if (w)
+			process_watch_free(w);
+	} else if (w->ntfn) {
+		w->badge = badge;
+	} else {
+		process_watch_link(w, &p->watches, n, badge);
+	}
 	syscall_ret(t, 0);
 }

@@ -24,8 +24,6 @@ struct mapping {
 	struct mapping *next;
 };
 
-#define PROCESS_WATCHERS 4 /* TACET_SYS_PROCESS_WATCH: its parent, a PCI server, ... */
-
 struct process {
 	struct kobj obj;
 	char name[PROCESS_NAME_MAX];
@@ -37,10 +35,8 @@ struct process {
 	unsigned int nthreads;    /* live threads */
 	unsigned int ncaps;       /* capabilities naming it (see kobj_cap_removed) */
 	struct kobj *fault_ep;    /* endpoint told about faults (a reference), or NULL */
-	struct process_watcher {  /* notifications signalled (badge) when it ends */
-		struct kobj *ntfn;    /* a reference, or NULL */
-		uint64_t badge;
-	} watchers[PROCESS_WATCHERS];
+	struct list_node watches; /* notifications signalled when it ends: PROCESS_WATCH's
+				   * records (process_watch.h), up to PROCESS_WATCHERS */
 	uint64_t fault_badge;
 	struct mapping *mappings; /* frames mapped with TACET_SYS_MAP */
 	union {

@@ -572,6 +572,33 @@ static void test_unpinned_frame_goes_and_release_needs_the_right(void **state)
 	q_teardown();
 }
 
+/* A frame pinned by a driver that outlives the driver's device's release (the driver handed
+ * it to another server, which deletes it later): the release unpins it (the quiet device holds
+ * no address of it; another device's release leaves it pinned), and its end gives its pages
+ * and charge back, never to a quarantine nobody will release again. Pinned again, it is
+ * quarantined again. */
+static void test_frame_ending_after_release_goes_back(void **state)
+{
+	struct frame *dev = q_setup(TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_RIGHT_RELEASE);
+	struct frame *ram = (struct frame *)sc.proc.cspace->slots[Q_RAM].obj;
+
+	(void)state;
+	assert_int_equal(call(sys_frame_pin, Q_RAM, Q_DEV), 0);
+	assert_int_equal(call(sys_device_release, Q_DEV2, 0), 0);
+	assert_ptr_equal(ram->pinned_to, dev); /* another device's release: still pinned */
+	assert_int_equal(call(sys_device_release, Q_DEV, 0), 0); /* nothing had ended */
+	assert_null(ram->pinned_to);
+	assert_int_equal(dev->obj.refs, 1); /* the pin's reference went */
+	assert_int_equal(call(sys_frame_pin, Q_RAM, Q_DEV2), 0); /* a new driver's pin */
+	assert_int_equal(call(sys_device_release, Q_DEV2, 0), 0);
+	cap_clear(&sc.proc.cspace->slots[Q_RAM]); /* the other server deletes it */
+	reap();
+	assert_int_equal(fake_pages_in_use(), 1); /* the cspace's page only */
+	assert_int_equal(dev->quarantined_pages, 0);
+	assert_int_equal(sc.acct->used, 0);
+	q_teardown();
+}
+
 /* A PCI bus's window: one 4-page root frame for every function, function A's part its pages
  * 0-1, B's 2-3, each derived by the bus server (which holds the window with RELEASE). A's
  * driver pins the 4-page RAM frame to its copy of A's part (no RELEASE), B's driver the 2-page
@@ -665,6 +692,8 @@ int main(void)
 						check_nothing_left),
 		cmocka_unit_test_setup_teardown(test_unpinned_frame_goes_and_release_needs_the_right,
 						reset, check_nothing_left),
+		cmocka_unit_test_setup_teardown(test_frame_ending_after_release_goes_back, reset,
+						check_nothing_left),
 		cmocka_unit_test_setup_teardown(test_release_of_a_part_leaves_the_others, reset,
 						check_nothing_left),
 		cmocka_unit_test_setup_teardown(test_root_release_releases_every_part, reset,

@@ -117,6 +117,33 @@ CASES = [
           r"gencli: reconnected to instance 1, which answers 1: PASS",
           r"init: leak check: .*: PASS"],
          bootargs="init.run=gensvc*1,gencli@1"),
+    # A client outlives ten instances of its service: blk_mortal's first ten instances each
+    # fault at their third submission, each having watched blklives' process (PROCESS_WATCH)
+    # with its own notification; the watch ends with the instance. blklives writes and reads
+    # back a round's pattern through every instance. When a dead watcher's watch stayed, the
+    # fourth instance's BLK_OPEN was EBUSY (init's watch and three dead ones filled the four).
+    case("blk-client-outlives-restarts",
+         [r"blk_mortal: instance 9: submission 3; faulting",
+          r"blklives: \d+ rounds, reached instance 10 \(10 reconnects\), 0 bytes read back "
+          r"wrong \(success\): PASS",
+          r"init: power off requested by blklives"],
+         bootargs="init.run=blk_mortal=blk:virtio-blk*10,^blklives@1[blk=0-99]",
+         smp=2, qemu_args=DEFAULT_DEVICES[2:], needs=DEFAULT_NEEDS, timeout=60),
+    # A DMA frame that outlives its driver's device release: pinhand's instance 0 pins a
+    # 4-page frame to virtio-rng, sends pinkeep a copy and ends; init quiets and releases the
+    # device, then starts instance 1, which tells pinkeep, which deletes the frame: its pages
+    # go back to the pool (they went into the device's quarantine for good: 0 pages back, and
+    # init's leak check FAIL when nothing released the device again).
+    case("pinned-frame-outlives-release",
+         [r"pinhand: instance 0: a 4-page frame pinned to the device \(yes\), sent to pinkeep "
+          r"\(success\); ending",
+          r"init: pinhand's devices: 1 reset, \d+ pages back from their DMA quarantine",
+          r"pinhand: instance 1: told pinkeep its driver's device was released \(success\)",
+          r"pinkeep: the frame pinned by pinhand's instance 0, deleted after the device's "
+          r"release: 4 pages back to the pool \(success\): PASS",
+          r"init: leak check: .*: PASS"],
+         bootargs="init.run=pinkeep,pinhand:virtio-rng*1",
+         qemu_args=DEFAULT_DEVICES[:2]),
     # A driver dies with its device's interrupt armed (issue 17): init quiets the goldfish RTC
     # (alarm cleared, interrupt disabled) before the restart, which finds both off (1 and 1
     # without init's quieting).

@@ -65,8 +65,10 @@ enum tacet_sys {
 				      * binder of the line has acknowledged) */
 	TACET_SYS_NTFN_BIND = 27,    /* (ntfn) -> 0: RECV also returns when ntfn is signalled */
 	TACET_SYS_PROCESS_WATCH = 28, /* (process, ntfn, badge) -> 0: signal badge when it ends
-				       * (up to 4 watchers; then EBUSY); needs no right on the
-				       * process capability */
+				       * (up to 4 notifications; then EBUSY); a notification
+				       * watches a process once (a new badge replaces the last),
+				       * badge 0 ends its watch; the watch ends with the
+				       * notification too; needs no right on the process */
 	TACET_SYS_IRQ_UNBIND = 29,   /* (irq) -> 0: the line is masked and free to bind again */
 	TACET_SYS_IRQ_SET_AFFINITY = 30, /* (irq, hart) -> 0: the line interrupts that hart only */
 	TACET_SYS_IRQ_ENABLE = 31,   /* (irq) -> 0: re-enable a line storm detection disabled */
@@ -93,8 +95,10 @@ enum tacet_sys {
 				      * one, or one within it) is done with it; EPERM for another */
 	TACET_SYS_DEVICE_RELEASE = 40, /* (device) -> pages: the device was made quiet (reset):
 				      * the frames of its quarantine pinned within this device
-				      * frame go back to the pool (needs TACET_RIGHT_RELEASE on
-				      * it; a derived frame has its source's rights at most) */
+				      * frame go back to the pool, and those pinned within it that
+				      * have not ended are unpinned (their end frees them) (needs
+				      * TACET_RIGHT_RELEASE on it; a derived frame has its
+				      * source's rights at most) */
 	TACET_SYS_ENDPOINT_WATCH = 41, /* (endpoint, ntfn, badge) -> 0: signal badge at the
 				      * endpoint's end (its server ended); badge 0: no more */
 	TACET_SYS_TRACE = 42,        /* (op) -> 0: stop or start recording the kernel's event

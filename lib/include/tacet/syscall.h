@@ -613,7 +613,12 @@ static inline long tacet_ntfn_bind(unsigned long ntfn)
 }
 
 /* Signal badge on ntfn when the process ends (its last thread is gone). A process takes up to
- * 4 watchers (its creator, a server it claimed a device from, ...); then -TACET_EBUSY. */
+ * 4 watching notifications (its creator's, a server's it claimed a device from, ...); then
+ * -TACET_EBUSY. A notification watches a process once: watching again replaces the badge, and
+ * badge 0 ends the watch (0 also when there was none, or the process has ended). A watch holds
+ * neither alive: it ends with the process (signalled) or with the notification (its last
+ * capability gone: the watcher ended), freeing its place. -TACET_EDEAD: the process has ended
+ * (badge not 0). */
 static inline long tacet_process_watch(unsigned long process, unsigned long ntfn,
 				       unsigned long badge)
 {
