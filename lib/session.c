@@ -15,23 +15,17 @@ static void *state_of(struct tacet_sessions *t, unsigned long badge)
 	return (char *)t->state + (badge - 1) * t->size;
 }
 
-/* The watch of badge's process is over (it fired, or the kernel ended it): the capability goes. */
-static void unwatched(struct tacet_sessions *t, unsigned long badge)
-{
-	t->watching &= ~(1u << (badge - 1));
-	tacet_slot_free(t->process[badge - 1]);
-	t->process[badge - 1] = 0;
-}
-
-/* Badge's session ends: the server's callback, then the watch ended (PROCESS_WATCH with badge
- * 0). A kernel that cannot end it refuses badge 0: the watch then stays until the process ends. */
+/* Badge's session ends: the server's callback, then its watch (PROCESS_WATCH with badge 0, which
+ * the kernel takes whether the watch is still there or has fired) and the capability kept for
+ * it. */
 static void end(struct tacet_sessions *t, unsigned long badge)
 {
 	t->open &= ~(1u << (badge - 1));
 	if (t->ended)
 		t->ended(t, badge, state_of(t, badge));
-	if (tacet_process_watch(t->process[badge - 1], t->ntfn, 0) == 0)
-		unwatched(t, badge);
+	tacet_process_watch(t->process[badge - 1], t->ntfn, 0);
+	tacet_slot_free(t->process[badge - 1]);
+	t->process[badge - 1] = 0;
 }
 
 /* Watch the process in slot `process` for badge, through a copy kept for the unwatch. */
@@ -49,7 +43,6 @@ static long watch(struct tacet_sessions *t, unsigned long badge, unsigned long p
 		return err;
 	}
 	t->process[badge - 1] = (unsigned long)slot;
-	t->watching |= 1u << (badge - 1);
 	return 0;
 }
 
@@ -63,8 +56,9 @@ long tacet_session_open(struct tacet_sessions *t, unsigned long badge, unsigned 
 		return -TACET_EPERM; /* only a capability that can be watched and nothing more */
 	if (t->open & (1u << (badge - 1)))
 		end(t, badge);
-	if (!(t->watching & (1u << (badge - 1))) && (err = watch(t, badge, process)))
-		return err; /* the old session's watch ended with it: a fresh one */
+	err = watch(t, badge, process);
+	if (err)
+		return err;
 	memset(state_of(t, badge), 0, t->size);
 	t->open |= 1u << (badge - 1);
 	return 0;
@@ -93,7 +87,6 @@ unsigned long tacet_sessions_notified(struct tacet_sessions *t, unsigned long bi
 		bits &= ~TACET_SESSION_BIT(b);
 		if (t->open & (1u << (b - 1)))
 			end(t, b);
-		unwatched(t, b);
 	}
 	return bits;
 }

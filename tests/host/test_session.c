@@ -1,10 +1,11 @@
 /* test_session.c: host unit tests of lib/session.c, the service's session table, against a
- * fake kernel: a capability table (slots 0..127: a type and rights), process watches (the
- * kernel's four a process, refusing badge 0 as a kernel that cannot end a watch does, or ending
- * the watch with it as one that can), and lib's slot allocator. Cases: open and close, the
- * client's death ending its session exactly once, a watch that fires after its session
- * closed, a session opened again (the old one ended once, one watch, fresh state), reuse of a
- * badge after a death, refusals that change nothing, and no slot kept after the end. */
+ * fake kernel: a capability table (slots 0..127: a type and rights), process watches as
+ * PROCESS_WATCH keeps them (four a process, one a notification and process: watching again
+ * replaces the badge, badge 0 ends it, and is 0 with none), and lib's slot allocator. Cases:
+ * open and close, the client's death ending its session exactly once, a death bit that comes
+ * after its session closed, a session opened again (the old one ended once, one watch, fresh
+ * state), reuse of a badge after a death, more opens than a process has watchers, refusals
+ * that change nothing, and no slot kept after the end. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -26,12 +27,11 @@ struct fake_cap {
 	unsigned long rights, process; /* which process (PROCESS) */
 };
 struct fake_watch {
-	unsigned long process, badge; /* badge 0: a free entry */
+	unsigned long process, ntfn, badge; /* badge 0: a free entry */
 };
 
 static struct fake_cap caps[128];
 static struct fake_watch watches[16];
-static int kernel_unwatches;    /* the kernel ends a watch on badge 0 */
 static unsigned int slots_used; /* lib slots handed out and not freed */
 static unsigned int ends[TACET_SESSIONS_MAX + 1]; /* `ended` calls per badge */
 static struct tacet_sessions table;
@@ -75,19 +75,18 @@ long tacet_process_watch(unsigned long process, unsigned long ntfn, unsigned lon
 
 	if (caps[process].type != TACET_CAP_PROCESS || ntfn != NTFN)
 		return -TACET_ETYPE;
-	if (!badge) {
-		if (!kernel_unwatches)
-			return -TACET_EINVAL;
-		for (size_t i = 0; i < 16; i++)
-			if (watches[i].badge && watches[i].process == p)
-				watches[i].badge = 0;
+	for (size_t i = 0; i < 16; i++) /* the notification's watch of p: ended or replaced */
+		if (watches[i].badge && watches[i].process == p && watches[i].ntfn == ntfn) {
+			watches[i].badge = badge;
+			return 0;
+		}
+	if (!badge)
 		return 0;
-	}
 	if (watchers_of(p) >= 4)
 		return -TACET_EBUSY;
 	for (size_t i = 0; i < 16; i++)
 		if (!watches[i].badge) {
-			watches[i] = (struct fake_watch){ p, badge };
+			watches[i] = (struct fake_watch){ p, ntfn, badge };
 			return 0;
 		}
 	return -TACET_EBUSY;
@@ -139,7 +138,6 @@ static int setup(void **unused)
 	memset(ends, 0, sizeof(ends));
 	memset(state, 0xee, sizeof(state));
 	slots_used = 0;
-	kernel_unwatches = 0;
 	caps[NTFN] = (struct fake_cap){ TACET_CAP_NOTIFICATION, TACET_RIGHT_WRITE, 0 };
 	caps[PROC_A] = (struct fake_cap){ TACET_CAP_PROCESS, 0, 1000 };
 	caps[PROC_B] = (struct fake_cap){ TACET_CAP_PROCESS, 0, 2000 };
@@ -191,25 +189,23 @@ static void test_death_ends_once(void **unused)
 	assert_int_equal(slots_used, 0); /* the kept capabilities are gone */
 }
 
-/* A kernel that cannot end a watch: the closed session's watch fires later and ends nothing. */
-static void test_watch_after_close(void **unused)
+/* The client dies just as it closes: the death's bit comes after the close, and ends nothing. */
+static void test_death_bit_after_close(void **unused)
 {
+	unsigned long bits;
+
 	(void)unused;
 	assert_int_equal(tacet_session_open(&table, 2, PROC_A), 0);
+	bits = process_ends(1000);
 	assert_int_equal(tacet_session_close(&table, 2), 0);
-	assert_int_equal(watchers_of(1000), 1); /* kept: the kernel refused badge 0 */
-	assert_int_equal(tacet_session_open(&table, 2, PROC_A), 0);
-	assert_int_equal(watchers_of(1000), 1); /* not watched twice */
-	assert_int_equal(tacet_session_close(&table, 2), 0);
-	assert_int_equal(tacet_sessions_notified(&table, process_ends(1000)), 0);
-	assert_int_equal(ends[2], 2);
+	assert_int_equal(tacet_sessions_notified(&table, bits), 0);
+	assert_int_equal(ends[2], 1);
 	assert_int_equal(slots_used, 0);
 }
 
-static void test_unwatch_on_close(void **unused)
+static void test_close_ends_watch(void **unused)
 {
 	(void)unused;
-	kernel_unwatches = 1;
 	for (int i = 0; i < 10; i++) { /* more than a process's four watchers */
 		assert_int_equal(tacet_session_open(&table, 4, PROC_A), 0);
 		assert_int_equal(watchers_of(1000), 1);
@@ -218,6 +214,12 @@ static void test_unwatch_on_close(void **unused)
 	assert_int_equal(tacet_session_close(&table, 4), 0);
 	assert_int_equal(watchers_of(1000), 0);
 	assert_int_equal(slots_used, 0);
+	for (int i = 0; i < 10; i++) { /* opened and closed again and again */
+		assert_int_equal(tacet_session_open(&table, 4, PROC_A), 0);
+		assert_int_equal(tacet_session_close(&table, 4), 0);
+	}
+	assert_int_equal(watchers_of(1000), 0);
+	assert_int_equal(ends[4], 20);
 }
 
 static void test_reopen_fresh_state(void **unused)
@@ -249,7 +251,7 @@ static void test_refusals_change_nothing(void **unused)
 	assert_int_equal(tacet_session_open(&table, 1, FRAME), -TACET_EPERM);
 	assert_int_equal(tacet_session_open(&table, 1, 77), -TACET_EPERM); /* empty */
 	for (unsigned long p = 0; p < 4; p++) /* the process's four watchers taken */
-		watches[8 + p] = (struct fake_watch){ 1000, 1ul << 40 };
+		watches[8 + p] = (struct fake_watch){ 1000, 100 + p, 1ul << 40 };
 	assert_int_equal(tacet_session_open(&table, 1, PROC_A), -TACET_EBUSY);
 	assert_null(tacet_session_get(&table, 1));
 	assert_int_equal(tacet_session_close(&table, 0), -TACET_EINVAL);
@@ -266,7 +268,6 @@ static void test_every_badge(void **unused)
 	unsigned long bits = 0;
 
 	(void)unused;
-	kernel_unwatches = 1;
 	for (unsigned long b = 1; b <= TACET_SESSIONS_MAX; b++) {
 		caps[PROC_A].process = 100 + b;
 		assert_int_equal(tacet_session_open(&table, b, PROC_A), 0);
@@ -284,8 +285,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_open_close, setup),
 		cmocka_unit_test_setup(test_death_ends_once, setup),
-		cmocka_unit_test_setup(test_watch_after_close, setup),
-		cmocka_unit_test_setup(test_unwatch_on_close, setup),
+		cmocka_unit_test_setup(test_death_bit_after_close, setup),
+		cmocka_unit_test_setup(test_close_ends_watch, setup),
 		cmocka_unit_test_setup(test_reopen_fresh_state, setup),
 		cmocka_unit_test_setup(test_refusals_change_nothing, setup),
 		cmocka_unit_test_setup(test_every_badge, setup),

@@ -1,17 +1,16 @@
 /* session.h: a service's sessions, one a client badge (INIT_BADGE_CLIENTS: server number + 1,
  * 1..TACET_SESSIONS_MAX), each with state of a size the server chooses, ended when the client
- * closes it, opens another, or its process ends. Included by <tacet.h>; docs/userspace.md shows
- * a service built on it.
+ * closes it, opens another, or its process ends. Included by <tacet.h>; docs/drivers.md
+ * (section 5) builds a service on it.
  *
  * A client opens its session with a capability to its own process without rights (it can only
  * be watched): the table watches the process on the service's notification with the badge's
- * bit, TACET_SESSION_BIT(badge), and keeps the capability so that the session's end can end
- * the watch (PROCESS_WATCH with badge 0). A watch the kernel refuses to end stays until the
- * process ends: a session opened again under the badge meanwhile is not watched twice (a
- * process has four watchers), and the bit that then comes ends the session that is open.
- * The service loop (tacet_service_run) hands the table the notification's bits before anything
- * else; `ended` runs once for every session that ends, however it ends, with its state still
- * there; the state is zeroed at the next open.
+ * bit, TACET_SESSION_BIT(badge), and keeps the capability so that the session's end ends the
+ * watch (PROCESS_WATCH with badge 0). The service loop (tacet_service_run) hands the table the
+ * notification's bits before anything else, so a client's end is taken before the next call
+ * (a bit that comes for a badge with no session open, its session closed meanwhile, ends
+ * nothing); `ended` runs once for every session that ends, however it ends, with its state
+ * still there; the state is zeroed at the next open.
  * Not thread-safe: the service loop's thread uses it. */
 #ifndef TACET_SESSION_H
 #define TACET_SESSION_H
@@ -30,8 +29,7 @@ struct tacet_sessions {
 	void (*ended)(struct tacet_sessions *t, unsigned long badge, void *state);
 	unsigned long ntfn;   /* the watches' notification (the service's) */
 	uint32_t open;        /* bit b - 1: badge b has a session */
-	uint32_t watching;    /* bit b - 1: badge b's process is watched */
-	unsigned long process[TACET_SESSIONS_MAX]; /* its capability's slot (0: none) */
+	unsigned long process[TACET_SESSIONS_MAX]; /* the watched process's capability (0: none) */
 };
 
 /* An empty table: no session open. */
