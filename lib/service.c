@@ -1,4 +1,4 @@
-/* service.c: a server's IPC side in one loop (<tacet/driver.h>): the clients' calls and, through
+/* service.c: a server's IPC side in one loop (<tacet/service.h>): the clients' calls and, through
  * the device's notification bound to the thread, its interrupts and its clients' ends (the
  * session table's watches, <tacet/session.h>). Not thread-safe: one loop per
  * thread, and the kit is used from one thread at a time. */
