@@ -12,7 +12,7 @@ void tacet_sessions_init(struct tacet_sessions *t, void *state, unsigned long si
 
 static void *state_of(struct tacet_sessions *t, unsigned long badge)
 {
-	return (char *)t->state + (badge - 1) * t->size;
+	return t->state ? (char *)t->state + (badge - 1) * t->size : NULL;
 }
 
 /* Badge's session ends: the server's callback, then its watch (PROCESS_WATCH with badge 0, which
@@ -59,7 +59,8 @@ long tacet_session_open(struct tacet_sessions *t, unsigned long badge, unsigned 
 	err = watch(t, badge, process);
 	if (err)
 		return err;
-	memset(state_of(t, badge), 0, t->size);
+	if (t->state)
+		memset(state_of(t, badge), 0, t->size);
 	t->open |= 1u << (badge - 1);
 	return 0;
 }
@@ -72,11 +73,14 @@ long tacet_session_close(struct tacet_sessions *t, unsigned long badge)
 	return 0;
 }
 
+int tacet_session_is_open(const struct tacet_sessions *t, unsigned long badge)
+{
+	return badge - 1 < TACET_SESSIONS_MAX && (t->open & (1u << (badge - 1)));
+}
+
 void *tacet_session_get(struct tacet_sessions *t, unsigned long badge)
 {
-	if (badge - 1 >= TACET_SESSIONS_MAX || !(t->open & (1u << (badge - 1))))
-		return NULL;
-	return state_of(t, badge);
+	return tacet_session_is_open(t, badge) ? state_of(t, badge) : NULL;
 }
 
 unsigned long tacet_sessions_notified(struct tacet_sessions *t, unsigned long bits)

@@ -102,8 +102,7 @@ struct request {
 
 static struct tacet_device dev;
 static struct tacet_service svc;
-static struct tacet_sessions table;
-static char no_state[MAX_CLIENTS]; /* a badge's session state is its struct client */
+static struct tacet_sessions table; /* no state: a badge's is its struct client */
 static struct virtio_device vdev;
 static struct virtq queue;
 static void *rings_va; /* the queue's memory, laid out again after a reset */
@@ -564,7 +563,7 @@ int main(void)
 	err = tacet_service_open(&svc, "blk", TACET_RIGHT_WRITE | TACET_RIGHT_GRANT |
 				 INIT_BADGE_CLIENTS, &dev);
 	if (!err)
-		err = tacet_service_sessions(&svc, &table, no_state, 1, ended);
+		err = tacet_service_sessions(&svc, &table, NULL, 0, ended);
 	if (!err)
 		err = tacet_service_run(&svc, blk_dispatch, event);
 	printf("blk: serving failed: %s\n", tacet_strerror(err));

@@ -389,8 +389,8 @@ static void enumerate(void)
 }
 
 static struct tacet_service service;
-static struct tacet_sessions drivers; /* a session a driver (badge) that claimed something */
-static char no_state[TACET_SESSIONS_MAX]; /* a driver's claims are in funcs[].owner */
+/* a session a driver (badge) that claimed something; no state: its claims are funcs[].owner */
+static struct tacet_sessions drivers;
 
 /* The index-th function with that vendor and device ID, or NULL. */
 static struct pci_func *find_func(uint64_t vendor, uint64_t device, uint64_t index)
@@ -428,7 +428,7 @@ long pci_serve_claim(struct tacet_service *s, uint64_t vendor, uint64_t device, 
 		return -TACET_EBUSY;
 	if (!f->size[0] || !f->pin)
 		return -TACET_EINVAL;
-	if (!tacet_session_get(&drivers, s->badge) &&
+	if (!tacet_session_is_open(&drivers, s->badge) &&
 	    (err = tacet_session_open(&drivers, s->badge, process)))
 		return err;
 	bar = tacet_service_reply_slot(s); /* freed once the reply has gone */
@@ -620,7 +620,7 @@ int main(void)
 	err = tacet_service_open(&service, "pci",
 				 TACET_RIGHT_WRITE | TACET_RIGHT_GRANT | INIT_BADGE_CLIENTS, &ecam);
 	if (!err)
-		err = tacet_service_sessions(&service, &drivers, no_state, 1, release);
+		err = tacet_service_sessions(&service, &drivers, NULL, 0, release);
 	if (err) {
 		printf("pci: cannot publish \"pci\": %s\n", tacet_strerror(err));
 		return 1;

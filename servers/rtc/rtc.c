@@ -15,8 +15,7 @@
 #define CLEAR_INTERRUPT 0x1c
 
 static struct tacet_device rtc;
-static struct tacet_sessions sessions;
-static char no_state[TACET_SESSIONS_MAX]; /* a session is its alarms, kept below */
+static struct tacet_sessions sessions; /* a session is its alarms (below): no state */
 static struct alarm {
 	uint64_t at;
 	unsigned long bits, slot; /* slot 0: a free entry */
@@ -78,7 +77,7 @@ long rtc_serve_alarm(struct tacet_service *s, uint64_t at, uint64_t bits, unsign
 	long slot;
 
 	(void)ntfn; /* taken below */
-	if (!bits || bits >> 63 || !tacet_session_get(&sessions, s->badge))
+	if (!bits || bits >> 63 || !tacet_session_is_open(&sessions, s->badge))
 		return -TACET_EINVAL; /* bits: none, or bit 63 (reserved); or no session */
 	for (int i = 0; i < RTC_ALARMS_MAX; i++) {
 		if (alarms[i].slot)
@@ -117,7 +116,7 @@ int main(void)
 		err = tacet_service_open(&service, "rtc", TACET_RIGHT_WRITE | TACET_RIGHT_GRANT |
 					 INIT_BADGE_CLIENTS, &rtc);
 	if (!err)
-		err = tacet_service_sessions(&service, &sessions, no_state, 1, ended);
+		err = tacet_service_sessions(&service, &sessions, NULL, 0, ended);
 	if (!err)
 		err = tacet_service_run(&service, rtc_dispatch, event);
 	printf("rtc: %s\n", tacet_strerror(err));

@@ -280,6 +280,29 @@ static void test_every_badge(void **unused)
 	assert_int_equal(slots_used, 0);
 }
 
+static void stateless_ended(struct tacet_sessions *t, unsigned long badge, void *st)
+{
+	(void)t;
+	assert_null(st);
+	ends[badge]++;
+}
+
+/* A table that keeps no state (rtc's, pci's, blk's): open, is_open, get's NULL, the end. */
+static void test_stateless(void **unused)
+{
+	(void)unused;
+	tacet_sessions_init(&table, NULL, 0, stateless_ended, NTFN);
+	assert_int_equal(tacet_session_open(&table, 9, PROC_A), 0);
+	assert_true(tacet_session_is_open(&table, 9));
+	assert_false(tacet_session_is_open(&table, 8));
+	assert_false(tacet_session_is_open(&table, 0));
+	assert_null(tacet_session_get(&table, 9));
+	assert_int_equal(tacet_sessions_notified(&table, process_ends(1000)), 0);
+	assert_false(tacet_session_is_open(&table, 9));
+	assert_int_equal(ends[9], 1);
+	assert_int_equal(slots_used, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +313,7 @@ int main(void)
 		cmocka_unit_test_setup(test_reopen_fresh_state, setup),
 		cmocka_unit_test_setup(test_refusals_change_nothing, setup),
 		cmocka_unit_test_setup(test_every_badge, setup),
+		cmocka_unit_test_setup(test_stateless, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

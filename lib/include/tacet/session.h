@@ -23,7 +23,8 @@
 #define TACET_SESSION_BITS       (((1ul << TACET_SESSIONS_MAX) - 1) << 2)
 
 struct tacet_sessions {
-	void *state;          /* TACET_SESSIONS_MAX * size bytes: badge b's at (b - 1) * size */
+	void *state;          /* TACET_SESSIONS_MAX * size bytes: badge b's at (b - 1) * size;
+			       * NULL (size 0): the server keeps nothing a session */
 	unsigned long size;
 	/* the session of badge ends (state: its state); may be NULL */
 	void (*ended)(struct tacet_sessions *t, unsigned long badge, void *state);
@@ -45,7 +46,9 @@ void tacet_sessions_init(struct tacet_sessions *t, void *state, unsigned long si
 long tacet_session_open(struct tacet_sessions *t, unsigned long badge, unsigned long process);
 /* End badge's session: 0, or -TACET_EINVAL if none is open. */
 long tacet_session_close(struct tacet_sessions *t, unsigned long badge);
-/* Badge's state if its session is open, else NULL. */
+/* Whether badge has a session open. */
+int tacet_session_is_open(const struct tacet_sessions *t, unsigned long badge);
+/* Badge's state if its session is open (and the table keeps state), else NULL. */
 void *tacet_session_get(struct tacet_sessions *t, unsigned long badge);
 /* Bits taken from the notification: the sessions whose process ended end. Returns the other
  * bits, for the device. */
