@@ -183,6 +183,9 @@ DTB := $(BUILD)/dts/$(DTB_NAME).dtb
 BAD_DTB_BASE_NAME := $(call dtb_name,aclint,4,128M,)
 # The dump rule knows a tree's arguments only for the machines named here (a hash cannot be
 # undone): this make's, and the tests' usual one, which the malformed trees are made from.
+# The dump's QEMU reads nothing, but -nographic sets the terminal of its standard input raw:
+# from a background process group (`timeout make qemu`, a test runner's make) that stops it
+# with SIGTTOU for good, so its input is /dev/null (dtb/dump-in-background-group).
 $(BUILD)/dts/$(DTB_NAME).qemu.dtb: DUMP_ARGS := \
 	$(call dtb_args,$(VARIANT),$(SMP),$(MEM),$(MACHINE_EXTRA))
 $(BUILD)/dts/$(BAD_DTB_BASE_NAME).qemu.dtb: DUMP_ARGS := $(call dtb_args,aclint,4,128M,)
@@ -196,7 +199,8 @@ $(BUILD)/dts/%.qemu.dtb:
 	$(if $(DUMP_ARGS),,$(error $@ is no tree of this make's machine: \
 		ask for a tree by VARIANT, SMP, MEM and QEMU_EXTRA with make dtbs or print-dtb))
 	@mkdir -p $(@D)
-	$(QEMU) $(DUMP_ARGS) -machine dumpdtb=$@ -nographic >$@.log 2>&1 || { cat $@.log; exit 1; }
+	$(QEMU) $(DUMP_ARGS) -machine dumpdtb=$@ -nographic </dev/null >$@.log 2>&1 || \
+		{ cat $@.log; exit 1; }
 $(BUILD)/dts/tacet.dtbo: dts/tacet.dtso
 	@mkdir -p $(@D)
 	dtc -q -@ -I dts -O dtb -o $@ $<
@@ -247,9 +251,10 @@ qemu: deps
 run: $(RUN_KERNEL) userspace dtbs $(if $(findstring $(QEMU_DISK),$(MACHINE_EXTRA)),$(QEMU_DISK))
 	$(QEMU_RUN)
 
+# QEMU runs in the background while gdb has the terminal: its console input is /dev/null.
 gdb: deps
 	@$(MAKE) --no-print-directory $(RUN_KERNEL) userspace dtbs
-	$(QEMU_RUN) -S -gdb tcp::1234 & \
+	$(QEMU_RUN) -S -gdb tcp::1234 </dev/null & \
 	gdb-multiarch -q $(RUN_KERNEL_DIR)/kernel.elf -ex 'set architecture riscv:rv64' \
 		-ex 'target remote :1234'; kill %1 2>/dev/null || true
 

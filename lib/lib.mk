@@ -21,8 +21,10 @@ LIBTACET := $(BUILD)/lib/libtacet.a
 LIBTACET_SRCS := lib/stdio.c lib/exit.c lib/heap.S lib/strerror.c lib/names.c lib/console.c lib/pci.c
 LIBTACET_SRCS += lib/slot.c lib/va.c lib/dma.c lib/device.c lib/compatible.c lib/time.c
 LIBTACET_SRCS += lib/service.c lib/session.c lib/rtc.c lib/thread.c
+# quiesce descriptions: the interpreter, and its MMIO side (<tacet/quiesce.h>)
+LIBTACET_SRCS += lib/quiesce.c lib/quiesce_mmio.c
 # the virtio-mmio transport and split virtqueues (docs/virtio.md)
-LIBTACET_SRCS += lib/virtio.c lib/virtio_queue.c
+LIBTACET_SRCS += lib/virtio.c lib/virtio_queue.c lib/virtio_id.c
 # the entropy service's client (servers/rng)
 LIBTACET_SRCS += lib/random.c
 # the block service's client (servers/blk)

@@ -4,9 +4,17 @@
  * space. State lives in the caller's struct virtio_device; one thread per device, no locks.
  * The split rings themselves are virtio_queue.c's. */
 #include <tacet.h>
+#include <tacet/quiesce.h>
 #include <tacet/virtio.h>
 
-#define RESET_READS 1000 /* reads of Status while waiting for a reset to finish */
+/* How a transport is made quiet, by a driver (virtio_reset) and by init at its death: if a
+ * device is attached, Status 0, then read back until the device says 0 (the reset is done: it
+ * has forgotten its queues and writes no buffer any more). */
+TACET_QUIESCE(virtio_mmio_quiesce, VIRTIO_MMIO_COMPATIBLE,
+	      TACET_QUIESCE_ONLY_IF(VIRTIO_MMIO_MAGIC_VALUE, 0xffffffffu, VIRTIO_MMIO_MAGIC),
+	      TACET_QUIESCE_STOP_IF(VIRTIO_MMIO_DEVICE_ID, 0xffffffffu, 0),
+	      TACET_QUIESCE_W32(VIRTIO_MMIO_STATUS, 0),
+	      TACET_QUIESCE_POLL(VIRTIO_MMIO_STATUS, 0xffffffffu, 0));
 
 /* The registers are 32 bits wide, little-endian; the kit's accessors carry the fences (a
  * register write after the memory the device reads, a register read before the memory reads
@@ -32,16 +40,12 @@ static long fail(struct virtio_device *dev, long err, const char *why)
 	return err;
 }
 
-/* Writing 0 resets the device; it says the reset is done by reading 0 back. */
 long virtio_reset(volatile void *regs)
 {
-	volatile uint8_t *r = regs;
+	const char *why;
+	long r = tacet_quiesce_apply(&virtio_mmio_quiesce, regs, VIRTIO_MMIO_CONFIG, &why);
 
-	mmio_write32(r + VIRTIO_MMIO_STATUS, 0);
-	for (int i = 0; i < RESET_READS; i++)
-		if (mmio_read32(r + VIRTIO_MMIO_STATUS) == 0)
-			return 0;
-	return -TACET_EBUSY;
+	return r < 0 ? r : 0;
 }
 
 void virtio_close(struct virtio_device *dev)
@@ -207,4 +211,28 @@ uint64_t virtio_config_read(struct virtio_device *dev, unsigned int offset, unsi
 		v = config_once(dev, offset, size);
 	} while (reg_read(dev, VIRTIO_MMIO_CONFIG_GENERATION) != gen);
 	return v;
+}
+
+long virtio_config_write(struct virtio_device *dev, unsigned int offset, unsigned int size,
+			 uint64_t value)
+{
+	volatile uint8_t *cfg = dev->regs + VIRTIO_MMIO_CONFIG + offset;
+
+	if ((size != 1 && size != 2 && size != 4 && size != 8) || offset % size)
+		return -TACET_EINVAL;
+	switch (size) {
+	case 1:
+		mmio_write8(cfg, (uint8_t)value);
+		break;
+	case 2:
+		mmio_write16(cfg, (uint16_t)value);
+		break;
+	case 4:
+		mmio_write32(cfg, (uint32_t)value);
+		break;
+	default:
+		mmio_write32(cfg, (uint32_t)value);
+		mmio_write32(cfg + 4, (uint32_t)(value >> 32));
+	}
+	return 0;
 }

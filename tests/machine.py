@@ -1,5 +1,6 @@
 """machine.py: the device tree for one QEMU machine, as the Makefile makes it (make print-dtb),
-and the kernel a boot loads, for tests/run.py and tests/bench/bench.py. QEMU does not fix the
+the kernel a boot loads, and the deterministic machine's flags (icount_args), for tests/run.py,
+tests/bench/bench.py and tools/trace/trace.py. QEMU does not fix the
 memory or devices of a tree given with -dtb, so a boot must get the tree dumped from exactly
 the machine it starts: the Makefile names each tree after the machine's variant, harts, memory
 and extra arguments."""
@@ -15,6 +16,19 @@ _trees = {}
 # kernel/test, which boot arguments choose with test=NAME).
 KERNELS = {"shipped": "build", "test": "build/test"}
 IN_KERNEL_TEST = re.compile(r"(?:^|\s)test=")
+
+
+def icount_args(typed=False):
+    """QEMU's flags for the deterministic machine, the one definition (tests/run.py's icount
+    cases, the benchmarks, make trace): guest time is the retired-instruction count (-icount
+    shift=0: one instruction a nanosecond), QEMU's random seed is fixed, and the RTC reads the
+    guest's clock (-rtc clock=vm; on the host's, an alarm set in RTC time fires at the host's
+    pace while guest time races through an idle wait, and RTC figures are noise). typed: the
+    run types at the console, so a hart idles with sleep=on (with sleep=off QEMU 7.2 never
+    delivers a typed key, nor a monitor command, to an idle machine: the run waits for its
+    whole timeout)."""
+    return ["-icount", f"shift=0,align=off,sleep={'on' if typed else 'off'}", "-seed", "1",
+            "-rtc", "clock=vm"]
 
 
 def kernel_for(bootargs):

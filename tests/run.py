@@ -17,15 +17,17 @@ import argparse
 import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 import cases as qemu_cases  # noqa: E402
-from machine import dtb_for_machine, kernel_image  # noqa: E402
+from machine import dtb_for_machine, icount_args, kernel_image  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build")
 LOGS = os.path.join(BUILD, "test-logs")
@@ -256,9 +258,12 @@ def initrd_for(c):
     return make(c["initrd"])
 
 
-def qemu_command(c, dtb, initrd):
+def qemu_command(c, dtb, initrd, monitor=None):
+    """QEMU's command line for case c; monitor: the path of the unix socket QEMU's monitor
+    listens on (None: no monitor)."""
+    monitor_arg = f"unix:{monitor},server=on,wait=off" if monitor else "none"
     cmd = ["qemu-system-riscv64", *MACHINES[c["variant"]], *QEMU_GLOBALS, "-smp", str(c["smp"]),
-           "-m", c["mem"], "-display", "none", "-monitor", "none", "-serial", "stdio",
+           "-m", c["mem"], "-display", "none", "-monitor", monitor_arg, "-serial", "stdio",
            "-bios", OPENSBI, "-kernel", kernel_image(ROOT, c["kernel"]), "-dtb", dtb]
     if initrd:
         cmd += ["-initrd", initrd]
@@ -266,17 +271,62 @@ def qemu_command(c, dtb, initrd):
         cmd += ["-append", c["bootargs"]]
     cmd += c.get("qemu_args", [])
     if c.get("icount"):
-        cmd += ["-icount", "shift=0,align=off,sleep=off", "-seed", "1"]
+        cmd += icount_args(typed=bool(c["input"] or c["monitor_input"]))
     return cmd
 
 
-def boot(cmd, timeout, console_input, stop_on=()):
+def input_steps(steps):
+    """A case's console_input or monitor_input as a list of (pattern, text)."""
+    return [] if steps is None else (list(steps) if isinstance(steps, list) else [steps])
+
+
+def step_due(steps, out):
+    """Whether the first step's pattern (a regular expression, or a function of the output)
+    was printed."""
+    return steps and (steps[0][0](out) if callable(steps[0][0]) else re.search(steps[0][0], out))
+
+
+class Monitor:
+    """QEMU's monitor (HMP) on a unix socket (qemu_command's monitor): send() connects at its
+    first command, sends it as a line; what the monitor answers is kept, the transcript."""
+
+    def __init__(self, path):
+        self.path, self.sock, self.chunks = path, None, []
+
+    def send(self, command):
+        import socket
+        if self.sock is None:
+            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.sock.connect(self.path)  # QEMU listens before the guest runs
+            threading.Thread(target=self.read, daemon=True).start()
+        self.sock.sendall(command.encode() + b"\n")
+
+    def read(self):
+        try:
+            self.chunks.extend(iter(lambda: self.sock.recv(4096), b""))
+        except OSError:  # closed under it
+            pass
+
+    def transcript(self):
+        """What the monitor answered, less the echo of each command (its line editing's)."""
+        text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]|\r", "", b"".join(self.chunks).decode(
+            errors="replace"))
+        return "\n".join(line for line in text.splitlines() if not line.startswith("(qemu)"))
+
+    def close(self):
+        if self.sock is not None:
+            self.sock.close()
+
+
+def boot(cmd, timeout, console_input, stop_on=(), monitor=None, monitor_input=None):
     """Run QEMU to its exit; console_input is (pattern, text) or a list of them: type each
     text once its pattern (a regular expression, or a function of the output) was printed, in
-    order. Once a pattern of stop_on is printed the case
+    order. monitor_input likewise, but each text a command to QEMU's monitor, on the unix
+    socket monitor (qemu_command's). Once a pattern of stop_on is printed the case
     has failed whatever comes next: QEMU is stopped a second later, rather than left to wait
     for input that will never be typed. Returns (output, exit status or None, timed out?, what
-    was typed: one line per step, typed (where in the output, when) or never typed)."""
+    was typed: one line per step, typed (where in the output, when) or never typed, then the
+    monitor's transcript if it had a command)."""
     proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     chunks = []
@@ -284,19 +334,24 @@ def boot(cmd, timeout, console_input, stop_on=()):
         lambda: proc.stdout.read1(4096), b"")), daemon=True)
     reader.start()
     deadline = time.monotonic() + timeout
-    steps = [] if console_input is None else (
-        list(console_input) if isinstance(console_input, list) else [console_input])
+    steps, commands = input_steps(console_input), input_steps(monitor_input)
+    mon = Monitor(monitor) if commands else None
     failed_at, seen, out, typed, start = None, 0, "", [], time.monotonic()
     while proc.poll() is None and time.monotonic() < deadline:
         if len(chunks) != seen:  # read again only what changed
             seen = len(chunks)
             out = b"".join(chunks).decode(errors="replace")
-        if steps and (steps[0][0](out) if callable(steps[0][0]) else re.search(steps[0][0], out)):
+        if step_due(steps, out):
             text = steps.pop(0)[1]
             proc.stdin.write(text.encode())
             proc.stdin.flush()
             typed.append(f"typed {text!r} after {len(out)} characters of output, at "
                          f"{time.monotonic() - start:.2f}s")
+        if step_due(commands, out):
+            text = commands.pop(0)[1]
+            mon.send(text)
+            typed.append(f"sent {text!r} to the monitor after {len(out)} characters of output, "
+                         f"at {time.monotonic() - start:.2f}s")
         if failed_at is None and any(re.search(p, out) for p in stop_on):
             failed_at = time.monotonic()
         if failed_at is not None and time.monotonic() > failed_at + 1:
@@ -309,7 +364,10 @@ def boot(cmd, timeout, console_input, stop_on=()):
     reader.join(timeout=2)
     typed += [f"never typed {text!r}: "
               f"{pattern if isinstance(pattern, str) else getattr(pattern, '__name__', pattern)}"
-              f" never came" for pattern, text in steps]
+              f" never came" for pattern, text in steps + commands]
+    if mon:
+        mon.close()
+        typed.append("the monitor's transcript:\n" + mon.transcript())
     return b"".join(chunks).decode(errors="replace"), proc.returncode, timed_out, typed
 
 
@@ -318,9 +376,16 @@ def run_qemu_case(results, c):
     for target in c.get("needs", ()):
         make(target)
     dtb = dtb_for(c)
-    cmd = qemu_command(c, dtb, initrd_for(c))
+    monitor_dir = tempfile.mkdtemp(prefix="tacet-mon-") if c["monitor_input"] else None
+    monitor = os.path.join(monitor_dir, "monitor") if monitor_dir else None
+    cmd = qemu_command(c, dtb, initrd_for(c), monitor)
     start = time.monotonic()
-    out, status, timed_out, typed = boot(cmd, c["timeout"], c["input"], c["forbid"])
+    try:
+        out, status, timed_out, typed = boot(cmd, c["timeout"], c["input"], c["forbid"],
+                                             monitor, c["monitor_input"])
+    finally:
+        if monitor_dir:
+            shutil.rmtree(monitor_dir, ignore_errors=True)
     took = time.monotonic() - start
     out = out.replace("\r\n", "\n")
     log = os.path.join(LOGS, f"qemu-{c['name']}.log")
@@ -409,13 +474,70 @@ def run_dtb_checks(results, pattern):
 
     check("dtb/make-qemu-follows-MEM", mem)
     check("dtb/make-qemu-follows-QEMU_EXTRA", extra)
+    check("dtb/dump-in-background-group", dump_in_background_group)
+
+
+# A machine no other test dumps, so that its tree is dumped afresh here.
+BACKGROUND_DUMP_ARGS = ("VARIANT=aclint", "SMP=3", "MEM=96M", "QEMU_DEVICES=", "QEMU_EXTRA=")
+BACKGROUND_DUMP_WAIT = 30  # seconds; the dump takes well under one
+
+
+def dump_in_background_group():
+    """`timeout make dtbs` on a terminal must finish: timeout runs make in a process group of
+    its own, a background one, and a QEMU there that touches the terminal is stopped (SIGTTOU)
+    for good. The terminal is a pseudo-terminal this test opens, the controlling terminal of
+    a session of its own (sh, in the foreground group); the tree is removed first so that the
+    dump runs. (ok, why)."""
+    import fcntl
+    import termios
+    status, out = run_make("-n", "print-dtb", *BACKGROUND_DUMP_ARGS)
+    dtb = re.search(r"^echo (\S+)\.dtb$", out, re.M)
+    if status != 0 or not dtb:
+        return False, f"make -n print-dtb names no tree:\n{out}"
+    for path in (dtb.group(1) + ".qemu.dtb", dtb.group(1) + ".dtb"):
+        if os.path.exists(os.path.join(ROOT, path)):
+            os.remove(os.path.join(ROOT, path))
+    master, slave = os.openpty()
+    script = (f'timeout {BACKGROUND_DUMP_WAIT * 2} make -s --no-print-directory dtbs "$@"; '
+              'echo "make dtbs: exit $?"')
+    proc = subprocess.Popen(["sh", "-c", script, "sh", *BACKGROUND_DUMP_ARGS], cwd=ROOT,
+                            stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+                            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+    os.close(slave)
+    try:
+        proc.wait(timeout=BACKGROUND_DUMP_WAIT)
+        finished = True
+    except subprocess.TimeoutExpired:
+        finished = False
+        proc.kill()  # its background group, orphaned with a stopped member, gets SIGHUP
+        proc.wait()
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    text = out.decode(errors="replace").replace("\r", "").strip()
+    if not finished:
+        return False, (f"timeout make dtbs on a terminal had not finished after "
+                       f"{BACKGROUND_DUMP_WAIT}s: the dump's QEMU stopped by SIGTTOU in "
+                       f"timeout's background process group? {text!r}")
+    return "make dtbs: exit 0" in text, f"timeout make dtbs on a terminal: {text!r}"
 
 
 # The recorded ring the converter's check reads (tests/trace/uart-smp2.log: `trace dump` of a
-# 2-hart boot of init and the console under -icount, trace=on) and what its conversion holds.
+# 2-hart boot of init, the console and hello under -icount, trace=on, typed once hello had
+# ended: `tools/trace/trace.py record --smp 2 --bootargs "init.run=^uart=console:ns16550a,hello/50"
+# --until "init: server hello finished with status 0"`) and what its conversion holds: hello's
+# runs named by its THREAD event, though the dump's live threads no longer list it.
 TRACE_FIXTURE = os.path.join(ROOT, "tests", "trace", "uart-smp2.log")
-TRACE_FIXTURE_EXPECT = {"events": {"0": 31, "1": 1}, "irq_count_trace": {"10": 8}, "flows": 1,
-                        "slices": {"idle": 2, "run": 5, "top half": 8}}
+TRACE_FIXTURE_EXPECT = {"events": {"0": 87, "1": 1}, "irq_count_trace": {"10": 18}, "flows": 1,
+                        "slices": {"idle": 1, "run": 21, "top half": 18},
+                        "runs": ["hello:4", "init:1", "init:2", "uart:3"]}
 # make trace's default scenario: edu_trace's 1,000 interrupts in each of four drivers, on the
 # lines of the edu devices in slots 1-4 (one driver may run twice on the first free device).
 TRACE_EDU_LINES = (32, 33, 34, 35)
@@ -450,7 +572,9 @@ def run_trace_checks(results, pattern, qemu):
             o = t["otherData"]
             got = {"events": o["events"], "irq_count_trace": o["irq_count_trace"],
                    "flows": o["flows"], "slices": {k: v for k, v in counts(t).items()
-                                                   if k in ("idle", "run", "top half")}}
+                                                   if k in ("idle", "run", "top half")},
+                   "runs": sorted({e["name"] for e in t["traceEvents"]
+                                   if e["ph"] == "X" and e["cat"] == "run"})}
             if got != TRACE_FIXTURE_EXPECT:
                 p.append(f"converted {got}, expected {TRACE_FIXTURE_EXPECT}")
         except (trace_tool.TraceError, OSError, KeyError, ValueError) as e:
@@ -483,7 +607,7 @@ def run_trace_checks(results, pattern, qemu):
 
 def run_bench_checks(results, stress=False):
     """The benchmarks must give the same figures on every run, and each figure must stay
-    within its budget (tests/bench/budgets.json): boot them all twice, check both. The stress
+    within its budget (tests/bench/benchmarks.py): boot them all twice, check both. The stress
     benchmarks (bench.py --stress, 4 and 8 harts, seconds where the others take a fraction of
     one) are cases of their own: bench/stress-deterministic, bench/stress-budgets, and
     bench/stress-same-hart-bound (every same-hart sample at or under issue 16's 10,000
@@ -512,6 +636,9 @@ def run_bench_checks(results, stress=False):
         results.report("bench/masked-threaded", "bench: masked-threaded: every" in out,
                        f"a relation of the masked-vs-threaded experiment does not hold "
                        f"(build/test-logs/{log})\n{tail}")
+        results.report("bench/service-loop", "bench: service-loop: a service" in out,
+                       f"an interrupt reaches a service loop's driver slower than a plain "
+                       f"waiter (build/test-logs/{log})\n{tail}")
         results.report("bench/scaling", "bench: scaling:" in out and
                        "bench: FAIL scaling" not in out,
                        f"a scaling curve misses issue 18's goal (build/test-logs/{log})\n{tail}")
@@ -530,14 +657,15 @@ def check_charts():
     import xml.etree.ElementTree as ET
     sys.path.insert(0, os.path.join(ROOT, "tests", "bench"))
     sys.dont_write_bytecode = True
-    import bench
+    import benchmarks  # every figure's declaration: which charts show it
+    figures = benchmarks.figures()
     names = {
         "latency.svg": ["Latency", "seL4 IPC call+reply", "seL4 signal -> waiting thread",
-                        "xv6 null system call", "seL4 IRQ -> user handler", "null_syscall",
-                        "ipc_call_reply_same_hart", "irq_raise_to_server_same_hart"],
-        "histograms.svg": ["Histograms", "null_syscall", "ipc_call_reply_same_hart",
-                           "irq_raise_to_server_same_hart", "irq_top_half"],
-        "scaling.svg": ["Scaling curves", *(f"{prefix}_N" for prefix in bench.SCALING)],
+                        "xv6 null system call", "seL4 IRQ -> user handler",
+                        *(f.name for f in figures if f.latency),
+                        *(f.latency for f in figures if f.latency)],
+        "histograms.svg": ["Histograms", *(f.name for f in figures if f.histogram)],
+        "scaling.svg": ["Scaling curves", *(f"{prefix}_N" for prefix in benchmarks.SCALING)],
     }
     for chart, wanted in names.items():
         path = os.path.join(ROOT, "build", "bench", chart)

@@ -1,9 +1,9 @@
 /* entry.c: the generic side of every way in from user mode (entry.h): the BKL, the fast paths
  * of the commonest system calls and of an interrupt's direct delivery (core/fastpath.h,
- * irq/irq_fast.h: inline here, and only here), and the general paths (syscall_dispatch, the
+ * irq/irq_inline.h: inline here, and only here), and the general paths (syscall_dispatch, the
  * port's interrupt dispatch, thread_fault) otherwise. What runs next is the scheduler's
  * decision (core/sched.c) except where a fast path switches directly, by sched.h's rules.
- * kernel/core is built with -fno-jump-tables (Makefile): fast_syscall's five compares cost less
+ * kernel/core is built with -fno-jump-tables (Makefile): fast_syscall's seven compares cost less
  * than a jump table on the hottest paths. Interrupts masked; BKL taken here, released on the
  * way out. */
 #include "core/entry.h"
@@ -12,7 +12,8 @@
 #include "core/sched.h"
 #include "core/syscall.h"
 #include "irq/irq.h"
-#include "irq/irq_fast.h"
+#include "irq/irq_inline.h"
+#include "object/reaper.h"
 #include "object/thread.h"
 #include "core/trace.h"
 
@@ -32,7 +33,42 @@ static inline __attribute__((always_inline)) int fast_syscall(struct hart *me, s
 		return irq_ack_wait_fast(me, t);
 	if (nr == TACET_SYS_WAIT)
 		return fastpath_wait(me, t);
+	if (nr == TACET_SYS_RECV) /* a service loop's: a receive, after an acknowledgement */
+		return fastpath_recv(me, t);
+	if (nr == TACET_SYS_IRQ_ACK)
+		return irq_ack_fast(me, t);
 	return FAST_NO;
+}
+
+/* Run the call in t's registers (a7 = number) through the table (syscall.h); results go to t's
+ * registers. Inline: a call of its own cost every slow system call its prologue. */
+static inline __attribute__((always_inline)) void syscall_dispatch(struct thread *t)
+{
+	unsigned long n = arch_ctx_syscall_nr(&t->ctx);
+
+	this_hart()->syscalls++;
+	/* a teardown another hart is running, preempted (its hart let this one in), or one this
+	 * thread's call left: end it first, so that no call sees objects half-way through their
+	 * end (a leak check, a process watched ending, memory its budget will get back...); if a
+	 * thread more urgent than this one is ready here meanwhile, this call waits (it has done
+	 * nothing yet, or it is a resume: made again as it is) */
+	if (reaper_pending()) {
+		if (!sched_reap_call()) {
+			if (t->state == TACET_THREAD_RUNNING)
+				arch_ctx_restart_syscall(&t->ctx);
+			return;
+		}
+		if (t->state == TACET_THREAD_DEAD)
+			return; /* ended by another hart while the lock was let go */
+	}
+	if (n >= TACET_SYS_COUNT || !syscall_table[n]) {
+		syscall_ret(t, -TACET_ENOSYS);
+		return;
+	}
+	syscall_table[n](t);
+	/* what the call left to end: its caller sees one call that ended it all */
+	if (!sched_reap_call())
+		syscall_hold_back(t);
 }
 
 void trap_syscall(struct trap_frame *tf)
@@ -80,7 +116,7 @@ void trap_interrupt(struct trap_frame *tf)
 		trace_event(TACET_TRACE_IRQ, NULL, NULL, 0); /* direct: the line is w's irq_woken_by */
 		arch_return_to_user(me->user_ctx);
 	}
-	if (!me->need_resched && t->state == TACET_THREAD_RUNNING && !irq_reports_due) {
+	if (!me->need_resched && t->state == TACET_THREAD_RUNNING && !irq_disabled_unreported) {
 		/* nothing here outranks t (a woken thread runs elsewhere or waits its turn): t goes
 		 * on, no scheduler pass; a TLB shootdown answered while waiting for the BKL may have
 		 * moved the hart to the kernel's tables */

@@ -61,12 +61,12 @@ static inline bool sched_reap_call(void)
 _Noreturn void sched_exit_to_user(void);
 extern struct runqueue runqueues[MAX_HARTS];
 
-/* What a system call's fast path did (fastpath.h, irq/irq_fast.h): nothing (the slow path
+/* What a system call's fast path did (fastpath.h, irq/irq_inline.h): nothing (the slow path
  * runs), or done: return to user mode on this hart's current thread, directly or through the
  * scheduler (a thread to run may have been readied, or nothing is left to run). */
 enum { FAST_NO = 0, FAST_DONE = 1, FAST_SCHEDULE = 2 };
 
-/* Fast paths (fastpath.h, irq/irq_fast.h): may `next` run on this hart right now, ahead of
+/* Fast paths (fastpath.h, irq/irq_inline.h): may `next` run on this hart right now, ahead of
  * every READY one? Then switch to it directly, no run queue involved (prev no longer runs). */
 static inline __attribute__((always_inline)) bool sched_may_switch_to(const struct hart *me,
 								      const struct thread *next)

@@ -161,11 +161,10 @@ static void sys_trace(struct thread *t)
 	syscall_ret(t, trace_control(ARG(t, 0)));
 }
 
-typedef void (*syscall_fn)(struct thread *t);
 
 static void sys_resume(struct thread *t);
 
-static const syscall_fn syscalls[TACET_SYS_COUNT] = {
+const syscall_fn syscall_table[TACET_SYS_COUNT] = {
 	[TACET_SYS_NULL] = sys_null,
 	[TACET_SYS_DEBUG_WRITE] = sys_debug_write,
 	[TACET_SYS_EXIT] = sys_exit,
@@ -243,31 +242,3 @@ static void sys_resume(struct thread *t)
 		syscall_ret(t, (long)t->resume_ret);
 }
 
-void syscall_dispatch(struct thread *t)
-{
-	unsigned long n = arch_ctx_syscall_nr(&t->ctx);
-
-	this_hart()->syscalls++;
-	/* a teardown another hart is running, preempted (its hart let this one in), or one this
-	 * thread's call left: end it first, so that no call sees objects half-way through their
-	 * end (a leak check, a process watched ending, memory its budget will get back...); if a
-	 * thread more urgent than this one is ready here meanwhile, this call waits (it has done
-	 * nothing yet, or it is a resume: made again as it is) */
-	if (reaper_pending()) {
-		if (!sched_reap_call()) {
-			if (t->state == TACET_THREAD_RUNNING)
-				arch_ctx_restart_syscall(&t->ctx);
-			return;
-		}
-		if (t->state == TACET_THREAD_DEAD)
-			return; /* ended by another hart while the lock was let go */
-	}
-	if (n >= TACET_SYS_COUNT || !syscalls[n]) {
-		syscall_ret(t, -TACET_ENOSYS);
-		return;
-	}
-	syscalls[n](t);
-	/* what the call left to end: its caller sees one call that ended it all */
-	if (!sched_reap_call())
-		syscall_hold_back(t);
-}

@@ -9,8 +9,10 @@
 #include "arch.h"
 #include "object/thread.h"
 
-/* Run the call in t's registers (a7 = number); results go to t's registers. */
-void syscall_dispatch(struct thread *t);
+/* The system calls by number (a7), NULL where none; entry.c's general path runs them
+ * (syscall_dispatch, inline there: it is every slow call's way in). */
+typedef void (*syscall_fn)(struct thread *t);
+extern const syscall_fn syscall_table[TACET_SYS_COUNT];
 
 /* t's call, not over, waits for a more urgent thread of this hart (sched_more_urgent_here): t
  * makes TACET_SYS_RESUME when it next runs (its a7 changed, its pc back on the ecall), which

@@ -23,7 +23,9 @@
 #include "core/platform.h"
 #include "core/timer.h"
 #include "irq/irq.h"
+#include "object/process.h"
 #include "object/thread.h"
+#include "lib/kstring.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
 #include <tacet/abi.h>
@@ -83,6 +85,29 @@ static uint32_t line_of(unsigned long d)
 	return ((const struct irq_desc *)d)->irq;
 }
 
+_Static_assert(sizeof(struct tacet_trace_thread) == sizeof(struct tacet_trace_event) &&
+		       offsetof(struct tacet_trace_thread, name) ==
+			       offsetof(struct tacet_trace_event, since) &&
+		       offsetof(struct tacet_trace_thread, tid) ==
+			       offsetof(struct tacet_trace_event, a) &&
+		       offsetof(struct tacet_trace_thread, name_end) ==
+			       offsetof(struct tacet_trace_event, b),
+	       "a THREAD event is read as struct tacet_trace_thread");
+
+/* A THREAD event: the thread's id and its process's name (struct tacet_trace_thread). */
+static void thread_event(struct tacet_trace_event *e, const struct thread *t)
+{
+	struct tacet_trace_thread *te = (struct tacet_trace_thread *)e;
+	char name[TACET_TRACE_NAME_MAX] = { 0 };
+
+	for (unsigned int i = 0; i < sizeof(name) && i < PROCESS_NAME_MAX && t->proc->name[i]; i++)
+		name[i] = t->proc->name[i];
+	te->kind = TACET_TRACE_THREAD;
+	te->tid = t->tid;
+	memcpy(te->name, name, sizeof(te->name));
+	memcpy(te->name_end, name + sizeof(te->name), sizeof(te->name_end));
+}
+
 void trace_record(unsigned long kind, unsigned long a, unsigned long b, unsigned long since)
 {
 	struct hart *me = this_hart();
@@ -98,6 +123,11 @@ void trace_record(unsigned long kind, unsigned long a, unsigned long b, unsigned
 	}
 	e = &r->ev[n];
 	e->ts = arch_cycles();
+	if (kind == TACET_TRACE_THREAD) {
+		thread_event(e, (const struct thread *)a);
+		__atomic_store_n(&r->count, n + 1, __ATOMIC_RELEASE);
+		return;
+	}
 	e->since = kind == TACET_TRACE_IRQ ? me->trap_cycle : since;
 	e->kind = (uint32_t)kind;
 	if (kind == TACET_TRACE_SWITCH || (kind == TACET_TRACE_IRQ && !a)) {

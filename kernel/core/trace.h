@@ -10,7 +10,7 @@
  * a direct delivery, after the switch to the thread it woke: the hart's current thread, woken
  * by its irq_woken_by); SIGNAL: the thread woken (or NULL), the wake's stamp (non-zero: a top
  * half's); SWITCH: NULL (after the switch: the hart's current thread), why; ACK: the struct irq_desc, handled; CALL, REPLY: the thread (or
- * NULL); BKL: since = the wait's start. */
+ * NULL); BKL: since = the wait's start; THREAD: the thread made. */
 #ifndef KERNEL_CORE_TRACE_H
 #define KERNEL_CORE_TRACE_H
 

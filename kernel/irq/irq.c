@@ -1,9 +1,10 @@
 /* irq.c: the generic interrupt layer's descriptors and top half. Owns irq_descs[] (one struct
  * irq_desc per line, made at boot, never freed) and the controller's operations. The rest of
- * the layer, by concern: irq_bind.c (binding, acknowledgements, detection's history, the
- * system calls), hardirq.c (fast handlers, their storm rule and the nesting guard),
- * irq_stats.c (counts and the statistics export), irq_fast.h (the inline fast paths and the
- * acknowledgement they share with irq_bind.c). The BKL guards each line's state and binding;
+ * the layer, by concern: irq_bind.c (binding, acknowledgements, the system calls),
+ * spurious.c (detection: unhandled streaks, storms, irq_line_disable, the reports),
+ * hardirq.c (fast handlers and the nesting guard), irq_stats.c (counts and the statistics
+ * export), irq_inline.h (the IDLE -> PENDING transition and the acknowledgement both paths share,
+ * and the inline fast paths). The BKL guards each line's state and binding;
  * the top half takes it when it must signal (from user mode the trap path already holds it).
  * Statistics are per line, updated under the BKL by whichever hart takes the line; readers
  * (irq_info) hold it too.
@@ -13,7 +14,9 @@
  *   UNBOUND --irq_bind--> IDLE (routed to the binder's hart, or to the one irq_set_affinity
  *           chose while the line was free; unmasked); DISABLED instead if detection had
  *           disabled it and its history carries on (below)
- *   IDLE --fires--> top half: claim; mask; signal every binder; complete --> PENDING
+ *   IDLE --fires--> top half: claim; signal every binder; mask; complete --> PENDING
+ *           (irq_line_pend, irq_inline.h, for both ways of delivery: the general top half's
+ *           and the direct switch to a waiter or a service loop's bound thread)
  *   PENDING --the last binder's irq_ack--> IDLE: unmask (fires again at once if still asserted)
  *           (the ack says whether the interrupt was that binder's device: handled)
  *   PENDING --IRQ_UNHANDLED_LIMIT acks in a row say "not handled"--> DISABLED (masked,
@@ -50,7 +53,7 @@
  */
 #include "irq/irq.h"
 #include "irq/irqchip.h"
-#include "irq/irq_fast.h"
+#include "irq/irq_inline.h"
 #include "arch.h"
 #include "mm/kalloc.h"
 #include "object/notification.h"
@@ -88,35 +91,20 @@ void irq_init(void)
 	}
 }
 
-/* A fast handler's line, in the top half: more than IRQ_STORM_LIMIT within the window mask
- * it (no printing here: irq_report() says so later). */
-static void deliver(struct irq_desc *d)
+/* A threaded line fired: IDLE -> PENDING, every binder signalled with the trap's stamp.
+ * Any other state is spurious: the line was masked and should not have fired. */
+static void deliver(struct hart *me, struct irq_desc *d)
 {
-	arch_irq_mask(d->irq);
-	if (d->state == IRQ_IDLE) {
-		d->state = IRQ_PENDING;
-		d->acks_due = d->nbinders;
-		d->handled = false;
-		for (unsigned int i = 0; i < d->nbinders; i++) {
-			struct irq_binder *b = &d->binders[i];
-			struct thread *w = notification_signal_stamped(b->ntfn, b->badge,
-								       this_hart()->trap_cycle);
-
-			b->waiting = true;
-			if (w) {
-				w->irq_woken_by = d;
-				w->irq_woken_at = arch_cycles();
-				w->irq_running_at = 0;
-			}
-		}
-	} else {
-		/* unbound, pending or disabled: it should not have been able to fire */
+	if (d->state != IRQ_IDLE) {
+		arch_irq_mask(d->irq);
 		__atomic_fetch_add(&irq_spurious_total, 1, __ATOMIC_RELAXED);
+		return;
 	}
+	irq_line_pend(me, d, NULL);
 }
 
 /* The top half of a claimed line (NULL: the claim found none). BKL held. Inline: it is the
- * fast handlers' way in. */
+ * fast handlers' way in. A fast handler's line then meets the storm rule (hardirq.c). */
 static inline __attribute__((always_inline)) void top_half(struct hart *me, struct irq_desc *d)
 {
 	if (!d) {
@@ -131,7 +119,7 @@ static inline __attribute__((always_inline)) void top_half(struct hart *me, stru
 		irq_hardirq_exit(saved);
 		irq_fast_storm_check(d);
 	} else {
-		deliver(d);
+		deliver(me, d);
 	}
 	arch_irq_complete(&me->arch, d->irq);
 	irq_account(d, me);
@@ -167,4 +155,3 @@ void irq_external_idle(void)
 	top_half(me, irq_desc_get(arch_irq_claim(&me->arch)));
 	bkl_unlock();
 }
-

@@ -33,6 +33,13 @@ enum irq_state {
 #define IRQ_STORM_LIMIT 5000
 #define IRQ_STORM_WINDOW_US 100000
 
+/* Why detection disabled a line (spurious.c), until irq_report() has said so. */
+enum irq_disable_why {
+	IRQ_WHY_NONE,
+	IRQ_WHY_UNHANDLED, /* a threaded line: nobody handled IRQ_UNHANDLED_LIMIT in a row */
+	IRQ_WHY_STORM,     /* a fast handler's line: a storm (IRQ_STORM_LIMIT) */
+};
+
 /* One server bound to the line. */
 struct irq_binder {
 	struct notification *ntfn; /* a reference */
@@ -67,7 +74,7 @@ struct irq_desc {
 	uint32_t window_count;
 	bool disabled;              /* detection disabled it, no irq_enable since: a binder
 				     * finds it DISABLED (the state when bound) */
-	bool report_due;            /* the top half disabled it: irq_report() says so */
+	enum irq_disable_why unreported; /* detection disabled it: irq_report() says why */
 
 	uint64_t unhandled;         /* interrupts no binder handled (for ever: a statistic) */
 	uint64_t disabled_count;    /* times detection disabled it */
@@ -94,12 +101,13 @@ struct irq_hist {
 
 /* A descriptor for every line of the registered controller. Boot hart, after mm_init. */
 void irq_init(void);
-/* The external interrupt of this hart, from the trap code: claim, handle, complete. */
+/* The external interrupt of this hart, from the port's dispatch (a trap in the kernel, or the
+ * idle wait, which never holds the BKL there): claim, handle, complete. */
 void irq_external(void);
-/* The same from the idle wait, which woke with an external interrupt pending (sip.SEIP, so the
- * controller exists) and never holds the BKL there. */
+/* The same from the idle wait's own quick dispatch (trap.S: an external interrupt alone
+ * pending), which never holds the BKL there. */
 void irq_external_idle(void);
-/* The same, taken from user mode: irq_external_user() in irq_fast.h, which falls back to
+/* The same, taken from user mode: irq_external_user() in irq_inline.h, which falls back to
  * this for everything but the direct delivery: the top half of claimed line d (NULL: the claim
  * found none). BKL held. */
 void irq_top_half(struct hart *me, struct irq_desc *d);
@@ -158,20 +166,26 @@ uint64_t irq_wakes(const struct irq_desc *d);
 uint64_t irq_served(const struct irq_desc *d);
 /* External interrupts hart h has taken: its claims of every line, and those that found none. */
 uint64_t irq_hart_count(unsigned int h);
-/* Say on the console which lines the top half disabled since the last call (it never prints
- * itself). BKL held, outside the top half: the idle loop and the trap path call it. */
-void irq_report_due(void);
+/* Detection (spurious.c). Say on the console which lines it disabled since the last call, and
+ * why (it never prints where it disables: the top half, an acknowledgement). BKL held, outside
+ * the top half: the scheduler and the trap path call it (irq_report). */
+void irq_report_disabled(void);
+/* The one way a line is turned off: masked, DISABLED until irq_enable (rebinding finds it so),
+ * counted, and reported later. BKL held; from the top half too. */
+void irq_line_disable(struct irq_desc *d, enum irq_disable_why why);
+/* Detection forgets the line's history (a fresh driver, or irq_enable). */
+void irq_detect_reset(struct irq_desc *d);
+/* A fast handler's line after it ran, in the top half: the storm rule. */
+void irq_fast_storm_check(struct irq_desc *d);
 /* For the layer's own files: lines 1..irq_lines exist (irq.c); claims that found nothing to
- * deliver (irq_stats.c, added atomically); a fast handler's line after it ran, in the top half:
- * the storm rule (hardirq.c). */
+ * deliver (irq_stats.c, added atomically). */
 extern unsigned int irq_lines;
 extern uint64_t irq_spurious_total;
-void irq_fast_storm_check(struct irq_desc *d);
-extern bool irq_reports_due;
+extern bool irq_disabled_unreported;
 static inline __attribute__((always_inline)) void irq_report(void)
 {
-	if (__atomic_load_n(&irq_reports_due, __ATOMIC_RELAXED)) /* rare: a storm */
-		irq_report_due();
+	if (__atomic_load_n(&irq_disabled_unreported, __ATOMIC_RELAXED)) /* rare */
+		irq_report_disabled();
 }
 /* Turn a line detection disabled back on (what TACET_SYS_IRQ_ENABLE does). BKL held. Returns
  * 0, or -1 if it is not DISABLED. */
@@ -184,13 +198,13 @@ void irq_release_owner(struct process *p);
 /* The scheduler is about to run t: if an interrupt woke it, count the wake-up latency. */
 void irq_note_running(struct thread *t);
 /* Detection's rare branch: a threaded line's interrupt that nobody handled counts; whether
- * that disables the line (reported on the console). BKL held. */
+ * that disabled the line (irq_line_disable). BKL held. */
 bool irq_note_unhandled(struct irq_desc *d);
 
 void sys_irq_bind(struct thread *t);
 void sys_irq_ack(struct thread *t);
 void sys_irq_ack_wait(struct thread *t);
-/* IRQ_ACK_WAIT's fast path: irq_ack_wait_fast() in irq_fast.h. Its rare case: the line it
+/* IRQ_ACK_WAIT's fast path: irq_ack_wait_fast() in irq_inline.h. Its rare case: the line it
  * just unmasked (or another) fired again at once; take it now, in this call (BKL held), and
  * give t the bits; returns what irq_ack_wait_fast does (FAST_*, sched.h). */
 int irq_ack_wait_refired(struct hart *me, struct thread *t, struct notification *n);

@@ -1,29 +1,16 @@
 /* irq_bind.c: binding lines to servers and their acknowledgements (the PENDING -> IDLE side of
- * irq.c's protocol), detection's history across binders, and the interrupt system calls
+ * irq.c's protocol), whose process detection's history is charged to, and the interrupt calls
  * (IRQ_BIND, IRQ_UNBIND, IRQ_ACK, IRQ_ACK_WAIT, IRQ_ENABLE, IRQ_SET_AFFINITY), each decoded
  * before it changes anything. BKL held. */
 #include "irq/irq.h"
 #include "irq/irqchip.h"
-#include "irq/irq_fast.h"
+#include "irq/irq_inline.h"
 #include "object/cap.h"
 #include "object/notification.h"
 #include "object/process.h"
-#include "core/console.h"
 #include "core/sched.h"
 #include "core/syscall.h"
 #include <tacet/abi.h>
-
-bool irq_note_unhandled(struct irq_desc *d)
-{
-	d->unhandled++;
-	if (++d->unhandled_streak < IRQ_UNHANDLED_LIMIT)
-		return false;
-	d->disabled = true;
-	d->disabled_count++;
-	kprintf("tacet: irq %u disabled: nobody handled it in a row of interrupts; irq_enable "
-		"turns it back on\n", d->irq);
-	return true;
-}
 
 /* Binder b leaves. The ack it owed is settled as not handled, after it is gone, so that the
  * interrupt ends (and the line unmasks) only if other binders remain. */
@@ -55,9 +42,7 @@ static void history_pass(struct irq_desc *d)
 		return;
 	}
 	d->history_of = NULL;
-	d->unhandled_streak = 0;
-	d->window_count = 0;
-	d->disabled = false;
+	irq_detect_reset(d);
 }
 
 void irq_release_owner(struct process *p)
@@ -140,8 +125,8 @@ static long decode_bind(struct thread *t, struct irq_desc **d, struct cap **n)
 			TACET_RIGHT_WRITE, &err);
 	if (!*n)
 		return err;
-	if (flags & ~(unsigned long)TACET_IRQ_SHARED || !badge || badge >> 63)
-		return TACET_EINVAL; /* the badge is signalled: bit 63 is reserved */
+	if (flags & ~(unsigned long)TACET_IRQ_SHARED || !notification_badge_ok(badge))
+		return TACET_EINVAL; /* the badge is signalled */
 	if ((*d)->handler)
 		return TACET_EBUSY; /* the kernel handles it (fast path) */
 	if ((*d)->nbinders && (!shared || !(*d)->shared || binder_of(*d, t)))
@@ -290,9 +275,7 @@ int irq_enable_line(unsigned int irq)
 
 	if (!d || d->state != IRQ_DISABLED)
 		return -1;
-	d->unhandled_streak = 0; /* asked for: detection starts again from nothing */
-	d->window_count = 0;
-	d->disabled = false;
+	irq_detect_reset(d); /* asked for: detection starts again from nothing */
 	for (unsigned int i = 0; i < d->nbinders; i++)
 		d->binders[i].waiting = false;
 	d->state = IRQ_IDLE;

@@ -2,10 +2,10 @@
  * external count, TACET_INFO_IRQ_HIST): per line and hart, totals summed when read, spurious
  * claims, and per line the top-half time, the wake-up latency of a woken server and its time
  * to the ack, each as a maximum, a total and a log2 histogram (struct irq_hist, whose sums are
- * the counts). Written under the BKL by the top half and the acks (irq.c, irq_fast.h); read
+ * the counts). Written under the BKL by the top half and the acks (irq.c, irq_inline.h); read
  * here under the BKL too (a reader may see a torn maximum, no more). */
 #include "irq/irq.h"
-#include "irq/irq_fast.h"
+#include "irq/irq_inline.h"
 #include "core/hart.h"
 #include <tacet/abi.h>
 

@@ -24,6 +24,15 @@ struct elf64_phdr {
 	uint64_t p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
 };
 
+struct elf64_shdr {
+	uint32_t sh_name, sh_type;
+	uint64_t sh_flags, sh_addr, sh_offset, sh_size;
+	uint32_t sh_link, sh_info;
+	uint64_t sh_addralign, sh_entsize;
+};
+
+#define SHT_NOBITS 8
+
 static int fail(const char **why, const char *msg)
 {
 	*why = msg;
@@ -107,4 +116,58 @@ int elf_parse(const void *image, size_t size, uint64_t user_top, struct elf_segm
 		return fail(why, "entry point not in an executable segment");
 	*entry = eh.e_entry;
 	return n;
+}
+
+/* Section header i, which the caller has checked lies inside the image. */
+static struct elf64_shdr section_header(const void *image, const struct elf64_ehdr *eh, unsigned int i)
+{
+	struct elf64_shdr sh;
+
+	memcpy(&sh, (const char *)image + eh->e_shoff + (uint64_t)i * sizeof(sh), sizeof(sh));
+	return sh;
+}
+
+/* Does sh's name, at sh_name in the names section (strtab, strsize bytes), equal name? */
+static int section_named(const struct elf64_shdr *sh, const char *strtab, uint64_t strsize,
+			 const char *name)
+{
+	uint64_t n = strlen(name) + 1;
+
+	return sh->sh_name < strsize && n <= strsize - sh->sh_name &&
+	       !memcmp(strtab + sh->sh_name, name, n);
+}
+
+int elf_section(const void *image, size_t size, const char *name, uint64_t *offset,
+		uint64_t *len, const char **why)
+{
+	struct elf64_ehdr eh;
+	struct elf64_shdr names, sh;
+
+	if (size < sizeof(eh))
+		return fail(why, "shorter than an ELF header");
+	memcpy(&eh, image, sizeof(eh));
+	if (eh.e_shoff == 0 || eh.e_shnum == 0)
+		return 0; /* no section headers: no sections */
+	if (eh.e_shentsize != sizeof(sh) || eh.e_shoff > size ||
+	    (uint64_t)eh.e_shnum * sizeof(sh) > size - eh.e_shoff)
+		return fail(why, "section headers outside the file");
+	if (eh.e_shstrndx >= eh.e_shnum)
+		return fail(why, "no section names");
+	names = section_header(image, &eh, eh.e_shstrndx);
+	if (names.sh_type == SHT_NOBITS || names.sh_offset > size ||
+	    names.sh_size > size - names.sh_offset)
+		return fail(why, "section names outside the file");
+	for (unsigned int i = 0; i < eh.e_shnum; i++) {
+		sh = section_header(image, &eh, i);
+		if (!section_named(&sh, (const char *)image + names.sh_offset, names.sh_size, name))
+			continue;
+		if (sh.sh_type == SHT_NOBITS) /* no file data */
+			sh.sh_offset = sh.sh_size = 0;
+		if (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset)
+			return fail(why, "section data outside the file");
+		*offset = sh.sh_offset;
+		*len = sh.sh_size;
+		return 1;
+	}
+	return 0;
 }

@@ -117,9 +117,9 @@ static long decode_copy(struct thread *t, struct cap **src, struct cap **dst)
 	*dst = cap_empty_slot(cs, syscall_arg(t, 1), &err);
 	if (!*dst)
 		return err;
-	/* a notification's badge is what it signals: bit 63 is reserved there (TACET_SYS_SIGNAL) */
+	/* a notification's badge is what it signals: the reserved bit is refused there too */
 	if ((*src)->obj->type == TACET_CAP_NOTIFICATION && !(*src)->badge &&
-	    syscall_arg(t, 3) >> 63)
+	    syscall_arg(t, 3) & TACET_NTFN_BIT_RESERVED)
 		return TACET_EINVAL;
 	return 0;
 }

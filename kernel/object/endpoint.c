@@ -208,14 +208,6 @@ void sys_call(struct thread *t)
 		  c->badge);
 }
 
-void endpoint_deliver_notify(struct thread *t, uint64_t bits)
-{
-	syscall_ret(t, 0);
-	arch_ctx_set_ret(&t->ctx, 1, TACET_TAG(TACET_LABEL_NOTIFY, 1));
-	arch_ctx_set_ret(&t->ctx, 2, bits);
-	arch_ctx_set_ret(&t->ctx, 6, 0);
-}
-
 /* Receive on ep (already decoded) into t: pending bits of t's bound notification first (as
  * seL4 does: bits coalesce, so they cannot starve the senders, while a queue kept full by
  * hostile callers could starve a supervisor's notifications for ever), then a waiting sender,
@@ -226,7 +218,7 @@ static void receive(struct thread *t, struct endpoint *ep)
 	struct thread *s;
 
 	if (bits) {
-		endpoint_deliver_notify(t, bits);
+		endpoint_put_notify(t, bits);
 		return;
 	}
 	s = tqueue_pop(&ep->senders);
@@ -361,7 +353,8 @@ int endpoint_send_fault(struct thread *t)
  * else (its completions, on ntfn) learns at once that the server is gone (Zircon's
  * PEER_CLOSED on a channel). A notification watches one endpoint at a time: a new watch
  * replaces the last; badge 0 ends the watch. Any capability to the endpoint; WRITE on ntfn
- * (the kernel signals it); bit 63 (reserved) refused; TACET_EDEAD if it has ended already. */
+ * (the kernel signals it); a badge notification_badge_ok refuses is refused; TACET_EDEAD if
+ * it has ended already. */
 void sys_endpoint_watch(struct thread *t)
 {
 	long err;
@@ -372,8 +365,9 @@ void sys_endpoint_watch(struct thread *t)
 	struct endpoint *ep = e ? (struct endpoint *)e->obj : NULL;
 	struct notification *n = c ? (struct notification *)c->obj : NULL;
 
-	if (!n || badge >> 63 || (badge && !ep->owner)) {
-		syscall_ret(t, !n ? -err : badge >> 63 ? -TACET_EINVAL : -TACET_EDEAD);
+	if (!n || badge & TACET_NTFN_BIT_RESERVED || (badge && !ep->owner)) {
+		syscall_ret(t, !n ? -err : badge & TACET_NTFN_BIT_RESERVED ? -TACET_EINVAL
+									 : -TACET_EDEAD);
 		return;
 	}
 	endpoint_unwatch(n);

@@ -50,6 +50,32 @@ endpoint_enqueue(struct endpoint *ep, struct tqueue *q, struct thread *t)
 	tqueue_push(q, t, 0);
 }
 
+/* Receiver t's receive ends with the bits of its bound notification (the kernel's label
+ * TACET_LABEL_NOTIFY, the bits in the first word, no badge). */
+static inline __attribute__((always_inline)) void endpoint_put_notify(struct thread *t,
+								    uint64_t bits)
+{
+	arch_ctx_set_ret(&t->ctx, 0, 0);
+	arch_ctx_set_ret(&t->ctx, 1, TACET_TAG(TACET_LABEL_NOTIFY, 1));
+	arch_ctx_set_ret(&t->ctx, 2, bits);
+	arch_ctx_set_ret(&t->ctx, 6, 0);
+}
+
+/* t, blocked receiving on an endpoint, leaves its queue with the bits of its bound
+ * notification (notification_deliver); the caller makes it run. */
+static inline __attribute__((always_inline)) void endpoint_notify_receiver(struct thread *t,
+									 uint64_t bits)
+{
+	struct endpoint *ep = t->blocked_on;
+
+	if (ep->receivers.head == t) /* a service loop: its endpoint's one receiver */
+		tqueue_pop(&ep->receivers);
+	else
+		tqueue_remove(&ep->receivers, t);
+	t->blocked_on = NULL;
+	endpoint_put_notify(t, bits);
+}
+
 /* A new endpoint of process owner (its creator, charged for it); NULL when out of memory (or
  * budget). It serves only while owner lives: owner's end ends it (endpoint_end). */
 struct endpoint *endpoint_new(struct process *owner);
@@ -71,8 +97,6 @@ void sys_recv(struct thread *t);
 void sys_reply(struct thread *t);
 void sys_reply_recv(struct thread *t);
 
-/* End t's receive with the bits of its bound notification (label TACET_LABEL_NOTIFY). */
-void endpoint_deliver_notify(struct thread *t, uint64_t bits);
 /* t leaves the endpoint queue it waits in. */
 void endpoint_cancel(struct thread *t);
 /* Wake a caller blocked for a reply with an error instead of an answer. */

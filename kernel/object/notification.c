@@ -68,7 +68,7 @@ void notification_timers_expire(unsigned int hart, uint64_t now)
 }
 
 /* (ntfn, badge, deadline): signal badge at deadline (timebase ticks; 0 disarms) from this
- * hart. The badge is signalled, so bit 63 (reserved) is refused, and so is none. */
+ * hart. A badge that may not be signalled is refused (notification_badge_ok). */
 void sys_timer_set(struct thread *t)
 {
 	long err;
@@ -77,7 +77,7 @@ void sys_timer_set(struct thread *t)
 	uint64_t badge = syscall_arg(t, 1), deadline = syscall_arg(t, 2);
 	struct notification *n;
 
-	if (!c || !badge || badge >> 63) {
+	if (!c || !notification_badge_ok(badge)) {
 		syscall_ret(t, c ? -TACET_EINVAL : -err);
 		return;
 	}
@@ -120,23 +120,16 @@ struct thread *notification_signal(struct notification *n, uint64_t bits)
 struct thread *notification_signal_stamped(struct notification *n, uint64_t bits,
 					   uint64_t stamp)
 {
-	struct thread *w = n->waiters.head;
+	struct thread *w;
 
 	n->bits |= bits;
 	if (!n->bits)
 		return NULL;
-	if (!w && n->bound && n->bound->state == TACET_THREAD_BLOCKED_RECV) {
-		w = n->bound;
-		endpoint_cancel(w);
-		endpoint_deliver_notify(w, notification_take(n));
-		sched_ready(w);
-		trace_event(TACET_TRACE_SIGNAL, w, stamp, 0);
-		return w;
-	}
+	w = notification_woken(n);
 	trace_event(TACET_TRACE_SIGNAL, w, stamp, 0);
 	if (!w)
 		return NULL;
-	notification_wake(n, w, 0, stamp);
+	notification_deliver(n, w, 0, stamp);
 	sched_ready(w);
 	return w;
 }
@@ -156,8 +149,8 @@ void sys_signal(struct thread *t)
 	struct cap *c = cap_lookup(t->proc->cspace, syscall_arg(t, 0), TACET_CAP_NOTIFICATION,
 				   TACET_RIGHT_WRITE, &err);
 
-	/* results come back in a0: bit 63 would read as an error */
-	if (!c || syscall_arg(t, 1) >> 63) {
+	/* no bits is no signal, but the reserved bit is refused (notification_badge_ok) */
+	if (!c || syscall_arg(t, 1) & TACET_NTFN_BIT_RESERVED) {
 		syscall_ret(t, c ? -TACET_EINVAL : -err);
 		return;
 	}

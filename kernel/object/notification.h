@@ -9,8 +9,7 @@
 #include "object/thread.h"
 #include "lib/dtree.h"
 #include "lib/list.h"
-
-struct endpoint;
+#include "object/endpoint.h"
 
 struct notification {
 	struct kobj obj;
@@ -48,6 +47,41 @@ notification_wake(struct notification *n, struct thread *w, uint64_t bits, uint6
 		arch_ctx_set_ret(&w->ctx, 1, stamp);
 		w->irq_stamp_wanted = false;
 	}
+}
+
+/* Whom a signal of n wakes: its oldest waiter, else its bound thread if that is receiving (a
+ * service loop waits there, for a client or for n); NULL if neither. The one choice of
+ * notification_signal, the signal fast path and an interrupt's direct delivery. */
+static inline __attribute__((always_inline)) struct thread *
+notification_woken(const struct notification *n)
+{
+	struct thread *w = n->waiters.head;
+
+	if (!w && n->bound && n->bound->state == TACET_THREAD_BLOCKED_RECV)
+		w = n->bound;
+	return w;
+}
+
+/* w, notification_woken(n)'s, takes n's bits and `bits`: a waiter as its wait's result
+ * (notification_wake, with the stamp), the bound thread as the NOTIFY message that ends its
+ * receive (endpoint_notify_receiver). The caller makes w run. Inline: on the fast paths. */
+static inline __attribute__((always_inline)) void
+notification_deliver(struct notification *n, struct thread *w, uint64_t bits, uint64_t stamp)
+{
+	if (__builtin_expect(w != n->waiters.head, 0)) { /* the bound thread */
+		bits |= n->bits;
+		n->bits = 0;
+		endpoint_notify_receiver(w, bits);
+		return;
+	}
+	notification_wake(n, w, bits, stamp);
+}
+
+/* May a notification be signalled with badge? Some bit, and not TACET_NTFN_BIT_RESERVED (a
+ * wait returns the bits in a0): the rule of every call that names a badge to signal. */
+static inline bool notification_badge_ok(uint64_t badge)
+{
+	return badge && !(badge & TACET_NTFN_BIT_RESERVED);
 }
 
 /* n's bits, taken (the word cleared): what a wait returns when some are set. */

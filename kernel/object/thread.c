@@ -19,6 +19,7 @@
 #include "object/process.h"
 #include "object/reaper.h"
 #include "core/sched.h"
+#include "core/trace.h"
 
 struct ilist all_threads = ILIST_INIT(all_threads);
 static unsigned int next_tid = 1;
@@ -40,6 +41,7 @@ struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigne
 	arch_ctx_init_user(&t->ctx, pc, sp, arg);
 	ilist_append(&all_threads, &t->all_link);
 	list_push_back(&p->threads, &t->proc_link);
+	trace_event(TACET_TRACE_THREAD, t, NULL, 0); /* the trace's name for it, after its end too */
 	sched_ready(t);
 	return t;
 }

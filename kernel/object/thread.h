@@ -51,9 +51,9 @@ struct thread {
 
 	struct notification *bound_ntfn; /* signals end this thread's RECV too (a reference) */
 	long exit_status;      /* thread_exit's, while the thread waits on the reaper's queue */
-	/* Interrupt statistics (irq.c): the line that woke it, when, and when it began to run. */
+	/* Interrupt statistics (irq_inline.h): the line that woke it (its wake-up latency runs from
+	 * that line's last_done) and when it began to run. */
 	struct irq_desc *irq_woken_by;
-	uint64_t irq_woken_at;
 	uint64_t irq_running_at;
 	bool irq_stamp_wanted; /* blocked in IRQ_ACK_WAIT: a delivery puts its trap time in a1 */
 	struct ilist_node all_link;  /* on all_threads */

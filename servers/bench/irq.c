@@ -4,14 +4,16 @@
  *   irq_raise_to_trap   to the kernel's trap entry (the cycle count trap.S stamps);
  *   irq_top_half        from the trap entry to the end of the top half (claim, mask, signal,
  *                       complete, accounting);
- *   NAME                to the bound thread running after its wait returns;
+ *   NAME                to the driver thread running after its wait returns: a plain wait on
+ *                       the notification, or a service loop's receive as its bound thread;
  * the kernel's two stamps of the latest interrupt are read from TACET_INFO_IRQ (on an idle
  * machine) or returned by tacet_irq_ack_wait (under stress).
  *
  * Three raw threads take turns (struct bench_trio, bench.h), as in notify.c:
  *   raiser (the trio's driver, on the line's hart): after the go-ahead, reads the cycle
  *       counter, keeps the count in raise_at and writes the edu's raise register;
- *   waiter: waits on the line's notification, reads the counter, then acknowledges the
+ *   waiter: waits on the line's notification (or, a service loop, receives on an endpoint
+ *       as the notification's bound thread), reads the counter, then acknowledges the
  *       device and the line, collects the samples and tells the acker. On an idle machine a
  *       round in which a hart of the path took a timer interrupt is dropped and taken again
  *       (ticks()); under stress every round counts (struct bench_irq_path).
@@ -27,6 +29,7 @@ enum irq_slot {
 	SLOT_ACK = EDU_SLOT_FREE, /* the acker tells the raiser: go on */
 	SLOT_ACKER,               /* the waiter tells the acker: I am about to wait */
 	SLOT_DONE,                /* the raiser tells main: all samples are in */
+	SLOT_EP,                  /* the service loop's endpoint (nobody calls it) */
 	SLOT_STACK_WAITER, /* and the two after it: the trio's stacks (bench.h), per path */
 };
 
@@ -72,15 +75,41 @@ static inline void raise_now(void)
 			 : "memory");
 }
 
+/* One interrupt's wait: the notification's own (a plain waiter), or, for a service loop, a
+ * receive on the service's endpoint as the notification's bound thread, which the interrupt
+ * ends with a NOTIFY message (what lib's tacet_service_run waits in). *end: the cycle count as
+ * the wait returns, before anything else (the driver's own code: both figures stop there).
+ * The bits, or a negative TACET_E* code. */
+static long wait_interrupt(unsigned long *end)
+{
+	struct tacet_msg msg;
+	unsigned long badge;
+	long err;
+
+	if (!path->service) {
+		err = tacet_wait(EDU_SLOT_NTFN);
+		*end = bench_rdcycle();
+		return err;
+	}
+	err = tacet_recv(SLOT_EP, 0, &msg, &badge);
+	*end = bench_rdcycle();
+	if (!err && TACET_TAG_LABEL(msg.tag) != TACET_LABEL_NOTIFY)
+		err = -TACET_EINVAL; /* nobody calls this endpoint */
+	return err ? err : (long)msg.w[0];
+}
+
 static void waiter(unsigned long arg)
 {
 	struct tacet_irq_info ii;
 	unsigned long seen = ticks(), now;
 
 	(void)arg;
+	if (path->service)
+		failure = tacet_ntfn_bind(EDU_SLOT_NTFN); /* an error ends the path at once */
 	for (unsigned long i = 0; i < rounds && !failure; i++) {
-		long bits = tacet_wait(EDU_SLOT_NTFN);
-		unsigned long end = bench_rdcycle(), start = raise_at;
+		unsigned long end;
+		long bits = wait_interrupt(&end);
+		unsigned long start = raise_at;
 		long err = bits < 0 ? bits : 0;
 
 		dev.regs[EDU_IRQ_ACK] = dev.regs[EDU_IRQ_STATUS];
@@ -161,6 +190,8 @@ long bench_irq_open(void)
 	err = edu_open(&dev, IRQ_BADGE);
 	for (unsigned long slot = SLOT_ACK; !err && slot <= SLOT_DONE; slot++)
 		err = tacet_ntfn_new(slot);
+	if (!err)
+		err = tacet_endpoint_new(SLOT_EP);
 	return err;
 }
 
@@ -175,7 +206,8 @@ long bench_irq_path(const struct bench_irq_path *p)
 	};
 	long err;
 
-	if (paths == IRQ_MAX_PATHS || p->samples > BENCH_SAMPLES || (p->stressed && !p->warmup))
+	if (paths == IRQ_MAX_PATHS || p->samples > BENCH_SAMPLES || (p->stressed && !p->warmup) ||
+	    (p->stressed && p->service))
 		return -TACET_EINVAL;
 	paths++;
 	path = p;
@@ -197,11 +229,11 @@ long bench_irq_path(const struct bench_irq_path *p)
 }
 
 int bench_irq(const char *name, unsigned int waiter_hart, unsigned int raiser_hart,
-	      int report_top_half)
+	      int report_top_half, int service)
 {
 	struct bench_irq_path p = {
 		.name = name, .waiter_hart = waiter_hart, .raiser_hart = raiser_hart,
-		.warmup = BENCH_WARMUP, .samples = BENCH_SAMPLES,
+		.warmup = BENCH_WARMUP, .samples = BENCH_SAMPLES, .service = service,
 	};
 	long err = bench_irq_open();
 

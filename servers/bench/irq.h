@@ -7,12 +7,13 @@
 #include "../edu/edu_dev.h"
 
 /* Time BENCH_SAMPLES interrupts raised by an edu register write on raiser_hart (the line is
- * routed there) and delivered to a thread waiting on waiter_hart, and report
+ * routed there) and delivered to a thread waiting on waiter_hart (service: as a service loop
+ * waits, receiving on an endpoint as the notification's bound thread), and report
  * irq_raise_to_trap and irq_top_half (if report_top_half) and the raise to the waiting thread
  * running as benchmark `name`. The calling thread must run at priority IRQ_PRIO_MAIN or above.
  * Then asks init to power off. Returns main()'s status. */
 int bench_irq(const char *name, unsigned int waiter_hart, unsigned int raiser_hart,
-	      int report_top_half);
+	      int report_top_half, int service);
 
 #define IRQ_PRIO_MAIN 200
 
@@ -35,12 +36,15 @@ struct bench_irq_path {
 	 * interrupt, which returns the next one's trap stamp) and every round counts, ticks and
 	 * all: the tail is what is measured. */
 	int stressed;
+	/* 1: the waiter waits as a service loop does (tacet_service_run): a receive on an
+	 * endpoint, as the notification's bound thread. Idle machine only. */
+	int service;
 };
 
 #define IRQ_MAX_PATHS 4 /* bench_irq_scale's points */
 /* The first capability slot the threads of bench_irq_path leave free (irq.c's: edu_open's, its
- * three notifications and three stacks per path). */
-#define IRQ_SLOT_FREE (EDU_SLOT_FREE + 3 + 3 * IRQ_MAX_PATHS)
+ * three notifications, an endpoint and three stacks per path). */
+#define IRQ_SLOT_FREE (EDU_SLOT_FREE + 4 + 3 * IRQ_MAX_PATHS)
 
 long bench_irq_open(void);
 long bench_irq_path(const struct bench_irq_path *p);

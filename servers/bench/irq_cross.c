@@ -4,5 +4,5 @@
 
 int main(void)
 {
-	return bench_irq("irq_raise_to_server_cross_hart", 1, 0, 0);
+	return bench_irq("irq_raise_to_server_cross_hart", 1, 0, 0, 0);
 }

@@ -1,10 +1,13 @@
-/* irq_cycle.c: the bench_irq_cycle server: irq_server_cycle, the whole cost of one interrupt to
- * the system. Start it at priority DRIVER_PRIO on the line's hart (^bench_irq_cycle@1/200): a
- * thread may not start threads more urgent than itself.
+/* irq_cycle.c: the whole cost of one interrupt to the system (irq_cycle.h), for the
+ * bench_irq_cycle server (irq_server_cycle) and the bench_irq_svc_cycle one
+ * (irq_service_cycle). Start either at priority DRIVER_PRIO on the line's hart
+ * (^bench_irq_cycle@1/200): a thread may not start threads more urgent than itself.
  *
  * Two threads on one hart: a driver thread (DRIVER_PRIO) that handles the edu's interrupt the
- * way a real driver's loop does (read the status, clear the device, tacet_irq_ack_wait: one
- * kernel entry per interrupt), and a raiser below it; main waits for the raiser to finish. Each
+ * way a real driver's loop does (read the status, clear the device, then either
+ * tacet_irq_ack_wait: one kernel entry per interrupt; or, as a service loop (lib's
+ * tacet_service_run), tacet_irq_ack and a receive on its endpoint as the line's notification's
+ * bound thread), and a raiser below it; main waits for the raiser to finish. Each
  * sample is the raiser's counter read before the edu write to its read right after: the
  * interrupt, the top half, the driver running and handling it, its acknowledgement and wait,
  * and the raiser running again are all in between, since the driver outranks the raiser and
@@ -15,6 +18,7 @@
 #include <tacet.h>
 #include "../edu/edu_dev.h"
 #include "bench.h"
+#include "irq_cycle.h"
 
 #define STACK_VA      0x0000002000000000ul /* below lib's region, where edu_open maps BAR0 */
 #define IRQ_BADGE     1ul
@@ -22,7 +26,8 @@
 #define RAISER_PRIO   100
 #define ROUNDS        (BENCH_WARMUP + BENCH_SAMPLES)
 #define SLOT_DONE     EDU_SLOT_FREE
-#define SLOT_STACK    (EDU_SLOT_FREE + 1) /* and the one after it */
+#define SLOT_EP       (EDU_SLOT_FREE + 1) /* the service loop's endpoint (nobody calls it) */
+#define SLOT_STACK    (EDU_SLOT_FREE + 2) /* and the one after it */
 
 static struct edu dev;
 static unsigned long samples[BENCH_SAMPLES];
@@ -48,6 +53,31 @@ static void driver(unsigned long arg)
 	failure = bits;
 }
 
+/* The service loop's driver: a receive as the notification's bound thread; a NOTIFY message
+ * is an interrupt (the device cleared, the line acknowledged), nothing else comes. */
+static void service_driver(unsigned long arg)
+{
+	struct tacet_msg msg;
+	unsigned long badge;
+	long err = tacet_ntfn_bind(EDU_SLOT_NTFN);
+
+	(void)arg;
+	while (!err && !(err = tacet_recv(SLOT_EP, 0, &msg, &badge))) {
+		uint32_t status;
+
+		if (TACET_TAG_LABEL(msg.tag) != TACET_LABEL_NOTIFY) {
+			err = -TACET_EINVAL;
+			break;
+		}
+		status = dev.regs[EDU_IRQ_STATUS];
+		if (status)
+			dev.regs[EDU_IRQ_ACK] = status;
+		handled++;
+		err = tacet_irq_ack(EDU_SLOT_IRQ, status != 0);
+	}
+	failure = err;
+}
+
 /* The raiser: each edu write bracketed by two counter reads (raw thread). */
 static void raiser(unsigned long arg)
 {
@@ -69,7 +99,7 @@ static void raiser(unsigned long arg)
 	tacet_signal(SLOT_DONE, 1);
 }
 
-int main(void)
+int bench_irq_cycle(const char *name, int service)
 {
 	long err = edu_open(&dev, IRQ_BADGE);
 	struct tacet_self self;
@@ -79,8 +109,10 @@ int main(void)
 	if (!err)
 		err = tacet_ntfn_new(SLOT_DONE);
 	if (!err)
-		err = bench_thread_start(driver, 0, DRIVER_PRIO, (unsigned int)self.hart, SLOT_STACK,
-					 STACK_VA);
+		err = tacet_endpoint_new(SLOT_EP);
+	if (!err)
+		err = bench_thread_start(service ? service_driver : driver, 0, DRIVER_PRIO,
+					 (unsigned int)self.hart, SLOT_STACK, STACK_VA);
 	if (!err) /* the driver outranks the raiser: it is waiting before the first raise */
 		err = bench_thread_start(raiser, 0, RAISER_PRIO, (unsigned int)self.hart,
 					 SLOT_STACK + 1, STACK_VA + 2 * TACET_PAGE_SIZE);
@@ -89,10 +121,10 @@ int main(void)
 	if (!err)
 		err = failure;
 	if (err) {
-		printf("irq_server_cycle: %s (%lu handled)\n", tacet_strerror(err), handled);
+		printf("%s: %s (%lu handled)\n", name, tacet_strerror(err), handled);
 		return 1;
 	}
-	bench_report("irq_server_cycle", samples, BENCH_SAMPLES);
+	bench_report(name, samples, BENCH_SAMPLES);
 	bench_power_off();
 	return 0;
 }

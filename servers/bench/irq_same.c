@@ -4,5 +4,5 @@
 
 int main(void)
 {
-	return bench_irq("irq_raise_to_server_same_hart", 1, 1, 1);
+	return bench_irq("irq_raise_to_server_same_hart", 1, 1, 1, 0);
 }

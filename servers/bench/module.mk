@@ -23,10 +23,20 @@ SERVERS += bench_irq_same bench_irq_cross
 BENCH_IRQ := servers/bench/irq.c servers/edu/edu_dev.c $(BENCH_COMMON)
 SERVER_SRCS_bench_irq_same := servers/bench/irq_same.c $(BENCH_IRQ)
 SERVER_SRCS_bench_irq_cross := servers/bench/irq_cross.c $(BENCH_IRQ)
+# The same to a driver waiting as a service loop does (a receive, as the notification's bound
+# thread: lib's tacet_service_run).
+SERVERS += bench_irq_svc_same bench_irq_svc_cross
+SERVER_SRCS_bench_irq_svc_same := servers/bench/irq_svc_same.c $(BENCH_IRQ)
+SERVER_SRCS_bench_irq_svc_cross := servers/bench/irq_svc_cross.c $(BENCH_IRQ)
 # irq_server_cycle: raise, top half, the driver's handling and tacet_irq_ack_wait, the raiser
 # again.
 SERVERS += bench_irq_cycle
-SERVER_SRCS_bench_irq_cycle := servers/bench/irq_cycle.c servers/edu/edu_dev.c $(BENCH_COMMON)
+SERVER_SRCS_bench_irq_cycle := servers/bench/irq_cycle_main.c servers/bench/irq_cycle.c \
+	servers/edu/edu_dev.c $(BENCH_COMMON)
+# irq_service_cycle: the same, the driver a service loop (tacet_irq_ack, then a receive).
+SERVERS += bench_irq_svc_cycle
+SERVER_SRCS_bench_irq_svc_cycle := servers/bench/irq_svc_cycle.c servers/bench/irq_cycle.c \
+	servers/edu/edu_dev.c $(BENCH_COMMON)
 # The threaded half of the masked-vs-threaded experiment: two edus, A's server raising B's.
 SERVERS += bench_irq_prio
 SERVER_SRCS_bench_irq_prio := servers/bench/irq_prio.c servers/edu/edu_dev.c $(BENCH_COMMON)

@@ -4,15 +4,9 @@
  * session table: a client's end frees its alarms). One thread: the kit's loop. */
 #include <stdio.h>
 #include <tacet.h>
+#include <tacet/goldfish_rtc.h> /* its registers, and how it is quieted */
 #include <tacet/init_proto.h>
 #include <tacet/rtc_server.h>
-
-#define TIME_LOW        0x00 /* ns since the epoch; reading it latches TIME_HIGH */
-#define TIME_HIGH       0x04
-#define ALARM_LOW       0x08 /* writing it arms the alarm: write ALARM_HIGH first */
-#define ALARM_HIGH      0x0c
-#define IRQ_ENABLED     0x10
-#define CLEAR_INTERRUPT 0x1c
 
 static struct tacet_device rtc;
 static struct tacet_sessions sessions; /* a session is its alarms (below): no state */
@@ -24,9 +18,9 @@ static struct alarm {
 
 static uint64_t now(void)
 {
-	uint64_t low = mmio_read32(rtc.regs + TIME_LOW);
+	uint64_t low = mmio_read32(rtc.regs + GOLDFISH_RTC_TIME_LOW);
 
-	return (uint64_t)mmio_read32(rtc.regs + TIME_HIGH) << 32 | low;
+	return (uint64_t)mmio_read32(rtc.regs + GOLDFISH_RTC_TIME_HIGH) << 32 | low;
 }
 
 /* The device's alarm at the earliest of ours (one already past fires at once). With none left
@@ -40,15 +34,15 @@ static void program(void)
 			next = alarms[i].at;
 	if (next == UINT64_MAX)
 		return;
-	mmio_write32(rtc.regs + ALARM_HIGH, (uint32_t)(next >> 32));
-	mmio_write32(rtc.regs + ALARM_LOW, (uint32_t)next);
+	mmio_write32(rtc.regs + GOLDFISH_RTC_ALARM_HIGH, (uint32_t)(next >> 32));
+	mmio_write32(rtc.regs + GOLDFISH_RTC_ALARM_LOW, (uint32_t)next);
 }
 
 /* The alarm fired (our only event): clear the device's interrupt, signal what is due, ack. */
 static void event(struct tacet_device *dev, long ev)
 {
 	(void)ev;
-	mmio_write32(dev->regs + CLEAR_INTERRUPT, 1);
+	mmio_write32(dev->regs + GOLDFISH_RTC_CLEAR_INTERRUPT, 1);
 	for (int i = 0; i < RTC_ALARMS_MAX; i++) {
 		if (!alarms[i].slot || alarms[i].at > now())
 			continue;
@@ -110,8 +104,10 @@ int main(void)
 	struct tacet_service service;
 	long err = tacet_device_open(&rtc, "goldfish-rtc", 0, 0);
 
-	if (!err) /* what a previous instance left pending comes in as an alarm with nothing due */
-		mmio_write32(rtc.regs + IRQ_ENABLED, 1);
+	if (!err) /* quiet, as init leaves it at an instance's end (one description for both) */
+		err = tacet_device_quiesce(&rtc) < 0 ? -TACET_EINVAL : 0;
+	if (!err)
+		mmio_write32(rtc.regs + GOLDFISH_RTC_IRQ_ENABLED, 1);
 	if (!err)
 		err = tacet_service_open(&service, "rtc", TACET_RIGHT_WRITE | TACET_RIGHT_GRANT |
 					 INIT_BADGE_CLIENTS, &rtc);

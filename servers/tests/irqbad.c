@@ -6,13 +6,10 @@
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/driver.h>
+#include <tacet/goldfish_rtc.h>
 #include <tacet/init_proto.h>
 
 #define RTC_VA          0x0000002000000000ul
-#define RTC_ALARM_LOW   (0x08 / 4)
-#define RTC_ALARM_HIGH  (0x0c / 4)
-#define RTC_IRQ_ENABLED (0x10 / 4)
-#define RTC_CLEAR_INT   (0x1c / 4)
 #define IRQ             TACET_CHILD_DEVICE_IRQ
 #define SLOT_NTFN       (TACET_CHILD_FIRST_FREE + 0)
 #define SLOT_IRQ_RO     (TACET_CHILD_FIRST_FREE + 1) /* the line without the write right */
@@ -95,9 +92,9 @@ static void bad_ack_waits(void)
 
 static void alarm_now(volatile uint32_t *rtc)
 {
-	rtc[RTC_IRQ_ENABLED] = 1;
-	rtc[RTC_ALARM_HIGH] = 0;
-	rtc[RTC_ALARM_LOW] = 1; /* an alarm long past: the line rises now */
+	rtc[GOLDFISH_RTC_IRQ_ENABLED / 4] = 1;
+	rtc[GOLDFISH_RTC_ALARM_HIGH / 4] = 0;
+	rtc[GOLDFISH_RTC_ALARM_LOW / 4] = 1; /* an alarm long past: the line rises now */
 }
 
 /* Two alarm interrupts through the bound line: the first taken by a wait; the second raised
@@ -114,15 +111,15 @@ static long two_interrupts(volatile uint32_t *rtc)
 	if (bits >= 0 && !(bits & 1))
 		bits = -TACET_EDEAD; /* the timer */
 	if (bits >= 0) {
-		rtc[RTC_CLEAR_INT] = 1;
+		rtc[GOLDFISH_RTC_CLEAR_INTERRUPT / 4] = 1;
 		alarm_now(rtc);
 		bits = tacet_irq_ack_wait(IRQ, 1, SLOT_NTFN, &stamp);
 		if (bits >= 0 && (!(bits & 1) || !stamp))
 			bits = -TACET_EDEAD;
 	}
 	tacet_timer_set(SLOT_NTFN, 2, 0);
-	rtc[RTC_CLEAR_INT] = 1;
-	rtc[RTC_IRQ_ENABLED] = 0;
+	rtc[GOLDFISH_RTC_CLEAR_INTERRUPT / 4] = 1;
+	rtc[GOLDFISH_RTC_IRQ_ENABLED / 4] = 0;
 	if (bits < 0)
 		return bits;
 	return tacet_irq_ack(IRQ, 1);

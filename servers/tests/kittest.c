@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>
-#include "goldfish_rtc.h"
+#include <tacet/goldfish_rtc.h>
 
 #define MS              1000000ull
 #define OWN_BIT         (1ul << 5)
@@ -76,9 +76,9 @@ static unsigned int burst(struct tacet_device *rtc, uint64_t ahead, uint64_t tim
 	unsigned int got = 0;
 
 	for (unsigned int i = 0; i < BURST; i++) {
-		rtc_alarm_in(rtc, ahead);
+		goldfish_rtc_alarm_in(rtc, ahead);
 		got += tacet_device_wait(rtc, timeout_ns) == (long)TACET_DEVICE_IRQ;
-		mmio_write32(rtc->regs + RTC_CLEAR_INT, 1);
+		mmio_write32(rtc->regs + GOLDFISH_RTC_CLEAR_INTERRUPT, 1);
 		tacet_device_ack(rtc, 1);
 	}
 	printf("kittest: %u interrupts, %llu us apart, timeout %llu ms: %llu ns each\n", got,
@@ -102,20 +102,20 @@ static void device_checks(void)
 		return;
 	printf("kittest: rtc at %#lx, irq %u, registers at %p\n", rtc.paddr, rtc.irq,
 	       (void *)rtc.regs);
-	check(rtc_now(&rtc) > 1600000000ull * 1000000000ull, "the RTC reads the time of day");
+	check(goldfish_rtc_now(&rtc) > 1600000000ull * 1000000000ull, "the RTC reads the time of day");
 
 	t0 = tacet_time_ns();
 	ev = tacet_device_wait(&rtc, 30 * MS);
 	waited = tacet_time_ns() - t0;
 	check(ev == (long)TACET_DEVICE_TIMEOUT && waited >= 30 * MS, "no interrupt: timeout");
 
-	rtc_alarm_in(&rtc, 20 * MS);
+	goldfish_rtc_alarm_in(&rtc, 20 * MS);
 	t0 = tacet_time_ns();
 	ev = tacet_device_wait(&rtc, 300 * MS);
 	waited = tacet_time_ns() - t0;
 	printf("kittest: alarm after %llu us\n", (unsigned long long)(waited / 1000));
 	check(ev == (long)TACET_DEVICE_IRQ && waited < 300 * MS, "alarm: interrupt before timeout");
-	mmio_write32(rtc.regs + RTC_CLEAR_INT, 1); /* the device first, */
+	mmio_write32(rtc.regs + GOLDFISH_RTC_CLEAR_INTERRUPT, 1); /* the device first, */
 	check(tacet_device_ack(&rtc, 1) == 0, "cleared, then acknowledged"); /* then the line */
 
 	/* The timeout armed above ends no later wait, even once its time has passed. */
@@ -128,11 +128,11 @@ static void device_checks(void)
 	      "an earlier wait's timeout ends no later wait");
 
 	/* Two events in one notification word: the interrupt comes first, the other is kept. */
-	rtc_alarm_in(&rtc, 1 * MS);
+	goldfish_rtc_alarm_in(&rtc, 1 * MS);
 	tacet_sleep_ns(20 * MS);
 	tacet_signal(rtc.ntfn_slot, OWN_BIT);
 	ev = tacet_device_wait(&rtc, 100 * MS);
-	mmio_write32(rtc.regs + RTC_CLEAR_INT, 1);
+	mmio_write32(rtc.regs + GOLDFISH_RTC_CLEAR_INTERRUPT, 1);
 	tacet_device_ack(&rtc, 1);
 	check(ev == (long)TACET_DEVICE_IRQ, "interrupt and own bit together: the interrupt first");
 	check(tacet_device_wait(&rtc, 100 * MS) == (long)OWN_BIT, "then the own bit, kept");

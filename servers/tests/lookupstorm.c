@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tacet.h>
-#include "goldfish_rtc.h"
+#include <tacet/goldfish_rtc.h>
 
 #define NAME          "lookupstorm"
 #define STORM_PRIO    10
@@ -122,16 +122,16 @@ static unsigned long measure(unsigned long *lat, unsigned long n, unsigned long 
 	uint64_t t0 = tacet_time_ns();
 	long bits;
 
-	rtc_alarm_in(&rtc, 1 * MS);
+	goldfish_rtc_alarm_in(&rtc, 1 * MS);
 	bits = tacet_wait(rtc.ntfn_slot); /* the first one unstamped: nothing to acknowledge yet */
 	while (bits > 0 && (got < n || (get(&lookups) < until && tacet_time_ns() - t0 < 20000 * MS))) {
-		mmio_write32(rtc.regs + RTC_CLEAR_INT, 1);
-		rtc_alarm_in(&rtc, 1 * MS);
+		mmio_write32(rtc.regs + GOLDFISH_RTC_CLEAR_INTERRUPT, 1);
+		goldfish_rtc_alarm_in(&rtc, 1 * MS);
 		bits = tacet_irq_ack_wait(rtc.irq_slot, 1, rtc.ntfn_slot, &stamp);
 		if (bits > 0 && stamp && got < max)
 			lat[got++] = tacet_cycles() - stamp;
 	}
-	mmio_write32(rtc.regs + RTC_CLEAR_INT, 1);
+	mmio_write32(rtc.regs + GOLDFISH_RTC_CLEAR_INTERRUPT, 1);
 	tacet_irq_ack(rtc.irq_slot, 1);
 	return got;
 }

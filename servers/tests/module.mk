@@ -234,3 +234,10 @@ SERVER_SRCS_blklives := servers/tests/blklives.c
 SERVERS += pinhand pinkeep
 SERVER_SRCS_pinhand := servers/tests/pinhand.c
 SERVER_SRCS_pinkeep := servers/tests/pinkeep.c
+
+# quietown, quietbad: a 16550 driver that dies; init applies its own image's quiesce
+# description (a mark in the scratch register the restart reads back), or refuses a malformed
+# one whole.
+SERVERS += quietown quietbad
+SERVER_SRCS_quietown := servers/tests/quietscr.c servers/tests/quietown.c
+SERVER_SRCS_quietbad := servers/tests/quietscr.c servers/tests/quietbad.c

@@ -32,7 +32,7 @@
 #include <string.h>
 #include <tacet.h>
 #include "chains.h"
-#include "goldfish_rtc.h"
+#include <tacet/goldfish_rtc.h>
 
 /* The chain's depth: the issue's 100,000. Each link costs two pages (its page-table root and
  * its cspace) and a struct process (a 256-byte object), 8,448 bytes: 844,800,000 bytes of the
@@ -143,7 +143,7 @@ static void ender(void *arg)
 			r->t_before = tacet_time();
 			r->c_before = rdcycle();
 			if (r->alarm_ns)
-				rtc_alarm_in(&rtc, r->alarm_ns);
+				goldfish_rtc_alarm_in(&rtc, r->alarm_ns);
 			r->end_err = tacet_cap_delete(SLOT_FIRST); /* the whole chain: one call */
 			r->c_after = rdcycle();
 			r->t_after = tacet_time();
@@ -171,8 +171,8 @@ static void line_done(struct driver *d)
 {
 	long err;
 
-	mmio_write32(rtc.regs + RTC_IRQ_ENABLED, 0);
-	mmio_write32(rtc.regs + RTC_CLEAR_INT, 1);
+	mmio_write32(rtc.regs + GOLDFISH_RTC_IRQ_ENABLED, 0);
+	mmio_write32(rtc.regs + GOLDFISH_RTC_CLEAR_INTERRUPT, 1);
 	err = tacet_irq_ack(rtc.irq_slot, 1);
 	if (err && !d->err)
 		d->err = err;
@@ -188,7 +188,7 @@ static void driver(void *arg)
 
 	/* the first interrupt, waited for plainly: nothing to acknowledge yet */
 	if (bits > 0) {
-		rtc_alarm_in(&rtc, PERIOD_NS);
+		goldfish_rtc_alarm_in(&rtc, PERIOD_NS);
 		bits = tacet_wait(rtc.ntfn_slot);
 	}
 	if (bits < 0) {
@@ -197,7 +197,7 @@ static void driver(void *arg)
 		tacet_wait(driver_ntfn);
 		return;
 	}
-	mmio_write32(rtc.regs + RTC_CLEAR_INT, 1);
+	mmio_write32(rtc.regs + GOLDFISH_RTC_CLEAR_INTERRUPT, 1);
 	if (d->same_hart) {
 		/* the ender sets one alarm and makes its call once this thread blocks */
 		tacet_signal(ender_ntfn, GO_END);
@@ -207,14 +207,14 @@ static void driver(void *arg)
 	} else {
 		tacet_signal(main_ntfn, TICKING);
 		for (;;) {
-			rtc_alarm_in(&rtc, PERIOD_NS);
+			goldfish_rtc_alarm_in(&rtc, PERIOD_NS);
 			bits = tacet_irq_ack_wait(rtc.irq_slot, 1, rtc.ntfn_slot, &stamp);
 			if (bits <= 0)
 				break;
 			keep(d, stamp);
 			if (__atomic_load_n(&d->stop, __ATOMIC_SEQ_CST))
 				break;
-			mmio_write32(rtc.regs + RTC_CLEAR_INT, 1);
+			mmio_write32(rtc.regs + GOLDFISH_RTC_CLEAR_INTERRUPT, 1);
 		}
 	}
 	if (bits < 0)

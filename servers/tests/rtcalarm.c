@@ -1,7 +1,9 @@
 /* rtcalarm: a client of the "rtc" service (init.run=rtc:goldfish-rtc,rtcalarm): the time of day,
  * an alarm 50 ms ahead (fires once, not before its time), three alarms set out of order (each
  * once, each at its time), an alarm already past (at once), and the protocol's errors. Times are
- * the RTC's own (tacet_rtc_time), so "not before its time" is the device's clock's word. */
+ * the RTC's own (tacet_rtc_time), so "not before its time" is the device's clock's word. At the
+ * end it powers the machine off with its status (init.run=^rtcalarm; without ^ init refuses,
+ * and it returns its status). */
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/rtc.h>
@@ -118,5 +120,6 @@ int main(void)
 	three_alarms();
 	errors();
 	printf("rtcalarm: %s\n", failures ? "FAIL" : "all checks passed");
+	tacet_poweroff(failures != 0);
 	return failures != 0;
 }

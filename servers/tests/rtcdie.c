@@ -1,14 +1,11 @@
-/* rtcdie: a driver that dies with its device's interrupt armed (issue 17: nothing quieted a
- * dead driver's device). It opens the goldfish RTC, says what the device holds (its interrupt
+/* rtcdie: a driver that dies with its device's interrupt armed (nothing may be left to quiet a
+ * dead driver's device but init). It opens the goldfish RTC, says what the device holds (its interrupt
  * enabled, its alarm running), arms the alarm 10 s ahead with its interrupt enabled, and
- * faults. init, at its end, clears the alarm and disables the interrupt (servers/init/init.c,
- * quiet_one); the restarted instance (`*1`) must find both off. No IPC protocol. */
+ * faults. init, at its end, clears the alarm and disables the interrupt (the RTC's quiesce
+ * description, which <tacet/goldfish_rtc.h> puts in this image); the restarted instance (`*1`) must find both off. No IPC protocol. */
 #include <stdio.h>
 #include <tacet.h>
-#include "goldfish_rtc.h"
-
-#define RTC_CLEAR_ALARM  0x14
-#define RTC_ALARM_STATUS 0x18
+#include <tacet/goldfish_rtc.h>
 
 int main(void)
 {
@@ -21,11 +18,11 @@ int main(void)
 		return 1;
 	}
 	printf("rtcdie: instance %lu: interrupt enabled %u, alarm running %u at start\n",
-	       tacet_instance(), mmio_read32(rtc.regs + RTC_IRQ_ENABLED),
-	       mmio_read32(rtc.regs + RTC_ALARM_STATUS));
+	       tacet_instance(), mmio_read32(rtc.regs + GOLDFISH_RTC_IRQ_ENABLED),
+	       mmio_read32(rtc.regs + GOLDFISH_RTC_ALARM_STATUS));
 	if (tacet_instance())
 		return 0; /* the second one only looks */
-	rtc_alarm_in(&rtc, 10ull * 1000 * 1000 * 1000);
+	goldfish_rtc_alarm_in(&rtc, 10ull * 1000 * 1000 * 1000);
 	printf("rtcdie: alarm armed 10 s ahead, interrupt enabled; faulting\n");
 	__asm__("" : "+r"(addr)); /* hidden from gcc, which would make a trap of its own */
 	*(volatile unsigned long *)addr = 1;

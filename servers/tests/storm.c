@@ -6,14 +6,11 @@
  * No IPC protocol. */
 #include <stdio.h>
 #include <tacet.h>
+#include <tacet/goldfish_rtc.h>
 #include <tacet/init_proto.h>
 #include "storm.h"
 
 #define RTC_VA          0x0000002000000000ul
-#define RTC_ALARM_LOW   0x08
-#define RTC_ALARM_HIGH  0x0c
-#define RTC_IRQ_ENABLED 0x10
-#define RTC_CLEAR_INT   0x1c
 #define SLOT_NTFN       (TACET_CHILD_FIRST_FREE + 0)
 #define MAX_ACKS        100000
 #define UNHANDLED_LIMIT 1000 /* the kernel's IRQ_UNHANDLED_LIMIT */
@@ -78,7 +75,7 @@ static long one_notification(enum storm_mode mode, unsigned long seen)
 {
 	long err;
 
-	rtc[RTC_IRQ_ENABLED / 4] = 1;
+	rtc[GOLDFISH_RTC_IRQ_ENABLED / 4] = 1;
 	if (mode == STORM_REBIND && seen == REBIND_OWING)
 		return rebind(seen, "the last not acknowledged"); /* its ack is still owed */
 	err = ack_unhandled();
@@ -123,12 +120,12 @@ int storm_run(enum storm_mode mode)
 		printf("storm: cannot start: %s\n", tacet_strerror(err));
 		return 1;
 	}
-	rtc[RTC_IRQ_ENABLED / 4] = 1;
-	rtc[RTC_ALARM_HIGH / 4] = 0;
-	rtc[RTC_ALARM_LOW / 4] = 1; /* an alarm long past: the line rises and stays up */
+	rtc[GOLDFISH_RTC_IRQ_ENABLED / 4] = 1;
+	rtc[GOLDFISH_RTC_ALARM_HIGH / 4] = 0;
+	rtc[GOLDFISH_RTC_ALARM_LOW / 4] = 1; /* an alarm long past: the line rises and stays up */
 	tacet_wait(SLOT_NTFN);      /* the first interrupt */
 	line = find_line();
-	rtc[RTC_IRQ_ENABLED / 4] = 1;
+	rtc[GOLDFISH_RTC_IRQ_ENABLED / 4] = 1;
 	err = ack_unhandled();
 	/* Never clear the device, so it interrupts again after every acknowledgement, until the
 	 * kernel disables the line. QEMU 7.2's PLIC latches a source only when the device drives
@@ -159,8 +156,8 @@ int storm_run(enum storm_mode mode)
 	if (err || told != 2)
 		return 1;
 	/* Fix the device, turn the line back on: it works normally again. */
-	rtc[RTC_CLEAR_INT / 4] = 1;
-	rtc[RTC_IRQ_ENABLED / 4] = 0;
+	rtc[GOLDFISH_RTC_CLEAR_INTERRUPT / 4] = 1;
+	rtc[GOLDFISH_RTC_IRQ_ENABLED / 4] = 0;
 	tacet_poll(SLOT_NTFN);
 	err = tacet_irq_enable(IRQ);
 	/* an interrupt the PLIC latched before the device was cleared may still come, once */

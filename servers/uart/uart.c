@@ -30,6 +30,7 @@
 #include <tacet.h>
 #include <tacet/console_server.h>
 #include <tacet/init_proto.h>
+#include <tacet/quiesce.h>
 #include <tacet/rtc.h>
 #include <time.h>
 #include <tacet/random.h>
@@ -48,6 +49,11 @@
 #define UART_LSR_DR   0x01
 #define UART_LSR_THRE 0x20
 #define UART_FIFO     16
+
+/* Quiet: every interrupt disabled (IER 0). It does no DMA: it is quieted so that the next
+ * instance gets no interrupt the dead one asked for (<tacet/quiesce.h>: init applies it when the
+ * console server ends; main, at its start). */
+TACET_QUIESCE(uart_quiesce, "ns16550a", TACET_QUIESCE_W8(UART_IER, 0));
 
 /* The driver's own bits of the device's notification (TACET_DEVICE_OWN_BITS). */
 #define TIMER_BIT     (1ul << 2) /* irqtop's refresh */
@@ -398,6 +404,8 @@ int main(void)
 	const char *step = "open the device";
 	long err = tacet_device_open(&uart, "ns16550a", 0, 0);
 
+	if (!err && (step = "quiet the device"))
+		err = tacet_device_quiesce(&uart) < 0 ? -TACET_EINVAL : 0;
 	if (!err && (step = "publish \"console\""))
 		err = tacet_service_open(&service, "console", TACET_RIGHT_WRITE, &uart);
 	if (err) {

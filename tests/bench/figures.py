@@ -3,8 +3,8 @@
 the current figures (prose elsewhere names a figure and points here). The table lies between
 the lines MARK_BEGIN and MARK_END and is generated, never edited by hand: every figure's
 minimum, median and maximum from build/bench/results.json (what the last run of bench.py
-measured, in BENCHMARKS then STRESS_BENCHMARKS order) and its budget from
-tests/bench/budgets.json (a stress figure's median has none: "-"; the kernel's own BKL hold
+measured, in BENCHMARKS then STRESS_BENCHMARKS order) and its budget from its declaration in
+tests/bench/benchmarks.py (a stress figure's median has none: "-"; the kernel's own BKL hold
 figures beside the plugin's, `..._global`, have none at all: bench.budgeted).
 
   make bench-docs                           run the benchmarks, then write the table
@@ -27,7 +27,7 @@ import bench  # noqa: E402 (tests/bench/bench.py: the figures it records, how a 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOC = os.path.join(ROOT, "docs", "benchmarks.md")
 RESULTS = os.path.join(ROOT, "build", "bench", "results.json")
-BUDGETS = os.path.join(ROOT, "tests", "bench", "budgets.json")
+BUDGETS = os.path.join(ROOT, "tests", "bench", "benchmarks.py")  # each figure's declaration
 MARK_BEGIN = "<!-- figures:begin -->"
 MARK_END = "<!-- figures:end -->"
 REGENERATE = "make bench-docs"
@@ -56,26 +56,25 @@ def load_json(path, what):
 
 def expected_names():
     """Every figure bench.py records, in its order."""
-    return [bench.figure_names(f)[1] for b in bench.BENCHMARKS + bench.STRESS_BENCHMARKS
-            for f in b[2]]
+    return [f.name for f in bench.figures()]
 
 
 def figures(results=None):
     """{name: (min, median, max, budget median, budget max)} in bench.py's order, from results
-    (results.json's list; read from RESULTS if None) and budgets.json. The results must hold
+    (results.json's list; read from RESULTS if None) and the budgets benchmarks.py declares
+    (BUDGETS). The results must hold
     every figure: a table from a `bench.py -k` run would drop the others."""
     if results is None:
         results = load_json(RESULTS, "the benchmark results")
-    budgets = load_json(BUDGETS, "the budgets")
+    budgets = bench.BUDGETS
     by_name = {r["name"]: r for r in results}
     names = expected_names()
     missing = [n for n in names if n not in by_name]
     if missing:
         raise FiguresError(f"{rel(RESULTS)} has no {', '.join(missing)} (a partial run, "
                            f"bench.py -k?): run {REGENERATE}")
-    unbudgeted = [n for n in names if n not in budgets and bench.budgeted(n)]
-    if unbudgeted:
-        raise FiguresError(f"{rel(BUDGETS)} has no budget for {', '.join(unbudgeted)}")
+    if bench.declaration_problems():
+        raise FiguresError(f"{rel(BUDGETS)}: " + "; ".join(bench.declaration_problems()))
     none = {}
     return {n: (by_name[n]["min"], by_name[n]["median"], by_name[n]["max"],
                 budgets.get(n, none).get("median", NO_BUDGET),

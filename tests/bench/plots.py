@@ -2,10 +2,13 @@
 """plots.py: the benchmarks' charts, as SVG, from build/bench/results.json (`make bench` runs it
 after bench.py; `make test` checks what it writes, bench/plots):
 
-  build/bench/latency.svg     the latency figures as bars, beside the reference figures of other
-                              kernels (REFERENCES: each labelled with where it was measured)
-  build/bench/histograms.svg  each latency's histogram (results.json's buckets)
-  build/bench/scaling.svg     the scaling curves (bench.SCALING): each figure against its count
+  build/bench/latency.svg     the latency figures (benchmarks.py's latency=) as bars, beside the
+                              reference figures of other kernels (REFERENCES: each labelled with
+                              where it was measured)
+  build/bench/histograms.svg  the histograms of the figures benchmarks.py marks histogram=True
+                              (results.json's buckets)
+  build/bench/scaling.svg     the scaling curves (benchmarks.SCALING): each figure against its
+                              count
 
   python3 tests/bench/plots.py [--docs]
 
@@ -40,19 +43,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench  # noqa: E402 (tests/bench/bench.py: SCALING, the curves)
+import benchmarks  # noqa: E402 (tests/bench/benchmarks.py: what each chart shows)
 
 plt.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "tacet", "font.size": 8})
 
 # The latency chart's own figures (idle machine, one hart unless named), as results.json names
-# them, and its labels.
-LATENCIES = [
-    ("null_syscall", "null system call"),
-    ("ipc_call_reply_same_hart", "IPC call+reply"),
-    ("notify_wake_same_hart", "signal -> waiting thread"),
-    ("irq_raise_to_server_same_hart", "device IRQ -> user driver"),
-    ("irq_raise_to_fast_handler", "device IRQ -> kernel handler"),
-]
+# them, and their labels: those benchmarks.py declares with latency=.
+LATENCIES = [(f.name, f.latency) for f in benchmarks.figures() if f.latency]
 # Other kernels' figures, as docs/benchmarks.md gives them: (label, value, unit and where).
 REFERENCES = [
     ("seL4 IPC call+reply", 708, "instructions, this QEMU, -icount"),
@@ -60,10 +57,8 @@ REFERENCES = [
     ("xv6 null system call", 1130, "instructions, this QEMU, -icount"),
     ("seL4 IRQ -> user handler", 800, "cycles, real RISC-V hardware"),
 ]
-# The histograms: every figure of the latency chart and the scaling curves' first points.
-HISTOGRAMS = [name for name, _ in LATENCIES] + [
-    "ipc_call_reply_cross_hart", "notify_wake_cross_hart", "irq_raise_to_server_cross_hart",
-    "irq_top_half", "irq_server_cycle", "irq_busy_cycle"]
+# The histograms: the figures benchmarks.py declares with histogram=True.
+HISTOGRAMS = [f.name for f in benchmarks.figures() if f.histogram]
 CHARTS = ("latency.svg", "histograms.svg", "scaling.svg")
 
 
@@ -115,7 +110,7 @@ def histogram_chart(by_name, path):
 
 
 def scaling_chart(by_name, path):
-    curves = bench.SCALING
+    curves = benchmarks.SCALING
     fig, axes = plt.subplots(1, len(curves), figsize=(4 * len(curves), 3.2), squeeze=False)
     for ax, (prefix, curve) in zip(axes.flat, curves.items()):
         points = [(n, by_name[f"{prefix}_{n}"]["median"]) for n in curve["points"]

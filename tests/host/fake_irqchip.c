@@ -39,7 +39,7 @@ static struct fake_line lines[FAKE_NR_IRQS + 1];
 static struct fake_event events[FAKE_LOG_MAX];
 static size_t nevents;
 static void (*claim_hook)(unsigned int hart, unsigned int irq);
-static uint64_t cycles;
+static uint64_t cycles, cycles_step;
 static uint64_t now;
 static uintptr_t irq_stack_used;
 static struct {
@@ -186,6 +186,7 @@ void fake_irqchip_reset(void)
 	nevents = 0;
 	claim_hook = NULL;
 	cycles = 0;
+	cycles_step = 0;
 	now = 0;
 	irq_stack_used = 256;
 	memset(waiters, 0, sizeof(waiters));
@@ -337,9 +338,17 @@ const char *fake_console_last(void)
 	return console_last;
 }
 
+void fake_set_cycles_step(uint64_t step)
+{
+	cycles_step = step;
+}
+
 uint64_t arch_cycles(void)
 {
-	return cycles;
+	uint64_t c = cycles;
+
+	cycles += cycles_step;
+	return c;
 }
 
 uintptr_t arch_stack_pointer(void)

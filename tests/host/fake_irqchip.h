@@ -94,6 +94,8 @@ void fake_set_hart(unsigned int h);
 unsigned int fake_hart(void);
 /* What arch_cycles() returns. */
 void fake_set_cycles(uint64_t cycles);
+/* From now on each read of the counter moves it on by step (0: it stands still). */
+void fake_set_cycles_step(uint64_t step);
 /* The deadline the code under test last programmed (arch_timer_set). */
 extern uint64_t fake_timer_deadline;
 /* What timer_now() returns (timebase ticks). */

@@ -5,7 +5,8 @@
  * urgent READY thread, senders queued, a bound notification's bits, a faulted caller, an ended
  * endpoint) must return 0 and change nothing, so the general path (endpoint.c) runs; the fast
  * cases must switch straight to the other thread with the message in its registers. And the
- * wait's fast path (bits at once, or block and switch, or leave the hart to the scheduler). */
+ * wait's and the receive's fast paths (bits at once, or block and switch, or leave the hart
+ * to the scheduler). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -270,6 +271,17 @@ static void test_reply_recv_fast(void **state)
 }
 
 /* The server's WAIT on a notification (a0: the slot). */
+/* The server blocked (state) in q, on obj, with no switch: nothing was READY, the scheduler
+ * idles the hart. It is taken out of q again, running, for the next case. */
+static void assert_blocked_here(enum tacet_thread_state state, void *obj, struct tqueue *q)
+{
+	assert_int_equal(server.state, state);
+	assert_ptr_equal(server.blocked_on, obj);
+	assert_ptr_equal(q->head, &server);
+	assert_null(fake_switched_to);
+	tqueue_pop(q);
+}
+
 static int wait_fast(unsigned long slot)
 {
 	arch_ctx_set_ret(&server.ctx, 0, slot);
@@ -298,11 +310,7 @@ static void test_wait_fast(void **state)
 	assert_null(fake_switched_to);
 	/* nothing there, nothing READY: blocked, the scheduler idles the hart */
 	assert_int_equal(wait_fast(SLOT_EP_RO), FAST_SCHEDULE);
-	assert_int_equal(server.state, TACET_THREAD_BLOCKED_NTFN);
-	assert_ptr_equal(server.blocked_on, &ntfn);
-	assert_ptr_equal(ntfn.waiters.head, &server);
-	assert_null(fake_switched_to);
-	tqueue_pop(&ntfn.waiters);
+	assert_blocked_here(TACET_THREAD_BLOCKED_NTFN, &ntfn, &ntfn.waiters);
 	/* nothing there, a thread READY (even a less urgent one): switched to it */
 	server.state = TACET_THREAD_RUNNING;
 	rq_push(harts[0].rq, &ready, false);
@@ -312,6 +320,59 @@ static void test_wait_fast(void **state)
 	assert_int_equal(harts[0].rq->nready, 0);
 	assert_ptr_equal(ntfn.waiters.head, &server);
 	tqueue_pop(&ntfn.waiters);
+}
+
+/* The server's RECV on slot into recv_slot. */
+static int recv_fast(unsigned long slot, unsigned long recv_slot)
+{
+	arch_ctx_set_ret(&server.ctx, 0, slot);
+	arch_ctx_set_ret(&server.ctx, 1, recv_slot);
+	return run(fastpath_recv, &server);
+}
+
+/* The receive's fast path (a service loop going back to sleep): nothing to take, so the
+ * server blocks on the endpoint and the hart switches away as a wait does; anything to take
+ * or anything wrong leaves it to the general receive, nothing changed. */
+static void test_recv_fast(void **state)
+{
+	struct thread sender = { .prio = 5, .hart = 0, .state = TACET_THREAD_BLOCKED_SEND };
+	struct thread ready = { .prio = 5, .hart = 0, .state = TACET_THREAD_READY };
+
+	(void)state;
+	tqueue_pop(&ep.receivers);
+	server.state = TACET_THREAD_RUNNING;
+	server.blocked_on = NULL;
+	harts[0].current = &server;
+	/* the general receive's cases: nothing done */
+	assert_int_equal(recv_fast(SLOT_TAKEN, 0), FAST_NO);  /* not an endpoint */
+	assert_int_equal(recv_fast(SLOT_EP, SLOT_TAKEN), FAST_NO); /* the slot is taken */
+	assert_int_equal(recv_fast(SLOT_EP, CSPACE_SLOTS), FAST_NO); /* no such slot */
+	tqueue_push(&ep.senders, &sender, 0); /* a sender to take */
+	assert_int_equal(recv_fast(SLOT_EP, 0), FAST_NO);
+	tqueue_pop(&ep.senders);
+	server.bound_ntfn = &ntfn; /* its bound notification's bits come first */
+	ntfn.bits = 0x1;
+	assert_int_equal(recv_fast(SLOT_EP, 0), FAST_NO);
+	server.bound_ntfn = NULL;
+	ntfn.bits = 0;
+	ep.owner = NULL; /* ended: the general path says EDEAD */
+	assert_int_equal(recv_fast(SLOT_EP, 0), FAST_NO);
+	ep.owner = &server_p;
+	assert_null(ep.receivers.head);
+	assert_int_equal(server.state, TACET_THREAD_RUNNING);
+	assert_null(fake_switched_to);
+	/* nothing to take, nothing READY: blocked, the scheduler idles the hart */
+	assert_int_equal(recv_fast(SLOT_EP, 0), FAST_SCHEDULE);
+	assert_blocked_here(TACET_THREAD_BLOCKED_RECV, &ep, &ep.receivers);
+	/* a thread READY: switched to it, the receive slot kept for the message to come */
+	server.state = TACET_THREAD_RUNNING;
+	rq_push(harts[0].rq, &ready, false);
+	assert_int_equal(recv_fast(SLOT_EP, SLOT_EP_RO), FAST_DONE);
+	assert_ptr_equal(fake_switched_from, &server);
+	assert_ptr_equal(fake_switched_to, &ready);
+	assert_int_equal(server.recv_slot, SLOT_EP_RO);
+	assert_ptr_equal(ep.receivers.head, &server);
+	assert_int_equal(harts[0].rq->nready, 0);
 }
 
 /* The signal's fast path wakes a waiter through the one notification wake (notification.h),
@@ -409,6 +470,7 @@ int main(void)
 		FP_TEST(test_reply_recv_fallbacks),
 		FP_TEST(test_reply_recv_fast),
 		FP_TEST(test_wait_fast),
+		FP_TEST(test_recv_fast),
 		FP_TEST(test_signal_fast_wakes_as_signal_does),
 		FP_TEST(test_bkl_hold_measured),
 		FP_TEST(test_timer_programmed_at_unlock),

@@ -24,10 +24,18 @@ MODULES = "build/modules.img"
 
 def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=30,
          dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None, icount=False, qemu_args=(),
-         mem="128M", initrd=MODULES, check=None, needs=(), kernel=None):
-    """console_input: (pattern, text): type text on the serial console once pattern appears.
-    icount: run under -icount shift=0,align=off,sleep=off -seed 1, so that guest time is the
-    retired-instruction count and the run is deterministic (for timing-sensitive checks).
+         mem="128M", initrd=MODULES, check=None, needs=(), kernel=None, monitor_input=None):
+    """console_input: (pattern, text): type text on the serial console once pattern appears
+    (or a list of them, in order).
+    monitor_input: (pattern, command) or a list of them: send command to QEMU's monitor (HMP,
+    as typed at `(qemu)`: `system_reset`, `info status`, `quit`) once pattern appears in the
+    serial output. The case's QEMU then has its monitor on a unix socket of its own (else none);
+    what the monitor answers goes to the case's log, after the output, not into what the
+    expectations read: a case shows a command's effect by what the guest prints.
+    icount: run on the deterministic machine (tests/machine.py's icount_args: -icount shift=0,
+    -seed 1, -rtc clock=vm), so that guest time, and the RTC's, is the retired-instruction count
+    and the run is deterministic (for timing-sensitive checks); a case with console_input idles
+    with sleep=on (monitor_input too), where QEMU delivers what it types.
     qemu_args: more QEMU arguments (extra devices). dtb: a malformed tree (a make target) to
     boot instead of the machine's own. initrd: the module archive (a make target), or None.
     check: a function of the serial output that returns a list of problems (empty: fine), run
@@ -39,7 +47,8 @@ def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=3
     return dict(name=name, variant=variant, smp=smp, bootargs=bootargs, expect=expect,
                 status=status, timeout=timeout, dtb=dtb, forbid=forbid, input=console_input,
                 icount=icount, qemu_args=list(qemu_args), mem=mem, initrd=initrd, check=check,
-                needs=list(needs), kernel=kernel or kernel_for(bootargs))
+                needs=list(needs), kernel=kernel or kernel_for(bootargs),
+                monitor_input=monitor_input)
 
 
 class spliced:
@@ -287,6 +296,18 @@ CASES += [
          qemu_args=DEFAULT_DEVICES, needs=DEFAULT_NEEDS,
          console_input=(r"tacet> ", "random\rhelp\recho hello tacet\rps\rmem\rharts\rirqs\r"
                                     "random\rpoweroff\r")),
+]
+
+# QEMU's monitor (monitor_input): at the shell's first prompt the monitor resets the machine
+# (system_reset); the firmware, the kernel and init boot again from the images QEMU loaded and
+# the shell prompts a second time, where poweroff ends the run.
+CASES += [
+    case("monitor-system-reset",
+         [r"(?s)Tacet microkernel.*tacet> .*Tacet microkernel.*init: 4 harts.*tacet> poweroff",
+          r"init: power off requested by uart"],
+         bootargs="init.run=^uart=console:ns16550a",
+         monitor_input=(r"tacet> ", "system_reset"),
+         console_input=(r"(?s)tacet> .*tacet> ", "poweroff\r")),
 ]
 
 # Other servers print through the console server once it is up (uart before hello on hart 0).

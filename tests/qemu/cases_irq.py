@@ -163,12 +163,12 @@ CASES = [
     # factorial's completion on line 33; then irqs and irqhist 33 agree on the line's count,
     # which the top-half histogram adds up to, and on p50 <= p99 <= max (irq_hist_consistent);
     # irqhist of a line nobody bound, of one the controller lacks, and without a line, say so.
-    # Under -icount shift=0 with cycles=instructions the times are instructions... (sleep=on,
-    # not the cases' sleep=off: QEMU 7.2 then never delivers a typed key to an idle machine)
+    # Under -icount shift=0 with cycles=instructions the times are instructions... (the
+    # deterministic machine; it types, so it idles with sleep=on)
     case("irq-hist-instructions",
          [r"times in instructions: the cycle counter counts them", *HIST_EXPECT],
          smp=2, bootargs=EDU_RUN + " cycles=instructions",
-         qemu_args=("-device", "edu", "-icount", "shift=0,sleep=on"),
+         qemu_args=("-device", "edu"), icount=True,
          console_input=(edu_over_console_up, HIST_INPUT),
          check=irq_hist_consistent("instructions"), timeout=60),
     # ...and without, ns at the rate the cycle counter ran against the timebase.

@@ -173,6 +173,28 @@ CASES = [
           r"init: server rtcdie finished with status 0",
           r"init: leak check: .*: PASS"],
          bootargs="init.run=rtcdie:goldfish-rtc*1", status=0),
+    # What init writes to a dead driver's device is the driver's own description, from its
+    # image: quietown's marks the 16550's scratch register, which its restart reads back (0x11,
+    # the dead instance's, when init quiets the 16550 its own way). quietbad's writes past the
+    # device's registers too: refused whole, said, nothing written (the restart finds 0x11).
+    case("device-quiet-own-description",
+         [r"quietown: instance 0: scratch (0|0x[0-9a-f]+) at start",
+          r"quietown: scratch set to 0x11; faulting",
+          r"init: quietown's devices: 1 reset, 0 pages back from their DMA quarantine",
+          r"(?s)init: restarting quietown \(restart 1\).*quietown: instance 1: scratch 0x5a at "
+          r"start",
+          r"init: server quietown finished with status 0",
+          r"init: leak check: .*: PASS"],
+         bootargs="init.run=quietown:ns16550a*1", status=0),
+    case("device-quiet-bad-description",
+         [r"quietbad: scratch set to 0x11; faulting",
+          r"init: quietbad: ns16550a at 0x10000000 not quieted: its description refused, "
+          r"nothing written: an offset outside the device's registers",
+          r"(?s)init: restarting quietbad \(restart 1\).*quietbad: instance 1: scratch 0x11 at "
+          r"start",
+          r"init: server quietbad finished with status 0",
+          r"init: leak check: .*: PASS"],
+         bootargs="init.run=quietbad:ns16550a*1", status=0, forbid=(r"PANIC", r"FAIL", r"quietbad's devices")),
     # A driver dies with DMA in flight (issue 17): dmadie offers virtio-rng a buffer and faults.
     # Its DMA frames (rings, buffer), pinned to the device, go to the device's quarantine, not
     # back to the pool; init resets the device (Status 0) and only then releases them; the

@@ -1,8 +1,9 @@
 """check.py: the checks of a trace.json that tools/trace/trace.py wrote (tests/run.py's trace/
 cases): one track per hart, slices on a track that nest (each inside the one around it or after
 it, never across its end), every flow arrow from a top half's slice to a run of the thread it
-woke that begins after it, no event dropped, and on each line asked about as many top halves as
-the kernel counted. Returns a list of problems (empty: it passed)."""
+woke that begins after it, every run named after its thread's process (a thread that ended
+before the dump too), no event dropped, and on each line asked about as many top halves as the
+kernel counted. Returns a list of problems (empty: it passed)."""
 import bisect
 import collections
 
@@ -77,6 +78,10 @@ def problems(trace, lines=()):
                      f"{s['args']['tid']} begun after the wake at {s['ts']}")
         if len(p) > 20:
             break
+    unnamed = sorted({e["args"]["tid"] for e in ev if e["ph"] == "X" and e["cat"] == "run"
+                      and e["name"] == f"thread:{e['args']['tid']}"})
+    if unnamed:
+        p.append(f"runs of threads without a name (thread:TID): {unnamed[:10]}")
     dropped = {h: n for h, n in other["dropped"].items() if n}
     if dropped:
         p.append(f"events dropped (a ring was full): {dropped}")

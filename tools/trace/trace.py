@@ -13,12 +13,13 @@
 
 The output: one track per hart (pid 1, tid = the hart), complete events (ph "X", ts and dur in
 microseconds) for each top half ("irq LINE", from its trap entry to its end), each run of a
-thread ("PROCESS:TID", from its switch in to the hart's next switch or idle), each idle wait
-("idle") and each wait for the BKL ("BKL wait"); instants (ph "i") for acknowledgements, calls,
-replies and signals; and a flow arrow (ph "s" inside the interrupt's slice, "f" with bp "e" just
-inside the run it caused) from every top half to each thread it woke. "otherData" holds the
-rings' sizes and drops, the kernel's count of each line, and the unit. Python's standard
-library only.
+thread ("PROCESS:TID", from its switch in to the hart's next switch or idle; the name the
+kernel recorded as the thread was made, so a thread that ended before the dump has it too),
+each idle wait ("idle") and each wait for the BKL ("BKL wait"); instants (ph "i") for
+acknowledgements, calls, replies, signals and threads made; and a flow arrow (ph "s" inside
+the interrupt's slice, "f" with bp "e" just inside the run it caused) from every top half to
+each thread it woke. "otherData" holds the rings' sizes and drops, the kernel's count of each
+line, and the unit. Python's standard library only.
 """
 import argparse
 import json
@@ -33,7 +34,10 @@ OUT_DIR = os.path.join(ROOT, "build", "trace")
 
 # <tacet/trace.h>: struct tacet_trace_event, little-endian; the kinds and the reasons.
 EVENT = struct.Struct("<QQIIII")
-IRQ, SIGNAL, SWITCH, IDLE, BKL, ACK, CALL, REPLY = range(1, 9)
+IRQ, SIGNAL, SWITCH, IDLE, BKL, ACK, CALL, REPLY, THREAD = range(1, 10)
+# A THREAD event's process name (struct tacet_trace_thread): 8 bytes where since is, 8 where
+# b and pad are, NUL-padded.
+THREAD_NAME = ((8, 16), (24, 32))
 WHY = {0: "scheduler", 1: "call", 2: "reply", 3: "signal", 4: "wait"}
 
 DEFAULT_SCENARIO = {
@@ -46,7 +50,6 @@ DEFAULT_SCENARIO = {
     "until": r"(pci: 00:0\d\.0 [^\n]*pages back from its DMA quarantine[\s\S]*){4}",
 }
 PROMPT = r"tacet> "
-ICOUNT = ["-icount", "shift=0,align=off,sleep=on", "-seed", "1"]
 
 
 class TraceError(Exception):
@@ -60,10 +63,18 @@ def fnv1a(text):
     return h
 
 
+def thread_event_name(raw):
+    """The process name a THREAD event holds (THREAD_NAME)."""
+    name = b"".join(raw[lo:hi] for lo, hi in THREAD_NAME).split(b"\0")[0]
+    return name.decode(errors="replace") or "?"
+
+
 def parse_dump(text):
     """The TRACE lines of a console log: a dict with harts, clock, rings (hart -> capacity,
-    count, dropped, events), irq counts and thread names. Raises TraceError on a line that
-    fails its check, a gap in a ring, or a dump that does not end."""
+    count, dropped, events), irq counts and thread names (of the THREAD events, each thread's
+    since it was made, ended or not; and of the dump's thread lines, the threads alive).
+    Raises TraceError on a line that fails its check, a gap in a ring, or a dump that does not
+    end."""
     lines = [ln.strip() for ln in text.replace("\r", "").split("\n")]
     lines = [ln[ln.index("TRACE "):] for ln in lines if "TRACE " in ln]
     begins = [i for i, ln in enumerate(lines) if ln.startswith("TRACE begin ")]
@@ -95,6 +106,9 @@ def parse_dump(text):
                                  f"{len(ring['events'])} were expected")
             for off in range(0, len(payload), EVENT.size):
                 ts, since, k, a, b, _ = EVENT.unpack_from(payload, off)
+                if k == THREAD:  # a name, not times: the thread's, until its end and after
+                    d["threads"][a] = thread_event_name(payload[off:off + EVENT.size])
+                    since = b = 0
                 ring["events"].append({"ts": ts, "since": since, "kind": k, "a": a, "b": b})
         elif kind == "irq":
             d["irqs"][int(f[2])] = int(f[3])
@@ -192,6 +206,8 @@ def hart_slices(d, hart, events, t_end):
                              {"tid": e["a"]}))
         elif k == REPLY:
             instants.append((ts, f"reply -> {e['a']}", {"tid": e["a"]}))
+        elif k == THREAD:
+            instants.append((ts, f"new thread {thread_name(d, e['a'])}", {"tid": e["a"]}))
     close(max(t_end, run[0]) if run else t_end)
     return slices, instants, wakes
 
@@ -290,7 +306,9 @@ def qemu_command(scenario, smp, icount):
     cmd = shlex.split(line)
     cmd = [c for c in cmd if c != "-nographic"]
     cmd += ["-display", "none", "-monitor", "none", "-serial", "stdio"]
-    return cmd + (ICOUNT if icount else [])
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    from machine import icount_args  # noqa: E402
+    return cmd + (icount_args(typed=True) if icount else [])  # it types `trace dump`
 
 
 def record(scenario, smp, icount, timeout):

@@ -1,7 +1,7 @@
-/* trap.c: the port's side of traps: dispatch of interrupts by scause (in the kernel, in the
- * idle wait, and the timer and IPIs from user mode, which the generic entry hands back through
- * arch_trap_interrupt), and the reports for the traps that must not happen (kernel exceptions,
- * stack overflows). Traps from user mode go from trap.S to the generic entries
+/* trap.c: the port's side of traps: the one dispatch of interrupts by cause (take_interrupt: in
+ * the kernel, in the idle wait, and the timer and IPIs from user mode, which the generic entry
+ * hands back through arch_trap_interrupt), and the reports for the traps that must not
+ * happen (kernel exceptions, stack overflows). Traps from user mode go from trap.S to the generic entries
  * (kernel/core/entry.c). Runs on the trapping hart, interrupts masked. */
 #include <stddef.h>
 #include "asm_offsets.h"
@@ -37,6 +37,9 @@ _Static_assert(offsetof(struct hart, trap_cycle) == HART_TRAP_CYCLE, "hart trap 
 _Static_assert(SCAUSE_ECALL_U_CODE == SCAUSE_ECALL_U, "ecall cause in trap.S");
 _Static_assert(SIP_SEIP_BIT == SIP_SEIP, "external interrupt bit in trap.S");
 _Static_assert(SIP_SSIP_BIT == SIP_SSIP, "IPI bit in trap.S");
+_Static_assert(SIP_SSIP == 1UL << SCAUSE_IRQ_S_SOFT && SIP_STIP == 1UL << SCAUSE_IRQ_S_TIMER &&
+		       SIP_SEIP == 1UL << SCAUSE_IRQ_S_EXT,
+	       "a cause's sip bit is 1 << its code (trap_idle_interrupts)");
 _Static_assert(TACET_SYS_NULL == 0, "trap.S answers call 0 itself");
 _Static_assert((1UL << 63 | 9) == (SCAUSE_INTERRUPT | SCAUSE_IRQ_S_EXT),
 	       "arch_trap_is_external's cause (arch_types.h)");
@@ -82,23 +85,34 @@ check_interrupt_window(const struct trap_frame *tf)
 		panic_frame(tf, "interrupt taken outside a handler's window: SIE was set by accident");
 }
 
-/* Inline (with the two below): the fast handlers' way in. */
-static inline __attribute__((always_inline)) void dispatch_interrupt(struct trap_frame *tf)
+/* The one dispatch of an interrupt cause (scause's code, the interrupt bit off): for a trap
+ * taken in the kernel (a handler's window), one from user mode that is not external (the
+ * generic entry delivers that one itself, directly if it can: entry.c), and each cause the
+ * idle wait finds pending (but for its two quick cases, one external interrupt or one IPI
+ * alone, which trap.S's arch_idle_wait calls straight). Inline: the fast handlers' way in.
+ * Returns false for a cause the port never enables. */
+static inline __attribute__((always_inline)) bool take_interrupt(unsigned long code)
 {
-	switch (tf->scause & ~SCAUSE_INTERRUPT) {
+	switch (code) {
 	case SCAUSE_IRQ_S_TIMER:
 		timer_handle();
-		break;
+		return true;
 	case SCAUSE_IRQ_S_SOFT:
 		csr_clear(sip, SIP_SSIP);
 		hart_handle_ipi();
-		break;
+		return true;
 	case SCAUSE_IRQ_S_EXT:
-		irq_external();
-		break;
+		irq_external(); /* takes the BKL if this path does not hold it (the idle wait) */
+		return true;
 	default:
-		panic_frame(tf, "unexpected interrupt");
+		return false;
 	}
+}
+
+static inline __attribute__((always_inline)) void dispatch_interrupt(struct trap_frame *tf)
+{
+	if (!take_interrupt(tf->scause & ~SCAUSE_INTERRUPT))
+		panic_frame(tf, "unexpected interrupt");
 }
 
 static inline __attribute__((always_inline)) void handle_interrupt(struct trap_frame *tf)
@@ -109,17 +123,15 @@ static inline __attribute__((always_inline)) void handle_interrupt(struct trap_f
 
 void trap_idle_interrupts(void)
 {
+	/* in the order of their priority as traps; a cause's sip bit is 1 << its code */
+	static const unsigned long by_priority[] = {
+		SCAUSE_IRQ_S_EXT, SCAUSE_IRQ_S_SOFT, SCAUSE_IRQ_S_TIMER,
+	};
 	unsigned long pending = csr_read(sip) & csr_read(sie);
 
-	/* in the order of their priority as traps */
-	if (pending & SIP_SEIP)
-		irq_external_idle();
-	if (pending & SIP_SSIP) {
-		csr_clear(sip, SIP_SSIP);
-		hart_handle_ipi();
-	}
-	if (pending & SIP_STIP)
-		timer_handle();
+	for (unsigned int i = 0; i < sizeof(by_priority) / sizeof(by_priority[0]); i++)
+		if (pending & (1UL << by_priority[i]))
+			take_interrupt(by_priority[i]);
 }
 
 void arch_take_pending_interrupts(void)

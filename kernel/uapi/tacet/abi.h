@@ -17,6 +17,10 @@
 #define TACET_FRAME_MAX_PAGES 256 /* the largest TACET_SYS_FRAME_NEW (1 MiB) */
 
 /* Call numbers. Arguments are named in the order a0, a1, ...; "slot" is a capability slot. */
+/* A notification's bits, and so every badge a notification is signalled with, leave bit 63
+ * clear: a wait returns them in a0, where a negative value is an error. */
+#define TACET_NTFN_BIT_RESERVED (1ul << 63)
+
 enum tacet_sys {
 	TACET_SYS_NULL = 0,          /* () -> 0: the null syscall (benchmarks) */
 	TACET_SYS_DEBUG_WRITE = 1,   /* (buf, len) -> len: kernel console, for early output; len 0:

@@ -24,6 +24,9 @@ enum tacet_trace_kind {
 	TACET_TRACE_CALL = 7,   /* an IPC call's message delivered to a waiting server a (the
 				 * general path; 0: no server waited, the caller queues) */
 	TACET_TRACE_REPLY = 8,  /* an IPC reply delivered to its caller a (the general path) */
+	TACET_TRACE_THREAD = 9, /* a thread made: a = its tid; its process's name (a dump names
+				 * a thread that ended before it by this) in the bytes of since,
+				 * b and pad: struct tacet_trace_thread */
 };
 
 /* Why a SWITCH: the scheduler's pick, or a fast path's direct switch (fastpath.h). */
@@ -41,6 +44,18 @@ struct tacet_trace_event {
 	unsigned int kind;   /* enum tacet_trace_kind */
 	unsigned int a, b;
 	unsigned int pad;
+};
+
+/* A TACET_TRACE_THREAD event, read as what it holds: the process's name, NUL-padded (a name of
+ * TACET_TRACE_NAME_MAX bytes has no NUL), its first 8 bytes where since is, the rest where b
+ * and pad are. */
+#define TACET_TRACE_NAME_MAX 16
+struct tacet_trace_thread {
+	unsigned long ts;
+	char name[8];
+	unsigned int kind; /* TACET_TRACE_THREAD */
+	unsigned int tid;
+	char name_end[TACET_TRACE_NAME_MAX - 8];
 };
 
 /* TACET_INFO_TRACE, index = hart | first << 8: this header, then as many of the hart's events

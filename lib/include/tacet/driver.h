@@ -10,7 +10,9 @@
  *               physical address for the device.
  *   devices     tacet_device_open/close: one of the devices init gave the server, mapped, its
  *               interrupt bound to a notification; tacet_device_wait/ack: the interrupt loop;
- *               tacet_device_find: a device's description, for one the server uses unopened.
+ *               tacet_device_find: a device's description, for one the server uses unopened;
+ *               tacet_device_quiesce: the device made quiet as the server's own quiesce
+ *               description says (<tacet/quiesce.h>: TACET_QUIESCE, which init applies too).
  *   services    tacet_service_open/run: an endpoint published under a name and the loop that
  *               answers its calls and takes the device's interrupts, in one thread.
  *   time        tacet_timebase_hz, tacet_time_ns, tacet_ns_to_ticks, tacet_sleep_ns.
@@ -39,6 +41,7 @@
  * a compiler barrier. Reads and writes must be naturally aligned; the width must be one the
  * device accepts (the goldfish RTC, for one, takes only 32-bit accesses). */
 
+#ifdef __riscv
 #define TACET_MMIO_READ(bits, insn)                                                             \
 	static inline uint##bits##_t mmio_read##bits(const volatile void *addr)                 \
 	{                                                                                       \
@@ -53,6 +56,21 @@
 		__asm__ volatile("fence w,o" ::: "memory");                                     \
 		__asm__ volatile(insn " %0, 0(%1)" : : "r"(v), "r"(addr) : "memory");          \
 	}
+#else /* a host build (tests/host): the registers are a fake device's memory */
+#define TACET_MMIO_READ(bits, insn)                                                             \
+	static inline uint##bits##_t mmio_read##bits(const volatile void *addr)                 \
+	{                                                                                       \
+		uint##bits##_t v = *(const volatile uint##bits##_t *)addr;                      \
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);                                        \
+		return v;                                                                       \
+	}
+#define TACET_MMIO_WRITE(bits, insn)                                                            \
+	static inline void mmio_write##bits(volatile void *addr, uint##bits##_t v)              \
+	{                                                                                       \
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);                                        \
+		*(volatile uint##bits##_t *)addr = v;                                           \
+	}
+#endif
 
 TACET_MMIO_READ(8, "lbu")
 TACET_MMIO_READ(16, "lhu")
@@ -134,7 +152,7 @@ unsigned long tacet_dma_device_slot(void);
  * those bits too. */
 #define TACET_DEVICE_IRQ     (1ul << 0) /* the device's interrupt fired */
 #define TACET_DEVICE_TIMEOUT (1ul << 1) /* tacet_device_wait's timeout passed first */
-#define TACET_DEVICE_OWN_BITS (~(TACET_DEVICE_IRQ | TACET_DEVICE_TIMEOUT | (1ul << 63)))
+#define TACET_DEVICE_OWN_BITS (~(TACET_DEVICE_IRQ | TACET_DEVICE_TIMEOUT | TACET_NTFN_BIT_RESERVED))
 
 /* tacet_device_open flags */
 #define TACET_DEVICE_SHARED  1u /* share the line with other drivers (TACET_IRQ_SHARED) */
@@ -180,6 +198,12 @@ long tacet_device_open(struct tacet_device *dev, const char *compatible, unsigne
 const struct tacet_bootinfo_device *tacet_device_find(const char *compatible, unsigned int index);
 /* Unbind the line, unmap the registers, delete the notification. */
 void tacet_device_close(struct tacet_device *dev);
+/* Make the opened device quiet as this server's own description for it says (TACET_QUIESCE,
+ * <tacet/quiesce.h>): the one init applies when the server ends. A driver calls it at its start,
+ * before it sets the device up, so that it starts from what its last instance's death left. 1
+ * done, 0 nothing to do (no description for this device, or its guard said so), else the
+ * error (-TACET_EINVAL: no registers mapped, or the description is malformed). */
+long tacet_device_quiesce(struct tacet_device *dev);
 
 /*
  * Wait for the next event: the device's interrupt, one of the driver's own bits, or (if

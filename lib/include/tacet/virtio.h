@@ -9,6 +9,7 @@
  *   virtio_queue_new(&dev, 0, &q, 64)                  rings from tacet_dma_alloc, queue 0 set up
  *   virtio_driver_ok(&dev)                             the device is live
  *   virtq_add(&q, ...); if (virtq_kick_needed(&q)) virtio_notify(&dev, 0);
+ *   virtio_config_read(&dev, off, size), virtio_config_write(&dev, off, size, value)
  *   on its interrupt: virtio_interrupt_ack(&dev), then virtq_get() until NULL, then
  *   tacet_device_ack() (the device's status is cleared before the line is unmasked, or the
  *   level interrupt would come straight back).
@@ -116,9 +117,17 @@ long virtio_queue_new(struct virtio_device *dev, unsigned int index, struct virt
 
 /* Reset the transport at regs (Status 0, then read back until the device says 0: it has
  * forgotten its queues and writes no buffer any more). 0, or -TACET_EBUSY if it never says
- * so. init resets a dead driver's transports this way before it frees their DMA quarantine;
- * virtio_close is a driver's own orderly end (after it, its rings and buffers may go). */
+ * so. It applies the kit's quiesce description of a transport (lib/virtio.c, TACET_QUIESCE),
+ * which every image that uses the kit carries: init applies the same to a dead driver's
+ * transports before it frees their DMA quarantine; virtio_close is a driver's own orderly end
+ * (after it, its rings and buffers may go). */
 long virtio_reset(volatile void *regs);
+/* For init's device matching: the virtio device ID a name says (`virtio-rng`:
+ * VIRTIO_ID_RNG), 0 if it is none; what sits behind a virtio-mmio transport mapped at regs
+ * (size bytes of registers: its DeviceID, 0 if nothing is attached or the registers are not
+ * virtio-mmio's). */
+unsigned int virtio_id_named(const char *name);
+unsigned int virtio_mmio_device_id(volatile void *regs, unsigned long size);
 void virtio_close(struct virtio_device *dev);
 
 /* The driver is ready (DRIVER_OK); or it gave up on the device (FAILED). */
@@ -135,5 +144,13 @@ uint32_t virtio_interrupt_ack(struct virtio_device *dev);
 /* A field of the device's configuration space: size 1, 2, 4 or 8 bytes at offset, read again
  * until ConfigGeneration says no change came in between (an 8-byte field takes two reads). */
 uint64_t virtio_config_read(struct virtio_device *dev, unsigned int offset, unsigned int size);
+
+/* Write value into a field of the device's configuration space: size 1, 2, 4 or 8 bytes at
+ * offset, naturally aligned (an 8-byte field as two 32-bit writes, low half first). Only the
+ * fields the device's type lets a driver write take it (virtio-input's select and subsel,
+ * virtio-blk's writeback); the device may answer with a configuration-change interrupt. 0, or
+ * -TACET_EINVAL (another size, or a field not aligned to its size): nothing is written. */
+long virtio_config_write(struct virtio_device *dev, unsigned int offset, unsigned int size,
+			 uint64_t value);
 
 #endif

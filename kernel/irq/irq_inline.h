@@ -1,11 +1,11 @@
-/* irq_fast.h: the interrupt layer's two fast paths, inline, for the trap entry (and the host
+/* irq_inline.h: the interrupt layer's two fast paths, inline, for the trap entry (and the host
  * tests): the direct delivery of an interrupt taken from user mode (irq_external_user) and
  * IRQ_ACK_WAIT's acknowledge-and-switch (irq_ack_wait_fast); and the statistics they share
  * with irq.c. Inline because each is one step of a path whose every call costs as much as the
  * work (docs/benchmarks.md). The line protocol they take a shortcut through is irq.c's (see
  * its header); anything but their one common case falls back to it. BKL held throughout. */
-#ifndef KERNEL_IRQ_IRQ_FAST_H
-#define KERNEL_IRQ_IRQ_FAST_H
+#ifndef KERNEL_IRQ_IRQ_INLINE_H
+#define KERNEL_IRQ_IRQ_INLINE_H
 
 #include "irq/irq.h"
 #include "irq/irqchip.h"
@@ -31,13 +31,15 @@ static inline __attribute__((always_inline)) void irq_stat_add(uint64_t *max, ui
 	hist[tacet_log2hist_bucket_of(arch_bitlen(v))]++;
 }
 
-/* t, woken by d's delivery, runs now: its wake-up latency counts. */
+/* t, woken by d's delivery, runs now: its wake-up latency counts, from the end of the top half
+ * that woke it (d->last_done: the line is PENDING until t acknowledges, so no later interrupt
+ * of it has moved that stamp), whichever way it was delivered. */
 static inline __attribute__((always_inline)) void irq_count_wake(struct irq_desc *d,
 								 struct thread *t)
 {
 	t->irq_running_at = arch_cycles();
 	irq_stat_add(&d->wake_max, &d->wake_total, d->hist->wake,
-		     t->irq_running_at - t->irq_woken_at);
+		     t->irq_running_at - d->last_done);
 }
 
 /* t acknowledges d: if d's delivery got it running, the time since counts as its handling. */
@@ -79,12 +81,10 @@ static inline __attribute__((always_inline)) bool irq_detect(struct irq_desc *d)
 }
 
 /* Every binder has acknowledged, or left: the line may fire again, unless detection disabled
- * it (it stays masked) or nobody is bound any more (irq.c's unbind leaves it UNBOUND). */
+ * it (irq_line_disable) or nobody is bound any more (irq.c's unbind leaves it UNBOUND). */
 static inline __attribute__((always_inline)) void irq_acks_done(struct irq_desc *d)
 {
-	if (irq_detect(d)) {
-		d->state = IRQ_DISABLED;
-	} else if (d->nbinders) {
+	if (!irq_detect(d) && d->nbinders) {
 		d->state = IRQ_IDLE;
 		arch_irq_unmask(d->irq);
 	}
@@ -111,30 +111,63 @@ static inline __attribute__((always_inline)) void irq_binder_ack(struct irq_desc
 	irq_ack_one(d, handled);
 }
 
-/* The common case of a line's delivery, at the floor: one binder, a threaded line, and its
- * notification's first waiter w on this hart more urgent than t and than anything READY. Then
- * w gets the bits now and runs next, without a pass through the run queue; returns it (its
+/* w was woken by d's interrupt, on either way of delivery: its wake-up latency is counted
+ * when it runs (irq_count_wake), from the end of d's top half. */
+static inline __attribute__((always_inline)) void irq_woke(struct irq_desc *d, struct thread *w)
+{
+	w->irq_woken_by = d;
+	w->irq_running_at = 0;
+}
+
+/* The line protocol's IDLE -> PENDING (irq.c's header), the one copy for both ways a threaded
+ * line's interrupt is delivered: every binder owes an acknowledgement, none has said yet that
+ * the interrupt was its device's, each is signalled with the trap's stamp (the thread it wakes
+ * marked as woken by d), and the line is masked. direct: the direct delivery's thread (one
+ * binder; notification_woken's, which the caller switches to); NULL: the top half's, each
+ * binder's notification signalled (notification_signal_stamped readies whom it wakes). */
+static inline __attribute__((always_inline)) void irq_line_pend(struct hart *me,
+								struct irq_desc *d,
+								struct thread *direct)
+{
+	d->state = IRQ_PENDING;
+	d->acks_due = d->nbinders;
+	d->handled = false;
+	for (unsigned int i = 0; i < d->nbinders; i++) {
+		struct irq_binder *b = &d->binders[i];
+		struct thread *w;
+
+		b->waiting = true;
+		if (direct) { /* marked woken by the caller, after the top half's accounting */
+			notification_deliver(b->ntfn, direct, b->badge, me->trap_cycle);
+		} else if ((w = notification_signal_stamped(b->ntfn, b->badge, me->trap_cycle))) {
+			irq_woke(d, w);
+		}
+	}
+	/* Masked last, before the completion: the open claim keeps the source from firing
+	 * meanwhile, and the controller's write is a barrier to the compiler, which would
+	 * otherwise reload everything above. */
+	arch_irq_mask(d->irq);
+}
+
+/* The common case of a line's delivery, at the floor: one binder, a threaded line, and the
+ * thread its notification's signal wakes (notification_woken: a waiter, or a service loop's
+ * bound thread receiving) on this hart, more urgent than t and than anything READY. Then it
+ * gets the bits now and runs next, without a pass through the run queue; returns it (its
  * wake-up latency counted as it starts). NULL: nothing done, the general top half decides. */
 static inline __attribute__((always_inline)) struct thread *
 irq_deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
 {
-	struct irq_binder *b = &d->binders[0];
-	struct notification *n = b->ntfn;
-	struct thread *w = n->waiters.head;
+	struct thread *w;
 
-	if (d->nbinders != 1 || d->state != IRQ_IDLE || d->handler || !w || w->prio <= t->prio ||
-	    !sched_may_switch_to(me, w))
+	if (d->nbinders != 1 || d->state != IRQ_IDLE || d->handler)
 		return NULL;
-	arch_irq_mask(d->irq);
-	d->state = IRQ_PENDING;
-	d->acks_due = 1;
-	d->handled = false;
-	b->waiting = true;
-	notification_wake(n, w, b->badge, me->trap_cycle);
+	w = notification_woken(d->binders[0].ntfn);
+	if (!w || w->prio <= t->prio || !sched_may_switch_to(me, w))
+		return NULL;
+	irq_line_pend(me, d, w);
 	arch_irq_complete(&me->arch, d->irq);
 	irq_account(d, me);
-	w->irq_woken_by = d;
-	w->irq_woken_at = d->last_done;
+	irq_woke(d, w);
 	irq_count_wake(d, w); /* it is switched to next (its trace event: trap_interrupt's) */
 	return w;
 }
@@ -154,8 +187,48 @@ static inline __attribute__((always_inline)) struct thread *irq_external_user(st
 	return NULL;
 }
 
-/* IRQ_ACK_WAIT's fast path (BKL held): t acknowledges its line's interrupt as handled (one
- * binder, nothing else owed) and nothing is waiting in the notification, so t blocks there and
+/* The common case of an acknowledgement, for IRQ_ACK's and IRQ_ACK_WAIT's fast paths (BKL
+ * held): t's process is the line's one binder, owes the one acknowledgement due and says the
+ * interrupt was its device's. Then the line goes on (irq_binder_ack, as the general path's
+ * ack does) and is returned; NULL: nothing done, the general path decides (an error, a shared
+ * line, an ack not owed, or one that says "not handled": detection's). */
+static inline __attribute__((always_inline)) struct irq_desc *irq_ack_owed_fast(struct thread *t)
+{
+	struct irq_desc *d = (struct irq_desc *)fast_cap(t, syscall_arg(t, 0), TACET_CAP_IRQ,
+							 TACET_RIGHT_WRITE, NULL);
+	struct irq_binder *b;
+
+	if (!d || d->nbinders != 1 || d->state != IRQ_PENDING || d->acks_due != 1 ||
+	    !syscall_arg(t, 1))
+		return NULL;
+	b = &d->binders[0];
+	if (b->owner != t->proc || !b->waiting)
+		return NULL;
+	irq_count_served(d, t);
+	irq_binder_ack(d, b, true); /* the last ack of a handled interrupt: the line goes on */
+	trace_event(TACET_TRACE_ACK, d, 1, 0);
+	return d;
+}
+
+/* IRQ_ACK's fast path (BKL held): a service loop's acknowledgement (irq_ack_owed_fast) answers
+ * 0 at once (FAST_DONE). If the line fired again the moment it was unmasked, its top half is
+ * taken here, as the general path's ack does, and the scheduler picks (FAST_SCHEDULE). FAST_NO:
+ * the general path. */
+static inline __attribute__((always_inline)) int irq_ack_fast(struct hart *me, struct thread *t)
+{
+	if (!irq_ack_owed_fast(t))
+		return FAST_NO;
+	arch_ctx_set_ret(&t->ctx, 0, 0);
+	if (__builtin_expect(arch_irq_external_pending(), 0)) {
+		me->trap_cycle = arch_cycles(); /* the top half counts from here */
+		irq_external();
+		return FAST_SCHEDULE;
+	}
+	return FAST_DONE;
+}
+
+/* IRQ_ACK_WAIT's fast path (BKL held): t acknowledges its line's interrupt as handled
+ * (irq_ack_owed_fast) and nothing is waiting in the notification, so t blocks there and
  * the hart switches straight to its most urgent READY thread. Returns FAST_DONE (the
  * caller returns to user mode on this hart's current thread), FAST_SCHEDULE when nothing
  * is READY (the scheduler idles the hart), FAST_NO for the slow path, or, if an interrupt
@@ -163,22 +236,12 @@ static inline __attribute__((always_inline)) struct thread *irq_external_user(st
 static inline __attribute__((always_inline)) int irq_ack_wait_fast(struct hart *me,
 								   struct thread *t)
 {
-	struct irq_desc *d = (struct irq_desc *)fast_cap(t, syscall_arg(t, 0), TACET_CAP_IRQ,
-							 TACET_RIGHT_WRITE, NULL);
 	struct notification *n = (struct notification *)fast_cap(t, syscall_arg(t, 2),
 								 TACET_CAP_NOTIFICATION,
 								 TACET_RIGHT_READ, NULL);
-	struct irq_binder *b;
 
-	if (!d || !n || n->bits || d->nbinders != 1 || d->state != IRQ_PENDING ||
-	    d->acks_due != 1 || !syscall_arg(t, 1))
-		return 0; /* an error, bits there, shared, or not handled (detection): slow path */
-	b = &d->binders[0];
-	if (b->owner != t->proc || !b->waiting)
-		return FAST_NO;
-	irq_count_served(d, t);
-	irq_binder_ack(d, b, true); /* the last ack of a handled interrupt: the line goes on */
-	trace_event(TACET_TRACE_ACK, d, 1, 0);
+	if (!n || n->bits || !irq_ack_owed_fast(t))
+		return FAST_NO; /* an error, bits there, or not the common case: slow path */
 	if (__builtin_expect(arch_irq_external_pending(), 0))
 		return irq_ack_wait_refired(me, t, n); /* the device asserts it still, or again */
 	/* the wait: t blocks on n; the next interrupt's delivery stamps it */

@@ -1,0 +1,113 @@
+/* init.h: what init's files share: the servers init.run= names (struct server), the name table,
+ * the capability slot pools, and each file's entry points. Who owns which piece of state, and
+ * which thread writes it, is said at the top of supervisor.c; nothing here is locked. */
+#ifndef INIT_H
+#define INIT_H
+
+#include <stdint.h>
+#include <tacet.h>
+#include <tacet/bootinfo.h>
+#include <tacet/init_proto.h>
+#include <tacet/modules.h>
+
+#define MAX_SERVERS 16
+#define MAX_NAMES 16       /* names init.run= grants, in all (each holds a slot while published) */
+#define NAMES_PER_SERVER 4 /* names one server may be granted: its quota */
+#define NAME_BYTES (TACET_NAME_WORDS * sizeof(unsigned long)) /* a name, its NUL included */
+#define SCRATCH_VA 0x0000002000000000ul /* where init maps a page it fills for a child */
+#define PROBE_VA   (SCRATCH_VA + TACET_PAGE_SIZE) /* where init maps a device to read its ID */
+#define SERVER_PRIORITY 100
+#define SERVICE_PRIORITY 90 /* the service thread's, unless init.service_priority= */
+#define SERVICE_STACK_PAGES 2
+/* the service thread's stack (and TLS block), with an unmapped page below as a guard */
+#define SERVICE_STACK_VA (SCRATCH_VA + 4 * TACET_PAGE_SIZE)
+#define INIT_SLOTS 128         /* init's capability table */
+#define SERVICE_FIRST_SLOT 108 /* 108..127: the service thread's (names, recv_slot, a mint) */
+#define SERVER_BUDGET 2048 /* pages of kernel memory per server (8 MiB), unless init.budget= */
+#define POWER_OFF_MARK '^' /* before an entry's name: the server may power the machine off */
+
+#define NS_PER_MS 1000000ul
+#define RESTART_TIMER (1ul << 62)   /* exits_slot's bit for the restart timer */
+#define POWEROFF_ASKED (1ul << 61)  /* exits_slot: a server asked to power off (INIT_POWEROFF), */
+#define POWEROFF_FAILED (1ul << 60) /* ...with a failure status */
+#define SERVICE_GO (1ul << 62)      /* service_ntfn: every server of init.run= has started */
+#define SERVICE_QUIT (1ul << 61)    /* service_ntfn: end with service_quit_status */
+/* The supervisor's call on service_ep (unbadged: no server has such a capability): answered once
+ * the service thread has taken every end signalled before it. */
+#define INIT_SERVICE_SYNC 0x100
+
+enum server_state {
+	SERVER_RUNNING,
+	SERVER_WAITING, /* failed; restarted at restart_at */
+	SERVER_DONE,    /* ended for good */
+};
+
+struct server {
+	/* from init.run= */
+	char name[TACET_MODULE_NAME_MAX];
+	char names[128];   /* `=name+name...` as written: what it may publish (empty: no `=`) */
+	char devices[128];
+	unsigned int hart, prio;
+	unsigned int restarts_max; /* `*N`: restart it up to N times after a failure */
+	int power_off;             /* `^`: it may ask init to power the machine off */
+	char grants[64];           /* `[service=arg;...]`, without the brackets (INIT_GRANT) */
+	int grants_cut;            /* ...were longer than that: INIT_GRANT answers ERANGE */
+	/* the current instance */
+	unsigned long process_slot;
+	enum server_state state;
+	long status; /* what it reported with INIT_EXIT, -TACET_EFAULT after a fault,
+		      * -TACET_EDEAD if it ended without saying */
+	unsigned long started_at, restart_at; /* timebase ticks */
+	unsigned int restarts;      /* so far */
+	unsigned int delay_ms;      /* before the last restart */
+};
+
+/* Capability slots, a range for each thread: freed ones first (restarts and names come and go),
+ * then fresh ones; past the range's end, INIT_SLOTS, which every call refuses. */
+struct slot_pool {
+	unsigned long next, end;
+	unsigned long free[MAX_SERVERS + MAX_NAMES];
+	unsigned int nfree;
+};
+
+/* supervisor.c: the boot information, the servers, the supervisor's notification */
+extern const struct tacet_bootinfo *bi;
+extern struct server servers[MAX_SERVERS];
+extern unsigned int nservers;
+extern unsigned long exits_slot; /* notification: bit n = server n's process ended */
+extern unsigned long budget;     /* init.budget=PAGES */
+extern unsigned int start_failures; /* init.run= entries that could not start */
+
+/* loader.c: slots, and a server's start */
+extern struct slot_pool super_slots, service_slots;
+unsigned long alloc_slot(struct slot_pool *pool);
+void free_slot(struct slot_pool *pool, unsigned long slot);
+long start_server(unsigned int id);
+
+/* bootargs.c: init.run= and the other boot arguments */
+void start_servers(void);
+unsigned long boot_number(const char *arg, unsigned long dflt);
+
+/* devices.c: matching init.run='s devices, giving them, and quieting them at a server's end */
+long give_devices(unsigned int id, unsigned long child, const char *spec);
+void release_devices(unsigned int id);
+void quiet_devices(unsigned int id);
+
+/* names.c: the name service (the service thread's; before SERVICE_GO, the grants) */
+extern unsigned long service_ep;   /* the servers' requests; TACET_CHILD_INIT of each */
+extern unsigned long service_ntfn; /* bound to the service thread: ends (bit n), GO, QUIT */
+extern unsigned int service_prio;  /* init.service_priority= */
+extern long service_quit_status;   /* set before SERVICE_QUIT */
+extern unsigned long recv_slot;    /* the service thread's: where a published capability lands */
+long grant_names(unsigned int id);
+void release_names(unsigned int id);
+int serve(const struct tacet_msg *msg, unsigned long badge, struct tacet_msg *reply);
+void names_ended(unsigned int id);
+/* service.c: the service thread */
+long start_service(void);
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* leak.c */
+void leak_check(const struct tacet_mem_info *before);
+
+#endif

@@ -1,0 +1,357 @@
+/* names.c: init's name service: the names init.run= grants each server, what they publish, the
+ * lookups and grants clients ask for (<tacet/init_proto.h>), and the refusals said when a server
+ * asks for what it may not. The table is written by the supervisor until SERVICE_GO (the grants),
+ * then by the service thread alone (service.c); no lock (supervisor.c says why).
+ *
+ * The authority init enforces (may_publish, may_power_off: the rule in one place):
+ *  - Names. init.run= grants each server the names it may publish: `uart=console`, or without
+ *    `=`, its module's name (rng: "rng"). At most NAMES_PER_SERVER a server, MAX_NAMES in all,
+ *    each to one server: a second entry given a name is not started. The name table is made of
+ *    the grants before any request is served, so a publish never needs room and no server can
+ *    fill it. A publish of a name not granted to the publisher is refused (-TACET_EPERM), said
+ *    once (refuse(): at most a line a second per server, the rest counted and said at its end).
+ *    When a server ends, what it published is withdrawn (init's capability and slot freed;
+ *    lookups: -TACET_ENOENT) and the name waits for its restarted instance: nobody else ever
+ *    publishes it.
+ *  - Power-off. Only a server whose entry starts with `^` (`^uart=console:ns16550a`) may ask
+ *    for it (INIT_POWEROFF); anyone else's request is refused (-TACET_EPERM) and the machine
+ *    runs on. A run whose servers have all finished for good powers off without asking.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "init.h"
+
+#define REFUSAL_QUIET_MS 1000    /* a server's refused requests are said at most this often */
+
+unsigned long service_ep;
+unsigned long service_ntfn;
+unsigned int service_prio = SERVICE_PRIORITY;
+long service_quit_status;
+unsigned long recv_slot;
+
+/* A name init.run= grants, and what its server published under it. */
+struct published {
+	unsigned long name[TACET_NAME_WORDS];
+	unsigned long slot;    /* 0: not published (yet, or withdrawn: its server ended) */
+	unsigned long how;     /* the rights a client gets, | INIT_BADGE_CLIENTS */
+	unsigned int server;   /* the server it is granted to: only it may publish it */
+};
+
+static struct published names[MAX_NAMES];
+static unsigned int nnames;
+
+/* The service thread's record of each server's refused requests (refuse()). */
+struct refusals {
+	unsigned long said_at; /* when the last was said (ticks) */
+	unsigned long unsaid;  /* refused since, not said */
+	int said;              /* one was said (since the server's last end) */
+};
+
+static struct refusals refusals[MAX_SERVERS];
+
+/* The entry of names[] for the name in w (its words, as a message carries them), or NULL. */
+static struct published *find_name(const unsigned long *w)
+{
+	for (unsigned int i = 0; i < nnames; i++)
+		if (!memcmp(names[i].name, w, sizeof(names[i].name)))
+			return &names[i];
+	return NULL;
+}
+
+/* Grant `name` to server id: a new entry of names[], not published yet. 0, or a negative code
+ * after saying why: too long, another server's already, or no room. The module's own name, the
+ * grant of an entry without `=` (implicit), is only skipped where another has it. */
+static long grant(unsigned int id, const char *name, int implicit)
+{
+	const char *who = servers[id].name;
+	unsigned long w[TACET_NAME_WORDS] = { 0 };
+	struct published *n;
+
+	if (strlen(name) >= NAME_BYTES) {
+		if (implicit)
+			return 0;
+		printf("init: %s: the name \"%s\" is longer than %lu bytes; not starting %s\n", who,
+		       name, NAME_BYTES - 1, who);
+		return -TACET_ERANGE;
+	}
+	memcpy(w, name, strlen(name));
+	n = find_name(w);
+	if (n && (n->server == id || implicit))
+		return 0; /* named twice; or a module started twice, whose first entry has its name */
+	if (n) {
+		printf("init: %s: the name \"%s\" is granted to %s; not starting %s\n", who, name,
+		       servers[n->server].name, who);
+		return -TACET_EBUSY;
+	}
+	if (nnames == MAX_NAMES) {
+		printf("init: %s: no room for the name \"%s\" (%u names in all)%s\n", who, name,
+		       MAX_NAMES, implicit ? "" : "; not starting it");
+		return implicit ? 0 : -TACET_ENOMEM;
+	}
+	names[nnames] = (struct published){ .server = id };
+	memcpy(names[nnames++].name, w, sizeof(w));
+	return 0;
+}
+
+/* The names server id may publish, into names[] (before SERVICE_GO): its entry's `=name+name...`
+ * (up to NAMES_PER_SERVER; `=` alone: none), or without `=` its module's name. 0, or a negative
+ * code after saying why: the server is then not started (release_names). */
+long grant_names(unsigned int id)
+{
+	const char *spec = servers[id].names;
+	unsigned int count = 0;
+	long err = 0;
+
+	if (*spec++ != '=')
+		return grant(id, servers[id].name, 1);
+	while (!err && *spec) {
+		char name[NAME_BYTES + 1] = { 0 };
+		unsigned int len = 0;
+
+		for (; *spec && *spec != '+'; spec++)
+			if (len < NAME_BYTES)
+				name[len++] = *spec; /* past NAME_BYTES - 1: too long, grant() says */
+		spec += *spec == '+';
+		if (len && ++count > NAMES_PER_SERVER) {
+			printf("init: %s: more than %u names; not starting %s\n", servers[id].name,
+			       NAMES_PER_SERVER, servers[id].name);
+			return -TACET_ERANGE;
+		}
+		if (len)
+			err = grant(id, name, 0);
+	}
+	return err;
+}
+
+/* Server id could not start: the names granted to it are free for another entry. */
+void release_names(unsigned int id)
+{
+	unsigned int kept = 0;
+
+	for (unsigned int i = 0; i < nnames; i++)
+		if (names[i].server != id)
+			names[kept++] = names[i];
+	nnames = kept;
+}
+
+/* The rule, in one place: may server s publish under the name whose entry is n (NULL: a name
+ * init.run= grants nobody)? Only the server it is granted to, any instance of it. */
+static int may_publish(const struct server *s, const struct published *n)
+{
+	return n && n->server == (unsigned int)(s - servers);
+}
+
+/* ...and may server s power the machine off? Only if its init.run= entry starts with `^`. */
+static int may_power_off(const struct server *s)
+{
+	return s->power_off;
+}
+
+/* Server s asked for what it may not (`what`, formatted): refused, and said, but at most once in
+ * REFUSAL_QUIET_MS for each server (a hostile one may ask in a loop); the refusals in between
+ * are counted, and said with the next line or at the server's end (refusals_end). */
+static void refuse(const struct server *s, const char *fmt, ...)
+{
+	struct refusals *r = &refusals[s - servers];
+	unsigned long now = tacet_time();
+	char what[128], more[48] = "";
+	va_list ap;
+
+	if (r->said && now - r->said_at < tacet_ns_to_ticks(REFUSAL_QUIET_MS * NS_PER_MS)) {
+		r->unsaid++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (r->unsaid)
+		snprintf(more, sizeof(more), " (and %lu more refused since)", r->unsaid);
+	say("init: refused: %s may not %s%s\n", s->name, what, more);
+	*r = (struct refusals){ .said_at = now, .said = 1 };
+}
+
+/* Server id has ended: the refusals not said yet are, and its next instance's first is said. */
+static void refusals_end(unsigned int id)
+{
+	if (refusals[id].unsaid)
+		say("init: refused: %lu more requests of %s, not said one by one\n",
+		    refusals[id].unsaid, servers[id].name);
+	refusals[id] = (struct refusals){ 0 };
+}
+
+/* The name in a message's words, printable (a hostile server chooses the bytes), into text. */
+static const char *name_text(const unsigned long *w, char text[NAME_BYTES + 1])
+{
+	const char *c = (const char *)w;
+	unsigned int i;
+
+	for (i = 0; i < NAME_BYTES && c[i]; i++)
+		text[i] = c[i] >= ' ' && c[i] <= '~' && c[i] != '"' ? c[i] : '?';
+	text[i] = 0;
+	return text;
+}
+
+/* What a publisher may let its clients have: calling and sending capabilities, never
+ * receiving (READ); optionally a badge per client. The name is its own (may_publish), and
+ * published once at a time (n: its entry). */
+static long publish_check(const struct tacet_msg *msg, const struct published *n)
+{
+	unsigned long how = msg->w[TACET_NAME_WORDS], badge = 0;
+
+	if (!TACET_TAG_HAS_CAP(msg->tag))
+		return -TACET_EINVAL;
+	if (how & ~(TACET_RIGHT_WRITE | TACET_RIGHT_GRANT | INIT_BADGE_CLIENTS))
+		return -TACET_EINVAL;
+	if ((how & INIT_BADGE_CLIENTS) && (tacet_cap_info(recv_slot, NULL, &badge) < 0 || badge))
+		return -TACET_EINVAL;
+	return n->slot ? -TACET_EEXIST : 0;
+}
+
+/* INIT_PUBLISH by server s: the capability arrived in recv_slot (the tag says whether it
+ * did); kept, it takes that slot, and the next capability lands in a new one. */
+static long publish(const struct tacet_msg *msg, struct server *s)
+{
+	struct published *n = find_name(msg->w);
+	char text[NAME_BYTES + 1];
+	long err = -TACET_EPERM;
+
+	if (s && !may_publish(s, n))
+		refuse(s, "publish \"%s\" (init.run= grants it to %s)", name_text(msg->w, text),
+		       n ? servers[n->server].name : "no server");
+	else if (s)
+		err = publish_check(msg, n);
+	if (err) {
+		tacet_cap_delete(recv_slot); /* empty if none came */
+		return err;
+	}
+	n->how = msg->w[TACET_NAME_WORDS];
+	n->slot = recv_slot;
+	recv_slot = alloc_slot(&service_slots);
+	return 0;
+}
+
+/* Server id has ended: what it published is withdrawn (its endpoints ended with it), the names
+ * kept for it: a restarted instance publishes its own under them, and nobody else may. */
+static void withdraw_names(unsigned int id)
+{
+	for (unsigned int i = 0; i < nnames; i++) {
+		if (names[i].server != id || !names[i].slot)
+			continue;
+		free_slot(&service_slots, names[i].slot);
+		names[i].slot = 0;
+	}
+}
+
+/* INIT_LOOKUP by server s: a copy with the rights the publisher chose, badged with s's number
+ * + 1 if it asked for that (minted in a slot of init's, then given). */
+static long lookup(const struct tacet_msg *msg, struct server *s, unsigned long *instance)
+{
+	struct published *n = find_name(msg->w);
+	unsigned long rights, mint, dst = msg->w[TACET_NAME_WORDS];
+	long err;
+
+	if (!s)
+		return -TACET_EPERM;
+	if (!n || !n->slot)
+		return -TACET_ENOENT; /* not yet, or its server is being restarted */
+	*instance = servers[n->server].restarts; /* which start of its server published it */
+	rights = n->how & (TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
+	if (!(n->how & INIT_BADGE_CLIENTS))
+		return tacet_cap_give(s->process_slot, n->slot, dst, rights);
+	mint = alloc_slot(&service_slots);
+	err = tacet_cap_copy(n->slot, mint, rights, (unsigned long)(s - servers) + 1);
+	if (!err)
+		err = tacet_cap_give(s->process_slot, mint, dst, rights);
+	free_slot(&service_slots, mint);
+	return err;
+}
+
+/* INIT_GRANT by server s: what the entry of server badge - 1 grants for the service s
+ * published under the name in w[1..3] (`name=arg` among its grants), into reply w[1..3]. Only
+ * that name's publisher may ask, while it serves: a grant says what a client may do, which is
+ * the service's business alone. Read after SERVICE_GO: grants are never written after that. */
+static long answer_grant(const struct tacet_msg *msg, struct server *s, struct tacet_msg *reply)
+{
+	struct published *n = find_name(&msg->w[1]);
+	unsigned long badge = msg->w[0];
+	char name[TACET_NAME_WORDS * sizeof(unsigned long) + 1] = { 0 };
+	const char *g;
+	size_t len;
+
+	if (!s || !n || !n->slot || n->server != (unsigned int)(s - servers))
+		return -TACET_EPERM;
+	if (!badge || badge > nservers)
+		return -TACET_EINVAL;
+	if (servers[badge - 1].grants_cut)
+		return -TACET_ERANGE; /* a grant cut short could say less, or more, than it meant */
+	memcpy(name, &msg->w[1], TACET_NAME_WORDS * sizeof(unsigned long));
+	len = strlen(name);
+	for (g = servers[badge - 1].grants; *g; g += strcspn(g, ";"), g += *g == ';')
+		if (!strncmp(g, name, len) && g[len] == '=')
+			break;
+	if (!*g)
+		return -TACET_ENOENT;
+	g += len + 1;
+	len = strcspn(g, ";");
+	if (len >= TACET_NAME_WORDS * sizeof(unsigned long))
+		return -TACET_ERANGE;
+	memset(&reply->w[1], 0, TACET_NAME_WORDS * sizeof(unsigned long));
+	memcpy(&reply->w[1], g, len);
+	reply->tag = TACET_TAG(0, 1 + TACET_NAME_WORDS);
+	return 0;
+}
+
+/* The service thread: one request on service_ep; fills *reply, returns whether to reply. */
+int serve(const struct tacet_msg *msg, unsigned long badge, struct tacet_msg *reply)
+{
+	struct server *s = badge && badge <= nservers ? &servers[badge - 1] : NULL;
+	const char *name = s ? s->name : "?";
+
+	reply->tag = TACET_TAG(0, 1);
+	reply->w[0] = 0;
+	switch (TACET_TAG_LABEL(msg->tag)) {
+	case INIT_EXIT:
+		if (s) {
+			s->status = (long)msg->w[0];
+			say("init: server %s finished with status %ld\n", name, s->status);
+		}
+		break;
+	case INIT_PUBLISH:
+		reply->w[0] = (unsigned long)publish(msg, s);
+		break;
+	case INIT_LOOKUP:
+		reply->w[0] = (unsigned long)lookup(msg, s, &reply->w[1]);
+		reply->tag = TACET_TAG(0, 2);
+		break;
+	case INIT_GRANT:
+		reply->w[0] = (unsigned long)answer_grant(msg, s, reply);
+		break;
+	case INIT_POWEROFF:
+		if (!s || !may_power_off(s)) {
+			if (s)
+				refuse(s, "power the machine off (its init.run= entry has no %c)",
+				       POWER_OFF_MARK);
+			reply->w[0] = (unsigned long)-TACET_EPERM;
+			break;
+		}
+		/* the supervisor's to do: it preempts this thread at the signal, and never answers */
+		say("init: power off requested by %s\n", name);
+		tacet_signal(exits_slot, POWEROFF_ASKED | (msg->w[0] ? POWEROFF_FAILED : 0));
+		return 0;
+	case INIT_SERVICE_SYNC: /* the supervisor's alone: every end signalled before it is taken */
+		reply->w[0] = badge ? (unsigned long)-TACET_EINVAL : 0;
+		break;
+	default:
+		reply->w[0] = (unsigned long)-TACET_EINVAL;
+	}
+	return 1;
+}
+
+/* Server id has ended (the service thread, told by the supervisor): its names withdrawn, its
+ * refusals said. */
+void names_ended(unsigned int id)
+{
+	withdraw_names(id);
+	refusals_end(id);
+}

@@ -1,0 +1,264 @@
+"""benchmarks.py: every benchmark, declared once: how it boots, the figures it reports, each
+figure's budget and whether the charts show it. tests/bench/bench.py runs them and checks the
+budgets, tests/bench/figures.py writes their table into docs/benchmarks.md, tests/bench/plots.py
+draws the plotted ones, tests/run.py checks the charts name them. Adding a benchmark is one
+entry here (docs/benchmarks.md, "Adding a benchmark"); no other file lists figures.
+
+A benchmark is bench(boot, append, figures, extra, **options):
+  boot      its name: its log is build/bench/BOOT.log, `bench.py -k` matches it
+  append    the boot arguments (-append): the servers init starts (init.run=, servers/bench/
+            module.mk), or an in-kernel benchmark of the test kernel (test=NAME)
+  figures   what it reports, each a fig() below
+  extra     more QEMU arguments (devices)
+  options   "mem", the RAM (bench.MEM unless given); "smp", the harts (bench.SMP unless given);
+            "stressors", the stressors the boot runs, as (name, unit, hart): each must print
+            its completion line with a count above 0, or the benchmark fails; "holds_hart", a
+            pattern whose group 1 is the hart the plugin's hold figure is taken on
+A figure is fig(name, budget, ...):
+  name      the name results.json and the table record, and its BENCH line prints
+  budget    the median's and the maximum's budget, in instructions (bytes for a name ending in
+            _bytes): make test fails a run over it. budget_max= instead: the maximum's only (a
+            tail figure); neither: printed, never budgeted (the kernel's own hold figures, named
+            ..._global, only)
+  printed   the name its BENCH line prints when that is not name (one server reporting for
+            several boots), or HOLDS: the plugin's longest BKL hold
+  latency   a label: the latency chart (build/bench/latency.svg, docs/latency.svg) shows it
+  histogram the histograms chart shows it
+Budgets sit about 5% above what a figure measures; a change that makes a path faster lowers its
+budget in the same commit, so the gain is kept.
+"""
+
+PCI = "pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
+EDU = ["-device", "edu"]
+# irq_masked's devices: 4 edus, one on each of virt's PCI INTx lines, and two virtio-rngs.
+MASKED_DEVICES = [a for slot in range(1, 5) for a in ("-device", f"edu,addr={slot}")] + [
+    "-device", "virtio-rng-device"] * 2
+
+# The longest BKL hold counted per hart (docs/benchmarks.md, "BKL holds per hart"): a figure
+# printed as HOLDS is the QEMU plugin's (tools/qemu-plugins/bkl_holds.c), and its boot runs the
+# test kernel with the plugin; the kernel's own figure beside it is recorded with GLOBAL_SUFFIX,
+# printed but not budgeted.
+HOLDS = "<bkl_holds plugin>"
+GLOBAL_SUFFIX = "_global"
+
+
+class Figure:
+    """One figure a benchmark reports (see the module's docstring)."""
+
+    def __init__(self, name, budget=None, budget_max=None, printed=None, latency=None,
+                 histogram=False):
+        self.name, self.printed = name, printed or name
+        self.budget = {"median": budget, "max": budget} if budget is not None else (
+            {"max": budget_max} if budget_max is not None else None)
+        self.latency, self.histogram = latency, histogram
+
+
+fig = Figure
+
+
+def bench(boot, append, figures, extra=(), **options):
+    """A benchmark: (boot, append, figures, extra, options), as bench.py reads it."""
+    return (boot, append, list(figures), list(extra), options)
+
+
+# The scaling curves (issue 18; servers/bench/scale.h): PREFIX_N is the figure at N (the points
+# the server measures, in its own list), with its budget. Where the goal is flat ("flat"), every
+# point's median must be within SCALE_FLAT of the first one's; the timer's arming, where a tree
+# is the goal, may rise from one point to the next by at most TIMER_LOG_STEP instructions per
+# doubling of the armed timers. Why that bound is honest: arming a timer already armed removes
+# it from its hart's tree and inserts it again, each walking at most the tree's height, which
+# an AVL tree keeps under 1.44 log2(n + 2) levels; a level costs each walk about 10 to 20
+# instructions (a compare and a step down; on the way back up a height update and a balance
+# check), so 2 x 1.44 x ~20 = ~58 a doubling at worst, 64 with room. The sorted list the tree
+# replaced paid ~9 instructions per armed timer (386 at 1, 9,380 at 1,000): at 1,000 it is
+# over the bound by fourteen times, at 64 already by five. --check-scaling checks both
+# (bench.scaling_problems); make test's bench/scaling. The scaling chart draws every curve.
+SCALE_FLAT = 0.03
+TIMER_LOG_STEP = 64
+SCALING = {
+    "scale_irq": {"points": (1, 4, 16, 64), "budgets": (311, 311, 311, 311), "flat": True,
+                  "title": "device IRQ -> its driver, same hart",
+                  "x": "servers (driver + asleep; each bound to a line of its own, 11 at most)",
+                  "goal": "IRQ flat"},
+    "scale_ipc": {"points": (1, 4, 16, 64), "budgets": (507, 507, 507, 507), "flat": True,
+                  "title": "IPC call+reply, same hart",
+                  "x": "server processes (one called, the rest in RECV)", "goal": "IPC flat"},
+    "scale_timer": {"points": (1, 4, 16, 64, 256, 1000),
+                    "budgets": (464, 573, 657, 741, 825, 868), "flat": False,
+                    "title": "arming a notification timer",
+                    "x": "timers armed on the hart (the armed one the latest)",
+                    "goal": f"timer arm at most {TIMER_LOG_STEP} per doubling"},
+}
+
+
+def scale_figures(prefix):
+    """A scaling curve's figures, each at its point with its budget."""
+    curve = SCALING[prefix]
+    return [fig(f"{prefix}_{n}", budget) for n, budget in zip(curve["points"], curve["budgets"])]
+
+
+# The benchmarks `make bench` runs: the servers of servers/bench/ (their harts and priorities in
+# init.run=), or an in-kernel benchmark (kernel/test/ktest_edu.c, in the test kernel).
+BENCHMARKS = [
+    bench("null_syscall", "init.run=bench_null@1",
+          [fig("null_syscall", 99, latency="null system call", histogram=True)]),
+    bench("ipc_call_reply_same_hart", "init.run=bench_ipc_srv=bench.ipc@1,bench_ipc_same@1",
+          [fig("ipc_call_reply_same_hart", 496, latency="IPC call+reply", histogram=True)]),
+    bench("ipc_call_reply_cross_hart", "init.run=bench_ipc_srv=bench.ipc@1,bench_ipc_cross@0",
+          [fig("ipc_call_reply_cross_hart", 1445, histogram=True)]),
+    bench("notify_wake_same_hart", "init.run=bench_ntfn_same@1/200",
+          [fig("notify_wake_same_hart", 237, latency="signal -> waiting thread",
+               histogram=True)]),
+    bench("notify_wake_cross_hart", "init.run=bench_ntfn_cross@1/200",
+          [fig("notify_wake_cross_hart", 894, histogram=True)]),
+    bench("irq_same_hart", f"init.run={PCI},^bench_irq_same@1/200",
+          [fig("irq_raise_to_trap", 6), fig("irq_top_half", 147, histogram=True),
+           fig("irq_raise_to_server_same_hart", 298, latency="device IRQ -> user driver",
+               histogram=True)], EDU),
+    bench("irq_cross_hart", f"init.run={PCI},^bench_irq_cross@1/200",
+          [fig("irq_raise_to_server_cross_hart", 921, histogram=True)], EDU),
+    # The same two to a driver waiting as a service loop does (a receive as the notification's
+    # bound thread: most drivers' way), servers/bench/irq_svc_*.c; bench.py's SERVICE_LOOP
+    # checks them against the two above.
+    bench("irq_service_same_hart", f"init.run={PCI},^bench_irq_svc_same@1/200",
+          [fig("irq_raise_to_service_same_hart", 320)], EDU),
+    bench("irq_service_cross_hart", f"init.run={PCI},^bench_irq_svc_cross@1/200",
+          [fig("irq_raise_to_service_cross_hart", 950)], EDU),
+    bench("irq_server_cycle", f"init.run={PCI},^bench_irq_cycle@1/200",
+          [fig("irq_server_cycle", 610, histogram=True)], EDU),
+    bench("irq_service_cycle", f"init.run={PCI},^bench_irq_svc_cycle@1/200",
+          [fig("irq_service_cycle", 830)], EDU),
+    bench("irq_busy_cycle", f"init.run={PCI},^bench_irq_busy@1/200",
+          [fig("irq_busy_cycle", 461, histogram=True)], EDU),
+    bench("irq_fast_handler", "test=irq_fast_latency",
+          [fig("irq_raise_to_fast_handler", 70, latency="device IRQ -> kernel handler",
+               histogram=True)], EDU),
+    # The masked-vs-threaded experiment (docs/interrupts.md, "Masked, windowed or threaded"):
+    # device A's handler runs ~20,000 instructions and raises device B as it starts; B's raise
+    # to its handler when A's in-kernel handler runs masked (case 1) or opens the window
+    # (case 2), and the interrupt stack 8 nested lines use (kernel/test/ktest_masked.c: 4 edus
+    # on virt's 4 INTx lines, the UART, the RTC, two virtio-rngs) ...
+    bench("irq_masked", "test=irq_masked",
+          [fig("irq_a_handler_length", 21000), fig("irq_masked_b_latency", 21300),
+           fig("irq_window_b_latency", 223), fig("irq_nest8_stack_bytes", 3700)],
+          MASKED_DEVICES),
+    # ... and B's raise to its server when A's is a server of lower priority than B's (case 3)
+    # or of the same (case 4), both on hart 1 (servers/bench/irq_prio.c).
+    bench("irq_threaded", f"init.run={PCI},^bench_irq_prio@1/200",
+          [fig("irq_threaded_lower_b_latency", 310), fig("irq_a_server_length", 21400),
+           fig("irq_threaded_equal_b_latency", 22700)],
+          ["-device", "edu,addr=1", "-device", "edu,addr=2"]),
+    # A 256-page FRAME_NEW and its CAP_DELETE, the MAP and UNMAP of such a frame, the end of a
+    # process of 1,088 page tables (servers/bench/frame.c), and the longest BKL hold on their
+    # hart meanwhile (issue 16: at most 5,000 instructions): the plugin's, and the kernel's own
+    # beside it (the other hart waits: no turn of QEMU's can end inside a hold, and the two
+    # agree). The test kernel, for its hold markers.
+    bench("frame_new", "init.run=^bench_frame@1",
+          [fig("frame_new_256", 192000), fig("frame_delete_256", 1360),
+           fig("frame_map_256", 40000), fig("frame_unmap_256", 18600),
+           fig("process_end_1024", 1100000),
+           fig("frame_bkl_hold_max", 5000, printed=HOLDS),
+           fig("frame_bkl_hold_max" + GLOBAL_SUFFIX, printed="frame_bkl_hold_max")],
+          holds_hart=r"^bench_frame: longest BKL hold \d+ instructions on hart (\d+)"),
+    # A top-priority thread's timer lateness while a lower thread of its hart makes 256-page
+    # frames back to back (servers/bench/framewake.c): FRAME_NEW holds itself back at a
+    # preemption point for it (issue 16's same-hart bound: 10,000).
+    bench("frame_wake", "init.run=^bench_framewake@1/200",
+          [fig("frame_wake_late", budget_max=10000)]),
+    # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
+    # the memory size (the page allocator touches a page only when it first hands it out).
+    bench("boot_to_shell_128M", "init.run=^bench_boot=console:ns16550a",
+          [fig("boot_to_shell_128M", 19010000, printed="boot_to_shell")], mem="128M"),
+    bench("boot_to_shell_2G", "init.run=^bench_boot=console:ns16550a",
+          [fig("boot_to_shell_2G", 19010000, printed="boot_to_shell")], mem="2G"),
+    # The scaling curves (SCALING), each curve's points in one boot: the same-hart raise to the
+    # driver with N servers, each bound to a line of its own while the machine's lines last
+    # (11: the edu's, the eight virtio-mmio transports', the RTC's and the UART's), all but the
+    # driver asleep; the IPC round trip with N server processes, the calls to one of them; the
+    # arming of a notification timer with N armed on its hart.
+    bench("scale_irq", f"init.run={PCI},^bench_irq_scale@1/200:virtio,mmio+goldfish-rtc+ns16550a",
+          scale_figures("scale_irq"), EDU),
+    bench("scale_ipc", "init.run=^bench_ipc_scale@1", scale_figures("scale_ipc")),
+    bench("scale_timer", "init.run=^bench_timer_scale@1", scale_figures("scale_timer")),
+]
+
+# The stress benchmarks (`make bench-stress`, bench.py --stress; servers/bench/stress.h):
+# bench_stress measures the edu interrupt's raise to its driver on the last hart (same hart)
+# and from hart 0 to the last hart (cross hart) while one stressor runs on each hart between
+# them; the longest BKL hold of the run is the plugin's (HOLDS: the most instructions any hart
+# retired itself in one hold, from its start of scheduling), and bench_stress's reading of the
+# kernel's own (TACET_INFO_HART, in the global count) is recorded beside it with GLOBAL_SUFFIX,
+# unbudgeted. Each boot records the four under its own name and must print every stressor's
+# completion line (`stress NAME: COUNT UNIT on hart H`, COUNT > 0). The test kernel, for its
+# hold markers. STRESS_MACHINES: 4 harts, a stressor on each of harts 1 and 2 (stress_NAME_*),
+# and 8, the kernel's MAX_HARTS, the same stressor on each of harts 1 to 6 (stress8_NAME_*: one
+# kind of kernel work on as many harts as there are besides the driver's and hart 0).
+# A set apart from BENCHMARKS: the stressors take seconds where the rest take a fraction of one.
+# A stress figure's budget is its maximum's only.
+STRESS_MACHINES = ((4, "stress"), (8, "stress8"))  # (harts, the prefix of its figures' names)
+STRESS_SAME_HART_BUDGET = 311
+STRESS_HOLD_BUDGET = 10000
+# (stressor, unit of its count, the cross-hart figure's budget on each machine by its prefix)
+STRESSORS = [
+    ("chains", "chains ended", {"stress": 4830000, "stress8": 11500000}),
+    ("frames", "frames made", {"stress": 82400, "stress8": 196000}),
+    ("threads", "threads made", {"stress": 238000, "stress8": 1140000}),
+    ("ipc", "calls", {"stress": 301000, "stress8": 822000}),
+    ("fuzz", "fuzz calls", {"stress": 3390000, "stress8": 13700000}),
+    ("procs", "processes ended", {"stress": 3690000, "stress8": 2200000}),
+]
+
+
+def stress_benchmark(stressor, unit, cross_budgets, smp, prefix):
+    harts = range(1, smp - 1)
+    run = ",".join([PCI, *(f"stress_{stressor}=stress.{h}@{h}" for h in harts),
+                    f"^bench_stress=stress.done@{smp - 1}/200"])
+    name = f"{prefix}_{stressor}"
+    return bench(name, f"init.run={run}",
+                 [fig(f"{name}_same_hart", budget_max=STRESS_SAME_HART_BUDGET,
+                      printed="stress_same_hart"),
+                  fig(f"{name}_cross_hart", budget_max=cross_budgets[prefix],
+                      printed="stress_cross_hart"),
+                  fig(f"{name}_bkl_hold_max", budget_max=STRESS_HOLD_BUDGET, printed=HOLDS),
+                  fig(f"{name}_bkl_hold_max" + GLOBAL_SUFFIX, printed="stress_bkl_hold_max")],
+                 EDU, smp=smp, stressors=[(stressor, unit, h) for h in harts])
+
+
+STRESS_BENCHMARKS = [stress_benchmark(*s, smp, prefix)
+                     for smp, prefix in STRESS_MACHINES for s in STRESSORS]
+
+# Wall-clock benchmarks: booted without -icount (real time, on a real disk backend), so their
+# figures vary from run to run and with the host's load; printed after the table, never
+# budgeted nor written to results.json. (boot, -append, figures, more QEMU arguments): each
+# figure is a BLKBENCH line's name. The disk is build/blk-big.img (servers/blk/module.mk),
+# opened with snapshot=on.
+BLK_DISK = ["-drive", "file=build/blk-big.img,if=none,format=raw,id=disk0,snapshot=on",
+            "-device", "virtio-blk-device,drive=disk0"]
+WALL_CLOCK = [
+    ("blk_read_4k", "init.run=blk:virtio-blk,^bench_blk@1[blk=0-]",
+     ["blk_read_4k_qd1", "blk_read_4k_qd16"], BLK_DISK),
+]
+
+
+def figures(pool=None):
+    """Every figure of pool (BENCHMARKS then STRESS_BENCHMARKS), in order."""
+    return [f for b in (pool if pool is not None else BENCHMARKS + STRESS_BENCHMARKS)
+            for f in b[2]]
+
+
+def declaration_problems():
+    """What is wrong with the declarations, as readable lines: a name twice, a figure without
+    a budget but a ..._global one, a ..._global one with a budget."""
+    problems, seen = [], set()
+    for f in figures():
+        if f.name in seen:
+            problems.append(f"{f.name}: declared twice")
+        seen.add(f.name)
+        if f.name.endswith(GLOBAL_SUFFIX) and f.budget is not None:
+            problems.append(f"{f.name}: the kernel's own hold figure is printed only, no budget")
+        if not f.name.endswith(GLOBAL_SUFFIX) and f.budget is None:
+            problems.append(f"{f.name}: no budget (fig(name, budget) or budget_max=)")
+    names = {b[0] for b in BENCHMARKS + STRESS_BENCHMARKS + WALL_CLOCK}
+    if len(names) != len(BENCHMARKS + STRESS_BENCHMARKS + WALL_CLOCK):
+        problems.append("two benchmarks have one name")
+    return problems
