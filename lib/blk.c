@@ -1,6 +1,6 @@
-/* blk.c: the block service's client (<tacet/blk.h>, <tacet/blk_proto.h>): a session opened
- * with this process's watch-only capability, a buffer frame and a notification attached to
- * "blk", request ids taken and collected here. An id goes back to the free set only when its
+/* blk.c: the block service's client (<tacet/blk.h>, <tacet/blk_proto.h>, the stubs generated
+ * from lib/proto/blk.proto): a session opened with this process's watch-only capability, a
+ * buffer frame and a notification attached to "blk", request ids taken and collected here. An id goes back to the free set only when its
  * bit has been seen and its status byte read, so the service (which refuses an id it still
  * holds) and this side always agree on which are in flight: a -TACET_EBUSY from the service
  * for an id chosen here is therefore always "your share is used", and is tried again after
@@ -13,6 +13,7 @@
 #include <string.h>
 #include <tacet.h>
 #include <tacet/blk.h>
+#include <tacet/blk_client.h>
 #include <tacet/init_proto.h>
 
 #define SHIFT     0                   /* request id i is bit i */
@@ -23,57 +24,43 @@
 #define RECONNECT_TRIES   1000 /* lookups that may still reach the ended instance's name */
 #define RECONNECT_WAIT_MS 10000 /* for init to publish the next instance's */
 
-static long call(struct tacet_blk *b, unsigned long tag, unsigned long w0, unsigned long w1,
-		 unsigned long w2, unsigned long w3, struct tacet_msg *reply)
+/* Into `copy` (a slot of lib's kept for one exchange): the capability in slot with only
+ * `rights`, whatever the call before left there gone. */
+static long copy_into(unsigned long copy, unsigned long slot, unsigned long rights)
 {
-	struct tacet_msg msg = { .tag = tag, .w = { w0, w1, w2, w3 } };
-	long err = tacet_call(b->ep, &msg);
-
-	if (reply)
-		*reply = msg;
-	return err ? err : (long)msg.w[0];
-}
-
-/* Send label with a copy of the capability in slot that has only `rights`. */
-static long send_cap(struct tacet_blk *b, unsigned int label, unsigned long slot,
-		     unsigned long rights, unsigned long w0, struct tacet_msg *reply)
-{
-	long copy = tacet_slot_alloc(), err = copy < 0 ? copy : 0;
-
-	if (!err)
-		err = tacet_cap_copy(slot, (unsigned long)copy, rights, 0);
-	if (!err)
-		err = call(b, TACET_TAG_CAP(label, 1, copy), w0, 0, 0, 0, reply);
-	if (copy >= 0)
-		tacet_slot_free((unsigned long)copy);
-	return err;
+	tacet_cap_delete(copy);
+	return tacet_cap_copy(slot, copy, rights, 0);
 }
 
 /* The session on the service b->ep reaches: opened with this process's watch-only capability,
  * the buffer and the notification attached; the sectors granted into b. */
 static long session(struct tacet_blk *b)
 {
-	struct tacet_msg opened = { 0 };
-	/* the service watches this process (no right: it can do nothing else) */
-	long err = send_cap(b, BLK_OPEN, TACET_CHILD_SELF, 0, 0, &opened);
+	uint64_t first = 0, sectors = 0;
+	long copy = tacet_slot_alloc(), err = copy < 0 ? copy : 0;
+	unsigned long c = (unsigned long)copy;
 
-	if (!err)
-		err = send_cap(b, BLK_ATTACH, b->buf.slot, TACET_RIGHT_READ | TACET_RIGHT_WRITE,
-			       b->bytes, NULL);
-	if (!err)
-		err = send_cap(b, BLK_ATTACH, b->ntfn, TACET_RIGHT_WRITE, SHIFT, NULL);
+	/* the service watches this process (no right: it can do nothing else) */
+	if (!err && !(err = copy_into(c, TACET_CHILD_SELF, 0)))
+		err = blk_call_open(b->ep, c, &first, &sectors);
+	if (!err && !(err = copy_into(c, b->buf.slot, TACET_RIGHT_READ | TACET_RIGHT_WRITE)))
+		err = blk_call_attach(b->ep, b->bytes, c);
+	if (!err && !(err = copy_into(c, b->ntfn, TACET_RIGHT_WRITE)))
+		err = blk_call_attach(b->ep, SHIFT, c);
+	if (copy >= 0)
+		tacet_slot_free(c);
 	if (!err)
 		err = tacet_endpoint_watch(b->ep, b->ntfn, GONE_BIT);
 	if (!err) {
-		b->first = opened.w[1];
-		b->sectors = opened.w[2];
+		b->first = first;
+		b->sectors = sectors;
 	}
 	return err;
 }
 
 long tacet_blk_open(struct tacet_blk *b, unsigned long bytes, unsigned int tries)
 {
-	struct tacet_msg msg = { .tag = TACET_TAG(BLK_INFO, 0) };
+	uint64_t capacity = 0, sector_size = 0, read_only = 0;
 	long ep = tacet_slot_alloc(), ntfn = tacet_slot_alloc(), err;
 
 	memset(b, 0, sizeof(*b));
@@ -81,7 +68,7 @@ long tacet_blk_open(struct tacet_blk *b, unsigned long bytes, unsigned int tries
 	if (!err)
 		err = tacet_lookup_instance("blk", (unsigned long)ep, tries, &b->instance);
 	if (!err)
-		err = tacet_call((unsigned long)ep, &msg);
+		err = blk_call_info((unsigned long)ep, &capacity, &sector_size, &read_only);
 	if (!err)
 		err = tacet_ntfn_new((unsigned long)ntfn);
 	if (!err)
@@ -96,8 +83,8 @@ long tacet_blk_open(struct tacet_blk *b, unsigned long bytes, unsigned int tries
 		return err;
 	}
 	b->status = (volatile uint8_t *)b->buf.va + bytes;
-	b->capacity = msg.w[0];
-	b->read_only = msg.w[2] != 0;
+	b->capacity = capacity;
+	b->read_only = read_only != 0;
 	b->timeout_ns = TACET_BLK_TIMEOUT_NS;
 	return 0;
 }
@@ -106,7 +93,7 @@ void tacet_blk_close(struct tacet_blk *b)
 {
 	if (b->ep) {
 		/* the service keeps the frame until the device is done with what is in flight */
-		call(b, TACET_TAG(BLK_CLOSE, 0), 0, 0, 0, 0, NULL);
+		blk_call_close(b->ep);
 		tacet_slot_free(b->ep);
 	}
 	if (b->ntfn)
@@ -163,6 +150,16 @@ static long wait_bits(struct tacet_blk *b, uint64_t *deadline)
 	return 0;
 }
 
+/* Request q as id: its call's answer (0, BLK_DONE) or a negative TACET_E* code. */
+static long submit(struct tacet_blk *b, const struct tacet_blk_req *q, unsigned long id)
+{
+	if (q->op == BLK_READ)
+		return blk_call_read(b->ep, q->sector, q->count, q->offset, id);
+	if (q->op == BLK_WRITE)
+		return blk_call_write(b->ep, q->sector, q->count, q->offset, id);
+	return blk_call_flush(b->ep, q->sector, q->count, q->offset, id);
+}
+
 /* Request id to the service as b->req[id] says, submitted again after a refusal for the
  * share (when one of this client's completions or the service's retry bit says): the service's
  * answer, or the error (-TACET_EDEAD: the service ended; the timeout: -TACET_EBUSY). */
@@ -174,8 +171,7 @@ static long send(struct tacet_blk *b, long id)
 
 	for (;;) {
 		b->status[id] = 0xff; /* not a status the device writes */
-		r = call(b, TACET_TAG(q->op, 4), q->sector, q->count, q->offset, (unsigned long)id,
-			 NULL);
+		r = submit(b, q, (unsigned long)id);
 		if (r != -TACET_EBUSY)
 			break;
 		/* the client's share is used: one of its own completions, or the service's
@@ -260,7 +256,9 @@ long tacet_blk_submit(struct tacet_blk *b, unsigned int op, uint64_t sector, uns
 /* After a wait's timeout: is the service there (0), or has it ended (-TACET_EDEAD)? */
 static long alive(struct tacet_blk *b)
 {
-	return call(b, TACET_TAG(BLK_INFO, 0), 0, 0, 0, 0, NULL) == -TACET_EDEAD ? -TACET_EDEAD : 0;
+	uint64_t w[3];
+
+	return blk_call_info(b->ep, &w[0], &w[1], &w[2]) == -TACET_EDEAD ? -TACET_EDEAD : 0;
 }
 
 /* Take the notification's bits until one of `want` has completed; when the service ends (its

@@ -20,7 +20,7 @@ USER_CRT0 := $(BUILD)/lib/crt0.o
 LIBTACET := $(BUILD)/lib/libtacet.a
 LIBTACET_SRCS := lib/stdio.c lib/exit.c lib/heap.S lib/strerror.c lib/names.c lib/console.c lib/pci.c
 LIBTACET_SRCS += lib/slot.c lib/va.c lib/dma.c lib/device.c lib/compatible.c lib/time.c
-LIBTACET_SRCS += lib/service.c lib/rtc.c lib/thread.c
+LIBTACET_SRCS += lib/service.c lib/session.c lib/rtc.c lib/thread.c
 # quiesce descriptions: the interpreter, and its MMIO side (<tacet/quiesce.h>)
 LIBTACET_SRCS += lib/quiesce.c lib/quiesce_mmio.c
 # the virtio-mmio transport and split virtqueues (docs/virtio.md)
@@ -31,11 +31,26 @@ LIBTACET_SRCS += lib/random.c
 LIBTACET_SRCS += lib/blk.c
 LIBTACET_OBJS := $(patsubst lib/%,$(BUILD)/lib/%.o,$(basename $(LIBTACET_SRCS)))
 
+# Each protocol's description, lib/proto/NAME.proto, yields its client stubs and its server's
+# decode and dispatch: $(BUILD)/gen/include/tacet/NAME_client.h and NAME_server.h
+# (tools/genproto.py). Every user object waits for them (its .d names those it includes).
+PROTOS := $(patsubst lib/proto/%.proto,%,$(wildcard lib/proto/*.proto))
+PROTO_HEADERS := $(foreach p,$(PROTOS),$(BUILD)/gen/include/tacet/$(p)_client.h \
+	$(BUILD)/gen/include/tacet/$(p)_server.h)
+USER_CFLAGS += -I$(BUILD)/gen/include
+
+$(BUILD)/gen/include/tacet/%_client.h $(BUILD)/gen/include/tacet/%_server.h: lib/proto/%.proto \
+		tools/genproto.py
+	@mkdir -p $(@D)
+	python3 tools/genproto.py $< $(BUILD)/gen/include
+
 # servers/NAME/x.c -> $(BUILD)/servers/NAME/x.o; a kernel source a server builds too
 # (kernel/lib/elf.c for init, servers/servers.mk) -> $(BUILD)/user/kernel/lib/elf.o, apart
 # from the kernel's own object of it.
 user_objs = $(patsubst $(BUILD)/kernel/%,$(BUILD)/user/kernel/%,\
 	$(patsubst %,$(BUILD)/%.o,$(basename $(1))))
+
+$(LIBTACET_OBJS) $(call user_objs,$(wildcard servers/*/*.c)): | $(PROTO_HEADERS)
 
 $(BUILD)/lib/%.o: lib/%.c
 	@mkdir -p $(@D)

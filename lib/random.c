@@ -1,10 +1,11 @@
-/* random.c: the entropy service's client (<tacet/random.h>, <tacet/rng_proto.h>): RNG_READ
- * calls of up to 32 bytes on the capability it looks up once into TACET_CHILD_RNG. */
+/* random.c: the entropy service's client (<tacet/random.h>, <tacet/rng_proto.h>, the stubs
+ * generated from lib/proto/rng.proto): RNG_READ calls of up to 32 bytes on the capability it
+ * looks up once into TACET_CHILD_RNG. */
 #include <string.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
 #include <tacet/random.h>
-#include <tacet/rng_proto.h>
+#include <tacet/rng_client.h>
 
 #define RNG_LOOKUP_TRIES 1000 /* 1 ms apart: at boot, or while init restarts the service */
 
@@ -21,19 +22,27 @@ static long attach(void)
 	return err;
 }
 
-/* One call on the service; again on the new instance if the old one has ended. */
-static long rng_call(struct tacet_msg *msg)
+/* A call found the service gone: reconnected to its next instance (1: call again). */
+static int reconnected(long err)
 {
-	struct tacet_msg sent = *msg;
-	long err = tacet_call(TACET_CHILD_RNG, msg);
+	return err == -TACET_EDEAD && tacet_reconnect("rng", TACET_CHILD_RNG, RNG_LOOKUP_TRIES) == 0;
+}
 
-	if (err == -TACET_EDEAD && tacet_reconnect("rng", TACET_CHILD_RNG, RNG_LOOKUP_TRIES) == 0) {
-		*msg = sent;
-		err = tacet_call(TACET_CHILD_RNG, msg);
-	}
+/* The call's outcome: a service that is gone is looked up again next time. */
+static long settled(long err)
+{
 	if (err == -TACET_EDEAD || err == -TACET_ENOENT)
-		attached = 0; /* look it up again next time */
+		attached = 0;
 	return err;
+}
+
+static long read_some(uint64_t w[4], unsigned long n)
+{
+	long err = rng_call_read(TACET_CHILD_RNG, n, &w[0], &w[1], &w[2], &w[3]);
+
+	if (reconnected(err))
+		err = rng_call_read(TACET_CHILD_RNG, n, &w[0], &w[1], &w[2], &w[3]);
+	return settled(err);
 }
 
 long tacet_random(void *buf, unsigned long len)
@@ -44,13 +53,11 @@ long tacet_random(void *buf, unsigned long len)
 
 	while (!err && done < len) {
 		unsigned long n = len - done < RNG_READ_MAX ? len - done : RNG_READ_MAX;
-		struct tacet_msg msg = { .tag = TACET_TAG(RNG_READ, 1), .w = { n } };
+		uint64_t w[4] = { 0 };
 
-		err = rng_call(&msg);
-		if (!err && TACET_TAG_LABEL(msg.tag) == RNG_ERROR)
-			err = (long)msg.w[0];
+		err = read_some(w, n);
 		if (!err) {
-			memcpy(out + done, msg.w, n);
+			memcpy(out + done, w, n);
 			done += n;
 		}
 	}
@@ -59,16 +66,18 @@ long tacet_random(void *buf, unsigned long len)
 
 long tacet_random_stats(struct tacet_rng_stats *stats)
 {
-	struct tacet_msg msg = { .tag = TACET_TAG(RNG_STATS, 0) };
+	uint64_t w[4] = { 0 };
 	long err = attach();
 
 	if (!err)
-		err = rng_call(&msg);
-	if (err)
+		err = rng_call_stats(TACET_CHILD_RNG, &w[0], &w[1], &w[2], &w[3]);
+	if (reconnected(err))
+		err = rng_call_stats(TACET_CHILD_RNG, &w[0], &w[1], &w[2], &w[3]);
+	if (settled(err))
 		return err;
-	stats->completed = msg.w[0];
-	stats->in_flight = msg.w[1];
-	stats->irqs = msg.w[2];
-	stats->line_count = msg.w[3];
+	stats->completed = w[0];
+	stats->in_flight = w[1];
+	stats->irqs = w[2];
+	stats->line_count = w[3];
 	return 0;
 }

@@ -1,14 +1,17 @@
-/* rtc.c: the client side of the "rtc" service (<tacet/rtc.h>, <tacet/rtc_proto.h>): one
- * endpoint capability in a slot of lib's, looked up at the first call and again after the
- * server was restarted. */
+/* rtc.c: the client side of the "rtc" service (<tacet/rtc.h>, <tacet/rtc_proto.h>, the stubs
+ * generated from lib/proto/rtc.proto): one endpoint capability in a slot of lib's, looked up at
+ * the first call and again after the server was restarted, and the session alarms need, opened
+ * at the first alarm on each instance. */
 #include <tacet.h>
+#include <tacet/init_proto.h>
 #include <tacet/rtc.h>
-#include <tacet/rtc_proto.h>
+#include <tacet/rtc_client.h>
 
 #define RTC_LOOKUP_TRIES    1000 /* 1 ms apart: how long the service may take to appear */
 #define RTC_RECONNECT_TRIES 5000 /* how long a restart may take */
 
 static long rtc_slot;
+static int session; /* open on the instance rtc_slot reaches */
 
 static long connect(void)
 {
@@ -28,44 +31,63 @@ static long connect(void)
 	return 0;
 }
 
-/* One call, again on the restarted server if the first found it gone; the reply's w0. */
-static long rtc_call(struct tacet_msg *msg)
+/* The service's instance ended (a call found it gone): the next one, no session on it yet. */
+static int reconnected(long err)
 {
-	struct tacet_msg sent = *msg;
-	long err = connect();
-
-	if (!err)
-		err = tacet_call((unsigned long)rtc_slot, msg);
-	if (err == -TACET_EDEAD &&
-	    tacet_reconnect("rtc", (unsigned long)rtc_slot, RTC_RECONNECT_TRIES) == 0) {
-		*msg = sent;
-		err = tacet_call((unsigned long)rtc_slot, msg);
-	}
-	return err ? err : (long)msg->w[0];
+	if (err != -TACET_EDEAD ||
+	    tacet_reconnect("rtc", (unsigned long)rtc_slot, RTC_RECONNECT_TRIES) != 0)
+		return 0;
+	session = 0;
+	return 1;
 }
 
 long tacet_rtc_time(uint64_t *ns)
 {
-	struct tacet_msg msg = { .tag = TACET_TAG(RTC_TIME, 0) };
-	long r = rtc_call(&msg);
+	long err = connect();
 
-	if (r < 0)
-		return r;
-	*ns = (uint64_t)r;
-	return 0;
+	if (!err)
+		err = rtc_call_time((unsigned long)rtc_slot, ns);
+	if (!err || !reconnected(err))
+		return err;
+	return rtc_call_time((unsigned long)rtc_slot, ns);
+}
+
+/* The session, opened with a watch-only capability to this process (from the scratch slot,
+ * emptied right after). */
+static long open_session(void)
+{
+	long err;
+
+	if (session)
+		return 0;
+	err = tacet_cap_copy(TACET_CHILD_SELF, TACET_CHILD_LIB_SCRATCH, 0, 0);
+	if (!err)
+		err = rtc_call_open((unsigned long)rtc_slot, TACET_CHILD_LIB_SCRATCH);
+	tacet_cap_delete(TACET_CHILD_LIB_SCRATCH);
+	session = !err;
+	return err;
+}
+
+static long alarm(uint64_t at_ns, unsigned long copy, unsigned long bits)
+{
+	long err = open_session();
+
+	return err ? err : rtc_call_alarm((unsigned long)rtc_slot, at_ns, bits, copy);
 }
 
 long tacet_rtc_alarm(uint64_t at_ns, unsigned long ntfn, unsigned long bits)
 {
 	long copy = tacet_slot_alloc(), r;
-	struct tacet_msg msg = { .w = { at_ns, bits } };
 
 	if (copy < 0)
 		return copy;
 	r = tacet_cap_copy(ntfn, (unsigned long)copy, TACET_RIGHT_WRITE, 0);
-	msg.tag = TACET_TAG_CAP(RTC_ALARM, 2, (unsigned long)copy);
 	if (!r)
-		r = rtc_call(&msg);
+		r = connect();
+	if (!r)
+		r = alarm(at_ns, (unsigned long)copy, bits);
+	if (r && reconnected(r))
+		r = alarm(at_ns, (unsigned long)copy, bits);
 	tacet_slot_free((unsigned long)copy);
 	return r;
 }

@@ -1,5 +1,6 @@
-/* service.c: a server's IPC side in one loop (<tacet/driver.h>): the clients' calls and, through
- * the device's notification bound to the thread, its interrupts. Not thread-safe: one loop per
+/* service.c: a server's IPC side in one loop (<tacet/service.h>): the clients' calls and, through
+ * the device's notification bound to the thread, its interrupts and its clients' ends (the
+ * session table's watches, <tacet/session.h>). Not thread-safe: one loop per
  * thread, and the kit is used from one thread at a time. */
 #include <stddef.h>
 #include <tacet.h>
@@ -26,29 +27,63 @@ long tacet_service_open(struct tacet_service *s, const char *name, unsigned long
 	return 0;
 }
 
-long tacet_service_take_cap(struct tacet_service *s, const struct tacet_msg *msg)
+long tacet_service_sessions(struct tacet_service *s, struct tacet_sessions *t, void *state,
+			    unsigned long size,
+			    void (*ended)(struct tacet_sessions *t, unsigned long badge, void *state))
+{
+	if (!s->dev)
+		return -TACET_EINVAL; /* the watches signal the device's notification */
+	tacet_sessions_init(t, state, size, ended, s->dev->ntfn_slot);
+	s->sessions = t;
+	return 0;
+}
+
+long tacet_service_take_cap(struct tacet_service *s)
 {
 	long fresh;
 	unsigned long taken = s->recv;
 
-	if (!TACET_TAG_HAS_CAP(msg->tag))
+	if (!s->cap_came)
 		return -TACET_EINVAL;
 	fresh = tacet_slot_alloc();
 	if (fresh < 0)
 		return fresh;
 	s->recv = (unsigned long)fresh;
+	s->cap_came = 0;
 	return (long)taken;
 }
 
-/* Every event the NOTIFY message's bits make, one at a time. */
-static void notified(struct tacet_service *s, unsigned long bits,
-		     void (*event)(struct tacet_device *dev, long ev))
+/* The NOTIFY message's bits: the sessions' first (their clients' ends), then every event the
+ * rest make, one at a time. */
+static void notified(struct tacet_service *s, unsigned long bits)
 {
+	if (s->sessions && bits)
+		bits = tacet_sessions_notified(s->sessions, bits);
 	if (!s->dev)
 		return;
 	for (long ev = tacet_device_notified(s->dev, bits); ev; ev = tacet_device_notified(s->dev, 0))
-		if (event)
-			event(s->dev, ev);
+		if (s->event)
+			s->event(s->dev, ev);
+}
+
+int tacet_service_drain(struct tacet_service *s)
+{
+	long bits = s->dev ? tacet_poll(s->dev->ntfn_slot) : 0;
+
+	notified(s, bits > 0 ? (unsigned long)bits : 0);
+	return bits > 0;
+}
+
+long tacet_service_irq_info(struct tacet_service *s, struct tacet_irq_info *info)
+{
+	long err;
+
+	do {
+		while (tacet_service_drain(s))
+			;
+		err = tacet_info(TACET_INFO_IRQ, s->dev->irq, info, sizeof(*info));
+	} while (tacet_service_drain(s)); /* one that came while we looked: again */
+	return err;
 }
 
 long tacet_service_run(struct tacet_service *s,
@@ -59,17 +94,19 @@ long tacet_service_run(struct tacet_service *s,
 	struct tacet_msg msg, reply;
 	long err = tacet_recv(s->ep, s->recv, &msg, &s->badge);
 
+	s->event = event;
 	while (!err) {
 		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
-			notified(s, msg.w[0], event);
+			notified(s, msg.w[0]);
 			err = tacet_recv(s->ep, s->recv, &msg, &s->badge); /* nobody to reply to */
 			continue;
 		}
 		reply = (struct tacet_msg){ .tag = TACET_TAG(0, 1) };
+		s->cap_came = TACET_TAG_HAS_CAP(msg.tag);
 		call(s, &msg, &reply);
-		if (TACET_TAG_HAS_CAP(msg.tag)) /* what came with it, unless the handler took it */
+		if (s->cap_came) /* what came with it, unless the handler took it */
 			tacet_cap_delete(s->recv);
-		notified(s, 0, event); /* what a handler's tacet_device_wait left: events, an ack */
+		notified(s, 0); /* what a handler's tacet_device_wait left: events, an ack */
 		err = tacet_reply_recv(s->ep, &reply, s->recv, &msg, &s->badge);
 		if (s->reply_slot) /* the caller has its copy */
 			tacet_slot_free(s->reply_slot);

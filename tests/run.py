@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """run.py: Tacet's test runner (`make test`). Runs every host unit test binary, the static check
 that neither kernel has recursion (tools/callcycles.py over the call graph gcc wrote: `make
-callgraph`), the check that the shipped kernel holds no in-kernel test (its symbols), the docs/
+callgraph`), the protocol generator's checks (proto/: tests/host/proto/check_genproto.py), the
+check that the shipped kernel holds no in-kernel test (its symbols), the docs/
 check that README.md's tree names every folder of servers/ and kernel/, the dtb/ checks of the
 Makefile's device trees, the trace/ checks (the trace converter on a recorded ring, and `make
 trace`'s file: tests/trace/check.py), every QEMU case in tests/qemu/cases.py and the benchmarks' checks
@@ -102,6 +103,22 @@ def run_static_checks(results, pattern):
         return
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "callcycles.py"), BUILD,
                            os.path.join(BUILD, "test")], cwd=ROOT, capture_output=True, text=True)
+    out = (proc.stdout + proc.stderr).strip()
+    results.report(name, proc.returncode == 0,
+                   "\n".join("    | " + line for line in out.splitlines()[-30:]))
+
+
+def run_proto_checks(results, pattern):
+    """tools/genproto.py: lib/proto's descriptions parse, name labels their headers define, and
+    are what the build compiled; malformed descriptions are refused
+    (tests/host/proto/check_genproto.py). The generated code itself is tested by the host test
+    test_proto."""
+    name = "proto/genproto"
+    if pattern and pattern not in name:
+        return
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "host", "proto",
+                                                        "check_genproto.py"), BUILD],
+                          cwd=ROOT, capture_output=True, text=True)
     out = (proc.stdout + proc.stderr).strip()
     results.report(name, proc.returncode == 0,
                    "\n".join("    | " + line for line in out.splitlines()[-30:]))
@@ -690,6 +707,7 @@ def main():
         run_host_tests(results, args.pattern)
         run_static_checks(results, args.pattern)
         run_build_checks(results, args.pattern)
+        run_proto_checks(results, args.pattern)
     if not args.no_host or not args.no_qemu:
         run_trace_checks(results, args.pattern, not args.no_qemu)
     if not args.no_qemu:

@@ -8,6 +8,7 @@
 #include <tacet/abi.h>
 #include <tacet/syscall.h>
 #include <tacet/driver.h>
+#include <tacet/session.h>
 
 /* The a0 the process's first thread started with: for init, the address of its struct
  * tacet_bootinfo; for other servers whatever their creator passed. Set by crt0, before

@@ -11,15 +11,11 @@
  * acknowledged) completes them, each signalled on its session's notification as its id's bit.
  *
  * Clients come and go: a client (a badge) opens a session with a rights-less capability to its
- * process, which is watched (WATCH_BIT of the badge on the device's notification, which the
- * kit's loop hands to `event`); its end, a BLK_CLOSE or a new BLK_OPEN ends the session. An
+ * process (lib's session table, <tacet/session.h>, watches it; the kit's loop takes its end
+ * before the next call); its end, a BLK_CLOSE or a new BLK_OPEN ends the session (`ended`). An
  * ended session gives its notification back at once and its frame once the device is done
  * with what is still in flight there (the device may still be writing it): struct session
- * outlives its client's view of it until then. One watch per badge, set at the first BLK_OPEN
- * and kept until it fires (a process takes four watchers, and a watch cannot be taken back):
- * an end is signalled before anything the next instance of a server can send, and the loop
- * takes signalled bits before the next call, so a BLK_OPEN that finds the watch still set
- * comes from the watched process (or its family: the badge's business).
+ * outlives its client's view of it until then.
  *
  * Capacity: MAX_REQS requests at the device, shared fairly: a client may hold MAX_REQS / n
  * (n sessions open, at most BLK_IDS), and free slots are never all taken while an open
@@ -37,29 +33,27 @@
  * error). No frame is ever one that is not RAM (tacet_frame_is_ram): a device's registers as a
  * DMA buffer are what breaks the device in the first place.
  *
+ * The protocol's decoding is generated from lib/proto/blk.proto (blk_dispatch calls blk_serve_*).
+ *
  * Locking: none; one thread does everything (the kit's loop takes the calls and the interrupts).
  * Prints only through the kernel's debug output. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tacet.h>
-#include <tacet/blk_proto.h>
+#include <tacet/blk_server.h>
 #include <tacet/init_proto.h>
 #include <tacet/virtio.h>
 
 #define QUEUE_SIZE   128 /* the most one page takes */
 #define MAX_REQS     BLK_MAX_REQS /* in flight, all clients: three descriptors each */
-#define MAX_CLIENTS  32  /* badges 1..32: init's server number + 1 */
+#define MAX_CLIENTS  TACET_SESSIONS_MAX /* badges 1..32: init's server number + 1 */
 /* open ones (one a client) and ended ones the device still holds (one request each at least) */
 #define MAX_SESSIONS (MAX_CLIENTS + MAX_REQS)
 #define REQ_TIMEOUT_NS 5000000000ull /* a request in flight this long: the device is stuck */
-#define WATCH_BIT(badge) (1ul << (1 + (badge))) /* badge 1..32: own bits 2..33 */
-#define WATCHDOG_BIT     (1ul << 62)
+#define WATCHDOG_BIT     (1ul << 62) /* above the sessions' bits */
 #define FEATURES (VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX) | VIRTIO_FEATURE(VIRTIO_BLK_F_RO) | \
 		  VIRTIO_FEATURE(VIRTIO_BLK_F_FLUSH))
-/* Slots for clients' capabilities: TACET_CHILD_FIRST_FREE..63 are this server's own (lib's
- * 32 from 96 up hold the kit's), then lib's. */
-#define OWN_SLOTS (TACET_CHILD_DEVICE_SLOTS - TACET_CHILD_FIRST_FREE)
 
 /* virtio-blk (virtio 1.x, "Block Device"). */
 #define VIRTIO_BLK_F_RO    5
@@ -83,9 +77,8 @@ int blk_trusts_any_frame(void) __attribute__((weak));
 void blk_in_flight(unsigned int n) __attribute__((weak));
 
 struct client { /* one a badge */
-	struct session *open;   /* its session, NULL if none is open */
+	struct session *open;   /* its session, NULL if none is open (lib's table's open one) */
 	unsigned int in_flight; /* its requests at the device, every session of it */
-	int watching;           /* WATCH_BIT(badge) is set on the process it gave */
 	int retry;              /* refused with nothing in flight: BLK_RETRY_BIT at a completion */
 	int granted;            /* first and sectors hold its grant (asked once) */
 	uint64_t first, sectors; /* the sectors it may read and write */
@@ -108,6 +101,8 @@ struct request {
 };
 
 static struct tacet_device dev;
+static struct tacet_service svc;
+static struct tacet_sessions table; /* no state: a badge's is its struct client */
 static struct virtio_device vdev;
 static struct virtq queue;
 static void *rings_va; /* the queue's memory, laid out again after a reset */
@@ -116,45 +111,28 @@ static struct tacet_dma headers; /* MAX_REQS headers */
 static struct request reqs[MAX_REQS];
 static struct client clients[MAX_CLIENTS];
 static struct session sessions[MAX_SESSIONS];
-static uint64_t own_slots_used; /* bit i: slot TACET_CHILD_FIRST_FREE + i */
 static unsigned int client_slots, nopen, in_flight, resets;
 static int watchdog_armed;
 static uint64_t capacity, completed, irqs, most; /* most: in flight at once */
 
 #define has(bit) (!!(vdev.features & VIRTIO_FEATURE(bit)))
 
-/* --- capability slots for what clients give ------------------------------------------------ */
+/* --- capability slots for what clients give: lib's pool, counted (BLK_USAGE) ------------- */
 
 static long slot_alloc(void)
 {
-	long slot;
+	long slot = tacet_slot_alloc();
 
-	for (unsigned int i = 0; i < OWN_SLOTS; i++) {
-		if ((own_slots_used >> i) & 1 ||
-		    tacet_cap_info(TACET_CHILD_FIRST_FREE + i, NULL, NULL) != -TACET_EEMPTY)
-			continue;
-		own_slots_used |= 1ull << i;
-		client_slots++;
-		return TACET_CHILD_FIRST_FREE + i;
-	}
-	slot = tacet_slot_alloc();
 	client_slots += slot >= 0;
 	return slot;
 }
 
 static void slot_free(unsigned long *slot)
 {
-	unsigned long i = *slot - TACET_CHILD_FIRST_FREE;
-
 	if (!*slot)
 		return;
 	client_slots--;
-	if (i < OWN_SLOTS) {
-		tacet_cap_delete(*slot);
-		own_slots_used &= ~(1ull << i);
-	} else {
-		tacet_slot_free(*slot);
-	}
+	tacet_slot_free(*slot);
 	*slot = 0;
 }
 
@@ -266,28 +244,25 @@ static void watchdog(int fired)
 	watchdog_armed = tacet_timer_set(dev.ntfn_slot, WATCHDOG_BIT, oldest + limit) == 0;
 }
 
-/* The process of client c (badge b) ended: its session ends. */
-static void client_ended(unsigned int b)
+/* Badge's session ended (lib's table: its process ended, BLK_CLOSE, or a new BLK_OPEN). */
+static void ended(struct tacet_sessions *t, unsigned long badge, void *state)
 {
-	struct client *c = &clients[b - 1];
+	struct client *c = &clients[badge - 1];
 
-	c->watching = 0;
+	(void)t, (void)state;
 	c->retry = 0;
 	if (c->open)
 		session_end(c->open);
 }
 
 /* The device's notification: the line fired (clear the device's status, complete what is used,
- * then unmask the line), a watched client ended, or the watchdog's timer. */
+ * then unmask the line), or the watchdog's timer. */
 static void event(struct tacet_device *d, long ev)
 {
 	uint32_t status;
 	struct request *r;
 
 	if (!(ev & TACET_DEVICE_IRQ)) {
-		for (unsigned int b = 1; b <= MAX_CLIENTS; b++)
-			if ((unsigned long)ev & WATCH_BIT(b))
-				client_ended(b);
 		if ((unsigned long)ev & WATCHDOG_BIT)
 			watchdog(1);
 		return;
@@ -302,16 +277,6 @@ static void event(struct tacet_device *d, long ev)
 	else if ((status & VIRTIO_INT_CONFIG) &&
 		 (mmio_read32(dev.regs + VIRTIO_MMIO_STATUS) & VIRTIO_STATUS_NEEDS_RESET))
 		device_reset("needs a reset (NEEDS_RESET)"); /* it says so with a config change */
-}
-
-/* Whatever the device's notification holds now (interrupts, ends, the watchdog), handled. */
-static void drain_events(void)
-{
-	long bits = tacet_poll(dev.ntfn_slot);
-
-	for (long ev = tacet_device_notified(&dev, bits > 0 ? (unsigned long)bits : 0); ev;
-	     ev = tacet_device_notified(&dev, 0))
-		event(&dev, ev);
 }
 
 /* --- the calls ------------------------------------------------------------------------------- */
@@ -336,56 +301,57 @@ static void parse_grant(const char *arg, struct client *c)
 	c->sectors = (last < capacity ? last : capacity - 1) - first + 1;
 }
 
-/* BLK_OPEN: the process capability came with the call (s->recv). */
-static long open_session(struct tacet_service *svc, const struct tacet_msg *msg, struct client *c,
-			 struct tacet_msg *reply)
+/* The calling client (its badge's), NULL for a badge out of range. */
+static struct client *client_of(struct tacet_service *s)
 {
-	unsigned long rights = 1, b = svc->badge;
+	return s->badge - 1 < MAX_CLIENTS ? &clients[s->badge - 1] : NULL;
+}
+
+/* BLK_OPEN: lib's table opens the session (ending the one before) and watches the process. */
+long blk_serve_open(struct tacet_service *svc, unsigned long process, uint64_t *first,
+		    uint64_t *sectors)
+{
+	struct client *c = client_of(svc);
 	struct session *s = NULL;
 	char arg[32];
-	long err;
+	long err = tacet_session_open(&table, svc->badge, process);
 
-	if (!TACET_TAG_HAS_CAP(msg->tag))
-		return -TACET_EINVAL;
-	if (!c || tacet_cap_info(svc->recv, &rights, NULL) != TACET_CAP_PROCESS || rights)
-		return -TACET_EPERM; /* only a capability that can be watched and nothing more */
+	if (err)
+		return err;
 	if (!c->granted) { /* once a badge: init's service thread answers below the drivers */
 		c->granted = 1;
-		if (tacet_grant("blk", b, arg, sizeof(arg)) == 0)
+		if (tacet_grant("blk", svc->badge, arg, sizeof(arg)) == 0)
 			parse_grant(arg, c);
 	}
-	if (!c->watching) {
-		err = tacet_process_watch(svc->recv, dev.ntfn_slot, WATCH_BIT(b));
-		if (err)
-			return err;
-		c->watching = 1;
-	}
-	if (c->open)
-		session_end(c->open);
 	for (unsigned int i = 0; i < MAX_SESSIONS && !s; i++)
 		if (!sessions[i].c)
 			s = &sessions[i];
-	if (!s)
+	if (!s) {
+		tacet_session_close(&table, svc->badge);
 		return -TACET_ENOMEM;
+	}
 	*s = (struct session){ .c = c, .open = 1 };
 	c->open = s;
 	nopen++;
-	reply->tag = TACET_TAG(0, 3);
-	reply->w[1] = c->first;
-	reply->w[2] = c->sectors;
+	*first = c->first;
+	*sectors = c->sectors;
 	return 0;
 }
 
+long blk_serve_close(struct tacet_service *svc)
+{
+	return tacet_session_close(&table, svc->badge);
+}
+
 /* BLK_ATTACH: the frame or the notification that came with the call, kept in its session. */
-static long attach(struct tacet_service *svc, const struct tacet_msg *msg, struct client *c)
+long blk_serve_attach(struct tacet_service *svc, uint64_t arg, unsigned long what)
 {
 	unsigned long rights = 0, pa = 0, pages = 0, *keep;
-	long type = tacet_cap_info(svc->recv, &rights, NULL), slot, err;
+	long type = tacet_cap_info(what, &rights, NULL), slot, err;
 	int frame = type == TACET_CAP_FRAME;
+	struct client *c = client_of(svc);
 	struct session *s = c ? c->open : NULL;
 
-	if (!TACET_TAG_HAS_CAP(msg->tag))
-		return -TACET_EINVAL;
 	if (type != TACET_CAP_FRAME && type != TACET_CAP_NOTIFICATION)
 		return type < 0 ? type : -TACET_ETYPE;
 	if (!s)
@@ -394,15 +360,15 @@ static long attach(struct tacet_service *svc, const struct tacet_msg *msg, struc
 		return -TACET_EBUSY;
 	if ((rights & TACET_RIGHT_WRITE) == 0 || (frame && !(rights & TACET_RIGHT_READ)))
 		return -TACET_EPERM;
-	if (frame && (err = tacet_frame_info(svc->recv, &pa, &pages))) /* its size (pa: below) */
+	if (frame && (err = tacet_frame_info(what, &pa, &pages))) /* its size (pa: below) */
 		return err;
-	if (frame && tacet_frame_is_ram(svc->recv) != 1 && !(blk_trusts_any_frame &&
+	if (frame && tacet_frame_is_ram(what) != 1 && !(blk_trusts_any_frame &&
 							      blk_trusts_any_frame()))
 		return -TACET_ETYPE; /* a device's registers (or boot memory): never a DMA buffer */
-	if (frame ? msg->w[0] > pages * TACET_PAGE_SIZE - BLK_IDS : msg->w[0] > 62 - BLK_IDS)
+	if (frame ? arg > pages * TACET_PAGE_SIZE - BLK_IDS : arg > 62 - BLK_IDS)
 		return -TACET_ERANGE;
 	slot = slot_alloc(); /* a copy that keeps only the rights the service uses */
-	if (slot >= 0 && (err = tacet_cap_copy(svc->recv, (unsigned long)slot,
+	if (slot >= 0 && (err = tacet_cap_copy(what, (unsigned long)slot,
 					       frame ? TACET_RIGHT_READ | TACET_RIGHT_WRITE :
 						       TACET_RIGHT_WRITE, 0))) {
 		unsigned long taken = (unsigned long)slot;
@@ -427,9 +393,9 @@ static long attach(struct tacet_service *svc, const struct tacet_msg *msg, struc
 		slot_free(keep);
 	*keep = (unsigned long)slot;
 	if (frame)
-		s->pa = pa, s->bytes = pages * TACET_PAGE_SIZE, s->status = msg->w[0];
+		s->pa = pa, s->bytes = pages * TACET_PAGE_SIZE, s->status = arg;
 	else
-		s->shift = (unsigned int)msg->w[0];
+		s->shift = (unsigned int)arg;
 	return 0;
 }
 
@@ -447,9 +413,9 @@ static int room_for(const struct client *c)
 }
 
 /* BLK_READ / BLK_WRITE / BLK_FLUSH: check the request, then queue it. */
-static long submit(const struct tacet_msg *msg, struct client *c, uint32_t type)
+static long submit(struct client *c, uint32_t type, uint64_t sector, uint64_t count,
+		   uint64_t offset, uint64_t id)
 {
-	uint64_t sector = msg->w[0], count = msg->w[1], offset = msg->w[2], id = msg->w[3];
 	uint32_t len = type == VIRTIO_BLK_T_FLUSH ? 0 : (uint32_t)(count * BLK_SECTOR);
 	struct session *s = c ? c->open : NULL;
 	struct virtq_buf b[3];
@@ -500,65 +466,58 @@ static long submit(const struct tacet_msg *msg, struct client *c, uint32_t type)
 	return 0;
 }
 
+long blk_serve_read(struct tacet_service *s, uint64_t sector, uint64_t count, uint64_t offset,
+		    uint64_t id)
+{
+	return submit(client_of(s), VIRTIO_BLK_T_IN, sector, count, offset, id);
+}
+
+long blk_serve_write(struct tacet_service *s, uint64_t sector, uint64_t count, uint64_t offset,
+		     uint64_t id)
+{
+	return submit(client_of(s), VIRTIO_BLK_T_OUT, sector, count, offset, id);
+}
+
+long blk_serve_flush(struct tacet_service *s, uint64_t sector, uint64_t count, uint64_t offset,
+		     uint64_t id)
+{
+	return submit(client_of(s), VIRTIO_BLK_T_FLUSH, sector, count, offset, id);
+}
+
+long blk_serve_info(struct tacet_service *s, uint64_t *sectors, uint64_t *sector_size,
+		    uint64_t *read_only)
+{
+	(void)s;
+	*sectors = capacity, *sector_size = BLK_SECTOR, *read_only = has(VIRTIO_BLK_F_RO);
+	return 0;
+}
+
 /* BLK_STATS: the two interrupt counts at one moment (those that came meanwhile taken first).
  * The kernel's side leaves out the interrupts acknowledged as not the device's: QEMU's PLIC
  * latches a second interrupt when the device notifies again between our read of
  * InterruptStatus and its acknowledgement, and that one finds the status 0 (docs/virtio.md). */
-static void stats(struct tacet_msg *reply)
+long blk_serve_stats(struct tacet_service *s, uint64_t *done, uint64_t *handled,
+		     uint64_t *line_irqs, uint64_t *most_at_once)
 {
 	struct tacet_irq_info line = { 0 };
-	long bits = tacet_poll(dev.ntfn_slot);
 
-	do {
-		for (long ev = tacet_device_notified(&dev, bits > 0 ? (unsigned long)bits : 0); ev;
-		     ev = tacet_device_notified(&dev, 0))
-			event(&dev, ev);
-		tacet_info(TACET_INFO_IRQ, dev.irq, &line, sizeof(line));
-	} while ((bits = tacet_poll(dev.ntfn_slot)) > 0);
-	*reply = (struct tacet_msg){ .tag = TACET_TAG(0, 4),
-				     .w = { completed, irqs, line.count - line.unhandled, most } };
+	tacet_service_irq_info(s, &line);
+	*done = completed, *handled = irqs, *line_irqs = line.count - line.unhandled;
+	*most_at_once = most;
+	return 0;
 }
 
-static void serve(struct tacet_service *svc, const struct tacet_msg *msg, struct tacet_msg *reply)
+/* BLK_USAGE: after every end signalled before the call (taken first). */
+long blk_serve_usage(struct tacet_service *s, uint64_t *open, uint64_t *ended_held,
+		     uint64_t *slots, uint64_t *nresets)
 {
-	struct client *c = svc->badge - 1 < MAX_CLIENTS ? &clients[svc->badge - 1] : NULL;
-	long r = -TACET_EINVAL;
-	unsigned int ended = 0;
+	unsigned int held = 0;
 
-	switch (TACET_TAG_LABEL(msg->tag)) {
-	case BLK_INFO:
-		*reply = (struct tacet_msg){ .tag = TACET_TAG(0, 3),
-					     .w = { capacity, BLK_SECTOR, has(VIRTIO_BLK_F_RO) } };
-		return;
-	case BLK_STATS:
-		stats(reply);
-		return;
-	case BLK_USAGE:
-		drain_events();
-		for (unsigned int i = 0; i < MAX_SESSIONS; i++)
-			ended += sessions[i].c && !sessions[i].open;
-		*reply = (struct tacet_msg){ .tag = TACET_TAG(0, 4),
-					     .w = { nopen, ended, client_slots, resets } };
-		return;
-	case BLK_OPEN:
-		r = open_session(svc, msg, c, reply);
-		break;
-	case BLK_CLOSE:
-		if (c && c->open)
-			session_end(c->open), r = 0;
-		break;
-	case BLK_ATTACH:
-		r = attach(svc, msg, c);
-		break;
-	case BLK_READ:
-	case BLK_WRITE:
-	case BLK_FLUSH:
-		r = submit(msg, c, TACET_TAG_LABEL(msg->tag) == BLK_READ ? VIRTIO_BLK_T_IN :
-				   TACET_TAG_LABEL(msg->tag) == BLK_WRITE ? VIRTIO_BLK_T_OUT :
-									    VIRTIO_BLK_T_FLUSH);
-		break;
-	}
-	reply->w[0] = (unsigned long)r;
+	tacet_service_drain(s);
+	for (unsigned int i = 0; i < MAX_SESSIONS; i++)
+		held += sessions[i].c && !sessions[i].open;
+	*open = nopen, *ended_held = held, *slots = client_slots, *nresets = resets;
+	return 0;
 }
 
 static long setup(const char **step)
@@ -590,7 +549,6 @@ static long setup(const char **step)
 
 int main(void)
 {
-	struct tacet_service s;
 	const char *step = "";
 	long err = setup(&step);
 
@@ -601,10 +559,13 @@ int main(void)
 			virtio_fail(&vdev, step);
 		return 1;
 	}
-	err = tacet_service_open(&s, "blk", TACET_RIGHT_WRITE | TACET_RIGHT_GRANT |
+	tacet_slot_pool_add(TACET_CHILD_FIRST_FREE, TACET_CHILD_DEVICE_SLOTS - TACET_CHILD_FIRST_FREE);
+	err = tacet_service_open(&svc, "blk", TACET_RIGHT_WRITE | TACET_RIGHT_GRANT |
 				 INIT_BADGE_CLIENTS, &dev);
 	if (!err)
-		err = tacet_service_run(&s, serve, event);
+		err = tacet_service_sessions(&svc, &table, NULL, 0, ended);
+	if (!err)
+		err = tacet_service_run(&svc, blk_dispatch, event);
 	printf("blk: serving failed: %s\n", tacet_strerror(err));
 	return 1;
 }

@@ -25,10 +25,12 @@
  * IPC: publishes "pci" (clients get WRITE|GRANT, badged by init with their server number) and
  * serves <pci_proto.h>: PCI_CLAIM gives a driver its device's BAR0 as a frame in the reply and
  * records the driver's badge; PCI_IRQ then gives that driver (only) its INTx line's IRQ
- * capability, and PCI_MASTER turns its bus mastering on. The claim comes with a rights-less capability to the driver's process, which can
- * only be watched: the server watches it (PROCESS_WATCH, ENDED_BIT of the device's index, on
- * the ECAM's notification, which the service loop has bound to this thread) and drops it. The
- * server never holds a capability that could change a driver.
+ * capability, and PCI_MASTER turns its bus mastering on. The claim comes with a rights-less
+ * capability to the driver's process, which can only be watched: the driver's first claim
+ * opens its session with it (lib's session table, <tacet/session.h>, watches the process on
+ * the ECAM's notification), and the session's end releases every function the driver claimed.
+ * The server never holds a capability that could change a driver. The protocol's decoding is
+ * generated from lib/proto/pci.proto (pci_dispatch calls pci_serve_*).
  * A claim prints `pci: 00:SS.F claimed, command 0xCCCC`, PCI_MASTER `pci: 00:SS.F bus
  * mastering on, command 0xCCCC`, PCI_IRQ `pci: 00:SS.F INTx on, command 0xCCCC`; when the driver ends, the device is released:
  * `pci: 00:SS.F released (its driver ended), command 0xCCCC` (the command register as the
@@ -68,11 +70,9 @@
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
-#include <tacet/pci_proto.h>
+#include <tacet/pci_server.h>
 
 #define BUS_PAGES    256 /* 1 MiB of configuration space per bus */
-/* funcs[i]'s driver ended: one of the driver's own bits of the ECAM's notification */
-#define ENDED_BIT(i) (1ul << (2 + (i)))
 
 /* configuration space registers (offsets in bytes) */
 #define CFG_ID       0x00
@@ -107,7 +107,7 @@
 #define BAR_TYPE_64  (2u << 1)
 #define BAR_TYPE_MASK (3u << 1)
 
-#define MAX_FUNCS    32 /* at most 61: an ENDED_BIT each */
+#define MAX_FUNCS    32
 #define MAX_BARS     6
 #define MAX_INTX     4
 
@@ -388,13 +388,15 @@ static void enumerate(void)
 	}
 }
 
-/* The index-th function with the message's vendor and device ID, or NULL. */
-static struct pci_func *find_func(const struct tacet_msg *msg)
-{
-	unsigned long index = msg->w[2];
+static struct tacet_service service;
+/* a session a driver (badge) that claimed something; no state: its claims are funcs[].owner */
+static struct tacet_sessions drivers;
 
+/* The index-th function with that vendor and device ID, or NULL. */
+static struct pci_func *find_func(uint64_t vendor, uint64_t device, uint64_t index)
+{
 	for (unsigned int i = 0; i < nfuncs; i++)
-		if (funcs[i].vendor == msg->w[0] && funcs[i].device == msg->w[1] && index-- == 0)
+		if (funcs[i].vendor == vendor && funcs[i].device == device && index-- == 0)
 			return &funcs[i];
 	return NULL;
 }
@@ -408,16 +410,17 @@ static long bar_derive(const struct pci_func *f, unsigned int i, unsigned long f
 				  (f->size[i] + TACET_PAGE_SIZE - 1) / TACET_PAGE_SIZE);
 }
 
-/* PCI_CLAIM: decode everything first, then watch the driver (its process capability came
- * with the call) and hand BAR0's frame over in the reply. */
-static long claim(struct tacet_service *s, const struct tacet_msg *msg, struct tacet_msg *reply)
+/* PCI_CLAIM: decode everything first, then the driver's session (its process watched: a claim
+ * is always released when its driver ends), then BAR0's frame in the reply. */
+long pci_serve_claim(struct tacet_service *s, uint64_t vendor, uint64_t device, uint64_t index,
+		     unsigned long process, uint64_t *irq, uint64_t *bar0_size, uint64_t *bus_slot,
+		     unsigned long *bar0)
 {
-	struct pci_func *f = find_func(msg);
+	struct pci_func *f = find_func(vendor, device, index);
 	unsigned long rights = 1;
 	long bar, err;
 
-	if (!TACET_TAG_HAS_CAP(msg->tag) ||
-	    tacet_cap_info(s->recv, &rights, NULL) != TACET_CAP_PROCESS || rights)
+	if (tacet_cap_info(process, &rights, NULL) != TACET_CAP_PROCESS || rights)
 		return -TACET_EPERM; /* a capability that could change the driver: not wanted */
 	if (!f)
 		return -TACET_ENOENT;
@@ -425,10 +428,8 @@ static long claim(struct tacet_service *s, const struct tacet_msg *msg, struct t
 		return -TACET_EBUSY;
 	if (!f->size[0] || !f->pin)
 		return -TACET_EINVAL;
-
-	/* first the watch, so that a claim is always released when its driver ends */
-	err = tacet_process_watch(s->recv, ecam.ntfn_slot, ENDED_BIT(f - funcs));
-	if (err)
+	if (!tacet_session_is_open(&drivers, s->badge) &&
+	    (err = tacet_session_open(&drivers, s->badge, process)))
 		return err;
 	bar = tacet_service_reply_slot(s); /* freed once the reply has gone */
 	if (bar < 0)
@@ -439,66 +440,49 @@ static long claim(struct tacet_service *s, const struct tacet_msg *msg, struct t
 	f->claimed = 1;
 	f->owner = s->badge;
 	printf("pci: 00:%02x.%x claimed, command %#06x\n", f->dev, f->fn, func_enable(f));
-	reply->tag = TACET_TAG_CAP(0, 4, bar);
-	reply->w[1] = intx[f->intx]->irq;
-	reply->w[2] = f->size[0];
-	reply->w[3] = f->dev;
+	*bar0 = (unsigned long)bar;
+	*irq = intx[f->intx]->irq;
+	*bar0_size = f->size[0];
+	*bus_slot = f->dev;
 	return 0;
 }
 
 /* The function a call names, if client is the driver that claimed it; else NULL and *err
  * (-TACET_ENOENT: no such function; -TACET_EPERM: not claimed, or by another). */
-static struct pci_func *claimed_by(const struct tacet_msg *msg, unsigned long client, long *err)
+static struct pci_func *claimed_by(uint64_t vendor, uint64_t device, uint64_t index,
+				   unsigned long client, long *err)
 {
-	struct pci_func *f = find_func(msg);
+	struct pci_func *f = find_func(vendor, device, index);
 
 	*err = !f ? -TACET_ENOENT : !f->claimed || f->owner != client ? -TACET_EPERM : 0;
 	return *err ? NULL : f;
 }
 
 /* PCI_IRQ: the line's IRQ handler capability, for the driver that claimed the device. */
-static long irq_cap(const struct tacet_msg *msg, unsigned long client, struct tacet_msg *reply)
+long pci_serve_irq(struct tacet_service *s, uint64_t vendor, uint64_t device, uint64_t index,
+		   unsigned long *line)
 {
 	long err;
-	struct pci_func *f = claimed_by(msg, client, &err);
+	struct pci_func *f = claimed_by(vendor, device, index, s->badge, &err);
 
 	if (!f)
 		return err;
 	printf("pci: 00:%02x.%x INTx on, command %#06x\n", f->dev, f->fn, func_intx_on(f));
-	reply->tag = TACET_TAG_CAP(0, 1, intx[f->intx]->irq_slot);
+	*line = intx[f->intx]->irq_slot;
 	return 0;
 }
 
 /* PCI_MASTER: bus mastering on, for the driver that claimed the device. */
-static long master_on(const struct tacet_msg *msg, unsigned long client)
+long pci_serve_master(struct tacet_service *s, uint64_t vendor, uint64_t device, uint64_t index)
 {
 	long err;
-	struct pci_func *f = claimed_by(msg, client, &err);
+	struct pci_func *f = claimed_by(vendor, device, index, s->badge, &err);
 
 	if (!f)
 		return err;
 	printf("pci: 00:%02x.%x bus mastering on, command %#06x\n", f->dev, f->fn,
 	       command_update(f, CMD_MASTER, 0));
 	return 0;
-}
-
-static void call(struct tacet_service *s, const struct tacet_msg *msg, struct tacet_msg *reply)
-{
-	long err;
-
-	if (!s->badge) /* a client's copy of "pci" always has one (init badges it) */
-		err = -TACET_EPERM;
-	else if (TACET_TAG_LABEL(msg->tag) == PCI_CLAIM)
-		err = claim(s, msg, reply);
-	else if (TACET_TAG_LABEL(msg->tag) == PCI_IRQ)
-		err = irq_cap(msg, s->badge, reply);
-	else if (TACET_TAG_LABEL(msg->tag) == PCI_MASTER)
-		err = master_on(msg, s->badge);
-	else
-		err = -TACET_EINVAL;
-	if (err)
-		reply->tag = TACET_TAG(0, 1);
-	reply->w[0] = (unsigned long)err;
 }
 
 /* f is quiet: the frames its drivers pinned to its BARs (to a part of the window in each)
@@ -524,22 +508,22 @@ static long func_release_dma(const struct pci_func *f)
 	return back;
 }
 
-/* Drivers ended (ENDED_BIT(i): funcs[i]'s): each function is made quiet (bus mastering and
- * INTx off), reset where it can be (func_reset), and only then are the frames its driver
- * pinned released from the DMA quarantine; the function is free again. */
-static void release(struct tacet_device *dev, long ended)
+/* A driver's session ended (its process ended): each function it claimed is made quiet (bus
+ * mastering and INTx off), reset where it can be (func_reset), and only then are the frames its
+ * driver pinned released from the DMA quarantine; the function is free again. */
+static void release(struct tacet_sessions *t, unsigned long badge, void *state)
 {
 	static const char *const resets[] = { "no function-level reset (it has none)",
 					      "function-level reset: it does not answer",
 					      "function-level reset: it answers again" };
 
-	(void)dev;
+	(void)t, (void)state;
 	for (unsigned int i = 0; i < nfuncs; i++) {
 		struct pci_func *f = &funcs[i];
 		long back;
 		int reset;
 
-		if (!(ended & (long)ENDED_BIT(i)) || !f->claimed)
+		if (!f->claimed || f->owner != badge)
 			continue;
 		if (pci_driver_ended)
 			pci_driver_ended();
@@ -616,7 +600,6 @@ static long map_bus0(void)
 
 int main(void)
 {
-	struct tacet_service service;
 	const char *step = "find the ECAM and the 32-bit window";
 	long err = find_devices();
 
@@ -636,11 +619,13 @@ int main(void)
 
 	err = tacet_service_open(&service, "pci",
 				 TACET_RIGHT_WRITE | TACET_RIGHT_GRANT | INIT_BADGE_CLIENTS, &ecam);
+	if (!err)
+		err = tacet_service_sessions(&service, &drivers, NULL, 0, release);
 	if (err) {
 		printf("pci: cannot publish \"pci\": %s\n", tacet_strerror(err));
 		return 1;
 	}
-	err = tacet_service_run(&service, call, release);
+	err = tacet_service_run(&service, pci_dispatch, NULL);
 	printf("pci: receive failed: %s\n", tacet_strerror(err));
 	return 1;
 }

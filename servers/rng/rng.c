@@ -13,14 +13,15 @@
  * inside its call while the driver waits for the device (a reply cannot be put off: IPC answers
  * the caller last received); other clients queue on the endpoint meanwhile.
  *
- * IPC: publishes "rng", serving <tacet/rng_proto.h>. Prints only through the kernel's debug
+ * IPC: publishes "rng", serving <tacet/rng_proto.h> (lib/proto/rng.proto: the generated dispatch
+ * calls rng_serve_*). Prints only through the kernel's debug
  * output: the console server calls this one (the shell's `random`), so a call back to it would
  * deadlock. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tacet.h>
-#include <tacet/rng_proto.h>
+#include <tacet/rng_server.h>
 #include <tacet/virtio.h>
 
 #define NCHUNKS 8  /* QEMU's virtio-rng queue has 8 entries */
@@ -100,19 +101,6 @@ static void event(struct tacet_device *d, long ev)
 	tacet_device_ack(d, status != 0);
 }
 
-/* Whatever the notification holds, handled now: 1 if it held anything. */
-static int take_signalled(void)
-{
-	long bits = tacet_poll(io.ntfn_slot);
-
-	if (bits <= 0)
-		return 0;
-	for (long ev = tacet_device_notified(&io, (unsigned long)bits); ev;
-	     ev = tacet_device_notified(&io, 0))
-		event(&io, ev);
-	return 1;
-}
-
 /* n ready bytes into out, oldest chunk first, wiped as they go. */
 static void take_bytes(uint8_t *out, unsigned int n)
 {
@@ -134,13 +122,15 @@ static void take_bytes(uint8_t *out, unsigned int n)
 	}
 }
 
-static void serve_read(const struct tacet_msg *msg, struct tacet_msg *reply)
+long rng_serve_read(struct tacet_service *s, uint64_t n, uint64_t *b0, uint64_t *b1, uint64_t *b2,
+		    uint64_t *b3)
 {
-	unsigned long n = msg->w[0];
+	uint64_t w[4] = { 0 };
 	long err = 0;
 
+	(void)s;
 	if (!n || n > RNG_READ_MAX)
-		err = -TACET_EINVAL;
+		return -TACET_EINVAL;
 	while (!err && ready_total < n) { /* wait for the device inside the client's call */
 		long ev;
 
@@ -152,41 +142,30 @@ static void serve_read(const struct tacet_msg *msg, struct tacet_msg *reply)
 			event(&io, ev);
 		err = ev < 0 ? ev : 0;
 	}
-	if (err) {
-		*reply = (struct tacet_msg){ .tag = TACET_TAG(RNG_ERROR, 1), .w = { (unsigned long)err } };
-		return;
-	}
-	*reply = (struct tacet_msg){ .tag = TACET_TAG(0, 4) };
-	take_bytes((uint8_t *)reply->w, (unsigned int)n);
+	if (err)
+		return err;
+	take_bytes((uint8_t *)w, (unsigned int)n);
+	*b0 = w[0], *b1 = w[1], *b2 = w[2], *b3 = w[3];
 	offer_free(); /* what was used up is asked for again */
+	return 0;
 }
 
 /* The kernel's count of the line, less the interrupts acknowledged as not the device's (QEMU's
- * PLIC can latch one with nothing to do: docs/virtio.md); interrupts it has signalled that we
- * have not taken yet are taken first, so that the two counts describe the same moment. */
-static void serve_stats(struct tacet_msg *reply)
+ * PLIC can latch one with nothing to do: docs/virtio.md), at the moment of our own counts. */
+long rng_serve_stats(struct tacet_service *s, uint64_t *done, uint64_t *in_flight, uint64_t *handled,
+		     uint64_t *line_count)
 {
 	struct tacet_irq_info ii = { 0 };
 
-	do {
-		while (take_signalled())
-			;
-		tacet_info(TACET_INFO_IRQ, io.irq, &ii, sizeof(ii));
-	} while (take_signalled()); /* one that came while we looked: again */
-	*reply = (struct tacet_msg){ .tag = TACET_TAG(0, 4),
-				     .w = { completed, offered, irqs, ii.count - ii.unhandled } };
+	tacet_service_irq_info(s, &ii);
+	*done = completed, *in_flight = offered, *handled = irqs;
+	*line_count = ii.count - ii.unhandled;
+	return 0;
 }
 
 static void call(struct tacet_service *s, const struct tacet_msg *msg, struct tacet_msg *reply)
 {
-	(void)s;
-	if (TACET_TAG_LABEL(msg->tag) == RNG_READ)
-		serve_read(msg, reply);
-	else if (TACET_TAG_LABEL(msg->tag) == RNG_STATS)
-		serve_stats(reply);
-	else
-		*reply = (struct tacet_msg){ .tag = TACET_TAG(RNG_ERROR, 1),
-					     .w = { (unsigned long)-TACET_EINVAL } };
+	rng_dispatch(s, msg, reply);
 	if (queue.broken) {
 		printf("rng: the device returned a buffer it was not given; stopping\n");
 		virtio_fail(&dev, "broken used ring");

@@ -1,14 +1,19 @@
 /* rtc: the goldfish RTC driver (init.run=rtc:goldfish-rtc; docs/drivers.md builds it). Publishes
- * "rtc" (<tacet/rtc_proto.h>): the time of day, and alarms signalled on a client's notification. */
+ * "rtc" (<tacet/rtc_proto.h>, lib/proto/rtc.proto: the generated dispatch calls rtc_serve_*):
+ * the time of day, and alarms signalled on a client's notification, each its session's (lib's
+ * session table: a client's end frees its alarms). One thread: the kit's loop. */
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/goldfish_rtc.h> /* its registers, and how it is quieted */
-#include <tacet/rtc_proto.h>
+#include <tacet/init_proto.h>
+#include <tacet/rtc_server.h>
 
 static struct tacet_device rtc;
+static struct tacet_sessions sessions; /* a session is its alarms (below): no state */
 static struct alarm {
 	uint64_t at;
 	unsigned long bits, slot; /* slot 0: a free entry */
+	unsigned long badge;      /* whose session set it */
 } alarms[RTC_ALARMS_MAX];
 
 static uint64_t now(void)
@@ -49,31 +54,48 @@ static void event(struct tacet_device *dev, long ev)
 	tacet_device_ack(dev, 1);
 }
 
-static long add_alarm(struct tacet_service *s, const struct tacet_msg *msg)
+long rtc_serve_time(struct tacet_service *s, uint64_t *ns)
+{
+	(void)s;
+	*ns = now();
+	return 0;
+}
+
+long rtc_serve_open(struct tacet_service *s, unsigned long process)
+{
+	return tacet_session_open(&sessions, s->badge, process);
+}
+
+long rtc_serve_alarm(struct tacet_service *s, uint64_t at, uint64_t bits, unsigned long ntfn)
 {
 	long slot;
 
-	if (!msg->w[1] || msg->w[1] >> 63) /* bits to signal: none, or bit 63 (reserved) */
-		return -TACET_EINVAL;
+	(void)ntfn; /* taken below */
+	if (!bits || bits >> 63 || !tacet_session_is_open(&sessions, s->badge))
+		return -TACET_EINVAL; /* bits: none, or bit 63 (reserved); or no session */
 	for (int i = 0; i < RTC_ALARMS_MAX; i++) {
 		if (alarms[i].slot)
 			continue;
-		if ((slot = tacet_service_take_cap(s, msg)) < 0)
+		if ((slot = tacet_service_take_cap(s)) < 0)
 			return slot;
-		alarms[i] = (struct alarm){ msg->w[0], msg->w[1], (unsigned long)slot };
+		alarms[i] = (struct alarm){ at, bits, (unsigned long)slot, s->badge };
 		program();
 		return 0;
 	}
 	return -TACET_EBUSY;
 }
 
-static void call(struct tacet_service *s, const struct tacet_msg *msg, struct tacet_msg *reply)
+/* A session ended (its client closed it or died): its alarms go, unsignalled. */
+static void ended(struct tacet_sessions *t, unsigned long badge, void *state)
 {
-	unsigned long label = TACET_TAG_LABEL(msg->tag);
-
-	reply->w[0] = label == RTC_TIME	   ? now()
-		      : label == RTC_ALARM ? (unsigned long)add_alarm(s, msg)
-					   : (unsigned long)-TACET_EINVAL;
+	(void)t, (void)state;
+	for (int i = 0; i < RTC_ALARMS_MAX; i++) {
+		if (!alarms[i].slot || alarms[i].badge != badge)
+			continue;
+		tacet_slot_free(alarms[i].slot);
+		alarms[i].slot = 0;
+	}
+	program();
 }
 
 /* Never prints while serving: the shell calls us (`date`); a call back to it would deadlock. */
@@ -87,9 +109,12 @@ int main(void)
 	if (!err)
 		mmio_write32(rtc.regs + GOLDFISH_RTC_IRQ_ENABLED, 1);
 	if (!err)
-		err = tacet_service_open(&service, "rtc", TACET_RIGHT_WRITE | TACET_RIGHT_GRANT, &rtc);
+		err = tacet_service_open(&service, "rtc", TACET_RIGHT_WRITE | TACET_RIGHT_GRANT |
+					 INIT_BADGE_CLIENTS, &rtc);
 	if (!err)
-		err = tacet_service_run(&service, call, event);
+		err = tacet_service_sessions(&service, &sessions, NULL, 0, ended);
+	if (!err)
+		err = tacet_service_run(&service, rtc_dispatch, event);
 	printf("rtc: %s\n", tacet_strerror(err));
 	return 1;
 }

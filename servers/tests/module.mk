@@ -131,6 +131,9 @@ SERVER_SRCS_kittest := servers/tests/kittest.c
 # rtcalarm: a client of the rtc driver's service: the time of day and alarms.
 SERVERS += rtcalarm
 SERVER_SRCS_rtcalarm := servers/tests/rtcalarm.c
+# rtcleak: a client that dies holding the rtc's alarms (its session's end frees them).
+SERVERS += rtcleak
+SERVER_SRCS_rtcleak := servers/tests/rtcleak.c
 
 # devlist: prints the devices init gave it (init's device matching and ownership).
 SERVERS += devlist
@@ -219,6 +222,18 @@ SERVER_SRCS_blkpoke := servers/tests/blkpoke.c
 SERVERS += watchee watchmany
 SERVER_SRCS_watchee := servers/tests/watchee.c
 SERVER_SRCS_watchmany := servers/tests/watchmany.c
+
+# blk_mortal, blklives: a client lives through ten restarts of the block service, each
+# instance's watch of the client ended with it (qemu/blk-client-outlives-restarts).
+SERVERS += blk_mortal blklives
+SERVER_SRCS_blk_mortal := servers/blk/blk.c servers/tests/blkmortal.c
+SERVER_SRCS_blklives := servers/tests/blklives.c
+
+# pinhand, pinkeep: a DMA frame a driver pinned and handed to another server, deleted after the
+# driver's device was released, goes back to the pool (qemu/pinned-frame-outlives-release).
+SERVERS += pinhand pinkeep
+SERVER_SRCS_pinhand := servers/tests/pinhand.c
+SERVER_SRCS_pinkeep := servers/tests/pinkeep.c
 
 # quietown, quietbad: a 16550 driver that dies; init applies its own image's quiesce
 # description (a mark in the scratch register the restart reads back), or refuses a malformed

@@ -11,7 +11,8 @@
  * CONSOLE_SYNC and a power-off wait for the transmitter (tacet_device_wait).
  *
  * IPC: publishes "console", serving <tacet/console_proto.h> (CONSOLE_WRITE, and CONSOLE_SYNC:
- * the reply waits until tx[] is empty).
+ * the reply waits until tx[] is empty), decoded by the dispatch generated from
+ * lib/proto/console.proto.
  *
  * Shell: help, echo, ps, harts, irqs, irqtop (redrawn every second on a timer on the device's
  * notification; s sorts it by line or by the worst wake-up latency, any other key ends it),
@@ -27,7 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>
-#include <tacet/console_proto.h>
+#include <tacet/console_server.h>
 #include <tacet/init_proto.h>
 #include <tacet/quiesce.h>
 #include <tacet/rtc.h>
@@ -380,17 +381,21 @@ static void event(struct tacet_device *dev, long ev)
 		irqtop_draw();
 }
 
-static void call(struct tacet_service *s, const struct tacet_msg *msg, struct tacet_msg *reply)
+long console_serve_write(struct tacet_service *s, uint64_t t0, uint64_t t1, uint64_t t2,
+			 uint64_t t3)
 {
-	const char *text = (const char *)msg->w;
+	const uint64_t w[4] = { t0, t1, t2, t3 };
 
 	(void)s;
-	if (TACET_TAG_LABEL(msg->tag) == CONSOLE_WRITE)
-		reply->w[0] = (unsigned long)uart_write(text, strnlen(text, sizeof(msg->w)));
-	else if (TACET_TAG_LABEL(msg->tag) == CONSOLE_SYNC)
-		uart_flush(); /* every byte queued so far written to the UART; the reply: 0 */
-	else
-		reply->w[0] = (unsigned long)-TACET_EINVAL;
+	return uart_write(w, strnlen((const char *)w, sizeof(w)));
+}
+
+/* Every byte queued so far written to the UART; the reply: 0. */
+long console_serve_sync(struct tacet_service *s)
+{
+	(void)s;
+	uart_flush();
+	return 0;
 }
 
 int main(void)
@@ -422,7 +427,7 @@ int main(void)
 	if (uart_first_prompt && uart_first_prompt())
 		cmd_poweroff();
 	shell_take_input();
-	err = tacet_service_run(&service, call, event);
+	err = tacet_service_run(&service, console_dispatch, event);
 	printf("uart: receive failed: %s\n", tacet_strerror(err));
 	return 1;
 }

@@ -155,6 +155,16 @@ CASES += [
          bootargs="init.run=uart=console:ns16550a,rtc:goldfish-rtc,^rtcalarm",
          qemu_args=("-trace", f"enable=memory_region_ops_write,file={RTC_TRACE}"),
          check=clear_then_ack),
+    # A client's death frees what rtc held for it: rtcleak's instance 0 fills the alarm table
+    # an hour ahead and faults; its session ends with its process, and the restarted instance
+    # sets as many alarms again (the table stayed full, EBUSY, while a session never ended).
+    case("rtc-dead-client-alarms",
+         [r"rtcleak: instance 0: 8 alarms an hour ahead, the table full; faulting",
+          r"init: restarting rtcleak \(restart 1\)",
+          r"rtcleak: instance 1: 8 alarms set after instance 0's end: PASS",
+          r"init: power off requested by uart"],
+         bootargs="init.run=^uart=console:ns16550a,rtc:goldfish-rtc,rtcleak*1",
+         console_input=(r"rtcleak: instance 1: .*(PASS|FAIL)", "poweroff\r")),
     # The same client on the deterministic machine (icount): the RTC must follow guest time, or
     # the guest's 50 ms wait for the alarm ends in a moment of the host's, before the alarm.
     # Nothing types (under sleep=off QEMU would not deliver it): rtcalarm powers off.

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <tacet/bootinfo.h>
 #include <tacet/syscall.h>
+#include <tacet/service.h>
 
 /* --- MMIO ------------------------------------------------------------------------------------
  * Device registers are mapped uncached and strongly ordered among themselves by the platform
@@ -104,6 +105,10 @@ static inline void wmb(void)
  * kit's own calls take their slots here too. */
 long tacet_slot_alloc(void);
 void tacet_slot_free(unsigned long slot);
+/* Add the server's own slots first..first+count-1 (from TACET_CHILD_FIRST_FREE up, below the
+ * devices' TACET_CHILD_DEVICE_SLOTS) to the pool, handed out after lib's range: for a server
+ * that keeps many capabilities of its clients and hard-codes none of those slots. */
+void tacet_slot_pool_add(unsigned long first, unsigned long count);
 
 /* --- the address space -----------------------------------------------------------------------
  * A page-aligned range of `pages` free virtual pages in lib's region (TACET_VA_BASE up to
@@ -232,48 +237,7 @@ long tacet_device_notified(struct tacet_device *dev, unsigned long bits);
  * tacet_device_notified and tacet_device_close make an ack still owed first. */
 long tacet_device_ack(struct tacet_device *dev, int handled);
 
-/* --- services ------------------------------------------------------------------------------
- * A server's IPC side: an endpoint published with init's name service, and one loop that
- * receives both the clients' calls and the device's events (the device's notification is
- * bound to the thread, so its bits arrive as TACET_LABEL_NOTIFY messages; the loop hands them
- * to tacet_device_notified and calls `event` for each event it returns).
- * Call handlers get the service (s->badge: the caller's badge; with INIT_BADGE_CLIENTS it says
- * which client), the message and a reply already set to one word, 0; they fill in the reply. A
- * capability that came with a call lands in s->recv; the loop deletes it after the handler
- * unless the handler took it with tacet_service_take_cap. A reply carries one of the server's
- * capabilities with TACET_TAG_CAP(label, words, slot) as its tag (the caller gets a copy); one
- * made for this caller alone goes in tacet_service_reply_slot. The loop replies before it
- * receives again, so a handler must not block for long: everything else waits meanwhile (its
- * interrupts too). A handler may wait for the device itself (tacet_device_wait); after it, the
- * loop makes any ack still owed and hands `event` whatever events the waits left.
- * A server that the console server calls (the shell's commands) must not print through the
- * console from its handlers: the console is blocked in that call, and the two would deadlock. */
-struct tacet_service {
-	unsigned long ep;        /* the endpoint (a lib slot) */
-	unsigned long recv;      /* where a call's capability lands (a lib slot) */
-	struct tacet_device *dev; /* whose events come into the loop; NULL: none */
-	unsigned long badge;     /* the badge of the call being handled */
-	unsigned long reply_slot; /* the loop's: tacet_service_reply_slot's (0: none) */
-};
-
-/* Create the endpoint, bind dev's notification (if dev) to the calling thread, and publish the
- * endpoint as `name`, clients getting the rights in `how` (<tacet.h>: tacet_publish). */
-long tacet_service_open(struct tacet_service *s, const char *name, unsigned long how,
-			struct tacet_device *dev);
-/* Receive and answer forever; returns only the error that stopped it. event may be NULL. */
-long tacet_service_run(struct tacet_service *s,
-		       void (*call)(struct tacet_service *s, const struct tacet_msg *msg,
-				    struct tacet_msg *reply),
-		       void (*event)(struct tacet_device *dev, long ev));
-/* In a call handler: keep the capability that came with msg. Returns the slot it is in now
- * (the loop receives the next into a fresh slot); -TACET_EINVAL if none came, or the slot
- * allocator's error. Free it with tacet_slot_free when done. */
-long tacet_service_take_cap(struct tacet_service *s, const struct tacet_msg *msg);
-/* In a call handler: an empty lib slot for a capability made for this caller alone (a frame
- * derived for it), to go with the reply (TACET_TAG_CAP(label, words, slot) as its tag). The
- * loop frees the slot once the reply has gone, whether it carried the capability or not. One a
- * call: asked again in the same call, the same slot. The slot allocator's error if none. */
-long tacet_service_reply_slot(struct tacet_service *s);
+/* --- services: <tacet/service.h> ---------------------------------------------------------- */
 
 /* --- time ------------------------------------------------------------------------------------
  * tacet_time() (rdtime) counts timebase ticks since boot; the frequency comes from the device

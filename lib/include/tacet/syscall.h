@@ -15,14 +15,7 @@
 #include <tacet/abi.h>
 #include <tacet/trace.h>
 
-/* An IPC message: the tag (TACET_TAG()) and the data words, all carried in registers. */
-struct tacet_msg {
-	unsigned long tag;
-	unsigned long w[TACET_MSG_WORDS];
-};
-
-/* The IPC wrappers below pass w[0..3] in four consecutive registers. */
-_Static_assert(TACET_MSG_WORDS == 4, "IPC wrappers pass exactly four message words");
+#include <tacet/msg.h>
 
 /*
  * The raw calls, for the calls with only a0 as result. The register variables pin each value

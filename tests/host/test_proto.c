@@ -1,0 +1,254 @@
+/* test_proto.c: host unit tests of what tools/genproto.py generates. The dispatch of a test
+ * protocol (tests/host/proto/demo.proto: words, a status, outs, a capability each way, a
+ * capability refused with its own code) gets hostile messages (an unknown label, too few and
+ * too many words, a capability where none is expected, none where one is) and must answer each
+ * with the error reply and call no handler; each client stub goes through a fake call into the
+ * dispatch and back, so the two sides agree on every word. rng's description checks the error
+ * replies by label (RNG_ERROR). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <tacet/demo_client.h>
+#include <tacet/demo_server.h>
+#include <tacet/rng_client.h>
+#include <tacet/rng_server.h>
+
+#define EP_DEMO   1
+#define EP_RNG    2
+#define RECV_SLOT 50 /* where the server receives a call's capability */
+#define SERVER_CAP 60 /* the capability the server's claim handler replies with */
+
+static unsigned int calls; /* handler calls since the last reset */
+static uint64_t seen[4];   /* the last handler's words */
+static unsigned long seen_cap, reply_into; /* the cap slot it got; where the last reply's went */
+
+long demo_serve_ping(struct tacet_service *s)
+{
+	(void)s;
+	calls++;
+	return 0;
+}
+
+long demo_serve_sum(struct tacet_service *s, uint64_t a, uint64_t b, uint64_t c, uint64_t d,
+		    uint64_t *hi, uint64_t *lo)
+{
+	(void)s;
+	calls++;
+	seen[0] = a, seen[1] = b, seen[2] = c, seen[3] = d;
+	if (a == 99)
+		return -TACET_ERANGE;
+	*hi = a + b;
+	*lo = c + d;
+	return 7;
+}
+
+long demo_serve_give(struct tacet_service *s, uint64_t x, unsigned long thing)
+{
+	(void)s;
+	calls++;
+	seen[0] = x;
+	seen_cap = thing;
+	return 0;
+}
+
+long demo_serve_claim(struct tacet_service *s, uint64_t x, unsigned long proc, uint64_t *got,
+		      unsigned long *back)
+{
+	(void)s;
+	calls++;
+	seen_cap = proc;
+	*got = x * 2;
+	*back = x ? SERVER_CAP : 0;
+	return 0;
+}
+
+long demo_serve_info(struct tacet_service *s, uint64_t *w0, uint64_t *w1, uint64_t *w2,
+		     uint64_t *w3)
+{
+	(void)s;
+	calls++;
+	*w0 = 10, *w1 = 11, *w2 = 12, *w3 = 13;
+	return 0;
+}
+
+long rng_serve_read(struct tacet_service *s, uint64_t n, uint64_t *b0, uint64_t *b1, uint64_t *b2,
+		    uint64_t *b3)
+{
+	(void)s;
+	calls++;
+	if (!n || n > RNG_READ_MAX)
+		return -TACET_EINVAL;
+	*b0 = ~0ull, *b1 = 1, *b2 = 2, *b3 = 3; /* w0 all ones: negative, yet not an error */
+	return 0;
+}
+
+long rng_serve_stats(struct tacet_service *s, uint64_t *completed, uint64_t *in_flight,
+		     uint64_t *irqs, uint64_t *line_count)
+{
+	(void)s;
+	calls++;
+	*completed = 1, *in_flight = 2, *irqs = 3, *line_count = 4;
+	return 0;
+}
+
+/* The kernel's part of a call, faked: the message reaches the server (a capability lands in
+ * its receive slot), the service loop's reply comes back (a capability only into a reply slot
+ * the caller named). */
+long tacet_call_cap(unsigned long ep, struct tacet_msg *msg, unsigned long reply_slot)
+{
+	struct tacet_service s = { .recv = RECV_SLOT, .badge = 3 };
+	struct tacet_msg in = *msg, reply = { .tag = TACET_TAG(0, 1) };
+
+	if (TACET_TAG_HAS_CAP(in.tag))
+		in.tag = TACET_TAG_CAP(TACET_TAG_LABEL(in.tag), TACET_TAG_WORDS(in.tag), RECV_SLOT);
+	if (ep == EP_DEMO)
+		demo_dispatch(&s, &in, &reply);
+	else
+		rng_dispatch(&s, &in, &reply);
+	reply_into = TACET_TAG_HAS_CAP(reply.tag) && reply_slot ? reply_slot : 0;
+	*msg = reply;
+	if (TACET_TAG_HAS_CAP(reply.tag))
+		msg->tag = reply_slot ? TACET_TAG_CAP(TACET_TAG_LABEL(reply.tag),
+						      TACET_TAG_WORDS(reply.tag), reply_slot)
+				      : TACET_TAG(TACET_TAG_LABEL(reply.tag), TACET_TAG_WORDS(reply.tag));
+	return 0;
+}
+
+/* The demo dispatch's answer to a raw message; *label the reply's label. */
+static long raw(unsigned long tag, unsigned long *label)
+{
+	struct tacet_service s = { .recv = RECV_SLOT };
+	struct tacet_msg in = { .tag = tag, .w = { 1, 2, 3, 4 } }, reply = { .tag = TACET_TAG(0, 1) };
+
+	demo_dispatch(&s, &in, &reply);
+	if (label)
+		*label = TACET_TAG_LABEL(reply.tag);
+	return (long)reply.w[0];
+}
+
+static void reset(void)
+{
+	calls = 0;
+	seen_cap = reply_into = 0;
+}
+
+static void test_hostile_refused_unhandled(void **state)
+{
+	static const struct {
+		unsigned long tag;
+		long want;
+	} bad[] = {
+		{ TACET_TAG(0x7777, 0), -TACET_EINVAL },          /* unknown label */
+		{ TACET_TAG(0, 0), -TACET_EINVAL },               /* label 0 */
+		{ TACET_TAG(DEMO_PING, 1), -TACET_EINVAL },       /* too many words */
+		{ TACET_TAG(DEMO_SUM, 3), -TACET_EINVAL },        /* too few */
+		{ TACET_TAG(DEMO_SUM, 0), -TACET_EINVAL },
+		{ TACET_TAG_CAP(DEMO_SUM, 4, 9), -TACET_EINVAL }, /* a capability where none is expected */
+		{ TACET_TAG_CAP(DEMO_PING, 0, 9), -TACET_EINVAL },
+		{ TACET_TAG(DEMO_GIVE, 1), -TACET_EINVAL },       /* none where one is */
+		{ TACET_TAG_CAP(DEMO_GIVE, 0, 9), -TACET_EINVAL }, /* the capability, too few words */
+		{ TACET_TAG_CAP(DEMO_GIVE, 2, 9), -TACET_EINVAL },
+		{ TACET_TAG(DEMO_CLAIM, 1), -TACET_EPERM },       /* its own refusal code */
+		{ TACET_TAG_CAP(DEMO_CLAIM, 2, 9), -TACET_EINVAL }, /* words first */
+		{ TACET_TAG_CAP(DEMO_INFO, 0, 9), -TACET_EINVAL },
+	};
+	unsigned long label;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		reset();
+		label = 1;
+		assert_int_equal(raw(bad[i].tag, &label), bad[i].want);
+		assert_int_equal(label, 0);
+		if (calls)
+			fail_msg("message %zu (tag %#lx) reached a handler", i, bad[i].tag);
+	}
+}
+
+static void test_well_formed_reaches_handler(void **state)
+{
+	(void)state;
+	reset();
+	assert_int_equal(raw(TACET_TAG(DEMO_PING, 0), NULL), 0);
+	assert_int_equal(raw(TACET_TAG(DEMO_SUM, 4), NULL), 7);
+	assert_int_equal(raw(TACET_TAG_CAP(DEMO_GIVE, 1, 9), NULL), 0);
+	assert_int_equal(seen_cap, RECV_SLOT);
+	assert_int_equal(calls, 3);
+}
+
+static void test_stubs_round_trip(void **state)
+{
+	uint64_t hi = 0, lo = 0, got = 0, w[4] = { 0 };
+
+	(void)state;
+	reset();
+	assert_int_equal(demo_call_ping(EP_DEMO), 0);
+	assert_int_equal(demo_call_sum(EP_DEMO, 1, 2, 30, 40, &hi, &lo), 7);
+	assert_int_equal(seen[0], 1);
+	assert_int_equal(seen[3], 40);
+	assert_int_equal(hi, 3);
+	assert_int_equal(lo, 70);
+	assert_int_equal(demo_call_give(EP_DEMO, 5, 21), 0);
+	assert_int_equal(seen[0], 5);
+	assert_int_equal(seen_cap, RECV_SLOT);
+	assert_int_equal(demo_call_claim(EP_DEMO, 4, 22, &got, 23), 0);
+	assert_int_equal(got, 8);
+	assert_int_equal(reply_into, 23); /* the reply's capability reached the slot named */
+	assert_int_equal(demo_call_info(EP_DEMO, &w[0], &w[1], &w[2], &w[3]), 0);
+	assert_int_equal(w[0], 10);
+	assert_int_equal(w[3], 13);
+	assert_int_equal(calls, 5);
+}
+
+static void test_stub_error_leaves_outs(void **state)
+{
+	uint64_t hi = 123, lo = 456, got = 9;
+
+	(void)state;
+	reset();
+	assert_int_equal(demo_call_sum(EP_DEMO, 99, 0, 0, 0, &hi, &lo), -TACET_ERANGE);
+	assert_int_equal(hi, 123);
+	assert_int_equal(lo, 456);
+	/* a success without its reply capability */
+	assert_int_equal(demo_call_claim(EP_DEMO, 0, 22, &got, 23), -TACET_EEMPTY);
+	assert_int_equal(reply_into, 0);
+	assert_int_equal(got, 9);
+}
+
+static void test_error_label(void **state)
+{
+	uint64_t b[4] = { 0 }, st[4] = { 0 };
+	struct tacet_service s = { .recv = RECV_SLOT };
+	struct tacet_msg in = { .tag = TACET_TAG_CAP(RNG_READ, 1, 9), .w = { 4 } };
+	struct tacet_msg reply = { .tag = TACET_TAG(0, 1) };
+
+	(void)state;
+	reset();
+	assert_int_equal(rng_call_read(EP_RNG, 8, &b[0], &b[1], &b[2], &b[3]), 0);
+	assert_true(b[0] == ~0ull); /* a negative w0 is data when errors come by label */
+	assert_int_equal(b[3], 3);
+	assert_int_equal(rng_call_read(EP_RNG, 0, &b[0], &b[1], &b[2], &b[3]), -TACET_EINVAL);
+	assert_int_equal(rng_call_stats(EP_RNG, &st[0], &st[1], &st[2], &st[3]), 0);
+	assert_int_equal(st[3], 4);
+	calls = 0;
+	rng_dispatch(&s, &in, &reply); /* a capability RNG_READ does not take */
+	assert_int_equal(TACET_TAG_LABEL(reply.tag), RNG_ERROR);
+	assert_int_equal((long)reply.w[0], -TACET_EINVAL);
+	assert_int_equal(calls, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hostile_refused_unhandled),
+		cmocka_unit_test(test_well_formed_reaches_handler),
+		cmocka_unit_test(test_stubs_round_trip),
+		cmocka_unit_test(test_stub_error_leaves_outs),
+		cmocka_unit_test(test_error_label),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
