@@ -242,18 +242,6 @@ SERVERS += quietown quietbad
 SERVER_SRCS_quietown := servers/tests/quietscr.c servers/tests/quietown.c
 SERVER_SRCS_quietbad := servers/tests/quietscr.c servers/tests/quietbad.c
 
-# blk_mortal, blklives: a client lives through ten restarts of the block service, each
-# instance's watch of the client ended with it (qemu/blk-client-outlives-restarts).
-SERVERS += blk_mortal blklives
-SERVER_SRCS_blk_mortal := servers/blk/blk.c servers/tests/blkmortal.c
-SERVER_SRCS_blklives := servers/tests/blklives.c
-
-# pinhand, pinkeep: a DMA frame a driver pinned and handed to another server, deleted after the
-# driver's device was released, goes back to the pool (qemu/pinned-frame-outlives-release).
-SERVERS += pinhand pinkeep
-SERVER_SRCS_pinhand := servers/tests/pinhand.c
-SERVER_SRCS_pinkeep := servers/tests/pinkeep.c
-
 # tracethief: a server without the trace authority: TRACE and INFO_TRACE refused, no other
 # line's timing (qemu/trace-authority-refused).
 SERVERS += tracethief
