@@ -73,7 +73,7 @@ void endpoint_reap(struct endpoint *ep)
 		reaper_end_first(&ep->obj);
 }
 
-void endpoint_destroy(struct endpoint *ep)
+void endpoint_free(struct endpoint *ep)
 {
 	endpoint_end(ep);
 	if (!list_empty(&ep->watchers)) {
@@ -269,9 +269,9 @@ static long reply_from(struct thread *t, int first)
 	if (caller->in_fault) { /* its registers are the faulting state: leave them alone */
 		caller->in_fault = 0;
 		if (TACET_TAG_LABEL(tag) == TACET_FAULT_KILL)
-			thread_exit(caller, -TACET_EFAULT);
+			thread_end(caller, -TACET_EFAULT);
 		else if (TACET_TAG_LABEL(tag) == TACET_FAULT_END)
-			thread_fault_end(caller);
+			thread_end_faulted(caller);
 		else
 			sched_ready(caller);
 		return 0;
@@ -323,7 +323,7 @@ void endpoint_reply_error(struct thread *caller, long err)
 	caller->replier = NULL;
 	if (caller->in_fault) { /* nobody will handle its fault */
 		caller->in_fault = 0;
-		thread_fault_end(caller);
+		thread_end_faulted(caller);
 		return;
 	}
 	syscall_ret(caller, -err);

@@ -86,7 +86,7 @@ void endpoint_end(struct endpoint *ep);
 /* The reaper's step of an ended endpoint whose watchers are not all told yet (endpoint_end
  * queued it: reaper_end). */
 void endpoint_reap(struct endpoint *ep);
-void endpoint_destroy(struct endpoint *ep);
+void endpoint_free(struct endpoint *ep);
 
 void sys_endpoint_new(struct thread *t);
 void sys_endpoint_watch(struct thread *t);

@@ -18,9 +18,9 @@
  *  - the account: the frame object holds a reference to it (kobj_new), so it outlives the call
  *    whatever becomes of the process;
  *  - the calling thread t: this hart's current thread, whose alive reference only this hart's
- *    scheduler drops, once t is off the hart (thread_end, sched.c): so t stays allocated, and
+ *    scheduler drops, once t is off the hart (thread_reap, sched.c): so t stays allocated, and
  *    t->proc with it (t's reference), though another hart may end t (TACET_THREAD_DEAD) and,
- *    with its last thread, its process, whose cspace then goes (process_release).
+ *    with its last thread, its process, whose cspace then goes (release_begin).
  * Nothing else: no slot or cspace pointer is kept across a point. After each one the call
  * looks again: t dead (as entry.c's TACET_THREAD_DEAD checks) ends it with nothing answered;
  * t alive means its process has a live thread, so it has not ended and its cspace is there,
@@ -32,7 +32,7 @@
  * Where a thread more urgent than the caller is ready on this hart after a point, the call
  * waits for it (syscall_hold_back): the frame and the pages zeroed so far are kept in the
  * thread (held_frame, held_zeroed; still known to no one, ended with the thread by
- * thread_end), and TACET_SYS_RESUME goes on with them (frame_new_go_on), looking again first
+ * thread_reap), and TACET_SYS_RESUME goes on with them (frame_new_go_on), looking again first
  * as after any point. */
 #include "object/frame.h"
 #include "core/preempt.h"
@@ -137,7 +137,7 @@ static void quarantine(struct frame *f)
 	root_of(f->pinned_to)->quarantined_pages += f->pages;
 }
 
-void frame_destroy(struct frame *f)
+void frame_free(struct frame *f)
 {
 	if (f->parent) {
 		kobj_put(&f->parent->obj); /* the pages are the parent's */
@@ -191,7 +191,7 @@ static struct cap *frame_new_recheck(struct thread *t, unsigned long slot, long 
  * again after every point: NULL until then when i > 0), with a point between two pages, after
  * which the call looks again (the header says why) and, if a thread more urgent than t is
  * ready on this hart, waits for it (syscall_hold_back: f and i kept in t, f ended with t if t
- * ends meanwhile, thread_end; frame_new_go_on goes on). */
+ * ends meanwhile, thread_reap; frame_new_go_on goes on). */
 static void frame_zero_from(struct thread *t, struct frame *f, unsigned long i, struct cap *dst)
 {
 	long err;
@@ -201,7 +201,7 @@ static void frame_zero_from(struct thread *t, struct frame *f, unsigned long i, 
 			preempt_point();
 			dst = frame_new_recheck(t, syscall_arg(t, 0), &err);
 			if (!dst) {
-				frame_destroy(f); /* nobody saw it: no reference to drop */
+				frame_free(f); /* nobody saw it: no reference to drop */
 				if (err)
 					syscall_ret(t, -err);
 				return;

@@ -41,7 +41,7 @@ struct frame *frame_wrap(struct account *acct, uint64_t pa, uint64_t pages, int 
  * zeroed: the caller zeroes them (page_zero) before anyone else can reach the frame (FRAME_NEW
  * does, a page at a time). */
 struct frame *frame_alloc(struct account *acct, uint64_t pages);
-void frame_destroy(struct frame *f);
+void frame_free(struct frame *f);
 /* A frame covering pages [first, first + pages) of f (the object charged to acct); NULL when out
  * of memory. Its parent is f's root, not f: frames derived from derived frames never form a
  * chain (which would be as long as a user likes, and freed by following it). */

@@ -54,23 +54,23 @@ void kobj_put(struct kobj *o)
 	reaper_free(o);
 }
 
-static void kobj_destroy(struct kobj *o)
+static void free_by_type(struct kobj *o)
 {
 	switch (o->type) {
 	case TACET_CAP_ENDPOINT:
-		endpoint_destroy((struct endpoint *)o);
+		endpoint_free((struct endpoint *)o);
 		break;
 	case TACET_CAP_NOTIFICATION:
-		notification_destroy((struct notification *)o);
+		notification_free((struct notification *)o);
 		break;
 	case TACET_CAP_FRAME:
-		frame_destroy((struct frame *)o);
+		frame_free((struct frame *)o);
 		break;
 	case TACET_CAP_PROCESS:
 		process_free((struct process *)o);
 		break;
 	case TACET_CAP_THREAD:
-		thread_destroy((struct thread *)o);
+		thread_free((struct thread *)o);
 		break;
 	case TACET_CAP_TRACE:
 		panic("kobj_put: the trace authority lost the kernel's reference");
@@ -84,7 +84,7 @@ static void kobj_destroy(struct kobj *o)
 void kobj_reap(struct kobj *o)
 {
 	if (!o->refs) {
-		kobj_destroy(o);
+		free_by_type(o);
 		return;
 	}
 	switch (o->type) { /* only these are ever queued to end (reaper_end) */
@@ -95,7 +95,7 @@ void kobj_reap(struct kobj *o)
 		endpoint_reap((struct endpoint *)o);
 		break;
 	case TACET_CAP_THREAD:
-		thread_reap((struct thread *)o);
+		thread_reap((struct thread *)o, ((struct thread *)o)->exit_status);
 		break;
 	default:
 		panic("kobj_reap: an object of type %u cannot be ended", o->type);
@@ -114,5 +114,5 @@ void kobj_cap_removed(struct kobj *o)
 	struct process *p = (struct process *)o;
 
 	if (o->type == TACET_CAP_PROCESS && --p->ncaps == 0 && p->nthreads)
-		process_kill(p);
+		process_end(p);
 }

@@ -30,7 +30,7 @@ static inline void kobj_get(struct kobj *o)
 	o->refs++;
 }
 
-/* Drop a reference; at zero the object is destroyed (by type), before the outermost kobj_put
+/* Drop a reference; at zero the object is freed (by type: X_free), before the outermost kobj_put
  * or reaper call returns: through the reaper's queue, so that an object whose destruction
  * drops the last reference to another, which drops the last to another... is no recursion. */
 void kobj_put(struct kobj *o);

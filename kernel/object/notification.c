@@ -100,7 +100,7 @@ struct notification *notification_new(struct account *acct)
 	return n;
 }
 
-void notification_destroy(struct notification *n)
+void notification_free(struct notification *n)
 {
 	timer_unlink(n);
 	endpoint_unwatch(n);

@@ -105,7 +105,7 @@ struct notification *notification_new(struct account *acct); /* charged to acct 
 /* At its last reference (kobj_reap): its timer, watches and waiters end, then it is freed; a
  * notification that watches many processes frees their records PROCESS_WATCH_STEP a step,
  * requeued to the reaper between two. */
-void notification_destroy(struct notification *n);
+void notification_free(struct notification *n);
 /* OR bits in; the oldest waiter (or the bound thread in RECV) takes them all and becomes READY;
  * returns it, or NULL if nobody was waiting. From any kernel path. */
 struct thread *notification_signal(struct notification *n, uint64_t bits);

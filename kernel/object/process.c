@@ -26,7 +26,7 @@
  * one shootdown, then the frames. The walks of p's list itself (a check, then taking the
  * mappings off) stay one stretch: as long as p has mappings.
  *
- * A process's end unhooks it at once (process_release: nothing reaches it any more) and gives
+ * A process's end unhooks it at once (release_begin: nothing reaches it any more) and gives
  * back what it held in bounded steps of the reaper (release_step), p first in the queue until
  * it is all back: its children queued to end, its endpoints ended, its mappings dropped, its
  * page tables a page a step, its capability slots CSPACE_FREE_STEP a step. While it does, p's
@@ -146,7 +146,7 @@ long process_map(struct process *p, uintptr_t va, uint64_t pa, uint64_t pages, u
 
 /* A mapping's record (and its charge) and its frame's reference given back, once no hart can
  * reach its pages: unmapped and flushed (UNMAP, a MAP undone), or its process ended (after
- * process_release's shootdown its tables go a table at a time, release_step, so its pages are
+ * release_begin's shootdown its tables go a table at a time, release_step, so its pages are
  * not unmapped one by one: 63 instructions a page). */
 static void mapping_drop(struct process *p, struct mapping *m)
 {
@@ -253,14 +253,14 @@ long process_unmap(struct process *p, uintptr_t va, uint64_t pages)
  * process owns at most one line a device): no hart runs on p from here on, nobody finds it
  * alive (root 0 and cspace NULL: process_decode, MAP), and a driver's lines are free for the
  * next one. The rest it held is left for release_step. */
-static void process_release(struct process *p)
+static void release_begin(struct process *p)
 {
-	/* a thread of p killed from another hart may still be in user mode there */
+	/* a thread of p ended from another hart may still be in user mode there */
 	tlb_shootdown(p);
 	list_remove(&p->all_link);
 	list_remove(&p->sibling); /* its creator no longer has to end it */
 	irq_release_owner(p); /* a driver's end frees its lines for the next one */
-	process_watch_fire(&p->watches, false); /* (process_end has told them) */
+	process_watch_fire(&p->watches, false); /* (process_reap_start has told them) */
 	p->left.root = p->root; /* (the links' place: nothing reaches them any more) */
 	p->root = 0; /* from now on anyone activating it gets the kernel's tables */
 	p->left.cspace = p->cspace;
@@ -287,7 +287,7 @@ static bool release_step(struct process *p)
 			struct process *q = list_entry(p->children.next, struct process, sibling);
 
 			list_remove(&q->sibling);
-			process_kill(q);
+			process_end(q);
 		}
 		for (; n < RELEASE_STEP && !list_empty(&p->endpoints); n++)
 			endpoint_end(list_entry(p->endpoints.next, struct endpoint, owner_link));
@@ -320,12 +320,12 @@ static bool release_step(struct process *p)
 void process_free(struct process *p)
 {
 	if (p->cspace) /* it never had a thread: never ended */
-		process_release(p);
+		release_begin(p);
 	if (!release_step(p)) {
 		reaper_free(&p->obj); /* the next step later: nobody names it, nobody waits */
 		return;
 	}
-	/* only a thread of p creates children, and p's last thread ended them (process_end) */
+	/* only a thread of p creates children, and p's last thread ended them (process_reap_start) */
 	KASSERT(list_empty(&p->children), "process_free: %s still has children", p->name);
 	if (p->fault_ep)
 		kobj_put(p->fault_ep);
@@ -333,7 +333,7 @@ void process_free(struct process *p)
 	kobj_free(&p->obj, sizeof(*p));
 }
 
-void process_kill(struct process *p)
+void process_end(struct process *p)
 {
 	reaper_end(&p->obj); /* its reference keeps p until its last thread's end is over */
 }
@@ -344,25 +344,25 @@ void process_reap(struct process *p)
 
 	if (list_empty(&p->threads)) {
 		if (p->cspace) /* it never had a thread and has not ended: its creator ended */
-			process_end(p, -TACET_EDEAD);
+			process_reap_start(p, -TACET_EDEAD);
 		else if (!release_step(p)) /* ended: what it held goes back, a step at a time */
 			reaper_end_first(&p->obj);
 		return;
 	}
 	/* one thread a step of the reaper, oldest first, with a preemption point between two (a
 	 * process of 100,001 threads was 58 million instructions in one step): the end takes its
-	 * thread off the list and the last one ends p (process_end); while threads are left p goes
+	 * thread off the list and the last one ends p (process_reap_start); while threads are left p goes
 	 * back to the head of the queue (its reference with it), so ends are reported in the
 	 * order they were before. A thread of p still running elsewhere may make more meanwhile,
 	 * behind the ones there were: it ends among those, so the list ends too. A thread already
 	 * queued to end ends with the status it was queued with. */
 	t = list_entry(p->threads.next, struct thread, proc_link);
-	thread_end(t, t->obj.queued ? t->exit_status : p->kill_status);
+	thread_reap(t, t->obj.queued ? t->exit_status : p->kill_status);
 	if (!list_empty(&p->threads))
 		reaper_end_first(&p->obj);
 }
 
-void process_end(struct process *p, long status)
+void process_reap_start(struct process *p, long status)
 {
 	kprintf("tacet: process %s ended (status %ld)\n", p->name, status);
 	if (p->is_root_server) {
@@ -374,7 +374,7 @@ void process_end(struct process *p, long status)
 	/* what it created goes with it (this also breaks capability cycles among them), each
 	 * after p, from the reaper's queue; the rest of what it held, a step at a time from the
 	 * head of the queue (release_step) */
-	process_release(p);
+	release_begin(p);
 	reaper_end_first(&p->obj);
 }
 

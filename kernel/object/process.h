@@ -40,7 +40,7 @@ struct process {
 	uint64_t fault_badge;
 	struct mapping *mappings; /* frames mapped with TACET_SYS_MAP */
 	union {
-		struct { /* until it ends (process_release takes it off both) */
+		struct { /* until it ends (release_begin takes it off both) */
 			struct list_node sibling;  /* on its creator's children until either
 						    * ends: it ends with its creator, which
 						    * owns it */
@@ -58,8 +58,8 @@ struct process {
 	struct list_node threads; /* its live threads (struct thread's proc_link) */
 	struct list_node endpoints; /* the endpoints it created (struct endpoint's owner_link) */
 	int is_root_server;       /* init: its end ends the system */
-	int kill_status;          /* what its threads end with when it is ended (process_kill):
-				   * -TACET_EDEAD, or -TACET_EFAULT after a fault (thread_fault_end) */
+	int kill_status;          /* what its threads end with when it is ended (process_end):
+				   * -TACET_EDEAD, or -TACET_EFAULT after a fault (thread_end_faulted) */
 };
 /* 256 bytes, a kalloc size: a 100,000-process chain (preempt-teardown) fits its budget. */
 _Static_assert(sizeof(struct process) <= 256, "struct process fits 256 bytes");
@@ -86,15 +86,15 @@ long process_unmap(struct process *p, uintptr_t va, uint64_t pages);
  * or p itself if it never had one. Through the reaper (reaper.h): at once, unless a teardown is
  * under way, which then ends p after the step that asked; so ending a process that ends the
  * processes it made, whose end ends theirs..., is a loop, not a recursion. */
-void process_kill(struct process *p);
-/* The reaper's: what process_kill asked for, unless p has ended meanwhile. */
+void process_end(struct process *p);
+/* The reaper's: what process_end asked for, unless p has ended meanwhile. */
 void process_reap(struct process *p);
 /* p's last thread ended (or it is ended without ever having had one): release its memory and
- * capabilities and queue the processes it created to end (process_kill). The root server's end
+ * capabilities and queue the processes it created to end (process_end). The root server's end
  * powers off. From the reaper's loop only. All a process held goes back at its end, whoever
  * still holds a capability to it, in steps of the reaper's queue (process_reap): no hart runs
  * on it or finds it alive from the end on. */
-void process_end(struct process *p, long status);
+void process_reap_start(struct process *p, long status);
 /* At the last reference (kobj_put). */
 void process_free(struct process *p);
 

@@ -1,8 +1,8 @@
-/* reaper.c: owns the queue of objects waiting to be ended or destroyed (see reaper.h). BKL
+/* reaper.c: owns the queue of objects waiting to be ended or freed (see reaper.h). BKL
  * held. The queue is first in, first
  * out, through the link in each object's header (struct kobj's reap_next): an object is on it
  * at most once, either to be ended (it then still has the queue's reference) or, after its
- * last reference went, to be destroyed, never both. First in, first out keeps the order a
+ * last reference went, to be freed, never both. First in, first out keeps the order a
  * recursive teardown had where it shows: a process's end is reported before its children's. */
 #include "object/reaper.h"
 

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include "object/kobj.h"
 
-/* o's last reference went: queue it to be destroyed (kobj_reap destroys it by type). */
+/* o's last reference went: queue it to be freed (kobj_reap frees it by type). */
 void reaper_free(struct kobj *o);
 /* Queue o (a process or thread; an ended endpoint with watchers to tell) to be ended; the
  * queue holds a reference until kobj_reap has ended it. Asking again before then does
@@ -38,7 +38,7 @@ static inline bool reaper_pending(void)
 	return reaper_head != NULL;
 }
 
-/* The reaper's work on one queued object (kobj.c; the host tests bring their own): destroy it
+/* The reaper's work on one queued object (kobj.c; the host tests bring their own): free it
  * if it has no reference left, else end it and drop the queue's reference. */
 void kobj_reap(struct kobj *o);
 

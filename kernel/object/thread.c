@@ -90,7 +90,7 @@ static void thread_detach(struct thread *t)
 	}
 }
 
-void thread_exit(struct thread *t, long status)
+void thread_end(struct thread *t, long status)
 {
 	if (t->state == TACET_THREAD_DEAD || t->obj.queued)
 		return;
@@ -98,26 +98,22 @@ void thread_exit(struct thread *t, long status)
 	reaper_end(&t->obj);
 }
 
-void thread_reap(struct thread *t)
-{
-	if (t->state != TACET_THREAD_DEAD)
-		thread_end(t, t->exit_status);
-}
-
-void thread_end(struct thread *t, long status)
+void thread_reap(struct thread *t, long status)
 {
 	struct process *p = t->proc;
 	int running = harts[t->hart].current == t;
 
+	if (t->state == TACET_THREAD_DEAD)
+		return;
 	thread_detach(t);
 	t->state = TACET_THREAD_DEAD;
 	if (t->held_frame) { /* a FRAME_NEW it will not finish: nobody saw the frame */
-		frame_destroy(t->held_frame);
+		frame_free(t->held_frame);
 		t->held_frame = NULL;
 	}
 	list_remove(&t->proc_link);
 	if (--p->nthreads == 0)
-		process_end(p, status);
+		process_reap_start(p, status);
 	/* the alive reference: the scheduler drops a running thread's once it is off the hart */
 	if (!running)
 		kobj_put(&t->obj);
@@ -134,24 +130,24 @@ void thread_fault(struct thread *t)
 		p->name, tf->scause, tf->sepc, tf->stval);
 	if (p->fault_ep && endpoint_send_fault(t) == 0)
 		return; /* the supervisor decides */
-	thread_fault_end(t);
+	thread_end_faulted(t);
 }
 
 void thread_end_process(struct thread *t, long status)
 {
 	t->proc->kill_status = (int)status;
-	thread_exit(t, status);
-	process_kill(t->proc);
+	thread_end(t, status);
+	process_end(t->proc);
 }
 
-void thread_fault_end(struct thread *t)
+void thread_end_faulted(struct thread *t)
 {
 	thread_end_process(t, -TACET_EFAULT);
 }
 
-void thread_destroy(struct thread *t)
+void thread_free(struct thread *t)
 {
-	KASSERT(list_empty(&t->proc_link), "thread_destroy: thread %u has not exited", t->tid);
+	KASSERT(list_empty(&t->proc_link), "thread_free: thread %u has not exited", t->tid);
 	ilist_remove(&all_threads, &t->all_link);
 	kobj_put(&t->proc->obj);
 	kobj_free(&t->obj, sizeof(*t));
@@ -258,7 +254,7 @@ void sys_thread_set(struct thread *t)
 /* (status): the calling thread ends. */
 void sys_exit(struct thread *t)
 {
-	thread_exit(t, (long)syscall_arg(t, 0));
+	thread_end(t, (long)syscall_arg(t, 0));
 }
 
 /* (status): t's process ends, every thread of it with status (t first). As for EXIT, t never

@@ -1,6 +1,6 @@
 /* thread.h: threads (the kernel's TCB): saved user context, scheduling parameters, IPC state.
  * Every thread is on all_threads (creation order, for `ps`) from creation to destruction, and on
- * its process's list of live threads until it exits. Every field is guarded by the BKL. */
+ * its process's list of live threads until it ends. Every field is guarded by the BKL. */
 #ifndef KERNEL_THREAD_H
 #define KERNEL_THREAD_H
 
@@ -50,7 +50,7 @@ struct thread {
 	struct thread *replier;  /* the server that owes this (BLOCKED_REPLY) thread a reply */
 
 	struct notification *bound_ntfn; /* signals end this thread's RECV too (a reference) */
-	long exit_status;      /* thread_exit's, while the thread waits on the reaper's queue */
+	long exit_status;      /* thread_end's, while the thread waits on the reaper's queue */
 	/* Interrupt statistics (irq_inline.h): the line that woke it (its wake-up latency runs from
 	 * that line's last_done) and when it began to run. */
 	struct irq_desc *irq_woken_by;
@@ -71,26 +71,25 @@ void thread_wake_all(struct tqueue *q, long err);
  * (reaper.h): at once, unless a teardown is under way, which then ends t after the step that
  * asked (a faulted thread whose supervisor ended, in a chain of such, is no recursion). A
  * second request before t ended changes nothing. */
-void thread_exit(struct thread *t, long status);
-/* End t now, with status: for the reaper's loop only (kobj_reap, process_reap). Anything its end
- * ends in turn is queued. */
 void thread_end(struct thread *t, long status);
-/* The reaper's: end a thread queued by thread_exit, unless it has ended meanwhile. */
-void thread_reap(struct thread *t);
+/* End t now, with status, unless it has ended meanwhile: the reaper's loop only (kobj_reap for
+ * a thread thread_end queued, with its status; process_reap). Anything its end ends in turn
+ * is queued. */
+void thread_reap(struct thread *t, long status);
 /* A user fault: report to the process's fault endpoint (its supervisor, whose reply resumes t,
  * ends t or ends its process: enum tacet_fault_reply), or, with none, end t's process. */
 void thread_fault(struct thread *t);
 /* t faulted and nobody resumes it: its whole process ends (one faulted thread leaves the
  * others nothing to trust: its state may be half-updated), t and the process with
  * -TACET_EFAULT, the other threads too. */
-void thread_fault_end(struct thread *t);
-/* t's whole process ends, every thread of it with status, t first (thread_fault_end's and
- * PROCESS_EXIT's end: through the reaper, as thread_exit). */
+void thread_end_faulted(struct thread *t);
+/* t's whole process ends, every thread of it with status, t first (thread_end_faulted's and
+ * PROCESS_EXIT's end: through the reaper, as thread_end). */
 void thread_end_process(struct thread *t, long status);
-/* At the last reference (kobj_put): t has exited. */
-void thread_destroy(struct thread *t);
+/* At the last reference (kobj_put): t has ended. */
+void thread_free(struct thread *t);
 
-/* Every thread not yet destroyed (dead ones too), oldest first: TACET_INFO_THREAD lists it. */
+/* Every thread not yet freed (dead ones too), oldest first: TACET_INFO_THREAD lists it. */
 extern struct ilist all_threads;
 
 void sys_thread_new(struct thread *t);

@@ -198,10 +198,15 @@ BENCHMARKS = [
 STRESS_MACHINES = ((4, "stress"), (8, "stress8"))  # (harts, the prefix of its figures' names)
 STRESS_SAME_HART_BUDGET = 311
 STRESS_HOLD_BUDGET = 10000
-# (stressor, unit of its count, the cross-hart figure's budget on each machine by its prefix)
+# (stressor, unit of its count, the cross-hart figure's budget on each machine by its prefix).
+# A cross-hart sample's tail is where QEMU's round robin was: under -icount the woken driver's
+# hart runs when the busy hart's turn ends, which the next timer deadline bounds, so a change
+# anywhere moves it (an unrelated server's code shifted stress_frames_cross_hart's maximum from
+# 24,074 to 195,825, 2 samples of 100, its median the same: a 256-page FRAME_NEW's length).
+# Each budget is about 3.4 times the largest maximum seen.
 STRESSORS = [
     ("chains", "chains ended", {"stress": 4830000, "stress8": 11500000}),
-    ("frames", "frames made", {"stress": 82400, "stress8": 196000}),
+    ("frames", "frames made", {"stress": 666000, "stress8": 196000}),
     ("threads", "threads made", {"stress": 238000, "stress8": 1140000}),
     ("ipc", "calls", {"stress": 301000, "stress8": 822000}),
     ("fuzz", "fuzz calls", {"stress": 3390000, "stress8": 13700000}),

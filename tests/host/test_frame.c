@@ -86,7 +86,7 @@ static void drop(struct frame *f)
 {
 	kobj_put(&f->obj);
 	while (reaped < fake_destroyed_count())
-		frame_destroy((struct frame *)fake_destroyed(reaped++));
+		frame_free((struct frame *)fake_destroyed(reaped++));
 }
 
 /* Device memory, 16 pages: each frame derived from the one before, one page further in and one
@@ -162,8 +162,8 @@ static void test_ram_root_outlives_its_capability(void **state)
 /* What another hart does in the window of one preemption point (the BKL let go). */
 enum hostile {
 	NOTHING,
-	END_THREAD,    /* the caller ends (another hart's thread_end): TACET_THREAD_DEAD */
-	END_PROCESS,   /* and its process with it: its cspace freed (process_release) */
+	END_THREAD,    /* the caller ends (another hart's thread_reap): TACET_THREAD_DEAD */
+	END_PROCESS,   /* and its process with it: its cspace freed (release_begin) */
 	FILL_SLOT,     /* another thread of the process fills the call's slot */
 	FILL_AND_EMPTY,/* fills it and empties it again, both in the window */
 	SPEND_BUDGET,  /* another thread charges the account up to its limit */
@@ -234,7 +234,7 @@ void preempt_point(void)
 	case NOTHING:
 		break;
 	case END_PROCESS:
-		cspace_free(cs); /* as process_release, once the last thread ended */
+		cspace_free(cs); /* as release_begin, once the last thread ended */
 		sc.proc.cspace = NULL;
 		__attribute__((fallthrough)); /* the thread ended first */
 	case END_THREAD:
@@ -317,7 +317,7 @@ static void scene_check(void)
 		assert_int_equal(fake_pages_in_use(), sc.pages_before + sc.pages);
 		cap_clear(&cs->slots[SLOT_NEW]); /* the caller deletes it: the frame goes */
 		assert_int_equal(fake_destroyed_count(), 1);
-		frame_destroy((struct frame *)fake_destroyed(0));
+		frame_free((struct frame *)fake_destroyed(0));
 	} else {
 		/* stopped at once, everything back */
 		if (sc.points != sc.at + 1)
@@ -339,7 +339,7 @@ static void scene_check(void)
 	if (cs)
 		cspace_free(cs);
 	assert_int_equal(sc.filler->obj.refs, 1);
-	frame_destroy(sc.filler);
+	frame_free(sc.filler);
 	assert_int_equal(sc.acct->refs, 1);
 	account_put(sc.acct);
 	assert_int_equal(kalloc_live(), sc.objects_before);
@@ -438,7 +438,7 @@ static void test_frame_new_errors(void **state)
 		assert_int_equal(sc.acct->used, 0);
 		cspace_free(sc.proc.cspace);
 		assert_int_equal(fake_destroyed_count(), 0);
-		frame_destroy(sc.filler);
+		frame_free(sc.filler);
 		account_put(sc.acct);
 		assert_int_equal(kalloc_live(), sc.objects_before);
 	}
@@ -479,7 +479,7 @@ static long call(void (*sys)(struct thread *), unsigned long a0, unsigned long a
 static void reap(void)
 {
 	while (reaped < fake_destroyed_count())
-		frame_destroy((struct frame *)fake_destroyed(reaped++));
+		frame_free((struct frame *)fake_destroyed(reaped++));
 }
 
 static struct frame *q_setup(uint32_t dev_rights)
@@ -536,7 +536,7 @@ static void test_pinned_frame_ends_in_quarantine(void **state)
 	used = sc.acct->used;
 	cap_clear(&sc.proc.cspace->slots[Q_RAM]); /* its process ends, say */
 	while (reaped < fake_destroyed_count())
-		frame_destroy((struct frame *)fake_destroyed(reaped++));
+		frame_free((struct frame *)fake_destroyed(reaped++));
 	assert_int_equal(fake_pages_in_use(), 1 + 4); /* the cspace's page and the frame's */
 	assert_int_equal(sc.acct->used, used);        /* still charged */
 	assert_int_equal(dev->quarantined_pages, 4);
@@ -565,7 +565,7 @@ static void test_unpinned_frame_goes_and_release_needs_the_right(void **state)
 	assert_int_equal(dev->obj.refs, 1);
 	cap_clear(&sc.proc.cspace->slots[Q_RAM]);
 	while (reaped < fake_destroyed_count())
-		frame_destroy((struct frame *)fake_destroyed(reaped++));
+		frame_free((struct frame *)fake_destroyed(reaped++));
 	assert_int_equal(fake_pages_in_use(), 1);
 	assert_int_equal(dev->quarantined_pages, 0);
 	assert_int_equal(call(sys_device_release, Q_DEV, 0), -TACET_EPERM);

@@ -59,7 +59,7 @@ static void test_list_push_remove(void **state)
 	check_list(&head, (struct item *[]){ &it[3] }, 1);
 }
 
-/* A removed node points at itself: removing it again (process_release after process_end's
+/* A removed node points at itself: removing it again (release_begin after process_reap_start's
  * unlinking of a child) changes nothing. */
 static void test_list_remove_twice(void **state)
 {
