@@ -150,26 +150,53 @@ void frame_free(struct frame *f)
 	kobj_free(&f->obj, sizeof(*f));
 }
 
+/* f, pinned within the device being released: unpinned, and if it had ended (the quarantine)
+ * its pages, charge and object go back; their count. */
+static uint64_t release_pin(struct frame *dev, struct frame *f)
+{
+	uint64_t pages = f->ended ? f->pages : 0;
+
+	frame_unpin(f);
+	if (f->ended) {
+		dev->quarantined_pages -= f->pages;
+		account_pages_free(f->obj.acct, f->pa, f->pages);
+		kobj_free(&f->obj, sizeof(*f));
+	}
+	return pages;
+}
+
+/* The release walks every pin of the device's root, its other parts' too, as many as the
+ * drivers' budgets let them make: a preemption point every RELEASE_PIN_STEP pins looked at.
+ * Across one, the walk keeps its place with a cursor in the list (a frame object that is none:
+ * its type is not a frame's, and every walk skips it), and a reference to d (the caller's
+ * capability may go meanwhile; the root is d's or d's parent's). Meanwhile frames may be
+ * pinned (at the end: released too), unpinned or ended (off the list, or still on it ended:
+ * released the same): every pin within d when the walk passes it is released. */
+#define RELEASE_PIN_STEP 32
+
 uint64_t frame_device_release(struct frame *d)
 {
-	struct frame *dev = root_of(d);
+	struct frame *dev = root_of(d), cursor = { 0 };
 	struct list_node *l = dev->pins.next;
 	uint64_t pages = 0;
+	unsigned int looked = 0;
 
+	kobj_get(&d->obj);
 	while (l != &dev->pins) {
 		struct frame *f = list_entry(l, struct frame, pin_link);
 
-		l = l->next;
-		if (!within(f->pinned_to, d))
+		if (++looked % RELEASE_PIN_STEP == 0) {
+			list_push_back(l, &cursor.pin_link); /* just before l */
+			preempt_point();
+			l = cursor.pin_link.next;
+			list_remove(&cursor.pin_link);
 			continue;
-		frame_unpin(f);
-		if (f->ended) {
-			pages += f->pages;
-			dev->quarantined_pages -= f->pages;
-			account_pages_free(f->obj.acct, f->pa, f->pages);
-			kobj_free(&f->obj, sizeof(*f));
 		}
+		l = l->next;
+		if (f->obj.type == TACET_CAP_FRAME && within(f->pinned_to, d))
+			pages += release_pin(dev, f); /* not another walk's cursor, nor another part's */
 	}
+	kobj_put(&d->obj);
 	return pages;
 }
 

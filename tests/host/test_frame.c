@@ -192,6 +192,9 @@ static struct {
 	uint64_t spent;       /* what SPEND_BUDGET charged */
 	bool urgent;          /* URGENT: a more urgent thread is ready (preempt_urgent) */
 	size_t held_back;     /* syscall_hold_back's calls */
+	bool release;         /* the call is DEVICE_RELEASE: its points count, and at the one at
+			       * `at` another hart runs meanwhile() */
+	void (*meanwhile)(void);
 } sc;
 
 /* core/preempt.h's and syscall.h's, here the test's: the urgent thread, and the hold-back (the
@@ -220,6 +223,12 @@ static size_t frame_charge(size_t pages)
 void preempt_point(void)
 {
 	struct cspace *cs = sc.proc.cspace;
+
+	if (sc.release) {
+		if (sc.points++ == sc.at && sc.meanwhile)
+			sc.meanwhile();
+		return;
+	}
 
 	/* charged whole, pages out, before any page is zeroed; never over the limit */
 	assert_true(sc.acct->used <= sc.acct->limit);
@@ -678,6 +687,74 @@ static void test_root_release_releases_every_part(void **state)
 	q_teardown();
 }
 
+/* A release of many pins, in steps: DEVICE_RELEASE looks at RELEASE_PIN_STEP (32) pins between
+ * two preemption points, where another hart may act: here it pins one more frame to the device
+ * (after the walk's place: released too), ends one still ahead (quarantined: released, its
+ * pages back), and ends one the walk has unpinned already (gone at once). Every pin within the
+ * device is released, once; the frames of another device keep theirs; the count is the ended
+ * ones' pages. */
+#define MANY 100
+
+static struct {
+	struct frame *dev, *dev2, *living[MANY], *late, *other;
+} many;
+
+static void release_meanwhile(void)
+{
+	many.late = frame_alloc(sc.acct, 1);
+	assert_non_null(many.late);
+	frame_pin(many.late, many.dev);
+	frame_free(many.living[MANY - 1]); /* ahead of the walk: ends pinned, quarantined */
+	many.living[MANY - 1] = NULL;
+	assert_null(many.living[0]->pinned_to); /* passed: unpinned already */
+	frame_free(many.living[0]);
+	many.living[0] = NULL;
+}
+
+static void test_release_in_steps(void **state)
+{
+	uint64_t used;
+
+	(void)state;
+	many.dev = q_setup(TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_RIGHT_RELEASE);
+	many.dev2 = (struct frame *)sc.proc.cspace->slots[Q_DEV2].obj;
+	for (int i = 0; i < MANY; i++) {
+		many.living[i] = frame_alloc(sc.acct, 1);
+		assert_non_null(many.living[i]);
+		frame_pin(many.living[i], many.dev);
+	}
+	for (int i = 0; i < 10; i++) { /* ten ended before the release: quarantined */
+		struct frame *f = frame_alloc(sc.acct, 2);
+
+		assert_non_null(f);
+		frame_pin(f, many.dev);
+		frame_free(f);
+	}
+	many.other = frame_alloc(sc.acct, 1);
+	frame_pin(many.other, many.dev2);
+	assert_int_equal(many.dev->quarantined_pages, 20);
+	sc.release = true;
+	sc.at = 1;
+	sc.meanwhile = release_meanwhile;
+	assert_int_equal(call(sys_device_release, Q_DEV, 0), 20 + 1);
+	assert_int_equal(sc.points, (MANY + 10 + 1) / 32); /* a point every 32 pins looked at */
+	assert_int_equal(many.dev->quarantined_pages, 0);
+	assert_int_equal(many.dev->obj.refs, 1); /* every pin's reference went, and the walk's */
+	assert_true(list_empty(&many.dev->pins));
+	assert_null(many.late->pinned_to); /* pinned meanwhile, behind the walk: released */
+	for (int i = 1; i < MANY - 1; i++)
+		assert_null(many.living[i]->pinned_to);
+	assert_ptr_equal(many.other->pinned_to, many.dev2); /* another device's: still pinned */
+	assert_int_equal(call(sys_device_release, Q_DEV2, 0), 0);
+	for (int i = 1; i < MANY - 1; i++)
+		frame_free(many.living[i]);
+	frame_free(many.late);
+	frame_free(many.other);
+	used = sc.acct->used;
+	assert_int_equal(used, 4 * PAGE_SIZE + kalloc_size(sizeof(struct frame))); /* Q_RAM's */
+	q_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -698,6 +775,7 @@ int main(void)
 						check_nothing_left),
 		cmocka_unit_test_setup_teardown(test_root_release_releases_every_part, reset,
 						check_nothing_left),
+		cmocka_unit_test_setup_teardown(test_release_in_steps, reset, check_nothing_left),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
