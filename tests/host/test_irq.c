@@ -1,7 +1,8 @@
 /* test_irq.c: host unit tests of the generic interrupt layer (kernel/irq/irq.c) through its entry
  * points (irq_init, irq_external, the IRQ system calls, irq_info, irq_release_owner,
  * irq_note_running, irq_request_fast; and the signal fast path of fastpath.h) against the fake
- * controller and machine of fake_irqchip.c and the real capability tables; then random
+ * controller and machine of fake_irqchip.c, the real capability tables and the real
+ * notifications (a woken thread waits in a run queue: fake_irqchip.h's sched_ready); then random
  * bind/fire/ack/unbind/move sequences by two processes against a model of the line protocol
  * written at the top of irq.c. */
 #include <stdarg.h>
@@ -273,6 +274,27 @@ static void interrupt_from_user(unsigned int h)
 	assert_true(bkl_held());
 	bkl_unlock();
 	fake_set_hart(was);
+}
+
+/* t, running, waits on n, which has no bits: the real wait (notification.c), t queued as n's
+ * newest waiter, BLOCKED_NTFN. */
+static void wait_on(struct thread *t, struct notification *n)
+{
+	assert_int_equal(n->bits, 0);
+	bkl_lock();
+	notification_wait(t, n);
+	bkl_unlock();
+	assert_int_equal(t->state, TACET_THREAD_BLOCKED_NTFN);
+	assert_ptr_equal(n->waiters.tail, t);
+}
+
+/* The scheduler runs t: off its hart's run queue if a wake-up readied it (fake sched_ready),
+ * RUNNING. */
+static void scheduled(struct thread *t)
+{
+	if (t->state == TACET_THREAD_READY)
+		rq_remove(harts[t->hart].rq, t);
+	t->state = TACET_THREAD_RUNNING;
 }
 
 static uint64_t spurious_since_setup(void)
@@ -1349,10 +1371,12 @@ static void test_one_stamp_both_ways(void **state)
 	assert_int_equal(d->wake_total, waiting.irq_running_at - d->last_done);
 	assert_int_equal(ack(SLOT_IRQ), 0);
 	/* through the scheduler: the general top half readies the waiter, which runs later */
-	fake_set_waiter(&w.ntfn, &w.thr);
+	wait_on(&w.thr, &w.ntfn);
 	fake_irqchip_raise(LINE);
 	interrupt(0);
 	assert_ptr_equal(w.thr.irq_woken_by, d);
+	assert_int_equal(w.thr.state, TACET_THREAD_READY);
+	assert_ptr_equal(fake_last_readied, &w.thr);
 	before = d->wake_total;
 	irq_note_running(&w.thr);
 	assert_int_equal(irq_wakes(d), 2);
@@ -1361,8 +1385,8 @@ static void test_one_stamp_both_ways(void **state)
 }
 
 /* Every case the direct delivery does not cover falls back to the general top half: it
- * returns NULL (the scheduler picks), the line is delivered as always (signalled, PENDING) and
- * the waiter is still in the queue for notification_signal to wake. */
+ * returns NULL (the scheduler picks), the line is delivered as always (signalled, PENDING),
+ * and whoever the signal woke waits in a run queue (expect_readied). */
 static void expect_fallback(struct thread *got, unsigned int line, unsigned int signals)
 {
 	assert_null(got);
@@ -1372,18 +1396,36 @@ static void expect_fallback(struct thread *got, unsigned int line, unsigned int 
 	assert_int_equal(irq_count(desc(line)), 1);
 }
 
+/* user_interrupt's waiter, woken by the general top half's signal instead: it has the bits
+ * and the trap's stamp (it waited in IRQ_ACK_WAIT), left the notification's queue and is READY
+ * on its own hart, marked woken by the line. Taken off the run queue again for the next case. */
+static void expect_readied(unsigned int line, uint64_t bits)
+{
+	assert_int_equal(waiting.state, TACET_THREAD_READY);
+	assert_ptr_equal(fake_last_readied, &waiting);
+	assert_int_equal(rq_top(harts[waiting.hart].rq), waiting.prio);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 0), bits);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 1), 777);
+	assert_false(waiting.irq_stamp_wanted);
+	assert_null(waiting.blocked_on);
+	assert_null(w.ntfn.waiters.head);
+	assert_int_equal(w.ntfn.bits, 0);
+	assert_ptr_equal(waiting.irq_woken_by, desc(line));
+	rq_remove(harts[waiting.hart].rq, &waiting);
+}
+
 static void test_user_irq_fallbacks(void **state)
 {
 	(void)state;
 	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
 	/* a waiter less urgent than the interrupted thread */
 	expect_fallback(user_interrupt(LINE, 50, 0), LINE, 1);
-	tqueue_remove(&w.ntfn.waiters, &waiting);
+	expect_readied(LINE, BADGE);
 	assert_int_equal(ack(SLOT_IRQ), 0);
 	memset(desc(LINE)->per_hart, 0, sizeof(desc(LINE)->per_hart));
 	/* a waiter on another hart */
 	expect_fallback(user_interrupt(LINE, 100, 1), LINE, 1);
-	tqueue_remove(&w.ntfn.waiters, &waiting);
+	expect_readied(LINE, BADGE);
 	assert_int_equal(ack(SLOT_IRQ), 0);
 	memset(desc(LINE)->per_hart, 0, sizeof(desc(LINE)->per_hart));
 	/* something READY on this hart more urgent than the waiter */
@@ -1391,7 +1433,7 @@ static void test_user_irq_fallbacks(void **state)
 	rq_push(&runqueues[0], &urgent, false);
 	expect_fallback(user_interrupt(LINE, 100, 0), LINE, 1);
 	rq_remove(&runqueues[0], &urgent);
-	tqueue_remove(&w.ntfn.waiters, &waiting);
+	expect_readied(LINE, BADGE);
 	assert_int_equal(ack(SLOT_IRQ), 0);
 	memset(desc(LINE)->per_hart, 0, sizeof(desc(LINE)->per_hart));
 	/* nobody waiting: the bits wait in the notification */
@@ -1414,7 +1456,7 @@ static void test_user_irq_shared_and_spurious(void **state)
 	assert_int_equal(bind_as(&w.thr, SLOT_IRQ3, SLOT_NTFN, 0x1, TACET_IRQ_SHARED), 0);
 	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, 0x4, TACET_IRQ_SHARED), 0);
 	expect_fallback(user_interrupt(LINE3, 100, 0), LINE3, 2);
-	tqueue_remove(&w.ntfn.waiters, &waiting);
+	expect_readied(LINE3, 0x1);
 	/* nothing pending: the claim finds no line */
 	fake_log_clear();
 	bkl_lock();
@@ -1455,6 +1497,9 @@ static void test_ack_wait_blocks_and_stamps(void **state)
 	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 0), BADGE);
 	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 1), 4242);
 	assert_false(w.thr.irq_stamp_wanted);
+	assert_int_equal(w.thr.state, TACET_THREAD_READY);
+	assert_null(w.ntfn.waiters.head);
+	assert_int_equal(w.ntfn.bits, 0);
 	assert_int_equal(d->state, IRQ_PENDING);
 	assert_int_equal(irq_served(d), 0); /* no wake-up was noted running: nothing to time */
 }
@@ -1496,7 +1541,7 @@ static void test_ack_wait_refusals(void **state)
 
 		fake_log_clear();
 		w.ntfn.bits = 0;
-		w.thr.state = TACET_THREAD_RUNNING;
+		scheduled(&w.thr); /* woken by the interrupt before */
 		got = ack_wait_as(&w.thr, SLOT_IRQ, false, SLOT_NTFN_RO);
 		if (d->state == IRQ_DISABLED) {
 			assert_int_equal(got, -TACET_EDISABLED);
@@ -1632,16 +1677,17 @@ static void test_ack_wait_fast(void **state)
 	assert_int_equal(runqueues[0].nready, 0);
 	assert_int_equal(d->unhandled, 0);
 	/* the next interrupt wakes it through the waiter queue, stamped */
-	tqueue_remove(&w.ntfn.waiters, &w.thr); /* the fake signal wakes its own waiters */
-	fake_set_waiter(&w.ntfn, &w.thr);
 	harts[0].trap_cycle = 99;
 	fake_irqchip_raise(LINE);
 	interrupt(0);
+	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 0), BADGE);
 	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 1), 99);
+	assert_int_equal(w.thr.state, TACET_THREAD_READY);
+	assert_null(w.ntfn.waiters.head);
 	assert_int_equal(d->state, IRQ_PENDING);
 	/* nothing READY: the same ack and wait, and the scheduler idles the hart */
 	w.ntfn.bits = 0;
-	w.thr.state = TACET_THREAD_RUNNING;
+	scheduled(&w.thr);
 	fake_switched_from = fake_switched_to = NULL;
 	fake_log_clear();
 	assert_int_equal(ack_wait_fast(SLOT_IRQ, true, SLOT_NTFN_RO), FAST_SCHEDULE);
@@ -2148,7 +2194,7 @@ static void test_latency_statistics(void **state)
 
 	(void)state;
 	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
-	fake_set_waiter(&w.ntfn, &w.thr);
+	wait_on(&w.thr, &w.ntfn);
 	fake_set_cycles(100);
 	fake_irqchip_raise(LINE);
 	interrupt(0);
@@ -2166,7 +2212,8 @@ static void test_latency_statistics(void **state)
 	assert_null(w.thr.irq_woken_by);
 	assert_int_equal(irq_served(d), 1);
 
-	fake_set_waiter(&w.ntfn, &w.thr);
+	scheduled(&w.thr);
+	wait_on(&w.thr, &w.ntfn);
 	fake_set_cycles(2000);
 	fake_irqchip_raise(LINE);
 	interrupt(0);
