@@ -1351,6 +1351,161 @@ static void test_user_irq_direct_service_loop(void **state)
 	w.ntfn.bound = NULL;
 }
 
+/* --- a service loop's driver woken through the real notification --- */
+
+/* `waiting` is a service loop's thread on hart 1, the notification's bound thread, blocked
+ * receiving on its service's endpoint ep (behind `ahead`, another receiver, unless NULL), a
+ * stale sender's badge in a6; nobody waits on the notification. */
+static void service_loop_receiving(struct endpoint *ep, struct thread *ahead)
+{
+	*ep = (struct endpoint){ .obj = { .type = TACET_CAP_ENDPOINT, .refs = 1 } };
+	waiting = (struct thread){ .prio = 100, .hart = 1, .state = TACET_THREAD_BLOCKED_RECV,
+				   .blocked_on = ep };
+	arch_ctx_set_ret(&waiting.ctx, 6, 0x5eed);
+	if (ahead) {
+		*ahead = (struct thread){ .prio = 100, .hart = 1,
+					  .state = TACET_THREAD_BLOCKED_RECV, .blocked_on = ep };
+		tqueue_push(&ep->receivers, ahead, 0);
+	}
+	tqueue_push(&ep->receivers, &waiting, 0);
+	w.ntfn.bound = &waiting;
+}
+
+/* Its receive ended with the NOTIFY message of the bits (a0 0, a1 the kernel's NOTIFY tag, a2
+ * the bits, a6 0: no sender), it left ep's receivers (only `ahead` is left there) and is READY
+ * on its own hart; the notification kept nothing. */
+static void expect_notified(struct endpoint *ep, struct thread *ahead, uint64_t bits)
+{
+	assert_int_equal(waiting.state, TACET_THREAD_READY);
+	assert_ptr_equal(fake_last_readied, &waiting);
+	assert_int_equal(runqueues[1].nready, 1);
+	assert_int_equal(rq_top(&runqueues[1]), waiting.prio);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 0), 0);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 1), TACET_TAG(TACET_LABEL_NOTIFY, 1));
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 2), bits);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 6), 0);
+	assert_null(waiting.blocked_on);
+	assert_ptr_equal(ep->receivers.head, ahead);
+	assert_ptr_equal(ep->receivers.tail, ahead);
+	if (ahead)
+		assert_null(ahead->next);
+	assert_int_equal(w.ntfn.bits, 0);
+	assert_ptr_equal(w.ntfn.bound, &waiting);
+}
+
+/* The drivers' own path: an interrupt of a line whose notification's bound thread is a service
+ * loop receiving on another hart goes the general way (irq_external; from user mode the direct
+ * delivery declines a thread of another hart) and ends that receive through the real
+ * notification: the NOTIFY message with the badge, the thread READY on its hart and marked
+ * woken by the line, whose wake-up latency counts when it runs. */
+static void test_service_loop_woken_by_top_half(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+	struct endpoint ep;
+	struct thread ahead;
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	/* from the idle wait on hart 0 */
+	service_loop_receiving(&ep, NULL);
+	fake_set_cycles(500);
+	fake_irqchip_raise(LINE);
+	fake_log_clear();
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, LINE, 0), SIGNAL(&w.ntfn, BADGE), EV(FAKE_MASK, LINE, 0),
+		   EV(FAKE_COMPLETE, LINE, 0));
+	expect_notified(&ep, NULL, BADGE);
+	assert_int_equal(fake_readied_count(), 1);
+	assert_ptr_equal(waiting.irq_woken_by, d);
+	assert_int_equal(d->state, IRQ_PENDING);
+	fake_set_cycles(800);
+	irq_note_running(&waiting);
+	assert_int_equal(irq_wakes(d), 1);
+	assert_int_equal(d->wake_total, 300);
+	scheduled(&waiting);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	assert_int_equal(d->state, IRQ_IDLE);
+
+	/* from user mode on hart 0, another receiver ahead of the loop's thread on the endpoint */
+	memset(d->per_hart, 0, sizeof(d->per_hart));
+	service_loop_receiving(&ep, &ahead);
+	running = (struct thread){ .prio = 50, .hart = 0, .state = TACET_THREAD_RUNNING };
+	fake_irqchip_raise(LINE);
+	fake_log_clear();
+	bkl_lock();
+	expect_fallback(irq_external_user(&harts[0], &running), LINE, 1);
+	bkl_unlock();
+	expect_notified(&ep, &ahead, BADGE);
+	assert_int_equal(ahead.state, TACET_THREAD_BLOCKED_RECV);
+	assert_int_equal(runqueues[0].nready, 0);
+	scheduled(&waiting);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	w.ntfn.bound = NULL;
+}
+
+/* The same thread woken by a plain signal (notification_signal: SIGNAL's slow path, a timer's
+ * expiry, a watch): the NOTIFY message carries the bits signalled. A waiter on the notification
+ * comes first (it takes the bits; the loop's thread stays receiving), and a bound thread that is
+ * not receiving leaves the bits in the notification for its next receive. */
+static void test_service_loop_woken_by_signal(void **state)
+{
+	struct endpoint ep;
+	struct thread *woken;
+
+	(void)state;
+	service_loop_receiving(&ep, NULL);
+	bkl_lock();
+	woken = notification_signal(&w.ntfn, 0x3);
+	bkl_unlock();
+	assert_ptr_equal(woken, &waiting);
+	expect_notified(&ep, NULL, 0x3);
+	assert_int_equal(fake_readied_count(), 1);
+	scheduled(&waiting);
+
+	/* a waiter first */
+	service_loop_receiving(&ep, NULL);
+	w.other_thr.hart = 2;
+	wait_on(&w.other_thr, &w.ntfn);
+	bkl_lock();
+	woken = notification_signal(&w.ntfn, 0x4);
+	bkl_unlock();
+	assert_ptr_equal(woken, &w.other_thr);
+	assert_int_equal(arch_ctx_arg(&w.other_thr.ctx, 0), 0x4);
+	assert_int_equal(w.other_thr.state, TACET_THREAD_READY);
+	assert_int_equal(waiting.state, TACET_THREAD_BLOCKED_RECV);
+	assert_ptr_equal(ep.receivers.head, &waiting);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 6), 0x5eed); /* untouched */
+	assert_int_equal(w.ntfn.bits, 0);
+	scheduled(&w.other_thr);
+
+	/* not receiving: the bits wait */
+	tqueue_remove(&ep.receivers, &waiting);
+	waiting.blocked_on = NULL;
+	waiting.state = TACET_THREAD_RUNNING;
+	bkl_lock();
+	assert_null(notification_signal(&w.ntfn, 0x8));
+	bkl_unlock();
+	assert_int_equal(w.ntfn.bits, 0x8);
+	assert_int_equal(waiting.state, TACET_THREAD_RUNNING);
+	assert_int_equal(fake_readied_count(), 2);
+	w.ntfn.bound = NULL;
+}
+
+/* SIGNAL itself (sys_signal) with a badged capability: the loop's thread receives the badge. */
+static void test_service_loop_woken_by_signal_call(void **state)
+{
+	struct endpoint ep;
+	long err = 0;
+
+	(void)state;
+	cap_install(cap_empty_slot(w.other.cspace, SLOT_FREE, &err), &w.ntfn.obj,
+		    TACET_RIGHT_WRITE, 0x20);
+	service_loop_receiving(&ep, NULL);
+	assert_int_equal(call(sys_signal, &w.other_thr, SLOT_FREE, 0x1, 0, 0), 0);
+	expect_notified(&ep, NULL, 0x20);
+	w.ntfn.bound = NULL;
+}
+
 /* One stamp for both ways of delivery: a woken thread's wake-up latency runs from the end of
  * the top half that woke it (last_done), whether the top half switched to it directly or
  * readied it. The counter moves on at every read here, so a stamp taken anywhere else in the
@@ -2800,6 +2955,9 @@ int main(void)
 		IRQ_TEST(test_fast_storm_disables),
 		IRQ_TEST(test_user_irq_direct),
 		IRQ_TEST(test_user_irq_direct_service_loop),
+		IRQ_TEST(test_service_loop_woken_by_top_half),
+		IRQ_TEST(test_service_loop_woken_by_signal),
+		IRQ_TEST(test_service_loop_woken_by_signal_call),
 		IRQ_TEST(test_one_stamp_both_ways),
 		IRQ_TEST(test_user_irq_fallbacks),
 		IRQ_TEST(test_user_irq_shared_and_spurious),
