@@ -1,6 +1,7 @@
 /* fake_irqchip.c: the fake interrupt controller and machine of fake_irqchip.h: per-line controller
- * state, the operation log, harts[], the BKL, the cycle counter, the timebase, the console and
- * notification_signal. */
+ * state, the operation log (with the wrapper of notification_signal_stamped), harts[] and their
+ * run queues, the BKL, the cycle counter, the timebase, the console, the scheduler's side of a
+ * wake-up, and the stubs of what a notification's making and end reach. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -17,6 +18,7 @@
 #include "irq/irq.h"
 #include "irq/irqchip.h"
 #include "object/notification.h"
+#include "object/process_watch.h"
 #include "core/sched.h"
 #include "core/bkl.h"
 #include "core/spinlock.h"
@@ -42,10 +44,7 @@ static void (*claim_hook)(unsigned int hart, unsigned int irq);
 static uint64_t cycles, cycles_step;
 static uint64_t now;
 static uintptr_t irq_stack_used;
-static struct {
-	struct notification *ntfn;
-	struct thread *t;
-} waiters[4];
+static unsigned int readied;
 static unsigned int console_lines;
 static char console_last[256];
 
@@ -189,7 +188,9 @@ void fake_irqchip_reset(void)
 	cycles_step = 0;
 	now = 0;
 	irq_stack_used = 256;
-	memset(waiters, 0, sizeof(waiters));
+	readied = 0;
+	fake_last_readied = NULL;
+	memset(runqueues, 0, sizeof(runqueues));
 	console_lines = 0;
 	console_last[0] = 0;
 	memset(harts, 0, sizeof(harts));
@@ -385,65 +386,51 @@ void spin_misuse(const struct spinlock *lock, const char *what)
 	abort(); /* fail_msg() leaves the test; this only tells the compiler */
 }
 
-/* --- notifications --- */
+/* --- notifications: the real ones, the signal logged --- */
 
-void fake_set_waiter(struct notification *n, struct thread *t)
-{
-	for (size_t i = 0; i < sizeof(waiters) / sizeof(waiters[0]); i++) {
-		if (!waiters[i].ntfn) {
-			waiters[i].ntfn = n;
-			waiters[i].t = t;
-			return;
-		}
-	}
-	fail_msg("fake_set_waiter: more than %zu waiters", sizeof(waiters) / sizeof(waiters[0]));
-}
+/* -Wl,--wrap=notification_signal_stamped sends every call from another object file here: logged
+ * (FAKE_SIGNAL), then the kernel's notification.c delivers it. */
+struct thread *__real_notification_signal_stamped(struct notification *n, uint64_t bits,
+						  uint64_t stamp);
+struct thread *__wrap_notification_signal_stamped(struct notification *n, uint64_t bits,
+						  uint64_t stamp);
 
-/* Like the kernel's: the waiter (if one) is returned; one blocked in IRQ_ACK_WAIT gets the
- * bits in a0 (taken) and the stamp in a1. Bits nobody takes stay in n->bits. */
-struct thread *notification_signal_stamped(struct notification *n, uint64_t bits,
-					   uint64_t stamp)
+struct thread *__wrap_notification_signal_stamped(struct notification *n, uint64_t bits,
+						  uint64_t stamp)
 {
-	n->bits |= bits;
 	log_event((struct fake_event){ .op = FAKE_SIGNAL, .hart = fake_hart(), .ntfn = n,
 				       .bits = bits, .stamp = stamp });
-	for (size_t i = 0; i < sizeof(waiters) / sizeof(waiters[0]); i++) {
-		if (waiters[i].ntfn == n) {
-			struct thread *t = waiters[i].t;
-
-			waiters[i].ntfn = NULL;
-			if (t->irq_stamp_wanted) {
-				arch_ctx_set_ret(&t->ctx, 0, n->bits);
-				arch_ctx_set_ret(&t->ctx, 1, stamp);
-				n->bits = 0;
-				t->irq_stamp_wanted = false;
-				t->state = TACET_THREAD_READY;
-			}
-			return t;
-		}
-	}
-	return NULL;
+	return __real_notification_signal_stamped(n, bits, stamp);
 }
 
-struct thread *notification_signal(struct notification *n, uint64_t bits)
+/* --- the scheduler's side of a wake-up (fake_irqchip.h) --- */
+
+struct thread *fake_last_readied;
+
+/* What sched.c's does with the queue, without telling the hart to reschedule. */
+void sched_ready(struct thread *t)
 {
-	return notification_signal_stamped(n, bits, 0);
+	if (!bkl_held())
+		fail_msg("sched_ready: BKL not held (hart %u)", fake_hart());
+	t->state = TACET_THREAD_READY;
+	rq_push(harts[t->hart].rq, t, false);
+	readied++;
+	fake_last_readied = t;
 }
 
-/* Takes the bits at once, or makes t n's waiter (BLOCKED_NTFN) for the next signal. */
-void notification_wait(struct thread *t, struct notification *n)
+unsigned int fake_readied_count(void)
 {
-	if (n->bits) {
-		arch_ctx_set_ret(&t->ctx, 0, n->bits);
-		n->bits = 0;
-		return;
-	}
-	t->state = TACET_THREAD_BLOCKED_NTFN;
-	fake_set_waiter(n, t);
+	return readied;
+}
+
+/* The caller (notification_wait) queued t already; the hart's pick of another is not modelled. */
+void sched_block(struct thread *t, enum tacet_thread_state state)
+{
+	t->state = state;
 }
 
 /* The harts' run queues (the real structure, kernel/core/runqueue.c): the fast path asks whether a
- * woken thread may run before everything READY on its hart. */
+ * woken thread may run before everything READY on its hart; sched_ready queues there. */
 struct runqueue runqueues[MAX_HARTS];
 
 /* A direct switch (sched.c): next becomes the hart's current thread. */
@@ -494,4 +481,55 @@ void bkl_misuse(const char *what)
 {
 	fail_msg("bkl: %s (hart %u)", what, fake_hart());
 	abort();
+}
+
+/* --- what a notification's making and end reach (notification.c): not these tests' paths --- */
+
+static void not_here(const char *what)
+{
+	fail_msg("%s: the interrupt tests make no notification and end none", what);
+	abort();
+}
+
+void *kobj_new(struct account *acct, size_t size, uint32_t type)
+{
+	(void)acct, (void)size, (void)type;
+	not_here("kobj_new");
+	return NULL;
+}
+
+void kobj_free(struct kobj *o, size_t size)
+{
+	(void)o, (void)size;
+	not_here("kobj_free");
+}
+
+void endpoint_unwatch(struct notification *n)
+{
+	(void)n;
+	not_here("endpoint_unwatch");
+}
+
+void thread_wake_all(struct tqueue *q, long err)
+{
+	(void)q, (void)err;
+	not_here("thread_wake_all");
+}
+
+bool process_watch_unlink_step(struct list_node *ntfn_watches)
+{
+	(void)ntfn_watches;
+	not_here("process_watch_unlink_step");
+	return true;
+}
+
+void reaper_free(struct kobj *o)
+{
+	(void)o;
+	not_here("reaper_free");
+}
+
+void timer_reprogram(void)
+{
+	not_here("timer_reprogram");
 }

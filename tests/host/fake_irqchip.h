@@ -1,9 +1,15 @@
 /* fake_irqchip.h: a fake interrupt controller (struct irqchip) for host tests of kernel/irq/,
  * and the rest of the machine irq.c reaches: the harts and which one runs, the BKL, the cycle
  * counter and timebase, the interrupt window and stack pointer of a top-half handler, the
- * console, notification_signal.
- * Built as tests/host/fake_irqchip.c. Single-threaded: "another hart" is the test switching
- * host_current_hart (arch_types.h) before it calls in.
+ * console; and the scheduler's side of a wake-up (sched_ready, sched_block,
+ * sched_switch_direct). The notifications are the kernel's own (kernel/object/notification.c,
+ * linked with these tests); what they reach in other subsystems only when a notification is
+ * made or ends, or arms a timer (kobj_new, kobj_free, endpoint_unwatch, thread_wake_all,
+ * process_watch_unlink_step, reaper_free, timer_reprogram) fails the test: these tests make
+ * their objects themselves and end none.
+ * Built as tests/host/fake_irqchip.c, linked with -Wl,--wrap=notification_signal_stamped (the
+ * signal log below). Single-threaded: "another hart" is the test switching host_current_hart
+ * (arch_types.h) before it calls in.
  *
  * The controller follows the PLIC where irq.c depends on it: a line is claimable by a hart when
  * the device asserted it, it is unmasked with a priority above 0, it is routed to that hart and
@@ -11,7 +17,10 @@
  * is not routed to is ignored (the claim stays open and the line is dead), which the fake counts
  * as an error, like a completion without an open claim.
  *
- * Every operation irq.c performs on the fakes is appended, in order, to one log. */
+ * Every operation irq.c performs on the fakes is appended, in order, to one log. A signal is
+ * logged (FAKE_SIGNAL) by the linker's wrapper of notification_signal_stamped, before the real
+ * one runs: every call from outside notification.c (the top half's, one per binder), not the
+ * calls inside it (notification_signal's, a timer's). */
 #ifndef TESTS_HOST_FAKE_IRQCHIP_H
 #define TESTS_HOST_FAKE_IRQCHIP_H
 
@@ -35,7 +44,7 @@ enum fake_op {
 	FAKE_SET_PRIORITY,
 	FAKE_CLAIM,       /* irq: the line it returned, 0 for none */
 	FAKE_COMPLETE,
-	FAKE_SIGNAL,      /* notification_signal(ntfn, bits) */
+	FAKE_SIGNAL,      /* notification_signal_stamped(ntfn, bits, stamp), the real one's entry */
 	FAKE_IRQ_ENABLE,  /* arch_local_irq_enable(): a handler opened its window */
 	FAKE_IRQ_DISABLE, /* arch_local_irq_disable() */
 };
@@ -64,9 +73,10 @@ struct fake_line {
 };
 
 /* Every line unmasked with priority 0 and routed nowhere (irq_init must mask it), the log
- * empty, no claim hook; FAKE_NHARTS harts online with hart 0 running, the BKL free, the cycle
- * counter and timebase 0, each hart's top-half handler on its interrupt stack with 256 bytes
- * used, no waiters, the console empty. The chip is registered with irqchip_register(). */
+ * empty, no claim hook; FAKE_NHARTS harts online with hart 0 running, their run queues empty,
+ * the BKL free, the cycle counter and timebase 0, each hart's top-half handler on its
+ * interrupt stack with 256 bytes used, nothing readied, the console empty. The chip is
+ * registered with irqchip_register(). */
 void fake_irqchip_reset(void);
 
 /* The fake's operations, to register again after a test registered another (or none). */
@@ -103,8 +113,12 @@ void fake_set_time(uint64_t ticks);
 /* What arch_stack_pointer() returns, as bytes used below the running hart's irq_stack_top. */
 void fake_set_irq_stack_used(uintptr_t used);
 
-/* The next notification_signal(n, ...) wakes t: it returns t (once), as when t waits on n. */
-void fake_set_waiter(struct notification *n, struct thread *t);
+/* sched_ready(t) (BKL held, or the test fails): t is READY at the tail of its priority on its
+ * hart's run queue (runqueues[t->hart], the real structure: the fast paths read it), and
+ * counted; the last one readied is kept. Nobody is told to reschedule. sched_block(t, state)
+ * sets t's state: the caller queued it already. */
+unsigned int fake_readied_count(void);
+extern struct thread *fake_last_readied;
 
 /* kprintf(): lines printed, and the last one. */
 unsigned int fake_console_lines(void);

@@ -1,12 +1,12 @@
 /* test_fastpath.c: host unit tests of the IPC fast paths (kernel/core/fastpath.h: call and
- * reply_recv) against the fake machine of fake_irqchip.c and the real capability tables. Each
- * fall-back the fast paths promise (anything unusual: a capability either way, a kernel label,
- * a reply slot, nobody or somebody unfit receiving, a pending caller, another hart, a more
- * urgent READY thread, senders queued, a bound notification's bits, a faulted caller, an ended
- * endpoint) must return 0 and change nothing, so the general path (endpoint.c) runs; the fast
- * cases must switch straight to the other thread with the message in its registers. And the
- * wait's and the receive's fast paths (bits at once, or block and switch, or leave the hart
- * to the scheduler). */
+ * reply_recv) against the fake machine of fake_irqchip.c, the real capability tables and
+ * notifications. Each fall-back the fast paths promise (anything unusual: a capability either way,
+ * a kernel label, a reply slot, nobody or somebody unfit receiving, a pending caller, another
+ * hart, a more urgent READY thread, senders queued, a bound notification's bits, a faulted caller,
+ * an ended endpoint) must return 0 and change nothing, so the general path (endpoint.c) runs; the
+ * fast cases must switch straight to the other thread with the message in its registers. And the
+ * wait's and the receive's fast paths (bits at once, or block and switch, or leave the hart to the
+ * scheduler). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -1,7 +1,8 @@
 /* test_irq.c: host unit tests of the generic interrupt layer (kernel/irq/irq.c) through its entry
  * points (irq_init, irq_external, the IRQ system calls, irq_info, irq_release_owner,
  * irq_note_running, irq_request_fast; and the signal fast path of fastpath.h) against the fake
- * controller and machine of fake_irqchip.c and the real capability tables; then random
+ * controller and machine of fake_irqchip.c, the real capability tables and the real
+ * notifications (a woken thread waits in a run queue: fake_irqchip.h's sched_ready); then random
  * bind/fire/ack/unbind/move sequences by two processes against a model of the line protocol
  * written at the top of irq.c. */
 #include <stdarg.h>
@@ -273,6 +274,27 @@ static void interrupt_from_user(unsigned int h)
 	assert_true(bkl_held());
 	bkl_unlock();
 	fake_set_hart(was);
+}
+
+/* t, running, waits on n, which has no bits: the real wait (notification.c), t queued as n's
+ * newest waiter, BLOCKED_NTFN. */
+static void wait_on(struct thread *t, struct notification *n)
+{
+	assert_int_equal(n->bits, 0);
+	bkl_lock();
+	notification_wait(t, n);
+	bkl_unlock();
+	assert_int_equal(t->state, TACET_THREAD_BLOCKED_NTFN);
+	assert_ptr_equal(n->waiters.tail, t);
+}
+
+/* The scheduler runs t: off its hart's run queue if a wake-up readied it (fake sched_ready),
+ * RUNNING. */
+static void scheduled(struct thread *t)
+{
+	if (t->state == TACET_THREAD_READY)
+		rq_remove(harts[t->hart].rq, t);
+	t->state = TACET_THREAD_RUNNING;
 }
 
 static uint64_t spurious_since_setup(void)
@@ -1329,6 +1351,161 @@ static void test_user_irq_direct_service_loop(void **state)
 	w.ntfn.bound = NULL;
 }
 
+/* --- a service loop's driver woken through the real notification --- */
+
+/* `waiting` is a service loop's thread on hart 1, the notification's bound thread, blocked
+ * receiving on its service's endpoint ep (behind `ahead`, another receiver, unless NULL), a
+ * stale sender's badge in a6; nobody waits on the notification. */
+static void service_loop_receiving(struct endpoint *ep, struct thread *ahead)
+{
+	*ep = (struct endpoint){ .obj = { .type = TACET_CAP_ENDPOINT, .refs = 1 } };
+	waiting = (struct thread){ .prio = 100, .hart = 1, .state = TACET_THREAD_BLOCKED_RECV,
+				   .blocked_on = ep };
+	arch_ctx_set_ret(&waiting.ctx, 6, 0x5eed);
+	if (ahead) {
+		*ahead = (struct thread){ .prio = 100, .hart = 1,
+					  .state = TACET_THREAD_BLOCKED_RECV, .blocked_on = ep };
+		tqueue_push(&ep->receivers, ahead, 0);
+	}
+	tqueue_push(&ep->receivers, &waiting, 0);
+	w.ntfn.bound = &waiting;
+}
+
+/* Its receive ended with the NOTIFY message of the bits (a0 0, a1 the kernel's NOTIFY tag, a2
+ * the bits, a6 0: no sender), it left ep's receivers (only `ahead` is left there) and is READY
+ * on its own hart; the notification kept nothing. */
+static void expect_notified(struct endpoint *ep, struct thread *ahead, uint64_t bits)
+{
+	assert_int_equal(waiting.state, TACET_THREAD_READY);
+	assert_ptr_equal(fake_last_readied, &waiting);
+	assert_int_equal(runqueues[1].nready, 1);
+	assert_int_equal(rq_top(&runqueues[1]), waiting.prio);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 0), 0);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 1), TACET_TAG(TACET_LABEL_NOTIFY, 1));
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 2), bits);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 6), 0);
+	assert_null(waiting.blocked_on);
+	assert_ptr_equal(ep->receivers.head, ahead);
+	assert_ptr_equal(ep->receivers.tail, ahead);
+	if (ahead)
+		assert_null(ahead->next);
+	assert_int_equal(w.ntfn.bits, 0);
+	assert_ptr_equal(w.ntfn.bound, &waiting);
+}
+
+/* The drivers' own path: an interrupt of a line whose notification's bound thread is a service
+ * loop receiving on another hart goes the general way (irq_external; from user mode the direct
+ * delivery declines a thread of another hart) and ends that receive through the real
+ * notification: the NOTIFY message with the badge, the thread READY on its hart and marked
+ * woken by the line, whose wake-up latency counts when it runs. */
+static void test_service_loop_woken_by_top_half(void **state)
+{
+	struct irq_desc *d = desc(LINE);
+	struct endpoint ep;
+	struct thread ahead;
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	/* from the idle wait on hart 0 */
+	service_loop_receiving(&ep, NULL);
+	fake_set_cycles(500);
+	fake_irqchip_raise(LINE);
+	fake_log_clear();
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, LINE, 0), SIGNAL(&w.ntfn, BADGE), EV(FAKE_MASK, LINE, 0),
+		   EV(FAKE_COMPLETE, LINE, 0));
+	expect_notified(&ep, NULL, BADGE);
+	assert_int_equal(fake_readied_count(), 1);
+	assert_ptr_equal(waiting.irq_woken_by, d);
+	assert_int_equal(d->state, IRQ_PENDING);
+	fake_set_cycles(800);
+	irq_note_running(&waiting);
+	assert_int_equal(irq_wakes(d), 1);
+	assert_int_equal(d->wake_total, 300);
+	scheduled(&waiting);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	assert_int_equal(d->state, IRQ_IDLE);
+
+	/* from user mode on hart 0, another receiver ahead of the loop's thread on the endpoint */
+	memset(d->per_hart, 0, sizeof(d->per_hart));
+	service_loop_receiving(&ep, &ahead);
+	running = (struct thread){ .prio = 50, .hart = 0, .state = TACET_THREAD_RUNNING };
+	fake_irqchip_raise(LINE);
+	fake_log_clear();
+	bkl_lock();
+	expect_fallback(irq_external_user(&harts[0], &running), LINE, 1);
+	bkl_unlock();
+	expect_notified(&ep, &ahead, BADGE);
+	assert_int_equal(ahead.state, TACET_THREAD_BLOCKED_RECV);
+	assert_int_equal(runqueues[0].nready, 0);
+	scheduled(&waiting);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	w.ntfn.bound = NULL;
+}
+
+/* The same thread woken by a plain signal (notification_signal: SIGNAL's slow path, a timer's
+ * expiry, a watch): the NOTIFY message carries the bits signalled. A waiter on the notification
+ * comes first (it takes the bits; the loop's thread stays receiving), and a bound thread that is
+ * not receiving leaves the bits in the notification for its next receive. */
+static void test_service_loop_woken_by_signal(void **state)
+{
+	struct endpoint ep;
+	struct thread *woken;
+
+	(void)state;
+	service_loop_receiving(&ep, NULL);
+	bkl_lock();
+	woken = notification_signal(&w.ntfn, 0x3);
+	bkl_unlock();
+	assert_ptr_equal(woken, &waiting);
+	expect_notified(&ep, NULL, 0x3);
+	assert_int_equal(fake_readied_count(), 1);
+	scheduled(&waiting);
+
+	/* a waiter first */
+	service_loop_receiving(&ep, NULL);
+	w.other_thr.hart = 2;
+	wait_on(&w.other_thr, &w.ntfn);
+	bkl_lock();
+	woken = notification_signal(&w.ntfn, 0x4);
+	bkl_unlock();
+	assert_ptr_equal(woken, &w.other_thr);
+	assert_int_equal(arch_ctx_arg(&w.other_thr.ctx, 0), 0x4);
+	assert_int_equal(w.other_thr.state, TACET_THREAD_READY);
+	assert_int_equal(waiting.state, TACET_THREAD_BLOCKED_RECV);
+	assert_ptr_equal(ep.receivers.head, &waiting);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 6), 0x5eed); /* untouched */
+	assert_int_equal(w.ntfn.bits, 0);
+	scheduled(&w.other_thr);
+
+	/* not receiving: the bits wait */
+	tqueue_remove(&ep.receivers, &waiting);
+	waiting.blocked_on = NULL;
+	waiting.state = TACET_THREAD_RUNNING;
+	bkl_lock();
+	assert_null(notification_signal(&w.ntfn, 0x8));
+	bkl_unlock();
+	assert_int_equal(w.ntfn.bits, 0x8);
+	assert_int_equal(waiting.state, TACET_THREAD_RUNNING);
+	assert_int_equal(fake_readied_count(), 2);
+	w.ntfn.bound = NULL;
+}
+
+/* SIGNAL itself (sys_signal) with a badged capability: the loop's thread receives the badge. */
+static void test_service_loop_woken_by_signal_call(void **state)
+{
+	struct endpoint ep;
+	long err = 0;
+
+	(void)state;
+	cap_install(cap_empty_slot(w.other.cspace, SLOT_FREE, &err), &w.ntfn.obj,
+		    TACET_RIGHT_WRITE, 0x20);
+	service_loop_receiving(&ep, NULL);
+	assert_int_equal(call(sys_signal, &w.other_thr, SLOT_FREE, 0x1, 0, 0), 0);
+	expect_notified(&ep, NULL, 0x20);
+	w.ntfn.bound = NULL;
+}
+
 /* One stamp for both ways of delivery: a woken thread's wake-up latency runs from the end of
  * the top half that woke it (last_done), whether the top half switched to it directly or
  * readied it. The counter moves on at every read here, so a stamp taken anywhere else in the
@@ -1349,10 +1526,12 @@ static void test_one_stamp_both_ways(void **state)
 	assert_int_equal(d->wake_total, waiting.irq_running_at - d->last_done);
 	assert_int_equal(ack(SLOT_IRQ), 0);
 	/* through the scheduler: the general top half readies the waiter, which runs later */
-	fake_set_waiter(&w.ntfn, &w.thr);
+	wait_on(&w.thr, &w.ntfn);
 	fake_irqchip_raise(LINE);
 	interrupt(0);
 	assert_ptr_equal(w.thr.irq_woken_by, d);
+	assert_int_equal(w.thr.state, TACET_THREAD_READY);
+	assert_ptr_equal(fake_last_readied, &w.thr);
 	before = d->wake_total;
 	irq_note_running(&w.thr);
 	assert_int_equal(irq_wakes(d), 2);
@@ -1361,8 +1540,8 @@ static void test_one_stamp_both_ways(void **state)
 }
 
 /* Every case the direct delivery does not cover falls back to the general top half: it
- * returns NULL (the scheduler picks), the line is delivered as always (signalled, PENDING) and
- * the waiter is still in the queue for notification_signal to wake. */
+ * returns NULL (the scheduler picks), the line is delivered as always (signalled, PENDING),
+ * and whoever the signal woke waits in a run queue (expect_readied). */
 static void expect_fallback(struct thread *got, unsigned int line, unsigned int signals)
 {
 	assert_null(got);
@@ -1372,18 +1551,36 @@ static void expect_fallback(struct thread *got, unsigned int line, unsigned int 
 	assert_int_equal(irq_count(desc(line)), 1);
 }
 
+/* user_interrupt's waiter, woken by the general top half's signal instead: it has the bits
+ * and the trap's stamp (it waited in IRQ_ACK_WAIT), left the notification's queue and is READY
+ * on its own hart, marked woken by the line. Taken off the run queue again for the next case. */
+static void expect_readied(unsigned int line, uint64_t bits)
+{
+	assert_int_equal(waiting.state, TACET_THREAD_READY);
+	assert_ptr_equal(fake_last_readied, &waiting);
+	assert_int_equal(rq_top(harts[waiting.hart].rq), waiting.prio);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 0), bits);
+	assert_int_equal(arch_ctx_arg(&waiting.ctx, 1), 777);
+	assert_false(waiting.irq_stamp_wanted);
+	assert_null(waiting.blocked_on);
+	assert_null(w.ntfn.waiters.head);
+	assert_int_equal(w.ntfn.bits, 0);
+	assert_ptr_equal(waiting.irq_woken_by, desc(line));
+	rq_remove(harts[waiting.hart].rq, &waiting);
+}
+
 static void test_user_irq_fallbacks(void **state)
 {
 	(void)state;
 	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
 	/* a waiter less urgent than the interrupted thread */
 	expect_fallback(user_interrupt(LINE, 50, 0), LINE, 1);
-	tqueue_remove(&w.ntfn.waiters, &waiting);
+	expect_readied(LINE, BADGE);
 	assert_int_equal(ack(SLOT_IRQ), 0);
 	memset(desc(LINE)->per_hart, 0, sizeof(desc(LINE)->per_hart));
 	/* a waiter on another hart */
 	expect_fallback(user_interrupt(LINE, 100, 1), LINE, 1);
-	tqueue_remove(&w.ntfn.waiters, &waiting);
+	expect_readied(LINE, BADGE);
 	assert_int_equal(ack(SLOT_IRQ), 0);
 	memset(desc(LINE)->per_hart, 0, sizeof(desc(LINE)->per_hart));
 	/* something READY on this hart more urgent than the waiter */
@@ -1391,7 +1588,7 @@ static void test_user_irq_fallbacks(void **state)
 	rq_push(&runqueues[0], &urgent, false);
 	expect_fallback(user_interrupt(LINE, 100, 0), LINE, 1);
 	rq_remove(&runqueues[0], &urgent);
-	tqueue_remove(&w.ntfn.waiters, &waiting);
+	expect_readied(LINE, BADGE);
 	assert_int_equal(ack(SLOT_IRQ), 0);
 	memset(desc(LINE)->per_hart, 0, sizeof(desc(LINE)->per_hart));
 	/* nobody waiting: the bits wait in the notification */
@@ -1414,7 +1611,7 @@ static void test_user_irq_shared_and_spurious(void **state)
 	assert_int_equal(bind_as(&w.thr, SLOT_IRQ3, SLOT_NTFN, 0x1, TACET_IRQ_SHARED), 0);
 	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, 0x4, TACET_IRQ_SHARED), 0);
 	expect_fallback(user_interrupt(LINE3, 100, 0), LINE3, 2);
-	tqueue_remove(&w.ntfn.waiters, &waiting);
+	expect_readied(LINE3, 0x1);
 	/* nothing pending: the claim finds no line */
 	fake_log_clear();
 	bkl_lock();
@@ -1455,6 +1652,9 @@ static void test_ack_wait_blocks_and_stamps(void **state)
 	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 0), BADGE);
 	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 1), 4242);
 	assert_false(w.thr.irq_stamp_wanted);
+	assert_int_equal(w.thr.state, TACET_THREAD_READY);
+	assert_null(w.ntfn.waiters.head);
+	assert_int_equal(w.ntfn.bits, 0);
 	assert_int_equal(d->state, IRQ_PENDING);
 	assert_int_equal(irq_served(d), 0); /* no wake-up was noted running: nothing to time */
 }
@@ -1496,7 +1696,7 @@ static void test_ack_wait_refusals(void **state)
 
 		fake_log_clear();
 		w.ntfn.bits = 0;
-		w.thr.state = TACET_THREAD_RUNNING;
+		scheduled(&w.thr); /* woken by the interrupt before */
 		got = ack_wait_as(&w.thr, SLOT_IRQ, false, SLOT_NTFN_RO);
 		if (d->state == IRQ_DISABLED) {
 			assert_int_equal(got, -TACET_EDISABLED);
@@ -1632,16 +1832,17 @@ static void test_ack_wait_fast(void **state)
 	assert_int_equal(runqueues[0].nready, 0);
 	assert_int_equal(d->unhandled, 0);
 	/* the next interrupt wakes it through the waiter queue, stamped */
-	tqueue_remove(&w.ntfn.waiters, &w.thr); /* the fake signal wakes its own waiters */
-	fake_set_waiter(&w.ntfn, &w.thr);
 	harts[0].trap_cycle = 99;
 	fake_irqchip_raise(LINE);
 	interrupt(0);
+	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 0), BADGE);
 	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 1), 99);
+	assert_int_equal(w.thr.state, TACET_THREAD_READY);
+	assert_null(w.ntfn.waiters.head);
 	assert_int_equal(d->state, IRQ_PENDING);
 	/* nothing READY: the same ack and wait, and the scheduler idles the hart */
 	w.ntfn.bits = 0;
-	w.thr.state = TACET_THREAD_RUNNING;
+	scheduled(&w.thr);
 	fake_switched_from = fake_switched_to = NULL;
 	fake_log_clear();
 	assert_int_equal(ack_wait_fast(SLOT_IRQ, true, SLOT_NTFN_RO), FAST_SCHEDULE);
@@ -2144,11 +2345,11 @@ static void viewers_of_timing(const struct tacet_irq_info *all, const struct tac
 static void test_latency_statistics(void **state)
 {
 	struct irq_desc *d = desc(LINE);
-	struct tacet_irq_info ii = { 0 }; /* its padding compared whole below */
+	struct tacet_irq_info ii = { 0 }; /* zeroed by the caller, as sys_info does */
 
 	(void)state;
 	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
-	fake_set_waiter(&w.ntfn, &w.thr);
+	wait_on(&w.thr, &w.ntfn);
 	fake_set_cycles(100);
 	fake_irqchip_raise(LINE);
 	interrupt(0);
@@ -2166,7 +2367,8 @@ static void test_latency_statistics(void **state)
 	assert_null(w.thr.irq_woken_by);
 	assert_int_equal(irq_served(d), 1);
 
-	fake_set_waiter(&w.ntfn, &w.thr);
+	scheduled(&w.thr);
+	wait_on(&w.thr, &w.ntfn);
 	fake_set_cycles(2000);
 	fake_irqchip_raise(LINE);
 	interrupt(0);
@@ -2190,7 +2392,7 @@ static void test_latency_statistics(void **state)
 
 	/* The same in histograms: one top half per interrupt, each wake-up and ack in the bucket
 	 * of its bit length (250: [128, 255]; 50: [32, 63]; 1000: [512, 1023]; 200: [128, 255]). */
-	struct tacet_irq_hist ih = { 0 }; /* its padding compared whole below */
+	struct tacet_irq_hist ih = { 0 }; /* its pad too: compared whole below */
 
 	assert_int_equal(irq_hist_info(LINE, &ih, NULL), sizeof(ih));
 	assert_int_equal(ih.irq, LINE);
@@ -2753,6 +2955,9 @@ int main(void)
 		IRQ_TEST(test_fast_storm_disables),
 		IRQ_TEST(test_user_irq_direct),
 		IRQ_TEST(test_user_irq_direct_service_loop),
+		IRQ_TEST(test_service_loop_woken_by_top_half),
+		IRQ_TEST(test_service_loop_woken_by_signal),
+		IRQ_TEST(test_service_loop_woken_by_signal_call),
 		IRQ_TEST(test_one_stamp_both_ways),
 		IRQ_TEST(test_user_irq_fallbacks),
 		IRQ_TEST(test_user_irq_shared_and_spurious),
