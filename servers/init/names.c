@@ -1,7 +1,9 @@
 /* names.c: init's name service: the names init.run= grants each server, what they publish, the
  * lookups and grants clients ask for (<tacet/init_proto.h>), and the refusals said when a server
  * asks for what it may not. The table is written by the supervisor until SERVICE_GO (the grants),
- * then by the service thread alone (service.c); no lock (supervisor.c says why).
+ * then by the service thread alone (service.c); no lock (supervisor.c says why). A request is
+ * decoded by init_dispatch (generated from lib/proto/init.proto), which refuses one of the wrong
+ * shape; each init_serve_* handler gets its words, and its caller's server from the badge.
  *
  * The authority init enforces (may_publish, may_power_off: the rule in one place):
  *  - Names. init.run= grants each server the names it may publish: `uart=console`, or without
