@@ -4,14 +4,12 @@
  * process does (a thread that should end alone calls tacet_exit). */
 #include <unistd.h>
 #include <tacet.h>
-#include <tacet/init_proto.h>
+#include <tacet/init_client.h>
 
 void _exit(int status)
 {
-	struct tacet_msg msg = { .tag = TACET_TAG(INIT_EXIT, 1), .w = { (unsigned long)status } };
-
 	/* init itself has its thread in that slot, not an endpoint */
 	if (tacet_cap_info(TACET_CHILD_INIT, NULL, NULL) == TACET_CAP_ENDPOINT)
-		tacet_call(TACET_CHILD_INIT, &msg);
+		init_call_exit(TACET_CHILD_INIT, (unsigned long)status);
 	tacet_process_exit(status);
 }

@@ -1,9 +1,10 @@
 /* names.c: the client side of init's name service (INIT_PUBLISH / INIT_LOOKUP, and
  * INIT_GRANT for a service's publisher), reconnecting to a server that was restarted, and
- * asking init to power off (INIT_POWEROFF). */
+ * asking init to power off (INIT_POWEROFF): names packed into words, then the stubs generated
+ * from lib/proto/init.proto. */
 #include <string.h>
 #include <tacet.h>
-#include <tacet/init_proto.h>
+#include <tacet/init_client.h>
 
 #define LOOKUP_PAUSE_NS 1000000ull /* between tries: 1 ms */
 
@@ -20,13 +21,10 @@ static long pack_name(const char *name, unsigned long *w)
 
 long tacet_publish(const char *name, unsigned long slot, unsigned long how)
 {
-	struct tacet_msg msg = { .tag = TACET_TAG_CAP(INIT_PUBLISH, TACET_NAME_WORDS + 1, slot) };
-	long err = pack_name(name, msg.w);
+	unsigned long w[TACET_NAME_WORDS];
+	long err = pack_name(name, w);
 
-	msg.w[TACET_NAME_WORDS] = how;
-	if (!err)
-		err = tacet_call(TACET_CHILD_INIT, &msg);
-	return err ? err : (long)msg.w[0];
+	return err ? err : init_call_publish(TACET_CHILD_INIT, w[0], w[1], w[2], how, slot);
 }
 
 /* Sleep a little on a notification made in slot (empty, and left empty): a yield would keep
@@ -51,19 +49,16 @@ long tacet_lookup(const char *name, unsigned long dst, unsigned int tries)
 long tacet_lookup_instance(const char *name, unsigned long dst, unsigned int tries,
 			   unsigned long *instance)
 {
-	struct tacet_msg msg;
+	unsigned long w[TACET_NAME_WORDS];
+	uint64_t got;
 	long err;
 
 	do {
-		msg.tag = TACET_TAG(INIT_LOOKUP, TACET_NAME_WORDS + 1);
-		err = pack_name(name, msg.w);
-		msg.w[TACET_NAME_WORDS] = dst;
+		err = pack_name(name, w);
 		if (!err)
-			err = tacet_call(TACET_CHILD_INIT, &msg);
+			err = init_call_lookup(TACET_CHILD_INIT, w[0], w[1], w[2], dst, &got);
 		if (!err)
-			err = (long)msg.w[0];
-		if (!err)
-			*instance = msg.w[1];
+			*instance = got;
 		if (err != -TACET_ENOENT || !tries)
 			return err;
 		pause_in(dst);
@@ -87,26 +82,22 @@ long tacet_reconnect_instance(const char *name, unsigned long slot, unsigned int
 
 long tacet_poweroff(int status)
 {
-	struct tacet_msg msg = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { (unsigned long)status } };
-	long err = tacet_call(TACET_CHILD_INIT, &msg);
-
-	return err ? err : (long)msg.w[0]; /* only a refusal is answered */
+	/* only a refusal is answered */
+	return init_call_poweroff(TACET_CHILD_INIT, (unsigned long)status);
 }
 
 long tacet_grant(const char *service, unsigned long badge, char *arg, unsigned long size)
 {
-	struct tacet_msg msg = { .tag = TACET_TAG(INIT_GRANT, TACET_NAME_WORDS + 1) };
-	long err = size > TACET_NAME_WORDS * sizeof(unsigned long) ? pack_name(service, &msg.w[1])
-								   : -TACET_ERANGE;
+	unsigned long w[TACET_NAME_WORDS];
+	uint64_t got[TACET_NAME_WORDS];
+	long err = size > sizeof(w) ? pack_name(service, w) : -TACET_ERANGE;
 
-	msg.w[0] = badge;
 	if (!err)
-		err = tacet_call(TACET_CHILD_INIT, &msg);
-	if (!err)
-		err = (long)msg.w[0];
+		err = init_call_grant(TACET_CHILD_INIT, badge, w[0], w[1], w[2], &got[0], &got[1],
+				      &got[2]);
 	if (err)
 		return err;
-	memcpy(arg, &msg.w[1], TACET_NAME_WORDS * sizeof(unsigned long));
+	memcpy(arg, got, sizeof(got));
 	arg[TACET_NAME_WORDS * sizeof(unsigned long)] = 0;
 	return 0;
 }

@@ -1,7 +1,9 @@
 /* service.c: a server's IPC side in one loop (<tacet/service.h>): the clients' calls and, through
  * the device's notification bound to the thread, its interrupts and its clients' ends (the
- * session table's watches, <tacet/session.h>). Not thread-safe: one loop per
- * thread, and the kit is used from one thread at a time. */
+ * session table's watches, <tacet/session.h>); or, for a service without a device, a
+ * notification of its own bound to the thread. Not thread-safe: one loop per thread, and a
+ * thread that runs it beside another using the kit takes its slots from a pool of its own
+ * (tacet_slot_pool_use: init's service thread). */
 #include <stddef.h>
 #include <tacet.h>
 
@@ -59,8 +61,11 @@ static void notified(struct tacet_service *s, unsigned long bits)
 {
 	if (s->sessions && bits)
 		bits = tacet_sessions_notified(s->sessions, bits);
-	if (!s->dev)
+	if (!s->dev) {
+		if (bits && s->notified)
+			s->notified(s, bits);
 		return;
+	}
 	for (long ev = tacet_device_notified(s->dev, bits); ev; ev = tacet_device_notified(s->dev, 0))
 		if (s->event)
 			s->event(s->dev, ev);
@@ -107,7 +112,9 @@ long tacet_service_run(struct tacet_service *s,
 		if (s->cap_came) /* what came with it, unless the handler took it */
 			tacet_cap_delete(s->recv);
 		notified(s, 0); /* what a handler's tacet_device_wait left: events, an ack */
-		err = tacet_reply_recv(s->ep, &reply, s->recv, &msg, &s->badge);
+		err = s->no_reply ? tacet_recv(s->ep, s->recv, &msg, &s->badge)
+				  : tacet_reply_recv(s->ep, &reply, s->recv, &msg, &s->badge);
+		s->no_reply = 0;
 		if (s->reply_slot) /* the caller has its copy */
 			tacet_slot_free(s->reply_slot);
 		s->reply_slot = 0;

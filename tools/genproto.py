@@ -12,10 +12,12 @@ The description, one statement a line (# starts a comment):
                                  label 0, w0 the code; a reply whose w0 is negative is an error)
     op alarm RTC_ALARM (at, bits, cap ntfn) -> ()
     op claim PCI_CLAIM (vendor, device, index, cap process !EPERM) -> (status, irq, cap bar0)
+    op off INIT_POWEROFF (status?) -> ()
 
 An operation: its name, its label, the request's words in order (w0, w1, ...) and at most one
-capability (`cap NAME`, its absence refused with TACET_EINVAL or the code after `!`), then the
-reply: `status` is the handler's return value (>= 0) in that word, every other name an out
+capability (`cap NAME`, its absence refused with TACET_EINVAL or the code after `!`); a word
+marked `?` may be absent from a request, and so may every one after it (all marked: the handler
+gets 0 for each), for a protocol whose older clients send fewer words; then the reply: `status` is the handler's return value (>= 0) in that word, every other name an out
 word; `cap NAME` a capability the reply carries (the handler sets its slot, 0 for none).
 
 Generated, for each operation OP:
@@ -26,14 +28,17 @@ Generated, for each operation OP:
   server  long NAME_serve_OP(struct tacet_service *s, request words..., [unsigned long cap],
           [out words...]): the server defines it; a negative return is the error reply.
           static inline void NAME_dispatch(s, msg, reply): a switch on the label that checks
-          the word count and the capability's presence exactly and refuses anything else with
-          the error (TACET_EINVAL unless the description says) before any handler runs.
+          the word count (between the words required and all) and the capability's presence
+          exactly and refuses anything else with the error (TACET_EINVAL unless the description
+          says) before any handler runs.
 Standard library only: it runs at build time (the Makefile's rule), its output under build/.
 """
 import re
 import sys
 
 MAX_WORDS = 4  # TACET_MSG_WORDS
+# the generated code's own names: no word or capability may take one
+RESERVED = {"ep", "s", "m", "err", "msg", "reply", "words", "cap", "r"}
 
 OP_RE = re.compile(r"op\s+(\w+)\s+(\w+)\s*\((.*?)\)\s*->\s*\((.*?)\)\s*$")
 
@@ -43,10 +48,12 @@ class ProtoError(Exception):
 
 
 def parse_args(text, where, reply):
-    """A parenthesised list: (words, cap name or None, cap's refusal code)."""
-    words, cap, refuse = [], None, "TACET_EINVAL"
+    """A parenthesised list: (words, cap name or None, cap's refusal code, words required)."""
+    words, cap, refuse, required = [], None, "TACET_EINVAL", None
     for item in [a.strip() for a in text.split(",") if a.strip()]:
         parts = item.split()
+        if parts[-1].rstrip("?") in RESERVED:
+            raise ProtoError(f"{where}: {parts[-1]!r} is a name the generated code uses")
         if parts[0] == "cap":
             if cap or len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].startswith("!")):
                 raise ProtoError(f"{where}: one capability, `cap NAME [!ECODE]`")
@@ -55,13 +62,20 @@ def parse_args(text, where, reply):
                 if reply:
                     raise ProtoError(f"{where}: a reply's capability has no refusal code")
                 refuse = "TACET_" + parts[2][1:]
-        elif len(parts) == 1 and re.fullmatch(r"[a-z_][a-z0-9_]*", parts[0]):
-            words.append(parts[0])
+        elif len(parts) == 1 and re.fullmatch(r"[a-z_][a-z0-9_]*\??", parts[0]):
+            optional = parts[0].endswith("?")
+            if optional and reply:
+                raise ProtoError(f"{where}: a reply's words are all sent")
+            if not optional and required is not None:
+                raise ProtoError(f"{where}: a required word after an optional one")
+            if optional and required is None:
+                required = len(words)
+            words.append(parts[0].rstrip("?"))
         else:
             raise ProtoError(f"{where}: bad argument {item!r}")
     if len(words) > MAX_WORDS:
         raise ProtoError(f"{where}: more than {MAX_WORDS} words")
-    return words, cap, refuse
+    return words, cap, refuse, len(words) if required is None else required
 
 
 def parse(text, filename="<proto>"):
@@ -82,15 +96,15 @@ def parse(text, filename="<proto>"):
             m = OP_RE.match(line)
             if not m:
                 raise ProtoError(f"{where}: op NAME LABEL (args) -> (reply)")
-            words, cap, refuse = parse_args(m.group(3), where, False)
-            outs, rcap, _ = parse_args(m.group(4), where, True)
+            words, cap, refuse, required = parse_args(m.group(3), where, False)
+            outs, rcap, _, _ = parse_args(m.group(4), where, True)
             if not outs:
                 outs = ["status"]  # a reply is never empty: w0 = 0 or the error
             status = "status" in outs
             if status and outs[0] != "status":
                 raise ProtoError(f"{where}: status is the reply's first word")
             proto["ops"].append({"name": m.group(1), "label": m.group(2), "words": words,
-                                 "cap": cap, "refuse": refuse, "outs": outs, "rcap": rcap,
+                                 "cap": cap, "refuse": refuse, "required": required, "outs": outs, "rcap": rcap,
                                  "status": status})
         else:
             raise ProtoError(f"{where}: unknown statement {key!r}")
@@ -201,18 +215,22 @@ def gen_server(proto):
             lines.append(f"\t\tunsigned long {op['rcap']} = 0;")
         if outs or op["rcap"]:
             lines.append("")
-        nwords = len(op["words"])
+        nwords, required = len(op["words"]), op["required"]
+        count = (f"words != {nwords}" if required == nwords
+                 else f"words > {nwords}" if not required
+                 else f"words < {required} || words > {nwords}")
         if op["cap"] and op["refuse"] != "TACET_EINVAL":
-            lines.append(f"\t\tif (words != {nwords})")
+            lines.append(f"\t\tif ({count})")
             lines.append("\t\t\tbreak;")
             lines.append("\t\tif (!cap) {")
             lines.append(f"\t\t\tr = -{op['refuse']};")
             lines.append("\t\t\tbreak;")
             lines.append("\t\t}")
         else:
-            lines.append(f"\t\tif (words != {nwords} || " + ("!cap)" if op["cap"] else "cap)"))
+            lines.append(f"\t\tif ({count} || " + ("!cap)" if op["cap"] else "cap)"))
             lines.append("\t\t\tbreak;")
-        args = ["s"] + [f"msg->w[{i}]" for i in range(len(op["words"]))]
+        args = ["s"] + [f"msg->w[{i}]" if i < required else f"(words > {i} ? msg->w[{i}] : 0)"
+                        for i in range(nwords)]
         if op["cap"]:
             args.append("s->recv")
         args += [f"&{o}" for o in outs]

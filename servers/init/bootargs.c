@@ -113,7 +113,7 @@ void start_servers(void)
 		release_names(nservers);
 		start_failures++;
 		if (servers[nservers].process_slot)
-			free_slot(&super_slots, servers[nservers].process_slot);
+			tacet_slot_free(servers[nservers].process_slot);
 	}
 }
 

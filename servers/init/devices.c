@@ -148,7 +148,7 @@ long give_devices(unsigned int id, unsigned long child, const char *spec)
 	}
 	if (err)
 		return err;
-	page = alloc_slot(&super_slots);
+	page = (unsigned long)tacet_slot_alloc();
 	err = tacet_frame_new(page, 1);
 	if (!err)
 		err = tacet_map(TACET_SLOT_SELF_PROCESS, page, SCRATCH_VA,
@@ -169,7 +169,7 @@ long give_devices(unsigned int id, unsigned long child, const char *spec)
 	tacet_unmap(TACET_SLOT_SELF_PROCESS, SCRATCH_VA, 1);
 	if (!err)
 		err = tacet_map(child, page, TACET_CHILD_DEVICES_VADDR, TACET_RIGHT_READ);
-	free_slot(&super_slots, page);
+	tacet_slot_free(page);
 	for (unsigned int k = 0; !err && k < n; k++)
 		device_owner[chosen[k]] = (unsigned char)(id + 1);
 	return err;

@@ -1,5 +1,5 @@
 /* init.h: what init's files share: the servers init.run= names (struct server), the name table,
- * the capability slot pools, and each file's entry points. Who owns which piece of state, and
+ * the capability slot ranges, and each file's entry points. Who owns which piece of state, and
  * which thread writes it, is said at the top of supervisor.c; nothing here is locked. */
 #ifndef INIT_H
 #define INIT_H
@@ -21,8 +21,12 @@
 #define SERVICE_STACK_PAGES 2
 /* the service thread's stack (and TLS block), with an unmapped page below as a guard */
 #define SERVICE_STACK_VA (SCRATCH_VA + 4 * TACET_PAGE_SIZE)
-#define INIT_SLOTS 128         /* init's capability table */
-#define SERVICE_FIRST_SLOT 108 /* 108..127: the service thread's (names, recv_slot, a mint) */
+/* init's slots, TACET_SLOT_FIRST_FREE..127, in two of lib's pools (tacet_slot_pool_use), one a
+ * thread: the supervisor's below SERVICE_FIRST_SLOT, the service thread's from it (the names,
+ * its receive slot, a mint). A slot allocation that fails gives a negative code, which every
+ * call then refuses as a slot. */
+#define INIT_SLOTS 128
+#define SERVICE_FIRST_SLOT 108
 #define SERVER_BUDGET 2048 /* pages of kernel memory per server (8 MiB), unless init.budget= */
 #define POWER_OFF_MARK '^' /* before an entry's name: the server may power the machine off */
 #define TRACE_MARK '%'     /* before an entry's name: the server gets the trace authority */
@@ -33,9 +37,6 @@
 #define POWEROFF_FAILED (1ul << 60) /* ...with a failure status */
 #define SERVICE_GO (1ul << 62)      /* service_ntfn: every server of init.run= has started */
 #define SERVICE_QUIT (1ul << 61)    /* service_ntfn: end with service_quit_status */
-/* The supervisor's call on service_ep (unbadged: no server has such a capability): answered once
- * the service thread has taken every end signalled before it. */
-#define INIT_SERVICE_SYNC 0x100
 
 enum server_state {
 	SERVER_RUNNING,
@@ -64,14 +65,6 @@ struct server {
 	unsigned int delay_ms;      /* before the last restart */
 };
 
-/* Capability slots, a range for each thread: freed ones first (restarts and names come and go),
- * then fresh ones; past the range's end, INIT_SLOTS, which every call refuses. */
-struct slot_pool {
-	unsigned long next, end;
-	unsigned long free[MAX_SERVERS + MAX_NAMES];
-	unsigned int nfree;
-};
-
 /* supervisor.c: the boot information, the servers, the supervisor's notification */
 extern const struct tacet_bootinfo *bi;
 extern struct server servers[MAX_SERVERS];
@@ -80,10 +73,7 @@ extern unsigned long exits_slot; /* notification: bit n = server n's process end
 extern unsigned long budget;     /* init.budget=PAGES */
 extern unsigned int start_failures; /* init.run= entries that could not start */
 
-/* loader.c: slots, and a server's start */
-extern struct slot_pool super_slots, service_slots;
-unsigned long alloc_slot(struct slot_pool *pool);
-void free_slot(struct slot_pool *pool, unsigned long slot);
+/* loader.c: a server's start */
 long start_server(unsigned int id);
 
 /* bootargs.c: init.run= and the other boot arguments */
@@ -100,10 +90,8 @@ extern unsigned long service_ep;   /* the servers' requests; TACET_CHILD_INIT of
 extern unsigned long service_ntfn; /* bound to the service thread: ends (bit n), GO, QUIT */
 extern unsigned int service_prio;  /* init.service_priority= */
 extern long service_quit_status;   /* set before SERVICE_QUIT */
-extern unsigned long recv_slot;    /* the service thread's: where a published capability lands */
 long grant_names(unsigned int id);
 void release_names(unsigned int id);
-int serve(const struct tacet_msg *msg, unsigned long badge, struct tacet_msg *reply);
 void names_ended(unsigned int id);
 /* service.c: the service thread */
 long start_service(void);

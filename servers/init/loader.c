@@ -1,35 +1,16 @@
-/* loader.c: init's capability slots (a pool for each thread) and a server's start: its process,
- * its ELF image loaded page by page through init's scratch mapping (kernel/lib/elf.c checks it),
- * its stack, devices, endpoint to init and first thread. The supervisor's, but the pools: each
- * thread takes slots from its own. */
+/* loader.c: a server's start: its process, its ELF image loaded page by page through init's
+ * scratch mapping (kernel/lib/elf.c checks it), its stack, devices, endpoint to init and first
+ * thread. The supervisor's (its slots from its own pool, supervisor.c). */
 #include <string.h>
 #include <stdio.h>
 #include "init.h"
 #include "lib/elf.h" /* the kernel's ELF reader (servers/servers.mk) */
 
-struct slot_pool super_slots = { .next = TACET_SLOT_FIRST_FREE, .end = SERVICE_FIRST_SLOT };
-struct slot_pool service_slots = { .next = SERVICE_FIRST_SLOT, .end = INIT_SLOTS };
-
-unsigned long alloc_slot(struct slot_pool *pool)
-{
-	if (pool->nfree)
-		return pool->free[--pool->nfree];
-	return pool->next < pool->end ? pool->next++ : INIT_SLOTS;
-}
-
-/* Empty slot (whatever it holds is deleted) and make it free for alloc_slot. */
-void free_slot(struct slot_pool *pool, unsigned long slot)
-{
-	tacet_cap_delete(slot);
-	if (slot < pool->end && pool->nfree < sizeof(pool->free) / sizeof(pool->free[0]))
-		pool->free[pool->nfree++] = slot;
-}
-
 /* One fresh page for the child at va: filled through init's scratch mapping, then moved. */
 static long child_page(unsigned long child, unsigned long va, unsigned int rights,
 		       const uint8_t *src, unsigned long off, unsigned long len)
 {
-	unsigned long slot = alloc_slot(&super_slots);
+	unsigned long slot = (unsigned long)tacet_slot_alloc();
 	long err = tacet_frame_new(slot, 1);
 
 	if (!err && len) {
@@ -43,7 +24,7 @@ static long child_page(unsigned long child, unsigned long va, unsigned int right
 	if (!err)
 		err = tacet_map(child, slot, va, rights);
 	/* the child's mapping keeps the frame; init needs no capability to it */
-	free_slot(&super_slots, slot);
+	tacet_slot_free(slot);
 	return err;
 }
 
@@ -98,16 +79,16 @@ long start_server(unsigned int id)
 	 * now): what the dead instances made and gave away still counts against the one budget,
 	 * so restarts cannot launder memory. */
 	old = s->process_slot;
-	child = alloc_slot(&super_slots);
-	fault_ep = alloc_slot(&super_slots);
-	ep = alloc_slot(&super_slots);
+	child = (unsigned long)tacet_slot_alloc();
+	fault_ep = (unsigned long)tacet_slot_alloc();
+	ep = (unsigned long)tacet_slot_alloc();
 	err = tacet_cap_copy(TACET_SLOT_FAULT_EP, fault_ep, TACET_RIGHT_WRITE, id + 1);
 	if (!err)
 		err = old ? tacet_process_new_same_account(child, fault_ep, s->name, old)
 			  : tacet_process_new(child, fault_ep, s->name, budget);
 	if (old) {
 		tacet_cap_delete(old);
-		free_slot(&super_slots, old);
+		tacet_slot_free(old);
 	}
 	s->process_slot = child;
 	for (int i = 0; !err && i < n; i++)
@@ -133,8 +114,8 @@ long start_server(unsigned int id)
 	if (!err)
 		err = tacet_thread_new(child, 0, entry, TACET_CHILD_STACK_TOP, id,
 				       TACET_SCHED(s->prio, s->hart));
-	free_slot(&super_slots, ep);
-	free_slot(&super_slots, fault_ep);
+	tacet_slot_free(ep);
+	tacet_slot_free(fault_ep);
 	if (err < 0) {
 		printf("init: cannot start %s: %s\n", s->name, tacet_strerror(err));
 		tacet_cap_delete(child); /* whatever was made of it goes */

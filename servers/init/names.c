@@ -1,7 +1,9 @@
 /* names.c: init's name service: the names init.run= grants each server, what they publish, the
  * lookups and grants clients ask for (<tacet/init_proto.h>), and the refusals said when a server
  * asks for what it may not. The table is written by the supervisor until SERVICE_GO (the grants),
- * then by the service thread alone (service.c); no lock (supervisor.c says why).
+ * then by the service thread alone (service.c); no lock (supervisor.c says why). A request is
+ * decoded by init_dispatch (generated from lib/proto/init.proto), which refuses one of the wrong
+ * shape; each init_serve_* handler gets its words, and its caller's server from the badge.
  *
  * The authority init enforces (may_publish, may_power_off: the rule in one place):
  *  - Names. init.run= grants each server the names it may publish: `uart=console`, or without
@@ -24,6 +26,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <tacet/init_server.h>
 #include "init.h"
 
 #define REFUSAL_QUIET_MS 1000    /* a server's refused requests are said at most this often */
@@ -32,7 +35,6 @@ unsigned long service_ep;
 unsigned long service_ntfn;
 unsigned int service_prio = SERVICE_PRIORITY;
 long service_quit_status;
-unsigned long recv_slot;
 
 /* A name init.run= grants, and what its server published under it. */
 struct published {
@@ -196,42 +198,61 @@ static const char *name_text(const unsigned long *w, char text[NAME_BYTES + 1])
 	return text;
 }
 
-/* What a publisher may let its clients have: calling and sending capabilities, never
- * receiving (READ); optionally a badge per client. The name is its own (may_publish), and
- * published once at a time (n: its entry). */
-static long publish_check(const struct tacet_msg *msg, const struct published *n)
+/* The server a call came from (its endpoint's badge: its number + 1), or NULL: unbadged, init's
+ * supervisor. */
+static struct server *caller(const struct tacet_service *svc)
 {
-	unsigned long how = msg->w[TACET_NAME_WORDS], badge = 0;
+	return svc->badge && svc->badge <= nservers ? &servers[svc->badge - 1] : NULL;
+}
 
-	if (!TACET_TAG_HAS_CAP(msg->tag))
-		return -TACET_EINVAL;
+/* INIT_EXIT: the status the supervisor reads after the instance's end. */
+long init_serve_exit(struct tacet_service *svc, uint64_t status)
+{
+	struct server *s = caller(svc);
+
+	if (s) {
+		s->status = (long)status;
+		say("init: server %s finished with status %ld\n", s->name, s->status);
+	}
+	return 0;
+}
+
+/* What a publisher may let its clients have: calling and sending capabilities, never
+ * receiving (READ); optionally a badge per client (then what must be unbadged). The name is its
+ * own (may_publish), and published once at a time (n: its entry). */
+static long publish_check(unsigned long how, unsigned long what, const struct published *n)
+{
+	unsigned long badge = 0;
+
 	if (how & ~(TACET_RIGHT_WRITE | TACET_RIGHT_GRANT | INIT_BADGE_CLIENTS))
 		return -TACET_EINVAL;
-	if ((how & INIT_BADGE_CLIENTS) && (tacet_cap_info(recv_slot, NULL, &badge) < 0 || badge))
+	if ((how & INIT_BADGE_CLIENTS) && (tacet_cap_info(what, NULL, &badge) < 0 || badge))
 		return -TACET_EINVAL;
 	return n->slot ? -TACET_EEXIST : 0;
 }
 
-/* INIT_PUBLISH by server s: the capability arrived in recv_slot (the tag says whether it
- * did); kept, it takes that slot, and the next capability lands in a new one. */
-static long publish(const struct tacet_msg *msg, struct server *s)
+/* INIT_PUBLISH: what, the capability that came with it, kept under the name (the service loop
+ * deletes it unless taken). */
+long init_serve_publish(struct tacet_service *svc, uint64_t name0, uint64_t name1, uint64_t name2,
+			uint64_t how, unsigned long what)
 {
-	struct published *n = find_name(msg->w);
+	const unsigned long w[TACET_NAME_WORDS] = { name0, name1, name2 };
+	struct server *s = caller(svc);
+	struct published *n = find_name(w);
 	char text[NAME_BYTES + 1];
 	long err = -TACET_EPERM;
 
 	if (s && !may_publish(s, n))
-		refuse(s, "publish \"%s\" (init.run= grants it to %s)", name_text(msg->w, text),
+		refuse(s, "publish \"%s\" (init.run= grants it to %s)", name_text(w, text),
 		       n ? servers[n->server].name : "no server");
 	else if (s)
-		err = publish_check(msg, n);
-	if (err) {
-		tacet_cap_delete(recv_slot); /* empty if none came */
+		err = publish_check(how, what, n);
+	if (!err)
+		err = tacet_service_take_cap(svc);
+	if (err < 0)
 		return err;
-	}
-	n->how = msg->w[TACET_NAME_WORDS];
-	n->slot = recv_slot;
-	recv_slot = alloc_slot(&service_slots);
+	n->how = how;
+	n->slot = (unsigned long)err;
 	return 0;
 }
 
@@ -242,18 +263,21 @@ static void withdraw_names(unsigned int id)
 	for (unsigned int i = 0; i < nnames; i++) {
 		if (names[i].server != id || !names[i].slot)
 			continue;
-		free_slot(&service_slots, names[i].slot);
+		tacet_slot_free(names[i].slot);
 		names[i].slot = 0;
 	}
 }
 
-/* INIT_LOOKUP by server s: a copy with the rights the publisher chose, badged with s's number
- * + 1 if it asked for that (minted in a slot of init's, then given). */
-static long lookup(const struct tacet_msg *msg, struct server *s, unsigned long *instance)
+/* INIT_LOOKUP: a copy with the rights the publisher chose, into the caller's slot dst, badged
+ * with the caller's number + 1 if it asked for that (minted in a slot of init's, then given). */
+long init_serve_lookup(struct tacet_service *svc, uint64_t name0, uint64_t name1, uint64_t name2,
+		       uint64_t dst, uint64_t *instance)
 {
-	struct published *n = find_name(msg->w);
-	unsigned long rights, mint, dst = msg->w[TACET_NAME_WORDS];
-	long err;
+	const unsigned long w[TACET_NAME_WORDS] = { name0, name1, name2 };
+	struct server *s = caller(svc);
+	struct published *n = find_name(w);
+	unsigned long rights;
+	long mint, err;
 
 	if (!s)
 		return -TACET_EPERM;
@@ -263,23 +287,28 @@ static long lookup(const struct tacet_msg *msg, struct server *s, unsigned long 
 	rights = n->how & (TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
 	if (!(n->how & INIT_BADGE_CLIENTS))
 		return tacet_cap_give(s->process_slot, n->slot, dst, rights);
-	mint = alloc_slot(&service_slots);
-	err = tacet_cap_copy(n->slot, mint, rights, (unsigned long)(s - servers) + 1);
+	mint = tacet_slot_alloc();
+	if (mint < 0)
+		return mint;
+	err = tacet_cap_copy(n->slot, (unsigned long)mint, rights, (unsigned long)(s - servers) + 1);
 	if (!err)
-		err = tacet_cap_give(s->process_slot, mint, dst, rights);
-	free_slot(&service_slots, mint);
+		err = tacet_cap_give(s->process_slot, (unsigned long)mint, dst, rights);
+	tacet_slot_free((unsigned long)mint);
 	return err;
 }
 
-/* INIT_GRANT by server s: what the entry of server badge - 1 grants for the service s
- * published under the name in w[1..3] (`name=arg` among its grants), into reply w[1..3]. Only
- * that name's publisher may ask, while it serves: a grant says what a client may do, which is
- * the service's business alone. Read after SERVICE_GO: grants are never written after that. */
-static long answer_grant(const struct tacet_msg *msg, struct server *s, struct tacet_msg *reply)
+/* INIT_GRANT: what the entry of server badge - 1 grants for the service the caller published
+ * under the name (`name=arg` among its grants), into arg (NUL-padded). Only that name's
+ * publisher may ask, while it serves: a grant says what a client may do, which is the service's
+ * business alone. Read after SERVICE_GO: grants are never written after that. */
+long init_serve_grant(struct tacet_service *svc, uint64_t badge, uint64_t name0, uint64_t name1,
+		      uint64_t name2, uint64_t *arg0, uint64_t *arg1, uint64_t *arg2)
 {
-	struct published *n = find_name(&msg->w[1]);
-	unsigned long badge = msg->w[0];
-	char name[TACET_NAME_WORDS * sizeof(unsigned long) + 1] = { 0 };
+	const unsigned long w[TACET_NAME_WORDS] = { name0, name1, name2 };
+	struct server *s = caller(svc);
+	struct published *n = find_name(w);
+	unsigned long arg[TACET_NAME_WORDS] = { 0 };
+	char name[NAME_BYTES + 1] = { 0 };
 	const char *g;
 	size_t len;
 
@@ -289,7 +318,7 @@ static long answer_grant(const struct tacet_msg *msg, struct server *s, struct t
 		return -TACET_EINVAL;
 	if (servers[badge - 1].grants_cut)
 		return -TACET_ERANGE; /* a grant cut short could say less, or more, than it meant */
-	memcpy(name, &msg->w[1], TACET_NAME_WORDS * sizeof(unsigned long));
+	memcpy(name, w, NAME_BYTES);
 	len = strlen(name);
 	for (g = servers[badge - 1].grants; *g; g += strcspn(g, ";"), g += *g == ';')
 		if (!strncmp(g, name, len) && g[len] == '=')
@@ -298,58 +327,36 @@ static long answer_grant(const struct tacet_msg *msg, struct server *s, struct t
 		return -TACET_ENOENT;
 	g += len + 1;
 	len = strcspn(g, ";");
-	if (len >= TACET_NAME_WORDS * sizeof(unsigned long))
+	if (len >= NAME_BYTES)
 		return -TACET_ERANGE;
-	memset(&reply->w[1], 0, TACET_NAME_WORDS * sizeof(unsigned long));
-	memcpy(&reply->w[1], g, len);
-	reply->tag = TACET_TAG(0, 1 + TACET_NAME_WORDS);
+	memcpy(arg, g, len);
+	*arg0 = arg[0], *arg1 = arg[1], *arg2 = arg[2];
 	return 0;
 }
 
-/* The service thread: one request on service_ep; fills *reply, returns whether to reply. */
-int serve(const struct tacet_msg *msg, unsigned long badge, struct tacet_msg *reply)
+/* INIT_POWEROFF: the supervisor's to do, if the caller may ask: it preempts this thread at the
+ * signal, and the caller gets no reply. */
+long init_serve_poweroff(struct tacet_service *svc, uint64_t status)
 {
-	struct server *s = badge && badge <= nservers ? &servers[badge - 1] : NULL;
-	const char *name = s ? s->name : "?";
+	struct server *s = caller(svc);
 
-	reply->tag = TACET_TAG(0, 1);
-	reply->w[0] = 0;
-	switch (TACET_TAG_LABEL(msg->tag)) {
-	case INIT_EXIT:
-		if (s) {
-			s->status = (long)msg->w[0];
-			say("init: server %s finished with status %ld\n", name, s->status);
-		}
-		break;
-	case INIT_PUBLISH:
-		reply->w[0] = (unsigned long)publish(msg, s);
-		break;
-	case INIT_LOOKUP:
-		reply->w[0] = (unsigned long)lookup(msg, s, &reply->w[1]);
-		reply->tag = TACET_TAG(0, 2);
-		break;
-	case INIT_GRANT:
-		reply->w[0] = (unsigned long)answer_grant(msg, s, reply);
-		break;
-	case INIT_POWEROFF:
-		if (!s || !may_power_off(s)) {
-			if (s)
-				refuse(s, "power the machine off (its init.run= entry has no %c)",
-				       POWER_OFF_MARK);
-			reply->w[0] = (unsigned long)-TACET_EPERM;
-			break;
-		}
-		/* the supervisor's to do: it preempts this thread at the signal, and never answers */
-		say("init: power off requested by %s\n", name);
-		tacet_signal(exits_slot, POWEROFF_ASKED | (msg->w[0] ? POWEROFF_FAILED : 0));
-		return 0;
-	case INIT_SERVICE_SYNC: /* the supervisor's alone: every end signalled before it is taken */
-		reply->w[0] = badge ? (unsigned long)-TACET_EINVAL : 0;
-		break;
-	default:
-		reply->w[0] = (unsigned long)-TACET_EINVAL;
+	if (!s || !may_power_off(s)) {
+		if (s)
+			refuse(s, "power the machine off (its init.run= entry has no %c)",
+			       POWER_OFF_MARK);
+		return -TACET_EPERM;
 	}
-	return 1;
+	say("init: power off requested by %s\n", s->name);
+	svc->no_reply = 1;
+	tacet_signal(exits_slot, POWEROFF_ASKED | (status ? POWEROFF_FAILED : 0));
+	return 0;
+}
+
+/* INIT_SERVICE_SYNC: the supervisor's alone; answered after every end signalled before it
+ * (the notification's bits come before a queued call). */
+long init_serve_sync(struct tacet_service *svc)
+{
+	return svc->badge ? -TACET_EINVAL : 0;
 }
 
 /* Server id has ended (the service thread, told by the supervisor): its names withdrawn, its

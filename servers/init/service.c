@@ -1,10 +1,13 @@
 /* service.c: init's service thread (supervisor.c: init's threads), which answers the servers'
  * requests on service_ep (names.c serves them) below the servers' priority, and takes the ends
- * the supervisor signals before any request. It owns service_ep's receive side and prints only
- * through say(). */
+ * the supervisor signals before any request. It owns service_ep's receive side and its own slot
+ * pool, and prints only through say(). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <tacet/init_server.h>
 #include "init.h"
+
+static struct tacet_slot_pool service_slots; /* the service thread's: SERVICE_FIRST_SLOT up */
 
 /* The service thread's printf: a line formatted here and written in one call, never through
  * stdio's line buffer, which is the supervisor's (lib/stdio.c is not thread-safe). */
@@ -24,24 +27,25 @@ void say(const char *fmt, ...)
 
 /* The service thread's notification: servers that ended (their names are withdrawn, their
  * refusals said), or the supervisor's QUIT. */
-static void service_notified(unsigned long bits)
+static void service_notified(struct tacet_service *svc, unsigned long bits)
 {
+	(void)svc;
 	if (bits & SERVICE_QUIT)
 		tacet_exit(service_quit_status);
-	for (unsigned int i = 0; i < MAX_SERVERS; i++) {
-		if (!(bits & (1ul << i)))
-			continue;
-		names_ended(i);
-	}
+	for (unsigned int i = 0; i < MAX_SERVERS; i++)
+		if (bits & (1ul << i))
+			names_ended(i);
 }
 
-/* The service thread (see init's threads, supervisor.c): waits for SERVICE_GO, then answers the servers'
- * requests, taking the ends the supervisor signals first. Returns only on an error. */
+/* The service thread (see init's threads, supervisor.c): waits for SERVICE_GO, then answers the
+ * servers' requests in lib's service loop (init_dispatch, generated from lib/proto/init.proto),
+ * taking the ends the supervisor signals first: service_ntfn is bound to it. Its slots are its
+ * own pool's, apart from the supervisor's. Returns only on an error. */
 static void service_main(void *unused)
 {
-	struct tacet_msg msg = { 0 }, reply = { 0 };
-	unsigned long badge = 0, bits = 0;
-	long err = 0;
+	struct tacet_service svc = { .ep = service_ep, .notified = service_notified };
+	unsigned long bits = 0;
+	long err = 0, recv;
 
 	(void)unused;
 	while (!err && !(bits & SERVICE_GO)) {
@@ -50,24 +54,16 @@ static void service_main(void *unused)
 		err = got < 0 ? got : 0;
 		bits |= got < 0 ? 0 : (unsigned long)got;
 		if (bits & SERVICE_QUIT)
-			service_notified(bits);
+			service_notified(&svc, bits);
 	}
-	recv_slot = alloc_slot(&service_slots);
+	tacet_slot_pool_use(&service_slots);
+	tacet_slot_pool_add(SERVICE_FIRST_SLOT, INIT_SLOTS - SERVICE_FIRST_SLOT);
+	recv = tacet_slot_alloc(); /* where a published capability lands */
+	svc.recv = (unsigned long)recv;
 	if (!err)
-		err = tacet_ntfn_bind(service_ntfn);
-	/* a capability that comes with a message (INIT_PUBLISH) lands in recv_slot */
+		err = recv < 0 ? recv : tacet_ntfn_bind(service_ntfn);
 	if (!err)
-		err = tacet_recv(service_ep, recv_slot, &msg, &badge);
-	while (!err) {
-		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {
-			service_notified(msg.w[0]);
-			err = tacet_recv(service_ep, recv_slot, &msg, &badge);
-		} else if (serve(&msg, badge, &reply)) {
-			err = tacet_reply_recv(service_ep, &reply, recv_slot, &msg, &badge);
-		} else {
-			err = tacet_recv(service_ep, recv_slot, &msg, &badge);
-		}
-	}
+		err = tacet_service_run(&svc, init_dispatch, NULL);
 	say("init: the service thread stopped: %s\n", tacet_strerror(err));
 }
 
@@ -77,11 +73,11 @@ static void service_main(void *unused)
 long start_service(void)
 {
 	struct tacet_self self = { 0 };
-	unsigned long stack = alloc_slot(&super_slots);
+	unsigned long stack = (unsigned long)tacet_slot_alloc();
 	long err;
 
-	service_ep = alloc_slot(&super_slots);
-	service_ntfn = alloc_slot(&super_slots);
+	service_ep = (unsigned long)tacet_slot_alloc();
+	service_ntfn = (unsigned long)tacet_slot_alloc();
 	tacet_self(&self);
 	err = tacet_endpoint_new(service_ep);
 	if (!err)
@@ -91,7 +87,7 @@ long start_service(void)
 	if (!err)
 		err = tacet_map(TACET_SLOT_SELF_PROCESS, stack, SERVICE_STACK_VA,
 				TACET_RIGHT_READ | TACET_RIGHT_WRITE);
-	free_slot(&super_slots, stack);
+	tacet_slot_free(stack);
 	if (!err)
 		err = tacet_thread_start(service_main, NULL,
 					 SERVICE_STACK_VA + SERVICE_STACK_PAGES * TACET_PAGE_SIZE,

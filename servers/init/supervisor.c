@@ -16,14 +16,15 @@
  *    powers off. It is blocked almost always: a fault or an end it takes at once.
  *  - the service thread (service_main; init.service_priority=, default SERVICE_PRIORITY 90,
  *    below the servers' default 100): the servers' requests (<tacet/init_proto.h>: INIT_EXIT,
- *    INIT_PUBLISH, INIT_LOOKUP, INIT_POWEROFF), on its own endpoint, service_ep (TACET_CHILD_INIT
- *    of each server, badged the same). A client's lookup runs at this priority, whatever the
- *    client's: a storm of them from anywhere never delays a driver above it.
+ *    INIT_PUBLISH, INIT_LOOKUP, INIT_POWEROFF, INIT_GRANT), in lib's service loop on its own
+ *    endpoint, service_ep (TACET_CHILD_INIT of each server, badged the same). A client's
+ *    lookup runs at this priority, whatever the client's: a storm of them from anywhere never
+ *    delays a driver above it.
  * The rule: each piece of state has one owner thread, and only it writes it. The supervisor owns
  *    servers[] (but `status`, below), nservers, device_owner, virtio_ids, the scratch and probe
  *    pages, super_slots, and names[] until SERVICE_GO (it writes the grants); the service thread
- *    owns names[] from then on, refusals[], recv_slot, service_slots. No lock: the service thread
- *    reads servers[i].process_slot only while server i's caller is blocked in its call to it (so
+ *    owns names[] from then on, refusals[], service_slots (each thread takes its slots from
+ *    a pool of its own, lib's tacet_slot_pool_use). No lock: the service thread reads servers[i].process_slot only while server i's caller is blocked in its call to it (so
  *    that instance lives, and the supervisor does not touch its entry: it restarts a server only
  *    after its end), and nservers and what init.run= says (name, power_off) only after
  *    SERVICE_GO, sent once every server of init.run= has started: none of these change after
@@ -38,11 +39,12 @@
  *    thread never prints through stdio (whose one line buffer is the supervisor's): say() writes
  *    whole lines with tacet_debug_write.
  * init's files, one concern each: supervisor.c (main, faults, ends, the restart policy,
- * power-off), loader.c (slots, a server's process and image), bootargs.c (init.run=),
+ * power-off), loader.c (a server's process and image), bootargs.c (init.run=),
  * devices.c (devices matched, given, quieted), names.c (the name service and its grants, with
  * the authority rules), service.c (the service thread), leak.c (the leak check at the end). */
 #include <stdio.h>
 #include <string.h>
+#include <tacet/init_client.h>
 #include "init.h"
 
 #define RESTART_QUICK_MS 1000    /* a server that failed sooner than this after its start... */
@@ -54,6 +56,7 @@ unsigned int nservers;
 unsigned long exits_slot;
 unsigned long budget = SERVER_BUDGET;
 unsigned int start_failures;
+static struct tacet_slot_pool super_slots; /* the supervisor's: below SERVICE_FIRST_SLOT */
 
 static int all_done(void)
 {
@@ -191,6 +194,8 @@ int main(void)
 		printf("init: bad boot information\n");
 		return 1;
 	}
+	tacet_slot_pool_use(&super_slots);
+	tacet_slot_pool_add(TACET_SLOT_FIRST_FREE, SERVICE_FIRST_SLOT - TACET_SLOT_FIRST_FREE);
 	budget = boot_number("init.budget=", SERVER_BUDGET);
 	tacet_self(&self);
 	service_prio = (unsigned int)boot_number("init.service_priority=", SERVICE_PRIORITY);
@@ -200,12 +205,12 @@ int main(void)
 	       "pages; requests served at priority %u\n", bi->nharts, bi->ndevices, bi->bootargs,
 	       budget, service_prio);
 	/* init's own page tables for the scratch page are made once, before the baseline */
-	slot = alloc_slot(&super_slots);
+	slot = (unsigned long)tacet_slot_alloc();
 	if (tacet_frame_new(slot, 1) == 0 &&
 	    tacet_map(TACET_SLOT_SELF_PROCESS, slot, SCRATCH_VA, TACET_RIGHT_READ) == 0)
 		tacet_unmap(TACET_SLOT_SELF_PROCESS, SCRATCH_VA, 1);
-	free_slot(&super_slots, slot);
-	exits_slot = alloc_slot(&super_slots);
+	tacet_slot_free(slot);
+	exits_slot = (unsigned long)tacet_slot_alloc();
 	err = tacet_ntfn_new(exits_slot);
 	if (!err)
 		err = tacet_ntfn_bind(exits_slot); /* ends come in through the receive loop */
@@ -241,8 +246,7 @@ int main(void)
 		printf("init: receive failed: %s\n", tacet_strerror(err));
 	if (all_done()) {
 		/* the service thread has withdrawn every name once it answers */
-		msg = (struct tacet_msg){ .tag = TACET_TAG(INIT_SERVICE_SYNC, 0) };
-		tacet_call(service_ep, &msg);
+		init_call_sync(service_ep);
 		leak_check(&mem_before);
 	}
 	{

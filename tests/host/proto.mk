@@ -1,9 +1,11 @@
 # proto.mk: host tests of tools/genproto.py's output: the dispatch generated from a test
-# description (tests/host/proto/demo.proto) and from rng's (error replies by label) against
-# hostile messages, and each stub through its dispatch and back.
+# description (tests/host/proto/demo.proto), from rng's (error replies by label) and from init's
+# (an optional word; the name service's hostile requests) against hostile messages, and each
+# stub through its dispatch and back.
 HOST_TESTS += proto
 HOST_DEPS_proto := $(BUILD)/gen/host/tacet/demo_server.h $(BUILD)/gen/host/tacet/demo_client.h \
 	$(BUILD)/gen/include/tacet/rng_server.h $(BUILD)/gen/include/tacet/rng_client.h \
+	$(BUILD)/gen/include/tacet/init_server.h $(BUILD)/gen/include/tacet/init_client.h \
 	tests/host/fake_lib/tacet.h lib/include/tacet/service.h lib/include/tacet/session.h
 HOST_CFLAGS_proto := -Itests/host/fake_lib -I$(BUILD)/gen/host -I$(BUILD)/gen/include \
 	-Ilib/include -Itests/host/proto

@@ -4,7 +4,9 @@
  * too many words, a capability where none is expected, none where one is) and must answer each
  * with the error reply and call no handler; each client stub goes through a fake call into the
  * dispatch and back, so the two sides agree on every word. rng's description checks the error
- * replies by label (RNG_ERROR). */
+ * replies by label (RNG_ERROR); init's (lib/proto/init.proto) that the name service's handlers
+ * see no malformed request (a publish without its capability or with a word too few, a
+ * capability where none is expected) and that INIT_POWEROFF's status may be left out. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,9 +17,12 @@
 #include <tacet/demo_server.h>
 #include <tacet/rng_client.h>
 #include <tacet/rng_server.h>
+#include <tacet/init_client.h>
+#include <tacet/init_server.h>
 
 #define EP_DEMO   1
 #define EP_RNG    2
+#define EP_INIT   3
 #define RECV_SLOT 50 /* where the server receives a call's capability */
 #define SERVER_CAP 60 /* the capability the server's claim handler replies with */
 
@@ -94,6 +99,62 @@ long rng_serve_stats(struct tacet_service *s, uint64_t *completed, uint64_t *in_
 	return 0;
 }
 
+/* init's handlers, faked: each records what it got. */
+long init_serve_exit(struct tacet_service *s, uint64_t status)
+{
+	(void)s;
+	calls++;
+	seen[0] = status;
+	return 0;
+}
+
+long init_serve_publish(struct tacet_service *s, uint64_t name0, uint64_t name1, uint64_t name2,
+			uint64_t how, unsigned long what)
+{
+	(void)s;
+	calls++;
+	seen[0] = name0, seen[1] = name1, seen[2] = name2, seen[3] = how;
+	seen_cap = what;
+	return 0;
+}
+
+long init_serve_lookup(struct tacet_service *s, uint64_t name0, uint64_t name1, uint64_t name2,
+		       uint64_t dst, uint64_t *instance)
+{
+	(void)s;
+	calls++;
+	seen[0] = name0, seen[1] = name1, seen[2] = name2, seen[3] = dst;
+	if (!name0)
+		return -TACET_ENOENT;
+	*instance = 5;
+	return 0;
+}
+
+long init_serve_poweroff(struct tacet_service *s, uint64_t status)
+{
+	(void)s;
+	calls++;
+	seen[0] = status;
+	return -TACET_EPERM;
+}
+
+long init_serve_grant(struct tacet_service *s, uint64_t badge, uint64_t name0, uint64_t name1,
+		      uint64_t name2, uint64_t *arg0, uint64_t *arg1, uint64_t *arg2)
+{
+	(void)s;
+	calls++;
+	seen[0] = badge, seen[1] = name0, seen[2] = name1, seen[3] = name2;
+	*arg0 = 0x61, *arg1 = 0x62, *arg2 = 0x63;
+	return 0;
+}
+
+long init_serve_sync(struct tacet_service *s)
+{
+	(void)s;
+	calls++;
+	return 0;
+}
+
 /* The kernel's part of a call, faked: the message reaches the server (a capability lands in
  * its receive slot), the service loop's reply comes back (a capability only into a reply slot
  * the caller named). */
@@ -106,6 +167,8 @@ long tacet_call_cap(unsigned long ep, struct tacet_msg *msg, unsigned long reply
 		in.tag = TACET_TAG_CAP(TACET_TAG_LABEL(in.tag), TACET_TAG_WORDS(in.tag), RECV_SLOT);
 	if (ep == EP_DEMO)
 		demo_dispatch(&s, &in, &reply);
+	else if (ep == EP_INIT)
+		init_dispatch(&s, &in, &reply);
 	else
 		rng_dispatch(&s, &in, &reply);
 	reply_into = TACET_TAG_HAS_CAP(reply.tag) && reply_slot ? reply_slot : 0;
@@ -240,6 +303,85 @@ static void test_error_label(void **state)
 	assert_int_equal(calls, 0);
 }
 
+/* init's dispatch's answer to a raw message (every word all ones, as a hostile server would
+ * send); *label the reply's label. */
+static long init_raw(unsigned long tag, unsigned long *label)
+{
+	struct tacet_service s = { .recv = RECV_SLOT, .badge = 4 };
+	struct tacet_msg in = { .tag = tag, .w = { ~0ul, ~0ul, ~0ul, ~0ul } };
+	struct tacet_msg reply = { .tag = TACET_TAG(0, 1) };
+
+	init_dispatch(&s, &in, &reply);
+	*label = TACET_TAG_LABEL(reply.tag);
+	return (long)reply.w[0];
+}
+
+static void test_init_hostile_refused_unhandled(void **state)
+{
+	static const unsigned long bad[] = {
+		TACET_TAG(INIT_PUBLISH, 4),          /* no capability to publish */
+		TACET_TAG_CAP(INIT_PUBLISH, 3, 9),   /* a word too few */
+		TACET_TAG_CAP(INIT_PUBLISH, 0, 9),
+		TACET_TAG_CAP(INIT_PUBLISH, 5, 9),   /* a word too many */
+		TACET_TAG_CAP(INIT_LOOKUP, 4, 9),    /* a capability where none is expected */
+		TACET_TAG(INIT_LOOKUP, 3),
+		TACET_TAG_CAP(INIT_GRANT, 4, 9),
+		TACET_TAG(INIT_GRANT, 1),
+		TACET_TAG(INIT_EXIT, 0),
+		TACET_TAG_CAP(INIT_EXIT, 1, 9),
+		TACET_TAG(INIT_POWEROFF, 2),         /* its optional word, and one more */
+		TACET_TAG_CAP(INIT_POWEROFF, 0, 9),
+		TACET_TAG(INIT_SERVICE_SYNC, 1),
+		TACET_TAG(0, 4),                     /* labels init has not */
+		TACET_TAG(INIT_GRANT + 1, 4),
+	};
+	unsigned long label;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		reset();
+		label = 1;
+		assert_int_equal(init_raw(bad[i], &label), -TACET_EINVAL);
+		assert_int_equal(label, 0);
+		if (calls)
+			fail_msg("init message %zu (tag %#lx) reached a handler", i, bad[i]);
+	}
+}
+
+static void test_init_well_formed(void **state)
+{
+	uint64_t instance = 0, arg[3] = { 0 };
+	unsigned long label;
+
+	(void)state;
+	reset();
+	/* a raw power-off without its status word reaches the handler (its refusal is init's) */
+	seen[0] = 7;
+	assert_int_equal(init_raw(TACET_TAG(INIT_POWEROFF, 0), &label), -TACET_EPERM);
+	assert_int_equal(seen[0], 0);
+	assert_int_equal(init_raw(TACET_TAG(INIT_POWEROFF, 1), &label), -TACET_EPERM);
+	assert_true(seen[0] == ~0ull);
+	assert_int_equal(calls, 2);
+	/* the stubs lib's names.c calls, through the dispatch and back */
+	assert_int_equal(init_call_publish(EP_INIT, 1, 2, 3, 4, 21), 0);
+	assert_int_equal(seen[3], 4);
+	assert_int_equal(seen_cap, RECV_SLOT);
+	assert_int_equal(init_call_lookup(EP_INIT, 0x6e, 0, 0, 40, &instance), 0);
+	assert_int_equal(seen[3], 40);
+	assert_int_equal(instance, 5);
+	instance = 9;
+	assert_int_equal(init_call_lookup(EP_INIT, 0, 0, 0, 40, &instance), -TACET_ENOENT);
+	assert_int_equal(instance, 9);
+	assert_int_equal(init_call_grant(EP_INIT, 2, 0x6b6c62, 0, 0, &arg[0], &arg[1], &arg[2]), 0);
+	assert_int_equal(seen[0], 2);
+	assert_int_equal(seen[1], 0x6b6c62);
+	assert_int_equal(arg[2], 0x63);
+	assert_int_equal(init_call_exit(EP_INIT, 3), 0);
+	assert_int_equal(seen[0], 3);
+	assert_int_equal(init_call_sync(EP_INIT), 0);
+	assert_int_equal(calls, 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +390,8 @@ int main(void)
 		cmocka_unit_test(test_stubs_round_trip),
 		cmocka_unit_test(test_stub_error_leaves_outs),
 		cmocka_unit_test(test_error_label),
+		cmocka_unit_test(test_init_hostile_refused_unhandled),
+		cmocka_unit_test(test_init_well_formed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

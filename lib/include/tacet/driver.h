@@ -29,6 +29,7 @@
 #include <tacet/bootinfo.h>
 #include <tacet/syscall.h>
 #include <tacet/service.h>
+#include <tacet/slot.h>
 
 /* --- MMIO ------------------------------------------------------------------------------------
  * Device registers are mapped uncached and strongly ordered among themselves by the platform
@@ -99,16 +100,7 @@ static inline void wmb(void)
 	__asm__ volatile("fence ow,ow" ::: "memory");
 }
 
-/* --- capability slots ------------------------------------------------------------------------
- * An empty slot from lib's range (TACET_CHILD_LIB_SLOTS..127, 32 slots), or -TACET_ENOMEM when
- * all are in use. tacet_slot_free deletes whatever the slot holds and makes it free again. The
- * kit's own calls take their slots here too. */
-long tacet_slot_alloc(void);
-void tacet_slot_free(unsigned long slot);
-/* Add the server's own slots first..first+count-1 (from TACET_CHILD_FIRST_FREE up, below the
- * devices' TACET_CHILD_DEVICE_SLOTS) to the pool, handed out after lib's range: for a server
- * that keeps many capabilities of its clients and hard-codes none of those slots. */
-void tacet_slot_pool_add(unsigned long first, unsigned long count);
+/* --- capability slots: <tacet/slot.h> -------------------------------------------------------- */
 
 /* --- the address space -----------------------------------------------------------------------
  * A page-aligned range of `pages` free virtual pages in lib's region (TACET_VA_BASE up to

@@ -41,7 +41,7 @@
  *       Reply w0: 0, -TACET_ENOENT (not published yet), or the error of the copy (e.g.
  *       -TACET_EEXIST if dst is in use); w1: the publisher's instance (0 its first start, k
  *       after k restarts), so that a client that reconnects knows it reached a new one.
- *   INIT_POWEROFF (status): power the machine off now (the shell's `poweroff`), with status 0
+ *   INIT_POWEROFF (status): power the machine off now (status may be left out: 0) (the shell's `poweroff`), with status 0
  *       (success) or not. Only a server whose init.run= entry starts with `^` may
  *       (`^uart=console:ns16550a`): then there is no reply. Anyone else's is refused: reply w0
  *       -TACET_EPERM, and the machine runs on. (A run whose servers have all finished powers off
@@ -54,7 +54,11 @@
  *       -TACET_EPERM (the caller is not serving that name), -TACET_EINVAL (no such badge),
  *       -TACET_ERANGE (the arg, or the entry's grants, too long: what they say is unknown).
  *       lib: tacet_grant(). E.g. `blkwriter@1[blk=0-199]`: blk gives it sectors 0 to 199.
- * lib/ wraps these as tacet_publish(), tacet_lookup(), tacet_poweroff() and tacet_grant().
+ * A call of another shape (its words' count, a capability where none is expected or none with
+ * INIT_PUBLISH) or label is refused with -TACET_EINVAL before init looks at it. The description
+ * is lib/proto/init.proto: the client stubs (<tacet/init_client.h>) and init's dispatch come
+ * from it. lib/ wraps these as tacet_publish(), tacet_lookup(), tacet_poweroff() and
+ * tacet_grant().
  * init answers them all with a thread at priority 90 on its hart (init.service_priority=),
  * below the drivers, whoever calls: they are not urgent; look up what a server uses at its
  * start (docs/userspace.md, "init's two threads"; who may publish what, and power off:
@@ -100,6 +104,8 @@ enum tacet_init_label {
 	INIT_LOOKUP = 3,
 	INIT_POWEROFF = 4,
 	INIT_GRANT = 5,
+	INIT_SERVICE_SYNC = 0x100, /* init's own: its supervisor's call, unbadged (any server's is
+				    * refused); answered once every end signalled before it is taken */
 };
 
 #define TACET_NAME_WORDS 3 /* a published name: up to 23 bytes and a NUL in three words */

@@ -23,6 +23,9 @@ struct tacet_device;
  * receives again, so a handler must not block for long: everything else waits meanwhile (its
  * interrupts too). A handler may wait for the device itself (tacet_device_wait); after it, the
  * loop makes any ack still owed and hands `event` whatever events the waits left.
+ * A handler whose caller must get no reply at all (init's granted power-off) sets s->no_reply.
+ * A service without a device may bind a notification of its own to the thread: its bits go to
+ * s->notified (after the session table's, if any).
  * A server that the console server calls (the shell's commands) must not print through the
  * console from its handlers: the console is blocked in that call, and the two would deadlock. */
 struct tacet_service {
@@ -35,6 +38,9 @@ struct tacet_service {
 	struct tacet_sessions *sessions; /* the server's session table, if it keeps one: the
 					  * loop hands it the notification's bits first */
 	void (*event)(struct tacet_device *dev, long ev); /* the loop's: run's event */
+	void (*notified)(struct tacet_service *s, unsigned long bits); /* without a device: the
+						* bound notification's bits; NULL: none */
+	int no_reply;            /* a handler's: the caller gets no reply (the loop clears it) */
 };
 
 /* Create the endpoint, bind dev's notification (if dev) to the calling thread, and publish the

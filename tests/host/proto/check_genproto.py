@@ -28,6 +28,9 @@ BAD = {
     "an unknown statement": "protocol p\nopp a A () -> ()\n",
     "a bad argument": "protocol p\nop a A (x y) -> ()\n",
     "no reply": "protocol p\nop a A ()\n",
+    "a required word after an optional one": "protocol p\nop a A (x?, y) -> ()\n",
+    "an optional reply word": "protocol p\nop a A () -> (status, x?)\n",
+    "a capability named as the stub's endpoint": "protocol p\nop a A (cap ep) -> ()\n",
 }
 
 
