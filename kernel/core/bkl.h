@@ -71,7 +71,7 @@ static inline __attribute__((always_inline)) int bkl_contended(void)
  * this hart or another hart waits for the BKL, hand the lock to the first waiter, take the
  * interrupts (their top halves run now), and queue for the BKL again. So a hold lasts at most
  * BKL_YIELD_AFTER plus one step of the work, and a long teardown hands the lock over that
- * often, not at every step. Issue 16 bounds a hold at 5,000 instructions: half of it here,
+ * often, not at every step. A hold is bounded at 5,000 instructions: half of it here,
  * and every step between two points is at most the other half (2,500: a page zeroed, copied
  * or mapped with its tables, a table page of an ended process freed). Out of line. */
 #define BKL_YIELD_AFTER 2500

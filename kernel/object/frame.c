@@ -7,7 +7,7 @@
  *
  * FRAME_NEW zeroes its pages one at a time, with a preemption point between two
  * (preempt_point, core/preempt.h): a 256-page frame is 1 MiB to zero, about 180,000 instructions,
- * and no kernel entry may hold the BKL that long (issue 16). Its caller sees one call. At a
+ * and no kernel entry may hold the BKL that long (core/bkl.h). Its caller sees one call. At a
  * point the lock may be let go and anything may happen meanwhile; what the call keeps across
  * one, and why it is still there after:
  *  - the frame: made whole before the first page is zeroed (its pages and its object charged

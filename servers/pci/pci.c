@@ -46,7 +46,7 @@
  * cannot know device registers): so an interrupt its previous driver left never reaches the
  * next one, and a transfer it left writes nothing when it ends.
  *
- * Reset and the DMA quarantine (issue 17): a driver's DMA frames are pinned to its BAR0 frame,
+ * Reset and the DMA quarantine: a driver's DMA frames are pinned to its BAR0 frame,
  * a part of the window (kernel/object/frame.c), and those it still held when it ended wait in
  * the window's quarantine, out of the pool. At the release, once bus mastering is off, a
  * function that has a function-level reset (FLR in its PCI Express capability's Device
