@@ -349,8 +349,8 @@ void process_reap(struct process *p)
 			reaper_end_first(&p->obj);
 		return;
 	}
-	/* one thread a step of the reaper, oldest first, with a preemption point between two (a
-	 * process of 100,001 threads was 58 million instructions in one step): the end takes its
+	/* one thread a step of the reaper, oldest first, with a preemption point between two (one
+	 * step for 100,001 threads would be 58 million instructions): the end takes its
 	 * thread off the list and the last one ends p (process_end); while threads are left p goes
 	 * back to the head of the queue (its reference with it), so ends are reported in the
 	 * order they were before. A thread of p still running elsewhere may make more meanwhile,
