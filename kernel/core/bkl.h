@@ -1,22 +1,12 @@
-/* bkl.h: the big kernel lock (BKL). Like seL4 on SMP, one lock serialises every kernel entry
- * that touches kernel objects (system calls, faults, interrupts' top halves, the scheduler).
- * The kernel is non-preemptible and its entries are short (work a user sizes has preemption
- * points: bkl_yield), so one lock is simple and, for a handful of harts, cheap. A hart takes it
- * at entry from user mode (core/entry.c) or in the idle wait's handlers, and drops it just
- * before returning to user mode or idling. It is the outermost lock (spinlock.h gives the
- * order).
- *
- * The lock word names its holder: a compare-and-swap from 0 (free) puts the hart's bkl_token
- * (its id + 1) in it (the uncontended entry: lr/sc, one instruction more than a test-and-set's
- * swap, one store less: no separate owner to write or clear). A hart that finds it
- * taken joins a queue (bkl.c): waiters go in in the order they came, only the queue's head may
- * take the lock, and a head that has waited BKL_STARVE cycles becomes the heir, to whom the
- * next release hands the lock directly. So a hart arriving while the lock is free may go in
- * before the head (it keeps harts whose host CPU runs something else from stalling everyone:
- * QEMU runs more harts than the host has CPUs), but never for long: a waiter waits at most for
- * the waiters ahead of it, each at most BKL_STARVE plus two holds. Waiters spin briefly, then
- * sleep in wfi; the release wakes the head (a sleeping waiter leaves its CPU to the holder; under
- * -icount QEMU runs one hart at a time, and a spinning one would burn the holder's time). */
+/* bkl.h: the big kernel lock (BKL): one lock serialises every kernel entry that touches kernel
+ * objects (system calls, faults, interrupts' top halves, the scheduler), as seL4 on SMP. A hart
+ * takes it at entry from user mode (core/entry.c) or in the idle wait's handlers and drops it
+ * just before returning to user mode or idling; it is the outermost lock (spinlock.h gives the
+ * order). The word holds the holder's bkl_token (its id + 1), taken by a compare-and-swap from 0;
+ * a hart that finds it taken queues in arrival order (bkl.c), spins briefly, then sleeps in wfi
+ * until the release wakes it; a head that has waited BKL_STARVE cycles becomes the heir, to whom
+ * the next release hands the lock, so a waiter waits at most for those ahead of it, each at most
+ * BKL_STARVE plus two holds. docs/foundation.md, "The big kernel lock", gives the reasons. */
 #ifndef KERNEL_CORE_BKL_H
 #define KERNEL_CORE_BKL_H
 
@@ -71,7 +61,7 @@ static inline __attribute__((always_inline)) int bkl_contended(void)
  * this hart or another hart waits for the BKL, hand the lock to the first waiter, take the
  * interrupts (their top halves run now), and queue for the BKL again. So a hold lasts at most
  * BKL_YIELD_AFTER plus one step of the work, and a long teardown hands the lock over that
- * often, not at every step. Issue 16 bounds a hold at 5,000 instructions: half of it here,
+ * often, not at every step. A hold is bounded at 5,000 instructions: half of it here,
  * and every step between two points is at most the other half (2,500: a page zeroed, copied
  * or mapped with its tables, a table page of an ended process freed). Out of line. */
 #define BKL_YIELD_AFTER 2500

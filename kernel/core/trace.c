@@ -1,23 +1,13 @@
-/* trace.c: owns the kernel's event trace: one ring of struct tacet_trace_event per hart
- * (<tacet/trace.h>), made at boot when the boot argument trace=on asks (TRACE_RING_PAGES pages
- * a hart from the page pool, kept for ever), and the switch that turns every trace site
- * (trace.h) from a nop into a call. Without trace=on there are no rings, and the sites stay
- * nops (one instruction each; docs/tracing.md names the cost on each benchmarked path).
- *
- * A ring stops when full: its first events are kept, the rest counted as dropped.
- *
- * Also the trace authority, the object of TACET_CAP_TRACE capabilities: starting, stopping and
- * reading the trace (syscall.c) and another line's timing (irq_stats.c) need one.
- *
- * Locking: a hart's ring is written only by that hart, in trace_record(), with interrupts
- * masked (every site is masked: trap paths, the scheduler, the BKL's wait), so it needs no
- * lock: the event is written, then the count is published with a release store. It is read by
- * any hart under the BKL (trace_info, for TACET_INFO_TRACE), which reads the count with an
- * acquire load and copies only the events before it. `recording` is written under the BKL
- * (trace_control, TACET_SYS_TRACE) and read by the recording harts without it: an event a hart
- * had begun to record as recording stopped may still land after the stop. Everything else
- * (the rings' addresses, their capacity, the clock pair at boot) is written once, at boot,
- * before any other hart runs. */
+/* trace.c: the kernel's event trace (docs/tracing.md): one ring of struct tacet_trace_event per
+ * hart (<tacet/trace.h>; made at boot only if the boot argument trace=on asks, kept for ever; a
+ * full ring keeps its first events and counts the rest as dropped), the switch that turns every
+ * trace site (trace.h) from a nop into a call, and the trace authority (TACET_CAP_TRACE), which
+ * syscall.c (TRACE, INFO_TRACE) and irq_stats.c (another line's timing) ask for.
+ * Locking: a hart's ring is written only by that hart, in trace_record(), with interrupts masked,
+ * the count published with a release store; any hart reads it under the BKL (trace_info), the
+ * count with an acquire load. `recording` is written under the BKL (trace_control) and read
+ * without it (an event begun as recording stopped may land after the stop). The rest is written
+ * once at boot, before any other hart runs. */
 #include "core/trace.h"
 #include "arch.h"
 #include "core/console.h"

@@ -65,10 +65,10 @@ _Static_assert(PAGE_POOL_RUN_MAX == 1 << PAGE_POOL_MAX_ORDER, "a run is one bloc
  * whole chunks only; anything smaller (a page, a run of up to 128 pages) comes from a small
  * chunk's free block, else from a whole chunk, which becomes small, and only when neither has
  * one from a big chunk's (what a big run left free). Per order below the highest, the range
- * keeps a tree for each class. Why: mixed, a 129-page run broke a whole chunk, a single page
- * then came from the 127 it left free (the smallest block), and the run went back: a chunk
- * held by one page. Repeated, 122 pages held one in each MiB of 128 MiB and no 1 MiB run was
- * left for a driver's DMA. Kept apart, a chunk turns small only when no small chunk has a free
+ * keeps a tree for each class. Why: mixed, a 129-page run would break a whole chunk, a single
+ * page then come from the 127 it left free (the smallest block), and the run go back: a chunk
+ * held by one page. Repeated, 122 pages would hold one in each MiB of 128 MiB and leave no 1 MiB
+ * run for a driver's DMA. Kept apart, a chunk turns small only when no small chunk has a free
  * block of the order asked for, so scattering pages one a chunk takes holding the chunks
  * already small full first: what a server can deny is about what it holds.
  *

@@ -40,7 +40,7 @@ void endpoint_unwatch(struct notification *n)
 /* Up to ENDPOINT_WATCH_STEP of an ended endpoint's watchers signalled; true when none is left.
  * A user decides how many notifications watch one endpoint (a notification each, each in a
  * slot of some process: children multiply the slots), so they are told a bounded step at a
- * time, as the reaper runs (issue 16's bound on a BKL hold). */
+ * time, as the reaper runs (no BKL hold may pass 5,000 instructions: core/bkl.h). */
 static bool signal_watchers(struct endpoint *ep)
 {
 	for (unsigned int i = 0; i < ENDPOINT_WATCH_STEP && !list_empty(&ep->watchers); i++) {

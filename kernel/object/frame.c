@@ -1,39 +1,9 @@
-/* frame.c: frame objects. RAM frames own their pages (one physically contiguous run, from
- * page_alloc_run), charged (like the object) to the account that asked for them; BKL held. A
- * derived frame holds a reference to the root frame whose pages it names, whatever it was
- * derived from: derivation is always one level deep. A RAM frame pinned for DMA holds a
- * reference to the device frame it is pinned to, a root or a derived one (the DMA quarantine,
- * below). Also FRAME_NEW, FRAME_DERIVE, FRAME_PIN, FRAME_UNPIN and DEVICE_RELEASE.
- *
- * FRAME_NEW zeroes its pages one at a time, with a preemption point between two
- * (preempt_point, core/preempt.h): a 256-page frame is 1 MiB to zero, about 180,000 instructions,
- * and no kernel entry may hold the BKL that long (issue 16). Its caller sees one call. At a
- * point the lock may be let go and anything may happen meanwhile; what the call keeps across
- * one, and why it is still there after:
- *  - the frame: made whole before the first page is zeroed (its pages and its object charged
- *    to the caller's account then, so the budget is never passed, whatever else the account
- *    takes or gives back meanwhile), and known to no one but the call (no capability, no
- *    reference; its pages are out of the pool) until it is installed, wholly zeroed: nobody
- *    can see, map or free it half-way;
- *  - the account: the frame object holds a reference to it (kobj_new), so it outlives the call
- *    whatever becomes of the process;
- *  - the calling thread t: this hart's current thread, whose alive reference only this hart's
- *    scheduler drops, once t is off the hart (thread_reap, sched.c): so t stays allocated, and
- *    t->proc with it (t's reference), though another hart may end t (TACET_THREAD_DEAD) and,
- *    with its last thread, its process, whose cspace then goes (release_begin).
- * Nothing else: no slot or cspace pointer is kept across a point. After each one the call
- * looks again: t dead (as entry.c's TACET_THREAD_DEAD checks) ends it with nothing answered;
- * t alive means its process has a live thread, so it has not ended and its cspace is there,
- * where the slot is looked up anew: filled meanwhile, the call fails as its decode would have
- * (TACET_EEXIST). Either way the frame is destroyed there, pages and charge given back:
- * nothing leaks, nobody saw it. The point does not run the reaper's queue (sched_reap_point
- * would take a dead caller off its hart and drop its last reference under the call): a
- * teardown another hart left half-way is finished when the call returns (syscall_dispatch).
- * Where a thread more urgent than the caller is ready on this hart after a point, the call
- * waits for it (syscall_hold_back): the frame and the pages zeroed so far are kept in the
- * thread (held_frame, held_zeroed; still known to no one, ended with the thread by
- * thread_reap), and TACET_SYS_RESUME goes on with them (frame_new_go_on), looking again first
- * as after any point. */
+/* frame.c: frame objects and the calls on them (FRAME_NEW, FRAME_DERIVE, FRAME_PIN, FRAME_UNPIN,
+ * DEVICE_RELEASE). A RAM frame owns one physically contiguous run of pages (page_alloc_run),
+ * charged like its object to the account that asked; a derived frame holds a reference to the
+ * root frame whose pages it names (derivation is one level deep); a RAM frame pinned for DMA
+ * holds one to the device frame it is pinned to (the DMA quarantine, below). BKL held. Called
+ * from the system call table, kobj.c (an object's end), rootserver.c and thread.c. */
 #include "object/frame.h"
 #include "core/preempt.h"
 #include "core/syscall.h"
@@ -214,9 +184,39 @@ static struct cap *frame_new_recheck(struct thread *t, unsigned long slot, long 
 	return cap_empty_slot(t->proc->cspace, slot, err); /* t alive: its process too */
 }
 
+/* FRAME_NEW zeroes its pages one at a time, with a preemption point between two
+ * (preempt_point, core/preempt.h): a 256-page frame is 1 MiB to zero, about 180,000 instructions,
+ * and no kernel entry may hold the BKL that long (core/bkl.h). Its caller sees one call. At a
+ * point the lock may be let go and anything may happen meanwhile; what the call keeps across
+ * one, and why it is still there after:
+ *  - the frame: made whole before the first page is zeroed (its pages and its object charged
+ *    to the caller's account then, so the budget is never passed, whatever else the account
+ *    takes or gives back meanwhile), and known to no one but the call (no capability, no
+ *    reference; its pages are out of the pool) until it is installed, wholly zeroed: nobody
+ *    can see, map or free it half-way;
+ *  - the account: the frame object holds a reference to it (kobj_new), so it outlives the call
+ *    whatever becomes of the process;
+ *  - the calling thread t: this hart's current thread, whose alive reference only this hart's
+ *    scheduler drops, once t is off the hart (thread_reap, sched.c): so t stays allocated, and
+ *    t->proc with it (t's reference), though another hart may end t (TACET_THREAD_DEAD) and,
+ *    with its last thread, its process, whose cspace then goes (release_begin).
+ * Nothing else: no slot or cspace pointer is kept across a point. After each one the call
+ * looks again: t dead (as entry.c's TACET_THREAD_DEAD checks) ends it with nothing answered;
+ * t alive means its process has a live thread, so it has not ended and its cspace is there,
+ * where the slot is looked up anew: filled meanwhile, the call fails as its decode would have
+ * (TACET_EEXIST). Either way the frame is destroyed there, pages and charge given back:
+ * nothing leaks, nobody saw it. The point does not run the reaper's queue (sched_reap_point
+ * would take a dead caller off its hart and drop its last reference under the call): a
+ * teardown another hart left half-way is finished when the call returns (syscall_dispatch).
+ * Where a thread more urgent than the caller is ready on this hart after a point, the call
+ * waits for it (syscall_hold_back): the frame and the pages zeroed so far are kept in the
+ * thread (held_frame, held_zeroed; still known to no one, ended with the thread by
+ * thread_reap), and TACET_SYS_RESUME goes on with them (frame_new_go_on), looking again first
+ * as after any point. */
+
 /* FRAME_NEW's zeroing of f from page i on, then its capability in dst (t's a0 slot, looked up
  * again after every point: NULL until then when i > 0), with a point between two pages, after
- * which the call looks again (the header says why) and, if a thread more urgent than t is
+ * which the call looks again (above) and, if a thread more urgent than t is
  * ready on this hart, waits for it (syscall_hold_back: f and i kept in t, f ended with t if t
  * ends meanwhile, thread_reap; frame_new_go_on goes on). */
 static void frame_zero_from(struct thread *t, struct frame *f, unsigned long i, struct cap *dst)

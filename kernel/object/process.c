@@ -6,7 +6,7 @@
  * through the reaper's queue (reaper.h).
  *
  * MAP maps its frame a page at a time, with a preemption point between two (preempt_point,
- * core/preempt.h: 256 pages are about 35,000 instructions; issue 16). At a point the lock may be
+ * core/preempt.h: 256 pages are about 35,000 instructions). At a point the lock may be
  * let go and anything may happen meanwhile. The call keeps across one only what it holds a
  * reference to: the frame (the mapping's reference, taken first: deleting its capability
  * meanwhile frees nothing) and the process p mapped into (the call's own reference, so p and
@@ -272,8 +272,8 @@ static void release_begin(struct process *p)
 #define RELEASE_STEP 4
 
 /* One step of giving back what an ended process held, each bounded whatever the process made
- * (issue 16: a process of 30,000 one-page mappings, or of sparse mappings with 1,000 table
- * pages, was one step of millions of instructions): up to RELEASE_STEP of its children queued
+ * (a process of 30,000 one-page mappings, or of sparse mappings with 1,000 table pages, would
+ * otherwise be one step of millions of instructions): up to RELEASE_STEP of its children queued
  * to end (each after p, in the order they were made), its endpoints ended (their clients learn
  * it is gone), its mappings' records and frames' references dropped (no hart runs on its
  * tables since the shootdown), then a table page (arch_aspace_free_step), then
@@ -349,8 +349,8 @@ void process_reap(struct process *p)
 			reaper_end_first(&p->obj);
 		return;
 	}
-	/* one thread a step of the reaper, oldest first, with a preemption point between two (a
-	 * process of 100,001 threads was 58 million instructions in one step): the end takes its
+	/* one thread a step of the reaper, oldest first, with a preemption point between two (one
+	 * step for 100,001 threads would be 58 million instructions): the end takes its
 	 * thread off the list and the last one ends p (process_reap_start); while threads are left p goes
 	 * back to the head of the queue (its reference with it), so ends are reported in the
 	 * order they were before. A thread of p still running elsewhere may make more meanwhile,
@@ -525,7 +525,7 @@ static long decode_process_new(struct thread *t, struct cap **dst, struct cap **
 
 /* (slot, fault endpoint or 0, name, budget in pages or 0: the caller's account, same_as: a
  * process whose account it shares, or 0). Sharing is how a supervisor restarts a server
- * without laundering its memory (issue 17): what the dead instances made and gave away stays
+ * without laundering its memory: what the dead instances made and gave away stays
  * charged to the one account, so the new instance has only what is left of the budget. */
 void sys_process_new(struct thread *t)
 {

@@ -1,22 +1,11 @@
 /* ktest_masked.c: the in-kernel half of the masked-vs-threaded experiment (docs/interrupts.md,
- * "Masked, windowed or threaded"; the threaded half is servers/bench/irq_prio.c), run by
- * `make bench` under -icount as test=irq_masked:
- *   cases 1 and 2: device A's fast handler runs ~20,000 instructions (tacet_bench_work) and, as
- *       it starts, raises device B, whose fast handler notes when it runs. B's latency is from
- *       that edu write to B's handler's first instruction (irq_masked_b_latency,
- *       irq_window_b_latency), A's length from its handler's first instruction to its last
- *       (irq_a_handler_length). In case 1 A runs masked (IRQF_DISABLED semantics, what every
- *       handler gets): B waits for A, so its latency is at least A's length, which the test
- *       asserts. In case 2 A opens the window first (irq_enable_in_hardirq): B nests into A,
- *       well within A's length (asserted too).
- *   depth: 8 lines pending at once, each line's handler opening the window: each nests into the
- *       last, the 8th is refused the window (IRQ_NEST_MAX); the interrupt stack used at that
- *       depth is irq_nest8_stack_bytes. virt's PCI host has 4 INTx lines, so 4 edus give 4
- *       lines; the other 4 are devices a test can make interrupt at once: the console UART
- *       (transmitter-empty interrupt enabled), the goldfish RTC (an alarm in the past) and two
- *       virtio-rng devices (a request for 16 bytes on a one-entry queue).
- * Everything runs on the boot hart from its idle wait, before user space, as ktest_edu.c's
- * tests do (the handlers are the kernel's, no server); it powers off at the end. */
+ * "Masked, windowed or threaded", says what each case measures and asserts; the threaded half is
+ * servers/bench/irq_prio.c), run by `make bench` under -icount as test=irq_masked: cases 1 and 2
+ * time device B's fast handler behind device A's ~20,000-instruction one, A masked (B waits for
+ * A) then with the window open (B nests into A); `depth` raises 8 lines at once, each handler
+ * opening the window, and reads the interrupt stack used at IRQ_NEST_MAX (4 edus, the console
+ * UART, the goldfish RTC and two virtio-rng devices). Everything runs on the boot hart from its
+ * idle wait, before user space (the handlers are the kernel's); it powers off at the end. */
 #ifndef CONFIG_KTEST
 #error "kernel/test is built into the test kernel only (make test-kernel: -DCONFIG_KTEST)"
 #endif

@@ -1,13 +1,12 @@
 /* frame.c: the bench_frame server: a 256-page FRAME_NEW (TACET_FRAME_MAX_PAGES, 1 MiB of zeroed
- * contiguous RAM) and the CAP_DELETE that frees it, then the MAP and UNMAP of such a frame,
- * each timed from user mode (rdcycle; call; rdcycle, less the overhead); then the longest BKL
- * hold its hart has seen over all of them (TACET_INFO_HART's bkl_hold_max: the longest stretch
- * without a point where the lock would have been let go; issue 16 aims at 5,000
- * instructions). Last, the end of a process that a user made costly to end: 1,024 mappings of
- * one page, each 2 MiB from the next (a page-table page each), ended by deleting its only
- * capability (process_end_1024: that CAP_DELETE, the reaper's steps included). Run alone on
- * hart 1 (the other hart waits), so that hart's holds are these calls' and the figures are
- * deterministic under -icount. */
+ * contiguous RAM) and the CAP_DELETE that frees it, then the MAP and UNMAP of such a frame, each
+ * timed from user mode (rdcycle; call; rdcycle, less the overhead); then the longest BKL hold its
+ * hart has seen over all of them (TACET_INFO_HART's bkl_hold_max: the longest stretch without a
+ * point where the lock would have been let go; the bound is 5,000 instructions, core/bkl.h). Last,
+ * the end of a process that a user made costly to end: 1,024 mappings of one page, each 2 MiB from
+ * the next (a page-table page each), ended by deleting its only capability (process_end_1024: that
+ * CAP_DELETE, the reaper's steps included). Run alone on hart 1 (the other hart waits), so that
+ * hart's holds are these calls' and the figures are deterministic under -icount. */
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>

@@ -1,13 +1,13 @@
-/* framewake.c: the bench_framewake server: how late a top-priority thread's timer wakes it on
- * a hart where a lower-priority thread makes 256-page frames (FRAME_NEW: 1 MiB zeroed, about
- * 180,000 instructions) back to back. The timer's interrupt comes in the middle of a
- * FRAME_NEW; a preemption point inside the call takes it and holds the call back for the
- * more urgent thread (issue 16), which must run within issue 16's same-hart bound (10,000
- * instructions), not when the frame is done. Each sample is the wake-up's lateness: the time
- * the woken thread reads less its deadline, in ns of virtual time (instructions under
- * -icount shift=0), at a resolution of one timebase tick (100 ns on virt). The deadlines fall
- * at FRAME_SAMPLES different places in the maker's loop. Run as init.run=bench_framewake@1/200:
- * main at priority 200, the maker at 100, both on hart 1. */
+/* framewake.c: the bench_framewake server: how late a top-priority thread's timer wakes it on a
+ * hart where a lower-priority thread makes 256-page frames (FRAME_NEW: 1 MiB zeroed, about 180,000
+ * instructions) back to back. The timer's interrupt comes in the middle of a FRAME_NEW; a
+ * preemption point inside the call takes it and holds the call back for the more urgent thread,
+ * which must run within the same-hart bound (10,000 instructions: docs/benchmarks.md, "The tail
+ * under stress"), not when the frame is done. Each sample is the wake-up's lateness: the time the
+ * woken thread reads less its deadline, in ns of virtual time (instructions under -icount shift=0),
+ * at a resolution of one timebase tick (100 ns on virt). The deadlines fall at FRAME_SAMPLES
+ * different places in the maker's loop. Run as init.run=bench_framewake@1/200: main at priority
+ * 200, the maker at 100, both on hart 1. */
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/driver.h>

@@ -53,7 +53,7 @@ SERVERS += bench_frame
 SERVER_SRCS_bench_frame := servers/bench/frame.c $(BENCH_COMMON)
 
 # bench_framewake: a top-priority thread's timer lateness while a lower one on its hart makes
-# 256-page frames (the same-hart bound inside FRAME_NEW, issue 16).
+# 256-page frames (the same-hart bound, 10,000 instructions, holds inside FRAME_NEW).
 SERVERS += bench_framewake
 SERVER_SRCS_bench_framewake := servers/bench/framewake.c $(BENCH_COMMON)
 
@@ -76,9 +76,9 @@ SERVER_SRCS_stress_ipc := servers/bench/stress_ipc.c $(STRESS_COMMON) $(BENCH_CO
 SERVER_SRCS_stress_fuzz := servers/bench/stress_fuzz.c servers/fuzz/fuzz.c $(STRESS_COMMON)
 SERVER_SRCS_stress_procs := servers/bench/stress_procs.c servers/tests/chains.c $(STRESS_COMMON)
 
-# The scaling curves (issue 18; scale.h): the same-hart raise to the driver with 1..64 servers
-# bound to lines and asleep, the IPC round trip with 1..64 server processes, the arming of a
-# notification timer with 1..1,000 armed.
+# The scaling curves (a path's cost must not grow with what the machine holds; scale.h): the
+# same-hart raise to the driver with 1..64 servers bound to lines and asleep, the IPC round trip
+# with 1..64 server processes, the arming of a notification timer with 1..1,000 armed.
 BENCH_SCALE := servers/bench/scale.c $(BENCH_COMMON)
 SERVERS += bench_irq_scale bench_ipc_scale bench_timer_scale
 SERVER_SRCS_bench_irq_scale := servers/bench/scale_irq.c servers/bench/irq.c servers/edu/edu_dev.c \

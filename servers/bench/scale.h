@@ -1,5 +1,5 @@
-/* scale.h: what the scaling benchmarks share (issue 18: a path's cost must not grow with what
- * else the machine holds): children that sleep or serve, made from one code page, and a keeper
+/* scale.h: what the scaling benchmarks share (a path's cost must not grow with what else
+ * the machine holds): children that sleep or serve, made from one code page, and a keeper
  * of the capabilities that keep them (or any other object) alive without filling the
  * benchmark's own 128 slots.
  *

@@ -1,6 +1,6 @@
 /* scale_ipc.c: the bench_ipc_scale server: the IPC round trip (as ipc_call_reply_same_hart:
  * rdcycle; tacet_call(); rdcycle, an empty message) with 1, 4, 16 and 64 server processes on
- * its hart (issue 18: nothing on the path may walk all processes or threads). Each server is a
+ * its hart (nothing on the path may walk all processes or threads). Each server is a
  * child of its own (scale.h, SCALE_SERVE: RECV, then REPLY_RECV for ever on its own endpoint)
  * at this thread's priority; the calls go to the first one made, the others sleep in RECV.
  * Reports scale_ipc_N for each N. Start it with ^ (it powers off): ^bench_ipc_scale@1. */

@@ -1,6 +1,6 @@
 /* scale_irq.c: the bench_irq_scale server: an edu interrupt's raise to its driver on the same
  * hart (as irq_raise_to_server_same_hart, bench_irq_path) with 1, 4, 16 and 64 servers, each
- * bound to a line of its own while lines last, all but the measured driver asleep (issue 18:
+ * bound to a line of its own while lines last, all but the measured driver asleep (the rule:
  * nothing on the path may walk all lines or all threads). Each sleeping server is a child of
  * its own on this hart (scale.h, SCALE_SLEEP: it waits for ever on a notification); this
  * process binds the line to that notification. The lines are the devices init gives it (start it

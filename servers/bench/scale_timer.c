@@ -1,6 +1,6 @@
 /* scale_timer.c: the bench_timer_scale server: the cost of arming a notification timer
  * (rdcycle; tacet_timer_set(); rdcycle) with 1, 4, 16, 64, 256 and 1,000 timers armed on its
- * hart (issue 18: arming must not walk the armed timers). The timer armed in each sample has
+ * hart (arming must not walk the armed timers). The timer armed in each sample has
  * the latest deadline of all, and is armed again at that deadline each time: the worst case of
  * a list kept in deadline order, whose unlink and insert would both walk past every other
  * timer. The others are armed far ahead (none expires before the power-off), each on a

@@ -1,5 +1,5 @@
-/* stress.h: the stress benchmarks (issue 16: the tail of interrupt delivery, measured while
- * other harts work the kernel hard). bench_stress (stress_bench.c) measures an edu interrupt's
+/* stress.h: the stress benchmarks (the tail of interrupt delivery, measured while other harts
+ * work the kernel hard). bench_stress (stress_bench.c) measures an edu interrupt's
  * raise to its driver thread on the last hart, the line on that hart (same hart) and on hart
  * STRESS_LINE_HART (cross hart), while one stressor server on each other hart (4 harts:
  * init.run=stress_NAME=stress.1@1,stress_NAME=stress.2@2,^bench_stress=stress.done@3/200; 8

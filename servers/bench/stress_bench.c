@@ -1,5 +1,5 @@
-/* stress_bench.c: the bench_stress server: the tail of interrupt delivery under stress (issue
- * 16; the protocol with the stressors and the harts' roles are in stress.h). Start it on the
+/* stress_bench.c: the bench_stress server: the tail of interrupt delivery under stress (the
+ * protocol with the stressors and the harts' roles are in stress.h). Start it on the
  * last hart at priority IRQ_PRIO_MAIN, with the PCI server, an edu device and one stressor on
  * each hart but 0 and its own (4 harts: init.run=pci:...,stress_NAME=stress.1@1,
  * stress_NAME=stress.2@2,^bench_stress=stress.done@3/200: each publishes the name it is granted,

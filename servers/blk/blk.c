@@ -1,42 +1,17 @@
-/* blk: the virtio block device's driver (virtio-blk, device ID 2) and the "blk" service
- * (<tacet/blk_proto.h>; docs/virtio.md).
- *
- * Device (init.run= `blk:virtio-blk`), opened with the driver kit: one virtqueue of QUEUE_SIZE
- * descriptors. A request is a chain of three: the 16-byte header (type, sector) in this
- * server's DMA page, the data in the client's frame, and the status byte the device writes,
- * also in the client's frame, where the client put that request id's.
- *
- * Several requests in flight, from any number of clients: a call queues its request and is
- * answered at once; the interrupt (InterruptStatus cleared, the used ring drained, then the line
- * acknowledged) completes them, each signalled on its session's notification as its id's bit.
- *
- * Clients come and go: a client (a badge) opens a session with a rights-less capability to its
- * process (lib's session table, <tacet/session.h>, watches it; the kit's loop takes its end
- * before the next call); its end, a BLK_CLOSE or a new BLK_OPEN ends the session (`ended`). An
- * ended session gives its notification back at once and its frame once the device is done
- * with what is still in flight there (the device may still be writing it): struct session
- * outlives its client's view of it until then.
- *
- * Capacity: MAX_REQS requests at the device, shared fairly: a client may hold MAX_REQS / n
- * (n sessions open, at most BLK_IDS), and free slots are never all taken while an open
- * session has nothing in flight (that one is kept for it). A client refused with nothing in
- * flight is told when to retry (BLK_RETRY_BIT at the next completion); one with requests in
- * flight retries after its own next completion.
- *
- * Sectors: each client gets the range its init.run= entry grants (`[blk=FIRST-LAST]`, asked
- * from init at its first BLK_OPEN and kept for the badge); none without one.
- *
- * The device failing: NEEDS_RESET in its Status (QEMU sets it on a bad descriptor and raises a
- * configuration interrupt), a used ring it broke, or a request in flight for REQ_TIMEOUT_NS
- * (the watchdog, a timer on WATCHDOG_BIT): the device is reset and set up again, and every
- * request in flight completes at once with its status byte as the client left it (an I/O
- * error). No frame is ever one that is not RAM (tacet_frame_is_ram): a device's registers as a
- * DMA buffer are what breaks the device in the first place.
- *
- * The protocol's decoding is generated from lib/proto/blk.proto (blk_dispatch calls blk_serve_*).
- *
- * Locking: none; one thread does everything (the kit's loop takes the calls and the interrupts).
- * Prints only through the kernel's debug output. */
+/* blk: the virtio-blk driver (device ID 2, init.run= `blk:virtio-blk`) and the "blk" service
+ * (<tacet/blk_proto.h>, its decoding generated from lib/proto/blk.proto: blk_dispatch calls
+ * blk_serve_*; docs/virtio.md, "The block service", explains the design). Owns the device's one
+ * virtqueue (QUEUE_SIZE descriptors; a request is a chain of three: the header in this server's
+ * DMA page, the data and the status byte in the client's frame), MAX_REQS request slots shared
+ * fairly among the sessions, and the sessions (lib's <tacet/session.h>: one ends with its
+ * client's process, a BLK_CLOSE or a new BLK_OPEN; its frame is kept until the device is done
+ * with it). A call queues its request and is answered at once; the interrupt (InterruptStatus
+ * cleared, used ring drained, then the line acknowledged) completes requests, each as its id's
+ * bit on its session's notification. A failing device (NEEDS_RESET, a used ring it broke, a
+ * request in flight REQ_TIMEOUT_NS: the watchdog) is reset, and every request in flight
+ * completes with its status byte as the client left it (an I/O error). Only RAM frames are DMA
+ * buffers (tacet_frame_is_ram). Locking: none; one thread does everything (the kit's loop takes
+ * the calls and the interrupts). Prints only through the kernel's debug output. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,39 +1,16 @@
-/* edu.c: the edu interrupt test: a driver for QEMU's edu PCI device that checks interrupt
- * delivery on a PCI INTx line, possibly shared with other devices, possibly moved between harts
- * while interrupts flow.
- *
- * Device: the first edu device not yet claimed by another edu server (edu_dev.h), so that
- * several edu servers started together take one device each.
- *
- * Test: binds the line with TACET_IRQ_SHARED, then raises `rounds` interrupts one at a time.
- * Every notification is acknowledged to the kernel (tacet_irq_ack) with handled = whether this
- * device's status had bits set, since a shared line is unmasked only once every binder has
- * acknowledged; a notification with status 0 was another device's. A timer catches a lost
- * interrupt. With move_every, the line starts on the driver's home hart (index mod harts) and,
- * in every move_every interrupts, goes to another hart (a different one each time) for 1 in
- * AWAY_SHARE of them and comes back: each move is made right after a raise, so that interrupt
- * is in flight while the line moves. After each stretch the line's per-hart counts
- * (TACET_INFO_IRQ) are checked: the stretch's interrupts were taken on its hart, but the first,
- * which may have been taken on the previous one, and nowhere else. A phase whose count is one
- * off is counted ("uneven"), not failed, up to MAX_UNEVEN: QEMU 7.2 sends every INTx line's
- * level to the PLIC again whenever any PCI function's INTx-disable bit changes (the PCI server
- * does that as other edu drivers start and end), and the PLIC can then take an asserted line
- * once more; that notification reaches the driver with the next raise, which is then not
- * claimed on its own, so the count is one over in one phase and can be one under in the next.
- * A lost interrupt still fails: the driver's timer catches it. (Mostly at
- * home, because a cross-hart delivery costs an IPI and a wake-up from wfi, slow when QEMU's
- * harts outnumber the host's CPUs.)
- * Prints `edu N: raised R, handled H (O for other devices): PASS` (N the device's index among
- * the edu devices), with `, M moves, U uneven phases` when moving, and exits 0 if every
- * interrupt raised was
- * handled exactly once. Then, if asked, the device's other interrupts: 10! computed with a
- * completion interrupt, and a DMA round trip (a page of RAM to the device's buffer and back,
- * each transfer ending with an interrupt), each printing its own PASS line. Or it leaves
- * mid-interrupt: one more raised, its notification received, and the driver ends without
- * acknowledging it (a driver that dies with its device interrupting). Or it faults with a DMA
- * transfer into RAM started (a driver that dies with DMA in flight).
- *
- * IPC: none served; claims its device from "pci" (tacet_pci_claim).
+/* edu.c: the edu interrupt test, a driver for QEMU's edu PCI device (the first one no other edu
+ * server claimed, edu_dev.h) that checks delivery on a PCI INTx line, perhaps shared with other
+ * devices, perhaps moved between harts while interrupts flow. It binds the line shared, raises
+ * `rounds` interrupts one at a time and acknowledges each with handled = whether its device's
+ * status had bits set (a shared line is unmasked once every binder has acknowledged); a timer
+ * catches a lost interrupt. With move_every, the line is moved right after a raise, away from
+ * the home hart for 1 in AWAY_SHARE interrupts, and each stretch's per-hart counts are checked
+ * (phase). Prints `edu N: raised R, handled H (O for other devices): PASS` (with `, M moves,
+ * U uneven phases` when moving) and exits 0 if each interrupt was handled exactly once; then,
+ * if asked, a factorial's completion interrupt and a DMA round trip, each with its PASS line;
+ * or it ends mid-interrupt without acknowledging, or faults with a DMA transfer started (a
+ * driver that dies with its device interrupting, or with DMA in flight).
+ * IPC: none served; claims its device from "pci" (tacet_pci_claim). One thread, no locking.
  */
 #include <stdio.h>
 #include <string.h>
@@ -46,7 +23,10 @@
 #define LOST_NS  1000000000ull /* 1 s: the interrupt was lost */
 #define TOGETHER_MS 10000       /* EDU_TEST_TOGETHER: only a safety net */
 #define MAX_HARTS   TACET_INFO_MAX_HARTS
-#define AWAY_SHARE  100 /* moving: 1 in 100 interrupts is taken away from the driver's hart */
+/* Moving: 1 in AWAY_SHARE interrupts is taken away from the driver's hart (mostly at home: a
+ * cross-hart delivery costs an IPI and a wake-up from wfi, slow when QEMU's harts outnumber the
+ * host's CPUs). */
+#define AWAY_SHARE  100
 #define MAX_UNEVEN  12  /* two per INTx-disable change of the other drivers' functions */
 #define EDU_FACT    (0x08 / 4)
 #define EDU_STATUS  (0x20 / 4)
@@ -407,7 +387,14 @@ static void move_line(struct edu_run *r)
 }
 
 /* One phase of `count` interrupts moving the line from hart `from` to hart `to`: checks where
- * they were taken. Returns 0, or 1 after printing the failure. */
+ * they were taken (on `to`, but the first, which may have been taken on `from`; nowhere else).
+ * Returns 0, or 1 after printing the failure. A phase one off is counted ("uneven"), not
+ * failed, up to MAX_UNEVEN: QEMU 7.2 sends every INTx line's level to the PLIC again whenever
+ * any PCI function's INTx-disable bit changes (the PCI server does that as other edu drivers
+ * start and end), and the PLIC can then take an asserted line once more; that notification
+ * reaches the driver with the next raise, which is then not claimed on its own, so the count is
+ * one over in one phase and can be one under in the next. A lost interrupt still fails: the
+ * driver's timer catches it. */
 static int phase(struct edu_run *r, unsigned long count, unsigned long from, unsigned long to,
 		 unsigned long harts)
 {
@@ -433,7 +420,7 @@ static int phase(struct edu_run *r, unsigned long count, unsigned long from, uns
 	}
 	taken = after[to] - before[to] + (from != to ? after[from] - before[from] : 0);
 	if (taken != count)
-		r->uneven++; /* QEMU re-sent a level: see the top */
+		r->uneven++; /* QEMU re-sent a level: see above */
 	if (taken + 1 < count || taken > count + 1 || r->uneven > MAX_UNEVEN) {
 		printf("edu %ld: %lu interrupts raised in a phase, %lu taken (%lu uneven phases so "
 		       "far): FAIL\n", r->dev.index, count, taken, r->uneven);

@@ -82,8 +82,8 @@ long edu_open_at(struct edu *e, unsigned long badge, unsigned long first_slot)
 		/* A previous driver may have ended with a DMA transfer running (pci turned bus
 		 * mastering off: the device writes nothing, but goes on counting): until it ends,
 		 * the DMA registers ignore writes, and its end raises an interrupt. Bus mastering
-		 * comes on only after it (PCI_MASTER, below): on before, the transfer's end wrote
-		 * into its dead driver's page, back in the pool. */
+		 * comes on only after it (PCI_MASTER, below): on before, the transfer's end would
+		 * write into its dead driver's page, back in the pool. */
 		volatile uint32_t *regs = (volatile uint32_t *)va;
 		unsigned int ms = 0;
 

@@ -9,21 +9,8 @@
  * wild (any argument anything), half plausible (arg_kinds[]), to get past the first checks.
  *
  * The report counts returns by TACET_E* code, and apart from them any other negative a0: since
- * a0 carries both results and errors, such a value is an ABI bug (how a notification badge
- * with bit 63 set was found).
- *
- * The rules that keep the fuzzer itself alive, so that the kernel is what gets tested:
- *   - it drops its own process capability (slot TACET_CHILD_SELF) and moves init's endpoint
- *     to SLOT_INIT, so it cannot unmap, map over or re-thread itself;
- *   - slots SLOT_INIT and SLOT_SPARE (and fuzz_keep's) are never an argument of a call (not
- *     even a fault endpoint for PROCESS_NEW: init would take a child's fault for the fuzzer's
- *     own), and EXIT and PROCESS_EXIT are never called;
- *   - a call that would block forever is not made: CALL, RECV and REPLY_RECV on an endpoint
- *     (only the fuzzer holds its endpoints, so nobody would answer), WAIT on a notification it
- *     could not signal first;
- *   - a user pointer the kernel would read or write (DEBUG_WRITE's buffer, PROCESS_NEW's name,
- *     INFO's buffer) that lands in the fuzzer's own image or stack is redirected to a buffer
- *     kept for it: INFO would overwrite the stack, DEBUG_WRITE would print binary to the log.
+ * a0 carries both results and errors, such a value is an ABI bug.
+ * The rules that keep the fuzzer itself alive are listed at make_safe.
  */
 #include <stdio.h>
 #include <tacet.h>
@@ -53,8 +40,8 @@ extern char _start[], _end[]; /* the image, from lib/user.ld */
 /* Zeros: kprintf's "%.*s" stops at the first NUL, so DEBUG_WRITE from here prints nothing. */
 static char quiet_buf[DEBUG_WRITE_MAX];
 static char info_scratch[SCRATCH_SIZE] __attribute__((aligned(16)));
-/* (It was 64, less than struct tacet_irq_info's 176 and tacet_hart_info's 72 bytes: an INFO
- * of a line or a hart wrote over the tallies after it.) */
+/* Room for the largest INFO record: a smaller buffer would let an INFO write over the tallies
+ * after it. */
 _Static_assert(sizeof(struct tacet_hart_info) <= SCRATCH_SIZE &&
 	       sizeof(struct tacet_irq_info) <= SCRATCH_SIZE &&
 	       sizeof(struct tacet_thread_info) <= SCRATCH_SIZE &&
@@ -298,7 +285,19 @@ static long fuzz_ecall(unsigned long nr, const unsigned long *arg)
 	return (long)a0;
 }
 
-/* Make the call safe for the fuzzer to make (see the top of the file); 0: skip it. */
+/* Make the call safe for the fuzzer to make; 0: skip it. The rules that keep the fuzzer itself
+ * alive, so that the kernel is what gets tested:
+ *   - it drops its own process capability (slot TACET_CHILD_SELF) and moves init's endpoint
+ *     to SLOT_INIT, so it cannot unmap, map over or re-thread itself;
+ *   - slots SLOT_INIT and SLOT_SPARE (and fuzz_keep's) are never an argument of a call (not
+ *     even a fault endpoint for PROCESS_NEW: init would take a child's fault for the fuzzer's
+ *     own), and EXIT and PROCESS_EXIT are never called;
+ *   - a call that would block forever is not made: CALL, RECV and REPLY_RECV on an endpoint
+ *     (only the fuzzer holds its endpoints, so nobody would answer), WAIT on a notification it
+ *     could not signal first;
+ *   - a user pointer the kernel would read or write (DEBUG_WRITE's buffer, PROCESS_NEW's name,
+ *     INFO's buffer) that lands in the fuzzer's own image or stack is redirected to a buffer
+ *     kept for it: INFO would overwrite the stack, DEBUG_WRITE would print binary to the log. */
 static int make_safe(unsigned long nr, unsigned long *arg)
 {
 	long type;

@@ -1,71 +1,27 @@
-/* pci: the PCI bus server: enumerates bus 0, assigns memory BARs and hands devices to drivers.
+/* pci: the PCI bus server: enumerates bus 0, assigns memory BARs and hands each function to one
+ * driver at a time, serving <tacet/pci_proto.h> on "pci" (generated dispatch, lib/proto/pci.proto;
+ * clients WRITE|GRANT, badged by init). Owns bus 0's configuration space (ECAM), the 32-bit memory
+ * window (with TACET_RIGHT_RELEASE: the authority over its functions' DMA quarantine) and the
+ * bridge's INTx lines, all from init (`pci:pci-host-ecam-generic+pci-mmio32+pci-intx`).
  *
- * Devices (from init, `pci:pci-host-ecam-generic+pci-mmio32+pci-intx`): the host bridge's
- * ECAM frame, the 32-bit memory window (tacet,pci-mmio32) as one frame, with
- * TACET_RIGHT_RELEASE (this server is the authority over the functions in it), and the
- * bridge's INTx lines (tacet,pci-intx) as IRQ handler capabilities, in interrupt-map order.
- *
- * At start it walks bus 0 (every function of multi-function devices), sizes each BAR by writing
- * all-ones and reading back, places the memory BARs in the 32-bit window at their natural
- * alignment (at least a page each, so no two devices share a page and a driver's frame covers
- * only its own device), enables memory decoding, computes the INTx line and prints one line
- * per function:
+ * Enumeration: every function of bus 0; BARs sized, memory BARs placed in the window at their
+ * natural alignment, a page at least (no two devices share a page); the INTx line is the one
+ * whose pci_routes bit (the kernel's reading of interrupt-map) covers (device % 4, pin). Not
+ * handled: I/O BARs (left disabled), buses behind bridges, prefetchable or 64-bit windows
+ * (64-bit BARs go in the 32-bit window, upper half 0). Prints per function
  *   pci: 00:SS.F VVVV:DDDD class CCCCCC bar0 0xADDR size 0xSIZE irq N
  *
- * INTx routing: the kernel read the host bridge's interrupt-map (with its mask) and says, for
- * each INTx line it handed over, which (device % 4, pin) pairs reach it (pci_routes in the
- * device description); the server picks the line whose bit for the function is set.
- * Not handled: I/O BARs (left disabled), buses behind bridges, prefetchable/64-bit windows
- * (64-bit BARs are placed in the 32-bit window, upper half 0).
+ * Rule: a function nobody has claimed is quiet (bus mastering and INTx off, command bit 10),
+ * at enumeration and at every release. A claim (a driver's session, ended with its process:
+ * <tacet/session.h>) turns memory decoding on; INTx comes only with PCI_IRQ and bus mastering
+ * only with PCI_MASTER, after the driver has quieted what the device itself holds (this server
+ * knows no device register). The server never holds a capability that could change a driver.
  *
- * On the driver kit (<tacet/driver.h>): the ECAM is opened unmapped (this server maps bus 0's
- * MiB of it), configuration space is read through the MMIO accessors, calls come through the
- * service loop.
- *
- * IPC: publishes "pci" (clients get WRITE|GRANT, badged by init with their server number) and
- * serves <pci_proto.h>: PCI_CLAIM gives a driver its device's BAR0 as a frame in the reply and
- * records the driver's badge; PCI_IRQ then gives that driver (only) its INTx line's IRQ
- * capability, and PCI_MASTER turns its bus mastering on. The claim comes with a rights-less
- * capability to the driver's process, which can only be watched: the driver's first claim
- * opens its session with it (lib's session table, <tacet/session.h>, watches the process on
- * the ECAM's notification), and the session's end releases every function the driver claimed.
- * The server never holds a capability that could change a driver. The protocol's decoding is
- * generated from lib/proto/pci.proto (pci_dispatch calls pci_serve_*).
- * A claim prints `pci: 00:SS.F claimed, command 0xCCCC`, PCI_MASTER `pci: 00:SS.F bus
- * mastering on, command 0xCCCC`, PCI_IRQ `pci: 00:SS.F INTx on, command 0xCCCC`; when the driver ends, the device is released:
- * `pci: 00:SS.F released (its driver ended), command 0xCCCC` (the command register as the
- * function reads it back), then `pci: 00:SS.F RESET; N pages back from its DMA quarantine`
- * (below), and may be claimed again.
- *
- * A function nobody has claimed is quiet: bus mastering off (no DMA) and INTx disabled
- * (command register bit 10), set at enumeration and again at every release, so a device its
- * driver left mid-work can neither write memory nor hold its line, perhaps shared with other
- * devices, asserted. A claim turns memory decoding on; INTx comes on only with PCI_IRQ, bus
- * mastering only with PCI_MASTER. What the device itself still holds (an interrupt status, a
- * transfer it has begun) is its next driver's to clear before those calls (a bus server
- * cannot know device registers): so an interrupt its previous driver left never reaches the
- * next one, and a transfer it left writes nothing when it ends.
- *
- * Reset and the DMA quarantine (issue 17): a driver's DMA frames are pinned to its BAR0 frame,
- * a part of the window (kernel/object/frame.c), and those it still held when it ended wait in
- * the window's quarantine, out of the pool. At the release, once bus mastering is off, a
- * function that has a function-level reset (FLR in its PCI Express capability's Device
- * Capabilities, or an Advanced Features capability) is reset: its transactions pending waited
- * for (up to 100 ms), the reset, 100 ms untouched, then up to a second for its vendor ID to
- * read back, and its BARs and line written again (RESET says which: "no function-level reset
- * (it has none)", "function-level reset: it answers again", or "...: it does not answer").
- * A function without FLR is given the same 100 ms, bus mastering off, before its frames go
- * back. What that wait was first thought to cover: QEMU 7.2's edu wrote RAM with a DMA
- * transfer its dead driver had begun (it makes it 100 ms after the start) into a page back in
- * the pool (another process's page table). The device honours bus mastering off; what let it
- * write was the next claim, which turned bus mastering on again while the transfer was still
- * pending (seen: with the claim leaving it off, no write, with no wait at all). So bus
- * mastering now waits for the driver's PCI_MASTER, after it has quieted the device; the wait
- * stays as a second line for a next driver that asks too early.
- * Only then does the server release, for each of the function's BARs, a frame derived from
- * the window with RELEASE: the kernel gives back the frames pinned within it, and none of
- * another function's. Drivers' BAR frames come from a copy of the window without RELEASE.
- * QEMU 7.2's edu has no FLR; its nvme has (PCI Express capability; qemu/pci-flr-nvme).
+ * Release, when a claim's driver ends (release): quiet, reset where the function can be
+ * (func_reset), then the DMA frames its drivers pinned back from the window's quarantine
+ * (kernel/object/frame.c); a restarted instance releases the whole window (release_window).
+ * Each step prints a line (`pci: 00:SS.F ...`) the tests match; docs/drivers.md, "DMA and a
+ * driver's death", has the devices tested.
  */
 #include <stdio.h>
 #include <tacet.h>
@@ -344,7 +300,8 @@ static int flr_of(const struct pci_func *f, struct flr *r)
 }
 
 /* A function-level reset of f, bus mastering already off (func_quiesce); a function without
- * one is left FLR_WAIT_MS to finish what it had begun. With a reset: up to FLR_PENDING_MS
+ * one is left FLR_WAIT_MS to finish what it had begun (a second line for a next driver that asks
+ * for bus mastering before it has quieted the device). With a reset: up to FLR_PENDING_MS
  * for the transactions it has pending to end, the reset, FLR_WAIT_MS without touching it, then
  * up to FLR_READY_MS for its vendor ID to read back; then its BARs and line again (a reset
  * function forgets them), decoding on, quiet. (The Status half of Device Control's dword is
@@ -356,7 +313,7 @@ static int func_reset(const struct pci_func *f)
 	unsigned int ms;
 
 	if (!flr_of(f, &r)) {
-		tacet_sleep_ns(FLR_WAIT_MS * NS_PER_MS); /* no reset: see the top */
+		tacet_sleep_ns(FLR_WAIT_MS * NS_PER_MS); /* no reset: see above */
 		return -1;
 	}
 	for (ms = 0; ms < FLR_PENDING_MS && (cfg_read(f->dev, f->fn, r.off) & r.pending); ms++)

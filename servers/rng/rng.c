@@ -1,22 +1,13 @@
-/* rng: the virtio entropy device's driver (virtio-rng, device ID 4) and the entropy service.
- *
- * Device (from init, `rng:virtio-rng`): the virtio-mmio transport whose DeviceID is 4, opened
- * with the driver kit (<tacet/driver.h>, docs/drivers.md). One virtqueue (requestq): the driver
- * offers writable buffers, the device fills them with entropy. NCHUNKS chunks of CHUNK bytes are
- * kept offered; a filled chunk waits in ready[] until clients have taken all of it (each byte
- * goes to one client once and is wiped when taken), then is offered again.
- *
- * The kit's service loop takes client calls and interrupts (the device's notification is bound
- * to this thread). On an interrupt: InterruptStatus is read and cleared on the device first,
- * then the used ring is drained, then the line is acknowledged to the kernel (oneshot), so the
- * level interrupt does not come straight back. A client that asks for more than is ready waits
- * inside its call while the driver waits for the device (a reply cannot be put off: IPC answers
- * the caller last received); other clients queue on the endpoint meanwhile.
- *
- * IPC: publishes "rng", serving <tacet/rng_proto.h> (lib/proto/rng.proto: the generated dispatch
- * calls rng_serve_*). Prints only through the kernel's debug
- * output: the console server calls this one (the shell's `random`), so a call back to it would
- * deadlock. */
+/* rng: the virtio-rng driver (device ID 4, init.run= `rng:virtio-rng`) and the entropy service
+ * "rng" (<tacet/rng_proto.h>; dispatch generated from lib/proto/rng.proto). Owns the device's one
+ * virtqueue (requestq) with NCHUNKS chunks of CHUNK bytes kept offered; a filled chunk waits in
+ * ready[] until clients have taken all of it (each byte to one client, once, wiped when taken),
+ * then is offered again. One thread, no locking: the kit's service loop takes calls and the
+ * interrupt (InterruptStatus cleared, used ring drained, then the line acknowledged). A client
+ * asking for more than is ready waits inside its call while the driver waits for the device
+ * (IPC answers the caller last received); others queue on the endpoint meanwhile. Prints only
+ * through the kernel's debug output: the console calls this server (`random`), so a call back
+ * to it would deadlock. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
-/* blkchurn: clients of the block service that come and go (issue 17, "servers outlive their
- * clients", (9)): a client that ends must get back everything the service held for it, or
+/* blkchurn: clients of the block service that come and go (servers outlive their
+ * clients): a client that ends must get back everything the service held for it, or
  * after a dozen clients the service has nothing left for the next one. init.run=
  * `blkchurn*20[blk=0-63]` runs it 21 times, one instance after the other, each a new process
  * under the same badge (an instance ends with status 1, and init restarts it). Each instance:

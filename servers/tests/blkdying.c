@@ -1,5 +1,5 @@
 /* blkdying.c: with servers/blk/blk.c, the blk_dying server: the block service, whose first
- * instance faults once the device holds 16 requests (issue 17: a driver killed with DMA in
+ * instance faults once the device holds 16 requests (a driver killed with DMA in
  * flight). The cases (tests/qemu/cases_isolation.py, dma-kill-*) slow the device down (QEMU's
  * null-co latency, or its throttling) so that it still reads and writes for those requests
  * after the death: until init has reset it, and during the reset, which waits for them. Later

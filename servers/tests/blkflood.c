@@ -1,5 +1,5 @@
-/* blkflood: a hostile client of the block service (issue 17, "a client cannot break a server",
- * (10)): it floods the service for ever, to hold every request slot the service shares among
+/* blkflood: a hostile client of the block service (a client cannot break a server):
+ * it floods the service for ever, to hold every request slot the service shares among
  * its clients: one-sector reads of the sectors its entry grants, or flushes without a grant.
  * It opens a session with lib's client, then with raw calls keeps each of its BLK_IDS ids in
  * flight: an id goes again the moment its bit comes back, and a refusal (-TACET_EBUSY) is

@@ -1,5 +1,5 @@
-/* blkinflight: a client of the block service with writes in flight when the driver dies (issue
- * 17: "a client calling across a restart gets the documented error, reconnects, and resubmits";
+/* blkinflight: a client of the block service with writes in flight when the driver dies (a
+ * client calling across a restart gets the documented error, reconnects, and resubmits;
  * tests/qemu/cases_isolation.py, dma-kill-blk-resubmit). It submits 16 writes of 4 KiB, each a
  * pattern of its own, without waiting: blk_dying faults at the 16th, with the device holding
  * them all. lib's client meets the end (TACET_EDEAD) in that submission, reaches the restarted

@@ -1,5 +1,5 @@
-/* blkmmio: a hostile client of the block service (issue 17, "a client cannot break a server",
- * (8)). It attacks the DMA path: a driver that holds an MMIO frame (init.run=
+/* blkmmio: a hostile client of the block service (a client cannot break a server).
+ * It attacks the DMA path: a driver that holds an MMIO frame (init.run=
  * `blkmmio:goldfish-rtc`: the RTC's registers, whose frame init gives it read/write) attaches
  * that frame to "blk" as its data frame, whole and as a page derived from it, and submits a
  * read into it. Were the service to accept it, the device would be pointed at registers:

@@ -1,5 +1,5 @@
 /* blkrange: a client of the block service that reads and writes outside the sectors it was
- * given (issue 17, (11)): a client may use only the range its init.run= entry grants it
+ * given: a client may use only the range its init.run= entry grants it
  * (`blkrange@1[blk=32-63]`); an entry without a grant gets none. On the test disk the Makefile
  * makes (128 sectors, byte i of sector n is (13 n + i) % 251) it opens "blk" with lib's client
  * and, with a grant: checks the range the service says (first and sectors); writes a pattern

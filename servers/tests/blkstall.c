@@ -1,4 +1,4 @@
-/* blkstall: a client of a block device that does not answer (issue 17, (8); tests/qemu/
+/* blkstall: a client of a block device that does not answer (tests/qemu/
  * cases_virtio.py, blk-stalled-device: QEMU's null-co backend holds every request 7 s). The
  * service must not leave its clients waiting on a stuck device: its watchdog resets the device
  * once a request has been in flight 5 s, and answers every request in flight. It submits a

@@ -1,5 +1,5 @@
-/* blkvictim: an ordinary client of the block service, the victim of a hostile one (issue 17,
- * (8): tests/qemu/cases_virtio.py, blk-mmio-frame). It waits for the name "blkmmio", which the
+/* blkvictim: an ordinary client of the block service, the victim of a hostile one
+ * (tests/qemu/cases_virtio.py, blk-mmio-frame). It waits for the name "blkmmio", which the
  * attacker publishes once its attack is over, then opens "blk" with lib's client and, on the
  * disk the Makefile makes (byte i of sector n is (13 n + i) % 251), reads sectors 0-7 with
  * eight requests in flight at once, writes a pattern to sectors 8-15, reads them back, and

@@ -1,5 +1,5 @@
-/* blkwaitdie: a client of the block service that is waiting when the service ends (issue 17:
- * a client learns of the end at once, not at a timeout; tests/qemu/cases_isolation.py,
+/* blkwaitdie: a client of the block service that is waiting when the service ends (a
+ * client learns of the end at once, not at a timeout; tests/qemu/cases_isolation.py,
  * blk-end-while-waiting). With no timeout (b.timeout_ns 0: only a completion or the end can
  * end its wait), it submits 8 writes of 4 KiB to the throttled disk, publishes its name and
  * waits for them; blkpoke, which looked the name up, then submits until the device holds 16

@@ -1,6 +1,6 @@
 /* blkwriter: a client of the block service that must not lose a write, beside six flooders
- * (blkflood) that try to hold every request slot the service has (issue 17, (10);
- * tests/qemu/cases_virtio.py, blk-flood). It waits until the flood is on (six more sessions
+ * (blkflood) that try to hold every request slot the service has (a client cannot break a
+ * server; tests/qemu/cases_virtio.py, blk-flood). It waits until the flood is on (six more sessions
  * open, and the service has completed 3,000 requests), then writes 200 sectors one request at
  * a time through lib's client (which submits again when the service refuses for its share, at
  * the moment the service says), each with its own pattern; then reads all 200 back and checks

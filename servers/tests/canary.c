@@ -1,5 +1,5 @@
-/* canary: the pages a dead driver's device could still write must not go to anyone (issue 17,
- * the DMA quarantine; tests/qemu/cases_isolation.py, dma-kill-*). Built twice, with
+/* canary: the pages a dead driver's device could still write must not go to anyone (the
+ * DMA quarantine; tests/qemu/cases_isolation.py, dma-kill-*). Built twice, with
  * canary_blk.c and canary_rng.c, which name the service watched and the call made on it.
  *  1. It looks the service up (its first instance).
  *  2. It calls the service until a call says TACET_EDEAD, reading the machine's free memory

@@ -82,7 +82,7 @@ unsigned long chain_frame_derive(unsigned long depth, long *err);
 unsigned long bkl_longest_hold(struct tacet_hart_info *best);
 /* Prints the longest hold of the big kernel lock any hart has seen so far (TACET_INFO_HART),
  * with the trap cause and call of the thread its hart went back to: what a chain's end cost the
- * other harts (issue: no kernel entry may be long). */
+ * other harts (no kernel entry may be long). */
 void chains_report_bkl(const char *who);
 
 #endif

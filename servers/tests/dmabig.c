@@ -1,4 +1,4 @@
-/* dmabig: scatter's victim (issue 17): once scatter holds its pages (its name is published), a
+/* dmabig: scatter's victim: once scatter holds its pages (its name is published), a
  * 1 MiB frame, as a driver's DMA buffer needs, must still come; then it tells scatter to end. */
 #include <stdio.h>
 #include <tacet.h>

@@ -1,4 +1,4 @@
-/* dmadie: a driver that dies with its device running (issue 17: a dead driver's device wrote
+/* dmadie: a driver that dies with its device running (a dead driver's device must not write
  * into pages back in the pool). It drives the virtio-rng device as the rng server does (the
  * kit: tacet_device_open, virtio_open, a queue, a DMA buffer), offers the device the buffer,
  * reads the device's Status, and faults before the device is known to be done. Every DMA

@@ -1,9 +1,8 @@
-/* faultmany: one thread of a process faults while 200 others wait (issue 17, found by a hostile
- * server): only the faulting thread used to end, and the process lived on with its 200 threads
- * and its memory, never ended nor restarted. A fault ends the whole process now (init, its
- * supervisor, answers TACET_FAULT_END; a process without one is ended by the kernel). The case
- * checks that init reports the fault, the process ends, and init's leak check finds every page
- * and object back. */
+/* faultmany: one thread of a process faults while 200 others wait: a fault ends the whole process,
+ * not only the faulting thread (init, its supervisor, answers TACET_FAULT_END; a process without
+ * one is ended by the kernel), or the process would live on with its 200 threads and its memory,
+ * never ended nor restarted. The case checks that init reports the fault, the process ends, and
+ * init's leak check finds every page and object back. */
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>

@@ -1,4 +1,4 @@
-/* forger: a hostile server that forges the kernel's messages (issue: isolation).
+/* forger: a hostile server that forges the kernel's messages (servers are isolated).
  *
  * A receiver knows a message came from the kernel by its label: TACET_LABEL_NOTIFY (a bound
  * notification was signalled) and TACET_LABEL_FAULT (a thread faulted), both in the kernel's

@@ -1,6 +1,6 @@
 /* framehold: a process ends while one of its threads waits in the middle of a FRAME_NEW that a
- * more urgent thread of its hart interrupted (issue 16: the call keeps its half-zeroed frame in
- * its thread until it goes on; thread_reap must destroy it). main, at priority 200, sets a timer
+ * more urgent thread of its hart interrupted (the call keeps its half-zeroed frame in
+ * its thread until it goes on; thread_reap must free it). main, at priority 200, sets a timer
  * 50 us ahead and waits; the maker, at 100 on the same hart, makes 256-page frames (180 us of
  * zeroing each) back to back, so the timer comes in the middle of one: its interrupt is taken
  * at a preemption point and the call is held back for main. main then ends the process

@@ -1,4 +1,4 @@
-/* gencli: a client of gensvc across its restart (issue 17's generations): it learns the instance
+/* gencli: a client of gensvc across its restart (a service's generations): it learns the instance
  * it reached at the lookup, watches the service's endpoint (ENDPOINT_WATCH) with a
  * notification, calls, then waits on it: the first instance dies after its answer, and the
  * watch's badge says so (without the watch the wait would never end); a second watch of the

@@ -1,4 +1,4 @@
-/* gensvc: a service that dies after its first answer (issue 17's generations, with gencli). Each
+/* gensvc: a service that dies after its first answer (a service's generations, with gencli). Each
  * instance publishes "gensvc", answers one call with its instance number (tacet_instance()),
  * then the first instance faults and init restarts it; the second ends after its answer. */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* giver: the laundering attack of issue 17 (found by a hostile server): it makes 256-page frames
+/* giver: the laundering attack (a restarted server's memory): it makes 256-page frames
  * and sends each to keeper (which keeps them), then faults; init restarts it with a fresh
  * instance. Were each instance given a fresh budget, five restarts would take 5 x 7 MiB from
  * the machine, all charged to accounts of dead instances. Each instance is charged to the one

@@ -1,4 +1,4 @@
-/* hog: a hostile server that tries to drain the kernel's memory (issue: isolation).
+/* hog: a hostile server that tries to drain the kernel's memory (servers are isolated).
  *
  * Three ways, each until the kernel says TACET_ENOMEM: frames (each mapped, its capability
  * dropped, so only the mapping holds it), mappings (one frame mapped at ever more addresses:

@@ -1,4 +1,4 @@
-/* keeper: colludes with giver (issue 17's laundering attack): publishes "keeper" and keeps
+/* keeper: colludes with giver (the laundering attack): publishes "keeper" and keeps
  * every frame sent to it, each in a slot of its own, until giver's sixth instance (the first
  * and five restarts) has said it is done (label 2); then it ends, and its frames with it, so
  * that init's leak check sees everything back. No checks of its own: the case reads giver's

@@ -1,5 +1,5 @@
-/* lookupstorm: a driver that a storm of name lookups must not delay (issue 16, "shared servers
- * do not lend priority"; init.run=lookupstorm@0/110:goldfish-rtc on 4 harts). The main thread is
+/* lookupstorm: a driver that a storm of name lookups must not delay (shared servers
+ * do not lend priority; init.run=lookupstorm@0/110:goldfish-rtc on 4 harts). The main thread is
  * a goldfish RTC driver at priority 110 on hart 0, init's hart; a storm thread on each other
  * hart, at priority 10, looks up the name the driver published, in a tight loop. Checks:
  *  - no lookup is answered while the driver holds hart 0. The driver spins (never blocks) from

@@ -62,7 +62,7 @@ SERVER_SRCS_chatter := servers/tests/chatter.c
 SERVERS += squatter
 SERVER_SRCS_squatter := servers/tests/squatter.c
 
-# namesquat, powerthief and namehog: hostile servers against init's authority (issue 17):
+# namesquat, powerthief and namehog: hostile servers against init's authority:
 # namesquat tries to publish the drivers' names, powerthief to power the machine off, namehog
 # to fill the name table; init.run= grants them none of it.
 SERVERS += namesquat powerthief namehog
@@ -83,12 +83,13 @@ SERVER_SRCS_chain_cap := servers/tests/chain_cap.c servers/tests/chains.c
 SERVER_SRCS_chain_proc := servers/tests/chain_proc.c servers/tests/chains.c
 SERVER_SRCS_chain_fault := servers/tests/chain_fault.c servers/tests/chains.c
 # faultmany, returnmany: a process ends whole when one thread faults or main returns, while
-# 200 other threads of it wait (issue 17).
+# 200 other threads of it wait.
 SERVERS += faultmany returnmany
 SERVER_SRCS_faultmany := servers/tests/faultmany.c servers/tests/waiters.c
 SERVER_SRCS_returnmany := servers/tests/returnmany.c servers/tests/waiters.c
 
-# giver, keeper: a server gives its memory away and faults, to be restarted (issue 17).
+# giver, keeper: a server gives its memory away and faults, to be restarted: its
+# restarts cannot launder memory.
 SERVERS += giver keeper
 SERVER_SRCS_giver := servers/tests/giver.c
 SERVER_SRCS_keeper := servers/tests/keeper.c
@@ -116,7 +117,7 @@ SERVERS += framehold
 SERVER_SRCS_framehold := servers/tests/framehold.c servers/bench/bench.c
 
 # spread: processes of 1,088 sparse mappings (a page-table page each) and 100 capabilities,
-# ended without a thread and with one: all back, in bounded steps (issue 16).
+# ended without a thread and with one: all back, in bounded steps.
 SERVERS += spread
 SERVER_SRCS_spread := servers/tests/spread.c servers/tests/chains.c
 
@@ -152,17 +153,17 @@ SERVERS += blkrand
 SERVER_SRCS_blkrand := servers/tests/blkrand.c
 
 # lookupstorm: a priority-110 driver on init's hart while other harts look names up in a tight
-# loop: init must serve them below the driver (issue 16, "shared servers do not lend priority").
+# loop: init must serve them below the driver (shared servers do not lend priority).
 SERVERS += lookupstorm
 SERVER_SRCS_lookupstorm := servers/tests/lookupstorm.c
 
 # preempt: a 100,000-deep chain ended by one call while an RTC driver takes its alarm on the
-# other hart and on the same one: the teardown is preempted (issue 16, sel4test's PREEMPT_REVOKE).
+# other hart and on the same one: the teardown is preempted (as sel4test's PREEMPT_REVOKE).
 SERVERS += preempt
 SERVER_SRCS_preempt := servers/tests/preempt.c servers/tests/chains.c
 
-# The block service's hostile clients (issue 17, "servers outlive their clients, and a client
-# cannot break a server"; tests/qemu/cases_virtio.py):
+# The block service's hostile clients (servers outlive their clients, and a client cannot
+# break a server; tests/qemu/cases_virtio.py):
 # blkmmio: attaches an MMIO frame (the RTC's registers) as its data frame; blkvictim, an
 # ordinary client, must still be served after it.
 SERVERS += blkmmio blkvictim
@@ -187,12 +188,12 @@ SERVERS += blk_trusting blkstall
 SERVER_SRCS_blk_trusting := servers/blk/blk.c servers/tests/blktrusting.c
 SERVER_SRCS_blkstall := servers/tests/blkstall.c
 
-# scatter, dmabig: issue 17's fragmenter (one page held in each MiB it can reach) and the
+# scatter, dmabig: a fragmenter (one page held in each MiB it can reach) and the
 # server whose 1 MiB frame must still come beside it (qemu/scatter-keeps-runs).
 SERVERS += scatter dmabig
 SERVER_SRCS_scatter := servers/tests/scatter.c
 SERVER_SRCS_dmabig := servers/tests/dmabig.c
-# Drivers killed with DMA in flight (issue 17, the DMA quarantine; tests/qemu/
+# Drivers killed with DMA in flight (the DMA quarantine; tests/qemu/
 # cases_isolation.py, dma-kill-*): blk_dying, the block service built with blkdying.c, faults
 # once the device holds 16 requests; rng_dying, the entropy service built with rngdying.c,
 # faults when a read must wait for the device, its buffers offered. canary_blk and canary_rng

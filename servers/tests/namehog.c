@@ -1,15 +1,15 @@
-/* namehog: a hostile server that tries to fill init's name table (issue 17: one server that
- * published 16 names and exited filled it for good, and rng, rtc, blk and the console could
- * not publish: no shell). It publishes one endpoint under 16 names, nh.0 to nh.15, all at once
- * (a thread for each name: listed first in init.run=, its 16 calls wait at init before any
- * driver's). Its init.run= entry grants it four, its quota (`namehog=nh.0+nh.1+nh.2+nh.3`):
- * those must be published and the twelve others refused with EPERM, and nh.0 once more refused
- * with EEXIST (published already). Then it exits with status 1, so that init restarts it
- * (`*1`): what an instance published is withdrawn at its end and the names kept for its
- * restart, so the next instance must publish its four again (were nh.0 still the old
- * instance's, it would get EEXIST). Each instance prints `namehog: 4 of 16 names published, 12
- * refused with EPERM, nh.0 again EEXIST: PASS`, or FAIL with what it got. The tests then check
- * that every driver published (the shell's `random` and `date`).
+/* namehog: a hostile server that tries to fill init's name table (were a dead server's names kept,
+ * one that published 16 names and exited would fill it for good, and rng, rtc, blk and the console
+ * could not publish: no shell). It publishes one endpoint under 16 names, nh.0 to nh.15, all at
+ * once (a thread for each name: listed first in init.run=, its 16 calls wait at init before any
+ * driver's). Its init.run= entry grants it four, its quota (`namehog=nh.0+nh.1+nh.2+nh.3`): those
+ * must be published and the twelve others refused with EPERM, and nh.0 once more refused with
+ * EEXIST (published already). Then it exits with status 1, so that init restarts it (`*1`): what an
+ * instance published is withdrawn at its end and the names kept for its restart, so the next
+ * instance must publish its four again (were nh.0 still the old instance's, it would get EEXIST).
+ * Each instance prints `namehog: 4 of 16 names published, 12 refused with EPERM, nh.0 again EEXIST:
+ * PASS`, or FAIL with what it got. The tests then check that every driver published (the shell's
+ * `random` and `date`).
  */
 #include <stdio.h>
 #include <tacet.h>

@@ -1,17 +1,16 @@
-/* namesquat: a hostile server that tries to take the drivers' names, "rng", "rtc", "blk",
- * "console" and "pci", none of which init.run= grants it (issue 17: a name belonged to its
- * first publisher, so a server up before the drivers took and kept their names). It publishes
- * an endpoint of its own under all five at once, a thread for each name, so that listed first
- * in init.run= its five calls wait at init before any driver's (init serves requests in order,
- * once every server has started, and the drivers first set up their devices); listed last,
- * they come while the drivers come up. Then it tries every name again every millisecond until
- * rng, rtc, blk and the console have all published theirs (it looks them up), and once more
- * after. Every try must be refused with EPERM: none of the names is its own. Prints
- * `namesquat: N tries, 0 took a name, each refused with EPERM: PASS` (or FAIL and what it
- * got), then answers every call on its endpoint as an impostor would (16 bytes of 0x41, a time
- * of day of 2000-01-01): had it taken the names, the shell's `random` would print 4141...41 and
- * `date` 2000-01-01, or, with "console", there would be no shell at all. The tests
- * (tests/qemu/cases_isolation.py) check that the real drivers answer.
+/* namesquat: a hostile server that tries to take the drivers' names, "rng", "rtc", "blk", "console"
+ * and "pci", none of which init.run= grants it (a name must not belong to its first publisher, or a
+ * server up before the drivers takes and keeps their names). It publishes an endpoint of its own
+ * under all five at once, a thread for each name, so that listed first in init.run= its five calls
+ * wait at init before any driver's (init serves requests in order, once every server has started,
+ * and the drivers first set up their devices); listed last, they come while the drivers come up.
+ * Then it tries every name again every millisecond until rng, rtc, blk and the console have all
+ * published theirs (it looks them up), and once more after. Every try must be refused with EPERM:
+ * none of the names is its own. Prints `namesquat: N tries, 0 took a name, each refused with EPERM:
+ * PASS` (or FAIL and what it got), then answers every call on its endpoint as an impostor would (16
+ * bytes of 0x41, a time of day of 2000-01-01): had it taken the names, the shell's `random` would
+ * print 4141...41 and `date` 2000-01-01, or, with "console", there would be no shell at all. The
+ * tests (tests/qemu/cases_isolation.py) check that the real drivers answer.
  */
 #include <stdio.h>
 #include <tacet.h>

@@ -1,4 +1,4 @@
-/* nvmedie: a PCI driver that dies with its device enabled (issue 17, device reset on death):
+/* nvmedie: a PCI driver that dies with its device enabled (device reset on death):
  * the function-level reset of the PCI server (servers/pci/pci.c, func_reset) on QEMU's nvme
  * controller, the one QEMU 7.2 device on virt's root bus that has one (`-device
  * nvme,serial=...`; no namespace is needed: only the controller's registers and its admin

@@ -1,6 +1,6 @@
 /* pcidying.c: with servers/pci/pci.c, the pci_dying server: the PCI bus server, whose first
- * instance faults when a claimed function's driver ends, before it quiets the function (issue
- * 17: a bus server that dies with a function left running). Its frames wait in the window's
+ * instance faults when a claimed function's driver ends, before it quiets the function (a
+ * bus server that dies with a function left running). Its frames wait in the window's
  * DMA quarantine, which init does not release (it cannot quiet the functions); the next
  * instance quiets every function at its start and releases it (qemu/pci-dies-quarantine).
  * Later instances are the plain server. */

@@ -1,11 +1,11 @@
-/* powerthief: a hostile server that tries to power the machine off (issue 17: init obeyed any
- * server's INIT_POWEROFF). Its init.run= entry has no `^`, so init must refuse every request
- * with EPERM and the machine must run on: POWER_TRIES requests through lib's tacet_poweroff
- * (status 0, then 1) and as raw calls (with no word, and with one). init says the first refusal
- * and counts the rest (at most a line a second per server). Prints `powerthief: N requests to
- * power off, each refused with EPERM; the machine still runs: PASS` (reaching the line at all
- * is half of it) and exits with status 0; the tests then check that the shell still answers and
- * that its `poweroff` (the console's entry has `^`) still works.
+/* powerthief: a hostile server that tries to power the machine off (init must not obey any server's
+ * INIT_POWEROFF). Its init.run= entry has no `^`, so init must refuse every request with EPERM and
+ * the machine must run on: POWER_TRIES requests through lib's tacet_poweroff (status 0, then 1) and
+ * as raw calls (with no word, and with one). init says the first refusal and counts the rest (at
+ * most a line a second per server). Prints `powerthief: N requests to power off, each refused with
+ * EPERM; the machine still runs: PASS` (reaching the line at all is half of it) and exits with
+ * status 0; the tests then check that the shell still answers and that its `poweroff` (the
+ * console's entry has `^`) still works.
  */
 #include <stdio.h>
 #include <tacet.h>

@@ -1,5 +1,5 @@
-/* preempt: a long teardown is preempted, in the manner of sel4test's PREEMPT_REVOKE (issue 16;
- * init.run=preempt@1/200:goldfish-rtc on 2 harts). A chain of PREEMPT_DEPTH processes, each
+/* preempt: a long teardown is preempted, in the manner of sel4test's PREEMPT_REVOKE
+ * (init.run=preempt@1/200:goldfish-rtc on 2 harts). A chain of PREEMPT_DEPTH processes, each
  * holding in its cspace the only capability to the next (chain_cap's chain without threads,
  * chains.c: the cheapest chain there is, two pages and a struct process a link), is ended by
  * one system call, the deletion of the tester's capability to the first, made by the ender
@@ -34,7 +34,7 @@
 #include "chains.h"
 #include <tacet/goldfish_rtc.h>
 
-/* The chain's depth: the issue's 100,000. Each link costs two pages (its page-table root and
+/* The chain's depth: 100,000. Each link costs two pages (its page-table root and
  * its cspace) and a struct process (a 256-byte object), 8,448 bytes: 844,800,000 bytes of the
  * server's account, 206,250 pages, which the case gives it with init.budget=210000 on -m 2G
  * (about 523,000 pages free: the machine would hold some 245,000 links). */

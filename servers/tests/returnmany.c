@@ -1,5 +1,4 @@
-/* returnmany: main returns while 200 other threads of its process wait (issue 17: the
- * fuzzer's process once stayed alive after its main returned, holding 83 pages). exit(), and
+/* returnmany: main returns while 200 other threads of its process wait: exit(), and
  * so a return from main, ends the whole process (TACET_SYS_PROCESS_EXIT), as in POSIX; a thread
  * that should end alone calls tacet_exit. The case checks that the process ends and init's leak
  * check finds every page and object back. */

@@ -1,6 +1,6 @@
 /* rngdying.c: with servers/rng/rng.c, the rng_dying server: the entropy service, whose first
- * instance faults when a client's read must wait for the device, its buffers offered (issue
- * 17: a driver killed with DMA in flight). The case (tests/qemu/cases_isolation.py,
+ * instance faults when a client's read must wait for the device, its buffers offered (a
+ * driver killed with DMA in flight). The case (tests/qemu/cases_isolation.py,
  * dma-kill-rng) limits QEMU's entropy rate, so that the device holds the buffers and fills
  * them later. Later instances are the plain service. */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* scatter: the fragmenting attack of issue 17 (found by a hostile server): holding a few pages,
+/* scatter: the fragmenting attack: holding a few pages,
  * one in each MiB of memory, leaves no 1 MiB run for another server's DMA. Each round it makes
  * as many 129-page frames as its budget allows (each needs a whole MiB), one page for each
  * (which, when the pool mixed the two, came from what a 129-page frame left free of its MiB),

@@ -1,13 +1,13 @@
-/* spread: processes a user made costly to end (issue 16): SPREAD_MAPS one-page mappings, each
+/* spread: processes a user made costly to end: SPREAD_MAPS one-page mappings, each
  * 2 MiB from the next, so each needs a page-table page of its own, and SPREAD_WIDE more 1 GiB
  * apart (a middle table each), plus SPREAD_CAPS capabilities in its slots. The kernel gives
  * all of it back in bounded steps of its reaper (object/process.c, release_step): never in one
  * stretch under the big kernel lock. Ended two ways:
  *  - without a thread, by deleting its only capability: its struct goes at its last reference;
  *  - with a thread waiting in it (chain_code), the same deletion: its end, then its release.
- * Checks, each time: every page and kernel object back (mem_check), and the longest BKL hold
- * on this hart within issue 16's 5,000 instructions (the case runs it alone on hart 1 under
- * -icount, the other hart waiting: the cycle counter is this hart's instructions then). */
+ * Checks, each time: every page and kernel object back (mem_check), and the longest BKL hold on
+ * this hart within the bound of 5,000 instructions (core/bkl.h; the case runs it alone on hart 1
+ * under -icount, the other hart waiting: the cycle counter is this hart's instructions then). */
 #include <stdio.h>
 #include "chains.h"
 

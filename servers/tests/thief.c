@@ -1,8 +1,8 @@
 /* thief: a hostile server that tries to get more than least privilege gives it (isolation).
  *
  * With nothing but what init gives any server, it looks up "console" and "pci" and tries to
- * receive on them (in the old name service a lookup gave every right, and a server receiving on
- * "pci" took another driver's claim with that driver's whole process capability in it); widens
+ * receive on them (were a lookup to give every right, a server receiving on "pci" would take
+ * another driver's claim with that driver's whole process capability in it); widens
  * its copies; publishes with READ; waits until an edu driver has claimed the edu device and
  * asks pci for that device's interrupt and for the device itself; offers pci its whole process
  * capability. Every attempt must be refused, and at the end the only process capability it

@@ -2,7 +2,7 @@
  * Without a TLB shootdown that hart would go on using the stale translation (and the freed
  * page): the main thread would see the reader's count go on and say FAIL. With it, the reader
  * faults at its next access (the kernel and init report the fault at X_VA), and a fault ends
- * the whole process (issue 17: init ends a faulted server, every thread of it), main thread
+ * the whole process (init ends a faulted server, every thread of it), main thread
  * included: the case reads the fault's report, not a verdict of main's. No IPC protocol. */
 #include <stdio.h>
 #include <tacet.h>

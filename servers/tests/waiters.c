@@ -1,5 +1,5 @@
 /* waiters.c: 200 threads of the calling process that wait for ever on a notification nobody
- * signals (faultmany, returnmany: issue 17's processes that outlived a fault or their main).
+ * signals (faultmany, returnmany: processes that must not outlive a fault or their main).
  * They need no stack: each runs waiter_code, a few instructions of the server's own text. */
 #include <tacet.h>
 #include <tacet/init_proto.h>

@@ -1,30 +1,17 @@
-/* uart: the ns16550a driver and console server, with a small shell.
- *
- * Device (init.run= `^uart=console:ns16550a`: the device, the name "console", and `^` for the
- * shell's `poweroff`), opened with the driver kit (<tacet/driver.h>,
- * docs/drivers.md); the kit's service loop takes the clients' calls and the line's interrupts in
- * one thread. Both directions are interrupt-driven. On an interrupt the server drains the
- * receiver into rx[] and refills the transmitter (its 16-byte FIFO) from tx[], which is what
- * lowers the UART's interrupt, then acknowledges the line (oneshot); then it runs the shell on
- * what arrived. Output (its own printf and clients' CONSOLE_WRITE) goes into tx[] and returns at
- * once; the transmitter-empty interrupt is on while tx[] holds anything. Only a full tx[],
- * CONSOLE_SYNC and a power-off wait for the transmitter (tacet_device_wait).
- *
- * IPC: publishes "console", serving <tacet/console_proto.h> (CONSOLE_WRITE, and CONSOLE_SYNC:
- * the reply waits until tx[] is empty), decoded by the dispatch generated from
- * lib/proto/console.proto.
- *
- * Shell: help, echo, ps, harts, irqs, irqtop (redrawn every second on a timer on the device's
- * notification; s sorts it by line or by the worst wake-up latency, any other key ends it),
- * irqhist LINE (irqshow.c has the interrupt commands), mem, date (the "rtc" service's time of
- * day, UTC), random (16 bytes from the entropy service, "rng"), crash (fault on purpose, to see
- * init restart the console), trace on|off|dump (the kernel's event trace: traceshow.c),
- * poweroff.
- *
- * uart_first_prompt(), if a server linked with this file defines it, runs once right after the
- * first prompt is queued: the boot benchmark (servers/bench/boot.c) reads the instruction count
- * there. uart_starting(), likewise, runs with the device open, before the driver sets the UART
- * up: the typeahead test (servers/tests/typeahead.c) waits there for a key. */
+/* uart: the ns16550a driver and console server, with a small shell (init.run=
+ * `^uart=console:ns16550a`: `^` for the shell's `poweroff`). Owns the UART and its rx[] and tx[]
+ * rings; one thread (the kit's service loop, <tacet/driver.h>) takes the clients' calls and the
+ * line's interrupts, so nothing is locked. On an interrupt it drains the receiver into rx[] and
+ * refills the transmitter's 16-byte FIFO from tx[] (which lowers the UART's interrupt), then
+ * acknowledges the line, then runs the shell on what arrived. Output (its own printf and
+ * CONSOLE_WRITE) goes into tx[] and returns at once; the transmitter-empty interrupt is on while
+ * tx[] holds anything; only a full tx[], CONSOLE_SYNC and a power-off wait for the transmitter.
+ * IPC: publishes "console", serving <tacet/console_proto.h> (dispatch generated from
+ * lib/proto/console.proto). Shell commands: `help` lists them (irqshow.c and traceshow.c hold
+ * the interrupt and trace ones). Hooks for servers linked with this file: uart_first_prompt()
+ * runs once right after the first prompt is queued (the boot benchmark, servers/bench/boot.c),
+ * uart_starting() with the device open, before the UART is set up (servers/tests/typeahead.c).
+ */
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>

@@ -12,8 +12,8 @@ build/bench/results.json; the serial logs go to build/bench/NAME.log.
 paths' tail while stressors run on the other harts, on 4 harts and on 8: `-k stress8` the 8-hart
 ones alone) instead of the others; results.json keeps the other set's figures from its last
 run. A stress boot fails unless each of its stressors reports a count above 0, and the run
-exits 1, naming the figure and its stressor, if any same-hart sample is above issue 16's bound
-(STRESS_SAME_HART_BOUND, 10,000 instructions).
+exits 1, naming the figure and its stressor, if any same-hart sample is above the same-hart
+bound (STRESS_SAME_HART_BOUND, 10,000 instructions).
 
 --check-deterministic runs every benchmark twice and exits 1, naming the figures, if any differ.
 The wall-clock benchmarks (WALL_CLOCK: the block service's 4 KiB read IOPS) run after, alone
@@ -137,9 +137,10 @@ ARCHIVE_SIZE = 1 << 20
 RUN_RE = re.compile(r"(?:^|\s)init\.run=(\S*)")
 NAME_STOP_RE = re.compile(r"[\^%]*([^, =@/:*+\[]*)")
 
-# Issue 16's target for an interrupt's raise to its driver on the driver's own hart, under any
-# load: every stress boot's same-hart maximum must stay at or under it (a hard check, beside the
-# budgets; --stress, and make test's bench/stress-same-hart-bound).
+# The same-hart bound: an interrupt's raise to its driver on the driver's own hart, under any load,
+# takes at most this many instructions (docs/benchmarks.md, "The tail under stress"): every stress
+# boot's same-hart maximum must stay at or under it (a hard check, beside the budgets; --stress, and
+# make test's bench/stress-same-hart-bound).
 STRESS_SAME_HART_BOUND = 10000
 # the stress figures of the same-hart path, each with its boot's stressor: the bound's figures
 STRESS_SAME_HART = {f.name: (b[0], b[4]["stressors"][0][0])
@@ -390,7 +391,7 @@ def holds_figure(bench, name, out, holds_out, where):
 def stressor_problems(out, stressors):
     """What is wrong with the stressors' completion lines in a boot's output, one line per
     stressor: each (name, unit, hart) of stressors must have printed `stress NAME: COUNT UNIT
-    on hart H` once, with COUNT above 0 (issue 16: "the stressors' work completes")."""
+    on hart H` once, with COUNT above 0 (the stressors' work completes)."""
     problems = []
     for name, unit, hart in stressors:
         def mine(m):
@@ -414,8 +415,8 @@ def stressor_problems(out, stressors):
 
 
 def same_hart_bound_problems(rounds):
-    """Every stress boot's same-hart samples against STRESS_SAME_HART_BOUND (issue 16's target
-    for an interrupt's raise to its driver on the driver's hart), in every round run: the
+    """Every stress boot's same-hart samples against STRESS_SAME_HART_BOUND (the bound on an
+    interrupt's raise to its driver on the driver's hart), in every round run: the
     failures, as readable lines naming the figure, its stressor and the sample."""
     problems = []
     for results in rounds:
@@ -425,8 +426,8 @@ def same_hart_bound_problems(rounds):
             boot, stressor = STRESS_SAME_HART[r["name"]]
             line = (f"{r['name']}: a sample of {r['max']:,} instructions (the maximum of "
                     f"{r['samples']}; p99 {r['p99']:,}) from the raise to the driver on its own "
-                    f"hart, with the {stressor} stressor running ({boot}), is above issue 16's "
-                    f"bound of {STRESS_SAME_HART_BOUND:,}")
+                    f"hart, with the {stressor} stressor running ({boot}), is above the "
+                    f"same-hart bound of {STRESS_SAME_HART_BOUND:,}")
             if line not in problems:
                 problems.append(line)
     return problems
@@ -740,10 +741,10 @@ def main():
     checks = []
     if any(r["name"] in STRESS_SAME_HART for r in results):
         checks.append((f"same-hart bound: a stress figure's raise to its driver on the same "
-                       f"hart is above {STRESS_SAME_HART_BOUND:,} instructions (issue 16)",
+                       f"hart is above {STRESS_SAME_HART_BOUND:,} instructions",
                        same_hart_bound_problems(rounds),
                        f"same-hart bound: every stress figure's same-hart maximum is at or under "
-                       f"{STRESS_SAME_HART_BOUND:,} instructions (issue 16)"))
+                       f"{STRESS_SAME_HART_BOUND:,} instructions"))
     if any(r["name"] == rel[1] for r in results for rel in MASKED_THREADED):
         checks.append(("masked-threaded: a relation of the masked-vs-threaded experiment does "
                        "not hold", relation_problems(results),
@@ -755,7 +756,8 @@ def main():
                        "service-loop: a service loop's driver is as fast as a plain waiter "
                        "(within 5% on the line's hart, 3% across harts)"))
     if args.check_scaling:
-        checks.append(("scaling: a curve is not what issue 18 asks", scaling_problems(results),
+        checks.append(("scaling: a curve is not flat where flat is the goal, or arming a "
+                       "timer grows faster than logarithmically", scaling_problems(results),
                        "scaling: the curves are flat where flat is the goal, and arming a "
                        "timer grows at most logarithmically"))
     if args.check_deterministic:

@@ -61,11 +61,12 @@ def bench(boot, append, figures, extra=(), **options):
     return (boot, append, list(figures), list(extra), options)
 
 
-# The scaling curves (issue 18; servers/bench/scale.h): PREFIX_N is the figure at N (the points
-# the server measures, in its own list), with its budget. Where the goal is flat ("flat"), every
-# point's median must be within SCALE_FLAT of the first one's; the timer's arming, where a tree
-# is the goal, may rise from one point to the next by at most TIMER_LOG_STEP instructions per
-# doubling of the armed timers. Why that bound is honest: arming a timer already armed removes
+# The scaling curves (a path's cost must not grow with what the machine holds;
+# servers/bench/scale.h): PREFIX_N is the figure at N (the points the server measures, in its own
+# list), with its budget. Where the goal is flat ("flat"), every point's median must be within
+# SCALE_FLAT of the first one's; the timer's arming, where a tree is the goal, may rise from one
+# point to the next by at most TIMER_LOG_STEP instructions per doubling of the armed timers. Why
+# that bound is honest: arming a timer already armed removes
 # it from its hart's tree and inserts it again, each walking at most the tree's height, which
 # an AVL tree keeps under 1.44 log2(n + 2) levels; a level costs each walk about 10 to 20
 # instructions (a compare and a step down; on the way back up a height update and a balance
@@ -149,10 +150,10 @@ BENCHMARKS = [
            fig("irq_threaded_equal_b_latency", 22700)],
           ["-device", "edu,addr=1", "-device", "edu,addr=2"]),
     # A 256-page FRAME_NEW and its CAP_DELETE, the MAP and UNMAP of such a frame, the end of a
-    # process of 1,088 page tables (servers/bench/frame.c), and the longest BKL hold on their
-    # hart meanwhile (issue 16: at most 5,000 instructions): the plugin's, and the kernel's own
-    # beside it (the other hart waits: no turn of QEMU's can end inside a hold, and the two
-    # agree). The test kernel, for its hold markers.
+    # process of 1,088 page tables (servers/bench/frame.c), and the longest BKL hold on their hart
+    # meanwhile (at most 5,000 instructions: kernel/core/bkl.h): the plugin's, and the kernel's own
+    # beside it (the other hart waits: no turn of QEMU's can end inside a hold, and the two agree).
+    # The test kernel, for its hold markers.
     bench("frame_new", "init.run=^bench_frame@1",
           [fig("frame_new_256", 192000), fig("frame_delete_256", 1360),
            fig("frame_map_256", 40000), fig("frame_unmap_256", 18600),
@@ -162,7 +163,7 @@ BENCHMARKS = [
           holds_hart=r"^bench_frame: longest BKL hold \d+ instructions on hart (\d+)"),
     # A top-priority thread's timer lateness while a lower thread of its hart makes 256-page
     # frames back to back (servers/bench/framewake.c): FRAME_NEW holds itself back at a
-    # preemption point for it (issue 16's same-hart bound: 10,000).
+    # preemption point for it (the same-hart bound: 10,000).
     bench("frame_wake", "init.run=^bench_framewake@1/200",
           [fig("frame_wake_late", budget_max=10000)]),
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with

@@ -74,10 +74,11 @@ CASES = [
           r"init: server hello finished with status 0",
           r"init: all 3 servers done \(some failed\); powering off"],
          bootargs="init.run=faulter@1,faulter_ill@3,hello@2", status=1),
-    # One thread faults while 200 others of its process wait, or main returns while they do
-    # (issue 17): the whole process ends either way (TACET_FAULT_END; exit() is
-    # TACET_SYS_PROCESS_EXIT), every page and object back. Before, the process lived on with
-    # its 200 threads: init never saw it end (both cases time out on the old kernel).
+    # One thread faults while 200 others of its process wait, or main returns while they do:
+    # the whole process ends either way (TACET_FAULT_END; exit() is TACET_SYS_PROCESS_EXIT),
+    # every page and object back. A kernel that ended only the thread
+    # would leave the process living on with its 200 threads: init would never see it end, and
+    # both cases would time out.
     case("fault-ends-process",
          [r"faultmany: 200 threads wait; faulting now",
           r"init: server faultmany faulted: cause 15 at pc 0x[0-9a-f]+, address 0x8 "
@@ -91,14 +92,14 @@ CASES = [
          bootargs="init.run=faultmany@1,returnmany@2", status=1),
     # A page unmapped while another hart's thread of the same process reads it: the TLB
     # shootdown makes that thread fault at once; init reports it and ends the process (every
-    # thread of it: issue 17).
+    # thread of it).
     case("tlb-shootdown",
          [r"tlbtest: the reader reads the page on hart 2; unmapping it",
           r"tacet: thread \d+ of tlbtest faulted: scause 0xd pc 0x[0-9a-f]+ address 0x2100000000",
           r"init: server tlbtest faulted: cause 13 at pc 0x[0-9a-f]+, address 0x2100000000",
           r"tacet: process tlbtest ended \(status -7\)", r"init: leak check: .*: PASS"],
          bootargs="init.run=tlbtest@1", status=1),
-    # Shared servers do not lend priority (issue 16): a priority-110 driver of the goldfish
+    # Shared servers do not lend priority: a priority-110 driver of the goldfish
     # RTC on init's hart (hart 0) while a storm thread on each other hart, at priority 10,
     # looks a name up in a tight loop. init serves requests below the driver, so while the
     # driver holds hart 0 no lookup is answered (a count, not a time: strict priorities make it

@@ -159,7 +159,7 @@ HIST_EXPECT = [r"irqhist: line 5 is not bound and has taken no interrupt: no his
                r"usage: irqhist LINE", r"init: power off requested by uart"]
 
 CASES = [
-    # The interrupt histograms (issue 18): the edu driver takes 1000 raised interrupts and a
+    # The interrupt histograms: the edu driver takes 1000 raised interrupts and a
     # factorial's completion on line 33; then irqs and irqhist 33 agree on the line's count,
     # which the top-half histogram adds up to, and on p50 <= p99 <= max (irq_hist_consistent);
     # irqhist of a line nobody bound, of one the controller lacks, and without a line, say so.

@@ -1,6 +1,6 @@
-"""cases_isolation.py: the adversarial suite of the isolation issue: hostile servers that try to
-harm another server or the kernel with nothing but what init gives any server, and the checks
-that each target is unaffected."""
+"""cases_isolation.py: the adversarial suite: hostile servers that try to harm another server or
+the kernel with nothing but what init gives any server, and the checks that each target is
+unaffected."""
 import re
 
 import re
@@ -32,7 +32,7 @@ def quarantine_whole(out):
     return []
 
 
-# A driver killed with DMA in flight (issue 17): the test builds blk_dying and rng_dying fault
+# A driver killed with DMA in flight: the test builds blk_dying and rng_dying fault
 # with the device holding requests it will still write (QEMU slows it down: null-co's latency,
 # virtio-rng's rate limit). canary_* (servers/tests/canary.c) takes every free page it can the
 # moment a call tells it the driver ended, fills them with a pattern, waits for the restarted
@@ -73,7 +73,7 @@ DMA_KILL = [
          bootargs="init.run=blk_dying=blk:virtio-blk*1,^blkinflight@1[blk=0-],canary_blk@1 "
                   "init.budget=8000",
          smp=2, qemu_args=DMA_KILL_BLK, needs=["build/blk-big.img"], timeout=60),
-    # A client waiting when the service ends (issue 17): blkwaitdie, with no timeout, waits for
+    # A client waiting when the service ends: blkwaitdie, with no timeout, waits for
     # 8 writes the throttled disk holds; blkpoke's writes bring the device to 16 and blk_dying
     # faults. The kernel's watch of the service's endpoint (ENDPOINT_WATCH) ends the wait: lib
     # reaches instance 1 and submits the 8 again, which land. Without the watch the wait never
@@ -90,7 +90,7 @@ DMA_KILL = [
 ]
 
 CASES = [
-    # Restarts cannot launder memory (issue 17): giver sends keeper seven 256-page frames and
+    # Restarts cannot launder memory: giver sends keeper seven 256-page frames and
     # faults, five times over (init restarts it). Each instance is charged to the server's one
     # account, which the frames keeper holds still fill: the first gives 7, the others none
     # (ENOMEM), and the machine's free memory is the same at every restart (it fell by 7 MiB
@@ -106,7 +106,7 @@ CASES = [
           r"keeper: kept 7 frames; giver's 6 instances done",
           r"init: leak check: .*: PASS"],
          bootargs="init.run=keeper,giver*5", status=1, timeout=60),
-    # Generations (issue 17): a client learns which instance of a service it reached (lookup),
+    # Generations: a client learns which instance of a service it reached (lookup),
     # is told by its watch of the service's endpoint when that instance dies (the wait would
     # never end without it), gets EDEAD from a call, reconnects and learns it reached a new one.
     case("reconnect-instance",
@@ -151,10 +151,10 @@ CASES = [
           r"init: leak check: .*: PASS"],
          bootargs="init.run=pinkeep,pinhand:virtio-rng*1",
          qemu_args=DEFAULT_DEVICES[:2]),
-    # A driver dies with its device's interrupt armed (issue 17): init quiets the goldfish RTC
+    # A driver dies with its device's interrupt armed: init quiets the goldfish RTC
     # (alarm cleared, interrupt disabled) before the restart, which finds both off (1 and 1
     # without init's quieting).
-    # Contiguous memory cannot be denied (issue 17, found by a hostile server): scatter holds
+    # Contiguous memory cannot be denied: scatter holds
     # single pages where 129-page frames left room, one a MiB, round after round (with the
     # pool's two kinds of chunks mixed, 120-odd pages left no 1 MiB run and its 129-page frame
     # was refused); dmabig's 1 MiB frame must still come, and scatter keeps getting 129-page
@@ -164,8 +164,8 @@ CASES = [
           r"dmabig: a 256-page frame beside scatter's pages: made: PASS",
           r"init: leak check: .*: PASS"],
          bootargs="init.run=scatter,dmabig@1", timeout=60),
-    # An endpoint watched by many (issue 17's ENDPOINT_WATCH, under issue 16's bound): its end
-    # tells 16 watchers a step as the reaper runs, not all in one hold of the BKL; watchmany's
+    # An endpoint watched by many (ENDPOINT_WATCH, under the BKL hold's bound): its end tells
+    # 16 watchers a step as the reaper runs, not all in one hold of the BKL; watchmany's
     # 100 notifications each get their own badge, and everything comes back.
     case("endpoint-watchers-in-steps",
          [r"watchmany: 100 of 100 watchers told of the endpoint's end \(success\): PASS",
@@ -202,7 +202,7 @@ CASES = [
           r"init: server quietbad finished with status 0",
           r"init: leak check: .*: PASS"],
          bootargs="init.run=quietbad:ns16550a*1", status=0, forbid=(r"PANIC", r"FAIL", r"quietbad's devices")),
-    # A driver dies with DMA in flight (issue 17): dmadie offers virtio-rng a buffer and faults.
+    # A driver dies with DMA in flight: dmadie offers virtio-rng a buffer and faults.
     # Its DMA frames (rings, buffer), pinned to the device, go to the device's quarantine, not
     # back to the pool; init resets the device (Status 0) and only then releases them; the
     # restarted instance finds the device reset. Everything back at the end (leak check).
@@ -217,7 +217,7 @@ CASES = [
           r"init: leak check: .*: PASS"],
          bootargs="init.run=dmadie:virtio-rng*1", status=1, check=quarantine_whole,
          qemu_args=("-device", "virtio-rng-device")),
-    # Drivers killed with DMA in flight (issue 17), each watched by a canary that takes every
+    # Drivers killed with DMA in flight, each watched by a canary that takes every
     # free page at the death and checks them once the driver is back: see DMA_KILL below.
     *DMA_KILL,
     # Forged kernel messages: every label the kernel reserves (TACET_LABEL_NOTIFY, _FAULT, ...)
@@ -331,7 +331,7 @@ CASES = [
          console_input=(r"giving up", "poweroff\r"), timeout=120),
 ]
 
-# Issue 17's authority, with hostile servers beside a default boot's drivers (the overlay's
+# init's authority, with hostile servers beside a default boot's drivers (the overlay's
 # init.run=: the console with `^`, the only server that may power off): init.run= grants each
 # name to one server, and refuses a publish of anyone else's with EPERM (namesquat, listed first
 # and last); it refuses a power-off from a server without `^` (powerthief); a server gets at most

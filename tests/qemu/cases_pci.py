@@ -109,7 +109,7 @@ CASES = [
                   "edu_abandon@1,edu_abandon@2",
          qemu_args=("-device", "edu",),
          console_input=(r"(released[^\n]*\n[\s\S]*){2}", "poweroff\r")),
-    # A PCI driver dies with DMA in flight (issue 17): edu_dmadie starts a DMA transfer from the
+    # A PCI driver dies with DMA in flight: edu_dmadie starts a DMA transfer from the
     # device into a page of RAM pinned to its BAR0 frame (a part of pci's window) and faults,
     # twice (init restarts it). The page waits in the window's quarantine until pci has turned
     # the function's bus mastering off (and reset it, where it can: edu has no FLR), then pci
@@ -136,7 +136,7 @@ CASES = [
                   "edu_dmadie@1*2",
          qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
          console_input=(r"init: server edu_dmadie finished[^\n]*\n", "poweroff\r")),
-    # The bus server dies with a function left running (issue 17): pci_dying's first instance
+    # The bus server dies with a function left running: pci_dying's first instance
     # faults when edu_dmadie's first instance has died with its DMA started, before quieting
     # the function. The page stays in the window's quarantine: init does not release a bus
     # window (it cannot quiet the functions; it used to, then: 1 page back while the function
@@ -156,7 +156,7 @@ CASES = [
          qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
          forbid=(r"PANIC", r"FAIL", r"init: pci_dying's devices"),
          console_input=(r"init: server edu_dmadie finished[^\n]*\n", "poweroff\r")),
-    # A PCI driver dies with its device enabled (issue 17, device reset on death): nvmedie
+    # A PCI driver dies with its device enabled (device reset on death): nvmedie
     # claims QEMU's nvme controller (PCI Express capability with FLR), gives it admin queues in
     # a 2-page DMA frame pinned to its BAR0, enables it (CSTS.RDY=1) and faults. pci quiets
     # the function, resets it (function-level reset: it answers again) and releases the 2

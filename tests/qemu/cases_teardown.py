@@ -105,21 +105,20 @@ CASES += [
          smp=2, mem="256M", bootargs="init.run=chain_fault@1 " + CHAIN_MEMORY, timeout=90),
 ]
 
-# The preemption test (servers/tests/preempt.c; issue 16, in the manner of sel4test's
-# PREEMPT_REVOKE): a chain of 100,000 processes, each holding the only capability to the next,
-# ended by one system call on hart 1, three times in one boot: unpreempted (the reference);
-# while a driver on hart 0 takes the goldfish RTC's alarm every millisecond (at least 10 of its
-# interrupts served during the call: each needed the BKL the call held, so the call let it in at
-# its preemption points; about 500 in a 0.55 s call on an idle host, 0 to 2 with bkl_yield
-# disabled); and while a driver on hart 1 itself waits for one alarm (its top half stamped
-# inside the call with at least a quarter of it to go, and the driver, which outranks the ender,
-# running inside the call at once: the call is held back for it at a point; without
-# preemption points the stamp is the call's end, without that hold the driver runs after it).
-# Each run gives back every page, object and byte of the account, and the preempted runs cost and
-# gave back exactly what the unpreempted one did. Functional, so without -icount: the alarms
-# are the host's time, the checks are ratios and counts that hold on a loaded host. The chain
-# takes two pages and a 256-byte object a link (206,250 pages): the budget and -m 2G. About
-# 5 s on an idle host, 10 to 25 s on a loaded one.
+# The preemption test (servers/tests/preempt.c, in the manner of sel4test's PREEMPT_REVOKE): a chain
+# of 100,000 processes, each holding the only capability to the next, ended by one system call on
+# hart 1, three times in one boot: unpreempted (the reference); while a driver on hart 0 takes the
+# goldfish RTC's alarm every millisecond (at least 10 of its interrupts served during the call: each
+# needed the BKL the call held, so the call let it in at its preemption points; about 500 in a 0.55
+# s call on an idle host, 0 to 2 with bkl_yield disabled); and while a driver on hart 1 itself waits
+# for one alarm (its top half stamped inside the call with at least a quarter of it to go, and the
+# driver, which outranks the ender, running inside the call at once: the call is held back for it at
+# a point; without preemption points the stamp is the call's end, without that hold the driver runs
+# after it). Each run gives back every page, object and byte of the account, and the preempted runs
+# cost and gave back exactly what the unpreempted one did. Functional, so without -icount: the
+# alarms are the host's time, the checks are ratios and counts that hold on a loaded host. The chain
+# takes two pages and a 256-byte object a link (206,250 pages): the budget and -m 2G. About 5 s on
+# an idle host, 10 to 25 s on a loaded one.
 CASES += [
     case("preempt-teardown",
          [r"preempt: unpreempted: built 100000 processes, each holding the only capability to "

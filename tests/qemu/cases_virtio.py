@@ -206,8 +206,8 @@ CASES += [
          console_input=(rand_done(2), "poweroff\r"), timeout=90),
 ]
 
-# Hostile clients of the block service (issue 17: "servers outlive their clients, and a client
-# cannot break a server"); each fails on the service before sessions, device-frame checks,
+# Hostile clients of the block service (servers outlive their clients, and a client cannot
+# break a server); each fails on the service before sessions, device-frame checks,
 # shares and grants (docs/virtio.md, "Clients that come and go, and hostile ones").
 CASES += [
     # A driver attaches its MMIO frame (the RTC's registers) as its data frame and reads into

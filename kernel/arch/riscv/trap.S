@@ -1,25 +1,14 @@
-/* trap.S: the one trap vector. Saves the context, picks the stack, calls the C entry.
- *
- * In the kernel, tp = this hart's struct hart and sscratch = 0; in user mode sscratch holds the
- * struct hart, so one swap tells where the trap came from and gives the kernel its tp.
- * Hardware clears sstatus.SIE on entry and nothing here sets it: handlers run masked.
- *
- * From user mode: the context goes straight into the running thread's struct trap_frame
- * (hart->user_ctx; stval only for an exception), the kernel stack starts empty, and the
- * generic entry for the cause (trap_syscall, trap_interrupt, trap_exception: kernel/core/
- * entry.c) never returns: it leaves through arch_return_to_user() into whichever thread runs
- * next.
- *
- * From the kernel: an interrupt saves only what C may clobber (ra, t0-t6, a0-a7) and s0, since
- * the kernel takes interrupts only inside C code (the idle wait, a handler's window) and the
- * C it calls keeps every other register; an exception saves everything, for the report. The
- * stack choice: an interrupt moves to the hart's interrupt stack unless it is already on it (a
- * nested interrupt, allowed only through irq_enable_in_hardirq()); an exception stays on the
- * current stack. Before pushing the frame on a guarded stack the entry checks whether the frame
- * would land in the guard half of the 32 KiB slot (bit STACK_SIZE_SHIFT of the address clear):
- * then the stack has overflowed and pushing would fault again forever, so it switches to the
- * hart's overflow stack and reports through trap_stack_overflow().
- */
+/* trap.S: the one trap vector: saves the context, picks the stack, calls the C entry; also
+ * arch_return_to_user and arch_idle_wait. Handlers run masked (hardware clears sstatus.SIE; nothing
+ * here sets it). In the kernel tp = this hart's struct hart and sscratch = 0; in user mode sscratch
+ * holds it, so one swap tells where the trap came from. From user mode the context goes into the
+ * running thread's struct trap_frame (hart->user_ctx) and the cause's generic entry (trap_syscall,
+ * trap_interrupt, trap_exception: kernel/core/entry.c) never returns: it leaves through
+ * arch_return_to_user(). From the kernel an interrupt (taken only inside C: the idle wait, a
+ * handler's window) saves what C may clobber and s0, an exception everything; an interrupt moves to
+ * the hart's interrupt stack unless already on it, and a frame that would land in a stack's guard
+ * half goes to the overflow stack and trap_stack_overflow(). docs/foundation.md, "The trap path",
+ * gives the reasons. */
 #include "asm_offsets.h"
 #include "layout.h"
 

@@ -21,9 +21,9 @@
  * device (clears an interrupt status, waits for or stops a transfer the previous driver may
  * have left): until PCI_IRQ the function cannot assert its line, and until PCI_MASTER a
  * transfer its previous driver started writes nothing when it ends (the previous driver's
- * pages are back in the pool by then: a transfer finishing after the next claim turned bus
- * mastering on wrote into a page that had become another process's page table). A claim lasts until the driver's process ends; then
- * the device is quiet again (bus mastering and INTx off) and may be claimed again.
+ * pages may be back in the pool, another process's by then). A claim lasts until the driver's
+ * process ends; then the device is quiet again (bus mastering and INTx off) and may be claimed
+ * again.
  * lib/ wraps them as tacet_pci_claim(), tacet_pci_irq() and tacet_pci_master().
  */
 #ifndef PCI_PROTO_H
