@@ -288,6 +288,15 @@ static int wait_fast(unsigned long slot)
 	return run(fastpath_wait, &server);
 }
 
+/* The server leaves its receive and runs on hart 0 (its own call comes next). */
+static void server_running(void)
+{
+	tqueue_pop(&ep.receivers);
+	server.state = TACET_THREAD_RUNNING;
+	server.blocked_on = NULL;
+	harts[0].current = &server;
+}
+
 /* A wait takes bits there at once; without any it blocks and switches to the most urgent
  * READY thread, or leaves the hart to the scheduler; a bad capability takes the slow path. */
 static void test_wait_fast(void **state)
@@ -295,10 +304,7 @@ static void test_wait_fast(void **state)
 	struct thread ready = { .prio = 5, .hart = 0, .state = TACET_THREAD_READY };
 
 	(void)state;
-	tqueue_pop(&ep.receivers);
-	server.state = TACET_THREAD_RUNNING;
-	server.blocked_on = NULL;
-	harts[0].current = &server;
+	server_running();
 	install(server_p.cspace, SLOT_EP_RO, &ntfn.obj, TACET_RIGHT_READ, 0);
 	assert_int_equal(wait_fast(SLOT_TAKEN), FAST_NO); /* WRITE only: no READ */
 	assert_int_equal(wait_fast(SLOT_EP), FAST_NO);    /* not a notification */
@@ -339,10 +345,7 @@ static void test_recv_fast(void **state)
 	struct thread ready = { .prio = 5, .hart = 0, .state = TACET_THREAD_READY };
 
 	(void)state;
-	tqueue_pop(&ep.receivers);
-	server.state = TACET_THREAD_RUNNING;
-	server.blocked_on = NULL;
-	harts[0].current = &server;
+	server_running();
 	/* the general receive's cases: nothing done */
 	assert_int_equal(recv_fast(SLOT_TAKEN, 0), FAST_NO);  /* not an endpoint */
 	assert_int_equal(recv_fast(SLOT_EP, SLOT_TAKEN), FAST_NO); /* the slot is taken */

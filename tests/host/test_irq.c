@@ -1299,6 +1299,7 @@ static void test_user_irq_direct(void **state)
 }
 
 static void expect_fallback(struct thread *got, unsigned int line, unsigned int signals);
+static void expect_user_fallback(void);
 
 /* A service loop's driver: its thread is the line's notification's bound thread, receiving on
  * its service's endpoint, and nobody waits on the notification. The interrupt ends the receive
@@ -1429,12 +1430,7 @@ static void test_service_loop_woken_by_top_half(void **state)
 	/* from user mode on hart 0, another receiver ahead of the loop's thread on the endpoint */
 	memset(d->per_hart, 0, sizeof(d->per_hart));
 	service_loop_receiving(&ep, &ahead);
-	running = (struct thread){ .prio = 50, .hart = 0, .state = TACET_THREAD_RUNNING };
-	fake_irqchip_raise(LINE);
-	fake_log_clear();
-	bkl_lock();
-	expect_fallback(irq_external_user(&harts[0], &running), LINE, 1);
-	bkl_unlock();
+	expect_user_fallback();
 	expect_notified(&ep, &ahead, BADGE);
 	assert_int_equal(ahead.state, TACET_THREAD_BLOCKED_RECV);
 	assert_int_equal(runqueues[0].nready, 0);
@@ -1551,6 +1547,18 @@ static void expect_fallback(struct thread *got, unsigned int line, unsigned int 
 	assert_int_equal(irq_count(desc(line)), 1);
 }
 
+/* `running` interrupted on hart 0 by LINE, which the direct delivery leaves to the general top
+ * half (expect_fallback: one binder signalled). */
+static void expect_user_fallback(void)
+{
+	running = (struct thread){ .prio = 50, .hart = 0, .state = TACET_THREAD_RUNNING };
+	fake_irqchip_raise(LINE);
+	fake_log_clear();
+	bkl_lock();
+	expect_fallback(irq_external_user(&harts[0], &running), LINE, 1);
+	bkl_unlock();
+}
+
 /* user_interrupt's waiter, woken by the general top half's signal instead: it has the bits
  * and the trap's stamp (it waited in IRQ_ACK_WAIT), left the notification's queue and is READY
  * on its own hart, marked woken by the line. Taken off the run queue again for the next case. */
@@ -1592,12 +1600,7 @@ static void test_user_irq_fallbacks(void **state)
 	assert_int_equal(ack(SLOT_IRQ), 0);
 	memset(desc(LINE)->per_hart, 0, sizeof(desc(LINE)->per_hart));
 	/* nobody waiting: the bits wait in the notification */
-	running = (struct thread){ .prio = 50, .hart = 0, .state = TACET_THREAD_RUNNING };
-	fake_irqchip_raise(LINE);
-	fake_log_clear();
-	bkl_lock();
-	expect_fallback(irq_external_user(&harts[0], &running), LINE, 1);
-	bkl_unlock();
+	expect_user_fallback();
 	assert_int_equal(w.ntfn.bits, BADGE);
 }
 
@@ -1711,21 +1714,27 @@ static void test_ack_wait_refusals(void **state)
 	assert_int_equal(d->unhandled, IRQ_UNHANDLED_LIMIT);
 }
 
+/* A fast path run by t on hart 0, the BKL held as the trap entry holds it. */
+static long run_fast(int (*path)(struct hart *, struct thread *), struct thread *t)
+{
+	long done;
+
+	bkl_lock();
+	done = path(&harts[0], t);
+	bkl_unlock();
+	return done;
+}
+
 /* The signal fast path (fastpath.h), on the notification an interrupt would signal: w.thr
  * signals SLOT_NTFN while w.other_thr waits on it. Only a waiter on this hart, more urgent than
  * the signaller and than everything READY there, is switched to directly; every other case
  * returns 0 and changes nothing (the slow path runs). */
 static long signal_fast(unsigned long slot, unsigned long bits)
 {
-	long done;
-
 	arch_ctx_set_ret(&w.thr.ctx, 0, slot);
 	arch_ctx_set_ret(&w.thr.ctx, 1, bits);
 	fake_switched_from = fake_switched_to = NULL;
-	bkl_lock();
-	done = fastpath_signal(&harts[0], &w.thr);
-	bkl_unlock();
-	return done;
+	return run_fast(fastpath_signal, &w.thr);
 }
 
 static void test_signal_fast(void **state)
@@ -1791,15 +1800,10 @@ static void first_interrupt_taken(void)
  * unmasked. Each case it does not cover returns 0, changing nothing (the slow path runs). */
 static long ack_wait_fast(unsigned long irq_slot, bool handled, unsigned long ntfn_slot)
 {
-	long done;
-
 	arch_ctx_set_ret(&w.thr.ctx, 0, irq_slot);
 	arch_ctx_set_ret(&w.thr.ctx, 1, handled);
 	arch_ctx_set_ret(&w.thr.ctx, 2, ntfn_slot);
-	bkl_lock();
-	done = irq_ack_wait_fast(&harts[0], &w.thr);
-	bkl_unlock();
-	return done;
+	return run_fast(irq_ack_wait_fast, &w.thr);
 }
 
 static void test_ack_wait_fast(void **state)
@@ -1860,14 +1864,9 @@ static void test_ack_wait_fast(void **state)
  * it is unmasked is taken in the call, as the general ack does, and the scheduler picks. */
 static long ack_fast(struct thread *t, unsigned long irq_slot, bool handled)
 {
-	long done;
-
 	arch_ctx_set_ret(&t->ctx, 0, irq_slot);
 	arch_ctx_set_ret(&t->ctx, 1, handled);
-	bkl_lock();
-	done = irq_ack_fast(&harts[0], t);
-	bkl_unlock();
-	return done;
+	return run_fast(irq_ack_fast, t);
 }
 
 static void test_ack_fast(void **state)
