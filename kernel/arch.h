@@ -90,9 +90,9 @@ _Noreturn void arch_return_to_user(struct trap_frame *tf);
 /* A user thread's first FPU instruction traps (the FPU starts off): if tf is such a trap, turn
  * the thread's FPU on and return true (retry the instruction). */
 bool arch_fp_trap(struct trap_frame *tf, const struct fp_state *fp);
-/* The port's entries call the generic kernel's trap_syscall, trap_interrupt and
- * trap_exception (core/entry.h). An interrupt that is not external (arch_trap_is_external(),
- * inline in arch_types.h: the timer, an IPI) the generic entry hands back to the port. */
+/* The port's trap vector calls the generic kernel's entry for the cause (core/entry.h):
+ * trap_syscall, trap_external (the interrupt controller's), trap_interrupt (any other: the
+ * timer, an IPI, which the generic entry hands back to the port here) and trap_exception. */
 void arch_trap_interrupt(struct trap_frame *tf);
 /* Handle what is pending on this hart as the idle wait does (arch_interrupts_pending(), inline
  * in arch_types.h, says whether anything is), interrupts staying masked: from a preemption

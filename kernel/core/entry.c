@@ -93,21 +93,27 @@ void trap_syscall(struct trap_frame *tf)
 	sched_exit_to_user();
 }
 
+/* The timer or an IPI: the port handles it, the scheduler picks. */
+void trap_interrupt(struct trap_frame *tf)
+{
+	bkl_lock_masked();
+	if (this_hart()->current->state != TACET_THREAD_DEAD)
+		arch_trap_interrupt(tf);
+	sched_exit_to_user();
+}
+
 /* An external interrupt whose delivery wakes a more urgent thread on this hart switches to it
  * directly (irq_external_user); the rest goes through the scheduler. */
-void trap_interrupt(struct trap_frame *tf)
+void trap_external(struct trap_frame *tf)
 {
 	struct hart *me = this_hart();
 	struct thread *t = me->current;
 	struct thread *w;
 
+	(void)tf; /* the controller says which line (irq_external_user's claim) */
 	bkl_lock_masked();
 	if (t->state == TACET_THREAD_DEAD)
 		sched_exit_to_user();
-	if (!arch_trap_is_external(tf)) {
-		arch_trap_interrupt(tf); /* the timer, an IPI */
-		sched_exit_to_user();
-	}
 	w = irq_external_user(me, t);
 	if (w) { /* the woken driver runs at once: no scheduler pass */
 		sched_preempted(me, t);

@@ -10,7 +10,9 @@
 
 /* A system call (not the null call, which the port answers itself). */
 _Noreturn void trap_syscall(struct trap_frame *tf);
-/* An interrupt taken in user mode. */
+/* The interrupt controller's interrupt, taken in user mode. */
+_Noreturn void trap_external(struct trap_frame *tf);
+/* Any other interrupt taken in user mode (the timer, an IPI): the port's to handle. */
 _Noreturn void trap_interrupt(struct trap_frame *tf);
 /* Any other exception (a fault, or the port's business, such as a thread's first FPU use). */
 _Noreturn void trap_exception(struct trap_frame *tf);

@@ -26,5 +26,6 @@
 #define SIP_SEIP_BIT           (1 << 9) /* = SIP_SEIP, for the assembly */
 #define SIP_SSIP_BIT           (1 << 1) /* = SIP_SSIP */
 #define SCAUSE_ECALL_U_CODE    8 /* = SCAUSE_ECALL_U, for the assembly */
+#define SCAUSE_EXT_CODE        9 /* = SCAUSE_IRQ_S_EXT: an interrupt's scause, its top bit off */
 
 #endif

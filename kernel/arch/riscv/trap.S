@@ -2,9 +2,9 @@
  * arch_return_to_user and arch_idle_wait. Handlers run masked (hardware clears sstatus.SIE; nothing
  * here sets it). In the kernel tp = this hart's struct hart and sscratch = 0; in user mode sscratch
  * holds it, so one swap tells where the trap came from. From user mode the context goes into the
- * running thread's struct trap_frame (hart->user_ctx) and the cause's generic entry (trap_syscall,
- * trap_interrupt, trap_exception: kernel/core/entry.c) never returns: it leaves through
- * arch_return_to_user(). From the kernel an interrupt (taken only inside C: the idle wait, a
+ * running thread's struct trap_frame (hart->user_ctx) and the cause's generic entry
+ * (trap_syscall, trap_external, trap_interrupt, trap_exception: kernel/core/entry.c) never
+ * returns: it leaves through arch_return_to_user(). From the kernel an interrupt (taken only inside C: the idle wait, a
  * handler's window) saves what C may clobber and s0, an exception everything; an interrupt moves to
  * the hart's interrupt stack unless already on it, and a frame that would land in a stack's guard
  * half goes to the overflow stack and trap_stack_overflow(). docs/foundation.md, "The trap path",
@@ -218,7 +218,11 @@ trap_vector:
 	csrr	t1, stval			/* an exception: its address too */
 	sd	t1, TF_STVAL(t0)
 	enter_generic trap_exception
-3:	enter_generic trap_interrupt
+3:	slli	t2, t1, 1			/* an interrupt: its code, the top bit shifted out */
+	addi	t2, t2, -(SCAUSE_EXT_CODE << 1)
+	beqz	t2, 5f
+	enter_generic trap_interrupt
+5:	enter_generic trap_external
 
 /* arch_return_to_user(struct trap_frame *tf): into user mode with tf's registers. */
 	.globl arch_return_to_user

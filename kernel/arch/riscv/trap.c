@@ -41,8 +41,7 @@ _Static_assert(SIP_SSIP == 1UL << SCAUSE_IRQ_S_SOFT && SIP_STIP == 1UL << SCAUSE
 		       SIP_SEIP == 1UL << SCAUSE_IRQ_S_EXT,
 	       "a cause's sip bit is 1 << its code (trap_idle_interrupts)");
 _Static_assert(TACET_SYS_NULL == 0, "trap.S answers call 0 itself");
-_Static_assert((1UL << 63 | 9) == (SCAUSE_INTERRUPT | SCAUSE_IRQ_S_EXT),
-	       "arch_trap_is_external's cause (arch_types.h)");
+_Static_assert(SCAUSE_EXT_CODE == SCAUSE_IRQ_S_EXT, "trap.S's external interrupt cause");
 _Static_assert(sizeof(struct hart) == HART_SIZE, "struct hart size (entry.S walks harts[])");
 
 static const char *const exception_names[] = {

@@ -69,12 +69,6 @@ static inline void arch_ctx_set_syscall_nr(struct trap_frame *tf, unsigned long 
 	tf->regs[ARCH_REG_A7] = nr;
 }
 
-/* Whether the interrupt tf was taken for is an external one (the interrupt controller's). */
-static inline bool arch_trap_is_external(const struct trap_frame *tf)
-{
-	return tf->scause == (1UL << 63 | 9); /* riscv.h: SCAUSE_INTERRUPT | SCAUSE_IRQ_S_EXT */
-}
-
 /* Why the context last trapped (scause: the top bit set for an interrupt). */
 static inline unsigned long arch_ctx_cause(const struct trap_frame *tf)
 {
