@@ -43,9 +43,7 @@ static uint8_t pattern(unsigned long run, unsigned long i)
 
 static void power_off(int failed)
 {
-	struct tacet_msg off = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { failed } };
-
-	tacet_call(TACET_CHILD_INIT, &off);
+	tacet_poweroff(failed);
 }
 
 /* The service's BLK_USAGE into w (-TACET_EINVAL from a service without it), once it holds no

@@ -15,7 +15,7 @@
 int main(void)
 {
 	struct tacet_blk b;
-	struct tacet_msg usage = { .tag = TACET_TAG(BLK_USAGE, 0) }, off;
+	struct tacet_msg usage = { .tag = TACET_TAG(BLK_USAGE, 0) };
 	uint64_t start, ms;
 	long err = tacet_blk_open(&b, 4096, 5000), r;
 	int ok;
@@ -32,7 +32,6 @@ int main(void)
 	printf("blkstall: a read the device held: answered (%s) after %llu ms; the service reset "
 	       "the device %ld times: %s\n", tacet_strerror(r), (unsigned long long)ms,
 	       err ? -1l : (long)usage.w[3], ok ? "PASS" : "FAIL");
-	off = (struct tacet_msg){ .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { !ok } };
-	tacet_call(TACET_CHILD_INIT, &off);
+	tacet_poweroff(!ok);
 	return !ok;
 }

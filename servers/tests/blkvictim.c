@@ -30,7 +30,6 @@ int main(void)
 	long go = tacet_slot_alloc(), err = go < 0 ? go : tacet_lookup("blkmmio", (unsigned long)go,
 								     20000);
 	struct tacet_blk b;
-	struct tacet_msg off;
 	uint8_t *buf;
 	long ids[8], result = 0;
 	int ok = 1;
@@ -72,7 +71,6 @@ int main(void)
 	check(ok, "sectors 8-15 written and read back");
 	tacet_blk_close(&b);
 	printf("blkvictim: %s\n", failures ? "some checks failed" : "all checks passed");
-	off = (struct tacet_msg){ .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { failures != 0 } };
-	tacet_call(TACET_CHILD_INIT, &off);
+	tacet_poweroff(failures != 0);
 	return failures != 0;
 }

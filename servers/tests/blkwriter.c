@@ -38,7 +38,6 @@ static unsigned long sessions(struct tacet_blk *b)
 int main(void)
 {
 	struct tacet_blk b;
-	struct tacet_msg off;
 	unsigned long lost = 0, wrong = 0, before = 0, during;
 	long err = tacet_blk_open(&b, 8 * 4096, 5000), first_err = 0;
 	uint8_t *buf;
@@ -71,7 +70,6 @@ int main(void)
 	       tacet_strerror(first_err), b.retries, during);
 	printf("blkwriter: every write landed, read back and verified: %s (%lu bytes wrong)\n",
 	       !lost && !wrong ? "PASS" : "FAIL", wrong);
-	off = (struct tacet_msg){ .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { lost || wrong } };
-	tacet_call(TACET_CHILD_INIT, &off);
+	tacet_poweroff(lost || wrong);
 	return lost || wrong;
 }

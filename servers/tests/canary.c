@@ -99,9 +99,7 @@ static unsigned long changed(unsigned long va, unsigned long n)
 
 static void power_off(int failed)
 {
-	struct tacet_msg off = { .tag = TACET_TAG(INIT_POWEROFF, 1), .w = { (unsigned long)failed } };
-
-	tacet_call(TACET_CHILD_INIT, &off);
+	tacet_poweroff(failed);
 }
 
 /* Step 4: the service again, on a later instance (1 s of tries a lookup, as often as it
