@@ -169,7 +169,7 @@ static void test_random_one_thread(void **state)
 
 /* --- two threads ------------------------------------------------------------------------- */
 
-#define TOTAL 1000000u
+static uint32_t total; /* descriptors in this run */
 #define WAIT_SECONDS 10
 
 static sem_t wake_prod, wake_cons;
@@ -208,11 +208,11 @@ static void *producer(void *arg)
 	uint64_t rng = 0x1234567ull;
 	uint32_t n = 0;
 
-	while (n < TOTAL && !failed) {
+	while (n < total && !failed) {
 		uint32_t batch = 1 + step(&rng) % 16;
 		int e = 0;
 
-		while (batch-- && n < TOTAL) {
+		while (batch-- && n < total) {
 			struct ring_desc d = make(p, n, &rng);
 
 			e = ring_put(&p->prod, &d);
@@ -239,7 +239,7 @@ static void *consumer(void *arg)
 	struct ring_desc d;
 	uint32_t n = 0;
 
-	while (n < TOTAL && !failed) {
+	while (n < total && !failed) {
 		int e = ring_get(&p->cons, &d);
 
 		if (e == 1) {
@@ -262,13 +262,16 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
-static void test_two_threads(void **state)
+/* `count` descriptors through a ring of `capacity`, each side in a thread of its own. */
+static void run_threads(uint32_t capacity, uint32_t count)
 {
 	pthread_t t[2];
 	struct pair p;
 
-	(void)state;
-	pair_open(&p, 64);
+	total = count;
+	atomic_store(&failed, FAIL_NONE);
+	atomic_store(&sleeps, 0);
+	pair_open(&p, capacity);
 	assert_int_equal(sem_init(&wake_prod, 0, 0), 0);
 	assert_int_equal(sem_init(&wake_cons, 0, 0), 0);
 	assert_int_equal(pthread_create(&t[0], NULL, producer, &p), 0);
@@ -277,10 +280,26 @@ static void test_two_threads(void **state)
 	pthread_join(t[1], NULL);
 	assert_int_equal(failed, FAIL_NONE);
 	assert_int_equal(p.prod.bad_index + p.cons.bad_index + p.cons.bad_desc, 0);
-	print_message("two threads: %u descriptors, %lu sleeps\n", TOTAL, (unsigned long)sleeps);
+	print_message("capacity %u: %u descriptors, %lu sleeps\n", capacity, total,
+		      (unsigned long)sleeps);
 	sem_destroy(&wake_prod);
 	sem_destroy(&wake_cons);
 	pair_close(&p);
+}
+
+/* Batches (1 to 16) mostly smaller than the ring: both sides sleep now and then. */
+static void test_two_threads(void **state)
+{
+	(void)state;
+	run_threads(64, 1000000);
+}
+
+/* Batches mostly larger than the ring: the producer publishes once per fill and sleeps on a
+ * full ring, so a consumer that missed that one publication would never be woken. */
+static void test_two_threads_small_ring(void **state)
+{
+	(void)state;
+	run_threads(4, 200000);
 }
 
 /* --- a hostile peer ---------------------------------------------------------------------- */
@@ -447,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_random_one_thread),
 		cmocka_unit_test(test_two_threads),
+		cmocka_unit_test(test_two_threads_small_ring),
 		cmocka_unit_test(test_hostile_tail),
 		cmocka_unit_test(test_hostile_descriptors),
 		cmocka_unit_test(test_hostile_head),
