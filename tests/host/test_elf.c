@@ -9,6 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "host_file.h"
+
 #include "lib/elf.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -341,31 +343,6 @@ static void check_guarantees(const uint8_t *image, size_t size, uint64_t user_to
 
 /* --- the real executable --- */
 
-struct file {
-	uint8_t *data;
-	size_t size;
-};
-
-static struct file read_file(const char *path)
-{
-	struct file f = { 0 };
-	FILE *fp = fopen(path, "rb");
-	long len;
-
-	if (!fp)
-		fail_msg("cannot open %s (run make host-tests)", path);
-	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
-	len = ftell(fp);
-	assert_true(len > 0);
-	rewind(fp);
-	f.size = (size_t)len;
-	f.data = malloc(f.size);
-	assert_non_null(f.data);
-	assert_int_equal(fread(f.data, 1, f.size, fp), f.size);
-	fclose(fp);
-	return f;
-}
-
 /* The value of symbol `name` from the file's .symtab (found through its section headers). */
 static uint64_t symbol_value(const struct file *f, const char *name)
 {
@@ -432,7 +409,7 @@ static unsigned int flags_from_readelf(const char *s)
 
 static void test_real_executable(void **state)
 {
-	struct file f = read_file(prog_elf);
+	struct file f = read_file(prog_elf, "run make host-tests");
 	struct elf_segment segs[MAX_SEGS];
 	uint64_t entry = 0, start, counter, scratch, ref_entry = 0;
 	const char *why;
@@ -1023,7 +1000,7 @@ static void test_fuzz_synthetic(void **state)
 
 static void test_fuzz_real(void **state)
 {
-	struct file f = read_file(prog_elf);
+	struct file f = read_file(prog_elf, "run make host-tests");
 
 	(void)state;
 	fuzz(prog_elf, f.data, f.size, 0x5eed0fe1f64ULL);

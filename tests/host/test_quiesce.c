@@ -15,6 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "host_file.h"
+
 #include <tacet/abi.h>
 #include <tacet/quiesce.h>
 #include "lib/elf.h"
@@ -456,32 +458,10 @@ static void test_elf_section_hostile(void **state)
 
 /* --- the real images, as the build makes them --- */
 
-struct file {
-	uint8_t *data;
-	size_t size;
-};
-
-static struct file read_file(const char *path)
-{
-	struct file f = { 0 };
-	FILE *fp = fopen(path, "rb");
-
-	if (!fp)
-		fail_msg("cannot open %s (built by make userspace)", path);
-	fseek(fp, 0, SEEK_END);
-	f.size = (size_t)ftell(fp);
-	rewind(fp);
-	f.data = malloc(f.size);
-	assert_non_null(f.data);
-	assert_int_equal(fread(f.data, 1, f.size, fp), f.size);
-	fclose(fp);
-	return f;
-}
-
 /* The record `compat` finds in the image's section, checked against size: the check's result. */
 static long image_record(const char *path, const char *compat, unsigned long size, int *found)
 {
-	struct file f = read_file(path);
+	struct file f = read_file(path, "built by make userspace");
 	struct tacet_quiesce q;
 	uint64_t off = 0, len = 0;
 	const char *why = NULL;
