@@ -1,15 +1,15 @@
 /* blk.c: the block service's client (<tacet/blk.h>, <tacet/blk_proto.h>, the stubs generated
  * from lib/proto/blk.proto): a session opened with this process's watch-only capability, a
- * buffer frame and a notification attached to "blk", request ids taken and collected here. An id goes back to the free set only when its
- * bit has been seen and its status byte read, so the service (which refuses an id it still
- * holds) and this side always agree on which are in flight: a -TACET_EBUSY from the service
- * for an id chosen here is therefore always "your share is used", and is tried again after
- * one of this client's completions or the service's BLK_RETRY_BIT. Waits end at b->timeout_ns
- * (a timer on the notification, TIMER_BIT, armed once for as long as it is not due). A service
- * that ended is reached again on its next instance and every request in flight submitted again
- * (reconnect: b->req keeps them as submitted); a wait learns of the end at once, by the
- * kernel's watch of the service's endpoint (GONE_BIT), not at its timeout. Not
- * thread-safe: one thread per struct tacet_blk. */
+ * buffer frame and a notification attached to "blk", request ids taken and collected here. An id
+ * goes back to the free set only when its bit has been seen and its status byte read, so the
+ * service (which refuses an id it still holds) and this side always agree on which are in
+ * flight: a -TACET_EBUSY from the service for an id chosen here is therefore always "your share
+ * is used", and is tried again after one of this client's completions or the service's
+ * BLK_RETRY_BIT. Waits end at b->timeout_ns (a timer on the notification, TIMER_BIT, armed once
+ * for as long as it is not due). A service that ended is reached again on its next instance and
+ * every request in flight submitted again (reconnect: b->req keeps them as submitted); a wait
+ * learns of the end at once, by the kernel's watch of the service's endpoint (GONE_BIT), not at
+ * its timeout. Not thread-safe: one thread per struct tacet_blk. */
 #include <string.h>
 #include <tacet.h>
 #include <tacet/blk.h>

@@ -1,13 +1,12 @@
 /* irq.c: the generic interrupt layer's descriptors and top half. Owns irq_descs[] (one struct
- * irq_desc per line, made at boot, never freed) and the controller's operations. The rest of
- * the layer, by concern: irq_bind.c (binding, acknowledgements, the system calls),
- * spurious.c (detection: unhandled streaks, storms, irq_line_disable, the reports),
- * hardirq.c (fast handlers and the nesting guard), irq_stats.c (counts and the statistics
- * export), irq_inline.h (the IDLE -> PENDING transition and the acknowledgement both paths share,
- * and the inline fast paths). The BKL guards each line's state and binding;
- * the top half takes it when it must signal (from user mode the trap path already holds it).
- * Statistics are per line, updated under the BKL by whichever hart takes the line; readers
- * (irq_info) hold it too.
+ * irq_desc per line, made at boot, never freed) and the controller's operations. The rest of the
+ * layer, by concern: irq_bind.c (binding, acknowledgements, the system calls), spurious.c
+ * (detection: unhandled streaks, storms, irq_line_disable, the reports), hardirq.c (fast handlers
+ * and the nesting guard), irq_stats.c (counts and the statistics export), irq_inline.h (the IDLE ->
+ * PENDING transition and the acknowledgement both paths share, and the inline fast paths). The BKL
+ * guards each line's state and binding; the top half takes it when it must signal (from user mode
+ * the trap path already holds it). Statistics are per line, updated under the BKL by whichever hart
+ * takes the line; readers (irq_info) hold it too.
  *
  * A line's protocol (threaded delivery, oneshot; one or, with TACET_IRQ_SHARED, several binders):
  *
@@ -104,7 +103,7 @@ static void deliver(struct hart *me, struct irq_desc *d)
 }
 
 /* The top half of a claimed line (NULL: the claim found none). BKL held. Inline: it is the
- * fast handlers' way in. A fast handler's line then meets the storm rule (hardirq.c). */
+ * fast handlers' way in. A fast handler's line then meets the storm rule (spurious.c). */
 static inline __attribute__((always_inline)) void top_half(struct hart *me, struct irq_desc *d)
 {
 	if (!d) {

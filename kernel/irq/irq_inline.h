@@ -1,9 +1,10 @@
-/* irq_inline.h: the interrupt layer's two fast paths, inline, for the trap entry (and the host
- * tests): the direct delivery of an interrupt taken from user mode (irq_external_user) and
- * IRQ_ACK_WAIT's acknowledge-and-switch (irq_ack_wait_fast); and the statistics they share
- * with irq.c. Inline because each is one step of a path whose every call costs as much as the
- * work (docs/benchmarks.md). The line protocol they take a shortcut through is irq.c's (see
- * its header); anything but their one common case falls back to it. BKL held throughout. */
+/* irq_inline.h: the steps of the line protocol (irq.c's header) both the general path and the
+ * fast paths take: the statistics, IDLE -> PENDING (irq_line_pend) and the acknowledgement
+ * (irq_binder_ack); and the fast paths themselves, for the trap entry (and the host tests): the
+ * direct delivery of an interrupt taken from user mode (irq_external_user), IRQ_ACK's and
+ * IRQ_ACK_WAIT's common case (irq_ack_fast, irq_ack_wait_fast). Inline because each is one step
+ * of a path whose every call costs as much as the work (docs/benchmarks.md); anything but a
+ * fast path's one common case falls back to the general path. BKL held throughout. */
 #ifndef KERNEL_IRQ_IRQ_INLINE_H
 #define KERNEL_IRQ_IRQ_INLINE_H
 
@@ -66,8 +67,8 @@ static inline __attribute__((always_inline)) void irq_account(struct irq_desc *d
 }
 
 /* The line protocol's acknowledgement (irq.c's header: PENDING --the last ack--> IDLE), one
- * copy for the general path (irq.c) and IRQ_ACK_WAIT's fast path. Inline: on every server
- * cycle; the rare branch (detection disables the line) is irq_note_unhandled, out of line. */
+ * copy for the general path (irq_bind.c) and the fast paths. Inline: on every server cycle; the
+ * rare branch (detection disables the line) is irq_note_unhandled, out of line. */
 
 /* Detection on a threaded line, once every binder has acknowledged (or left): whether it
  * disables the line (Linux's note_interrupt: only interrupts nobody handled count). */
@@ -168,7 +169,7 @@ irq_deliver_direct(struct hart *me, struct irq_desc *d, struct thread *t)
 	arch_irq_complete(&me->arch, d->irq);
 	irq_account(d, me);
 	irq_woke(d, w);
-	irq_count_wake(d, w); /* it is switched to next (its trace event: trap_interrupt's) */
+	irq_count_wake(d, w); /* it is switched to next (its trace event: trap_external's) */
 	return w;
 }
 

@@ -119,7 +119,8 @@ int elf_parse(const void *image, size_t size, uint64_t user_top, struct elf_segm
 }
 
 /* Section header i, which the caller has checked lies inside the image. */
-static struct elf64_shdr section_header(const void *image, const struct elf64_ehdr *eh, unsigned int i)
+static struct elf64_shdr section_header(const void *image, const struct elf64_ehdr *eh,
+					unsigned int i)
 {
 	struct elf64_shdr sh;
 

@@ -5,14 +5,14 @@
  * restarts, no grants).
  * Names: `name+name...` (up to 23 bytes each; `=` alone: none). Grants:
  * `service=arg;service=arg...`, what the entry's server may use of each service (the block
- * service's sector range: `[blk=0-63]`): init keeps the text and tells it only to the server
- * that published the service's name, which asks with INIT_GRANT and the client's badge. An
- * entry's grants are written when init.run= is read and never after, so the service thread
- * reads them once SERVICE_GO has come without a word with the supervisor. Devices:
- * `compat+compat...`, each a device-tree compatible (whole, or without its vendor) or a virtio device name (`virtio-rng`:
- * the virtio-mmio transports whose DeviceID register says that device). A device goes to one
- * server only: a second server asking for it is not started. A comma inside the device part
- * belongs to the compatible (`virtio,mmio`) unless the name of a module follows it.
+ * service's sector range: `[blk=0-63]`): init keeps the text and tells it only to the server that
+ * published the service's name, which asks with INIT_GRANT and the client's badge. An entry's
+ * grants are written when init.run= is read and never after, so the service thread reads them once
+ * SERVICE_GO has come without a word with the supervisor. Devices: `compat+compat...`, each a
+ * device-tree compatible (whole, or without its vendor) or a virtio device name (`virtio-rng`: the
+ * virtio-mmio transports whose DeviceID register says that device). A device goes to one server
+ * only: a second server asking for it is not started. A comma inside the device part belongs to the
+ * compatible (`virtio,mmio`) unless the name of a module follows it.
  * `init.budget=PAGES`: the kernel memory each server may use (its account, reserved from
  * init's; default SERVER_BUDGET): frames, page tables, mappings, threads and objects. */
 #include <stdio.h>

@@ -1,14 +1,14 @@
 /* trap.S: the one trap vector: saves the context, picks the stack, calls the C entry; also
- * arch_return_to_user and arch_idle_wait. Handlers run masked (hardware clears sstatus.SIE; nothing
- * here sets it). In the kernel tp = this hart's struct hart and sscratch = 0; in user mode sscratch
- * holds it, so one swap tells where the trap came from. From user mode the context goes into the
- * running thread's struct trap_frame (hart->user_ctx) and the cause's generic entry
- * (trap_syscall, trap_external, trap_interrupt, trap_exception: kernel/core/entry.c) never
- * returns: it leaves through arch_return_to_user(). From the kernel an interrupt (taken only inside C: the idle wait, a
- * handler's window) saves what C may clobber and s0, an exception everything; an interrupt moves to
- * the hart's interrupt stack unless already on it, and a frame that would land in a stack's guard
- * half goes to the overflow stack and trap_stack_overflow(). docs/foundation.md, "The trap path",
- * gives the reasons. */
+ * arch_return_to_user and arch_idle_wait. Handlers run masked (hardware clears sstatus.SIE;
+ * nothing here sets it). In the kernel tp = this hart's struct hart and sscratch = 0; in user
+ * mode sscratch holds it, so one swap tells where the trap came from. From user mode the context
+ * goes into the running thread's struct trap_frame (hart->user_ctx) and the cause's generic
+ * entry (trap_syscall, trap_external, trap_interrupt, trap_exception: kernel/core/entry.c) never
+ * returns: it leaves through arch_return_to_user(). From the kernel an interrupt (taken only
+ * inside C: the idle wait, a handler's window) saves what C may clobber and s0, an exception
+ * everything; an interrupt moves to the hart's interrupt stack unless already on it, and a frame
+ * that would land in a stack's guard half goes to the overflow stack and trap_stack_overflow().
+ * docs/foundation.md, "The trap path", gives the reasons. */
 #include "asm_offsets.h"
 #include "layout.h"
 

@@ -1,8 +1,8 @@
 /* trap.c: the port's side of traps: the one dispatch of interrupts by cause (take_interrupt: in
  * the kernel, in the idle wait, and the timer and IPIs from user mode, which the generic entry
- * hands back through arch_trap_interrupt), and the reports for the traps that must not
- * happen (kernel exceptions, stack overflows). Traps from user mode go from trap.S to the generic entries
- * (kernel/core/entry.c). Runs on the trapping hart, interrupts masked. */
+ * hands back through arch_trap_interrupt), and the reports for the traps that must not happen
+ * (kernel exceptions, stack overflows). Traps from user mode go from trap.S to the generic
+ * entries (kernel/core/entry.c). Runs on the trapping hart, interrupts masked. */
 #include <stddef.h>
 #include "asm_offsets.h"
 #include "layout.h"

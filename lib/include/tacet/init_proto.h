@@ -41,11 +41,11 @@
  *       Reply w0: 0, -TACET_ENOENT (not published yet), or the error of the copy (e.g.
  *       -TACET_EEXIST if dst is in use); w1: the publisher's instance (0 its first start, k
  *       after k restarts), so that a client that reconnects knows it reached a new one.
- *   INIT_POWEROFF (status): power the machine off now (status may be left out: 0) (the shell's `poweroff`), with status 0
- *       (success) or not. Only a server whose init.run= entry starts with `^` may
- *       (`^uart=console:ns16550a`): then there is no reply. Anyone else's is refused: reply w0
- *       -TACET_EPERM, and the machine runs on. (A run whose servers have all finished powers off
- *       by itself, as above.)
+ *   INIT_POWEROFF (status): power the machine off now (the shell's `poweroff`), with status 0
+ *       (success) or not (status may be left out: 0). Only a server whose init.run= entry
+ *       starts with `^` may (`^uart=console:ns16550a`): then there is no reply. Anyone else's
+ *       is refused: reply w0 -TACET_EPERM, and the machine runs on. (A run whose servers have
+ *       all finished powers off by itself, as above.)
  *   INIT_GRANT (badge, name0, name1, name2): what the init.run= entry of the client whose
  *       badge (INIT_BADGE_CLIENTS: its server number + 1) a client's call carried grants for
  *       the service the caller published under the name: the entry's `[name=arg;...]`. Reply

@@ -53,8 +53,9 @@ long tacet_service_run(struct tacet_service *s,
 				    struct tacet_msg *reply),
 		       void (*event)(struct tacet_device *dev, long ev));
 /* Keep sessions (<tacet/session.h>) in t, each with `size` bytes of state in `state`
- * (TACET_SESSIONS_MAX of them; NULL and 0 for none), their clients watched on the device's notification; ended runs
- * for each session that ends. After tacet_service_open; -TACET_EINVAL without a device. */
+ * (TACET_SESSIONS_MAX of them; NULL and 0 for none), their clients watched on the device's
+ * notification; ended runs for each session that ends. After tacet_service_open; -TACET_EINVAL
+ * without a device. */
 long tacet_service_sessions(struct tacet_service *s, struct tacet_sessions *t, void *state,
 			    unsigned long size,
 			    void (*ended)(struct tacet_sessions *t, unsigned long badge, void *state));
