@@ -127,10 +127,9 @@ static uint64_t release_pin(struct frame *dev, struct frame *f)
 	uint64_t pages = f->ended ? f->pages : 0;
 
 	frame_unpin(f);
-	if (f->ended) {
+	if (f->ended) { /* the quarantine's record, unpinned: frame_free gives it all back now */
 		dev->quarantined_pages -= f->pages;
-		account_pages_free(f->obj.acct, f->pa, f->pages);
-		kobj_free(&f->obj, sizeof(*f));
+		frame_free(f);
 	}
 	return pages;
 }
