@@ -123,6 +123,7 @@ test-kernel: $(BUILD)/test/kernel.elf $(BUILD)/test/kernel.bin
 # SERVERS), packed into the boot module archive QEMU loads with -initrd ---------------------
 SERVERS :=
 -include lib/lib.mk
+-include lwip/lwip.mk
 -include servers/servers.mk
 SERVER_ELFS := $(SERVERS:%=$(BUILD)/servers/%.elf)
 # The archive holds copies without debug information (gdb reads build/servers/*.elf).

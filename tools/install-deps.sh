@@ -4,7 +4,9 @@
 set -eu
 
 # python3-matplotlib: make bench's charts (tests/bench/plots.py), which make test checks.
-PACKAGES="make gcc libc6-dev python3 python3-matplotlib
+# dpkg-dev, xz-utils: tools/fetch-lwip.sh unpacks lwIP's Debian source package (the build's
+# first step fetches it with apt-get's private configuration: lwip/lwip.mk).
+PACKAGES="make gcc libc6-dev python3 python3-matplotlib dpkg-dev xz-utils
 gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
 qemu-system-misc opensbi device-tree-compiler
 libcmocka-dev libfdt-dev gdb-multiarch"
