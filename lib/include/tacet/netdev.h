@@ -30,7 +30,7 @@
  * counts every transmit buffer free: frames in flight at the death are lost (a stack
  * retransmits). nd->instance says which instance is reached, nd->reconnects how often.
  *
- * Errors: 0 or a negative TACET_E* code. -TACET_EIO: the service stopped the session (it found
+ * Errors: 0 or a negative TACET_E* code. -TACET_EFAULT: the service stopped the session (it found
  * this side's rings inconsistent; nothing a correct client does) or the rings' peer index is
  * garbage; netdev_close and open again.
  *
@@ -84,16 +84,16 @@ long netdev_info(struct netdev *nd);
 void *netdev_tx_buf(struct netdev *nd);
 #define NETDEV_FRAME_ROOM(nd) ((nd)->buf_size - NETDEV_FRAME_OFFSET)
 /* Send len bytes (NET_FRAME_MIN..NET_FRAME_MAX) of a frame netdev_tx_buf lent. 0, or
- * -TACET_EINVAL (not such a frame, a length out of bounds), -TACET_EIO. */
+ * -TACET_EINVAL (not such a frame, a length out of bounds), -TACET_EFAULT. */
 long netdev_tx_send(struct netdev *nd, void *frame, unsigned int len);
 /* Copy len bytes in and send them: 0, -TACET_EBUSY (no transmit buffer free: netdev_poll or
  * wait), or as netdev_tx_send. */
 long netdev_tx(struct netdev *nd, const void *data, unsigned int len);
 
-/* The next frame received: 1 (*frame, *len set), 0 (none), or -TACET_EIO. */
+/* The next frame received: 1 (*frame, *len set), 0 (none), or -TACET_EFAULT. */
 long netdev_rx(struct netdev *nd, void **frame, unsigned int *len);
 /* Give a received frame's buffer back to net: 0, -TACET_EINVAL (not a receive buffer's
- * frame), -TACET_EIO. */
+ * frame), -TACET_EFAULT. */
 long netdev_rx_done(struct netdev *nd, void *frame);
 
 /* Reclaim the transmit buffers net is done with and signal net if it waits for room; bits:
