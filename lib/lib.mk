@@ -31,6 +31,8 @@ LIBTACET_SRCS += lib/random.c
 LIBTACET_SRCS += lib/blk.c
 # shared-memory rings between two servers (docs/userspace.md, "Rings")
 LIBTACET_SRCS += lib/ring.c
+# the network device service's client (servers/net, docs/net.md)
+LIBTACET_SRCS += lib/netdev.c
 LIBTACET_OBJS := $(patsubst lib/%,$(BUILD)/lib/%.o,$(basename $(LIBTACET_SRCS)))
 
 # Each protocol's description, lib/proto/NAME.proto, yields its client stubs and its server's
