@@ -33,6 +33,8 @@ LIBTACET_SRCS += lib/blk.c
 LIBTACET_SRCS += lib/ring.c
 # the network device service's client (servers/net, docs/net.md)
 LIBTACET_SRCS += lib/netdev.c
+# the IP stack's client (servers/ip)
+LIBTACET_SRCS += lib/ip.c
 LIBTACET_OBJS := $(patsubst lib/%,$(BUILD)/lib/%.o,$(basename $(LIBTACET_SRCS)))
 
 # Each protocol's description, lib/proto/NAME.proto, yields its client stubs and its server's
@@ -84,10 +86,11 @@ $(BUILD)/user/kernel/%.o: kernel/%.c
 # hooks (stdout for printf, _exit for exit, __heap_start for sbrk), strerror.o wants snprintf.
 # picolibc's specs add libgcc and --gc-sections.
 .SECONDEXPANSION:
+# SERVER_LIBS_NAME: libraries a server links besides lib's (servers/ip: lwIP's).
 $(BUILD)/servers/%.elf: $$(call user_objs,$$(SERVER_SRCS_$$*)) $(USER_CRT0) $(LIBTACET) \
-		$(USER_LDSCRIPT)
+		$$(SERVER_LIBS_$$*) $(USER_LDSCRIPT)
 	$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(call user_objs,$(SERVER_SRCS_$*)) \
-		-Wl,--start-group $(LIBTACET) -lc -Wl,--end-group
+		-Wl,--start-group $(SERVER_LIBS_$*) $(LIBTACET) -lc -Wl,--end-group
 
 # The servers' objects come from the pattern rules above: without this make would delete them
 # as intermediates after each link.

@@ -46,7 +46,8 @@ SERVER_SRCS_bench_irq_busy := servers/bench/irq_busy.c servers/edu/edu_dev.c $(B
 
 # Boot to the shell prompt: the console server (its own uart.c) with a hook at the first prompt.
 SERVERS += bench_boot
-SERVER_SRCS_bench_boot := servers/uart/uart.c servers/uart/irqshow.c servers/uart/traceshow.c servers/bench/boot.c $(BENCH_COMMON)
+SERVER_SRCS_bench_boot := servers/uart/uart.c servers/uart/irqshow.c servers/uart/traceshow.c servers/uart/ping.c \
+	servers/bench/boot.c $(BENCH_COMMON)
 
 # bench_frame: a 256-page FRAME_NEW and its deletion, and the longest BKL hold meanwhile.
 SERVERS += bench_frame

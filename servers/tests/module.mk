@@ -22,7 +22,8 @@ SERVER_SRCS_storm_rebind := servers/tests/storm_rebind.c servers/tests/storm.c
 # uart_typeahead: the console server, which waits for a key before it sets the UART up (a key
 # typed before the console is up is the shell's).
 SERVERS += uart_typeahead
-SERVER_SRCS_uart_typeahead := servers/uart/uart.c servers/uart/irqshow.c servers/uart/traceshow.c servers/tests/typeahead.c
+SERVER_SRCS_uart_typeahead := servers/uart/uart.c servers/uart/irqshow.c servers/uart/traceshow.c \
+	servers/uart/ping.c servers/tests/typeahead.c
 
 # pcitest: lists PCI bus 0 through a part of the ECAM frame (frame derivation).
 SERVERS += pcitest

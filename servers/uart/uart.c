@@ -23,6 +23,7 @@
 #include <tacet/random.h>
 #include "traceshow.h"
 #include "irqshow.h"
+#include "ping.h"
 
 #define UART_RBR      0
 #define UART_THR      0
@@ -295,7 +296,7 @@ static void run_command(char *cmd)
 		return;
 	if (!strcmp(cmd, "help"))
 		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, irqhist LINE, mem, date, "
-		       "random, crash, trace on|off|dump, poweroff\n");
+		       "random, ping ADDR [COUNT], crash, trace on|off|dump, poweroff\n");
 	else if (!strcmp(cmd, "echo"))
 		printf("%s\n", arg ? arg : "");
 	else if (!strcmp(cmd, "ps"))
@@ -314,6 +315,8 @@ static void run_command(char *cmd)
 		cmd_date();
 	else if (!strcmp(cmd, "random"))
 		cmd_random();
+	else if (!strcmp(cmd, "ping"))
+		cmd_ping(arg);
 	else if (!strcmp(cmd, "poweroff"))
 		cmd_poweroff();
 	else if (!strcmp(cmd, "crash"))

@@ -3,8 +3,9 @@
  *
  * lwIP's arch.h includes this first and takes its integer types from <stdint.h>, which both C
  * libraries have. Diagnostics go to printf (lib/stdio.c's console on Tacet); a failed lwIP
- * assertion is a bug in the stack or the port: it prints and aborts, so init sees the server
- * die (and restarts it by its policy). LWIP_RAND feeds DHCP's transaction ids, TCP's initial
+ * assertion is a bug in the stack or the port: it prints and traps (ebreak: a fault, which init
+ * reports, restarting the server by its policy; abort() would need signals picolibc cannot
+ * give). LWIP_RAND feeds DHCP's transaction ids, TCP's initial
  * ports and sequence numbers: lwip_port_rand() is the port's (lwip/port/sys_tacet.c) or the
  * host test's. No locking: lwIP runs NO_SYS, one thread per stack. */
 #ifndef TACET_LWIP_ARCH_CC_H
@@ -22,7 +23,7 @@
 #define LWIP_PLATFORM_ASSERT(x) \
 	do { \
 		printf("lwip: assertion \"%s\" failed at %s:%d\n", x, __FILE__, __LINE__); \
-		abort(); \
+		__builtin_trap(); \
 	} while (0)
 
 uint32_t lwip_port_rand(void);

@@ -1,0 +1,201 @@
+/* ip: the IP stack (init.run= `ip`): lwIP (NO_SYS, raw API; lwip/port) over the network device
+ * service "net0" (<tacet/netdev.h>): DHCP at start, ARP, ICMP (answers pings), UDP, TCP, and
+ * the echo service on port 7 (echo.c). Publishes "ip" (<tacet/ip_proto.h>: the interface's
+ * address, ping; dispatch generated from lib/proto/ip.proto).
+ *
+ * One thread runs everything, so nothing is locked: lib's service loop takes the clients'
+ * calls and, through ip's notification bound to the thread, net's wake-ups (NET_BIT: frames
+ * received, transmit buffers back, the service's end) and lwIP's timer (TIMER_BIT: one kernel
+ * timer armed for lwIP's next timeout). Each wake-up runs ip_work: net's rings, then lwIP's
+ * timers, again until netdev says it may sleep, then the timer re-armed. A ping call waits
+ * inside its handler, running ip_work on each wake-up until the reply or the timeout.
+ * Prints through the kernel's debug output (the console calls this server: `ping`). */
+#include <stdio.h>
+#include <string.h>
+
+#include <tacet.h>
+#include <tacet/ip_server.h>
+#include <tacet/netdev.h>
+
+#include "lwip/dhcp.h"
+#include "lwip/init.h"
+#include "lwip/ip4_addr.h"
+#include "lwip/netif.h"
+#include "lwip/timeouts.h"
+#include "netif/ethernet.h"
+
+#include "echo.h"
+#include "netif.h"
+#include "ping.h"
+
+#define NET_BIT   (1ul << 0)
+#define TIMER_BIT (1ul << 1)
+#define NBUFS     128  /* receive and transmit buffers each */
+#define BUF_SIZE  1536 /* >= NETDEV_BUF_MIN, a multiple of 8 */
+
+static struct netdev nd;
+static struct netif nif;
+static unsigned long ntfn;
+static uint64_t timer_armed; /* the deadline the kernel timer is set for (ticks; 0: none) */
+static int leased;
+
+static void timer_arm(void)
+{
+	u32_t ms = sys_timeouts_sleeptime();
+	uint64_t deadline;
+
+	if (ms == SYS_TIMEOUTS_SLEEPTIME_INFINITE)
+		return;
+	deadline = tacet_time() + tacet_ns_to_ticks((uint64_t)ms * 1000000u);
+	if (timer_armed && timer_armed <= deadline)
+		return; /* the armed timer comes first: it re-arms when it fires */
+	if (tacet_timer_set(ntfn, TIMER_BIT, deadline) == 0)
+		timer_armed = deadline;
+}
+
+/* Everything there is to do: frames from net, lwIP's timers; until netdev says to sleep. */
+static void ip_work(unsigned long bits)
+{
+	if (bits & TIMER_BIT)
+		timer_armed = 0;
+	for (;;) {
+		long err = netdev_poll(&nd, bits);
+
+		if (err >= 0)
+			err = ip_netif_input(&nif);
+		if (err < 0)
+			printf("ip: net0: %s\n", tacet_strerror(err));
+		bits = 0;
+		sys_check_timeouts();
+		if (netdev_sleep_ok(&nd))
+			break;
+	}
+	timer_arm();
+}
+
+static void notified(struct tacet_service *s, unsigned long bits)
+{
+	(void)s;
+	ip_work(bits);
+}
+
+/* lwIP's status callback: the lease, said once each time the address changes. */
+static void status_changed(struct netif *n)
+{
+	char a[IP4ADDR_STRLEN_MAX], g[IP4ADDR_STRLEN_MAX];
+	u32_t mask = lwip_ntohl(ip4_addr_get_u32(netif_ip4_netmask(n)));
+	int bits = 0;
+
+	if (ip4_addr_isany_val(*netif_ip4_addr(n))) {
+		leased = 0;
+		return;
+	}
+	while (bits < 32 && (mask & (0x80000000u >> bits)))
+		bits++;
+	ip4addr_ntoa_r(netif_ip4_addr(n), a, sizeof(a));
+	ip4addr_ntoa_r(netif_ip4_gw(n), g, sizeof(g));
+	printf("ip: %s/%d gw %s via %s\n", a, bits, g, nd.name);
+	leased = 1;
+}
+
+long ip_serve_info(struct tacet_service *s, uint64_t *addr, uint64_t *mask, uint64_t *gw)
+{
+	(void)s;
+	*addr = lwip_ntohl(ip4_addr_get_u32(netif_ip4_addr(&nif)));
+	*mask = lwip_ntohl(ip4_addr_get_u32(netif_ip4_netmask(&nif)));
+	*gw = lwip_ntohl(ip4_addr_get_u32(netif_ip4_gw(&nif)));
+	return 0;
+}
+
+struct ping_wait {
+	int done, answered;
+	uint64_t rtt_ns;
+	unsigned int ttl;
+};
+
+static void ping_done(void *arg, int ok, uint64_t rtt_ns, unsigned int ttl)
+{
+	struct ping_wait *w = arg;
+
+	w->done = 1;
+	w->answered = ok;
+	w->rtt_ns = rtt_ns;
+	w->ttl = ttl;
+}
+
+long ip_serve_ping(struct tacet_service *s, uint64_t addr, uint64_t seq, uint64_t timeout_ms,
+		   uint64_t *answered, uint64_t *rtt_ns, uint64_t *ttl)
+{
+	struct ping_wait w = { 0 };
+	ip_addr_t dst = IPADDR4_INIT(lwip_htonl((u32_t)addr));
+
+	(void)s;
+	if (addr == 0 || addr > UINT32_MAX || ip4_addr_isbroadcast(ip_2_ip4(&dst), &nif) ||
+	    timeout_ms == 0 || timeout_ms > IP_PING_TIMEOUT_MAX)
+		return -TACET_EINVAL;
+	if (!leased || ping_send(&dst, (uint16_t)seq, (uint32_t)timeout_ms, ping_done, &w) != 0)
+		return -TACET_EBUSY;
+	ip_work(0); /* the request is out: arm the timer for its timeout */
+	while (!w.done) {
+		long bits = tacet_wait(ntfn);
+
+		ip_work(bits > 0 ? (unsigned long)bits : 0);
+	}
+	*answered = (uint64_t)w.answered;
+	*rtt_ns = w.rtt_ns;
+	*ttl = w.ttl;
+	return 0;
+}
+
+static uint64_t clock_ns(void)
+{
+	return tacet_time_ns();
+}
+
+/* lwIP up on net0: the netif (link as net says), DHCP started, echo and ping ready. */
+static long stack_start(void)
+{
+	ip4_addr_t any = { 0 };
+
+	lwip_init();
+	if (!netif_add(&nif, &any, &any, &any, &nd, ip_netif_init, ethernet_input))
+		return -TACET_EINVAL;
+	netif_set_status_callback(&nif, status_changed);
+	netif_set_default(&nif);
+	netif_set_up(&nif);
+	netif_set_link_up(&nif);
+	if (echo_start(IP_ADDR_ANY) || ping_init(IP_ADDR_ANY, clock_ns))
+		return -TACET_ENOMEM;
+	return dhcp_start(&nif) == ERR_OK ? 0 : -TACET_ENOMEM;
+}
+
+int main(void)
+{
+	struct tacet_service service;
+	const char *step = "make its notification";
+	long slot = tacet_slot_alloc(), err = slot < 0 ? slot : 0;
+
+	ntfn = (unsigned long)slot;
+	if (!err)
+		err = tacet_ntfn_new(ntfn);
+	if (!err && (step = "open net0"))
+		err = netdev_open(&nd, "net0", NBUFS, BUF_SIZE, ntfn, NET_BIT);
+	if (!err && (step = "start lwIP"))
+		err = stack_start();
+	if (!err && (step = "publish \"ip\""))
+		err = tacet_service_open(&service, "ip", TACET_RIGHT_WRITE, NULL);
+	if (!err && (step = "bind its notification"))
+		err = tacet_ntfn_bind(ntfn);
+	if (err) {
+		printf("ip: cannot %s: %s\n", step, tacet_strerror(err));
+		return 1;
+	}
+	service.notified = notified;
+	printf("ip: lwIP %s on %s, MAC %02x:%02x:%02x:%02x:%02x:%02x; DHCP started\n",
+	       LWIP_VERSION_STRING, nd.name, nd.mac[0], nd.mac[1], nd.mac[2], nd.mac[3], nd.mac[4],
+	       nd.mac[5]);
+	ip_work(0);
+	err = tacet_service_run(&service, ip_dispatch, NULL);
+	printf("ip: receive failed: %s\n", tacet_strerror(err));
+	return 1;
+}
