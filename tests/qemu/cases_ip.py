@@ -1,0 +1,164 @@
+"""cases_ip.py: the IP stack (servers/ip: lwIP over servers/net's rings) on QEMU's user network
+(`-netdev user`: DHCP leases 10.0.2.15, the gateway 10.0.2.2 answers ARP and ping): the lease,
+the shell's ping to the gateway, and the echo service (port 7) from host clients through
+forwarded ports: UDP datagrams checked byte for byte, a TCP stream checked by digest.
+
+The host clients run in the test runner's process: a console_input step whose pattern is a
+function of the output starts the client once the lease is printed, and the next step's
+pattern (the client finished) types `poweroff`; the case's check reads what the client found.
+Each case takes free host ports of its own (bound to port 0 and let go), so cases and other
+runs on the machine do not collide. Every wait is for a printed line or the client's end; the
+client's own sockets time out (a lost datagram, a stalled stream) and say so."""
+
+import hashlib
+import random
+import socket
+import threading
+
+IP_RUN = "init.run=^%uart=console:ns16550a,net=net0:virtio-net,ip"
+LEASE = "ip: 10.0.2.15/24 gw 10.0.2.2 via net0"
+UDP_DATAGRAMS = 10000
+UDP_WINDOW = 8          # datagrams in flight
+TCP_BYTES = 10 << 20
+
+
+def free_port(kind):
+    """A host port on 127.0.0.1 free now for kind (socket.SOCK_DGRAM or SOCK_STREAM)."""
+    with socket.socket(socket.AF_INET, kind) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def net_args(forwards):
+    """QEMU arguments: a virtio-net device on the user network, forwarding each
+    (proto, host port, guest port) from 127.0.0.1."""
+    fwd = "".join(f",hostfwd={p}:127.0.0.1:{h}-:{g}" for p, h, g in forwards)
+    return ("-netdev", f"user,id=n0{fwd}", "-device", "virtio-net-device,netdev=n0")
+
+
+class HostClient:
+    """A client run in a thread once the lease is printed: start(out) is a console_input
+    pattern (true once it has started), done(out) the next step's (true once it has ended),
+    check(out) the case's check (what it found wrong)."""
+
+    def __init__(self, name, run):
+        self.name, self.run, self.thread, self.problems = name, run, None, []
+        self.lease = spliced(LEASE)
+
+    def start(self, out):
+        if self.thread is None and self.lease(out):
+            self.thread = threading.Thread(target=self.guarded, daemon=True)
+            self.thread.start()
+        return self.thread is not None
+
+    def guarded(self):
+        try:
+            self.problems += self.run()
+        except Exception as e:  # a timeout, a refused connection: the case's failure
+            self.problems.append(f"{self.name}: {type(e).__name__}: {e}")
+
+    def done(self, out):
+        return self.thread is not None and not self.thread.is_alive()
+
+    def check(self, out):
+        if self.thread is None:
+            return [f"{self.name}: never started (no lease)"]
+        return self.problems
+
+
+def udp_echo(port, count):
+    """count datagrams of 1 to 1,472 bytes to 127.0.0.1:port, UDP_WINDOW in flight; each must
+    come back once, byte for byte. Problems found, as a list."""
+    rng = random.Random(port)
+    sent = {}
+    got = 0
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.settimeout(5)
+        s.connect(("127.0.0.1", port))
+        nxt = 0
+        while got < count:
+            while nxt < count and len(sent) < UDP_WINDOW:
+                body = nxt.to_bytes(4, "big") + rng.randbytes(rng.randint(0, 1468))
+                sent[nxt] = body
+                s.send(body)
+                nxt += 1
+            try:
+                data = s.recv(2048)
+            except socket.timeout:
+                return [f"udp echo: {got} of {count} back, then none for 5 s "
+                        f"({len(sent)} outstanding, first {min(sent)})"]
+            seq = int.from_bytes(data[:4], "big") if len(data) >= 4 else -1
+            if sent.get(seq) != data:
+                return [f"udp echo: datagram {seq} came back wrong or twice "
+                        f"({len(data)} bytes)"]
+            del sent[seq]
+            got += 1
+    return []
+
+
+def tcp_echo(port, total):
+    """total bytes to 127.0.0.1:port while reading the echo back in another thread; the
+    bytes back must have the digest of the bytes sent. Problems found, as a list."""
+    rng = random.Random(port)
+    data = rng.randbytes(total)
+    back = hashlib.sha256()
+    received = [0]
+    errors = []
+
+    def reader(s):
+        try:
+            while received[0] < total:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                back.update(chunk)
+                received[0] += len(chunk)
+        except OSError as e:
+            errors.append(f"tcp echo: reading: {e}")
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.settimeout(20)
+        t = threading.Thread(target=reader, args=(s,), daemon=True)
+        t.start()
+        s.sendall(data)
+        t.join(120)
+    if errors:
+        return errors
+    if received[0] != total:
+        return [f"tcp echo: {received[0]} of {total} bytes back"]
+    if back.digest() != hashlib.sha256(data).digest():
+        return [f"tcp echo: {total} bytes back, digest differs"]
+    return []
+
+
+def echo_case(name, proto, run, timeout):
+    kind = socket.SOCK_DGRAM if proto == "udp" else socket.SOCK_STREAM
+    port = free_port(kind)
+    client = HostClient(name, lambda: run(port))
+    return case(name, [spliced(LEASE), r"powering off"], bootargs=IP_RUN, smp=2,
+                qemu_args=net_args([(proto, port, 7)]), timeout=timeout,
+                console_input=[(client.start, ""), (client.done, "poweroff\r")],
+                check=client.check)
+
+
+CASES = [
+    # DHCP: ip prints its lease from QEMU's user network once.
+    case("ip-dhcp-lease",
+         [r"ip: lwIP 2\.1\.3 on net0, MAC 52:54:00:12:34:56; DHCP started", spliced(LEASE),
+          r"powering off"],
+         bootargs=IP_RUN, smp=2, qemu_args=net_args([]), timeout=30,
+         console_input=(spliced(LEASE), "poweroff\r")),
+    # The shell's ping asks ip for each echo request: 100 of 100 answered by the gateway.
+    case("ip-ping-gateway",
+         [r"64 bytes from 10\.0\.2\.2: icmp_seq=1 ttl=\d+ time=\d+\.\d{3} ms",
+          r"64 bytes from 10\.0\.2\.2: icmp_seq=100 ttl=\d+ time=\d+\.\d{3} ms",
+          r"100 packets transmitted, 100 received, 0% packet loss", r"powering off"],
+         bootargs=IP_RUN, smp=2, qemu_args=net_args([]), timeout=60,
+         console_input=[(spliced(LEASE), "ping 10.0.2.2 100\r"),
+                        (r"packet loss\n", "poweroff\r")],
+         forbid=(r"PANIC", r"FAIL", r"no reply from")),
+    # UDP echo: datagrams from a host client through the forwarded port, byte for byte.
+    echo_case("ip-udp-echo", "udp", lambda port: udp_echo(port, UDP_DATAGRAMS), 180),
+    # TCP echo: a stream through the forwarded port, back with the same digest.
+    echo_case("ip-tcp-echo", "tcp", lambda port: tcp_echo(port, TCP_BYTES), 300),
+]
