@@ -28,6 +28,11 @@
 /* QEMU's user network hands out one lease on a network of its own: probing the offered address
  * with ARP first would only delay the lease by a second. */
 #define DHCP_DOES_ARP_CHECK 0
+/* Packets to an address ARP has not resolved yet wait for it (up to ARP_QUEUE_LEN of them an
+ * address), not only the last: a burst of echo replies to a new peer loses none. */
+#define ARP_QUEUEING 1
+#define ARP_QUEUE_LEN 32
+#define MEMP_NUM_ARP_QUEUE 64
 #define LWIP_AUTOIP 0
 #define LWIP_IGMP 0
 #define LWIP_DNS 0

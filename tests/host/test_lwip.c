@@ -22,6 +22,8 @@
 #include "lwip/init.h"
 #include "lwip/netif.h"
 #include "lwip/pbuf.h"
+#include "lwip/prot/etharp.h"
+#include "lwip/prot/iana.h"
 #include "lwip/prot/ethernet.h"
 #include "lwip/prot/ip4.h"
 #include "lwip/prot/udp.h"
@@ -409,8 +411,10 @@ static void test_tcp_stream(void **state)
 
 /* --- malformed frames ---------------------------------------------------------------------- */
 
-/* A valid Ethernet+IPv4+UDP frame from A to B's echo, payload `len` bytes; its length. */
-static uint16_t udp_frame(uint8_t *f, uint16_t len)
+/* A valid Ethernet+IPv4+UDP frame from (mac, ip, port 40002) to B's echo, payload `len` bytes
+ * of `fill`; its length. */
+static uint16_t udp_frame_from(uint8_t *f, const struct eth_addr *mac, const ip4_addr_t *src,
+			       uint16_t len, uint8_t fill)
 {
 	struct eth_hdr *eth = (void *)f;
 	struct ip_hdr *ip = (void *)(f + SIZEOF_ETH_HDR);
@@ -420,26 +424,31 @@ static uint16_t udp_frame(uint8_t *f, uint16_t len)
 
 	memset(f, 0, SIZEOF_ETH_HDR + IP_HLEN + ulen);
 	memcpy(eth->dest.addr, B.mac.addr, ETH_HWADDR_LEN);
-	memcpy(eth->src.addr, A.mac.addr, ETH_HWADDR_LEN);
+	memcpy(eth->src.addr, mac->addr, ETH_HWADDR_LEN);
 	eth->type = PP_HTONS(ETHTYPE_IP);
 	IPH_VHL_SET(ip, 4, IP_HLEN / 4);
 	IPH_LEN_SET(ip, lwip_htons(IP_HLEN + ulen));
 	IPH_TTL_SET(ip, 64);
 	IPH_PROTO_SET(ip, IP_PROTO_UDP);
-	ip4_addr_copy(ip->src, ip_a);
+	ip4_addr_copy(ip->src, *src);
 	ip4_addr_copy(ip->dest, ip_b);
 	IPH_CHKSUM_SET(ip, inet_chksum(ip, IP_HLEN));
 	udp->src = PP_HTONS(40002);
 	udp->dest = PP_HTONS(ECHO_PORT);
 	udp->len = lwip_htons(ulen);
-	memset(udp + 1, 0x5a, len);
+	memset(udp + 1, fill, len);
 	p = pbuf_alloc(PBUF_RAW, ulen, PBUF_ROM);
 	assert_non_null(p);
 	p->payload = udp;
-	udp->chksum = ip_chksum_pseudo(p, IP_PROTO_UDP, ulen, &(ip_addr_t)IPADDR4_INIT(ip_a.addr),
+	udp->chksum = ip_chksum_pseudo(p, IP_PROTO_UDP, ulen, &(ip_addr_t)IPADDR4_INIT(src->addr),
 				       &(ip_addr_t)IPADDR4_INIT(ip_b.addr));
 	pbuf_free(p);
 	return SIZEOF_ETH_HDR + IP_HLEN + ulen;
+}
+
+static uint16_t udp_frame(uint8_t *f, uint16_t len)
+{
+	return udp_frame_from(f, &A.mac, &ip_a, len, 0x5a);
 }
 
 static void feed_b(const uint8_t *f, uint16_t len)
@@ -480,6 +489,63 @@ static void test_bad_frames(void **state)
 	assert_int_equal(echo_stats.datagrams, echoed + 2);
 }
 
+/* A peer B has never heard from sends a burst (as QEMU's user network forwards a host client's
+ * datagrams from the gateway's address): every echo waits for ARP to resolve the peer, and all
+ * go once it answers, none dropped while the request was out. */
+static void test_arp_queue(void **state)
+{
+	const struct eth_addr peer_mac = { { 0x52, 0x55, 0x0a, 0x00, 0x00, 0x07 } };
+	ip4_addr_t peer;
+	uint8_t f[256];
+	struct ring_desc d;
+	int requests = 0, echoes = 0, burst = 8;
+
+	(void)state;
+	end_poll(&A); /* what earlier tests left on B's wire to A */
+	IP4_ADDR(&peer, 10, 0, 0, 7);
+	for (int i = 0; i < burst; i++)
+		feed_b(f, udp_frame_from(f, &peer_mac, &peer, 16, (uint8_t)i));
+	while (ring_get(&ba.cons, &d) == 1) { /* what B sent: the ARP request alone */
+		const struct eth_hdr *eth = (const void *)(ba.data + d.offset);
+
+		requests += eth->type == PP_HTONS(ETHTYPE_ARP);
+		echoes += eth->type == PP_HTONS(ETHTYPE_IP);
+	}
+	ring_release(&ba.cons);
+	assert_int_equal(requests, 1);
+	assert_int_equal(echoes, 0);
+
+	/* the peer answers: B sends every echo it kept */
+	struct eth_hdr *eth = (void *)f;
+	struct etharp_hdr *arp = (void *)(f + SIZEOF_ETH_HDR);
+
+	memset(f, 0, sizeof(f));
+	memcpy(eth->dest.addr, B.mac.addr, ETH_HWADDR_LEN);
+	memcpy(eth->src.addr, peer_mac.addr, ETH_HWADDR_LEN);
+	eth->type = PP_HTONS(ETHTYPE_ARP);
+	arp->hwtype = PP_HTONS(LWIP_IANA_HWTYPE_ETHERNET);
+	arp->proto = PP_HTONS(ETHTYPE_IP);
+	arp->hwlen = ETH_HWADDR_LEN;
+	arp->protolen = sizeof(ip4_addr_t);
+	arp->opcode = PP_HTONS(ARP_REPLY);
+	memcpy(arp->shwaddr.addr, peer_mac.addr, ETH_HWADDR_LEN);
+	memcpy(&arp->sipaddr, &peer, sizeof(peer));
+	memcpy(arp->dhwaddr.addr, B.mac.addr, ETH_HWADDR_LEN);
+	memcpy(&arp->dipaddr, &ip_b, sizeof(ip_b));
+	feed_b(f, SIZEOF_ETH_HDR + SIZEOF_ETHARP_HDR);
+	while (ring_get(&ba.cons, &d) == 1) {
+		const uint8_t *frame = ba.data + d.offset;
+		const struct eth_hdr *e = (const void *)frame;
+
+		assert_int_equal(e->type, PP_HTONS(ETHTYPE_IP));
+		assert_memory_equal(e->dest.addr, peer_mac.addr, ETH_HWADDR_LEN);
+		assert_int_equal(frame[d.len - 1], echoes); /* in order, each once */
+		echoes++;
+	}
+	ring_release(&ba.cons);
+	assert_int_equal(echoes, burst);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_udp_echo),
 		cmocka_unit_test(test_tcp_stream),
 		cmocka_unit_test(test_bad_frames),
+		cmocka_unit_test(test_arp_queue),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, NULL);

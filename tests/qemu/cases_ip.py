@@ -155,7 +155,7 @@ CASES = [
           r"100 packets transmitted, 100 received, 0% packet loss", r"powering off"],
          bootargs=IP_RUN, smp=2, qemu_args=net_args([]), timeout=60,
          console_input=[(spliced(LEASE), "ping 10.0.2.2 100\r"),
-                        (r"packet loss\n", "poweroff\r")],
+                        (r"% packet loss", "poweroff\r")],
          forbid=(r"PANIC", r"FAIL", r"no reply from")),
     # UDP echo: datagrams from a host client through the forwarded port, byte for byte.
     echo_case("ip-udp-echo", "udp", lambda port: udp_echo(port, UDP_DATAGRAMS), 180),
