@@ -251,3 +251,8 @@ SERVER_SRCS_tracethief := servers/tests/tracethief.c
 # watchends: badge 0 and a notification's end each end a process watch (qemu/process-watch-ends).
 SERVERS += watchends
 SERVER_SRCS_watchends := servers/tests/watchends.c
+
+# netpair: a client of two network device services on one QEMU hub (tests/qemu/cases_net.py):
+# frames of varied lengths from net0's NIC to net1's, every byte checked, the services' counts.
+SERVERS += netpair
+SERVER_SRCS_netpair := servers/tests/netpair.c
