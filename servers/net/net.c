@@ -51,6 +51,10 @@
 _Static_assert(NET_HEADROOM == 12, "the virtio-net header with VIRTIO_F_VERSION_1");
 _Static_assert(40 + MAX_SESSIONS <= 62, "the sessions' bits below POLL_BIT");
 
+/* Defined only by the test build net_dying (servers/tests/netdying.c): told the frames received
+ * so far, it faults, so that net dies with the client's buffers at the device. */
+void net_received(uint64_t frames) __attribute__((weak));
+
 struct area {          /* a data area: the client's frame, pinned to the device */
 	unsigned long slot; /* 0: none attached */
 	uint64_t pa;
@@ -273,6 +277,8 @@ static void received(struct buf *b, uint32_t len)
 		rx_packets++;
 		s->put_rx = 1;
 		retire(&rxq, b);
+		if (net_received)
+			net_received(rx_packets);
 		return;
 	} else if (r == -TACET_EBUSY) {
 		drops++; /* the client does not consume: its frame is lost, the buffer offered again */
