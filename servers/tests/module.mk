@@ -263,3 +263,6 @@ SERVER_SRCS_netpair_hostile := servers/tests/netpair.c servers/tests/netpair_hos
 SERVER_SRCS_nethostile := servers/tests/nethostile.c
 SERVER_SRCS_netpair_kill := servers/tests/netpair.c servers/tests/netpair_kill.c
 SERVER_SRCS_net_dying := servers/net/net.c servers/tests/netdying.c
+# netarp: an ARP request for QEMU's user-network gateway through net0, and its reply.
+SERVERS += netarp
+SERVER_SRCS_netarp := servers/tests/netarp.c

@@ -64,3 +64,15 @@ CASES += [
          bootargs=f"init.run=net=net0:virtio-net#0,net_dying=net1:virtio-net#1*1,"
                   "^netpair_kill@1", smp=2, qemu_args=HUB, timeout=60),
 ]
+
+CASES += [
+    # QEMU's user network: a hand-built ARP request for the gateway goes out through net and
+    # the gateway's reply comes back (QEMU's slirp answers as 52:55:0a:00:02:02).
+    case("net-arp",
+         [NET_READY.format(0),
+          r"netarp: who-has 10.0.2.2 tell 10.0.2.15 from 52:54:00:12:34:56: 10.0.2.2 is at "
+          r"52:55:0a:00:02:02: PASS", r"init: power off requested by netarp"],
+         bootargs="init.run=net=net0:virtio-net,^netarp@1", smp=2,
+         qemu_args=("-netdev", "user,id=n0", "-device", "virtio-net-device,netdev=n0"),
+         timeout=60),
+]
