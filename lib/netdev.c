@@ -221,6 +221,8 @@ long netdev_tx_send(struct netdev *nd, void *frame, unsigned int len)
 	    off > UINT32_MAX || len < NET_FRAME_MIN || len > NET_FRAME_MAX ||
 	    len > NETDEV_FRAME_ROOM(nd))
 		return -TACET_EINVAL;
+	/* the virtio-net header in the headroom: no offload asked (net reads no frame data) */
+	memset((uint8_t *)frame - NET_HEADROOM, 0, NET_HEADROOM);
 	r = ring_put(&nd->tx_ready, &(struct ring_desc){ (uint32_t)off, len });
 	if (r < 0)
 		return -TACET_EFAULT; /* the consumer's head is garbage (never full: one slot a buffer) */
