@@ -167,17 +167,27 @@ QEMU_GLOBALS := -global virtio-mmio.force-legacy=false
 # $(call QEMU_ARGS,VARIANT,SMP,MEM)
 QEMU_ARGS = $(QEMU_MACHINE_$(1)) $(QEMU_GLOBALS) -smp $(2) -m $(3)
 # $(call dtb_args,VARIANT,SMP,MEM,EXTRA): all the tree depends on; dtb_name: the tree's name.
-dtb_args = $(strip $(call QEMU_ARGS,$(1),$(2),$(3)) $(4))
+# A user network's host port forwards (-netdev user,...,hostfwd=...) shape no device: the tree's
+# arguments leave them out (a dump would bind the ports, and a test's own free ports would each
+# make a tree).
+no_hostfwd = $(shell printf '%s' '$(subst ','\'',$(1))' | sed 's/,hostfwd=[^, ]*//g')
+dtb_args = $(strip $(call QEMU_ARGS,$(1),$(2),$(3)) $(call no_hostfwd,$(4)))
 dtb_name = $(1)-smp$(2)-$(3)-$(shell printf '%s' \
 	'$(subst ','\'',$(call dtb_args,$(1),$(2),$(3),$(4)))' | sha1sum | cut -c1-8)
 
-# The devices `make qemu` attaches whatever QEMU_EXTRA says: the entropy source and the disk
-# the default boot arguments give the rng and blk servers (rng:virtio-rng, blk:virtio-blk).
-# The disk is build/disk.img (1 MiB, made once, kept between runs). The tests attach their
-# own (machine.py empties this).
+# The devices `make qemu` attaches whatever QEMU_EXTRA says: the entropy source, the disk and
+# the network card the default boot arguments give the rng, blk and net servers
+# (rng:virtio-rng, blk:virtio-blk, net=net0:virtio-net). The disk is build/disk.img (1 MiB, made
+# once, kept between runs). The card is on QEMU's user network (DHCP, the gateway 10.0.2.2),
+# with 127.0.0.1:ECHO_PORT on the host forwarded to the echo service (port 7, UDP and TCP).
+# The tests attach their own (machine.py empties this).
 QEMU_DISK := $(BUILD)/disk.img
+ECHO_PORT ?= 7007
+QEMU_NET := -netdev user,id=net0,hostfwd=tcp:127.0.0.1:$(ECHO_PORT)-:7$\
+	,hostfwd=udp:127.0.0.1:$(ECHO_PORT)-:7 -device virtio-net-device,netdev=net0
 QEMU_DEVICES ?= -device virtio-rng-device \
-	-drive file=$(QEMU_DISK),if=none,format=raw,id=disk0 -device virtio-blk-device,drive=disk0
+	-drive file=$(QEMU_DISK),if=none,format=raw,id=disk0 -device virtio-blk-device,drive=disk0 \
+	$(QEMU_NET)
 MACHINE_EXTRA := $(strip $(QEMU_DEVICES) $(QEMU_EXTRA))
 DTB_NAME := $(call dtb_name,$(VARIANT),$(SMP),$(MEM),$(MACHINE_EXTRA))
 DTB := $(BUILD)/dts/$(DTB_NAME).dtb
@@ -226,7 +236,8 @@ $(BAD_MODULES) &: $(BUILD)/modules.img tests/qemu/badmodules.py tools/tacet_modu
 
 # --- running ------------------------------------------------------------------------------
 # BOOTARGS replaces the overlay's default boot arguments (init.run=rng/110:virtio-rng*3,
-# ^%uart=console:ns16550a*5,rtc:goldfish-rtc,blk/110:virtio-blk); QEMU_EXTRA adds QEMU arguments
+# ^%uart=console:ns16550a*5,rtc:goldfish-rtc,blk/110:virtio-blk,net=net0:virtio-net*3,ip*3);
+# QEMU_EXTRA adds QEMU arguments
 # (devices: QEMU_EXTRA="-device edu") to QEMU_DEVICES; each machine gets its own tree.
 # KERNEL=test boots the test kernel instead of the shipped one, to run an in-kernel test by
 # hand: make run KERNEL=test BOOTARGS=test=ipi.

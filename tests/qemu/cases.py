@@ -138,12 +138,29 @@ class spliced:
 
 CASES = []
 
-# What `make qemu` attaches for the default boot arguments (rng:virtio-rng, blk:virtio-blk): the
-# cases that boot them attach the same, the disk being the tests' (writes never reach it).
+# What `make qemu` attaches for the default boot arguments (rng:virtio-rng, blk:virtio-blk,
+# net=net0:virtio-net): the cases that boot them attach the same, the disk being the tests'
+# (writes never reach it), the network card on QEMU's user network without host forwards.
 DEFAULT_DEVICES = ("-device", "virtio-rng-device",
                    "-drive", "file=build/blk-test.img,if=none,format=raw,id=disk0,snapshot=on",
-                   "-device", "virtio-blk-device,drive=disk0")
+                   "-device", "virtio-blk-device,drive=disk0",
+                   "-netdev", "user,id=net0", "-device", "virtio-net-device,netdev=net0")
 DEFAULT_NEEDS = ("build/blk-test.img",)
+# The default boot's IP stack has its lease: what it prints comes through the kernel's output,
+# which may cut into the console's lines, so the cases that boot it type only after this.
+DEFAULT_LEASE = "ip: 10.0.2.15/24 gw 10.0.2.2 via net0"
+
+
+def two_prompts(out):
+    """The shell has prompted twice: at its start, and after the empty line typed."""
+    return out.count("tacet> ") >= 2
+
+
+def default_boot_input(commands):
+    """console_input for a case that boots the default boot arguments: once the IP stack has
+    printed its lease (the boot's last line from another server), an empty line for a prompt
+    after it, then commands: what they print is the console's alone."""
+    return [(spliced(DEFAULT_LEASE), "\r"), (two_prompts, commands)]
 
 for n in (1, 2, 4, 8):
     CASES.append(case(f"boot-smp{n}", [rf"harts online: {n}\n", r"ktest: boot: PASS"],
@@ -263,24 +280,26 @@ CASES += [
 
 
 # More cases live in tests/qemu/cases_*.py, each defining CASES with case() (and spliced(),
-# DEFAULT_DEVICES and DEFAULT_NEEDS for a boot with the default boot arguments).
+# DEFAULT_DEVICES, DEFAULT_NEEDS, DEFAULT_LEASE and default_boot_input for a boot with the
+# default boot arguments).
 for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.py"))):
     _spec = importlib.util.spec_from_file_location(os.path.basename(_path)[:-3], _path)
     _mod = importlib.util.module_from_spec(_spec)
     _mod.case = case
     _mod.spliced = spliced
     _mod.DEFAULT_DEVICES, _mod.DEFAULT_NEEDS = DEFAULT_DEVICES, DEFAULT_NEEDS
+    _mod.DEFAULT_LEASE, _mod.default_boot_input = DEFAULT_LEASE, default_boot_input
     _spec.loader.exec_module(_mod)
     CASES += _mod.CASES
 
-# The console server and shell, as `make qemu` boots them (the overlay's init.run=
-# rng/110:virtio-rng*3,^%uart=console:ns16550a*5, with the entropy device the Makefile attaches):
-# `random` answers at the first prompt, and differently the second time.
+# The console server and shell, as `make qemu` boots them (the overlay's init.run=, with the
+# devices the Makefile attaches): `random` answers at the first prompt, and differently the
+# second time.
 CASES += [
     case("shell",
          [r"uart: console ready", r"tacet> echo hello tacet\n+hello tacet\n",
           r"commands: help, echo TEXT, ps, harts, irqs, irqtop, irqhist LINE, mem, date, "
-          r"random, crash, trace on\|off\|dump, poweroff",
+          r"random, ping ADDR \[COUNT\], crash, trace on\|off\|dump, poweroff",
           r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
           r"\d+ uart\s+0\s+100 (running|ready)", r"\d+ init\s+0\s+200 recv",
           r"\d+ init\s+0\s+90 recv",
@@ -294,8 +313,8 @@ CASES += [
           r"(idle|call \d+|irq \d+|exc \d+)\s+\d+\n",
           r"init: power off requested by uart"],
          qemu_args=DEFAULT_DEVICES, needs=DEFAULT_NEEDS,
-         console_input=(r"tacet> ", "random\rhelp\recho hello tacet\rps\rmem\rharts\rirqs\r"
-                                    "random\rpoweroff\r")),
+         console_input=default_boot_input("random\rhelp\recho hello tacet\rps\rmem\rharts\r"
+                                          "irqs\rrandom\rpoweroff\r")),
 ]
 
 # QEMU's monitor (monitor_input): at the shell's first prompt the monitor resets the machine

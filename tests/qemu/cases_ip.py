@@ -16,7 +16,7 @@ import socket
 import threading
 
 IP_RUN = "init.run=^%uart=console:ns16550a,net=net0:virtio-net,ip"
-LEASE = "ip: 10.0.2.15/24 gw 10.0.2.2 via net0"
+LEASE = DEFAULT_LEASE  # cases.py: "ip: 10.0.2.15/24 gw 10.0.2.2 via net0"
 UDP_DATAGRAMS = 10000
 UDP_WINDOW = 8          # datagrams in flight
 TCP_BYTES = 10 << 20
