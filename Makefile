@@ -179,12 +179,18 @@ dtb_name = $(1)-smp$(2)-$(3)-$(shell printf '%s' \
 # the network card the default boot arguments give the rng, blk and net servers
 # (rng:virtio-rng, blk:virtio-blk, net=net0:virtio-net). The disk is build/disk.img (1 MiB, made
 # once, kept between runs). The card is on QEMU's user network (DHCP, the gateway 10.0.2.2),
-# with 127.0.0.1:ECHO_PORT on the host forwarded to the echo service (port 7, UDP and TCP).
-# The tests attach their own (machine.py empties this).
+# with host ports on 127.0.0.1 forwarded to the guest's services: ECHO_PORT to the echo
+# service (port 7, UDP and TCP), HTTP_PORT to 80 and IPERF_PORT to 5001 (their servers are to
+# come). The tests attach their own (machine.py empties this).
 QEMU_DISK := $(BUILD)/disk.img
 ECHO_PORT ?= 7007
-QEMU_NET := -netdev user,id=net0,hostfwd=tcp:127.0.0.1:$(ECHO_PORT)-:7$\
-	,hostfwd=udp:127.0.0.1:$(ECHO_PORT)-:7 -device virtio-net-device,netdev=net0
+HTTP_PORT ?= 8080
+IPERF_PORT ?= 5001
+QEMU_NET_FWD := hostfwd=tcp:127.0.0.1:$(ECHO_PORT)-:7 hostfwd=udp:127.0.0.1:$(ECHO_PORT)-:7 \
+	hostfwd=tcp:127.0.0.1:$(HTTP_PORT)-:80 hostfwd=tcp:127.0.0.1:$(IPERF_PORT)-:5001
+comma := ,
+QEMU_NET := -netdev user,id=net0,$(subst $(eval) ,$(comma),$(strip $(QEMU_NET_FWD))) \
+	-device virtio-net-device,netdev=net0
 QEMU_DEVICES ?= -device virtio-rng-device \
 	-drive file=$(QEMU_DISK),if=none,format=raw,id=disk0 -device virtio-blk-device,drive=disk0 \
 	$(QEMU_NET)
