@@ -33,8 +33,8 @@ LIBTACET_SRCS += lib/blk.c
 LIBTACET_SRCS += lib/ring.c
 # the network device service's client (servers/net, docs/net.md)
 LIBTACET_SRCS += lib/netdev.c
-# the IP stack's client (servers/ip)
-LIBTACET_SRCS += lib/ip.c
+# the IP stack's clients (servers/ip): ping and info; sockets
+LIBTACET_SRCS += lib/ip.c lib/net.c
 LIBTACET_OBJS := $(patsubst lib/%,$(BUILD)/lib/%.o,$(basename $(LIBTACET_SRCS)))
 
 # Each protocol's description, lib/proto/NAME.proto, yields its client stubs and its server's

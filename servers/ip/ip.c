@@ -3,17 +3,22 @@
  * the echo service on port 7 (echo.c). Publishes "ip" (<tacet/ip_proto.h>: the interface's
  * address, ping; dispatch generated from lib/proto/ip.proto).
  *
+ * Its clients' sockets (<tacet/net.h>) are sock.c's: a session a client, data through rings.
+ *
  * One thread runs everything, so nothing is locked: lib's service loop takes the clients'
  * calls and, through ip's notification bound to the thread, net's wake-ups (NET_BIT: frames
- * received, transmit buffers back, the service's end) and lwIP's timer (TIMER_BIT: one kernel
- * timer armed for lwIP's next timeout). Each wake-up runs ip_work: net's rings, then lwIP's
- * timers, again until netdev says it may sleep, then the timer re-armed. A ping call waits
+ * received, transmit buffers back, the service's end), lwIP's timer (TIMER_BIT: one kernel
+ * timer armed for lwIP's next timeout), the clients' ends (the session table's bits) and their
+ * wake-ups (SOCK_KICK_BITS). Each wake-up runs ip_work: net's rings, lwIP's timers, the
+ * clients' rings, again until netdev and every session say they may sleep, then the timer
+ * re-armed. A ping call waits
  * inside its handler, running ip_work on each wake-up until the reply or the timeout.
  * Prints through the kernel's debug output (the console calls this server: `ping`). */
 #include <stdio.h>
 #include <string.h>
 
 #include <tacet.h>
+#include <tacet/init_proto.h>
 #include <tacet/ip_server.h>
 #include <tacet/netdev.h>
 
@@ -27,6 +32,7 @@
 #include "echo.h"
 #include "netif.h"
 #include "ping.h"
+#include "sock.h"
 
 #define NET_BIT   (1ul << 0)
 #define TIMER_BIT (1ul << 1)
@@ -67,7 +73,8 @@ static void ip_work(unsigned long bits)
 			printf("ip: net0: %s\n", tacet_strerror(err));
 		bits = 0;
 		sys_check_timeouts();
-		if (netdev_sleep_ok(&nd))
+		sock_work();
+		if (netdev_sleep_ok(&nd) && sock_sleep_ok())
 			break;
 	}
 	timer_arm();
@@ -183,7 +190,8 @@ int main(void)
 	if (!err && (step = "start lwIP"))
 		err = stack_start();
 	if (!err && (step = "publish \"ip\""))
-		err = tacet_service_open(&service, "ip", TACET_RIGHT_WRITE, NULL);
+		err = tacet_service_open(&service, "ip", TACET_RIGHT_WRITE | TACET_RIGHT_GRANT |
+					 INIT_BADGE_CLIENTS, NULL);
 	if (!err && (step = "bind its notification"))
 		err = tacet_ntfn_bind(ntfn);
 	if (err) {
@@ -191,6 +199,7 @@ int main(void)
 		return 1;
 	}
 	service.notified = notified;
+	sock_init(&service, ntfn);
 	printf("ip: lwIP %s on %s, MAC %02x:%02x:%02x:%02x:%02x:%02x; DHCP started\n",
 	       LWIP_VERSION_STRING, nd.name, nd.mac[0], nd.mac[1], nd.mac[2], nd.mac[3], nd.mac[4],
 	       nd.mac[5]);

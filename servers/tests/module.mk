@@ -267,3 +267,9 @@ SERVER_SRCS_net_dying := servers/net/net.c servers/tests/netdying.c
 # netarp: an ARP request for QEMU's user-network gateway through net0, and its reply.
 SERVERS += netarp
 SERVER_SRCS_netarp := servers/tests/netarp.c
+# sockecho: an echo service over lib's sockets (<tacet/net.h>) on UDP and TCP port 2007.
+SERVERS += sockecho
+SERVER_SRCS_sockecho := servers/tests/sockecho.c
+# sockdie: a socket client that ends holding its sockets; its restart binds the same ports.
+SERVERS += sockdie
+SERVER_SRCS_sockdie := servers/tests/sockdie.c

@@ -41,12 +41,12 @@ class HostClient:
     pattern (true once it has started), done(out) the next step's (true once it has ended),
     check(out) the case's check (what it found wrong)."""
 
-    def __init__(self, name, run):
+    def __init__(self, name, run, ready=()):
         self.name, self.run, self.thread, self.problems = name, run, None, []
-        self.lease = spliced(LEASE)
+        self.ready = [spliced(LEASE), *ready]
 
     def start(self, out):
-        if self.thread is None and self.lease(out):
+        if self.thread is None and all(r(out) for r in self.ready):
             self.thread = threading.Thread(target=self.guarded, daemon=True)
             self.thread.start()
         return self.thread is not None
@@ -131,14 +131,20 @@ def tcp_echo(port, total):
     return []
 
 
-def echo_case(name, proto, run, timeout):
+def echo_case(name, proto, run, timeout, guest_port=7, bootargs=IP_RUN, expect=(), ready=()):
+    """A host client (run, given the host port) through a forward to guest_port, once the
+    lease and every pattern of ready are printed; then poweroff."""
     kind = socket.SOCK_DGRAM if proto == "udp" else socket.SOCK_STREAM
     port = free_port(kind)
-    client = HostClient(name, lambda: run(port))
-    return case(name, [spliced(LEASE), r"powering off"], bootargs=IP_RUN, smp=2,
-                qemu_args=net_args([(proto, port, 7)]), timeout=timeout,
+    client = HostClient(name, lambda: run(port), [spliced(r) for r in ready])
+    return case(name, [spliced(LEASE), *expect, r"powering off"], bootargs=bootargs, smp=2,
+                qemu_args=net_args([(proto, port, guest_port)]), timeout=timeout,
                 console_input=[(client.start, ""), (client.done, "poweroff\r")],
                 check=client.check)
+
+
+SOCK_RUN = IP_RUN + ",sockecho"
+SOCK_READY = "sockecho: echoing on UDP and TCP port 2007"
 
 
 CASES = [
@@ -161,4 +167,22 @@ CASES = [
     echo_case("ip-udp-echo", "udp", lambda port: udp_echo(port, UDP_DATAGRAMS), 180),
     # TCP echo: a stream through the forwarded port, back with the same digest.
     echo_case("ip-tcp-echo", "tcp", lambda port: tcp_echo(port, TCP_BYTES), 300),
+    # The same through lib's sockets (<tacet/net.h>): sockecho, a server of its own, echoes
+    # on port 2007 what ip hands it through its session's rings.
+    echo_case("sock-udp-echo", "udp", lambda port: udp_echo(port, UDP_DATAGRAMS), 180,
+              guest_port=2007, bootargs=SOCK_RUN, ready=[SOCK_READY]),
+    echo_case("sock-tcp-echo", "tcp", lambda port: tcp_echo(port, TCP_BYTES), 300,
+              guest_port=2007, bootargs=SOCK_RUN, ready=[SOCK_READY],
+              expect=[r"sockecho: connection \d+ accepted",
+                      rf"sockecho: connection \d+ closed after {TCP_BYTES} bytes echoed"]),
+    # A client that dies holding sockets: ip ends its session and frees them, so that its next
+    # instance binds the same ports; init's leak check finds every page back.
+    case("sock-client-dies",
+         [r"sockdie: instance 0: UDP and TCP port 2007 bound, listening: success",
+          r"sockdie: instance 0: ending with its sockets open",
+          r"sockdie: instance 1: UDP and TCP port 2007 bound, listening: success",
+          r"sockdie: the dead instance's sockets were freed: PASS",
+          r"init: power off requested by sockdie"],
+         bootargs="init.run=net=net0:virtio-net,ip,^sockdie*1", smp=2, qemu_args=net_args([]),
+         timeout=30),
 ]
