@@ -14,6 +14,7 @@
  * dropped and counted (refused), the session goes on. A session's end (closed, replaced, its
  * process gone) aborts its connections and frees its PCBs, pbufs and mapping.
  * One thread (ip's), no locks. */
+#include <stdio.h>
 #include <string.h>
 
 #include <tacet.h>
@@ -55,6 +56,7 @@ struct session {
 	struct ring tx_ready, tx_done, rx_free, rx_used;
 	unsigned long peer, peer_bits;
 	int started;
+	int stopped;          /* its rings lied (an index or descriptor refused): no more work */
 	struct ring_desc cur; /* the transmit message being written */
 	uint32_t cur_done;    /* its payload bytes lwIP took so far */
 	int have_cur;
@@ -70,6 +72,19 @@ static unsigned long ip_ntfn;
 static struct session *session_of(struct tacet_service *svc)
 {
 	return tacet_session_is_open(&table, svc->badge) ? clients[svc->badge - 1] : NULL;
+}
+
+static unsigned long stopped_sessions; /* since ip started */
+
+/* The client's rings hold an index or a descriptor the ring refused: the session does nothing
+ * more (its calls say -TACET_EFAULT) until the client opens another. Its sockets stay until
+ * then; what they receive waits in lwIP (TCP: the window closes) or is dropped (UDP). */
+static void session_stop(struct session *s)
+{
+	if (!s->stopped)
+		printf("ip: client %lu's session stopped: its rings lied (%lu stopped so far)\n",
+		       s->badge, ++stopped_sessions);
+	s->stopped = 1;
 }
 
 static struct sock *sock_of(struct session *s, uint64_t id)
@@ -238,8 +253,10 @@ static void kick(struct session *s)
 /* A free receive buffer with room for the header and at least one byte: its descriptor, or 0. */
 static int rx_buffer(struct session *s, struct ring_desc *d)
 {
-	int r = ring_get(&s->rx_free, d);
+	int r = s->stopped ? 0 : ring_get(&s->rx_free, d);
 
+	if (r < 0)
+		session_stop(s);
 	if (r != 1)
 		return 0;
 	if (d->offset % s->buf_size || d->len != s->buf_size) { /* not one of its buffers */
@@ -387,7 +404,8 @@ static void take_messages(struct session *s)
 
 		if (!s->have_cur) {
 			if ((r = ring_get(&s->tx_ready, &s->cur)) != 1) {
-				s->refused += r < 0;
+				if (r < 0)
+					session_stop(s);
 				return;
 			}
 			s->have_cur = 1;
@@ -412,9 +430,11 @@ static void session_work(struct session *s)
 	int rx, tx;
 
 	take_messages(s);
-	for (unsigned int i = 0; i < IP_SOCKETS_MAX; i++)
+	for (unsigned int i = 0; i < IP_SOCKETS_MAX && !s->stopped; i++)
 		if (s->socks[i].type != SOCK_FREE)
 			hand_over(s, &s->socks[i]);
+	if (s->stopped)
+		return;
 	rx = ring_publish(&s->rx_used);
 	tx = ring_publish(&s->tx_done);
 	if (ring_release(&s->tx_ready) | ring_release(&s->rx_free) | rx | tx)
@@ -424,7 +444,7 @@ static void session_work(struct session *s)
 void sock_work(void)
 {
 	for (unsigned int i = 0; i < IP_CLIENTS_MAX; i++)
-		if (sessions[i].started)
+		if (sessions[i].started && !sessions[i].stopped)
 			session_work(&sessions[i]);
 }
 
@@ -450,7 +470,7 @@ int sock_sleep_ok(void)
 	int ok = 1;
 
 	for (unsigned int i = 0; i < IP_CLIENTS_MAX; i++)
-		if (sessions[i].started)
+		if (sessions[i].started && !sessions[i].stopped)
 			ok &= session_sleep_ok(&sessions[i]);
 	return ok;
 }
@@ -589,6 +609,8 @@ long ip_serve_socket(struct tacet_service *svc, uint64_t type, uint64_t *id)
 	struct session *s = session_of(svc);
 	struct sock *k;
 
+	if (s && s->stopped)
+		return -TACET_EFAULT;
 	if (!s || !s->started || (type != IP_SOCK_UDP && type != IP_SOCK_TCP))
 		return -TACET_EINVAL;
 	if (!(k = sock_alloc(s)))
@@ -616,9 +638,12 @@ static long lwip_err(err_t e)
 
 long ip_serve_bind(struct tacet_service *svc, uint64_t id, uint64_t addr, uint64_t port)
 {
-	struct sock *k = sock_of(session_of(svc), id);
+	struct session *s = session_of(svc);
+	struct sock *k = sock_of(s, id);
 	ip_addr_t a = IPADDR4_INIT(lwip_htonl((u32_t)addr));
 
+	if (s && s->stopped)
+		return -TACET_EFAULT;
 	if (!k || k->type == SOCK_LISTEN || addr > UINT32_MAX || port > 0xffff)
 		return -TACET_EINVAL;
 	return lwip_err(k->type == SOCK_UDP ? udp_bind(k->udp, &a, (u16_t)port) :
@@ -627,9 +652,12 @@ long ip_serve_bind(struct tacet_service *svc, uint64_t id, uint64_t addr, uint64
 
 long ip_serve_listen(struct tacet_service *svc, uint64_t id)
 {
-	struct sock *k = sock_of(session_of(svc), id);
+	struct session *s = session_of(svc);
+	struct sock *k = sock_of(s, id);
 	struct tcp_pcb *l;
 
+	if (s && s->stopped)
+		return -TACET_EFAULT;
 	if (!k || k->type != SOCK_TCP || !k->tcp || k->tcp->state != CLOSED)
 		return -TACET_EINVAL;
 	if (!(l = tcp_listen(k->tcp))) /* frees the old PCB only on success */
@@ -643,9 +671,12 @@ long ip_serve_listen(struct tacet_service *svc, uint64_t id)
 
 long ip_serve_connect(struct tacet_service *svc, uint64_t id, uint64_t addr, uint64_t port)
 {
-	struct sock *k = sock_of(session_of(svc), id);
+	struct session *s = session_of(svc);
+	struct sock *k = sock_of(s, id);
 	ip_addr_t a = IPADDR4_INIT(lwip_htonl((u32_t)addr));
 
+	if (s && s->stopped)
+		return -TACET_EFAULT;
 	if (!k || k->type == SOCK_LISTEN || !addr || addr > UINT32_MAX || !port || port > 0xffff)
 		return -TACET_EINVAL;
 	if (k->type == SOCK_UDP)
@@ -660,6 +691,8 @@ long ip_serve_close(struct tacet_service *svc, uint64_t id)
 	struct session *s = session_of(svc);
 	struct sock *k = sock_of(s, id);
 
+	if (s && s->stopped)
+		return -TACET_EFAULT;
 	if (!k)
 		return -TACET_EINVAL;
 	if (s->have_cur && s->cur.offset % s->buf_size == 0) { /* a message of it waits: dropped */

@@ -273,3 +273,6 @@ SERVER_SRCS_sockecho := servers/tests/sockecho.c
 # sockdie: a socket client that ends holding its sockets; its restart binds the same ports.
 SERVERS += sockdie
 SERVER_SRCS_sockdie := servers/tests/sockdie.c
+# sockhostile: a sockets client that lies in its rings (beside sockecho's good client).
+SERVERS += sockhostile
+SERVER_SRCS_sockhostile := servers/tests/sockhostile.c

@@ -175,6 +175,20 @@ CASES = [
               guest_port=2007, bootargs=SOCK_RUN, ready=[SOCK_READY],
               expect=[r"sockecho: connection \d+ accepted",
                       rf"sockecho: connection \d+ closed after {TCP_BYTES} bytes echoed"]),
+    # Hostile clients beside a good one: sockhostile's sessions lie in their rings (a tail
+    # ahead, a descriptor outside the area: stopped; a message for no socket: dropped), while
+    # 1,000 datagrams go through sockecho unaffected.
+    echo_case("sock-hostile", "udp", lambda port: udp_echo(port, 1000), 120, guest_port=2007,
+              bootargs=SOCK_RUN + ",sockhostile", ready=[SOCK_READY],
+              expect=[r"sockhostile: a tx_ready tail 1000 ahead stops the session: PASS",
+                      r"sockhostile: a descriptor outside the transmit area stops the session: "
+                      r"PASS",
+                      r"sockhostile: a new session after them works: PASS",
+                      r"sockhostile: a message for no socket is dropped, its buffer given "
+                      r"back: PASS",
+                      r"sockhostile: and the session goes on: PASS",
+                      r"sockhostile: all checks passed",
+                      r"ip: client \d+'s session stopped: its rings lied \(2 stopped so far\)"]),
     # A client that dies holding sockets: ip ends its session and frees them, so that its next
     # instance binds the same ports; init's leak check finds every page back.
     case("sock-client-dies",
