@@ -176,21 +176,16 @@ dtb_name = $(1)-smp$(2)-$(3)-$(shell printf '%s' \
 	'$(subst ','\'',$(call dtb_args,$(1),$(2),$(3),$(4)))' | sha1sum | cut -c1-8)
 
 # The devices `make qemu` attaches whatever QEMU_EXTRA says: the entropy source, the disk and
-# the network card the default boot arguments give the rng, blk and net servers
-# (rng:virtio-rng, blk:virtio-blk, net=net0:virtio-net). The disk is build/disk.img (1 MiB, made
-# once, kept between runs). The card is on QEMU's user network (DHCP, the gateway 10.0.2.2),
-# with host ports on 127.0.0.1 forwarded to the guest's services: ECHO_PORT to the echo
-# service (port 7, UDP and TCP), HTTP_PORT to 80 and IPERF_PORT to 5001 (their servers are to
-# come). The tests attach their own (machine.py empties this).
+# the network card the default boot arguments give the rng, blk and net servers (rng:virtio-rng,
+# blk:virtio-blk, net=net0:virtio-net). The disk is build/disk.img (1 MiB, made once, kept
+# between runs). The card is on QEMU's user network (the guest leases 10.0.2.15 by DHCP; the
+# gateway is 10.0.2.2), with QEMU_HOSTFWD's host ports forwarded to the guest's: 127.0.0.1:8080
+# to port 80, 5001 to 5001, 7007 to 7 (the echo service: TCP and UDP) (`make qemu
+# QEMU_HOSTFWD=...` to change them). The tests attach their own (machine.py empties this).
 QEMU_DISK := $(BUILD)/disk.img
-ECHO_PORT ?= 7007
-HTTP_PORT ?= 8080
-IPERF_PORT ?= 5001
-QEMU_NET_FWD := hostfwd=tcp:127.0.0.1:$(ECHO_PORT)-:7 hostfwd=udp:127.0.0.1:$(ECHO_PORT)-:7 \
-	hostfwd=tcp:127.0.0.1:$(HTTP_PORT)-:80 hostfwd=tcp:127.0.0.1:$(IPERF_PORT)-:5001
-comma := ,
-QEMU_NET := -netdev user,id=net0,$(subst $(eval) ,$(comma),$(strip $(QEMU_NET_FWD))) \
-	-device virtio-net-device,netdev=net0
+QEMU_HOSTFWD ?= hostfwd=tcp:127.0.0.1:8080-:80,hostfwd=tcp:127.0.0.1:5001-:5001,$\
+hostfwd=tcp:127.0.0.1:7007-:7,hostfwd=udp:127.0.0.1:7007-:7
+QEMU_NET ?= -netdev user,id=net0,$(QEMU_HOSTFWD) -device virtio-net-device,netdev=net0
 QEMU_DEVICES ?= -device virtio-rng-device \
 	-drive file=$(QEMU_DISK),if=none,format=raw,id=disk0 -device virtio-blk-device,drive=disk0 \
 	$(QEMU_NET)
@@ -242,7 +237,7 @@ $(BAD_MODULES) &: $(BUILD)/modules.img tests/qemu/badmodules.py tools/tacet_modu
 
 # --- running ------------------------------------------------------------------------------
 # BOOTARGS replaces the overlay's default boot arguments (init.run=rng/110:virtio-rng*3,
-# ^%uart=console:ns16550a*5,rtc:goldfish-rtc,blk/110:virtio-blk,net=net0:virtio-net*3,ip*3);
+# ^%uart=console:ns16550a*5,rtc:goldfish-rtc,blk/110:virtio-blk,net=net0/110:virtio-net*3,ip*3);
 # QEMU_EXTRA adds QEMU arguments
 # (devices: QEMU_EXTRA="-device edu") to QEMU_DEVICES; each machine gets its own tree.
 # KERNEL=test boots the test kernel instead of the shipped one, to run an in-kernel test by

@@ -267,6 +267,10 @@ SERVER_SRCS_net_dying := servers/net/net.c servers/tests/netdying.c
 # netarp: an ARP request for QEMU's user-network gateway through net0, and its reply.
 SERVERS += netarp
 SERVER_SRCS_netarp := servers/tests/netarp.c
+# netvictim dies with its receive buffers at net1's device; netreap checks net freed its session.
+SERVERS += netvictim netreap
+SERVER_SRCS_netvictim := servers/tests/netvictim.c
+SERVER_SRCS_netreap := servers/tests/netreap.c
 # sockecho: an echo service over lib's sockets (<tacet/net.h>) on UDP and TCP port 2007.
 SERVERS += sockecho
 SERVER_SRCS_sockecho := servers/tests/sockecho.c

@@ -140,7 +140,7 @@ CASES = []
 
 # What `make qemu` attaches for the default boot arguments (rng:virtio-rng, blk:virtio-blk,
 # net=net0:virtio-net): the cases that boot them attach the same, the disk being the tests'
-# (writes never reach it), the network card on QEMU's user network without host forwards.
+# (writes never reach it), the network card on QEMU's user network without forwarded ports.
 DEFAULT_DEVICES = ("-device", "virtio-rng-device",
                    "-drive", "file=build/blk-test.img,if=none,format=raw,id=disk0,snapshot=on",
                    "-device", "virtio-blk-device,drive=disk0",
@@ -303,7 +303,9 @@ CASES += [
           r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
           r"\d+ uart\s+0\s+100 (running|ready)", r"\d+ init\s+0\s+200 recv",
           r"\d+ init\s+0\s+90 recv",
-          r"\d+ rng\s+0\s+110 recv", r"\d+ blk\s+0\s+110 recv",
+          r"\d+ rng\s+0\s+110 recv", r"\d+ blk\s+0\s+110 recv", r"\d+ net\s+0\s+110 recv",
+          r"\d+ ip\s+\d+\s+100 recv",
+          r"net: net0: virtio-net 52:54:00:12:34:56, link up, 128 buffers a queue",
           r"tacet> random\n([0-9a-f]{32})\n(?s:.*)tacet> random\n(?!\1)[0-9a-f]{32}\n",
           r"pages: \d+ total, \d+ free",
           # hart 0 took the console's interrupts: its external count (summed over the lines'

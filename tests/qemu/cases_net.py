@@ -76,3 +76,19 @@ CASES += [
          qemu_args=("-netdev", "user,id=n0", "-device", "virtio-net-device,netdev=n0"),
          timeout=60),
 ]
+
+CASES += [
+    # netvictim, net1's receiver, faults with its buffers at the device: net ends its session
+    # (the process's watch), takes its buffers back by a device reset and unpins its areas:
+    # nothing is left held for it; a new session on net1 then receives as before.
+    case("net-client-dies",
+         [NET_READY.format(0), NET_READY.format(1),
+          r"netvictim: a frame of 60 bytes came; faulting with 31 buffers at the device",
+          r"init: server netvictim faulted",
+          r"net: net1: resetting the device: its receiving session ended",
+          r"netreap: the victim's session on net1 ended: 0 open, 0 held for the device, 0 "
+          r"capability slots kept, 1 device reset\(s\): PASS",
+          r"netreap: a new session on net1 receives \d+ frames: PASS",
+          r"netreap: all checks passed", r"init: power off requested by netreap"],
+         bootargs=f"init.run={NETS},netvictim,^netreap@1", smp=2, qemu_args=HUB, timeout=60),
+]

@@ -28,7 +28,10 @@
  * after resetting the device: nothing of the old instance's can still be written into the
  * areas), opens the session again on the same areas, offers every receive buffer again and
  * counts every transmit buffer free: frames in flight at the death are lost (a stack
- * retransmits). nd->instance says which instance is reached, nd->reconnects how often.
+ * retransmits). nd->instance says which instance is reached, nd->reconnects how often. A
+ * notification watches one endpoint (the last netdev_open's): a caller with two devices on one
+ * notification learns of the other's end by a wake-up with nothing new only, e.g. its own
+ * timeout followed by netdev_poll(nd, nd->bits).
  *
  * Errors: 0 or a negative TACET_E* code. -TACET_EFAULT: the service stopped the session (it found
  * this side's rings inconsistent; nothing a correct client does) or the rings' peer index is
@@ -97,7 +100,9 @@ long netdev_rx(struct netdev *nd, void **frame, unsigned int *len);
 long netdev_rx_done(struct netdev *nd, void *frame);
 
 /* Reclaim the transmit buffers net is done with and signal net if it waits for room; bits:
- * what the caller's wait brought (0: not after a wait), to notice the service's end. Returns
+ * what the caller's wait brought (0: not after a wait), to notice the service's end: call it
+ * right after the wait, before netdev_rx (a wake-up that finds nothing new costs a call to the
+ * service, to ask whether it lives). Returns
  * the buffers reclaimed, or a negative code (the reconnect's, if the service ended and its next
  * instance could not be reached). */
 long netdev_poll(struct netdev *nd, unsigned long bits);
@@ -105,8 +110,9 @@ long netdev_poll(struct netdev *nd, unsigned long bits);
  * buffer when none is free), 0 = do not (something came meanwhile). */
 int netdev_sleep_ok(struct netdev *nd);
 /* Until a frame has come or (if want_tx) a transmit buffer is free, or timeout_ns passed (0:
- * none): 1 (ready), 0 (timeout), or a negative code. Uses the notification alone: other bits
- * on it are lost, so only a caller that waits for nothing else uses this. */
+ * none): 1 (ready), 0 (timeout), or a negative code. Uses the notification alone (a timeout
+ * arms its timer with nd->bits, replacing one the caller armed): other bits on it are lost, so
+ * only a caller that waits for nothing else uses this. */
 long netdev_wait_ready(struct netdev *nd, int want_tx, uint64_t timeout_ns);
 
 #endif
