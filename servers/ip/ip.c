@@ -1,9 +1,8 @@
 /* ip: the IP stack (init.run= `ip`): lwIP (NO_SYS, raw API; lwip/port) over the network device
- * service "net0" (<tacet/netdev.h>): DHCP at start, ARP, ICMP (answers pings), UDP, TCP, and
- * the echo service on port 7 (echo.c). Publishes "ip" (<tacet/ip_proto.h>: the interface's
- * address, ping; dispatch generated from lib/proto/ip.proto).
- *
- * Its clients' sockets (<tacet/net.h>) are sock.c's: a session a client, data through rings.
+ * service "net0" (<tacet/netdev.h>): DHCP at start, ARP, ICMP (answers pings), UDP, TCP.
+ * Publishes "ip" (<tacet/ip_proto.h>: the interface's address, ping, and its clients' sockets;
+ * dispatch generated from lib/proto/ip.proto). The sockets (<tacet/net.h>) are sock.c's: a
+ * session a client, data through rings; the echo service (servers/echo) is such a client.
  *
  * One thread runs everything, so nothing is locked: lib's service loop takes the clients'
  * calls and, through ip's notification bound to the thread, net's wake-ups (NET_BIT: frames
@@ -29,7 +28,6 @@
 #include "lwip/timeouts.h"
 #include "netif/ethernet.h"
 
-#include "echo.h"
 #include "netif.h"
 #include "ping.h"
 #include "sock.h"
@@ -159,7 +157,7 @@ static uint64_t clock_ns(void)
 	return tacet_time_ns();
 }
 
-/* lwIP up on net0: the netif (link as net says), DHCP started, echo and ping ready. */
+/* lwIP up on net0: the netif (link as net says), DHCP started, ping ready. */
 static long stack_start(void)
 {
 	ip4_addr_t any = { 0 };
@@ -171,7 +169,7 @@ static long stack_start(void)
 	netif_set_default(&nif);
 	netif_set_up(&nif);
 	netif_set_link_up(&nif);
-	if (echo_start(IP_ADDR_ANY) || ping_init(IP_ADDR_ANY, clock_ns))
+	if (ping_init(IP_ADDR_ANY, clock_ns))
 		return -TACET_ENOMEM;
 	return dhcp_start(&nif) == ERR_OK ? 0 : -TACET_ENOMEM;
 }

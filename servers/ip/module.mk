@@ -1,8 +1,7 @@
 # ip: the IP stack, lwIP over the network device service "net0" (init.run=ip), publishing "ip"
-# and the echo service (port 7). Links lwIP (lwip/lwip.mk: fetched, built with lwip/port).
+# (ping, and its clients' sockets). Links lwIP (lwip/lwip.mk: fetched, built with lwip/port).
 SERVERS += ip
-SERVER_SRCS_ip := servers/ip/ip.c servers/ip/netif.c servers/ip/echo.c servers/ip/ping.c \
-	servers/ip/sock.c
+SERVER_SRCS_ip := servers/ip/ip.c servers/ip/netif.c servers/ip/ping.c servers/ip/sock.c
 SERVER_LIBS_ip := $(LWIP)
 $(call user_objs,$(SERVER_SRCS_ip)): USER_CFLAGS += $(LWIP_INCLUDES)
 $(call user_objs,$(SERVER_SRCS_ip)): | $(LWIP_STAMP)

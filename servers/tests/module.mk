@@ -271,12 +271,9 @@ SERVER_SRCS_netarp := servers/tests/netarp.c
 SERVERS += netvictim netreap
 SERVER_SRCS_netvictim := servers/tests/netvictim.c
 SERVER_SRCS_netreap := servers/tests/netreap.c
-# sockecho: an echo service over lib's sockets (<tacet/net.h>) on UDP and TCP port 2007.
-SERVERS += sockecho
-SERVER_SRCS_sockecho := servers/tests/sockecho.c
 # sockdie: a socket client that ends holding its sockets; its restart binds the same ports.
 SERVERS += sockdie
 SERVER_SRCS_sockdie := servers/tests/sockdie.c
-# sockhostile: a sockets client that lies in its rings (beside sockecho's good client).
+# sockhostile: a sockets client that lies in its rings (beside the echo service's good client).
 SERVERS += sockhostile
 SERVER_SRCS_sockhostile := servers/tests/sockhostile.c

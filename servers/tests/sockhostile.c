@@ -1,5 +1,5 @@
 /* sockhostile: a client of ip's sockets that lies in its rings (tests/qemu/cases_ip.py,
- * sock-hostile), beside sockecho serving a host client. Each lie in a session of its own, opened
+ * sock-hostile), beside the echo service serving a host client. Each lie in a session of its own, opened
  * with lib's tacet_net_open and written over by hand: a tx_ready tail far ahead of its head; a
  * descriptor outside the transmit area. ip must stop that session (its calls then say
  * -TACET_EFAULT) and go on serving the others. A message with a lying header (no such socket)

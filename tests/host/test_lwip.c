@@ -1,6 +1,6 @@
 /* test_lwip.c: host test of Tacet's lwIP port: the fetched lwIP sources built with lwip/port's
- * lwipopts.h and cc.h (as servers/ip builds them), and ip's echo and ping (servers/ip/echo.c,
- * ping.c) linked as they are. One lwIP stack holds two Ethernet netifs, A (10.0.0.1) and B
+ * lwipopts.h and cc.h (as servers/ip builds them), ip's ping (servers/ip/ping.c) linked as it
+ * is, and a raw-API echo (lwip_echo.c) as B's service. One lwIP stack holds two Ethernet netifs, A (10.0.0.1) and B
  * (10.0.0.2), joined by a link made of two lib/ring.c rings (one each way, frames copied into
  * the ring's data area as servers/ip does with the driver's): ARP resolves, A pings B, UDP
  * datagrams (fragmented too) and a 1 MiB TCP stream go through B's echo and back byte for byte
@@ -33,7 +33,7 @@
 #include "lwip/udp.h"
 #include "netif/ethernet.h"
 
-#include "echo.h"
+#include "lwip_echo.h"
 #include "ping.h"
 
 #define SLOT 1536    /* data-area bytes per ring slot: one frame */

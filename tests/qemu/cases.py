@@ -146,9 +146,16 @@ DEFAULT_DEVICES = ("-device", "virtio-rng-device",
                    "-device", "virtio-blk-device,drive=disk0",
                    "-netdev", "user,id=net0", "-device", "virtio-net-device,netdev=net0")
 DEFAULT_NEEDS = ("build/blk-test.img",)
-# The default boot's IP stack has its lease: what it prints comes through the kernel's output,
-# which may cut into the console's lines, so the cases that boot it type only after this.
+# The default boot's IP stack has its lease, and the echo service is up: what they print comes
+# through the kernel's output, which may cut into the console's lines, so the cases that boot
+# them type only after both.
 DEFAULT_LEASE = "ip: 10.0.2.15/24 gw 10.0.2.2 via net0"
+DEFAULT_LAST = (spliced(DEFAULT_LEASE), spliced("echo: echoing on UDP and TCP port 7"))
+
+
+def default_boot_quiet(out):
+    """The default boot's servers have printed their last start-up line."""
+    return all(line(out) for line in DEFAULT_LAST)
 
 
 def two_prompts(out):
@@ -157,10 +164,10 @@ def two_prompts(out):
 
 
 def default_boot_input(commands):
-    """console_input for a case that boots the default boot arguments: once the IP stack has
-    printed its lease (the boot's last line from another server), an empty line for a prompt
-    after it, then commands: what they print is the console's alone."""
-    return [(spliced(DEFAULT_LEASE), "\r"), (two_prompts, commands)]
+    """console_input for a case that boots the default boot arguments: once the other servers
+    have printed their last start-up lines (the IP stack's lease, the echo service's start), an
+    empty line for a prompt after them, then commands: what they print is the console's alone."""
+    return [(default_boot_quiet, "\r"), (two_prompts, commands)]
 
 for n in (1, 2, 4, 8):
     CASES.append(case(f"boot-smp{n}", [rf"harts online: {n}\n", r"ktest: boot: PASS"],

@@ -1,7 +1,8 @@
 """cases_ip.py: the IP stack (servers/ip: lwIP over servers/net's rings) on QEMU's user network
 (`-netdev user`: DHCP leases 10.0.2.15, the gateway 10.0.2.2 answers ARP and ping): the lease,
-the shell's ping to the gateway, and the echo service (port 7) from host clients through
-forwarded ports: UDP datagrams checked byte for byte, a TCP stream checked by digest.
+the shell's ping to the gateway, and the echo service (servers/echo, port 7, over ip's sockets)
+from host clients through forwarded ports: UDP datagrams checked byte for byte, a TCP stream
+checked by digest; hostile socket clients; a client that dies holding sockets.
 
 The host clients run in the test runner's process: a console_input step whose pattern is a
 function of the output starts the client once the lease is printed, and the next step's
@@ -15,7 +16,8 @@ import random
 import socket
 import threading
 
-IP_RUN = "init.run=^%uart=console:ns16550a,net=net0:virtio-net,ip"
+IP_RUN = "init.run=^%uart=console:ns16550a,net=net0:virtio-net,ip,echo"
+ECHO_READY = "echo: echoing on UDP and TCP port 7"
 LEASE = DEFAULT_LEASE  # cases.py: "ip: 10.0.2.15/24 gw 10.0.2.2 via net0"
 UDP_DATAGRAMS = 10000
 UDP_WINDOW = 8          # datagrams in flight
@@ -131,7 +133,8 @@ def tcp_echo(port, total):
     return []
 
 
-def echo_case(name, proto, run, timeout, guest_port=7, bootargs=IP_RUN, expect=(), ready=()):
+def echo_case(name, proto, run, timeout, guest_port=7, bootargs=IP_RUN, expect=(),
+              ready=(ECHO_READY,)):
     """A host client (run, given the host port) through a forward to guest_port, once the
     lease and every pattern of ready are printed; then poweroff."""
     kind = socket.SOCK_DGRAM if proto == "udp" else socket.SOCK_STREAM
@@ -142,9 +145,6 @@ def echo_case(name, proto, run, timeout, guest_port=7, bootargs=IP_RUN, expect=(
                 console_input=[(client.start, ""), (client.done, "poweroff\r")],
                 check=client.check)
 
-
-SOCK_RUN = IP_RUN + ",sockecho"
-SOCK_READY = "sockecho: echoing on UDP and TCP port 2007"
 
 
 CASES = [
@@ -163,23 +163,18 @@ CASES = [
          console_input=[(spliced(LEASE), "ping 10.0.2.2 100\r"),
                         (r"% packet loss", "poweroff\r")],
          forbid=(r"PANIC", r"FAIL", r"no reply from")),
-    # UDP echo: datagrams from a host client through the forwarded port, byte for byte.
+    # UDP echo: datagrams from a host client through the forwarded port to servers/echo (its
+    # socket's rings through ip), byte for byte.
     echo_case("ip-udp-echo", "udp", lambda port: udp_echo(port, UDP_DATAGRAMS), 180),
     # TCP echo: a stream through the forwarded port, back with the same digest.
-    echo_case("ip-tcp-echo", "tcp", lambda port: tcp_echo(port, TCP_BYTES), 300),
-    # The same through lib's sockets (<tacet/net.h>): sockecho, a server of its own, echoes
-    # on port 2007 what ip hands it through its session's rings.
-    echo_case("sock-udp-echo", "udp", lambda port: udp_echo(port, UDP_DATAGRAMS), 180,
-              guest_port=2007, bootargs=SOCK_RUN, ready=[SOCK_READY]),
-    echo_case("sock-tcp-echo", "tcp", lambda port: tcp_echo(port, TCP_BYTES), 300,
-              guest_port=2007, bootargs=SOCK_RUN, ready=[SOCK_READY],
-              expect=[r"sockecho: connection \d+ accepted",
-                      rf"sockecho: connection \d+ closed after {TCP_BYTES} bytes echoed"]),
+    echo_case("ip-tcp-echo", "tcp", lambda port: tcp_echo(port, TCP_BYTES), 300,
+              expect=[r"echo: connection \d+ accepted",
+                      rf"echo: connection \d+ closed after {TCP_BYTES} bytes echoed"]),
     # Hostile clients beside a good one: sockhostile's sessions lie in their rings (a tail
     # ahead, a descriptor outside the area: stopped; a message for no socket: dropped), while
-    # 1,000 datagrams go through sockecho unaffected.
-    echo_case("sock-hostile", "udp", lambda port: udp_echo(port, 1000), 120, guest_port=2007,
-              bootargs=SOCK_RUN + ",sockhostile", ready=[SOCK_READY],
+    # 1,000 datagrams go through the echo service unaffected.
+    echo_case("sock-hostile", "udp", lambda port: udp_echo(port, 1000), 120,
+              bootargs=IP_RUN + ",sockhostile",
               expect=[r"sockhostile: a tx_ready tail 1000 ahead stops the session: PASS",
                       r"sockhostile: a descriptor outside the transmit area stops the session: "
                       r"PASS",

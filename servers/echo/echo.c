@@ -1,12 +1,14 @@
-/* sockecho: an echo service over lib's sockets (<tacet/net.h>), for the socket API's QEMU
- * cases (tests/qemu/cases_ip.py): UDP and TCP port SOCKECHO_PORT, every datagram back to its
- * sender, every connection's bytes back until it closes. One thread waits for whichever socket
- * has something (tacet_net_ready). Prints through the kernel's debug output. */
+/* echo: the echo service (RFC 862) over lib's sockets (<tacet/net.h>; init.run= `echo`, after
+ * `ip`): UDP and TCP port ECHO_PORT, every datagram back to its sender, every connection's bytes
+ * back until it closes (up to IP_SOCKETS_MAX - 2 connections at once: the session's quota).
+ * One thread waits for whichever socket has something (tacet_net_ready); a send waits for the
+ * session's transmit buffers, so a connection that is not read from slows the others. No IPC
+ * protocol of its own. Prints through the kernel's debug output. */
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/net.h>
 
-#define SOCKECHO_PORT 2007
+#define ECHO_PORT 7
 #define NTFN_BIT      1ul
 
 static struct tacet_net n;
@@ -14,7 +16,7 @@ static uint8_t buf[4096];
 
 static void fail(const char *what, long err)
 {
-	printf("sockecho: %s: %s\n", what, tacet_strerror(err));
+	printf("echo: %s: %s\n", what, tacet_strerror(err));
 	tacet_exit(1);
 }
 
@@ -32,14 +34,14 @@ static void serve(long s, long udp, long tcp, unsigned long *bytes)
 	} else if (s == tcp) {
 		if ((c = tacet_net_accept(&n, tcp, 0)) < 0)
 			fail("accept", c);
-		printf("sockecho: connection %ld accepted\n", c);
+		printf("echo: connection %ld accepted\n", c);
 		bytes[c] = 0;
 	} else if ((len = tacet_net_recv(&n, s, buf, sizeof(buf), 0, NULL, NULL)) > 0) {
 		if ((len = tacet_net_send(&n, s, buf, (size_t)len, 0, 0)) < 0)
 			fail("tcp echo", len);
 		bytes[s] += (unsigned long)len;
 	} else {
-		printf("sockecho: connection %ld closed after %lu bytes echoed\n", s, bytes[s]);
+		printf("echo: connection %ld closed after %lu bytes echoed\n", s, bytes[s]);
 		tacet_net_sock_close(&n, s);
 	}
 }
@@ -55,12 +57,12 @@ int main(void)
 	if (err)
 		fail("open a session with ip", err);
 	if ((udp = tacet_net_socket(&n, IP_SOCK_UDP)) < 0 ||
-	    (err = tacet_net_bind(&n, udp, 0, SOCKECHO_PORT)))
+	    (err = tacet_net_bind(&n, udp, 0, ECHO_PORT)))
 		fail("udp socket", udp < 0 ? udp : err);
 	if ((tcp = tacet_net_socket(&n, IP_SOCK_TCP)) < 0 ||
-	    (err = tacet_net_bind(&n, tcp, 0, SOCKECHO_PORT)) || (err = tacet_net_listen(&n, tcp)))
+	    (err = tacet_net_bind(&n, tcp, 0, ECHO_PORT)) || (err = tacet_net_listen(&n, tcp)))
 		fail("tcp socket", tcp < 0 ? tcp : err);
-	printf("sockecho: echoing on UDP and TCP port %d\n", SOCKECHO_PORT);
+	printf("echo: echoing on UDP and TCP port %d\n", ECHO_PORT);
 	for (;;) {
 		long s = tacet_net_ready(&n, 0);
 

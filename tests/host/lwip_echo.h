@@ -1,7 +1,7 @@
-/* echo.h: the echo service (RFC 862) on lwIP's raw API: UDP and TCP, port 7. Runs inside the
- * thread that runs lwIP (servers/ip's loop, or the host test's), no locking. */
-#ifndef IP_ECHO_H
-#define IP_ECHO_H
+/* lwip_echo.h: an echo service (RFC 862) on lwIP's raw API, UDP and TCP port 7, the host test's
+ * peer (test_lwip.c). Runs inside the thread that runs lwIP, no locking. */
+#ifndef TEST_LWIP_ECHO_H
+#define TEST_LWIP_ECHO_H
 
 #include "lwip/ip_addr.h"
 

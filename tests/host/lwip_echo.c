@@ -1,13 +1,14 @@
-/* echo.c: the echo service on lwIP's raw API (echo.h): every UDP datagram to port 7 is sent back
- * to its sender; every TCP connection to port 7 gets its bytes back, in order, until it closes.
+/* lwip_echo.c: an echo service on lwIP's raw API (lwip_echo.h), the host test's peer: every UDP
+ * datagram to port 7 is sent back to its sender; every TCP connection to port 7 gets its bytes
+ * back, in order, until it closes. (Tacet's echo service is servers/echo, over ip's sockets.)
  *
  * TCP flow control without copies or buffers of our own: received data is kept as lwIP's
  * pbufs on the connection (pending) and acknowledged to the peer's window (tcp_recved) only
  * as it is written to the send buffer, so a peer sending faster than it reads is slowed by its
  * own window, never by a drop. Writes resume from the sent callback, when acknowledgements free
- * send buffer. Portable C over lwIP alone (the host test links it as it is); everything runs in
- * the thread that runs lwIP, so nothing is locked. A connection's state comes from lwIP's heap. */
-#include "echo.h"
+ * send buffer. Portable C over lwIP alone; everything runs in the thread that runs lwIP, so
+ * nothing is locked. A connection's state comes from lwIP's heap. */
+#include "lwip_echo.h"
 
 #include "lwip/mem.h"
 #include "lwip/pbuf.h"
