@@ -41,6 +41,7 @@ static struct netdev nd;
 static struct netif nif;
 static unsigned long ntfn;
 static uint64_t timer_armed; /* the deadline the kernel timer is set for (ticks; 0: none) */
+static unsigned long deferred; /* bits a wait outside the loop took (ip_wait), for ip_work */
 static int leased;
 
 static void timer_arm(void)
@@ -57,9 +58,26 @@ static void timer_arm(void)
 		timer_armed = deadline;
 }
 
-/* Everything there is to do: frames from net, lwIP's timers; until netdev says to sleep. */
+void ip_wait(uint64_t deadline)
+{
+	long got;
+
+	timer_armed = 0; /* this wait's deadline replaces lwIP's: ip_work arms it again */
+	tacet_timer_set(ntfn, TIMER_BIT, deadline);
+	got = tacet_wait(ntfn);
+	if (got > 0)
+		deferred |= (unsigned long)got;
+}
+
+/* Everything there is to do: frames from net, lwIP's timers, the clients' rings; until netdev
+ * and every session say to sleep. bits: what woke ip, less the session table's (taken by the
+ * service loop); those among the bits a wait elsewhere took (ip_wait) go to the table here. */
 static void ip_work(unsigned long bits)
 {
+	unsigned long late = deferred;
+
+	deferred = 0;
+	bits |= sock_ended(late);
 	if (bits & TIMER_BIT)
 		timer_armed = 0;
 	for (;;) {
@@ -144,7 +162,7 @@ long ip_serve_ping(struct tacet_service *s, uint64_t addr, uint64_t seq, uint64_
 	while (!w.done) {
 		long bits = tacet_wait(ntfn);
 
-		ip_work(bits > 0 ? (unsigned long)bits : 0);
+		ip_work(sock_ended(bits > 0 ? (unsigned long)bits : 0));
 	}
 	*answered = (uint64_t)w.answered;
 	*rtt_ns = w.rtt_ns;

@@ -21,23 +21,25 @@
 
 struct ip_netif_stats ip_netif_stats;
 
-/* A transmit buffer: one free now, or after net has sent some (waiting up to TX_WAIT_NS); NULL
- * if net frees none in time. The wait takes the notification's bits: ip's loop looks at the
- * rings and lwIP's timers after every send anyway, so none is lost. */
+/* A transmit buffer: one free now, or after net has sent some (waiting up to TX_WAIT_NS on ip's
+ * notification, ip_wait: what the waits bring is kept for ip's loop); NULL if net frees none
+ * in time. */
 static void *tx_buffer(struct netdev *nd)
 {
-	void *frame = netdev_tx_buf(nd);
-	uint64_t deadline;
+	uint64_t deadline = 0;
+	void *frame;
 
-	if (frame || netdev_poll(nd, 0) < 0)
-		return frame;
-	deadline = tacet_time_ns() + TX_WAIT_NS;
 	while (!(frame = netdev_tx_buf(nd))) {
-		uint64_t now = tacet_time_ns();
-
-		if (now >= deadline || netdev_wait_ready(nd, 1, deadline - now) < 0 ||
-		    netdev_poll(nd, 0) < 0)
+		if (netdev_poll(nd, 0) < 0)
 			return NULL;
+		if ((frame = netdev_tx_buf(nd)))
+			break;
+		if (!deadline)
+			deadline = tacet_time() + tacet_ns_to_ticks(TX_WAIT_NS);
+		else if (tacet_time() >= deadline)
+			return NULL;
+		if (netdev_sleep_ok(nd))
+			ip_wait(deadline);
 	}
 	return frame;
 }

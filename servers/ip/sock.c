@@ -149,6 +149,11 @@ static void session_ended(struct tacet_sessions *t, unsigned long badge, void *s
 		session_free(clients[badge - 1]);
 }
 
+unsigned long sock_ended(unsigned long bits)
+{
+	return bits ? tacet_sessions_notified(&table, bits) : 0;
+}
+
 void sock_init(struct tacet_service *svc, unsigned long ntfn)
 {
 	ip_ntfn = ntfn;

@@ -12,6 +12,10 @@
 /* The table of sessions (watches on ip's notification ntfn) for the service loop. */
 void sock_init(struct tacet_service *s, unsigned long ntfn);
 
+/* Bits of ip's notification taken outside the service loop (a wait in a handler or a send):
+ * the sessions whose clients ended end. Returns the other bits. */
+unsigned long sock_ended(unsigned long bits);
+
 /* Every started session's rings: messages to send taken, received data and events handed
  * over. Called by ip's loop at each pass, in the thread that runs lwIP. */
 void sock_work(void);

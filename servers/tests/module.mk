@@ -271,9 +271,10 @@ SERVER_SRCS_netarp := servers/tests/netarp.c
 SERVERS += netvictim netreap
 SERVER_SRCS_netvictim := servers/tests/netvictim.c
 SERVER_SRCS_netreap := servers/tests/netreap.c
-# sockdie: a socket client that ends holding its sockets; its restart binds the same ports.
-SERVERS += sockdie
+# sockdie: a socket client that ends holding its sockets; sockheir then binds the same ports.
+SERVERS += sockdie sockheir
 SERVER_SRCS_sockdie := servers/tests/sockdie.c
+SERVER_SRCS_sockheir := servers/tests/sockheir.c
 # sockhostile: a sockets client that lies in its rings (beside the echo service's good client).
 SERVERS += sockhostile
 SERVER_SRCS_sockhostile := servers/tests/sockhostile.c

@@ -1,0 +1,52 @@
+/* sockheir: sockdie's heir (tests/qemu/cases_ip.py, sock-client-dies): waits until UDP port
+ * 2007 is taken (sockdie bound it), then until it and TCP port 2007 can be bound here, which
+ * only happens once ip has ended the dead sockdie's session and freed its sockets; a session of
+ * its own (another badge), so nothing but that end frees them. Then it powers the machine off.
+ * Prints through the kernel's debug output. */
+#include <stdio.h>
+#include <tacet.h>
+#include <tacet/net.h>
+
+#define PORT  2007
+#define TRIES 500 /* 10 ms apart */
+
+static struct tacet_net n;
+
+/* A socket of type bound to PORT: its id, or the bind's error (the socket closed). */
+static long try_bind(int type)
+{
+	long s = tacet_net_socket(&n, type), err;
+
+	if (s < 0)
+		return s;
+	err = tacet_net_bind(&n, s, 0, PORT);
+	if (err)
+		tacet_net_sock_close(&n, s);
+	return err ? err : s;
+}
+
+int main(void)
+{
+	long slot = tacet_slot_alloc(), err = slot < 0 ? slot : tacet_ntfn_new((unsigned long)slot);
+	int taken = 0, freed = 0;
+
+	if (!err)
+		err = tacet_net_open(&n, 4, 512, (unsigned long)slot, 1);
+	for (int i = 0; !err && i < TRIES && !freed; i++) {
+		long r = try_bind(IP_SOCK_UDP);
+
+		taken |= r == -TACET_EEXIST;
+		freed = taken && r > 0;
+		if (r > 0 && !taken) /* sockdie has not bound it yet: leave it to it */
+			tacet_net_sock_close(&n, r);
+		if (!freed)
+			tacet_sleep_ns(10000000);
+	}
+	if (freed && (err = try_bind(IP_SOCK_TCP)) > 0)
+		err = 0;
+	printf("sockheir: port %d taken by sockdie, then free after its end: %s%s%s\n", PORT,
+	       taken && freed && !err ? "PASS" : "FAIL", err ? ": " : "",
+	       err ? tacet_strerror(err) : "");
+	tacet_poweroff(taken && freed && !err ? 0 : 1);
+	return 1;
+}
