@@ -12,7 +12,7 @@
 #define NTFN_BIT      1ul
 
 static struct tacet_net n;
-static uint8_t buf[4096];
+static uint8_t buf[8192];
 
 static void fail(const char *what, long err)
 {
@@ -53,7 +53,7 @@ int main(void)
 	unsigned long bytes[IP_SOCKETS_MAX + 1] = { 0 };
 
 	if (!err)
-		err = tacet_net_open(&n, 32, 2048, (unsigned long)slot, NTFN_BIT);
+		err = tacet_net_open(&n, 64, 4096, (unsigned long)slot, NTFN_BIT);
 	if (err)
 		fail("open a session with ip", err);
 	if ((udp = tacet_net_socket(&n, IP_SOCK_UDP)) < 0 ||
