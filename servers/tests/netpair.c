@@ -5,8 +5,10 @@
  * each service's counts (frames, drops, interrupts per packet). Modes (netpair_mode, defined by
  * the variant's own file; none: MODE_BASIC):
  *   MODE_BASIC    every frame arrives, none dropped.
- *   MODE_HOSTILE  runs beside nethostile, whose lying sessions net1 stops: frames are sent until
- *                 net1 has stopped HOSTILE_STOPS sessions, then NFRAMES more; none may be lost.
+ *   MODE_HOSTILE  runs beside nethostile, whose lying sessions net1 stops: frames are sent (64
+ *                 each HOSTILE_PACE_NS at most) until net1 has stopped HOSTILE_STOPS sessions,
+ *                 then NFRAMES more; none may be lost. Frames that come to net0 (the liars')
+ *                 are taken and counted apart.
  *   MODE_KILL     net1 (net_dying) dies mid-stream: lib reaches its next instance and the
  *                 stream goes on; frames in flight at the death may be lost (counted), none
  *                 may arrive twice or altered.
@@ -31,6 +33,7 @@
 #define TICK_NS  100000000ull
 #define STALL_TICKS 50 /* ticks without progress: the stream is stuck (FAIL) */
 #define HOSTILE_STOPS 5 /* servers/tests/nethostile.c's lying sessions */
+#define HOSTILE_PACE_NS 5000000ull /* until they are stopped: 64 frames each 5 ms at most */
 #define ETHERTYPE_TEST 0x88b5 /* IEEE 802 local experimental */
 
 extern const int netpair_mode __attribute__((weak));
@@ -78,11 +81,11 @@ static long frame_check(const uint8_t *f, unsigned int len)
 	return seq;
 }
 
-#define MAX_SEQ 65536 /* frames a stream sends at most */
+#define MAX_SEQ (1u << 18) /* frames a stream sends at most */
 
 struct stream {
 	uint32_t sent, next;  /* frames sent; the lowest sequence number not yet received */
-	uint32_t got, lost, late, bad, reordered, stalls;
+	uint32_t got, lost, late, bad, reordered, stalls, stray;
 	uint8_t seen[MAX_SEQ / 8];     /* received, or given up for lost (MODE_KILL) */
 	uint8_t gave_up[MAX_SEQ / 8];  /* MODE_KILL: given up for lost after a stall */
 	uint32_t until;       /* send this many (MODE_HOSTILE: set once the liars are stopped) */
@@ -129,6 +132,10 @@ static int receive(struct stream *st)
 		while (st->next < st->sent && bit(st->seen, st->next))
 			st->next++;
 		netdev_rx_done(&b, f);
+	}
+	while (netdev_rx(&a, &f, &len) == 1) { /* frames to net0 (nethostile's): not the stream's */
+		st->stray++;
+		netdev_rx_done(&a, f);
 	}
 	return any;
 }
@@ -192,6 +199,8 @@ static int stream_run(struct stream *st)
 			st->asked_at = st->sent;
 			if (stopped_on(&b) >= HOSTILE_STOPS)
 				st->until = st->sent + NFRAMES; /* the liars are stopped: NFRAMES more */
+			else
+				tacet_sleep_ns(HOSTILE_PACE_NS); /* at most 64 frames a pace meanwhile */
 		}
 		if (!progress)
 			idle(st);
