@@ -270,3 +270,7 @@ SERVER_SRCS_netarp := servers/tests/netarp.c
 SERVERS += netvictim netreap
 SERVER_SRCS_netvictim := servers/tests/netvictim.c
 SERVER_SRCS_netreap := servers/tests/netreap.c
+# netthief starts first on net1; netpair_granted, granted [net1=receive], must get the stream.
+SERVERS += netthief netpair_granted
+SERVER_SRCS_netthief := servers/tests/netthief.c
+SERVER_SRCS_netpair_granted := servers/tests/netpair.c servers/tests/netpair_granted.c
