@@ -178,7 +178,8 @@ dtb_name = $(1)-smp$(2)-$(3)-$(shell printf '%s' \
 # to port 80, 5001 to 5001, 7007 to 7 (`make qemu QEMU_HOSTFWD=...` to change them). The tests
 # attach their own (machine.py empties this).
 QEMU_DISK := $(BUILD)/disk.img
-QEMU_HOSTFWD ?= hostfwd=tcp:127.0.0.1:8080-:80,hostfwd=tcp:127.0.0.1:5001-:5001,hostfwd=tcp:127.0.0.1:7007-:7
+QEMU_HOSTFWD ?= hostfwd=tcp:127.0.0.1:8080-:80,hostfwd=tcp:127.0.0.1:5001-:5001,$\
+	hostfwd=tcp:127.0.0.1:7007-:7
 QEMU_NET ?= -netdev user,id=net0,$(QEMU_HOSTFWD) -device virtio-net-device,netdev=net0
 QEMU_DEVICES ?= -device virtio-rng-device \
 	-drive file=$(QEMU_DISK),if=none,format=raw,id=disk0 -device virtio-blk-device,drive=disk0 \

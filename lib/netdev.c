@@ -53,8 +53,9 @@ static long rings_reset(struct netdev *nd)
 		err = ring_consumer_init(&nd->tx_done, ring_mem(nd, NET_RING_TX_DONE), bytes,
 					 nd->capacity, tx);
 	for (uint32_t i = 0; !err && i < nd->nbufs; i++)
-		err = ring_put(&nd->rx_free, &(struct ring_desc){
-			i * nd->buf_size + NETDEV_FRAME_OFFSET, nd->buf_size - NETDEV_FRAME_OFFSET });
+		err = ring_put(&nd->rx_free,
+			       &(struct ring_desc){ i * nd->buf_size + NETDEV_FRAME_OFFSET,
+						    nd->buf_size - NETDEV_FRAME_OFFSET });
 	if (!err)
 		ring_publish(&nd->rx_free);
 	for (uint32_t i = 0; i < nd->nbufs; i++)
@@ -225,7 +226,7 @@ long netdev_tx_send(struct netdev *nd, void *frame, unsigned int len)
 	memset((uint8_t *)frame - NET_HEADROOM, 0, NET_HEADROOM);
 	r = ring_put(&nd->tx_ready, &(struct ring_desc){ (uint32_t)off, len });
 	if (r < 0)
-		return -TACET_EFAULT; /* the consumer's head is garbage (never full: one slot a buffer) */
+		return -TACET_EFAULT; /* net's head is garbage (never full: a slot a buffer) */
 	if (ring_publish(&nd->tx_ready))
 		kick(nd);
 	nd->tx_frames++;

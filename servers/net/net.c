@@ -827,8 +827,9 @@ static long setup(const char **step)
 	if (err)
 		return err;
 	for (unsigned int i = 0; i < ETH_ALEN; i++)
-		mac[i] = has(VIRTIO_NET_F_MAC) ? (uint8_t)virtio_config_read(&vdev, CONFIG_MAC + i, 1)
-					       : (uint8_t)(i == 0 ? 0x02 : i); /* local */
+		mac[i] = has(VIRTIO_NET_F_MAC) ?
+				 (uint8_t)virtio_config_read(&vdev, CONFIG_MAC + i, 1) :
+				 (uint8_t)(i == 0 ? 0x02 : i); /* a local address */
 	virtio_driver_ok(&vdev);
 	printf("net: %s: virtio-net %02x:%02x:%02x:%02x:%02x:%02x, link %s, %u buffers a queue\n",
 	       tacet_service_name(), mac[0], mac[1], mac[2], mac[3], mac[4], mac[5],
@@ -852,7 +853,8 @@ int main(void)
 		return 1;
 	}
 	memset(may_receive, -1, sizeof(may_receive));
-	tacet_slot_pool_add(TACET_CHILD_FIRST_FREE, TACET_CHILD_DEVICE_SLOTS - TACET_CHILD_FIRST_FREE);
+	tacet_slot_pool_add(TACET_CHILD_FIRST_FREE,
+			    TACET_CHILD_DEVICE_SLOTS - TACET_CHILD_FIRST_FREE);
 	err = tacet_service_open(&svc, *name ? name : "net", TACET_RIGHT_WRITE | TACET_RIGHT_GRANT |
 				 INIT_BADGE_CLIENTS, &dev);
 	if (!err)

@@ -3,8 +3,8 @@
  * its own, opened with lib's netdev_open and then written over by hand: a tx_ready tail far
  * ahead of its head; a descriptor outside the transmit area; a frame without headroom; a frame
  * longer than Ethernet's; a buffer sent again while every buffer waits, unconsumed, in a full
- * tx_done (net finds no room to give it back). It opens its first session once net1 has one open (netpair_hostile's, which must
- * receive). After each, the service's count of stopped sessions must go up by one (asked until
+ * tx_done (net finds no room to give it back). It opens its first session once net1 has handed
+ * netpair_hostile's session a frame (that session must stay the receiver). After each, the service's count of stopped sessions must go up by one (asked until
  * it does), and the session is closed. Exits 0 when every lie was stopped. No IPC protocol of
  * its own. */
 #include <stdio.h>

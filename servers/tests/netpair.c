@@ -73,7 +73,8 @@ static long frame_check(const uint8_t *f, unsigned int len)
 {
 	uint32_t seq;
 
-	if (len < ETH_HLEN + 4 || memcmp(f, b.mac, ETH_ALEN) || memcmp(f + ETH_ALEN, a.mac, ETH_ALEN) ||
+	if (len < ETH_HLEN + 4 || memcmp(f, b.mac, ETH_ALEN) ||
+	    memcmp(f + ETH_ALEN, a.mac, ETH_ALEN) ||
 	    f[12] != ETHERTYPE_TEST >> 8 || f[13] != (ETHERTYPE_TEST & 0xff))
 		return -1;
 	memcpy(&seq, f + ETH_HLEN, sizeof(seq));
@@ -181,7 +182,8 @@ static void idle(struct stream *st)
 			for (; st->next < st->sent; st->next++)
 				if (!bit(st->seen, st->next)) {
 					st->seen[st->next / 8] |= (uint8_t)(1u << (st->next % 8));
-					st->gave_up[st->next / 8] |= (uint8_t)(1u << (st->next % 8));
+					st->gave_up[st->next / 8] |=
+						(uint8_t)(1u << (st->next % 8));
 					st->lost++;
 				}
 	}
@@ -202,9 +204,9 @@ static int stream_run(struct stream *st)
 		    st->asked_at != st->sent) {
 			st->asked_at = st->sent;
 			if (stopped_on(&b) >= HOSTILE_STOPS)
-				st->until = st->sent + NFRAMES; /* the liars are stopped: NFRAMES more */
+				st->until = st->sent + NFRAMES; /* liars stopped: NFRAMES more */
 			else
-				tacet_sleep_ns(HOSTILE_PACE_NS); /* at most 64 frames a pace meanwhile */
+				tacet_sleep_ns(HOSTILE_PACE_NS); /* 64 frames a pace meanwhile */
 		}
 		if (!progress)
 			idle(st);
@@ -292,9 +294,10 @@ int main(void)
 	printf("netpair: the services' counts agree (net0 sent >= %u, net1 received >= %u, none "
 	       "dropped): %s\n", st.sent, st.got, ok ? "PASS" : "FAIL");
 	failed |= !ok;
-	if (mode == MODE_BASIC || mode == MODE_GRANTED) { /* mitigation: the drivers poll while frames keep coming */
+	if (mode == MODE_BASIC || mode == MODE_GRANTED) { /* few interrupts while frames come */
 		ok = all_irqs * IRQS_PER_PACKET_MAX_DIV < all_packets;
-		printf("netpair: %llu interrupts for %llu packets at %u in flight, under 1 in %u: %s\n",
+		printf("netpair: %llu interrupts for %llu packets at %u in flight, under 1 in %u: "
+		       "%s\n",
 		       (unsigned long long)all_irqs, (unsigned long long)all_packets, WINDOW,
 		       IRQS_PER_PACKET_MAX_DIV, ok ? "PASS" : "FAIL");
 		failed |= !ok;

@@ -18,9 +18,9 @@
  * attaching. A buffer's descriptor names its frame (its offset: where the Ethernet header
  * starts); the NET_HEADROOM bytes before the offset belong to the buffer too: the device's
  * virtio-net header goes there, so no frame is ever copied (the client zeroes a transmit
- * buffer's: no offload; net maps neither area, it only hands the device their addresses). So a descriptor's offset is at
- * least NET_HEADROOM, an rx_free buffer's len at least NET_FRAME_MAX, a tx_ready frame's len
- * between NET_FRAME_MIN and NET_FRAME_MAX. The client must not touch a buffer (headroom
+ * buffer's: no offload; net maps neither area, it only hands the device their addresses). So a
+ * descriptor's offset is at least NET_HEADROOM, an rx_free buffer's len at least NET_FRAME_MAX,
+ * a tx_ready frame's len between NET_FRAME_MIN and NET_FRAME_MAX. The client must not touch a buffer (headroom
  * included) from the moment it puts it in rx_free or tx_ready until it comes back in rx_used or
  * tx_done.
  *
