@@ -4,9 +4,9 @@
  * ahead of its head; a descriptor outside the transmit area; a frame without headroom; a frame
  * longer than Ethernet's; a buffer sent again while every buffer waits, unconsumed, in a full
  * tx_done (net finds no room to give it back). It opens its first session once net1 has handed
- * netpair_hostile's session a frame (that session must stay the receiver). After each, the service's count of stopped sessions must go up by one (asked until
- * it does), and the session is closed. Exits 0 when every lie was stopped. No IPC protocol of
- * its own. */
+ * netpair_hostile's session a frame (that session must stay the receiver). After each, the
+ * service's count of stopped sessions must go up by one (asked until it does), and the session
+ * is closed. Exits 0 when every lie was stopped. No IPC protocol of its own. */
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>

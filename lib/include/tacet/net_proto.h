@@ -20,9 +20,9 @@
  * virtio-net header goes there, so no frame is ever copied (the client zeroes a transmit
  * buffer's: no offload; net maps neither area, it only hands the device their addresses). So a
  * descriptor's offset is at least NET_HEADROOM, an rx_free buffer's len at least NET_FRAME_MAX,
- * a tx_ready frame's len between NET_FRAME_MIN and NET_FRAME_MAX. The client must not touch a buffer (headroom
- * included) from the moment it puts it in rx_free or tx_ready until it comes back in rx_used or
- * tx_done.
+ * a tx_ready frame's len between NET_FRAME_MIN and NET_FRAME_MAX. The client must not touch a
+ * buffer (headroom included) from the moment it puts it in rx_free or tx_ready until it comes
+ * back in rx_used or tx_done.
  *
  * Wake-ups: the client gives a notification and the bits net signals on it; net answers with a
  * capability to its own notification, badged for the session. Each side signals only when
