@@ -180,8 +180,8 @@ BENCHMARKS = [
     # kernel, the client, every hart) per frame received over a block of frames. The drivers'
     # interrupts per packet are printed beside (NETIRQ lines; docs/net.md).
     bench("net_packet", f"init.run={NET_PAIR},^bench_net@1",
-          [fig("net_packet_1", 10400), fig("net_packet_16", 1810),
-           fig("net_packet_256", 1660)], NET_HUB),
+          [fig("net_packet_1", 10400), fig("net_packet_16", 1730),
+           fig("net_packet_256", 2010)], NET_HUB),
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
     # the memory size (the page allocator touches a page only when it first hands it out).
     bench("boot_to_shell_128M", "init.run=^bench_boot=console:ns16550a",
