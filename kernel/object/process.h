@@ -34,6 +34,8 @@ struct process {
 	struct cspace *cspace;
 	unsigned int nthreads;    /* live threads */
 	unsigned int ncaps;       /* capabilities naming it (see kobj_cap_removed) */
+	unsigned int irq_refs;    /* interrupt lines naming it, as a binder or as the owner of
+				   * their detection history (irq_bind.c); BKL */
 	struct kobj *fault_ep;    /* endpoint told about faults (a reference), or NULL */
 	struct list_node watches; /* notifications signalled when it ends: PROCESS_WATCH's
 				   * records (process_watch.h), up to PROCESS_WATCHERS */
