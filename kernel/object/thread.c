@@ -46,15 +46,16 @@ struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigne
 	return t;
 }
 
-void thread_wake_all(struct tqueue *q, long err)
+bool thread_wake_some(struct tqueue *q, long err, unsigned int max)
 {
 	struct thread *t;
 
-	while ((t = tqueue_pop(q))) {
+	for (unsigned int i = 0; i < max && (t = tqueue_pop(q)); i++) {
 		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
 		t->blocked_on = NULL;
 		sched_ready(t);
 	}
+	return !q->head;
 }
 
 /* Take t out of whatever it waits in. */

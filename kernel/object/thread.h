@@ -64,8 +64,12 @@ struct thread {
  * charged to p's account (NULL when its limit or memory would be passed). */
 struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigned long arg,
 			  unsigned int prio, unsigned int hart);
-/* Wake every thread waiting in q with -err as its result (their object is going away). */
-void thread_wake_all(struct tqueue *q, long err);
+/* Wake up to max threads waiting in q with -err as their result (their object is going
+ * away); true when none is left. A user decides how many threads wait on one object, so an
+ * object's end wakes them a bounded step at a time (THREAD_WAKE_STEP), the reaper going on
+ * with the rest (no BKL hold may pass 5,000 instructions: core/bkl.h). */
+#define THREAD_WAKE_STEP 16
+bool thread_wake_some(struct tqueue *q, long err, unsigned int max);
 /* t ends (exit, a fault it cannot survive, its supervisor's end): it leaves every queue, wakes
  * its callers with TACET_EDEAD, and its process ends with its last thread. Through the reaper
  * (reaper.h): at once, unless a teardown is under way, which then ends t after the step that
