@@ -111,7 +111,10 @@ void thread_reap(struct thread *t, long status)
 	if (t->held_frame) { /* a FRAME_NEW it will not finish: nobody saw the frame */
 		frame_free(t->held_frame);
 		t->held_frame = NULL;
+		p->calls--;
 	}
+	if (t->held_proc) /* a MAP or UNMAP it will not finish */
+		process_held_end(t);
 	list_remove(&t->proc_link);
 	if (--p->nthreads == 0)
 		process_reap_start(p, status);

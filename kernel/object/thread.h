@@ -29,14 +29,18 @@ struct thread {
 
 	/* A system call a more urgent thread of this hart interrupted (syscall_hold_back), kept
 	 * while the thread's a7 says TACET_SYS_RESUME and it makes that call again when it next
-	 * runs: its number, and its result (done but for the teardown it left) or the frame it
-	 * makes (FRAME_NEW, held_frame: no capability names it yet; ended with the thread) and
-	 * the pages of it zeroed so far. */
+	 * runs: its number, and its result (done but for the teardown it left), or its work so
+	 * far: the frame FRAME_NEW makes (held_frame: no capability names it yet; ended with the
+	 * thread) and the pages of it zeroed; the mapping MAP makes, or the mappings UNMAP ends
+	 * (held_maps, held_cur the one under way), in held_proc (the call's reference), and the
+	 * pages mapped or unmapped (of held_cur) so far (process_held_end if the thread ends). */
 	bool resuming;
 	unsigned long resume_nr;
 	unsigned long resume_ret;
 	struct frame *held_frame;
-	unsigned long held_zeroed;
+	struct mapping *held_maps, *held_cur;
+	struct process *held_proc;
+	unsigned long held_done;
 
 	/* IPC: the message a blocked sender carries, or the slot a receiver takes a cap into. */
 	void *blocked_on;      /* endpoint or notification it waits on */

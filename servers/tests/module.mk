@@ -229,6 +229,11 @@ SERVER_SRCS_watchmany := servers/tests/watchmany.c
 SERVERS += epwaiters
 SERVER_SRCS_epwaiters := servers/tests/epwaiters.c
 
+# mapdie: the process ends while a thread of it is held back inside MAP or UNMAP for a more
+# urgent one (qemu/map-held-when-ended).
+SERVERS += mapdie
+SERVER_SRCS_mapdie := servers/tests/mapdie.c
+
 # blk_mortal, blklives: a client lives through ten restarts of the block service, each
 # instance's watch of the client ended with it (qemu/blk-client-outlives-restarts).
 SERVERS += blk_mortal blklives

@@ -169,6 +169,10 @@ BENCHMARKS = [
     # preemption point for it (the same-hart bound: 10,000).
     bench("frame_wake", "init.run=^bench_framewake@1/200",
           [fig("frame_wake_late", budget_max=10000)]),
+    # The same while the lower thread maps and unmaps a 256-page frame (servers/bench/mapwake.c):
+    # MAP and UNMAP hold themselves back as FRAME_NEW does.
+    bench("map_wake", "init.run=^bench_mapwake@1/200",
+          [fig("map_wake_late", budget_max=10000)]),
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
     # the memory size (the page allocator touches a page only when it first hands it out).
     bench("boot_to_shell_128M", "init.run=^bench_boot=console:ns16550a",

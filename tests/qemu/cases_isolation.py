@@ -191,6 +191,17 @@ CASES = [
           r"init: leak check: .*: PASS"],
          bootargs="init.run=epwaiters", smp=1, icount=True, timeout=120,
          check=lambda out: hold_over(out, "epwaiters", 5000)),
+    # A process ends while a thread of it is held back inside MAP or UNMAP for a more urgent
+    # one of its hart: the mapping so far, or what was left to unmap, goes with the process
+    # (init's leak check finds every page back). The wake-ups landed inside the calls: main
+    # ran while the calls were held, not after them.
+    case("map-held-when-ended",
+         [r"mapdie: woke 40 times: [1-9]\d* in MAP, [1-9]\d* in UNMAP, \d+ between; "
+          r"faulting with the call held",
+          r"init: server mapdie faulted: cause 15",
+          r"tacet: process mapdie ended \(status -7\)",
+          r"init: leak check: .*: PASS"],
+         bootargs="init.run=mapdie@1", status=1, icount=True, timeout=120),
     case("device-quiet-on-death",
          [r"rtcdie: instance 0: interrupt enabled 0, alarm running 0 at start",
           r"rtcdie: alarm armed 10 s ahead, interrupt enabled; faulting",
