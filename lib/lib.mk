@@ -30,7 +30,7 @@ LIBTACET_SRCS += lib/random.c
 # the block service's client (servers/blk)
 LIBTACET_SRCS += lib/blk.c
 # the interrupt and hart figures as text: the shell's tables, Prometheus (<tacet/metrics.h>)
-LIBTACET_SRCS += lib/metrics.c lib/metrics_kernel.c lib/clock.c
+LIBTACET_SRCS += lib/metrics.c lib/metrics_kernel.c lib/clock.c lib/sink.c
 # shared-memory rings between two servers (docs/userspace.md, "Rings")
 LIBTACET_SRCS += lib/ring.c
 LIBTACET_OBJS := $(patsubst lib/%,$(BUILD)/lib/%.o,$(basename $(LIBTACET_SRCS)))

@@ -14,7 +14,6 @@
  * show instructions, which are then exact. The header of every table says which. A percentile
  * from a log2 histogram is a bound: the greatest value of its bucket, or the maximum if less
  * ("p99 <= 511"). The Prometheus text keeps cycles (a bucket's bound must not move). */
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,43 +26,10 @@
 
 _Static_assert(TACET_IRQ_HIST_BUCKETS == TACET_LOG2HIST_BUCKETS, "the kernel's buckets");
 
-/* --- sinks and sources -------------------------------------------------------------------- */
+/* --- sources ------------------------------------------------------------------------- */
 
-static void buf_write(void *ctx, const char *text, size_t len)
-{
-	struct metrics_buf *b = ctx;
-	size_t room = b->len < b->size ? b->size - 1 - b->len : 0;
-	size_t n = len < room ? len : room;
-
-	memcpy(b->buf + b->len, text, n);
-	if (n)
-		b->buf[b->len + n] = '\0';
-	b->len += len;
-}
-
-struct metrics_sink metrics_buf_sink(struct metrics_buf *b, char *buf, size_t size)
-{
-	b->buf = buf;
-	b->size = size;
-	b->len = 0;
-	buf[0] = '\0';
-	return (struct metrics_sink){ .write = buf_write, .ctx = b };
-}
-
-/* One formatted piece of text (at most a line: 255 bytes). */
-static void __attribute__((format(printf, 2, 3))) say(const struct metrics_sink *out,
-						       const char *fmt, ...)
-{
-	char text[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		out->write(out->ctx, text, (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
-}
+/* say: tacet_sink_printf, short for the many pieces of text below (each at most 255 bytes). */
+#define say tacet_sink_printf
 
 /* A record from the source, zeroed first (a record the source does not fill reads as 0). */
 static long info(const struct metrics_source *src, unsigned long kind, unsigned long index,
@@ -151,7 +117,7 @@ static const char *unit_name(const struct units *u)
 }
 
 /* The line that says what the times are. */
-static void units_say(const struct metrics_sink *out, const struct units *u)
+static void units_say(const struct tacet_sink *out, const struct units *u)
 {
 	unsigned __int128 dc = u->ci.cycles - u->ci.boot_cycles, dt = u->ci.time - u->ci.boot_time;
 	unsigned long milli; /* cycles a ns, in thousandths */
@@ -178,7 +144,7 @@ static unsigned long pct(const struct units *u, const unsigned long *h, unsigned
 
 /* --- harts ---------------------------------------------------------------------------------- */
 
-void metrics_harts(const struct metrics_source *src, const struct metrics_sink *out)
+void metrics_harts(const struct metrics_source *src, const struct tacet_sink *out)
 {
 	struct tacet_hart_info hi;
 	struct units u;
@@ -251,7 +217,7 @@ static unsigned int lines_shown(const struct metrics_source *src, struct row *ro
 }
 
 /* Like /proc/interrupts: the counts, by hart; with rates, those since the table before. */
-static void count_table(const struct metrics_source *src, const struct metrics_sink *out,
+static void count_table(const struct metrics_source *src, const struct tacet_sink *out,
 			const struct row *rows, unsigned int n, struct metrics_rates *rates)
 {
 	unsigned long nharts = hart_count(src);
@@ -278,7 +244,7 @@ static void count_table(const struct metrics_source *src, const struct metrics_s
 }
 
 /* The times: p50, p99 and the maximum of each of the three. */
-static void time_table(const struct metrics_source *src, const struct metrics_sink *out,
+static void time_table(const struct metrics_source *src, const struct tacet_sink *out,
 		       const struct row *rows, unsigned int n)
 {
 	struct units u;
@@ -297,7 +263,7 @@ static void time_table(const struct metrics_source *src, const struct metrics_si
 	}
 }
 
-void metrics_irqs(const struct metrics_source *src, const struct metrics_sink *out,
+void metrics_irqs(const struct metrics_source *src, const struct tacet_sink *out,
 		  struct metrics_rates *rates, bool by_latency)
 {
 	struct row rows[METRICS_MAX_LINES]; /* 10 KiB of the caller's stack */
@@ -311,7 +277,7 @@ void metrics_irqs(const struct metrics_source *src, const struct metrics_sink *o
 
 /* One histogram as text bars (as bcc's hardirqs -d prints them): a row per bucket from the
  * lowest that holds a value to the highest, the last row's bound the maximum. */
-static void hist_print(const struct metrics_sink *out, const struct units *u, const char *what,
+static void hist_print(const struct tacet_sink *out, const struct units *u, const char *what,
 		       const unsigned long *h, unsigned long max)
 {
 	unsigned long n = tacet_log2hist_total(h), most = 0;
@@ -344,7 +310,7 @@ static void hist_print(const struct metrics_sink *out, const struct units *u, co
 	}
 }
 
-void metrics_irqhist(const struct metrics_source *src, const struct metrics_sink *out,
+void metrics_irqhist(const struct metrics_source *src, const struct tacet_sink *out,
 		     unsigned long line)
 {
 	struct tacet_irq_hist ih;
@@ -417,13 +383,13 @@ static void label_num(struct labels *l, const char *name, unsigned long value)
 }
 
 /* A family's HELP and TYPE lines (help: our own text, nothing to escape). */
-static void family(const struct metrics_sink *out, const char *name, const char *type,
+static void family(const struct tacet_sink *out, const char *name, const char *type,
 		   const char *help)
 {
 	say(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-static void sample(const struct metrics_sink *out, const char *name, const struct labels *l,
+static void sample(const struct tacet_sink *out, const char *name, const struct labels *l,
 		   unsigned long value)
 {
 	if (l && l->n)
@@ -473,7 +439,7 @@ static void line_labels(struct labels *l, unsigned long irq)
 	label_num(l, "irq", irq);
 }
 
-static void prom_line_figures(const struct metrics_source *src, const struct metrics_sink *out)
+static void prom_line_figures(const struct metrics_source *src, const struct tacet_sink *out)
 {
 	struct tacet_irq_hist ih;
 	struct tacet_irq_info ii;
@@ -492,7 +458,7 @@ static void prom_line_figures(const struct metrics_source *src, const struct met
 
 /* Each line's count per hart, and its state as one 0/1 sample per state. */
 static void prom_line_harts_states(const struct metrics_source *src,
-				   const struct metrics_sink *out)
+				   const struct tacet_sink *out)
 {
 	unsigned long nharts = hart_count(src);
 	struct tacet_irq_hist ih;
@@ -545,7 +511,7 @@ static void time_of(const struct tacet_irq_hist *ih, enum line_time t, const uns
 
 /* One line's histogram: a bucket per log2 bucket but the last, le its greatest value (the
  * values are whole cycles), cumulative; the last is +Inf (it holds every longer value). */
-static void histogram(const struct metrics_sink *out, const char *name, const struct labels *l,
+static void histogram(const struct tacet_sink *out, const char *name, const struct labels *l,
 		      const unsigned long *h, unsigned long sum)
 {
 	unsigned long seen = 0;
@@ -560,7 +526,7 @@ static void histogram(const struct metrics_sink *out, const char *name, const st
 	say(out, "%s_sum{%s} %lu\n%s_count{%s} %lu\n", name, l->s, sum, name, l->s, seen);
 }
 
-static void prom_line_times(const struct metrics_source *src, const struct metrics_sink *out)
+static void prom_line_times(const struct metrics_source *src, const struct tacet_sink *out)
 {
 	struct tacet_irq_hist ih;
 	const unsigned long *h;
@@ -626,7 +592,7 @@ static unsigned long hart_figure(const struct tacet_hart_info *hi, enum hart_fig
 	return 0;
 }
 
-static void prom_harts(const struct metrics_source *src, const struct metrics_sink *out)
+static void prom_harts(const struct metrics_source *src, const struct tacet_sink *out)
 {
 	unsigned long nharts = hart_count(src);
 	struct tacet_hart_info hi;
@@ -657,7 +623,7 @@ static void prom_harts(const struct metrics_source *src, const struct metrics_si
 	}
 }
 
-static void prom_clock(const struct metrics_source *src, const struct metrics_sink *out)
+static void prom_clock(const struct metrics_source *src, const struct tacet_sink *out)
 {
 	struct tacet_clock_info ci;
 
@@ -672,7 +638,7 @@ static void prom_clock(const struct metrics_source *src, const struct metrics_si
 	       !!(ci.flags & TACET_CLOCK_INSTRUCTIONS));
 }
 
-void metrics_prometheus(const struct metrics_source *src, const struct metrics_sink *out)
+void metrics_prometheus(const struct metrics_source *src, const struct tacet_sink *out)
 {
 	struct tacet_irq_info ii;
 

@@ -18,7 +18,7 @@ static void console_write(void *ctx, const char *text, size_t len)
 	fwrite(text, 1, len, stdout);
 }
 
-static const struct metrics_sink console = { .write = console_write };
+static const struct tacet_sink console = { .write = console_write };
 
 static struct metrics_source kernel(void)
 {

@@ -127,11 +127,11 @@ static char text[1 << 20];
 
 static const char *render_prometheus(const struct metrics_source *src)
 {
-	struct metrics_buf b;
-	struct metrics_sink out = metrics_buf_sink(&b, text, sizeof(text));
+	struct tacet_buf b;
+	struct tacet_sink out = tacet_buf_sink(&b, text, sizeof(text));
 
 	metrics_prometheus(src, &out);
-	assert_false(metrics_buf_cut(&b));
+	assert_false(tacet_buf_cut(&b));
 	assert_int_equal(strlen(text), b.len);
 	return text;
 }
@@ -174,8 +174,8 @@ static const char irqs_expected[] =
  * up to the maximum; times in instructions, as the clock says. */
 static void test_irqs_table(void **state)
 {
-	struct metrics_buf b;
-	struct metrics_sink out = metrics_buf_sink(&b, text, sizeof(text));
+	struct tacet_buf b;
+	struct tacet_sink out = tacet_buf_sink(&b, text, sizeof(text));
 
 	(void)state;
 	metrics_irqs(&traced, &out, NULL, false);
@@ -185,8 +185,8 @@ static void test_irqs_table(void **state)
 /* By the worst wake-up latency: line 10 (6000) before 5 (300) before 7 (none). */
 static void test_irqs_by_latency(void **state)
 {
-	struct metrics_buf b;
-	struct metrics_sink out = metrics_buf_sink(&b, text, sizeof(text));
+	struct tacet_buf b;
+	struct tacet_sink out = tacet_buf_sink(&b, text, sizeof(text));
 	const char *times;
 
 	(void)state;
@@ -201,19 +201,19 @@ static void test_irqs_by_latency(void **state)
 static void test_irqtop_rates(void **state)
 {
 	struct metrics_rates rates = { 0 };
-	struct metrics_buf b;
-	struct metrics_sink out;
+	struct tacet_buf b;
+	struct tacet_sink out;
 
 	(void)state;
 	metrics_rates_start(&traced, &rates);
 	k.irq[5].count += 17;
-	out = metrics_buf_sink(&b, text, sizeof(text));
+	out = tacet_buf_sink(&b, text, sizeof(text));
 	metrics_irqs(&traced, &out, &rates, false);
 	assert_non_null(strstr(text, "HART1   RATE/s\n"));
 	assert_non_null(strstr(text, "\n   5 idle        1         21        3        1        17\n"));
 	assert_non_null(strstr(text, "\n  10 pending     1          2        2        0         0\n"));
 	k.irq[5].count += 2;
-	out = metrics_buf_sink(&b, text, sizeof(text));
+	out = tacet_buf_sink(&b, text, sizeof(text));
 	metrics_irqs(&traced, &out, &rates, false);
 	assert_non_null(strstr(text, "\n   5 idle        1         23        3        1         2\n"));
 }
@@ -221,8 +221,8 @@ static void test_irqtop_rates(void **state)
 /* irqhist: a line with its bars; a line the controller lacks; a line never bound nor taken. */
 static void test_irqhist(void **state)
 {
-	struct metrics_buf b;
-	struct metrics_sink out = metrics_buf_sink(&b, text, sizeof(text));
+	struct tacet_buf b;
+	struct tacet_sink out = tacet_buf_sink(&b, text, sizeof(text));
 
 	(void)state;
 	metrics_irqhist(&traced, &out, 10);
@@ -230,10 +230,10 @@ static void test_irqhist(void **state)
 	assert_non_null(strstr(text, "wake-up latency (top half done -> the woken server running): 2 "
 				     "values, p50 <= 6000, p99 <= 6000, max 6000\n"));
 	assert_non_null(strstr(text, "        4096 -> 6000       : 2          |"));
-	out = metrics_buf_sink(&b, text, sizeof(text));
+	out = tacet_buf_sink(&b, text, sizeof(text));
 	metrics_irqhist(&traced, &out, LINES);
 	assert_string_equal(text, "irqhist: the interrupt controller has no line 40\n");
-	out = metrics_buf_sink(&b, text, sizeof(text));
+	out = tacet_buf_sink(&b, text, sizeof(text));
 	metrics_irqhist(&traced, &out, 3);
 	assert_string_equal(text,
 			    "irqhist: line 3 is not bound and has taken no interrupt: no histogram\n");
@@ -242,8 +242,8 @@ static void test_irqhist(void **state)
 /* harts: a row each, what held the BKL longest by call or cause. */
 static void test_harts(void **state)
 {
-	struct metrics_buf b;
-	struct metrics_sink out = metrics_buf_sink(&b, text, sizeof(text));
+	struct tacet_buf b;
+	struct tacet_sink out = tacet_buf_sink(&b, text, sizeof(text));
 
 	(void)state;
 	metrics_harts(&traced, &out);
@@ -394,19 +394,19 @@ static void test_label_escape(void **state)
 static void test_buf_sink_cut(void **state)
 {
 	static char small[100];
-	struct metrics_buf b;
-	struct metrics_sink out;
+	struct tacet_buf b;
+	struct tacet_sink out;
 	size_t whole = strlen(render_prometheus(&traced));
 
 	(void)state;
 	memset(small, 'x', sizeof(small));
-	out = metrics_buf_sink(&b, small, sizeof(small));
+	out = tacet_buf_sink(&b, small, sizeof(small));
 	metrics_prometheus(&traced, &out);
-	assert_true(metrics_buf_cut(&b));
+	assert_true(tacet_buf_cut(&b));
 	assert_int_equal(b.len, whole);
 	assert_int_equal(strlen(small), sizeof(small) - 1);
 	assert_memory_equal(small, text, sizeof(small) - 1);
-	out = metrics_buf_sink(&b, small, 1);
+	out = tacet_buf_sink(&b, small, 1);
 	metrics_prometheus(&traced, &out);
 	assert_int_equal(small[0], '\0');
 	assert_int_equal(b.len, whole);

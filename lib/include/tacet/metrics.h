@@ -5,7 +5,7 @@
  *
  * The renderers make no system call and allocate nothing: the figures come from a source (an
  * info call of tacet_info's shape, lib/metrics_kernel.c's for the kernel's) and the text goes
- * to a sink (a write callback; metrics_buf_sink fills a caller's buffer). lib/metrics.c is
+ * to a sink (<tacet/sink.h>: a write callback, or a caller's buffer). lib/metrics.c is
  * portable C: the host tests feed it a fake source.
  *
  * Authority: the counts and states of every line and each hart's figures (BKL holds included)
@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <tacet/abi.h>
+#include <tacet/sink.h>
 
 /* The lines a renderer looks at: 1 .. METRICS_MAX_LINES - 1 (it stops at the first the kernel
  * has not: -TACET_ENOENT). */
@@ -37,24 +38,6 @@ struct metrics_source {
 	bool timing;
 };
 
-/* Where the text goes: write(ctx, text, len), text not NUL-terminated, called many times. */
-struct metrics_sink {
-	void (*write)(void *ctx, const char *text, size_t len);
-	void *ctx;
-};
-
-/* A caller's buffer as a sink: the text as far as it fits, NUL-terminated (size > 0), and its
- * whole length (len: more than size - 1 means it was cut). */
-struct metrics_buf {
-	char *buf;
-	size_t size, len;
-};
-struct metrics_sink metrics_buf_sink(struct metrics_buf *b, char *buf, size_t size);
-static inline bool metrics_buf_cut(const struct metrics_buf *b)
-{
-	return b->len >= b->size;
-}
-
 /* The kernel as a source (lib/metrics_kernel.c, for servers): the info call with the trace
  * authority in slot trace (0: none); timing says whether that slot holds it. */
 void metrics_kernel_source(struct metrics_source *src, unsigned long trace);
@@ -67,7 +50,7 @@ void metrics_kernel_source(struct metrics_source *src, unsigned long trace);
  * gauges; the spurious claims; per hart, labelled hart="N", its counts and its longest BKL
  * hold (and what held it) and wait, in cycles; the cycle counter's rate. Times stay in cycles:
  * a bucket's bound in seconds would move with the measured rate. */
-void metrics_prometheus(const struct metrics_source *src, const struct metrics_sink *out);
+void metrics_prometheus(const struct metrics_source *src, const struct tacet_sink *out);
 
 /* A label value escaped as the text format wants it (\\, \", \n), into dst (size > 0) as far
  * as it fits, NUL-terminated; returns the escaped length (not counting the NUL). */
@@ -86,15 +69,15 @@ void metrics_rates_start(const struct metrics_source *src, struct metrics_rates 
  * interrupts since the table before, and rates updated) and their times (p50, p99, max of the
  * top half, the wake-up latency, the server time), by line or (by_latency) the worst wake-up
  * latency first. */
-void metrics_irqs(const struct metrics_source *src, const struct metrics_sink *out,
+void metrics_irqs(const struct metrics_source *src, const struct tacet_sink *out,
 		  struct metrics_rates *rates, bool by_latency);
 
 /* irqhist LINE: the line's three histograms as text bars; an error line for a line the
  * controller has not, or one never bound nor taken. */
-void metrics_irqhist(const struct metrics_source *src, const struct metrics_sink *out,
+void metrics_irqhist(const struct metrics_source *src, const struct tacet_sink *out,
 		     unsigned long line);
 
 /* harts: each hart's counts, its longest BKL hold (and what held it) and wait. */
-void metrics_harts(const struct metrics_source *src, const struct metrics_sink *out);
+void metrics_harts(const struct metrics_source *src, const struct tacet_sink *out);
 
 #endif
