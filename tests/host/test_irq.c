@@ -2430,6 +2430,9 @@ static void test_latency_statistics(void **state)
 	assert_int_equal(ih.server[10], 1);
 	assert_int_equal(ih.server[8], 1);
 	assert_int_equal(ih.server_max, 1000);
+	assert_int_equal(ih.top_sum, ii.top_half_total); /* the sums, exact */
+	assert_int_equal(ih.wake_sum, 250 + 50);
+	assert_int_equal(ih.server_sum, 1000 + 200);
 	assert_int_equal(irq_hist_info(FAKE_NR_IRQS + 1, &ih, NULL), -TACET_ENOENT);
 	assert_int_equal(irq_hist_info(0, &ih, NULL), -TACET_ENOENT);
 	viewers_of_timing(&ii, &ih);

@@ -279,7 +279,7 @@ for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.p
 CASES += [
     case("shell",
          [r"uart: console ready", r"tacet> echo hello tacet\n+hello tacet\n",
-          r"commands: help, echo TEXT, ps, harts, irqs, irqtop, irqhist LINE, mem, date, "
+          r"commands: help, echo TEXT, ps, harts, irqs, irqtop, irqhist LINE, metrics, mem, date, "
           r"random, crash, trace on\|off\|dump, poweroff",
           r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
           r"\d+ uart\s+0\s+100 (running|ready)", r"\d+ init\s+0\s+200 recv",
