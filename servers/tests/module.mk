@@ -224,6 +224,16 @@ SERVERS += watchee watchmany
 SERVER_SRCS_watchee := servers/tests/watchee.c
 SERVER_SRCS_watchmany := servers/tests/watchmany.c
 
+# epwaiters: 1,000 threads receive on an endpoint and 200 call another when both end; the kernel
+# wakes them a bounded step at a time (qemu/endpoint-end-in-steps).
+SERVERS += epwaiters
+SERVER_SRCS_epwaiters := servers/tests/epwaiters.c
+
+# mapdie: the process ends while a thread of it is held back inside MAP or UNMAP for a more
+# urgent one (qemu/map-held-when-ended).
+SERVERS += mapdie
+SERVER_SRCS_mapdie := servers/tests/mapdie.c
+
 # blk_mortal, blklives: a client lives through ten restarts of the block service, each
 # instance's watch of the client ended with it (qemu/blk-client-outlives-restarts).
 SERVERS += blk_mortal blklives

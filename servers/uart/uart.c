@@ -326,8 +326,8 @@ static void run_command(char *cmd)
 	if (!cmd[0])
 		return;
 	if (!strcmp(cmd, "help"))
-		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, irqhist LINE, mem, "
-		       "date, random, net [NAME], crash, trace on|off|dump, poweroff\n");
+		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, irqhist LINE, metrics, "
+		       "mem, date, random, net [NAME], crash, trace on|off|dump, poweroff\n");
 	else if (!strcmp(cmd, "echo"))
 		printf("%s\n", arg ? arg : "");
 	else if (!strcmp(cmd, "ps"))
@@ -340,6 +340,8 @@ static void run_command(char *cmd)
 		cmd_irqtop();
 	else if (!strcmp(cmd, "irqhist"))
 		cmd_irqhist(arg);
+	else if (!strcmp(cmd, "metrics"))
+		cmd_metrics();
 	else if (!strcmp(cmd, "mem"))
 		cmd_mem();
 	else if (!strcmp(cmd, "date"))

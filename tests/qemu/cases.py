@@ -281,7 +281,7 @@ for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.p
 CASES += [
     case("shell",
          [r"uart: console ready", r"tacet> echo hello tacet\n+hello tacet\n",
-          r"commands: help, echo TEXT, ps, harts, irqs, irqtop, irqhist LINE, mem, date, "
+          r"commands: help, echo TEXT, ps, harts, irqs, irqtop, irqhist LINE, metrics, mem, date, "
           r"random, net \[NAME\], crash, trace on\|off\|dump, poweroff",
           r"tacet> net\nnet0: 52:54:00:12:34:56, link up, mtu 1500\n  \d+ received, \d+ sent, 0 "
           r"dropped, \d+ interrupts \(\d+\.\d{3} a packet\)\n",
