@@ -51,10 +51,11 @@ all: kernel userspace
 
 # Per-source flags, in every kernel built (KERNEL_CFLAGS_<source>; flags live here: a changed
 # Makefile rebuilds the kernel, an old object keeps its old flags).
-# The PLIC's operations and the wait/run queues are leaves (or nearly) on every interrupt and
-# switch: built without frame-pointer setup. A backtrace through them loses only the leaf,
-# whose pc the trap frame has anyway.
-HOT_LEAVES := kernel/arch/riscv/plic.c kernel/core/runqueue.c
+# The PLIC's operations, the wait/run queues and the interrupt statistics (irq_note_running, on
+# every interrupt's wake-up) are leaves (or nearly) on every interrupt and switch: built without
+# frame-pointer setup. A backtrace through them loses only the leaf, whose pc the trap frame
+# has anyway.
+HOT_LEAVES := kernel/arch/riscv/plic.c kernel/core/runqueue.c kernel/irq/irq_stats.c
 $(foreach f,$(HOT_LEAVES),$(eval KERNEL_CFLAGS_$(f) := -fomit-frame-pointer))
 # Flags per folder. kernel/core holds the generic trap entry (entry.c), which picks a system
 # call's fast path with a few compares; as a jump table (GCC's choice from five cases up) the
@@ -184,7 +185,7 @@ dtb_name = $(1)-smp$(2)-$(3)-$(shell printf '%s' \
 # QEMU_HOSTFWD=...` to change them). The tests attach their own (machine.py empties this).
 QEMU_DISK := $(BUILD)/disk.img
 QEMU_HOSTFWD ?= hostfwd=tcp:127.0.0.1:8080-:80,hostfwd=tcp:127.0.0.1:5001-:5001,$\
-hostfwd=tcp:127.0.0.1:7007-:7,hostfwd=udp:127.0.0.1:7007-:7
+	hostfwd=tcp:127.0.0.1:7007-:7,hostfwd=udp:127.0.0.1:7007-:7
 QEMU_NET ?= -netdev user,id=net0,$(QEMU_HOSTFWD) -device virtio-net-device,netdev=net0
 QEMU_DEVICES ?= -device virtio-rng-device \
 	-drive file=$(QEMU_DISK),if=none,format=raw,id=disk0 -device virtio-blk-device,drive=disk0 \

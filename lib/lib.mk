@@ -29,6 +29,10 @@ LIBTACET_SRCS += lib/virtio.c lib/virtio_queue.c lib/virtio_id.c
 LIBTACET_SRCS += lib/random.c
 # the block service's client (servers/blk)
 LIBTACET_SRCS += lib/blk.c
+# the interrupt and hart figures as text: the shell's tables, Prometheus (<tacet/metrics.h>)
+LIBTACET_SRCS += lib/metrics.c lib/metrics_kernel.c lib/clock.c lib/sink.c
+# an HTTP/1.0 request parser and responder, no network code (<tacet/http.h>)
+LIBTACET_SRCS += lib/http.c
 # shared-memory rings between two servers (docs/userspace.md, "Rings")
 LIBTACET_SRCS += lib/ring.c
 # the network device service's client (servers/net, docs/net.md)

@@ -53,8 +53,9 @@ static long rings_reset(struct netdev *nd)
 		err = ring_consumer_init(&nd->tx_done, ring_mem(nd, NET_RING_TX_DONE), bytes,
 					 nd->capacity, tx);
 	for (uint32_t i = 0; !err && i < nd->nbufs; i++)
-		err = ring_put(&nd->rx_free, &(struct ring_desc){
-			i * nd->buf_size + NETDEV_FRAME_OFFSET, nd->buf_size - NETDEV_FRAME_OFFSET });
+		err = ring_put(&nd->rx_free,
+			       &(struct ring_desc){ i * nd->buf_size + NETDEV_FRAME_OFFSET,
+						    nd->buf_size - NETDEV_FRAME_OFFSET });
 	if (!err)
 		ring_publish(&nd->rx_free);
 	for (uint32_t i = 0; i < nd->nbufs; i++)
@@ -225,7 +226,7 @@ long netdev_tx_send(struct netdev *nd, void *frame, unsigned int len)
 	memset((uint8_t *)frame - NET_HEADROOM, 0, NET_HEADROOM);
 	r = ring_put(&nd->tx_ready, &(struct ring_desc){ (uint32_t)off, len });
 	if (r < 0)
-		return -TACET_EFAULT; /* the consumer's head is garbage (never full: one slot a buffer) */
+		return -TACET_EFAULT; /* net's head is garbage (never full: a slot a buffer) */
 	if (ring_publish(&nd->tx_ready))
 		kick(nd);
 	nd->tx_frames++;
@@ -253,18 +254,25 @@ long netdev_tx(struct netdev *nd, const void *data, unsigned int len)
 long netdev_rx(struct netdev *nd, void **frame, unsigned int *len)
 {
 	struct ring_desc d;
-	int r = ring_get(&nd->rx_used, &d);
+	int r;
 
-	if (r == 0)
-		return 0;
-	if (r < 0 || buffer_of(nd, d.offset) < 0 || d.len > nd->buf_size - NETDEV_FRAME_OFFSET)
-		return -TACET_EFAULT; /* net's side is garbage: counted by the ring, or here */
-	if (ring_release(&nd->rx_used))
-		kick(nd); /* net waited for room to hand frames over */
-	*frame = (uint8_t *)nd->rx_mem.va + d.offset;
-	*len = d.len;
-	nd->rx_frames++;
-	return 1;
+	while ((r = ring_get(&nd->rx_used, &d)) == 1) {
+		if (buffer_of(nd, d.offset) < 0 || d.len > nd->buf_size - NETDEV_FRAME_OFFSET)
+			return -TACET_EFAULT; /* net's side is garbage */
+		if (ring_release(&nd->rx_used))
+			kick(nd); /* net waited for room to hand frames over */
+		*frame = (uint8_t *)nd->rx_mem.va + d.offset;
+		if (!d.len) { /* a buffer given back empty: offered again */
+			r = (int)netdev_rx_done(nd, *frame);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		*len = d.len;
+		nd->rx_frames++;
+		return 1;
+	}
+	return r < 0 ? -TACET_EFAULT : 0; /* a refused index or descriptor: counted by the ring */
 }
 
 long netdev_rx_done(struct netdev *nd, void *frame)

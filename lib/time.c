@@ -1,4 +1,4 @@
-/* time.c: the timebase's frequency and conversions, the cycle counter's in ns, and sleeping
+/* time.c: the timebase's frequency and conversions, and sleeping
  * (<tacet/driver.h>); and the server's instance number, from the same page.
  *
  * The frequency is in the device tree; the kernel puts it in init's boot information and init
@@ -57,17 +57,6 @@ uint64_t tacet_ns_to_ticks(uint64_t ns)
 	uint64_t f = tacet_timebase_hz();
 
 	return ns / NS_PER_S * f + (ns % NS_PER_S * f + NS_PER_S - 1) / NS_PER_S;
-}
-
-/* cycles * (time ticks / cycles) * (ns / tick), in 128 bits: exact for any count of a day's
- * cycles at any rate */
-uint64_t tacet_cycles_to_ns(const struct tacet_clock_info *ci, uint64_t cycles)
-{
-	unsigned __int128 dc = ci->cycles - ci->boot_cycles, dt = ci->time - ci->boot_time;
-
-	if (!dc || !ci->timebase_hz)
-		return 0;
-	return (uint64_t)((unsigned __int128)cycles * dt * NS_PER_S / (dc * ci->timebase_hz));
 }
 
 uint64_t tacet_time_ns(void)

@@ -6,10 +6,12 @@ set -eu
 # python3-matplotlib: make bench's charts (tests/bench/plots.py), which make test checks.
 # dpkg-dev, xz-utils: tools/fetch-lwip.sh unpacks lwIP's Debian source package (the build's
 # first step fetches it with apt-get's private configuration: lwip/lwip.mk).
+# prometheus: its promtool checks the shell's Prometheus text (tests/qemu/cases_metrics.py); the
+# package also brings the Prometheus server, which Debian starts as a service (port 9090).
 PACKAGES="make gcc libc6-dev python3 python3-matplotlib dpkg-dev xz-utils
 gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
 qemu-system-misc opensbi device-tree-compiler
-libcmocka-dev libfdt-dev gdb-multiarch"
+libcmocka-dev libfdt-dev gdb-multiarch prometheus"
 
 missing=""
 for p in $PACKAGES; do

@@ -181,14 +181,14 @@ void bkl_unlock_console(struct hart *me)
 	console_written_after_unlock(me);
 }
 
-void bkl_yield(void)
+bool bkl_yield(void)
 {
 	struct hart *me = this_hart();
 	uint64_t now = arch_cycles();
 	struct hart *head;
 
 	if (now - me->bkl_since < BKL_YIELD_AFTER)
-		return; /* held briefly yet: going on costs others less than a hand-over */
+		return false; /* held briefly yet: going on costs others less than a hand-over */
 	if (!arch_interrupts_pending() && !bkl_contended()) {
 		/* nobody to let in: the hold goes on, but what a waiter could have waited ends
 		 * here, so the measured hold does too (bkl_hold_max: the longest stretch without a
@@ -197,7 +197,7 @@ void bkl_yield(void)
 			bkl_note_hold(me, now - me->bkl_since);
 		me->bkl_since = now;
 		ktest_mark_hold_restart();
-		return;
+		return false;
 	}
 	/* the first waiter goes in now (a release alone would let this hart take it back) */
 	head = queue_head();
@@ -206,4 +206,5 @@ void bkl_yield(void)
 	bkl_unlock();
 	arch_take_pending_interrupts(); /* each top half takes the BKL itself */
 	bkl_lock();
+	return true;
 }

@@ -63,9 +63,11 @@ static inline __attribute__((always_inline)) int bkl_contended(void)
  * BKL_YIELD_AFTER plus one step of the work, and a long teardown hands the lock over that
  * often, not at every step. A hold is bounded at 5,000 instructions: half of it here,
  * and every step between two points is at most the other half (2,500: a page zeroed, copied
- * or mapped with its tables, a table page of an ended process freed). Out of line. */
+ * or mapped with its tables, a table page of an ended process freed). Out of line. True if the
+ * lock was let go (only then can a thread of this hart have been made ready meanwhile: every
+ * wake-up takes the lock). */
 #define BKL_YIELD_AFTER 2500
-void bkl_yield(void);
+bool bkl_yield(void);
 
 /* Where interrupts are masked by construction (a trap entry from user mode, the idle wait's
  * handlers): one compare-and-swap when the lock is free, the common case on every kernel

@@ -76,23 +76,42 @@ static void console_putc(void *ctx, char c)
  * (a copy, never a wait for the UART); then the printing hart writes the ring out, unless it
  * holds the BKL: then it writes it out right after releasing it (bkl_unlock: console_dirty).
  * So no hart waits for the polled UART with the BKL held, whatever the kernel has to say or a
- * server writes through DEBUG_WRITE. One hart writes out at a time, so the order of the lines
- * is the order they entered the ring. A line the ring has no room for is dropped and counted:
+ * server writes through DEBUG_WRITE. A message logged with the BKL held is not even formatted
+ * there: its format and arguments go into the ring (kfmt_vcapture: the strings copied) and the
+ * hart that writes the ring out formats it (kfmt_replay), so a hold pays a copy of the
+ * arguments, not the formatting. A kprintf's format must therefore outlive the log: a string
+ * literal. One hart writes out at a time, so the order of the lines is the order they entered
+ * the ring. A line the ring has no room for is dropped and counted:
  * kernel messages may fill the ring only up to CONSOLE_KERNEL_ROOM, the rest being kept for
  * DEBUG_WRITE (whose caller writes its own out before it returns to user mode: at most
- * DEBUG_WRITE_MAX per hart waits); the count is printed with the next write-out. */
+ * DEBUG_WRITE_MAX per hart waits); the count is printed with the next write-out.
+ *
+ * The ring holds entries, each a header (struct entry) and its bytes: text, or a capture
+ * (fmt, nargs, nchars, the arguments, the strings). The writer-out reads a header, then takes
+ * text in chunks (entry_left: what is left of the current text entry) or a capture whole. */
 #define CONSOLE_RING_SIZE (64u * 1024)
 #define CONSOLE_LINE_MAX 512 /* longer messages are cut */
 #define CONSOLE_KERNEL_ROOM (CONSOLE_RING_SIZE - MAX_HARTS * 4096u)
 #define CONSOLE_CHUNK 64 /* bytes taken out of the ring per hold of the console lock */
 
+enum { ENTRY_TEXT, ENTRY_CAPTURE };
+
+struct entry {
+	uint16_t len;  /* bytes after the header */
+	uint8_t kind;  /* ENTRY_* */
+	uint8_t nargs; /* a capture's: arguments, then */
+	uint16_t nchars; /* bytes of strings */
+};
+
 static char ring[CONSOLE_RING_SIZE];  /* console_lock */
 static uint32_t ring_head, ring_tail; /* console_lock: free-running, head - tail bytes queued */
+static uint32_t entry_left;           /* console_lock: bytes left of the text entry at tail */
 static uint64_t ring_dropped;         /* console_lock: lines dropped since the last write-out */
 static int ring_writer;               /* atomic: a hart is writing the ring out */
 static uint32_t ring_written;         /* atomic: ring_tail as of the last chunk written out */
 
 _Static_assert((CONSOLE_RING_SIZE & (CONSOLE_RING_SIZE - 1)) == 0, "ring size a power of two");
+_Static_assert(KFMT_CAPTURE_ARGS <= 255 && CONSOLE_LINE_MAX < 65536, "entry fields' widths");
 
 struct line {
 	char buf[CONSOLE_LINE_MAX];
@@ -107,39 +126,108 @@ static void line_putc(void *ctx, char c)
 		l->buf[l->len++] = c;
 }
 
-/* Queue buf whole if the ring has room below limit; else count it dropped. */
-static void ring_put(const char *buf, size_t len, uint32_t limit)
+static void ring_copy_in(const void *src, size_t len)
+{
+	const char *b = src;
+
+	for (size_t i = 0; i < len; i++)
+		ring[(ring_head + i) & (CONSOLE_RING_SIZE - 1)] = b[i];
+	ring_head += (uint32_t)len;
+}
+
+static void ring_copy_out(void *dst, size_t len)
+{
+	char *b = dst;
+
+	for (size_t i = 0; i < len; i++)
+		b[i] = ring[ring_tail++ & (CONSOLE_RING_SIZE - 1)];
+}
+
+/* Queue an entry (header e, then parts[0..n) of lens[0..n)) whole if the ring has room below
+ * limit; else count it dropped. */
+static void ring_put(struct entry e, const void *const *parts, const size_t *lens, int n,
+		     uint32_t limit)
 {
 	spin_lock(&console_lock);
-	if (ring_head - ring_tail + len > limit) {
+	if (ring_head - ring_tail + sizeof(e) + e.len > limit) {
 		ring_dropped++;
 	} else {
-		for (size_t i = 0; i < len; i++)
-			ring[(ring_head + i) & (CONSOLE_RING_SIZE - 1)] = buf[i];
-		ring_head += (uint32_t)len;
+		ring_copy_in(&e, sizeof(e));
+		for (int i = 0; i < n; i++)
+			ring_copy_in(parts[i], lens[i]);
 	}
 	spin_unlock(&console_lock);
 }
 
-/* Up to `max` queued bytes into buf (or the dropped lines' count, once the ring is empty);
- * *upto: where the ring's written-out part will end once they are written. */
-static size_t ring_take(char *buf, size_t max, uint32_t *upto)
+static void ring_put_text(const char *buf, size_t len, uint32_t limit)
 {
-	size_t n = 0;
+	struct entry e = { .len = (uint16_t)len, .kind = ENTRY_TEXT };
+	const void *parts[] = { buf };
 
+	if (len)
+		ring_put(e, parts, &len, 1, limit);
+}
+
+static void ring_put_capture(const struct kfmt_capture *c)
+{
+	struct entry e = { .kind = ENTRY_CAPTURE, .nargs = (uint8_t)c->nargs,
+			   .nchars = (uint16_t)c->nchars };
+	const void *parts[] = { &c->fmt, c->arg, c->str };
+	size_t lens[] = { sizeof(c->fmt), c->nargs * sizeof(c->arg[0]), c->nchars };
+
+	e.len = (uint16_t)(lens[0] + lens[1] + lens[2]);
+	ring_put(e, parts, lens, 3, CONSOLE_KERNEL_ROOM);
+}
+
+/* What ring_take found at the tail. */
+enum taken { TAKEN_NONE, TAKEN_TEXT, TAKEN_CAPTURE };
+
+/* The capture whose header e was just read: into *c, whole. console_lock held. */
+static void take_capture(const struct entry *e, struct kfmt_capture *c)
+{
+	ring_copy_out(&c->fmt, sizeof(c->fmt));
+	ring_copy_out(c->arg, e->nargs * sizeof(c->arg[0]));
+	ring_copy_out(c->str, e->nchars);
+	c->nargs = e->nargs;
+	c->nchars = e->nchars;
+}
+
+/* The next thing to write out: up to `max` bytes of text into buf (*n), or a capture into *c,
+ * or, once the ring is empty, the dropped lines' count as text. *upto: where the ring's
+ * written-out part will end once it is written. */
+static enum taken ring_take(char *buf, size_t max, size_t *n, struct kfmt_capture *c,
+			    uint32_t *upto)
+{
+	enum taken what = TAKEN_NONE;
+
+	*n = 0;
 	spin_lock(&console_lock);
-	while (n < max && ring_tail != ring_head)
-		buf[n++] = ring[ring_tail++ & (CONSOLE_RING_SIZE - 1)];
-	if (!n && ring_dropped) {
+	if (!entry_left && ring_tail != ring_head) {
+		struct entry e;
+
+		ring_copy_out(&e, sizeof(e));
+		if (e.kind == ENTRY_CAPTURE) {
+			take_capture(&e, c);
+			what = TAKEN_CAPTURE;
+		} else {
+			entry_left = e.len;
+		}
+	}
+	for (; what == TAKEN_NONE && *n < max && entry_left; entry_left--)
+		buf[(*n)++] = ring[ring_tail++ & (CONSOLE_RING_SIZE - 1)];
+	if (*n)
+		what = TAKEN_TEXT;
+	if (what == TAKEN_NONE && ring_dropped) {
 		int len = ksnprintf(buf, max, "tacet: %lu lines dropped (the log was full)\n",
 				    (unsigned long)ring_dropped);
 
 		ring_dropped = 0;
-		n = len < (int)max ? (size_t)len : max - 1;
+		*n = len < (int)max ? (size_t)len : max - 1;
+		what = TAKEN_TEXT;
 	}
 	*upto = ring_tail;
 	spin_unlock(&console_lock);
-	return n;
+	return what;
 }
 
 static int ring_empty(void)
@@ -152,13 +240,17 @@ static int ring_empty(void)
 void console_drain(void)
 {
 	char chunk[CONSOLE_CHUNK];
+	struct kfmt_capture c;
+	enum taken what;
 	uint32_t upto;
 	size_t n;
 
 	do {
 		if (__atomic_exchange_n(&ring_writer, 1, __ATOMIC_ACQUIRE))
 			return; /* the hart writing it out writes this too */
-		while ((n = ring_take(chunk, sizeof(chunk), &upto))) {
+		while ((what = ring_take(chunk, sizeof(chunk), &n, &c, &upto)) != TAKEN_NONE) {
+			if (what == TAKEN_CAPTURE)
+				kfmt_replay(console_putc, NULL, &c);
 			for (size_t i = 0; i < n; i++)
 				console_putc(NULL, chunk[i]);
 			__atomic_store_n(&ring_written, upto, __ATOMIC_RELEASE);
@@ -199,15 +291,31 @@ void console_sync_after_unlock(void)
 /* After a panic's take-over: what the ring holds, then the rest directly, without locks. */
 static void ring_flush_unlocked(void)
 {
-	while (ring_tail != ring_head)
-		console_putc(NULL, ring[ring_tail++ & (CONSOLE_RING_SIZE - 1)]);
+	struct kfmt_capture c;
+
+	/* the console lock is not taken (its holder may be halted): a ring_take of its own */
+	while (entry_left || ring_tail != ring_head) {
+		struct entry e;
+
+		if (!entry_left) {
+			ring_copy_out(&e, sizeof(e));
+			if (e.kind == ENTRY_CAPTURE) {
+				take_capture(&e, &c);
+				kfmt_replay(console_putc, NULL, &c);
+				continue;
+			}
+			entry_left = e.len;
+		}
+		for (; entry_left; entry_left--)
+			console_putc(NULL, ring[ring_tail++ & (CONSOLE_RING_SIZE - 1)]);
+	}
 }
 
 void console_write(const char *buf, size_t len, int from_user)
 {
 	struct hart *me = this_hart();
 
-	ring_put(buf, len, from_user ? CONSOLE_RING_SIZE : CONSOLE_KERNEL_ROOM);
+	ring_put_text(buf, len, from_user ? CONSOLE_RING_SIZE : CONSOLE_KERNEL_ROOM);
 	if (bkl_held())
 		me->console_dirty = true; /* written out after the release */
 	else
@@ -222,6 +330,16 @@ void kvprintf(const char *fmt, va_list ap)
 		/* a panic (it alone prints now), or before the UART is known (boot, one hart) */
 		kfmt_vformat(console_putc, NULL, fmt, ap);
 		return;
+	}
+	if (bkl_held()) {
+		struct kfmt_capture c;
+
+		if (!kfmt_vcapture(&c, fmt, ap)) {
+			/* formatted by whoever writes the ring out, after the release */
+			ring_put_capture(&c);
+			this_hart()->console_dirty = true;
+			return;
+		}
 	}
 	kfmt_vformat(line_putc, &l, fmt, ap);
 	console_write(l.buf, l.len, 0);

@@ -12,21 +12,22 @@
 
 #include <stdbool.h>
 
-/* After a point, in a call that can wait for a more urgent thread of its own hart (keeping its
- * state in its thread t, then syscall_hold_back: FRAME_NEW): whether one is ready now. */
+/* After a point that let the lock go (preempt_point true: nothing else can have made a thread
+ * of this hart ready), in a call that can wait for a more urgent thread of its own hart
+ * (keeping its state in its thread t, then syscall_hold_back: FRAME_NEW, MAP, UNMAP): whether
+ * one is ready now. */
 struct thread;
 #ifdef TACET_HOST_TEST
-void preempt_point(void); /* the host tests bring their own: another hart's acts */
+bool preempt_point(void); /* the host tests bring their own: another hart's acts */
 bool preempt_urgent(const struct thread *t); /* and their own urgent thread */
 #else
 #include "core/bkl.h"
 #include "core/hart.h"
 #include "core/sched.h"
 
-static inline __attribute__((always_inline)) void preempt_point(void)
+static inline __attribute__((always_inline)) bool preempt_point(void)
 {
-	if (arch_cycles() - this_hart()->bkl_since >= BKL_YIELD_AFTER)
-		bkl_yield();
+	return arch_cycles() - this_hart()->bkl_since >= BKL_YIELD_AFTER && bkl_yield();
 }
 
 static inline bool preempt_urgent(const struct thread *t)

@@ -234,7 +234,8 @@ void syscall_hold_back(struct thread *t)
 }
 
 /* The call again: the rest of the teardown (held back again if a more urgent thread is ready
- * again), then its own number and result back; or the rest of FRAME_NEW's zeroing. */
+ * again), then its own number and result back; or the rest of FRAME_NEW's zeroing, of MAP's
+ * mapping or of UNMAP's unmapping. */
 static void sys_resume(struct thread *t)
 {
 	if (!t->resuming) {
@@ -245,6 +246,8 @@ static void sys_resume(struct thread *t)
 	arch_ctx_set_syscall_nr(&t->ctx, t->resume_nr);
 	if (t->held_frame)
 		frame_new_go_on(t);
+	else if (t->held_proc)
+		process_go_on(t);
 	else
 		syscall_ret(t, (long)t->resume_ret);
 }

@@ -19,6 +19,7 @@ static void unbind(struct irq_desc *d, struct irq_binder *b)
 	struct notification *n = b->ntfn;
 	bool owed = b->waiting;
 
+	b->owner->irq_refs--;
 	*b = d->binders[--d->nbinders];
 	d->binders[d->nbinders] = (struct irq_binder){ 0 };
 	if (owed)
@@ -32,22 +33,35 @@ static void unbind(struct irq_desc *d, struct irq_binder *b)
 	kobj_put(&n->obj);
 }
 
+/* d's detection history is charged to p (or to nobody: NULL); each process counts the lines
+ * that name it, as binder or as history's owner, in irq_refs. */
+static void history_set(struct irq_desc *d, struct process *p)
+{
+	if (d->history_of)
+		d->history_of->irq_refs--;
+	d->history_of = p;
+	if (p)
+		p->irq_refs++;
+}
+
 /* The process d's detection history is charged to has ended: it passes to a binder still
  * there (one of them may have made it with the one that ended), or, the line free, starts
  * afresh for the next binder. */
 static void history_pass(struct irq_desc *d)
 {
 	if (d->nbinders) {
-		d->history_of = d->binders[0].owner;
+		history_set(d, d->binders[0].owner);
 		return;
 	}
-	d->history_of = NULL;
+	history_set(d, NULL);
 	irq_detect_reset(d);
 }
 
 void irq_release_owner(struct process *p)
 {
-	for (unsigned int irq = 1; irq < IRQ_MAX && irq_descs[irq]; irq++) {
+	/* the walk stops once nothing names p: nothing at all for most processes, and for a
+	 * driver after its own lines */
+	for (unsigned int irq = 1; p->irq_refs && irq < IRQ_MAX && irq_descs[irq]; irq++) {
 		struct irq_desc *d = irq_descs[irq];
 
 		for (unsigned int i = 0; i < d->nbinders;)
@@ -152,9 +166,10 @@ void sys_irq_bind(struct thread *t)
 	kobj_get(n->obj);
 	d->binders[d->nbinders++] = (struct irq_binder){ (struct notification *)n->obj, badge,
 							  t->proc, false };
+	t->proc->irq_refs++;
 	d->shared = shared;
 	if (!d->history_of)
-		d->history_of = t->proc; /* a fresh history: charged to its first binder */
+		history_set(d, t->proc); /* a fresh history: charged to its first binder */
 	if (d->state == IRQ_UNBOUND) {
 		if (!d->hart_chosen)
 			d->hart = t->hart; /* a line follows its driver: no cross-hart wake each time */

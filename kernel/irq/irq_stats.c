@@ -131,6 +131,9 @@ long irq_hist_info(unsigned long index, void *out, const struct process *viewer)
 	ih->top_max = d->top_half_max;
 	ih->wake_max = d->wake_max;
 	ih->server_max = d->server_max;
+	ih->top_sum = d->top_half_total;
+	ih->wake_sum = d->wake_total;
+	ih->server_sum = d->server_total;
 	for (unsigned int k = 0; k < TACET_LOG2HIST_BUCKETS; k++) {
 		ih->top[k] = d->hist->top[k];
 		ih->wake[k] = d->hist->wake[k];

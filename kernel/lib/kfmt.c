@@ -41,7 +41,7 @@ struct kfmt_spec {
 };
 
 struct kfmt_out {
-	kfmt_putc_fn putc;
+	kfmt_putc_fn putc; /* NULL: capturing (nothing is formatted, arguments are only read) */
 	void *ctx;
 	size_t count;
 };
@@ -50,6 +50,37 @@ static void out_char(struct kfmt_out *out, char c)
 {
 	out->putc(out->ctx, c);
 	out->count++;
+}
+
+/* Where a conversion's arguments come from: the caller's va_list (copied into *cap too when
+ * capturing), or a capture being replayed (rec). */
+struct kfmt_src {
+	va_list *ap;
+	struct kfmt_capture *cap;
+	const struct kfmt_capture *rec;
+	unsigned int nargs; /* arguments read so far */
+	size_t nchars;      /* of cap->str / rec->str used so far */
+	bool overflow;      /* cap had no room for an argument or a string */
+};
+
+/* The next argument, read as it was when captured; 0 past the end (a capture that overflowed
+ * is never replayed). */
+static uint64_t replayed(struct kfmt_src *src)
+{
+	return src->nargs < KFMT_CAPTURE_ARGS ? src->rec->arg[src->nargs++] : 0;
+}
+
+/* v, read from the va_list, kept in the capture; returned unchanged. */
+static uint64_t captured(struct kfmt_src *src, uint64_t v)
+{
+	if (src->cap) {
+		if (src->nargs < KFMT_CAPTURE_ARGS)
+			src->cap->arg[src->nargs] = v;
+		else
+			src->overflow = true;
+		src->nargs++;
+	}
+	return v;
 }
 
 static void out_repeat(struct kfmt_out *out, char c, size_t n)
@@ -108,7 +139,7 @@ static enum kfmt_length parse_length(const char **p)
 }
 
 /* Arguments narrower than int arrive promoted to int; convert back as C requires. */
-static intmax_t fetch_signed(va_list *ap, enum kfmt_length length)
+static intmax_t fetch_signed_va(va_list *ap, enum kfmt_length length)
 {
 	switch (length) {
 	case KFMT_LEN_HH:
@@ -130,7 +161,7 @@ static intmax_t fetch_signed(va_list *ap, enum kfmt_length length)
 	return va_arg(*ap, int);
 }
 
-static uintmax_t fetch_unsigned(va_list *ap, enum kfmt_length length)
+static uintmax_t fetch_unsigned_va(va_list *ap, enum kfmt_length length)
 {
 	switch (length) {
 	case KFMT_LEN_HH:
@@ -150,6 +181,68 @@ static uintmax_t fetch_unsigned(va_list *ap, enum kfmt_length length)
 		break;
 	}
 	return va_arg(*ap, unsigned int);
+}
+
+_Static_assert(sizeof(intmax_t) == sizeof(uint64_t), "an argument is kept in 64 bits");
+
+static intmax_t fetch_signed(struct kfmt_src *src, enum kfmt_length length)
+{
+	if (src->rec)
+		return (intmax_t)replayed(src);
+	return (intmax_t)captured(src, (uint64_t)fetch_signed_va(src->ap, length));
+}
+
+static uintmax_t fetch_unsigned(struct kfmt_src *src, enum kfmt_length length)
+{
+	if (src->rec)
+		return replayed(src);
+	return captured(src, fetch_unsigned_va(src->ap, length));
+}
+
+static int fetch_int(struct kfmt_src *src)
+{
+	return (int)fetch_signed(src, KFMT_LEN_NONE);
+}
+
+static uintptr_t fetch_pointer(struct kfmt_src *src)
+{
+	if (src->rec)
+		return (uintptr_t)replayed(src);
+	return (uintptr_t)captured(src, (uintptr_t)va_arg(*src->ap, void *));
+}
+
+#define KFMT_NULL_STRING UINT64_MAX /* a captured %s of NULL */
+
+/* A string argument. A capture copies it whole (NUL included) into cap->str and keeps its
+ * offset there, so it may be freed before the replay. */
+static const char *fetch_string(struct kfmt_src *src)
+{
+	const char *s;
+	size_t len = 0;
+
+	if (src->rec) {
+		uint64_t off = replayed(src);
+
+		return off < KFMT_CAPTURE_CHARS ? src->rec->str + off : NULL;
+	}
+	s = va_arg(*src->ap, const char *);
+	if (!src->cap)
+		return s;
+	if (!s) {
+		captured(src, KFMT_NULL_STRING);
+		return s;
+	}
+	while (src->nchars + len < KFMT_CAPTURE_CHARS && s[len])
+		len++;
+	if (src->nchars + len >= KFMT_CAPTURE_CHARS) {
+		src->overflow = true; /* no room for the string and its NUL */
+		return s;
+	}
+	for (size_t i = 0; i <= len; i++)
+		src->cap->str[src->nchars + i] = s[i];
+	captured(src, src->nchars);
+	src->nchars += len + 1;
+	return s;
 }
 
 /*
@@ -261,10 +354,10 @@ static void parse_flags(const char **p, struct kfmt_spec *spec)
 }
 
 /* A negative '*' width means '-' and its magnitude, as in C. */
-static void parse_width(const char **p, struct kfmt_spec *spec, va_list *ap)
+static void parse_width(const char **p, struct kfmt_spec *spec, struct kfmt_src *src)
 {
 	if (**p == '*') {
-		int w = va_arg(*ap, int);
+		int w = fetch_int(src);
 
 		(*p)++;
 		if (w < 0) {
@@ -278,14 +371,14 @@ static void parse_width(const char **p, struct kfmt_spec *spec, va_list *ap)
 }
 
 /* A negative '*' precision counts as none; "." alone means 0. */
-static void parse_precision(const char **p, struct kfmt_spec *spec, va_list *ap)
+static void parse_precision(const char **p, struct kfmt_spec *spec, struct kfmt_src *src)
 {
 	spec->precision = KFMT_NO_PRECISION;
 	if (**p != '.')
 		return;
 	(*p)++;
 	if (**p == '*') {
-		int prec = va_arg(*ap, int);
+		int prec = fetch_int(src);
 
 		(*p)++;
 		spec->precision = prec < 0 ? KFMT_NO_PRECISION : prec;
@@ -294,64 +387,95 @@ static void parse_precision(const char **p, struct kfmt_spec *spec, va_list *ap)
 	}
 }
 
-/* Formats one conversion; *p points just past the '%' and is left past the conversion. */
-static void format_one(struct kfmt_out *out, const char **p, va_list *ap)
+static void format_value(struct kfmt_out *out, struct kfmt_spec *spec, char c, uintmax_t v,
+			 const char *str);
+
+/* Formats one conversion; *p points just past the '%' and is left past the conversion. Every
+ * argument is read before anything is written: capturing (out->putc NULL) stops there. */
+static void format_one(struct kfmt_out *out, const char **p, struct kfmt_src *src)
 {
 	struct kfmt_spec spec = { 0 };
+	uintmax_t v = 0;
+	const char *str = NULL;
 	char c;
 
 	parse_flags(p, &spec);
-	parse_width(p, &spec, ap);
-	parse_precision(p, &spec, ap);
+	parse_width(p, &spec, src);
+	parse_precision(p, &spec, src);
 	spec.length = parse_length(p);
 
 	c = **p;
-	if (c == '\0') {
-		out_char(out, '%');
-		return;
-	}
-	(*p)++;
-
+	if (c != '\0')
+		(*p)++;
 	switch (c) {
 	case 'd':
-	case 'i': {
-		intmax_t v = fetch_signed(ap, spec.length);
-		/* Negate in unsigned arithmetic so the most negative value is fine. */
-		uintmax_t magnitude = v < 0 ? (uintmax_t)0 - (uintmax_t)v : (uintmax_t)v;
+	case 'i':
+	case 'c':
+		v = (uintmax_t)fetch_signed(src, c == 'c' ? KFMT_LEN_NONE : spec.length);
+		break;
+	case 'u':
+	case 'o':
+	case 'x':
+	case 'X':
+		v = fetch_unsigned(src, spec.length);
+		break;
+	case 'p':
+		v = fetch_pointer(src);
+		break;
+	case 's':
+		str = fetch_string(src);
+		break;
+	}
+	if (out->putc)
+		format_value(out, &spec, c, v, str);
+}
 
-		format_integer(out, &spec, magnitude, sign_of(&spec, v < 0), 10, false, NULL);
+/* The conversion c of argument v (or str), as spec says. */
+static void format_value(struct kfmt_out *out, struct kfmt_spec *spec, char c, uintmax_t v,
+			 const char *str)
+{
+	switch (c) {
+	case '\0':
+		out_char(out, '%');
+		break;
+	case 'd':
+	case 'i': {
+		intmax_t sv = (intmax_t)v;
+		/* Negate in unsigned arithmetic so the most negative value is fine. */
+		uintmax_t magnitude = sv < 0 ? (uintmax_t)0 - v : v;
+
+		format_integer(out, spec, magnitude, sign_of(spec, sv < 0), 10, false, NULL);
 		break;
 	}
 	case 'u':
-		format_integer(out, &spec, fetch_unsigned(ap, spec.length), 0, 10, false, NULL);
+		format_integer(out, spec, v, 0, 10, false, NULL);
 		break;
 	case 'o':
-		format_integer(out, &spec, fetch_unsigned(ap, spec.length), 0, 8, false, NULL);
+		format_integer(out, spec, v, 0, 8, false, NULL);
 		break;
 	case 'x':
 	case 'X': {
-		uintmax_t v = fetch_unsigned(ap, spec.length);
 		const char *prefix = NULL;
 
-		if ((spec.flags & KFMT_ALT) && v != 0)
+		if ((spec->flags & KFMT_ALT) && v != 0)
 			prefix = c == 'x' ? "0x" : "0X";
-		format_integer(out, &spec, v, 0, 16, c == 'X', prefix);
+		format_integer(out, spec, v, 0, 16, c == 'X', prefix);
 		break;
 	}
 	case 'p':
 		/* Fixed-width so pointers line up in dumps; the precision turns '0' off. */
-		spec.precision = KFMT_PTR_DIGITS;
-		format_integer(out, &spec, (uintptr_t)va_arg(*ap, void *), 0, 16, false, "0x");
+		spec->precision = KFMT_PTR_DIGITS;
+		format_integer(out, spec, v, 0, 16, false, "0x");
 		break;
 	case 'c': {
 		/* Not through format_string: %c of '\0' still produces one character. */
-		char ch = (char)va_arg(*ap, int);
+		char ch = (char)v;
 
-		format_padded(out, &spec, &ch, 1);
+		format_padded(out, spec, &ch, 1);
 		break;
 	}
 	case 's':
-		format_string(out, &spec, va_arg(*ap, const char *));
+		format_string(out, spec, str);
 		break;
 	case '%':
 		out_char(out, '%');
@@ -363,24 +487,61 @@ static void format_one(struct kfmt_out *out, const char **p, va_list *ap)
 	}
 }
 
-int kfmt_vformat(kfmt_putc_fn putc, void *ctx, const char *fmt, va_list ap)
+/* The format's text and conversions, arguments from src, to out. */
+static void format_all(struct kfmt_out *out, const char *p, struct kfmt_src *src)
 {
-	struct kfmt_out out = { .putc = putc, .ctx = ctx, .count = 0 };
-	const char *p = fmt;
-	va_list args;
-
-	/* A copy, because a va_list parameter cannot portably be passed on by address. */
-	va_copy(args, ap);
 	while (*p) {
 		if (*p != '%') {
-			out_char(&out, *p++);
+			if (out->putc)
+				out_char(out, *p);
+			p++;
 			continue;
 		}
 		p++;
-		format_one(&out, &p, &args);
+		format_one(out, &p, src);
 	}
+}
+
+static int saturated(size_t count)
+{
+	return count > (size_t)KFMT_INT_MAX ? KFMT_INT_MAX : (int)count;
+}
+
+int kfmt_vformat(kfmt_putc_fn putc, void *ctx, const char *fmt, va_list ap)
+{
+	struct kfmt_out out = { .putc = putc, .ctx = ctx, .count = 0 };
+	va_list args;
+	struct kfmt_src src = { .ap = &args };
+
+	/* A copy, because a va_list parameter cannot portably be passed on by address. */
+	va_copy(args, ap);
+	format_all(&out, fmt, &src);
 	va_end(args);
-	return out.count > (size_t)KFMT_INT_MAX ? KFMT_INT_MAX : (int)out.count;
+	return saturated(out.count);
+}
+
+int kfmt_vcapture(struct kfmt_capture *c, const char *fmt, va_list ap)
+{
+	struct kfmt_out out = { .putc = NULL };
+	va_list args;
+	struct kfmt_src src = { .ap = &args, .cap = c };
+
+	c->fmt = fmt;
+	va_copy(args, ap);
+	format_all(&out, fmt, &src);
+	va_end(args);
+	c->nargs = src.nargs;
+	c->nchars = (unsigned int)src.nchars;
+	return src.overflow ? -1 : 0;
+}
+
+int kfmt_replay(kfmt_putc_fn putc, void *ctx, const struct kfmt_capture *c)
+{
+	struct kfmt_out out = { .putc = putc, .ctx = ctx, .count = 0 };
+	struct kfmt_src src = { .rec = c };
+
+	format_all(&out, c->fmt, &src);
+	return saturated(out.count);
 }
 
 struct kfmt_buf {

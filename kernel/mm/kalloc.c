@@ -2,7 +2,10 @@
  * and counter here (taken inside the BKL or alone; the page pool's lock nests inside it).
  *
  * Each cache is a set of slabs: one page each, a struct slab header at its start and equal
- * objects after it. A slab with a free object is on its class's partial list; a full one is on
+ * objects after it. A new slab's objects are carved one at a time as they are first handed
+ * out (`fresh`, the first never used), so taking a page costs the same whatever its class:
+ * nothing is zeroed or linked ahead. A slab with a free object (freed or never used) is on its
+ * class's partial list; a full one is on
  * no list; a slab whose last object is freed goes back to the page allocator at once, so memory
  * a dead process's objects held is free again for everybody (nothing is kept "for later").
  * kfree() finds an object's slab by rounding its address down to the page. */
@@ -20,9 +23,11 @@ struct free_obj {
 
 struct slab {
 	struct slab *next, *prev; /* on its class's partial list (only while it has a free object) */
-	struct free_obj *free;    /* its free objects */
-	uint32_t inuse;           /* objects handed out */
-	uint32_t cls;             /* its size class */
+	struct free_obj *free;    /* its objects freed since they were handed out */
+	uint16_t inuse;           /* objects handed out */
+	uint16_t cls;             /* its size class */
+	uint32_t fresh;           /* offset of its first object never handed out; PAGE_SIZE-ish
+				   * (no whole object left after it) once all were */
 };
 
 /* Sizes chosen so that whole objects fill a page after the header with little left over
@@ -71,27 +76,42 @@ static void partial_remove_locked(struct slab *s)
 		s->next->prev = s->prev;
 }
 
-/* A new slab of class c, on the partial list; NULL when no page is left. */
+/* A new slab of class c, on the partial list; NULL when no page is left. Its page is not
+ * zeroed: kalloc zeroes each object it hands out. */
 static struct slab *grow_locked(unsigned int c)
 {
-	uint64_t pa = page_alloc_zeroed();
+	uint64_t pa = page_alloc_run(1);
 	struct slab *s;
-	char *page;
 
 	if (!pa)
 		return NULL;
-	page = (char *)arch_phys_to_virt(pa);
-	s = (struct slab *)page;
-	s->cls = c;
-	for (size_t off = sizeof(struct slab); off + class_size[c] <= PAGE_SIZE; off += class_size[c]) {
-		struct free_obj *f = (struct free_obj *)(page + off);
-
-		f->next = s->free;
-		s->free = f;
-	}
+	s = (struct slab *)arch_phys_to_virt(pa);
+	*s = (struct slab){ .cls = (uint16_t)c, .fresh = sizeof(struct slab) };
 	cache_pages++;
 	partial_add_locked(s);
 	return s;
+}
+
+static bool fresh_left(const struct slab *s)
+{
+	return s->fresh + class_size[s->cls] <= PAGE_SIZE;
+}
+
+/* An object of s, which has one free: a freed one, else the next never used. */
+static void *take_locked(struct slab *s)
+{
+	struct free_obj *f = s->free;
+
+	if (f) {
+		s->free = f->next;
+	} else {
+		f = (struct free_obj *)((char *)s + s->fresh);
+		s->fresh += class_size[s->cls];
+	}
+	s->inuse++;
+	if (!s->free && !fresh_left(s))
+		partial_remove_locked(s); /* full */
+	return f;
 }
 
 void *kalloc(size_t size)
@@ -108,11 +128,7 @@ void *kalloc(size_t size)
 		spin_unlock(&kalloc_lock);
 		return NULL;
 	}
-	f = s->free;
-	s->free = f->next;
-	s->inuse++;
-	if (!s->free)
-		partial_remove_locked(s); /* full */
+	f = take_locked(s);
 	live++;
 	spin_unlock(&kalloc_lock);
 	memset(f, 0, class_size[c]);
@@ -130,7 +146,7 @@ void kfree(void *obj, size_t size)
 	spin_lock(&kalloc_lock);
 	KASSERT(s->cls == size_class(size) && s->inuse > 0,
 		"kfree: %p (size %lu) is not a live object of that size", obj, (unsigned long)size);
-	was_full = !s->free;
+	was_full = !s->free && !fresh_left(s);
 	f->next = s->free;
 	s->free = f;
 	s->inuse--;

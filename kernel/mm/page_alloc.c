@@ -474,6 +474,27 @@ static bool block_has_free(const struct page_pool_range *r, int k, uint64_t p)
 	return false;
 }
 
+/* Whether some page of [from, to) is free: in each chunk the span touches, the chunk is whole,
+ * or a free block of some order overlaps the span (blocks nest or are disjoint, so that is
+ * block_has_free of every block the span is made of, at one look per order per chunk). */
+static bool span_has_free(const struct page_pool_range *r, uint64_t from, uint64_t to)
+{
+	while (from < to) {
+		uint64_t c = from / CHUNK_PAGES, first = from % CHUNK_PAGES, last;
+		uint64_t end = (c + 1) * CHUNK_PAGES < to ? (c + 1) * CHUNK_PAGES : to;
+		const uint64_t *words = chunk(r, c);
+
+		last = (end - 1) % CHUNK_PAGES;
+		if (tree_test(r, MAX_ORDER, c))
+			return true;
+		for (int j = 0; j < MAX_ORDER; j++)
+			if (chunk_any_of(words, j, first >> j, (last >> j) - (first >> j) + 1))
+				return true;
+		from = end;
+	}
+	return false;
+}
+
 /* Whether the page at p is free. */
 static bool page_is_free(const struct page_pool_range *r, uint64_t p)
 {
@@ -654,12 +675,12 @@ int page_pool_free_run(struct page_pool *pool, uint64_t pa, size_t pages)
 		return -1; /* beyond the range's end */
 	from = page_index(r, pa);
 	to = from + pages;
-	/* every block in use, checked before anything changes */
-	for (uint64_t p = from; p < to; p += 1ULL << span_order(p, to))
-		if (block_has_free(r, span_order(p, to), p))
-			return -1;
-	for (uint64_t p = from; p < to; p += 1ULL << span_order(p, to))
-		block_free(pool, ri, span_order(p, to), p);
+	if (span_has_free(r, from, to))
+		return -1; /* every page in use, checked before anything changes */
+	for (uint64_t p = from, k; p < to; p += 1ULL << k) {
+		k = (uint64_t)span_order(p, to);
+		block_free(pool, ri, (int)k, p);
+	}
 	pool->nfree += pages;
 	return 0;
 }

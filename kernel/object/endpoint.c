@@ -53,6 +53,16 @@ static bool signal_watchers(struct endpoint *ep)
 	return list_empty(&ep->watchers);
 }
 
+/* One step of an ended endpoint's news: its waiting threads woken with TACET_EDEAD, a bounded
+ * number (senders first, then receivers), then its watchers; true when nobody is left to tell.
+ * Nobody new can wait or watch: an ended endpoint refuses both (it has no owner). */
+static bool tell_step(struct endpoint *ep)
+{
+	return thread_wake_some(&ep->senders, TACET_EDEAD, THREAD_WAKE_STEP) &&
+	       thread_wake_some(&ep->receivers, TACET_EDEAD, THREAD_WAKE_STEP) &&
+	       signal_watchers(ep);
+}
+
 /* Its end: callers and receivers get TACET_EDEAD, watchers their badge (the first step of them
  * now; if more are left, the reaper goes on with them: endpoint_reap, holding a reference). */
 void endpoint_end(struct endpoint *ep)
@@ -61,22 +71,20 @@ void endpoint_end(struct endpoint *ep)
 		list_remove(&ep->owner_link);
 		ep->owner = NULL;
 	}
-	thread_wake_all(&ep->senders, TACET_EDEAD);
-	thread_wake_all(&ep->receivers, TACET_EDEAD);
-	if (!signal_watchers(ep) && ep->obj.refs)
+	if (!tell_step(ep) && ep->obj.refs)
 		reaper_end(&ep->obj);
 }
 
 void endpoint_reap(struct endpoint *ep)
 {
-	if (!signal_watchers(ep))
+	if (!tell_step(ep))
 		reaper_end_first(&ep->obj);
 }
 
 void endpoint_free(struct endpoint *ep)
 {
 	endpoint_end(ep);
-	if (!list_empty(&ep->watchers)) {
+	if (ep->senders.head || ep->receivers.head || !list_empty(&ep->watchers)) {
 		reaper_free(&ep->obj); /* the next step later: nobody names it */
 		return;
 	}

@@ -209,7 +209,7 @@ static struct cap *frame_new_recheck(struct thread *t, unsigned long slot, long 
  * teardown another hart left half-way is finished when the call returns (syscall_dispatch).
  * Where a thread more urgent than the caller is ready on this hart after a point, the call
  * waits for it (syscall_hold_back): the frame and the pages zeroed so far are kept in the
- * thread (held_frame, held_zeroed; still known to no one, ended with the thread by
+ * thread (held_frame, held_done; still known to no one, ended with the thread by
  * thread_reap), and TACET_SYS_RESUME goes on with them (frame_new_go_on), looking again first
  * as after any point. */
 
@@ -228,13 +228,14 @@ static void frame_zero_from(struct thread *t, struct frame *f, unsigned long i, 
 			dst = frame_new_recheck(t, syscall_arg(t, 0), &err);
 			if (!dst) {
 				frame_free(f); /* nobody saw it: no reference to drop */
+				t->proc->calls--;
 				if (err)
 					syscall_ret(t, -err);
 				return;
 			}
 			if (preempt_urgent(t)) {
 				t->held_frame = f;
-				t->held_zeroed = i;
+				t->held_done = i;
 				syscall_hold_back(t);
 				return;
 			}
@@ -242,6 +243,7 @@ static void frame_zero_from(struct thread *t, struct frame *f, unsigned long i, 
 		page_zero(f->pa + i * PAGE_SIZE);
 	}
 	cap_install(dst, &f->obj, TACET_RIGHTS_ALL, 0);
+	t->proc->calls--;
 	syscall_ret(t, 0);
 }
 
@@ -266,6 +268,7 @@ void sys_frame_new(struct thread *t)
 		syscall_ret(t, -TACET_ENOMEM);
 		return;
 	}
+	t->proc->calls++; /* f is charged to it: its end waits for the call (process.h) */
 	frame_zero_from(t, f, 0, dst);
 }
 
@@ -274,7 +277,7 @@ void frame_new_go_on(struct thread *t)
 	struct frame *f = t->held_frame;
 
 	t->held_frame = NULL; /* the call's again: a point's recheck ends it if t ends */
-	frame_zero_from(t, f, t->held_zeroed, NULL); /* held at a point: zeroed > 0 */
+	frame_zero_from(t, f, t->held_done, NULL); /* held at a point: zeroed > 0 */
 }
 
 /* FRAME_DERIVE's decode: a frame, an empty slot, and pages [first, first + pages) within it. */

@@ -104,8 +104,8 @@ void notification_free(struct notification *n)
 {
 	timer_unlink(n);
 	endpoint_unwatch(n);
-	thread_wake_all(&n->waiters, TACET_EDEAD);
-	if (!process_watch_unlink_step(&n->process_watches)) {
+	if (!thread_wake_some(&n->waiters, TACET_EDEAD, THREAD_WAKE_STEP) ||
+	    !process_watch_unlink_step(&n->process_watches)) {
 		reaper_free(&n->obj); /* the next step later: nobody names it */
 		return;
 	}

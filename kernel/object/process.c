@@ -24,7 +24,12 @@
  * frame): the records and their frames' references are the call's alone meanwhile, p is
  * held by the call's reference; if p ends meanwhile, its tables go with the pages left. Then
  * one shootdown, then the frames. The walks of p's list itself (a check, then taking the
- * mappings off) stay one stretch: as long as p has mappings.
+ * mappings off) stay one stretch: as long as p has mappings. Both look again only after a
+ * point that let the lock go (nothing else changes what they look at), and there a call into
+ * the caller's own process waits for a more urgent thread of its hart (syscall_hold_back:
+ * its state kept in the thread, map_from and unmap_from say what; process_go_on goes on,
+ * process_held_end if the thread ends first). Each such call is counted in p->calls, and p's
+ * end is over only once none is under way (release_step's last look).
  *
  * A process's end unhooks it at once (release_begin: nothing reaches it any more) and gives
  * back what it held in bounded steps of the reaper (release_step), p first in the queue until
@@ -179,29 +184,38 @@ static void map_undo(struct process *p, struct mapping *m, uint64_t mapped)
 	mapping_drop(p, m);
 }
 
-long process_map_frame(struct thread *t, struct process *p, uintptr_t va, struct frame *f,
-		       unsigned int rights)
+/* MAP's pages of m's frame into p from page i on (the call's reference to p taken), a point
+ * between two; after a point the call looks again (process.c's header) and, if a thread more
+ * urgent than t is ready on this hart, waits for it (syscall_hold_back: m, p and i kept in t;
+ * process_go_on goes on, process_held_end if t ends meanwhile). Only a call into t's own
+ * process waits so: p's end waits for the calls that keep what p owns (p->calls), and one
+ * held by a thread of p ends with that thread, where a thread of another process may wait
+ * behind the very thread whose call would run p's end. Answers t. */
+static void map_from(struct thread *t, struct process *p, struct mapping *m, uint64_t i)
 {
-	struct mapping *m = account_kalloc(p->acct, sizeof(*m));
+	struct frame *f = m->frame;
+	uint64_t pages = f->pages, pa = f->pa;
+	uintptr_t va = m->va;
+	unsigned int rights = m->rights;
 	long err = 0;
-	uint64_t i;
 
-	if (!m)
-		return -TACET_ENOMEM;
-	*m = (struct mapping){ va, f, rights, NULL };
-	kobj_get(&f->obj); /* the mapping's, from now on: f outlives the call */
-	kobj_get(&p->obj); /* the call's: p, and its account, outlive it too */
-	for (i = 0; i < f->pages; i++) {
-		if (i) {
-			preempt_point();
+	for (; i < pages; i++) {
+		if (i && preempt_point()) { /* the lock was let go: look again */
 			if (t->state == TACET_THREAD_DEAD)
 				err = -TACET_EDEAD; /* nobody to answer */
 			else if (!p->root)
 				err = -TACET_EDEAD; /* p ended: its tables went, with what was mapped */
 			if (err)
 				break;
+			if (p == t->proc && preempt_urgent(t)) {
+				t->held_maps = m;
+				t->held_proc = p;
+				t->held_done = i;
+				syscall_hold_back(t);
+				return;
+			}
 		}
-		err = map_page(p, va + i * PAGE_SIZE, f->pa + i * PAGE_SIZE, rights);
+		err = map_page(p, va + i * PAGE_SIZE, pa + i * PAGE_SIZE, rights);
 		if (err)
 			break;
 	}
@@ -211,20 +225,82 @@ long process_map_frame(struct thread *t, struct process *p, uintptr_t va, struct
 		m->next = p->mappings;
 		p->mappings = m;
 	}
-	kobj_put(&p->obj); /* (its last reference, if p ended meanwhile: freed by the reaper) */
-	return err;
+	process_call_put(p); /* (its last reference, if p ended meanwhile: freed by the reaper) */
+	if (t->state != TACET_THREAD_DEAD) /* ended during the call: nobody to answer */
+		syscall_ret(t, err);
 }
 
+void process_map_frame(struct thread *t, struct process *p, uintptr_t va, struct frame *f,
+		       unsigned int rights)
+{
+	struct mapping *m = account_kalloc(p->acct, sizeof(*m));
 
-long process_unmap(struct process *p, uintptr_t va, uint64_t pages)
+	if (!m) {
+		syscall_ret(t, -TACET_ENOMEM);
+		return;
+	}
+	*m = (struct mapping){ va, f, rights, NULL };
+	kobj_get(&f->obj); /* the mapping's, from now on: f outlives the call */
+	process_call_get(p); /* the call's: p, and its account, outlive it too */
+	map_from(t, p, m, 0);
+}
+
+/* UNMAP's unmapping of the records gone (off p's list, the call's alone), from page i of cur
+ * on, a point between two pages but before the call's first (first); then one shootdown, then
+ * the frames. After a point, if t lives and a thread more urgent than it is ready on this
+ * hart, the call waits for it (syscall_hold_back: gone, cur, p and i kept in t). It always
+ * finishes otherwise (pages left mapped without a record would outlive their frame); if p ends
+ * meanwhile, its tables go with the pages left. As MAP, only an UNMAP of t's own process waits
+ * (map_from). Answers t. */
+static void unmap_from(struct thread *t, struct process *p, struct mapping *gone,
+		       struct mapping *cur, uint64_t i, bool first)
+{
+	struct mapping *m;
+
+	for (; cur && p->root; cur = cur->next, i = 0) {
+		uint64_t pages = cur->frame->pages;
+		uintptr_t va = cur->va;
+
+		for (; i < pages; i++, first = false) {
+			if (!first && preempt_point()) { /* the lock was let go: look again */
+				if (!p->root)
+					goto flush; /* p ended: its tables went, with the pages left */
+				if (p == t->proc && t->state != TACET_THREAD_DEAD &&
+				    preempt_urgent(t)) {
+					t->held_maps = gone;
+					t->held_cur = cur;
+					t->held_proc = p;
+					t->held_done = i;
+					syscall_hold_back(t);
+					return;
+				}
+			}
+			arch_aspace_unmap(p->root, va + i * PAGE_SIZE, NULL);
+		}
+	}
+flush:
+	/* No hart may still reach a page when its frame can be freed (a stale write into a free
+	 * page would corrupt the free list), so: page tables, then every TLB, then the frames. */
+	tlb_shootdown(p);
+	while ((m = gone)) {
+		gone = m->next;
+		mapping_drop(p, m);
+	}
+	process_call_put(p);
+	if (t->state != TACET_THREAD_DEAD)
+		syscall_ret(t, 0);
+}
+
+void process_unmap(struct thread *t, struct process *p, uintptr_t va, uint64_t pages)
 {
 	uintptr_t end = va + pages * PAGE_SIZE;
 	struct mapping **mp, *m, *gone = NULL;
-	bool first = true;
 
 	for (m = p->mappings; m; m = m->next)
-		if (m->va >= va && m->va < end && m->va + m->frame->pages * PAGE_SIZE > end)
-			return -TACET_EINVAL;
+		if (m->va >= va && m->va < end && m->va + m->frame->pages * PAGE_SIZE > end) {
+			syscall_ret(t, -TACET_EINVAL);
+			return;
+		}
 	/* off the list first: from here on only this call reaches them */
 	for (mp = &p->mappings; (m = *mp);) {
 		if (m->va >= va && m->va < end) {
@@ -235,18 +311,44 @@ long process_unmap(struct process *p, uintptr_t va, uint64_t pages)
 			mp = &m->next;
 		}
 	}
-	kobj_get(&p->obj); /* the call's: p, and its account, outlive the points */
-	for (m = gone; m; m = m->next)
-		unmap_run(p, m->va, m->frame->pages, &first);
-	/* No hart may still reach a page when its frame can be freed (a stale write into a free
-	 * page would corrupt the free list), so: page tables, then every TLB, then the frames. */
-	tlb_shootdown(p);
-	while ((m = gone)) {
-		gone = m->next;
-		mapping_drop(p, m);
+	process_call_get(p); /* the call's: p, and its account, outlive the points */
+	unmap_from(t, p, gone, gone, 0, true);
+}
+
+void process_go_on(struct thread *t)
+{
+	struct process *p = t->held_proc;
+	struct mapping *maps = t->held_maps, *cur = t->held_cur;
+
+	/* the call's again (held at a point: done > 0 or past UNMAP's first page) */
+	t->held_proc = NULL;
+	t->held_maps = t->held_cur = NULL;
+	if (t->resume_nr == TACET_SYS_MAP)
+		map_from(t, p, maps, t->held_done);
+	else
+		unmap_from(t, p, maps, cur, t->held_done, false);
+}
+
+void process_held_end(struct thread *t)
+{
+	struct process *p = t->held_proc;
+	struct mapping *m;
+
+	/* A MAP's mapping so far, or what an UNMAP had yet to unmap, stays p's: a mapping of its
+	 * own, unmapped by a later UNMAP or p's end (what is not mapped of it is no matter). If p
+	 * has ended, its tables are going (and no hart runs it): the records go now. */
+	while ((m = t->held_maps)) {
+		t->held_maps = m->next;
+		if (p->root) {
+			m->next = p->mappings;
+			p->mappings = m;
+		} else {
+			mapping_drop(p, m);
+		}
 	}
-	kobj_put(&p->obj);
-	return 0;
+	t->held_cur = NULL;
+	t->held_proc = NULL;
+	process_call_put(p);
 }
 
 /* The end's part that is done at once (bounded: the shootdown asks each hart once, and a
@@ -314,7 +416,10 @@ static bool release_step(struct process *p)
 		p->left.cspace = NULL;
 		account_refund(p->acct, PAGE_SIZE);
 	}
-	return true;
+	/* a call at a point on another hart still keeps some of it (its thread ended, or p did):
+	 * that hart waits for the lock and finishes its page first, then lets go of it all; until
+	 * then p's end is not over (a leak check after it would find those pages missing) */
+	return !p->calls;
 }
 
 void process_free(struct process *p)
@@ -467,9 +572,7 @@ void sys_map(struct thread *t)
 		syscall_ret(t, -err);
 		return;
 	}
-	err = process_map_frame(t, p, syscall_arg(t, 2), f, (unsigned int)syscall_arg(t, 3));
-	if (t->state != TACET_THREAD_DEAD) /* ended during the call: nobody to answer */
-		syscall_ret(t, err);
+	process_map_frame(t, p, syscall_arg(t, 2), f, (unsigned int)syscall_arg(t, 3));
 }
 
 /* (process, va, pages) */
@@ -487,7 +590,7 @@ void sys_unmap(struct thread *t)
 	else if (pages > arch_user_top() / PAGE_SIZE || va + pages * PAGE_SIZE > arch_user_top())
 		syscall_ret(t, -TACET_EINVAL);
 	else
-		syscall_ret(t, process_unmap(p, va, pages));
+		process_unmap(t, p, va, pages);
 }
 
 /* PROCESS_NEW's budget: pages, at most 2^40 bytes' worth (so that the byte count cannot wrap). */

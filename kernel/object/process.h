@@ -34,6 +34,11 @@ struct process {
 	struct cspace *cspace;
 	unsigned int nthreads;    /* live threads */
 	unsigned int ncaps;       /* capabilities naming it (see kobj_cap_removed) */
+	unsigned int irq_refs;    /* interrupt lines naming it, as a binder or as the owner of
+				   * their detection history (irq_bind.c); BKL */
+	unsigned int calls;       /* MAP, UNMAP and FRAME_NEW calls under way that keep what it
+				   * owns (its mappings, a frame charged to it) across a point:
+				   * its end is over only once none is (release_step) */
 	struct kobj *fault_ep;    /* endpoint told about faults (a reference), or NULL */
 	struct list_node watches; /* notifications signalled when it ends: PROCESS_WATCH's
 				   * records (process_watch.h), up to PROCESS_WATCHERS */
@@ -74,14 +79,36 @@ struct process *process_new(struct account *acct, const char *name);
  * Returns 0 or -TACET_E* (and maps nothing on failure). */
 long process_map(struct process *p, uintptr_t va, uint64_t pa, uint64_t pages, unsigned int rights);
 /* MAP for thread t: all of frame f at va (page aligned) in p with rights, a page at a time
- * with a preemption point between two (process.c's header says what may happen there); 0 or
- * -TACET_E*, with nothing of it mapped (-TACET_EDEAD: t or p ended meanwhile). */
-long process_map_frame(struct thread *t, struct process *p, uintptr_t va, struct frame *f,
+ * with a preemption point between two (process.c's header says what may happen there);
+ * answers t: 0 or -TACET_E*, with nothing of it mapped (-TACET_EDEAD: p ended meanwhile; t
+ * ended: no answer). A thread more urgent than t on its hart may hold the call back
+ * (syscall_hold_back; process_go_on). */
+void process_map_frame(struct thread *t, struct process *p, uintptr_t va, struct frame *f,
 		       unsigned int rights);
-/* Unmap every frame mapped at an address in [va, va + pages pages); a frame that is only partly
- * inside the range makes it -TACET_EINVAL (nothing changes). A page at a time, with a
- * preemption point between two (process.c's header); it always finishes. */
-long process_unmap(struct process *p, uintptr_t va, uint64_t pages);
+/* UNMAP for thread t: every frame mapped at an address in [va, va + pages pages); a frame that
+ * is only partly inside the range makes it -TACET_EINVAL (nothing changes). A page at a time,
+ * with a preemption point between two (process.c's header); it finishes, unless held back as
+ * MAP may be; answers t. */
+void process_unmap(struct thread *t, struct process *p, uintptr_t va, uint64_t pages);
+/* A call keeps what p owns across its points (process_call_get), or is done with it: p's end
+ * waits for that (a call at a point on another hart finishes its page and lets go). */
+static inline void process_call_get(struct process *p)
+{
+	kobj_get(&p->obj);
+	p->calls++;
+}
+
+static inline void process_call_put(struct process *p)
+{
+	p->calls--;
+	kobj_put(&p->obj);
+}
+/* TACET_SYS_RESUME of a MAP or UNMAP held back (t->held_proc): the rest of it. */
+void process_go_on(struct thread *t);
+/* t ends with a MAP or UNMAP held back: its records stay the process's mappings (the pages
+ * mapped, or not yet unmapped, are theirs), or go if the process has ended; the call's
+ * reference dropped. */
+void process_held_end(struct thread *t);
 /* End p (nobody holds a capability to it any more, or its creator ended): every thread of it,
  * or p itself if it never had one. Through the reaper (reaper.h): at once, unless a teardown is
  * under way, which then ends p after the step that asked; so ending a process that ends the

@@ -20,7 +20,7 @@ bool reaper_run(bool (*between)(void))
 		o->reap_next = NULL;
 		o->queued = 0; /* from here on, asking for its end again queues it again */
 		kobj_reap(o);
-		if (reaper_head && between && between())
+		if (between && between() && reaper_head)
 			return false; /* the rest waits for the next run */
 	}
 	return true;

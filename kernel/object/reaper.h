@@ -25,8 +25,9 @@ void reaper_end(struct kobj *o);
  * time (process_reap: a thread a step) keeps its place in the order of ends. */
 void reaper_end_first(struct kobj *o);
 
-/* Run the queue until it is empty, or until between() says stop: between two objects, when
- * more are queued, between() is called (NULL: nothing): the caller's preemption point, which
+/* Run the queue until it is empty, or until between() says stop: after each object, the last
+ * too (what the caller does next, a system call's own work, starts a stretch of the lock of its
+ * own), between() is called (NULL: nothing): the caller's preemption point, which
  * may drop the BKL for a moment (meanwhile other harts may queue more, or run the queue
  * themselves: it is the BKL's) and returns true to leave the rest queued. Returns whether the
  * queue is empty. */

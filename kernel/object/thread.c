@@ -46,15 +46,16 @@ struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigne
 	return t;
 }
 
-void thread_wake_all(struct tqueue *q, long err)
+bool thread_wake_some(struct tqueue *q, long err, unsigned int max)
 {
 	struct thread *t;
 
-	while ((t = tqueue_pop(q))) {
+	for (unsigned int i = 0; i < max && (t = tqueue_pop(q)); i++) {
 		arch_ctx_set_ret(&t->ctx, 0, (unsigned long)-err);
 		t->blocked_on = NULL;
 		sched_ready(t);
 	}
+	return !q->head;
 }
 
 /* Take t out of whatever it waits in. */
@@ -110,7 +111,10 @@ void thread_reap(struct thread *t, long status)
 	if (t->held_frame) { /* a FRAME_NEW it will not finish: nobody saw the frame */
 		frame_free(t->held_frame);
 		t->held_frame = NULL;
+		p->calls--;
 	}
+	if (t->held_proc) /* a MAP or UNMAP it will not finish */
+		process_held_end(t);
 	list_remove(&t->proc_link);
 	if (--p->nthreads == 0)
 		process_reap_start(p, status);

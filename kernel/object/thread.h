@@ -29,14 +29,18 @@ struct thread {
 
 	/* A system call a more urgent thread of this hart interrupted (syscall_hold_back), kept
 	 * while the thread's a7 says TACET_SYS_RESUME and it makes that call again when it next
-	 * runs: its number, and its result (done but for the teardown it left) or the frame it
-	 * makes (FRAME_NEW, held_frame: no capability names it yet; ended with the thread) and
-	 * the pages of it zeroed so far. */
+	 * runs: its number, and its result (done but for the teardown it left), or its work so
+	 * far: the frame FRAME_NEW makes (held_frame: no capability names it yet; ended with the
+	 * thread) and the pages of it zeroed; the mapping MAP makes, or the mappings UNMAP ends
+	 * (held_maps, held_cur the one under way), in held_proc (the call's reference), and the
+	 * pages mapped or unmapped (of held_cur) so far (process_held_end if the thread ends). */
 	bool resuming;
 	unsigned long resume_nr;
 	unsigned long resume_ret;
 	struct frame *held_frame;
-	unsigned long held_zeroed;
+	struct mapping *held_maps, *held_cur;
+	struct process *held_proc;
+	unsigned long held_done;
 
 	/* IPC: the message a blocked sender carries, or the slot a receiver takes a cap into. */
 	void *blocked_on;      /* endpoint or notification it waits on */
@@ -64,8 +68,12 @@ struct thread {
  * charged to p's account (NULL when its limit or memory would be passed). */
 struct thread *thread_new(struct process *p, uintptr_t pc, uintptr_t sp, unsigned long arg,
 			  unsigned int prio, unsigned int hart);
-/* Wake every thread waiting in q with -err as its result (their object is going away). */
-void thread_wake_all(struct tqueue *q, long err);
+/* Wake up to max threads waiting in q with -err as their result (their object is going
+ * away); true when none is left. A user decides how many threads wait on one object, so an
+ * object's end wakes them a bounded step at a time (THREAD_WAKE_STEP), the reaper going on
+ * with the rest (no BKL hold may pass 5,000 instructions: core/bkl.h). */
+#define THREAD_WAKE_STEP 16
+bool thread_wake_some(struct tqueue *q, long err, unsigned int max);
 /* t ends (exit, a fault it cannot survive, its supervisor's end): it leaves every queue, wakes
  * its callers with TACET_EDEAD, and its process ends with its last thread. Through the reaper
  * (reaper.h): at once, unless a teardown is under way, which then ends t after the step that

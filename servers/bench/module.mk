@@ -56,7 +56,10 @@ SERVER_SRCS_bench_frame := servers/bench/frame.c $(BENCH_COMMON)
 # bench_framewake: a top-priority thread's timer lateness while a lower one on its hart makes
 # 256-page frames (the same-hart bound, 10,000 instructions, holds inside FRAME_NEW).
 SERVERS += bench_framewake
-SERVER_SRCS_bench_framewake := servers/bench/framewake.c $(BENCH_COMMON)
+SERVER_SRCS_bench_framewake := servers/bench/framewake.c servers/bench/framenew.c $(BENCH_COMMON)
+# bench_mapwake: the same while the lower thread maps and unmaps a 256-page frame.
+SERVERS += bench_mapwake
+SERVER_SRCS_bench_mapwake := servers/bench/framewake.c servers/bench/mapwake.c $(BENCH_COMMON)
 
 # bench_blk: 4 KiB reads from the block service at queue depth 1 and 16, wall clock.
 SERVERS += bench_blk

@@ -6,8 +6,9 @@
  * client's buffer, its NET_HEADROOM bytes of virtio-net header first) and the sessions (lib's
  * <tacet/session.h> table; a session's four rings are in a frame the client granted, mapped
  * here; its two data areas are pinned to the device and never mapped: no frame is copied or
- * read). The receive queue is stocked from one session, the receiver (the earliest started that
- * is live); every session sends.
+ * read). The receive queue is stocked from one session, the receiver: of the live sessions, one
+ * whose client's init.run= entry grants it `[NAME=receive]` (asked with INIT_GRANT), else the
+ * earliest started; every session sends.
  *
  * Interrupt mitigation (NAPI): a pass over the queues runs with both queues' interrupts off and
  * takes at most BUDGET completions a queue; a pass that used its budget asks for another
@@ -66,7 +67,8 @@ struct session {
 	int open;             /* the client's session is open */
 	int started;          /* NET_START done: its rings are live */
 	int stopped;          /* its rings lied: nothing more taken or given */
-	uint64_t seq;         /* start order: the receiver is the earliest */
+	int granted;          /* its client's init.run= entry grants it `[NAME=receive]` */
+	uint64_t seq;         /* start order: the receiver is the earliest (granted first) */
 	struct area rx, tx;
 	unsigned long rings_slot, rings_va, rings_pages; /* mapped here (0: none) */
 	uint32_t capacity;
@@ -97,6 +99,7 @@ static struct virtio_device vdev;
 static struct queue rxq, txq;
 static struct session sessions[MAX_SESSIONS];
 static struct session *clients[MAX_CLIENTS]; /* badge b's open session */
+static signed char may_receive[MAX_CLIENTS]; /* badge b's `[NAME=receive]`: 1, 0, -1 not asked */
 static uint8_t mac[ETH_ALEN];
 static uint64_t seqs, rx_packets, tx_packets, irqs, drops, stopped, rx_short, polls, most;
 static unsigned int client_slots, resets, next_tx; /* next_tx: the first session a pass sends */
@@ -138,13 +141,20 @@ static int live(const struct session *s)
 	return s->badge && s->open && s->started && !s->stopped;
 }
 
-/* The session whose buffers stock the receive queue: the earliest started that is live. */
+/* Is s a better receiver than r (NULL: none)? A granted session before any other, then the
+ * earlier started. */
+static int better(const struct session *s, const struct session *r)
+{
+	return !r || s->granted > r->granted || (s->granted == r->granted && s->seq < r->seq);
+}
+
+/* The session whose buffers stock the receive queue: the best live one (better). */
 static struct session *receiver(void)
 {
 	struct session *r = NULL;
 
 	for (unsigned int i = 0; i < MAX_SESSIONS; i++)
-		if (live(&sessions[i]) && (!r || sessions[i].seq < r->seq))
+		if (live(&sessions[i]) && better(&sessions[i], r))
 			r = &sessions[i];
 	return r;
 }
@@ -259,37 +269,52 @@ static void retire(struct queue *q, struct buf *b)
 		session_free(s);
 }
 
-/* A received frame in b (len bytes written, header included) to its session's rx_used, or
- * back to the device (dropped) when it is malformed or its session has no room. */
+/* Buffer b of live session s back to it empty (a descriptor of length 0 in rx_used), where the
+ * device gives it back without a frame: s is not (or no longer) the receiver. 0, or the ring's
+ * refusal. */
+static int give_back(struct session *s, const struct buf *b)
+{
+	struct ring_desc d = { b->d.offset, 0 };
+	int r = ring_put(&s->rx_used, &d);
+
+	s->put_rx |= r == 0;
+	return r;
+}
+
+/* A received frame in b (len bytes written, header included) to its session's rx_used. A
+ * malformed one (shorter than an Ethernet header) is dropped; so is one for a client whose
+ * rx_used is full (it does not consume); the buffer then goes to the device again (the
+ * receiver's) or back to its session empty (any other's). */
 static void received(struct buf *b, uint32_t len)
 {
 	struct session *s = b->s;
 	struct ring_desc d = { b->d.offset, len - NET_HEADROOM };
-	int r;
+	int r = -TACET_EBUSY, bad = len < NET_HEADROOM + NET_FRAME_MIN ||
+				    len > b->d.len + NET_HEADROOM;
 
-	if (!live(s) || receiver() != s) {
+	if (!live(s)) {
 		retire(&rxq, b);
 		return;
 	}
-	if (len < NET_HEADROOM + NET_FRAME_MIN || len > b->d.len + NET_HEADROOM) {
+	if (bad)
 		rx_short++, drops++;
-	} else if ((r = ring_put(&s->rx_used, &d)) == 0) {
-		rx_packets++;
-		s->put_rx = 1;
+	else if ((r = ring_put(&s->rx_used, &d)) == 0)
+		rx_packets++, s->put_rx = 1;
+	else if (r == -TACET_EBUSY)
+		drops++;
+	if (r == -TACET_EBUSY && receiver() == s) {
+		d = b->d;
 		retire(&rxq, b);
-		if (net_received)
-			net_received(rx_packets);
-		return;
-	} else if (r == -TACET_EBUSY) {
-		drops++; /* the client does not consume: its frame is lost, the buffer offered again */
-	} else {
-		session_stop(s, "its rx_used head is garbage");
-		retire(&rxq, b);
+		offer(&rxq, s, &d, 1);
 		return;
 	}
-	d = b->d;
+	if (bad && give_back(s, b) == -TACET_EINVAL)
+		r = -TACET_EINVAL;
+	if (r == -TACET_EINVAL)
+		session_stop(s, "its rx_used head is garbage");
 	retire(&rxq, b);
-	offer(&rxq, s, &d, 1);
+	if (r == 0 && net_received)
+		net_received(rx_packets);
 }
 
 static void sent(struct buf *b)
@@ -472,7 +497,8 @@ static long queues_attach(void)
 
 /* Reset the device and set the queues up again: it holds no buffer after it. Frames being sent
  * count as sent (to tx_done: lost on the wire); receive buffers of a session that is still the
- * receiver are offered again, the others retired. Gives up (exit: init may restart net) if the
+ * receiver are offered again, those of another live session given back to it empty, the rest
+ * retired. Gives up (exit: init may restart net) if the
  * device does not come back. */
 static void device_reset(const char *why)
 {
@@ -500,9 +526,15 @@ static void device_reset(const char *why)
 			retire(&rxq, &rxq.bufs[i]);
 		}
 	}
-	for (unsigned int i = 0; i < nheld; i++)
-		if (live(held[i].s) && receiver() == held[i].s)
+	for (unsigned int i = 0; i < nheld; i++) {
+		if (!live(held[i].s))
+			continue;
+		if (receiver() == held[i].s)
 			offer(&rxq, held[i].s, &held[i].d, 1);
+		else if (give_back(held[i].s, &held[i]) == -TACET_EINVAL)
+			session_stop(held[i].s, "its rx_used head is garbage");
+	}
+	publish();
 }
 
 static int link_up(void)
@@ -564,7 +596,15 @@ long net_serve_open(struct tacet_service *svc, unsigned long process)
 		tacet_session_close(&table, svc->badge);
 		return -TACET_ENOMEM;
 	}
-	*s = (struct session){ .badge = svc->badge, .open = 1 };
+	if (may_receive[svc->badge - 1] < 0) { /* once a badge: init answers below the drivers */
+		char arg[32] = ""; /* tacet_grant: 24 bytes and a NUL */
+
+		may_receive[svc->badge - 1] =
+			tacet_grant(tacet_service_name(), svc->badge, arg, sizeof(arg)) == 0 &&
+			!strcmp(arg, "receive");
+	}
+	*s = (struct session){ .badge = svc->badge, .open = 1,
+			       .granted = may_receive[svc->badge - 1] };
 	clients[svc->badge - 1] = s;
 	return 0;
 }
@@ -675,6 +715,19 @@ static long rings_init(struct session *s)
 	return err;
 }
 
+/* s has just started: if it is now the receiver where another live session's buffers stock the
+ * receive queue (s is granted, the other not), the device gives those back (a reset) before
+ * the client hears it started, so that no frame sent after that lands in the other's. */
+static void displace(struct session *s)
+{
+	for (unsigned int i = 0; i < MAX_SESSIONS; i++)
+		if (&sessions[i] != s && live(&sessions[i]) && sessions[i].at_rx &&
+		    receiver() == s) {
+			device_reset("a session granted the receiving started");
+			return;
+		}
+}
+
 long net_serve_start(struct tacet_service *svc, uint64_t bits, unsigned long ntfn,
 		     unsigned long *peer)
 {
@@ -707,6 +760,7 @@ long net_serve_start(struct tacet_service *svc, uint64_t bits, unsigned long ntf
 	s->started = 1;
 	s->seq = ++seqs;
 	*peer = (unsigned long)reply;
+	displace(s);
 	tacet_signal(dev.ntfn_slot, POLL_BIT); /* a pass takes its receive buffers */
 	return 0;
 }
@@ -773,8 +827,9 @@ static long setup(const char **step)
 	if (err)
 		return err;
 	for (unsigned int i = 0; i < ETH_ALEN; i++)
-		mac[i] = has(VIRTIO_NET_F_MAC) ? (uint8_t)virtio_config_read(&vdev, CONFIG_MAC + i, 1)
-					       : (uint8_t)(i == 0 ? 0x02 : i); /* local */
+		mac[i] = has(VIRTIO_NET_F_MAC) ?
+				 (uint8_t)virtio_config_read(&vdev, CONFIG_MAC + i, 1) :
+				 (uint8_t)(i == 0 ? 0x02 : i); /* a local address */
 	virtio_driver_ok(&vdev);
 	printf("net: %s: virtio-net %02x:%02x:%02x:%02x:%02x:%02x, link %s, %u buffers a queue\n",
 	       tacet_service_name(), mac[0], mac[1], mac[2], mac[3], mac[4], mac[5],
@@ -797,7 +852,9 @@ int main(void)
 			virtio_fail(&vdev, step);
 		return 1;
 	}
-	tacet_slot_pool_add(TACET_CHILD_FIRST_FREE, TACET_CHILD_DEVICE_SLOTS - TACET_CHILD_FIRST_FREE);
+	memset(may_receive, -1, sizeof(may_receive));
+	tacet_slot_pool_add(TACET_CHILD_FIRST_FREE,
+			    TACET_CHILD_DEVICE_SLOTS - TACET_CHILD_FIRST_FREE);
 	err = tacet_service_open(&svc, *name ? name : "net", TACET_RIGHT_WRITE | TACET_RIGHT_GRANT |
 				 INIT_BADGE_CLIENTS, &dev);
 	if (!err)

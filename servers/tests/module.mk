@@ -225,6 +225,16 @@ SERVERS += watchee watchmany
 SERVER_SRCS_watchee := servers/tests/watchee.c
 SERVER_SRCS_watchmany := servers/tests/watchmany.c
 
+# epwaiters: 1,000 threads receive on an endpoint and 200 call another when both end; the kernel
+# wakes them a bounded step at a time (qemu/endpoint-end-in-steps).
+SERVERS += epwaiters
+SERVER_SRCS_epwaiters := servers/tests/epwaiters.c
+
+# mapdie: the process ends while a thread of it is held back inside MAP or UNMAP for a more
+# urgent one (qemu/map-held-when-ended).
+SERVERS += mapdie
+SERVER_SRCS_mapdie := servers/tests/mapdie.c
+
 # blk_mortal, blklives: a client lives through ten restarts of the block service, each
 # instance's watch of the client ended with it (qemu/blk-client-outlives-restarts).
 SERVERS += blk_mortal blklives
@@ -271,6 +281,10 @@ SERVER_SRCS_netarp := servers/tests/netarp.c
 SERVERS += netvictim netreap
 SERVER_SRCS_netvictim := servers/tests/netvictim.c
 SERVER_SRCS_netreap := servers/tests/netreap.c
+# netthief starts first on net1; netpair_granted, granted [net1=receive], must get the stream.
+SERVERS += netthief netpair_granted
+SERVER_SRCS_netthief := servers/tests/netthief.c
+SERVER_SRCS_netpair_granted := servers/tests/netpair.c servers/tests/netpair_granted.c
 # sockdie: a socket client that ends holding its sockets; sockheir then binds the same ports.
 SERVERS += sockdie sockheir
 SERVER_SRCS_sockdie := servers/tests/sockdie.c

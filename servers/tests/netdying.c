@@ -17,7 +17,8 @@ void net_received(uint64_t frames)
 
 	if (tacet_instance() || frames < DIE_AT)
 		return;
-	printf("net_dying: instance 0: %llu frames received; faulting\n", (unsigned long long)frames);
+	printf("net_dying: instance 0: %llu frames received; faulting\n",
+	       (unsigned long long)frames);
 	__asm__("" : "+r"(addr)); /* hidden from gcc, which would make a trap of its own */
 	*(volatile unsigned long *)addr = 1;
 }

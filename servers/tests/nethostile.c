@@ -3,10 +3,10 @@
  * its own, opened with lib's netdev_open and then written over by hand: a tx_ready tail far
  * ahead of its head; a descriptor outside the transmit area; a frame without headroom; a frame
  * longer than Ethernet's; a buffer sent again while every buffer waits, unconsumed, in a full
- * tx_done (net finds no room to give it back). It opens its first session once net1 has one open (netpair_hostile's, which must
- * receive). After each, the service's count of stopped sessions must go up by one (asked until
- * it does), and the session is closed. Exits 0 when every lie was stopped. No IPC protocol of
- * its own. */
+ * tx_done (net finds no room to give it back). It opens its first session once net1 has handed
+ * netpair_hostile's session a frame (that session must stay the receiver). After each, the
+ * service's count of stopped sessions must go up by one (asked until it does), and the session
+ * is closed. Exits 0 when every lie was stopped. No IPC protocol of its own. */
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>
@@ -101,22 +101,23 @@ static int tell(enum lie which)
 	return !ok;
 }
 
-/* Wait for netpair_hostile's session on net1, which must be the first (the receiver): a
- * liar that opened first would receive what the stream sends. */
+/* Wait until net1 has handed its receiver a frame of the stream: netpair_hostile's session is
+ * then started and the receiver (net1's earliest started), which no later session displaces;
+ * a liar whose session started first would receive what the stream sends. */
 static int receiver_open(void)
 {
 	long ep = tacet_slot_alloc();
-	uint64_t open = 0, w[3];
+	uint64_t received = 0, w[3];
 
 	if (ep < 0 || tacet_lookup("net1", (unsigned long)ep, ASK_TRIES))
 		return 0;
-	for (int tries = 0; !open && tries < ASK_TRIES; tries++) {
-		net_call_usage((unsigned long)ep, &open, &w[0], &w[1], &w[2]);
-		if (!open)
+	for (int tries = 0; !received && tries < ASK_TRIES; tries++) {
+		net_call_stats((unsigned long)ep, &received, &w[0], &w[1], &w[2]);
+		if (!received)
 			tacet_sleep_ns(1000000);
 	}
 	tacet_slot_free((unsigned long)ep);
-	return open != 0;
+	return received != 0;
 }
 
 int main(void)
@@ -130,7 +131,7 @@ int main(void)
 	}
 	ntfn = (unsigned long)slot;
 	if (!receiver_open()) {
-		printf("nethostile: FAIL: net1 has no session open\n");
+		printf("nethostile: FAIL: net1 has received nothing\n");
 		return 1;
 	}
 	for (int which = 0; which < LIES; which++)

@@ -5,8 +5,12 @@
  * each service's counts (frames, drops, interrupts per packet). Modes (netpair_mode, defined by
  * the variant's own file; none: MODE_BASIC):
  *   MODE_BASIC    every frame arrives, none dropped.
- *   MODE_HOSTILE  runs beside nethostile, whose lying sessions net1 stops: frames are sent until
- *                 net1 has stopped HOSTILE_STOPS sessions, then NFRAMES more; none may be lost.
+ *   MODE_HOSTILE  runs beside nethostile, whose lying sessions net1 stops: frames are sent (64
+ *                 each HOSTILE_PACE_NS at most) until net1 has stopped HOSTILE_STOPS sessions,
+ *                 then NFRAMES more; none may be lost. Frames that come to net0 (the liars')
+ *                 are taken and counted apart.
+ *   MODE_GRANTED  granted `[net1=receive]`, it opens net1 after netthief's session has started
+ *                 there (net1 has sent a frame): every frame must still reach it, none lost.
  *   MODE_KILL     net1 (net_dying) dies mid-stream: lib reaches its next instance and the
  *                 stream goes on; frames in flight at the death may be lost (counted), none
  *                 may arrive twice or altered.
@@ -21,16 +25,19 @@
 #define MODE_BASIC   0
 #define MODE_HOSTILE 1
 #define MODE_KILL    2
+#define MODE_GRANTED 3
 #define NFRAMES  1000
 #define NBUFS    64
 #define BUF_SIZE 2048
 #define WINDOW   48
+#define IRQS_PER_PACKET_MAX_DIV 4 /* MODE_BASIC: fewer interrupts than 1 a 4 packets */
 #define BIT_A    1ul
 #define BIT_B    2ul
 #define BIT_T    4ul /* this side's timer: no progress for TICK_NS */
 #define TICK_NS  100000000ull
 #define STALL_TICKS 50 /* ticks without progress: the stream is stuck (FAIL) */
 #define HOSTILE_STOPS 5 /* servers/tests/nethostile.c's lying sessions */
+#define HOSTILE_PACE_NS 5000000ull /* until they are stopped: 64 frames each 5 ms at most */
 #define ETHERTYPE_TEST 0x88b5 /* IEEE 802 local experimental */
 
 extern const int netpair_mode __attribute__((weak));
@@ -66,7 +73,8 @@ static long frame_check(const uint8_t *f, unsigned int len)
 {
 	uint32_t seq;
 
-	if (len < ETH_HLEN + 4 || memcmp(f, b.mac, ETH_ALEN) || memcmp(f + ETH_ALEN, a.mac, ETH_ALEN) ||
+	if (len < ETH_HLEN + 4 || memcmp(f, b.mac, ETH_ALEN) ||
+	    memcmp(f + ETH_ALEN, a.mac, ETH_ALEN) ||
 	    f[12] != ETHERTYPE_TEST >> 8 || f[13] != (ETHERTYPE_TEST & 0xff))
 		return -1;
 	memcpy(&seq, f + ETH_HLEN, sizeof(seq));
@@ -78,11 +86,11 @@ static long frame_check(const uint8_t *f, unsigned int len)
 	return seq;
 }
 
-#define MAX_SEQ 65536 /* frames a stream sends at most */
+#define MAX_SEQ (1u << 18) /* frames a stream sends at most */
 
 struct stream {
 	uint32_t sent, next;  /* frames sent; the lowest sequence number not yet received */
-	uint32_t got, lost, late, bad, reordered, stalls;
+	uint32_t got, lost, late, bad, reordered, stalls, stray;
 	uint8_t seen[MAX_SEQ / 8];     /* received, or given up for lost (MODE_KILL) */
 	uint8_t gave_up[MAX_SEQ / 8];  /* MODE_KILL: given up for lost after a stall */
 	uint32_t until;       /* send this many (MODE_HOSTILE: set once the liars are stopped) */
@@ -130,6 +138,10 @@ static int receive(struct stream *st)
 			st->next++;
 		netdev_rx_done(&b, f);
 	}
+	while (netdev_rx(&a, &f, &len) == 1) { /* frames to net0 (nethostile's): not the stream's */
+		st->stray++;
+		netdev_rx_done(&a, f);
+	}
 	return any;
 }
 
@@ -170,7 +182,8 @@ static void idle(struct stream *st)
 			for (; st->next < st->sent; st->next++)
 				if (!bit(st->seen, st->next)) {
 					st->seen[st->next / 8] |= (uint8_t)(1u << (st->next % 8));
-					st->gave_up[st->next / 8] |= (uint8_t)(1u << (st->next % 8));
+					st->gave_up[st->next / 8] |=
+						(uint8_t)(1u << (st->next % 8));
 					st->lost++;
 				}
 	}
@@ -191,13 +204,17 @@ static int stream_run(struct stream *st)
 		    st->asked_at != st->sent) {
 			st->asked_at = st->sent;
 			if (stopped_on(&b) >= HOSTILE_STOPS)
-				st->until = st->sent + NFRAMES; /* the liars are stopped: NFRAMES more */
+				st->until = st->sent + NFRAMES; /* liars stopped: NFRAMES more */
+			else
+				tacet_sleep_ns(HOSTILE_PACE_NS); /* 64 frames a pace meanwhile */
 		}
 		if (!progress)
 			idle(st);
 	}
 	return st->next >= st->until;
 }
+
+static uint64_t all_irqs, all_packets; /* both services' */
 
 static int report(const char *name, struct netdev *nd, uint64_t *packets, uint64_t *drops)
 {
@@ -215,7 +232,25 @@ static int report(const char *name, struct netdev *nd, uint64_t *packets, uint64
 	       (unsigned long long)(irqs * 100 / (rx + tx ? rx + tx : 1) % 100));
 	*packets = nd == &a ? tx : rx;
 	*drops = dropped;
+	all_irqs += irqs, all_packets += rx + tx;
 	return 0;
+}
+
+/* MODE_GRANTED: until net1 has sent a frame (netthief's: its session started first). */
+static long thief_started(void)
+{
+	long ep = tacet_slot_alloc(), err = ep < 0 ? ep : tacet_lookup("net1", (unsigned long)ep,
+								 10000);
+	uint64_t sent = 0, w[3];
+
+	for (int tries = 0; !err && !sent && tries < 10000; tries++) {
+		err = net_call_stats((unsigned long)ep, &w[0], &sent, &w[1], &w[2]);
+		if (!err && !sent)
+			tacet_sleep_ns(1000000);
+	}
+	if (ep >= 0)
+		tacet_slot_free((unsigned long)ep);
+	return err ? err : sent ? 0 : -TACET_ENOENT;
 }
 
 int main(void)
@@ -230,6 +265,8 @@ int main(void)
 		st.until = UINT32_MAX;
 	err = slot < 0 ? slot : tacet_ntfn_new((unsigned long)slot);
 	ntfn = (unsigned long)slot;
+	if (!err && mode == MODE_GRANTED)
+		err = thief_started();
 	if (!err)
 		err = netdev_open(&a, "net0", NBUFS, BUF_SIZE, ntfn, BIT_A);
 	if (!err)
@@ -257,6 +294,14 @@ int main(void)
 	printf("netpair: the services' counts agree (net0 sent >= %u, net1 received >= %u, none "
 	       "dropped): %s\n", st.sent, st.got, ok ? "PASS" : "FAIL");
 	failed |= !ok;
+	if (mode == MODE_BASIC || mode == MODE_GRANTED) { /* few interrupts while frames come */
+		ok = all_irqs * IRQS_PER_PACKET_MAX_DIV < all_packets;
+		printf("netpair: %llu interrupts for %llu packets at %u in flight, under 1 in %u: "
+		       "%s\n",
+		       (unsigned long long)all_irqs, (unsigned long long)all_packets, WINDOW,
+		       IRQS_PER_PACKET_MAX_DIV, ok ? "PASS" : "FAIL");
+		failed |= !ok;
+	}
 	netdev_close(&a);
 	netdev_close(&b);
 	printf("netpair: %s\n", failed ? "FAIL" : "all checks passed");

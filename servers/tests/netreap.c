@@ -80,7 +80,8 @@ int main(void)
 			}
 	}
 	ok = !err && got >= FRAMES;
-	printf("netreap: a new session on net1 receives %u frames: %s\n", got, ok ? "PASS" : "FAIL");
+	printf("netreap: a new session on net1 receives %u frames: %s\n", got,
+	       ok ? "PASS" : "FAIL");
 	failed |= !ok;
 	printf("netreap: %s\n", failed ? "FAIL" : "all checks passed");
 	tacet_poweroff(failed);

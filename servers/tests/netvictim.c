@@ -23,7 +23,8 @@ int main(void)
 	}
 	while (netdev_rx(&nd, &f, &len) != 1)
 		netdev_wait_ready(&nd, 0, 0);
-	printf("netvictim: a frame of %u bytes came; faulting with 31 buffers at the device\n", len);
+	printf("netvictim: a frame of %u bytes came; faulting with 31 buffers at the device\n",
+	       len);
 	__asm__("" : "+r"(addr)); /* hidden from gcc, which would make a trap of its own */
 	*(volatile unsigned long *)addr = 1;
 	return 0;

@@ -1,6 +1,6 @@
 /* irqshow.h: the shell's interrupt and hart statistics commands (irqshow.c), for uart.c's
- * shell: irqs, the table irqtop redraws, irqhist LINE, harts; times in the units one line
- * above each table names. */
+ * shell: irqs, the table irqtop redraws, irqhist LINE, harts (times in the units one line
+ * above each table names), and metrics (the Prometheus text). */
 #ifndef SERVERS_UART_IRQSHOW_H
 #define SERVERS_UART_IRQSHOW_H
 
@@ -13,5 +13,7 @@ void irq_rates_start(void);
 void cmd_irqhist(const char *arg);
 /* harts: each hart's counts and its longest BKL hold (and what held it) and wait. */
 void cmd_harts(void);
+/* metrics: the same figures in the Prometheus text format (times in cycles). */
+void cmd_metrics(void);
 
 #endif

@@ -90,6 +90,9 @@ TIMEOUT = 180  # seconds per boot
 # with the plugin, which writes build/bench/BOOT.holds (one line per vCPU). The kernel's own
 # figure beside it is recorded with GLOBAL_SUFFIX, printed but not budgeted.
 HOLDS_PLUGIN = os.path.join(BUILD, "bkl_holds.so")
+# HOLDS_DETAIL=1 in the environment: the plugin also writes the translation blocks of each
+# hart's longest hold into BOOT.holds (detail=on): where a hold went, by hand.
+HOLDS_DETAIL = ",detail=on" if os.environ.get("HOLDS_DETAIL") else ""
 HOLDS_RE = re.compile(r"^vcpu=(\d+) longest=(\d+) stretches=(\d+) from=(0x[0-9a-f]+|0) "
                       r"to=(0x[0-9a-f]+|0) retired=(\d+) open=([01]) anomalies=(\d+)\s*$", re.M)
 # The plugin numbers the harts as QEMU's vCPUs (hart ids); the kernel's hart 0 is the one it
@@ -267,7 +270,7 @@ def qemu_command(append, extra, mem, smp=SMP, icount=True, kernel=None, holds_ou
     return ["qemu-system-riscv64", "-machine", "virt,aclint=on", "-cpu", "rv64",
             "-global", "virtio-mmio.force-legacy=false", "-smp", str(smp), "-m", mem,
             *(icount_args() if icount else []),
-            *(["-plugin", f"{HOLDS_PLUGIN},out={holds_out}"] if holds_out else []),
+            *(["-plugin", f"{HOLDS_PLUGIN},out={holds_out}{HOLDS_DETAIL}"] if holds_out else []),
             "-display", "none", "-monitor", "none", "-serial", "stdio",
             "-bios", OPENSBI, "-kernel", kernel_image(ROOT, kernel or kernel_for(append)),
             "-dtb", dtb, "-initrd", archive_path(append), "-append", append,

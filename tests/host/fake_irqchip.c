@@ -510,10 +510,11 @@ void endpoint_unwatch(struct notification *n)
 	not_here("endpoint_unwatch");
 }
 
-void thread_wake_all(struct tqueue *q, long err)
+bool thread_wake_some(struct tqueue *q, long err, unsigned int max)
 {
-	(void)q, (void)err;
-	not_here("thread_wake_all");
+	(void)q, (void)err, (void)max;
+	not_here("thread_wake_some");
+	return true;
 }
 
 bool process_watch_unlink_step(struct list_node *ntfn_watches)

@@ -4,7 +4,7 @@
  * console; and the scheduler's side of a wake-up (sched_ready, sched_block,
  * sched_switch_direct). The notifications are the kernel's own (kernel/object/notification.c,
  * linked with these tests); what they reach in other subsystems only when a notification is
- * made or ends, or arms a timer (kobj_new, kobj_free, endpoint_unwatch, thread_wake_all,
+ * made or ends, or arms a timer (kobj_new, kobj_free, endpoint_unwatch, thread_wake_some,
  * process_watch_unlink_step, reaper_free, timer_reprogram) fails the test: these tests make
  * their objects themselves and end none.
  * Built as tests/host/fake_irqchip.c, linked with -Wl,--wrap=notification_signal_stamped (the

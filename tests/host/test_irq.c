@@ -129,14 +129,32 @@ static int setup(void **state)
 	return 0;
 }
 
+/* The lines naming p, as a binder or as the owner of the detection history: what p's
+ * irq_refs must count. */
+static unsigned int lines_naming(const struct process *p)
+{
+	unsigned int k = 0;
+
+	for (unsigned int irq = 1; irq <= FAKE_NR_IRQS; irq++) {
+		const struct irq_desc *d = irq_desc_get(irq);
+
+		for (unsigned int i = 0; d && i < d->nbinders; i++)
+			k += d->binders[i].owner == p;
+		k += d && d->history_of == p;
+	}
+	return k;
+}
+
 /* What must hold after every test: the BKL free, every claim completed on a hart the line was
  * routed to, no handler level left open, what the controller sees matches each line's state
- * (only an IDLE line is unmasked), and a line owes exactly one ack per waiting binder (none
- * left over from a binder that is gone). */
+ * (only an IDLE line is unmasked), a line owes exactly one ack per waiting binder (none
+ * left over from a binder that is gone), and each process counts the lines naming it. */
 static int check_machine(void **state)
 {
 	(void)state;
 	assert_int_equal(bkl_is_locked(), 0);
+	assert_int_equal(w.proc.irq_refs, lines_naming(&w.proc));
+	assert_int_equal(w.other.irq_refs, lines_naming(&w.other));
 	for (unsigned int irq = 1; irq <= FAKE_NR_IRQS; irq++) {
 		const struct fake_line *l = fake_irqchip_line(irq);
 		const struct irq_desc *d = irq_desc_get(irq);
@@ -956,6 +974,10 @@ static void test_release_owner(void **state)
 	assert_false(fake_irqchip_line(LINE3)->masked);
 	assert_int_equal(fake_kobj_put_calls(), puts + 3);
 	assert_int_equal(w.ntfn.obj.refs, 1 + 2);
+	/* What names each process is counted: nothing names w.proc any more; w.other is LINE3's
+	 * binder and, passed on from w.proc, the owner of its history. */
+	assert_int_equal(w.proc.irq_refs, 0);
+	assert_int_equal(w.other.irq_refs, 2);
 
 	/* Again: nothing left to do. */
 	fake_log_clear();
@@ -972,6 +994,7 @@ static void test_release_owner(void **state)
 	assert_true(fake_irqchip_line(LINE3)->masked);
 	assert_int_equal(fake_kobj_put_calls(), puts + 4);
 	assert_int_equal(w.ntfn2.obj.refs, 1 + 2);
+	assert_int_equal(w.other.irq_refs, 0);
 }
 
 /* --- shared lines --- */
@@ -2407,6 +2430,9 @@ static void test_latency_statistics(void **state)
 	assert_int_equal(ih.server[10], 1);
 	assert_int_equal(ih.server[8], 1);
 	assert_int_equal(ih.server_max, 1000);
+	assert_int_equal(ih.top_sum, ii.top_half_total); /* the sums, exact */
+	assert_int_equal(ih.wake_sum, 250 + 50);
+	assert_int_equal(ih.server_sum, 1000 + 200);
 	assert_int_equal(irq_hist_info(FAKE_NR_IRQS + 1, &ih, NULL), -TACET_ENOENT);
 	assert_int_equal(irq_hist_info(0, &ih, NULL), -TACET_ENOENT);
 	viewers_of_timing(&ii, &ih);

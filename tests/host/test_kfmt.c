@@ -17,7 +17,10 @@
  */
 typedef int (*snprintf_like_fn)(char *buf, size_t size, const char *fmt, ...);
 
+static int captured_snprintf(char *buf, size_t size, const char *fmt, ...);
+
 static const snprintf_like_fn kernel_fn = ksnprintf;
+static const snprintf_like_fn captured_fn = captured_snprintf;
 static const snprintf_like_fn libc_fn = snprintf;
 
 #define OUT_MAX 256
@@ -212,6 +215,92 @@ static void compare_row_at_size(const struct fmt_row *r, size_t size)
 		fail_msg("format \"%s\" size %zu: kfmt returned %d \"%.*s\", libc %d \"%.*s\"",
 			 r->fmt, size, kret, stored_len(kret, size), kbuf, hret,
 			 stored_len(hret, size), hbuf);
+}
+
+struct bounded {
+	char *buf;
+	size_t size, len;
+};
+
+static void bounded_putc(void *ctx, char c)
+{
+	struct bounded *k = ctx;
+
+	if (k->len + 1 < k->size)
+		k->buf[k->len] = c;
+	k->len++;
+}
+
+/* snprintf through a capture and its replay (what the kernel's log does across the BKL). */
+static int captured_snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	struct kfmt_capture c;
+	struct bounded k = { buf, size, 0 };
+	va_list ap;
+	int n;
+
+	memset(&c, FILL_BYTE, sizeof(c)); /* nothing of the replay may come from unset bytes */
+	va_start(ap, fmt);
+	assert_int_equal(kfmt_vcapture(&c, fmt, ap), 0);
+	va_end(ap);
+	n = kfmt_replay(bounded_putc, &k, &c);
+	if (size > 0)
+		buf[k.len < size ? k.len : size - 1] = '\0';
+	return n;
+}
+
+/* Every row captured, then replayed: the same bytes as libc's snprintf. */
+static void test_table_captured_against_libc(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(host_rows) / sizeof(host_rows[0]); i++) {
+		const struct fmt_row *r = &host_rows[i];
+		char kbuf[OUT_MAX], hbuf[OUT_MAX];
+		int kret, hret;
+
+		memset(kbuf, FILL_BYTE, sizeof(kbuf));
+		memset(hbuf, FILL_BYTE, sizeof(hbuf));
+		kret = call_row(captured_fn, kbuf, sizeof(kbuf), r);
+		hret = call_row(libc_fn, hbuf, sizeof(hbuf), r);
+		if (kret != hret || memcmp(kbuf, hbuf, sizeof(kbuf)) != 0)
+			fail_msg("format \"%s\" captured: replay returned %d \"%s\", libc %d \"%s\"",
+				 r->fmt, kret, kbuf, hret, hbuf);
+	}
+}
+
+static int capture(struct kfmt_capture *c, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = kfmt_vcapture(c, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* A capture keeps copies of its strings (the process named may be freed before the line is
+ * written out), and refuses what does not fit rather than cut it. */
+static void test_capture_copies_and_refuses(void **state)
+{
+	struct kfmt_capture c;
+	char name[16] = "blk", out[OUT_MAX], big[KFMT_CAPTURE_CHARS + 1];
+	struct bounded k = { out, sizeof(out), 0 };
+
+	(void)state;
+	assert_int_equal(capture(&c, "process %s ended (status %ld)%s", name, -3L, (char *)NULL), 0);
+	strcpy(name, "gone");
+	kfmt_replay(bounded_putc, &k, &c);
+	out[k.len] = '\0';
+	assert_string_equal(out, "process blk ended (status -3)(null)");
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	assert_int_equal(capture(&c, "%s", big), -1); /* with its NUL: one byte too many */
+	big[sizeof(big) - 2] = '\0';
+	assert_int_equal(capture(&c, "%s", big), 0);
+	assert_int_equal(capture(&c, "%d %d %d %d %d %d %d %d", 1, 2, 3, 4, 5, 6, 7, 8), 0);
+	assert_int_equal(capture(&c, "%d %d %d %d %d %d %d %*d", 1, 2, 3, 4, 5, 6, 7, 3, 8), -1);
 }
 
 static void test_table_against_libc(void **state)
@@ -431,6 +520,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_against_libc),
 		cmocka_unit_test(test_table_truncated),
+		cmocka_unit_test(test_table_captured_against_libc),
+		cmocka_unit_test(test_capture_copies_and_refuses),
 		cmocka_unit_test(test_snprintf_sizes),
 		cmocka_unit_test(test_pointer),
 		cmocka_unit_test(test_null_string),

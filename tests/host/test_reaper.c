@@ -188,7 +188,7 @@ static void test_end_then_free(void **state)
 	assert_int_equal(max_depth, 1);
 }
 
-/* Preemption points: between two objects the run calls between(), where the kernel drops the
+/* Preemption points: after each object the run calls between(), where the kernel drops the
  * BKL for a moment; meanwhile other harts may queue more work or run the queue themselves.
  * Interrupted at every point, with both happening, the end state is the uninterrupted one:
  * every object destroyed exactly once, first in first out, never two kobj_reap deep. */
@@ -240,30 +240,38 @@ static void test_preempted_at_every_point(void **state)
 			last1 = id;
 		}
 	}
-	/* a point after every object that had another queued behind it (the nested runs' objects
-	 * passed none) */
+	/* a point after every object of the outer run (the nested runs' objects passed none) */
 	assert_true(points >= 1000);
 	free(seen);
 }
 
-/* Without a preemption point asked for, the run is the same loop. And points come only while
- * work is queued: a single object gets none. */
-static void test_single_object_no_point(void **state)
+static size_t stops_at;
+static bool stop_once(void);
+
+/* The last object gets its point too: what the caller does next (a system call's own work)
+ * starts a stretch of the lock of its own, not the reaped object's. A point that asks to stop
+ * with nothing left queued does not stop the run: the queue is empty. */
+static void test_single_object_one_point(void **state)
 {
 	(void)state;
 	objs[0].k.refs = 1;
 	points = 0;
 	put(&objs[0]);
-	reaper_run(between);
-	assert_int_equal(points, 0);
+	assert_true(reaper_run(between));
+	assert_int_equal(points, 1);
 	assert_int_equal(nevents, 1);
+	objs[1].k.refs = 1;
+	points = 0;
+	stops_at = 1;
+	put(&objs[1]);
+	assert_true(reaper_run(stop_once));
+	assert_int_equal(points, 1);
+	assert_false(reaper_pending());
 }
 
 /* An end done a step at a time (a process's, a thread a step) keeps its place: 0 ends in four
  * steps before 1, queued after it, and before 2, queued by 0's first step; a run stopped by its
  * point (a more urgent thread) leaves the rest first in line for the next run. */
-static size_t stops_at;
-
 static bool stop_once(void)
 {
 	return ++points == stops_at;
@@ -304,7 +312,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_end_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_end_then_free, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_preempted_at_every_point, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_single_object_no_point, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_single_object_one_point, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_end_in_steps_keeps_its_place, setup, teardown),
 	};
 

@@ -305,8 +305,10 @@ for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.p
 CASES += [
     case("shell",
          [r"uart: console ready", r"tacet> echo hello tacet\n+hello tacet\n",
-          r"commands: help, echo TEXT, ps, harts, irqs, irqtop, irqhist LINE, mem, date, "
-          r"random, ping ADDR \[COUNT\], crash, trace on\|off\|dump, poweroff",
+          r"commands: help, echo TEXT, ps, harts, irqs, irqtop, irqhist LINE, metrics, mem, date, "
+          r"random, net \[NAME\], ping ADDR \[COUNT\], crash, trace on\|off\|dump, poweroff",
+          r"tacet> net\nnet0: 52:54:00:12:34:56, link up, mtu 1500\n  \d+ received, \d+ sent, 0 "
+          r"dropped, \d+ interrupts \(\d+\.\d{3} a packet\)\n",
           r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
           r"\d+ uart\s+0\s+100 (running|ready)", r"\d+ init\s+0\s+200 recv",
           r"\d+ init\s+0\s+90 recv",
@@ -323,7 +325,7 @@ CASES += [
           r"init: power off requested by uart"],
          qemu_args=DEFAULT_DEVICES, needs=DEFAULT_NEEDS,
          console_input=default_boot_input("random\rhelp\recho hello tacet\rps\rmem\rharts\r"
-                                          "irqs\rrandom\rpoweroff\r")),
+                                          "irqs\rrandom\rnet\rpoweroff\r")),
 ]
 
 # QEMU's monitor (monitor_input): at the shell's first prompt the monitor resets the machine

@@ -19,8 +19,9 @@ CASES = [
           r"as sent, 0 lost, 0 late, 0 wrong \(\d+ before an earlier one\): PASS",
           r"netpair: net0: \d+ received, 1000 sent, \d+ dropped, \d+ interrupts",
           r"netpair: net1: 1000 received, 0 sent, 0 dropped, \d+ interrupts",
-          r"netpair: the services' counts agree .*: PASS", r"netpair: all checks passed",
-          r"init: power off requested by netpair"],
+          r"netpair: the services' counts agree .*: PASS",
+          r"netpair: \d+ interrupts for \d+ packets at 48 in flight, under 1 in 4: PASS",
+          r"netpair: all checks passed", r"init: power off requested by netpair"],
          bootargs=f"init.run={NETS},^netpair@1", smp=2, qemu_args=HUB, timeout=60),
 ]
 
@@ -91,4 +92,21 @@ CASES += [
           r"netreap: a new session on net1 receives \d+ frames: PASS",
           r"netreap: all checks passed", r"init: power off requested by netreap"],
          bootargs=f"init.run={NETS},netvictim,^netreap@1", smp=2, qemu_args=HUB, timeout=60),
+]
+
+CASES += [
+    # netthief starts on net1 first (the earliest started: the receiver) and would take every
+    # frame; netpair_granted's entry grants it [net1=receive]: when its session starts, net1
+    # resets the device to take the thief's buffers back (they come back to it empty) and the
+    # whole stream reaches the granted client, none lost.
+    case("net-receiver-grant",
+         [NET_READY.format(0), NET_READY.format(1),
+          r"netthief: net1's receiver, waiting for frames",
+          r"net: net1: resetting the device: a session granted the receiving started",
+          r"netpair: 1000 frames of 60 to 1514 bytes sent, 1000 received once each, every byte "
+          r"as sent, 0 lost, 0 late, 0 wrong \(\d+ before an earlier one\): PASS",
+          r"netpair: net1: 1000 received, 1 sent, 0 dropped",
+          r"netpair: all checks passed", r"init: power off requested by netpair_granted"],
+         bootargs=f"init.run={NETS},netthief,^netpair_granted@1[net1=receive]", smp=2,
+         qemu_args=HUB, timeout=60),
 ]

@@ -26,6 +26,11 @@ extern pte_t boot_pt[PT_ENTRIES];
 extern const char _kernel_start[], _text_end[], _rodata_end[], _kernel_end[];
 uint64_t kernel_satp; /* read by secondary_entry in entry.S */
 static pte_t *kernel_pt;
+/* The top-level entries of kernel_pt in use (all in its upper half), each noted once as
+ * map_range makes it: what a new address space copies of the kernel's (arch_aspace_new). */
+static uint16_t kernel_tops[PT_ENTRIES / 2];
+static unsigned int nkernel_tops;
+static uint64_t kernel_top_noted[PT_ENTRIES / 64];
 static struct phys_range devices[MAX_DEVICES];
 static int ndevices;
 
@@ -122,6 +127,18 @@ static pte_t *walk_create(pte_t *root, uintptr_t va, int shift)
 	return e;
 }
 
+static void note_kernel_top(uintptr_t va)
+{
+	unsigned int i = (unsigned int)(va >> GIGA_SHIFT) & (PT_ENTRIES - 1);
+
+	if (kernel_top_noted[i / 64] & (1UL << (i % 64)))
+		return;
+	if (i < PT_ENTRIES / 2)
+		panic("vm: kernel mapping %#lx in the user half", (unsigned long)va);
+	kernel_top_noted[i / 64] |= 1UL << (i % 64);
+	kernel_tops[nkernel_tops++] = (uint16_t)i;
+}
+
 /* Map [va, va+len) to pa with perm, using the largest pages alignment allows. */
 static void map_range(pte_t *root, uintptr_t va, uint64_t pa, uint64_t len, uint64_t perm)
 {
@@ -136,6 +153,8 @@ static void map_range(pte_t *root, uintptr_t va, uint64_t pa, uint64_t len, uint
 		}
 		pte_t *e = walk_create(root, va, shift);
 
+		if (root == kernel_pt)
+			note_kernel_top(va);
 		if (*e & PTE_V)
 			panic("vm: %#lx is mapped twice", (unsigned long)va);
 		*e = leaf_pte(pa, perm);
@@ -239,16 +258,16 @@ int arch_hart_stacks_init(struct hart *h)
 
 uint64_t arch_aspace_new(void)
 {
-	uint64_t root = page_alloc_run(1); /* not zeroed: each half is written below */
+	uint64_t root = page_alloc_zeroed(); /* the user half, and the kernel's unused entries */
 	pte_t *pt;
 
 	if (!root)
 		return 0;
 	pt = (pte_t *)arch_phys_to_virt(root);
-	memset(pt, 0, KERNEL_HALF_FIRST * sizeof(pte_t));
-	/* The kernel's top-level entries are all made at boot, so a copy stays complete. */
-	memcpy(pt + KERNEL_HALF_FIRST, kernel_pt + KERNEL_HALF_FIRST,
-	       (PT_ENTRIES - KERNEL_HALF_FIRST) * sizeof(pte_t));
+	/* The kernel's top-level entries are all made at boot, so a copy stays complete; only
+	 * those in use are copied (a few: the direct map's gigabytes, the image's, the stacks') */
+	for (unsigned int k = 0; k < nkernel_tops; k++)
+		pt[kernel_tops[k]] = kernel_pt[kernel_tops[k]];
 	return root;
 }
 

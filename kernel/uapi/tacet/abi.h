@@ -229,7 +229,8 @@ struct tacet_irq_info {
  * in cycles, all harts together, since boot: the top half (trap entry -> top half done: one
  * value per interrupt, so `top` adds up to count), the wake-up latency (top half done -> the
  * woken server running) and the server time (running -> its irq_ack), with their exact
- * maxima. One snapshot: count, the maxima and the buckets agree. */
+ * maxima and sums (a Prometheus histogram's _sum). One snapshot: count, the maxima, the sums
+ * and the buckets agree. */
 #define TACET_IRQ_HIST_BUCKETS 32 /* TACET_LOG2HIST_BUCKETS */
 struct tacet_irq_hist {
 	unsigned int irq;
@@ -238,6 +239,7 @@ struct tacet_irq_hist {
 	unsigned int pad;
 	unsigned long count;
 	unsigned long top_max, wake_max, server_max;
+	unsigned long top_sum, wake_sum, server_sum;
 	unsigned long top[TACET_IRQ_HIST_BUCKETS];
 	unsigned long wake[TACET_IRQ_HIST_BUCKETS];
 	unsigned long server[TACET_IRQ_HIST_BUCKETS];

@@ -27,6 +27,7 @@
 
 #include <stdint.h>
 #include <tacet/bootinfo.h>
+#include <tacet/clock.h>
 #include <tacet/syscall.h>
 #include <tacet/service.h>
 #include <tacet/slot.h>
@@ -247,13 +248,7 @@ uint64_t tacet_time_ns(void); /* since boot */
 uint64_t tacet_ns_to_ticks(uint64_t ns);
 uint64_t tacet_ticks_to_ns(uint64_t ticks);
 long tacet_sleep_ns(uint64_t ns);
-/* The cycle counter (the kernel's statistics, tacet_cycles) counts at no rate the device tree
- * gives: QEMU without -icount runs it at the host's rate. This turns cycles into ns at the rate
- * it ran since boot against the timebase, from ci (tacet_info(TACET_INFO_CLOCK, 0, ...): read
- * it once for many values); 0 if no time has passed. Under -icount shift=0 that rate is one
- * cycle a ns, and a cycle an instruction (ci->flags has TACET_CLOCK_INSTRUCTIONS when the boot
- * arguments say so). */
-uint64_t tacet_cycles_to_ns(const struct tacet_clock_info *ci, uint64_t cycles);
+/* tacet_cycles_to_ns: <tacet/clock.h>, included above. */
 
 /* --- threads ---------------------------------------------------------------------------------
  * Start fn(arg) in a new thread of the calling process, at sched (TACET_SCHED(priority, hart):

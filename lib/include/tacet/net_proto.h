@@ -8,7 +8,8 @@
  *
  *   rx_free   client -> net: empty receive buffers in the rx area (offset, len = its size)
  *   rx_used   net -> client: received frames (offset, len = the frame's length, Ethernet
- *             header first, no FCS)
+ *             header first, no FCS); len 0: the buffer given back without a frame (the
+ *             session is not the receiver, or the frame that filled it was malformed)
  *   tx_ready  client -> net: frames to send, in the tx area (offset, len = the frame's length)
  *   tx_done   net -> client: sent buffers given back (the descriptor as it was put)
  *
@@ -17,20 +18,23 @@
  * attaching. A buffer's descriptor names its frame (its offset: where the Ethernet header
  * starts); the NET_HEADROOM bytes before the offset belong to the buffer too: the device's
  * virtio-net header goes there, so no frame is ever copied (the client zeroes a transmit
- * buffer's: no offload; net maps neither area, it only hands the device their addresses). So a descriptor's offset is at
- * least NET_HEADROOM, an rx_free buffer's len at least NET_FRAME_MAX, a tx_ready frame's len
- * between NET_FRAME_MIN and NET_FRAME_MAX. The client must not touch a buffer (headroom
- * included) from the moment it puts it in rx_free or tx_ready until it comes back in rx_used or
- * tx_done.
+ * buffer's: no offload; net maps neither area, it only hands the device their addresses). So a
+ * descriptor's offset is at least NET_HEADROOM, an rx_free buffer's len at least NET_FRAME_MAX,
+ * a tx_ready frame's len between NET_FRAME_MIN and NET_FRAME_MAX. The client must not touch a
+ * buffer (headroom included) from the moment it puts it in rx_free or tx_ready until it comes
+ * back in rx_used or tx_done.
  *
  * Wake-ups: the client gives a notification and the bits net signals on it; net answers with a
  * capability to its own notification, badged for the session. Each side signals only when
  * ring_publish / ring_release say the other sleeps (<tacet/ring.h>, "Wake-ups").
  *
- * Receiving: one session at a time stocks the device's receive queue (the receiver: the
- * earliest started session still open whose rx_free has buffers); every frame from the wire
- * goes to it. Other sessions send. A frame that comes while rx_used is full (the client does
- * not consume) goes back to the device's queue, dropped and counted.
+ * Receiving: one session at a time stocks the device's receive queue, the receiver: of the live
+ * sessions, one whose client's init.run= entry grants it `[NAME=receive]` (`ip[net0=receive]`;
+ * the earliest started of them), else the earliest started; every frame from the wire goes to
+ * it. Other sessions send. A granted session that starts while another receives takes the
+ * device's receive queue over at once (a device reset; the other's buffers come back to it
+ * empty). A frame that comes while rx_used is full (the client does not consume) goes back to
+ * the device's queue, dropped and counted.
  *
  * Bad input: a session whose rings lie (an index the ring refuses, a descriptor outside its
  * area, an offset without headroom, a length out of bounds) is stopped: net takes nothing more
