@@ -170,6 +170,15 @@ CASES = [
     echo_case("ip-tcp-echo", "tcp", lambda port: tcp_echo(port, TCP_BYTES), 300,
               expect=[r"echo: connection \d+ accepted",
                       rf"echo: connection \d+ closed after {TCP_BYTES} bytes echoed"]),
+    # The network driver dies mid-stream: net_dying's first instance faults once it has handed
+    # ip 300 frames (DMA offered into ip's buffers); init resets the card and restarts it, ip's
+    # netdev reaches the new instance, TCP retransmits what was lost: the 10 MiB come back whole.
+    echo_case("ip-tcp-echo-net-dies", "tcp", lambda port: tcp_echo(port, TCP_BYTES), 300,
+              bootargs="init.run=^%uart=console:ns16550a,net_dying=net0:virtio-net*1,ip,echo",
+              expect=[r"net_dying: instance 0: 300 frames received; faulting",
+                      r"init: net_dying's devices: 1 reset, \d+ pages back from their DMA "
+                      r"quarantine",
+                      rf"echo: connection \d+ closed after {TCP_BYTES} bytes echoed"]),
     # Hostile clients beside a good one: sockhostile's sessions lie in their rings (a tail
     # ahead, a descriptor outside the area: stopped; a message for no socket: dropped), while
     # 1,000 datagrams go through the echo service unaffected.
