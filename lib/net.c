@@ -11,6 +11,7 @@
 #include <tacet/net.h>
 
 #define LOOKUP_TRIES 10000 /* ms for "ip" to be published */
+#define OPEN_TRIES   1000  /* lookups that may still reach an ended instance's name, 10 ms apart */
 #define HDR          sizeof(struct ip_msg)
 
 static size_t frame_bytes(uint32_t capacity, uint32_t buf_size)
@@ -81,6 +82,23 @@ static long session(struct tacet_net *n)
 	return err;
 }
 
+/* "ip" looked up and the session opened on it; a name that still reaches an ended instance
+ * (init has not withdrawn it yet, or restarts ip) is looked up again. */
+static long connect(struct tacet_net *n)
+{
+	long err = -TACET_EDEAD;
+
+	for (int tries = 0; err == -TACET_EDEAD && tries < OPEN_TRIES; tries++) {
+		if (tries)
+			tacet_sleep_ns(10000000);
+		tacet_cap_delete(n->ep);
+		err = tacet_lookup("ip", n->ep, LOOKUP_TRIES);
+		if (!err)
+			err = session(n);
+	}
+	return err;
+}
+
 long tacet_net_open(struct tacet_net *n, unsigned int capacity, unsigned int buf_size,
 		    unsigned long ntfn, unsigned long bits)
 {
@@ -99,13 +117,13 @@ long tacet_net_open(struct tacet_net *n, unsigned int capacity, unsigned int buf
 	if (ep < 0 || peer < 0)
 		err = -TACET_ENOMEM;
 	if (!err)
-		err = tacet_lookup("ip", n->ep, LOOKUP_TRIES);
-	if (!err)
 		err = tacet_dma_alloc(frame_bytes(capacity, buf_size), &n->mem);
 	if (!err)
 		err = rings_reset(n);
 	if (!err)
-		err = session(n);
+		err = connect(n);
+	if (!err)
+		err = tacet_endpoint_watch(n->ep, n->ntfn, n->bits);
 	if (err)
 		tacet_net_close(n);
 	return err;
@@ -113,8 +131,10 @@ long tacet_net_open(struct tacet_net *n, unsigned int capacity, unsigned int buf
 
 void tacet_net_close(struct tacet_net *n)
 {
-	if (n->ep)
+	if (n->ep) {
+		tacet_endpoint_watch(n->ep, n->ntfn, 0);
 		tacet_slot_free(n->ep);
+	}
 	if (n->peer)
 		tacet_slot_free(n->peer);
 	tacet_dma_free(&n->mem); /* ip keeps its mapping until the session ends */
@@ -215,17 +235,25 @@ static long wait(struct tacet_net *n, uint64_t deadline, int want_tx)
 	return got < 0 ? got : 0;
 }
 
-/* Until a message of sock (0: any socket) of one of `kinds` is held: its index, or an error. */
+/* Until a message of sock (0: any socket) of one of `kinds` is held: its index, or an error.
+ * A wake-up that brings nothing new may be ip's end (its endpoint's watch): one call tells
+ * (-TACET_EDEAD: the session is gone with it; open another). */
 static long await(struct tacet_net *n, long sock, unsigned int kinds, uint64_t timeout_ns)
 {
 	uint64_t deadline = deadline_of(timeout_ns);
+	uint32_t had = n->nheld, free = n->tx_nfree;
+	uint64_t w[3];
 	long i, err;
 
-	for (;;) {
+	for (int woken = 0;; woken = 1) {
 		if ((err = pull(n)) || (err = reclaim(n)))
 			return err;
 		if ((i = sock ? find(n, sock, kinds) : n->nheld ? 0 : -1) >= 0)
 			return i;
+		if (woken && n->nheld == had && n->tx_nfree == free &&
+		    ip_call_info(n->ep, &w[0], &w[1], &w[2]) == -TACET_EDEAD)
+			return -TACET_EDEAD;
+		had = n->nheld, free = n->tx_nfree;
 		if ((err = wait(n, deadline, 0)))
 			return err;
 	}

@@ -64,6 +64,11 @@ struct session {
 	unsigned long refused, rx_dropped;
 };
 
+/* Defined only by the test build ip_dying (servers/tests/ipdying.c): called with the count of
+ * messages handed to clients so far; it faults, so that ip dies with sessions open. */
+void ip_handed(unsigned long messages) __attribute__((weak));
+static unsigned long handed;
+
 static struct tacet_sessions table;
 static struct session sessions[IP_CLIENTS_MAX];
 static struct session *clients[TACET_SESSIONS_MAX]; /* by badge - 1 */
@@ -276,6 +281,8 @@ static void rx_put(struct session *s, struct ring_desc *d, const struct ip_msg *
 	memcpy(s->rx_area + d->offset, m, sizeof(*m));
 	d->len = sizeof(*m) + m->len;
 	ring_put(&s->rx_used, d); /* never full: a slot a buffer, each taken from rx_free */
+	if (ip_handed)
+		ip_handed(++handed);
 }
 
 /* One event message (no payload) for socket k, if a buffer is free. 1 if handed over. */

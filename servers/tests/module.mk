@@ -292,3 +292,9 @@ SERVER_SRCS_sockheir := servers/tests/sockheir.c
 # sockhostile: a sockets client that lies in its rings (beside the echo service's good client).
 SERVERS += sockhostile
 SERVER_SRCS_sockhostile := servers/tests/sockhostile.c
+# ip_dying: the IP stack whose first instance faults with its socket clients' sessions open.
+SERVERS += ip_dying
+SERVER_SRCS_ip_dying := $(SERVER_SRCS_ip) servers/tests/ipdying.c
+SERVER_LIBS_ip_dying := $(LWIP)
+$(call user_objs,$(SERVER_SRCS_ip_dying)): USER_CFLAGS += $(LWIP_INCLUDES)
+$(call user_objs,$(SERVER_SRCS_ip_dying)): | $(LWIP_STAMP)

@@ -98,6 +98,33 @@ def udp_echo(port, count):
     return []
 
 
+def udp_echo_through(port, count, lost_max):
+    """count datagrams to 127.0.0.1:port one at a time, each sent again after 1 s without its
+    echo (at most lost_max times in all: the service is away while it restarts); each that
+    comes back must be the one sent, byte for byte. Problems found, as a list."""
+    rng = random.Random(port)
+    lost = 0
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.settimeout(1)
+        s.connect(("127.0.0.1", port))
+        for seq in range(count):
+            body = seq.to_bytes(4, "big") + rng.randbytes(rng.randint(0, 1000))
+            while True:
+                s.send(body)
+                try:
+                    data = s.recv(2048)
+                    while data[:4] != body[:4]:  # a late echo of one sent again
+                        data = s.recv(2048)
+                    break
+                except socket.timeout:
+                    lost += 1
+                    if lost > lost_max:
+                        return [f"udp echo: datagram {seq}: no echo after {lost_max} retries"]
+            if data != body:
+                return [f"udp echo: datagram {seq} came back wrong ({len(data)} bytes)"]
+    return []
+
+
 def tcp_echo(port, total):
     """total bytes to 127.0.0.1:port while reading the echo back in another thread; the
     bytes back must have the digest of the bytes sent. Problems found, as a list."""
@@ -179,6 +206,21 @@ CASES = [
                       r"init: net_dying's devices: 1 reset, \d+ pages back from their DMA "
                       r"quarantine",
                       rf"echo: connection \d+ closed after {TCP_BYTES} bytes echoed"]),
+    # The IP stack dies with a client's session open: ip_dying's first instance faults once it
+    # has handed the echo service 200 messages; echo's wait learns it (ip's endpoint watched:
+    # -TACET_EDEAD), echo ends and init restarts both; ip leases again, echo opens a session on
+    # the new instance, and the host's datagrams are echoed again (1,000 in all, each sent
+    # again until it is: the service is away for a moment).
+    echo_case("ip-dies", "udp", lambda port: udp_echo_through(port, 1000, 60), 120,
+              bootargs="init.run=^%uart=console:ns16550a,net=net0:virtio-net,ip_dying=ip*1,"
+                       "echo*1",
+              expect=[r"ip_dying: instance 0: 200 messages handed; faulting",
+                      r"init: restarting ip_dying \(restart 1\)",
+                      r"echo: wait: ",
+                      r"init: restarting echo \(restart 1\)",
+                      r"(?s)ip: 10\.0\.2\.15/24 gw 10\.0\.2\.2 via net0.*"
+                      r"ip: 10\.0\.2\.15/24 gw 10\.0\.2\.2 via net0",
+                      r"(?s)(echo: echoing on UDP and TCP port 7.*){2}"]),
     # Hostile clients beside a good one: sockhostile's sessions lie in their rings (a tail
     # ahead, a descriptor outside the area: stopped; a message for no socket: dropped), while
     # 1,000 datagrams go through the echo service unaffected.

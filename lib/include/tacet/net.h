@@ -14,7 +14,10 @@
  * Waits (accept, connect, recv, send) end after timeout_ns (0: none) with -TACET_EBUSY; they
  * wait on the caller's notification (the bits given at open), using its timer: another use of
  * those bits or of the notification's timer by the caller is not allowed meanwhile. A session
- * ends when this process ends: ip closes its sockets. Errors are negative TACET_E* codes; a
+ * ends when this process ends: ip closes its sockets. ip's end (its endpoint is watched on the
+ * same notification and bits) ends the session too: a wait says -TACET_EDEAD, and every socket
+ * is gone with ip's state (a restarted ip knows none of them): tacet_net_close, then open
+ * again (tacet_net_open waits for the next instance). Errors are negative TACET_E* codes; a
  * ring ip wrote garbage into gives -TACET_EFAULT.
  *
  * Not thread-safe: one thread uses a struct tacet_net at a time.
