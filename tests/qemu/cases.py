@@ -319,9 +319,11 @@ CASES += [
           r"pages: \d+ total, \d+ free",
           # hart 0 took the console's interrupts: its external count (summed over the lines'
           # per-hart counts) is not 0; it has held the BKL (a longest hold, and what held it)
+          # and its waits for the lock: a count, two percentiles and how many slept
           r"HART HWID   TIMER IRQS       IPIS  EXT IRQS   SYSCALLS  BKL HOLD MAX \(BY\)\s+"
-          r"BKL WAIT MAX\n\s+0\s+\d+\s+\d+\s+\d+\s+[1-9]\d*\s+\d+\s+[1-9]\d*\s+"
-          r"(idle|call \d+|irq \d+|exc \d+)\s+\d+\n",
+          r"BKL WAIT MAX\s+WAITS\s+WAIT P50\s+WAIT P99\s+SLEPT\n"
+          r"\s+0\s+\d+\s+\d+\s+\d+\s+[1-9]\d*\s+\d+\s+[1-9]\d*\s+"
+          r"(idle|call \d+|irq \d+|exc \d+)\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\n",
           r"init: power off requested by uart"],
          qemu_args=DEFAULT_DEVICES, needs=DEFAULT_NEEDS,
          console_input=default_boot_input("random\rhelp\recho hello tacet\rps\rmem\rharts\r"
