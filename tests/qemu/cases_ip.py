@@ -244,5 +244,5 @@ CASES = [
           r"sockheir: port 2007 taken by sockdie, then free after its end: PASS",
           r"init: power off requested by sockheir"],
          bootargs="init.run=net=net0:virtio-net,ip,sockdie,^sockheir", smp=2,
-         qemu_args=net_args([]), timeout=30),
+         qemu_args=net_args([]), timeout=60),
 ]
