@@ -1,8 +1,8 @@
 /* sys_tacet.c: what lwIP (NO_SYS) asks of Tacet: sys_now, its millisecond clock, and
  * lwip_port_rand, the seed of DHCP transaction ids and TCP's ports and sequence numbers.
  *
- * Both read the timebase (lib/time.c); no state, no locking. Called from lwIP, inside the one
- * thread that runs the stack (servers/ip's event loop). */
+ * Both read the timebase (lib/time.c); the generator keeps one word of its own. Called from
+ * lwIP, inside the one thread that runs the stack (servers/ip's event loop): no locking. */
 #include <stdint.h>
 
 #include <tacet.h>
