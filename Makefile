@@ -159,6 +159,9 @@ qemu-plugins: $(BKL_HOLDS_PLUGIN)
 QEMU_MACHINE_aclint := -machine virt,aclint=on -cpu rv64
 QEMU_MACHINE_sbi := -machine virt,aclint=off -cpu rv64
 QEMU_MACHINE_nosstc := -machine virt,aclint=on -cpu rv64,sstc=off
+# The Advanced Interrupt Architecture: an APLIC in MSI mode and an IMSIC interrupt file per
+# hart instead of the PLIC (the kernel picks the controller from the tree; docs/interrupts.md).
+QEMU_MACHINE_aia := -machine virt,aia=aplic-imsic -cpu rv64
 # Every machine's virtio-mmio transports offer the modern interface (virtio 1.x, Version 2),
 # the only one lib/virtio.c speaks: QEMU 7.2 offers the legacy one unless told otherwise
 # (docs/virtio.md). tests/run.py and tests/bench/bench.py pass the same.

@@ -38,6 +38,7 @@ MACHINES = {
     "aclint": ["-machine", "virt,aclint=on", "-cpu", "rv64"],
     "sbi": ["-machine", "virt,aclint=off", "-cpu", "rv64"],
     "nosstc": ["-machine", "virt,aclint=on", "-cpu", "rv64,sstc=off"],
+    "aia": ["-machine", "virt,aia=aplic-imsic", "-cpu", "rv64"],
 }
 # The Makefile's QEMU_GLOBALS: virtio-mmio transports offer the modern interface (Version 2).
 QEMU_GLOBALS = ["-global", "virtio-mmio.force-legacy=false"]
@@ -517,7 +518,15 @@ def run_dtb_checks(results, pattern):
                 "the QEMU_EXTRA=\"-machine aia=aplic\" tree has no APLIC, or the plain one has")
 
     check("dtb/make-qemu-follows-MEM", mem)
+    def variant_aia():
+        aia = make_qemu_tree("SMP=2", "MEM=128M", "QEMU_EXTRA=", "VARIANT=aia")
+        plain = make_qemu_tree("SMP=2", "MEM=128M", "QEMU_EXTRA=")
+        ok = (has_compatible(aia, "riscv,imsics") and has_compatible(aia, "riscv,aplic")
+              and not has_compatible(plain, "riscv,imsics"))
+        return ok, "the VARIANT=aia tree lacks an IMSIC or an APLIC, or the default tree has one"
+
     check("dtb/make-qemu-follows-QEMU_EXTRA", extra)
+    check("dtb/variant-aia", variant_aia)
     check("dtb/dump-in-background-group", dump_in_background_group)
 
 

@@ -2,7 +2,9 @@
 #include "lib/pci_dt.h"
 
 #define RANGE_CELLS 7      /* child address (3) + parent address (2) + size (2) */
-#define IMAP_CELLS  6      /* child unit (3) + child pin (1) + parent phandle (1) + line (1) */
+#define IMAP_CHILD  5      /* child unit (3) + child pin (1) + parent phandle (1), then the
+			    * parent's #interrupt-cells: the line first (1 on the PLIC, 2 on
+			    * the APLIC: line, sense) */
 #define DEV_SHIFT   11     /* the device number in a child address's phys.hi */
 #define DEV_MASK    0x1800 /* what the usual interrupt-map-mask keeps of it (device % 4) */
 #define PIN_MASK    7
@@ -21,12 +23,29 @@ bool pci_dt_range(const struct fdt *fdt, int node, uint32_t i, struct pci_range 
 	return true;
 }
 
+/* The #interrupt-cells of the controller the map's first entry names (every entry of QEMU's
+ * names the same one); 1 when it has none or the map is empty. */
+static uint32_t imap_parent_cells(const struct fdt *fdt, const uint8_t *map, uint32_t len)
+{
+	uint32_t cells = 1;
+	int parent;
+
+	if (!map || len < IMAP_CHILD * 4)
+		return cells;
+	parent = fdt_node_by_phandle(fdt, fdt_be32(map + (IMAP_CHILD - 1) * 4));
+	if (parent < 0 || !fdt_prop_u32(fdt, parent, "#interrupt-cells", &cells) || cells < 1 ||
+	    cells > 3)
+		cells = 1;
+	return cells;
+}
+
 bool pci_dt_imap_open(const struct fdt *fdt, int node, struct pci_imap *im)
 {
 	uint32_t mlen;
 	const uint8_t *m = fdt_getprop(fdt, node, "interrupt-map-mask", &mlen);
 
 	im->map = fdt_getprop(fdt, node, "interrupt-map", &im->len);
+	im->cells = IMAP_CHILD + imap_parent_cells(fdt, im->map, im->len);
 	im->dev_mask = DEV_MASK;
 	im->pin_mask = PIN_MASK;
 	if (m && mlen >= 16) {
@@ -38,10 +57,10 @@ bool pci_dt_imap_open(const struct fdt *fdt, int node, struct pci_imap *im)
 
 bool pci_dt_imap_at(const struct pci_imap *im, uint32_t i, struct pci_imap_entry *out)
 {
-	uint32_t off = i * IMAP_CELLS * 4;
+	uint32_t off = i * im->cells * 4;
 	const uint8_t *r = im->map;
 
-	if (!r || off + IMAP_CELLS * 4 > im->len)
+	if (!r || !im->cells || off + im->cells * 4 > im->len)
 		return false;
 	out->dev = (fdt_be32(r + off) & im->dev_mask) >> DEV_SHIFT;
 	out->dev_mask = im->dev_mask;
