@@ -1,5 +1,5 @@
-/* probe.c: the RISC-V port's device-tree probing (ISA extensions, then the timer, IPI and PLIC
- * probes) and per-hart bring-up: stack switch, interrupt enables, SBI HSM start. */
+/* probe.c: the RISC-V port's device-tree probing (ISA extensions, then the timer, IPI and
+ * interrupt controller (AIA or PLIC) probes) and per-hart bring-up: stack switch, interrupt enables, SBI HSM start. */
 #include "arch.h"
 #include "core/console.h"
 #include "lib/fdt.h"
@@ -11,6 +11,8 @@
 #include "sbi.h"
 
 bool riscv_has_sstc;
+/* The claim register of a hart no controller gives one: reads 0, a claim finds nothing. */
+static uint32_t no_claim;
 bool riscv_has_zbb;
 extern const char secondary_entry[];
 extern uint32_t secondaries_released;
@@ -61,7 +63,13 @@ static void probe_isa(const struct fdt *fdt)
 int arch_platform_init(const struct fdt *fdt)
 {
 	probe_isa(fdt);
-	if (timer_probe(fdt) < 0 || ipi_probe(fdt) < 0 || plic_probe(fdt) < 0)
+	int aia;
+
+	if (timer_probe(fdt) < 0 || ipi_probe(fdt) < 0)
+		return -1;
+	/* the controller the tree has: the AIA's IMSIC and APLIC, else the PLIC */
+	aia = aia_probe(fdt);
+	if (aia < 0 || (!aia && plic_probe(fdt) < 0))
 		return -1;
 	return 0;
 }
@@ -71,7 +79,9 @@ void arch_hart_init(struct hart *h)
 	csr_write(sie, 0);
 	arch_timer_set(UINT64_MAX);
 	csr_clear(sip, SIP_SSIP);
+	h->arch.irq_claim = &no_claim;
 	plic_init_hart(h);
+	aia_init_hart(h);
 	/* user space may read cycle, time and instret itself (benchmarks, timestamps) */
 	csr_write(scounteren, SCOUNTEREN_CY | SCOUNTEREN_TM | SCOUNTEREN_IR);
 	csr_write(sie, SIE_SSIE | SIE_STIE | SIE_SEIE);

@@ -14,6 +14,10 @@ int timer_probe(const struct fdt *fdt);
 int ipi_probe(const struct fdt *fdt);
 int plic_probe(const struct fdt *fdt);
 void plic_init_hart(const struct hart *h);
+/* aia.c: 1 if the tree has an S-level IMSIC and its APLIC (registered), 0 if no IMSIC, -1 if
+ * malformed. */
+int aia_probe(const struct fdt *fdt);
+void aia_init_hart(struct hart *h);
 
 /* Top of hart id's static overflow stack (cpu.c), used once a guard page is hit. */
 uintptr_t arch_overflow_stack_top(unsigned int id);
