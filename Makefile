@@ -51,9 +51,9 @@ all: kernel userspace
 
 # Per-source flags, in every kernel built (KERNEL_CFLAGS_<source>; flags live here: a changed
 # Makefile rebuilds the kernel, an old object keeps its old flags).
-# The controllers' operations (PLIC, AIA) and the wait/run queues are leaves (or nearly) on every interrupt and
-# switch: built without frame-pointer setup. A backtrace through them loses only the leaf,
-# whose pc the trap frame has anyway.
+# The controllers' operations (PLIC, AIA) and the wait/run queues are leaves (or nearly) on
+# every interrupt and switch: built without frame-pointer setup. A backtrace through them loses
+# only the leaf, whose pc the trap frame has anyway.
 HOT_LEAVES := kernel/arch/riscv/plic.c kernel/arch/riscv/aia.c kernel/core/runqueue.c
 $(foreach f,$(HOT_LEAVES),$(eval KERNEL_CFLAGS_$(f) := -fomit-frame-pointer))
 # Flags per folder. kernel/core holds the generic trap entry (entry.c), which picks a system

@@ -769,7 +769,7 @@ def main():
         run_trace_checks(results, args.pattern, not args.no_qemu)
     if not args.no_qemu:
         run_dtb_checks(results, args.pattern)
-        for c in qemu_cases.CASES:
+        for c in (run for c in qemu_cases.CASES for run in qemu_cases.on_variants(c)):
             if args.pattern and args.pattern not in f"qemu/{c['name']}":
                 continue
             run_qemu_case(results, c)

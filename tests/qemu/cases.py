@@ -320,7 +320,7 @@ CASES += [
           r"init: power off requested by uart"],
          qemu_args=DEFAULT_DEVICES, needs=DEFAULT_NEEDS,
          console_input=(r"tacet> ", "random\rhelp\recho hello tacet\rps\rmem\rharts\rirqs\r"
-                                    "random\rpoweroff\r")),
+                                    "random\rpoweroff\r"), variants=CONTROLLERS),
 ]
 
 # QEMU's monitor (monitor_input): at the shell's first prompt the monitor resets the machine
