@@ -28,18 +28,12 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 import cases as qemu_cases  # noqa: E402
-from machine import dtb_for_machine, icount_args, kernel_image  # noqa: E402
+from machine import MACHINES, dtb_for_machine, icount_args, kernel_image  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build")
 LOGS = os.path.join(BUILD, "test-logs")
 OPENSBI = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin"
 NM = "riscv64-unknown-elf-nm"
-MACHINES = {
-    "aclint": ["-machine", "virt,aclint=on", "-cpu", "rv64"],
-    "sbi": ["-machine", "virt,aclint=off", "-cpu", "rv64"],
-    "nosstc": ["-machine", "virt,aclint=on", "-cpu", "rv64,sstc=off"],
-    "aia": ["-machine", "virt,aia=aplic-imsic", "-cpu", "rv64"],
-}
 # The Makefile's QEMU_GLOBALS: virtio-mmio transports offer the modern interface (Version 2).
 QEMU_GLOBALS = ["-global", "virtio-mmio.force-legacy=false"]
 

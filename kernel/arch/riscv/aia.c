@@ -14,7 +14,7 @@
  * names one line (its sourcecfg or target word, or its number in setipnum and setienum), so
  * two harts may mask and unmask different lines at once without a lock; one line's state is
  * the interrupt layer's, under the BKL. Called at boot (probe, each hart's bring-up), from
- * the top half (aia_claim) and the acknowledgements (aia_unmask), any hart, interrupts masked. */
+ * the acknowledgements (aia_unmask), any hart, interrupts masked. */
 #include "arch.h"
 #include "core/console.h"
 #include "lib/fdt.h"
@@ -46,7 +46,7 @@ enum aplic_mode {
 };
 
 /* IMSIC: the S-level file's registers, selected by siselect (CSR 0x150) and read or written
- * through sireg (0x151); the claim CSR stopei (0x15c) is arch_irq_claim's */
+ * through sireg (0x151); the claim CSR stopei (0x15c) is arch_irq_claim's (arch_types.h) */
 #define IMSIC_EIDELIVERY    0x70
 #define IMSIC_EITHRESHOLD   0x72
 #define IMSIC_EIP0          0x80
@@ -209,16 +209,6 @@ void aia_init_hart(struct hart *h)
 	siselect_write(IMSIC_EIDELIVERY, 1);
 	h->arch.irq_claim = (volatile uint32_t *)(imsic_base + IMSIC_FILE_SIZE * hart_index[h->id] +
 						  IMSIC_RESERVED);
-}
-
-/* The claim: stopei swapped with zero (QEMU clears the identity's pending bit on the write,
- * not on the read): the top identity, bits 26:16; its priority, bits 10:0, is the same. */
-unsigned int aia_claim(void)
-{
-	unsigned long top;
-
-	__asm__ volatile("csrrw %0, 0x15c, zero" : "=r"(top) : : "memory");
-	return (unsigned int)(top >> 16);
 }
 
 /* Active again in its mode; pended if a level source asserts now (its MSI went out when it

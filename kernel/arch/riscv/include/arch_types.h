@@ -241,7 +241,7 @@ static inline __attribute__((always_inline)) bool arch_irq_external_pending(void
 /* The interrupt controller's operations on every interrupt, inline (each is one MMIO access;
  * through a table of functions the calls cost more than the accesses): the PLIC's (plic.c) or
  * the AIA's (aia.c), whichever the device tree has, with the registers found at probe time.
- * Both run the PLIC's straight line; the AIA's own steps (aia_claim, aia_unmask) are behind the
+ * Both run the PLIC's straight line; the AIA's own steps (stopei, aia_unmask) are behind the
  * two branches a PLIC machine never takes (a claim that found nothing, a line priority of 0).
  * Lines 1..n.
  * PLIC: masking a line sets its priority to 0, unmasking restores it (never 0).
@@ -257,7 +257,6 @@ extern volatile uint32_t *plic_priority_reg; /* the priority word of line 0; AIA
 extern uint32_t plic_line_priority[];        /* what unmask restores; 0: the AIA's unmask */
 extern bool riscv_aia;                       /* the controller is the AIA (aia.c) */
 
-unsigned int aia_claim(void);      /* aia.c: the IMSIC's claim (stopei) */
 void aia_unmask(unsigned int irq); /* aia.c: the AIA's unmask */
 
 static inline __attribute__((always_inline)) unsigned int
@@ -265,8 +264,9 @@ arch_irq_claim(const struct arch_hart *a)
 {
 	unsigned int irq = *a->irq_claim;
 
+	/* the IMSIC's claim, inline: stopei swapped with zero, the identity (bits 26:16) kept */
 	if (__builtin_expect(!irq, 0) && riscv_aia)
-		irq = aia_claim();
+		__asm__ volatile("csrrw %0, 0x15c, zero\n\tsrliw %0, %0, 16" : "+r"(irq) : : "memory");
 	return irq;
 }
 
