@@ -194,8 +194,9 @@ BENCHMARKS = [
 # The interrupt paths on the AIA's machine (VARIANT=aia: the APLIC in MSI mode delivers the edu
 # device's INTx line into the hart's IMSIC file; kernel/arch/riscv/aia.c), beside the PLIC's:
 # each of these benchmarks boots again there, as BOOT_aia, and records each figure NAME as
-# NAME_aia, with its budget here. Same-hart paths cost 8 more than the PLIC's (the AIA's claim
-# is the branch after the PLIC's load: a reserved IMSIC word read, the flag, stopei); cross-hart
+# NAME_aia, with its budget here. Same-hart paths cost 9 more than the PLIC's (the AIA's claim
+# is the branch after the PLIC's load: a reserved IMSIC word read, the flag, stopei, the line
+# from the identity); cross-hart
 # ones pay SBI IPIs, the AIA machine having no ACLINT SSWI.
 AIA_BUDGETS = {
     "irq_raise_to_trap": 6, "irq_top_half": 159, "irq_raise_to_server_same_hart": 320,

@@ -5,10 +5,13 @@
  * machine with a PLIC; probe.c picks one of the two from the device tree.
  *
  * How the line protocol maps onto the AIA is written beside the inline operations
- * (arch_types.h) and in docs/interrupts.md ("The AIA"): line N is APLIC source N, forwarded as
- * an MSI of identity N into the S-level file of the one hart its target register names (the
- * line's affinity). Every hart's file enables the identities of every line at bring-up and
- * never changes them: a line is masked at the APLIC.
+ * (arch_types.h) and in docs/interrupts.md ("Two controllers"): line N is APLIC source N,
+ * forwarded as an MSI of identity N + ARCH_AIA_LINE_ID into the S-level file of the one hart
+ * its target register names (the line's affinity). Each hart's file has its table of
+ * identities (imsic_id.h): the IPI's the tree names (riscv,ipi-id) and every line's are taken
+ * on every hart at probe, so a line keeps its identity wherever it moves, and a
+ * message-signalled interrupt will take a free one of its hart's. Every hart's file enables
+ * the lines' identities at bring-up and never changes them: a line is masked at the APLIC.
  *
  * The registers, modes and hart indices are set at probe time and read-only after. Every write
  * names one line (its sourcecfg or target word, or its number in setipnum and setienum), so
@@ -22,6 +25,7 @@
 #include "irq/irqchip.h"
 #include "riscv.h"
 #include "riscv_platform.h"
+#include "imsic_id.h"
 
 /* APLIC domain registers (AIA 1.0, chapter 4) */
 #define APLIC_DOMAINCFG     0x0000
@@ -61,7 +65,9 @@ static volatile uint8_t *imsic_base; /* hart index i's file at page i */
 static uint64_t imsic_size;
 static uint32_t aplic_nsrc;   /* sources 1..aplic_nsrc */
 static uint32_t imsic_nids;   /* identities 1..imsic_nids in each file */
+static uint32_t imsic_ipi_id; /* the tree's riscv,ipi-id, 0: none */
 static int hart_index[MAX_HARTS] = { [0 ... MAX_HARTS - 1] = -1 }; /* by logical hart id */
+static struct imsic_ids hart_ids[MAX_HARTS]; /* each hart's file's identities, by logical id */
 static uint8_t aplic_mode[APLIC_MAX_SOURCES]; /* enum aplic_mode, by line */
 bool riscv_aia; /* read by arch_irq_claim (arch_types.h) */
 
@@ -92,9 +98,11 @@ static int imsic_probe(const struct fdt *fdt)
 		if (!ext || len < 8 || len % 8 || fdt_be32(ext + 4) != INTC_S_EXTERNAL ||
 		    !fdt_node_is_enabled(fdt, n))
 			continue;
-		if (!fdt_prop_u32(fdt, n, "riscv,num-ids", &imsic_nids) || imsic_nids < 63 ||
-		    imsic_nids > 2047 || fdt_reg(fdt, n, 0, &pa, &imsic_size) < 0)
+		if (!fdt_prop_u32(fdt, n, "riscv,num-ids", &imsic_nids) ||
+		    fdt_reg(fdt, n, 0, &pa, &imsic_size) < 0)
 			return -2;
+		if (!fdt_prop_u32(fdt, n, "riscv,ipi-id", &imsic_ipi_id))
+			imsic_ipi_id = 0;
 		for (uint32_t i = 0; i < len / 8; i++) {
 			long hwid = riscv_intc_hartid(fdt, fdt_be32(ext + 8 * i));
 
@@ -149,13 +157,34 @@ static int aplic_find(const struct fdt *fdt, int imsic)
 	return -1;
 }
 
+/* Each hart's table: the IPI's identity and every line's taken. False if the tree's counts do
+ * not fit (identities the AIA does not allow, a line's identity past the file's last, or the
+ * IPI's among the lines'). */
+static bool imsic_tables(void)
+{
+	for (unsigned int h = 0; h < nharts; h++) {
+		struct imsic_ids *ids = &hart_ids[h];
+
+		if (hart_index[h] < 0)
+			continue;
+		if (imsic_ids_init(ids, imsic_nids) < 0 ||
+		    (imsic_ipi_id && imsic_ids_reserve(ids, imsic_ipi_id) < 0))
+			return false;
+		for (uint32_t n = 1; n <= aplic_nsrc; n++)
+			if (imsic_ids_reserve(ids, n + ARCH_AIA_LINE_ID) < 0)
+				return false;
+	}
+	return true;
+}
+
 /* Every source of the domain inactive (masked: irq_init masks every line again), aimed at hart
  * 0's file; then the domain on, in MSI mode. */
 static void aplic_setup(void)
 {
 	for (uint32_t n = 1; n <= aplic_nsrc; n++) {
 		*reg(APLIC_SOURCECFG(n)) = APLIC_SM_INACTIVE;
-		*reg(APLIC_TARGET(n)) = ((uint32_t)hart_index[0] << APLIC_TARGET_HART) | n;
+		*reg(APLIC_TARGET(n)) =
+			((uint32_t)hart_index[0] << APLIC_TARGET_HART) | (n + ARCH_AIA_LINE_ID);
 	}
 	*reg(APLIC_DOMAINCFG) = APLIC_DOMAINCFG_IE | APLIC_DOMAINCFG_DM;
 }
@@ -175,8 +204,13 @@ int aia_probe(const struct fdt *fdt)
 		kprintf("tacet: bad device tree: malformed IMSIC or APLIC node\n");
 		return -1;
 	}
-	if (aplic_nsrc > imsic_nids)
-		aplic_nsrc = imsic_nids; /* a line is its identity: no more lines than identities */
+	if (aplic_nsrc + ARCH_AIA_LINE_ID > imsic_nids)
+		aplic_nsrc = imsic_nids - ARCH_AIA_LINE_ID; /* no more lines than identities */
+	if (!imsic_tables()) {
+		kprintf("tacet: bad device tree: the IMSIC's identities (%u, IPI %u) do not fit %u "
+			"lines\n", imsic_nids, imsic_ipi_id, aplic_nsrc);
+		return -1;
+	}
 	fdt_prop_u32(fdt, aplic, "phandle", &phandle);
 	aplic_modes(fdt, phandle);
 	aplic_base = arch_map_device(pa, size);
@@ -189,8 +223,8 @@ int aia_probe(const struct fdt *fdt)
 	return 1;
 }
 
-/* This hart's file: delivery on, threshold 0 (every identity), nothing pending, every line's
- * identity enabled; its claims go through stopei (struct arch_hart's irq_claim, the file's
+/* This hart's file: delivery on, threshold 0 (every identity), nothing pending, the lines'
+ * identities enabled (not the IPI's: IPIs are not yet the IMSIC's); its claims go through stopei (struct arch_hart's irq_claim, the file's
  * reserved word, reads 0). On the hart itself. */
 void aia_init_hart(struct hart *h)
 {
@@ -199,10 +233,10 @@ void aia_init_hart(struct hart *h)
 	siselect_write(IMSIC_EIDELIVERY, 0);
 	siselect_write(IMSIC_EITHRESHOLD, 0);
 	for (uint32_t id = 0; id <= imsic_nids; id += 64) {
-		unsigned long bits = 0;
+		uint64_t bits = hart_ids[h->id].taken[id / 64]; /* the lines', and the IPI's: */
 
-		for (uint32_t i = id ? id : 1; i < id + 64 && i <= aplic_nsrc; i++)
-			bits |= 1UL << (i - id);
+		if (imsic_ipi_id && imsic_ipi_id / 64 == id / 64)
+			bits &= ~(1ULL << (imsic_ipi_id % 64));
 		siselect_write(IMSIC_EIP0 + id / 32, 0);
 		siselect_write(IMSIC_EIE0 + id / 32, bits);
 	}
@@ -231,7 +265,8 @@ void aia_unmask(unsigned int irq)
 static void aia_set_affinity(unsigned int irq, unsigned int hart)
 {
 	if (hart_index[hart] >= 0)
-		*reg(APLIC_TARGET(irq)) = ((uint32_t)hart_index[hart] << APLIC_TARGET_HART) | irq;
+		*reg(APLIC_TARGET(irq)) =
+			((uint32_t)hart_index[hart] << APLIC_TARGET_HART) | (irq + ARCH_AIA_LINE_ID);
 }
 
 /* An IMSIC orders identities by number, not by a programmable priority. */

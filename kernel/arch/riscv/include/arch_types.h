@@ -245,7 +245,7 @@ static inline __attribute__((always_inline)) bool arch_irq_external_pending(void
  * two branches a PLIC machine never takes (a claim that found nothing, a line priority of 0).
  * Lines 1..n.
  * PLIC: masking a line sets its priority to 0, unmasking restores it (never 0).
- * AIA: line n is APLIC source n, forwarded as an MSI of identity n. The claim swaps stopei
+ * AIA: line n is APLIC source n, forwarded as an MSI of identity n + 1. The claim swaps stopei
  * with zero (QEMU clears the identity's pending bit on the write, not the read), which also
  * ends it in the file: the completion's store goes to a word that ignores it. Masking makes
  * the source inactive (its sourcecfg, where the PLIC's priority word would be, 0: input
@@ -256,6 +256,9 @@ static inline __attribute__((always_inline)) bool arch_irq_external_pending(void
 extern volatile uint32_t *plic_priority_reg; /* the priority word of line 0; AIA: sourcecfg */
 extern uint32_t plic_line_priority[];        /* what unmask restores; 0: the AIA's unmask */
 extern bool riscv_aia;                       /* the controller is the AIA (aia.c) */
+/* Line N's identity in the IMSIC files is N + ARCH_AIA_LINE_ID: identity 1 is the IPI's by the
+ * device tree binding's convention (riscv,ipi-id), so the lines start above it. */
+#define ARCH_AIA_LINE_ID 1
 
 void aia_unmask(unsigned int irq); /* aia.c: the AIA's unmask */
 
@@ -264,9 +267,13 @@ arch_irq_claim(const struct arch_hart *a)
 {
 	unsigned int irq = *a->irq_claim;
 
-	/* the IMSIC's claim, inline: stopei swapped with zero, the identity (bits 26:16) kept */
+	/* the IMSIC's claim, inline: stopei swapped with zero, the identity (bits 26:16) kept, its
+	 * line the identity less ARCH_AIA_LINE_ID (none pending: 0 - 1, no line) */
 	if (__builtin_expect(!irq, 0) && riscv_aia)
-		__asm__ volatile("csrrw %0, 0x15c, zero\n\tsrliw %0, %0, 16" : "+r"(irq) : : "memory");
+		__asm__ volatile("csrrw %0, 0x15c, zero\n\tsrliw %0, %0, 16\n\taddiw %0, %0, %1"
+				 : "+r"(irq)
+				 : "i"(-ARCH_AIA_LINE_ID)
+				 : "memory");
 	return irq;
 }
 
