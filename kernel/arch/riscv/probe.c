@@ -63,15 +63,19 @@ static void probe_isa(const struct fdt *fdt)
 int arch_platform_init(const struct fdt *fdt)
 {
 	probe_isa(fdt);
-	int aia;
+	int found;
 
 	if (timer_probe(fdt) < 0 || ipi_probe(fdt) < 0)
 		return -1;
-	/* the controller the tree has: the AIA's IMSIC and APLIC, else the PLIC */
-	aia = aia_probe(fdt);
-	if (aia < 0 || (!aia && plic_probe(fdt) < 0))
-		return -1;
-	return 0;
+	/* the controller the tree has: the PLIC, else the AIA's IMSIC and APLIC (each look walks
+	 * the tree: the PLIC's first, the default machine's) */
+	found = plic_probe(fdt);
+	if (!found)
+		found = aia_probe(fdt);
+	if (!found)
+		kprintf("tacet: no interrupt controller (PLIC or AIA) in the device tree; external "
+			"interrupts are off\n");
+	return found < 0 ? -1 : 0;
 }
 
 void arch_hart_init(struct hart *h)
