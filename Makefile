@@ -51,10 +51,12 @@ all: kernel userspace
 
 # Per-source flags, in every kernel built (KERNEL_CFLAGS_<source>; flags live here: a changed
 # Makefile rebuilds the kernel, an old object keeps its old flags).
-# The controllers' operations (PLIC, AIA) and the wait/run queues are leaves (or nearly) on
-# every interrupt and switch: built without frame-pointer setup. A backtrace through them loses
-# only the leaf, whose pc the trap frame has anyway.
-HOT_LEAVES := kernel/arch/riscv/plic.c kernel/arch/riscv/aia.c kernel/core/runqueue.c
+# The controllers' operations (PLIC, AIA), the wait/run queues and the interrupt statistics
+# (irq_note_running, on every interrupt's wake-up) are leaves (or nearly) on every interrupt and
+# switch: built without frame-pointer setup. A backtrace through them loses only the leaf,
+# whose pc the trap frame has anyway.
+HOT_LEAVES := kernel/arch/riscv/plic.c kernel/arch/riscv/aia.c kernel/core/runqueue.c \
+	kernel/irq/irq_stats.c
 $(foreach f,$(HOT_LEAVES),$(eval KERNEL_CFLAGS_$(f) := -fomit-frame-pointer))
 # Flags per folder. kernel/core holds the generic trap entry (entry.c), which picks a system
 # call's fast path with a few compares; as a jump table (GCC's choice from five cases up) the
@@ -173,13 +175,20 @@ dtb_args = $(strip $(call QEMU_ARGS,$(1),$(2),$(3)) $(4))
 dtb_name = $(1)-smp$(2)-$(3)-$(shell printf '%s' \
 	'$(subst ','\'',$(call dtb_args,$(1),$(2),$(3),$(4)))' | sha1sum | cut -c1-8)
 
-# The devices `make qemu` attaches whatever QEMU_EXTRA says: the entropy source and the disk
-# the default boot arguments give the rng and blk servers (rng:virtio-rng, blk:virtio-blk).
-# The disk is build/disk.img (1 MiB, made once, kept between runs). The tests attach their
-# own (machine.py empties this).
+# The devices `make qemu` attaches whatever QEMU_EXTRA says: the entropy source, the disk and
+# the network card the default boot arguments give the rng, blk and net servers (rng:virtio-rng,
+# blk:virtio-blk, net=net0:virtio-net). The disk is build/disk.img (1 MiB, made once, kept
+# between runs). The card is on QEMU's user network (the guest leases 10.0.2.15 by DHCP; the
+# gateway is 10.0.2.2), with QEMU_HOSTFWD's host ports forwarded to the guest's: 127.0.0.1:8080
+# to port 80, 5001 to 5001, 7007 to 7 (`make qemu QEMU_HOSTFWD=...` to change them). The tests
+# attach their own (machine.py empties this).
 QEMU_DISK := $(BUILD)/disk.img
+QEMU_HOSTFWD ?= hostfwd=tcp:127.0.0.1:8080-:80,hostfwd=tcp:127.0.0.1:5001-:5001,$\
+	hostfwd=tcp:127.0.0.1:7007-:7
+QEMU_NET ?= -netdev user,id=net0,$(QEMU_HOSTFWD) -device virtio-net-device,netdev=net0
 QEMU_DEVICES ?= -device virtio-rng-device \
-	-drive file=$(QEMU_DISK),if=none,format=raw,id=disk0 -device virtio-blk-device,drive=disk0
+	-drive file=$(QEMU_DISK),if=none,format=raw,id=disk0 -device virtio-blk-device,drive=disk0 \
+	$(QEMU_NET)
 MACHINE_EXTRA := $(strip $(QEMU_DEVICES) $(QEMU_EXTRA))
 DTB_NAME := $(call dtb_name,$(VARIANT),$(SMP),$(MEM),$(MACHINE_EXTRA))
 DTB := $(BUILD)/dts/$(DTB_NAME).dtb
@@ -228,7 +237,8 @@ $(BAD_MODULES) &: $(BUILD)/modules.img tests/qemu/badmodules.py tools/tacet_modu
 
 # --- running ------------------------------------------------------------------------------
 # BOOTARGS replaces the overlay's default boot arguments (init.run=rng/110:virtio-rng*3,
-# ^%uart=console:ns16550a*5,rtc:goldfish-rtc,blk/110:virtio-blk); QEMU_EXTRA adds QEMU arguments
+# ^%uart=console:ns16550a*5,rtc:goldfish-rtc,blk/110:virtio-blk,net=net0/110:virtio-net*3);
+# QEMU_EXTRA adds QEMU arguments
 # (devices: QEMU_EXTRA="-device edu") to QEMU_DEVICES; each machine gets its own tree.
 # KERNEL=test boots the test kernel instead of the shipped one, to run an in-kernel test by
 # hand: make run KERNEL=test BOOTARGS=test=ipi.

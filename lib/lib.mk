@@ -35,6 +35,8 @@ LIBTACET_SRCS += lib/metrics.c lib/metrics_kernel.c lib/clock.c lib/sink.c
 LIBTACET_SRCS += lib/http.c
 # shared-memory rings between two servers (docs/userspace.md, "Rings")
 LIBTACET_SRCS += lib/ring.c
+# the network device service's client (servers/net, docs/net.md)
+LIBTACET_SRCS += lib/netdev.c
 LIBTACET_OBJS := $(patsubst lib/%,$(BUILD)/lib/%.o,$(basename $(LIBTACET_SRCS)))
 
 # Each protocol's description, lib/proto/NAME.proto, yields its client stubs and its server's

@@ -153,12 +153,15 @@ void metrics_harts(const struct metrics_source *src, const struct tacet_sink *ou
 	units_read(src, &u);
 	units_say(out, &u);
 	say(out, "HART HWID   TIMER IRQS       IPIS  EXT IRQS   SYSCALLS  BKL HOLD MAX (BY)      "
-		 "BKL WAIT MAX\n");
+		 "BKL WAIT MAX      WAITS  WAIT P50  WAIT P99   SLEPT\n");
 	for (unsigned long i = 0; info(src, TACET_INFO_HART, i, &hi, sizeof(hi)) > 0; i++) {
 		bkl_holder(&hi, holder, sizeof(holder));
-		say(out, "%4lu %4lu %12lu %10lu %9lu %10lu %13lu %-9s %12lu\n", i, hi.hwid,
-		    hi.timer_irqs, hi.ipis, hi.ext_irqs, hi.syscalls, in_units(&u, hi.bkl_hold_max),
-		    holder, in_units(&u, hi.bkl_wait_max));
+		say(out, "%4lu %4lu %12lu %10lu %9lu %10lu %13lu %-9s %12lu %10lu %9lu %9lu %7lu\n", i,
+		    hi.hwid, hi.timer_irqs, hi.ipis, hi.ext_irqs, hi.syscalls,
+		    in_units(&u, hi.bkl_hold_max), holder, in_units(&u, hi.bkl_wait_max),
+		    tacet_log2hist_total(hi.bkl_wait_hist),
+		    pct(&u, hi.bkl_wait_hist, 50, hi.bkl_wait_max),
+		    pct(&u, hi.bkl_wait_hist, 99, hi.bkl_wait_max), hi.bkl_wait_slept);
 	}
 }
 
@@ -608,6 +611,26 @@ static void prom_harts(const struct metrics_source *src, const struct tacet_sink
 			label_num(&l, "hart", h);
 			sample(out, hart_families[f].name, &l, hart_figure(&hi, f));
 		}
+	}
+	family(out, "tacet_hart_bkl_wait_cycles", "histogram",
+	       "Cycles a hart waited for the BKL held by another, from its arrival to its take "
+	       "(the hand-over), per wait.");
+	for (unsigned long h = 0; h < nharts; h++) {
+		if (info(src, TACET_INFO_HART, h, &hi, sizeof(hi)) < 0)
+			continue;
+		l.n = 0;
+		label_num(&l, "hart", h);
+		histogram(out, "tacet_hart_bkl_wait_cycles", &l, hi.bkl_wait_hist, hi.bkl_wait_total);
+	}
+	family(out, "tacet_hart_bkl_waits_slept_total", "counter",
+	       "Waits for the BKL that slept (looked a while, then waited in wfi for the holder's "
+	       "IPI).");
+	for (unsigned long h = 0; h < nharts; h++) {
+		if (info(src, TACET_INFO_HART, h, &hi, sizeof(hi)) < 0)
+			continue;
+		l.n = 0;
+		label_num(&l, "hart", h);
+		sample(out, "tacet_hart_bkl_waits_slept_total", &l, hi.bkl_wait_slept);
 	}
 	family(out, "tacet_hart_bkl_hold_max_by", "gauge",
 	       "1, labelled with what held the BKL longest on the hart: a system call by number "

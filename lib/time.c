@@ -36,6 +36,14 @@ unsigned long tacet_instance(void)
 	return bi->magic == TACET_BOOTINFO_MAGIC ? 0 : child->instance; /* init: one instance */
 }
 
+const char *tacet_service_name(void)
+{
+	const struct tacet_bootinfo *bi = (const void *)TACET_BOOTINFO_VADDR;
+	const struct tacet_child_devices *child = (const void *)TACET_CHILD_DEVICES_VADDR;
+
+	return bi->magic == TACET_BOOTINFO_MAGIC ? "init" : child->name;
+}
+
 /* whole seconds and the rest apart, so that nothing overflows for any 64-bit input */
 uint64_t tacet_ticks_to_ns(uint64_t ticks)
 {

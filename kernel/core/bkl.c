@@ -44,6 +44,20 @@ static bool ask_holder_to_wake(struct hart *me)
 	return __atomic_load_n(&bkl.locked, __ATOMIC_SEQ_CST) == v;
 }
 
+struct bkl_waits bkl_waits[MAX_HARTS];
+
+/* The hand-over's record (bkl.h): a wait of this hart's, from its arrival to its take. */
+static void note_wait(struct hart *me, uint64_t wait, bool slept)
+{
+	struct bkl_waits *w = &bkl_waits[me->id];
+
+	if (wait > me->bkl_wait_max)
+		me->bkl_wait_max = wait;
+	w->hist[tacet_log2hist_bucket(wait)]++;
+	w->total += wait;
+	w->slept += slept;
+}
+
 /* Sleep until an IPI: the head's wake-up at a release, a hand-over, or an IPI with requests
  * (hart_signal), which is taken here too: returns true, and the caller makes it pending again
  * once it has the lock. Counted asleep first. A waiter behind the head sleeps until it is the
@@ -53,15 +67,17 @@ static bool ask_holder_to_wake(struct hart *me)
  * sees the other). The head sleeps only once the holder is asked to wake it. A wake-up that
  * comes between the look and the wfi is not lost: the IPI stays pending and wfi returns at
  * once. */
-static bool sleep_once(struct hart *me, uint64_t t)
+static bool sleep_once(struct hart *me, uint64_t t, bool *slept)
 {
 	bool requests = false, head;
 
 	__atomic_store_n(&me->bkl_asleep, true, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&bkl.sleepers, 1, __ATOMIC_SEQ_CST); /* after the flag */
 	head = __atomic_load_n(&bkl.qhead, __ATOMIC_SEQ_CST) == t;
-	if (!head || ask_holder_to_wake(me))
+	if (!head || ask_holder_to_wake(me)) {
 		requests = hart_sleep_until_ipi(me);
+		*slept = true;
+	}
 	__atomic_store_n(&me->bkl_asleep, false, __ATOMIC_RELAXED);
 	__atomic_fetch_sub(&bkl.sleepers, 1, __ATOMIC_RELAXED);
 	return requests;
@@ -96,7 +112,7 @@ void bkl_lock_slow(void)
 	struct hart *me = this_hart();
 	uint64_t start = arch_cycles(), head_since = 0, t;
 	unsigned int looks = 0;
-	bool requests = false;
+	bool requests = false, slept = false;
 
 	if (KDEBUG && bkl_held())
 		bkl_misuse("already held by this hart");
@@ -113,7 +129,7 @@ void bkl_lock_slow(void)
 		}
 		if (looks++ < HART_WAIT_LOOKS)
 			arch_cpu_relax();
-		else if (sleep_once(me, t))
+		else if (sleep_once(me, t, &slept))
 			requests = true;
 	}
 	/* the lock is this hart's: leave the queue, the next waiter is its head */
@@ -127,8 +143,7 @@ void bkl_lock_slow(void)
 		arch_ipi_raise_self();
 	me->bkl_since = arch_cycles();
 	ktest_mark_hold_start();
-	if (me->bkl_since - start > me->bkl_wait_max)
-		me->bkl_wait_max = me->bkl_since - start;
+	note_wait(me, me->bkl_since - start, slept);
 	trace_event(TACET_TRACE_BKL, NULL, 0, start);
 }
 

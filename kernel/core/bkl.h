@@ -10,6 +10,7 @@
 #ifndef KERNEL_CORE_BKL_H
 #define KERNEL_CORE_BKL_H
 
+#include <tacet/log2hist.h>
 #include "core/hart.h"
 #include "core/panic.h"
 #include "core/timer.h"
@@ -28,6 +29,17 @@ extern struct bkl bkl;
 /* The contended path: queue, wait, take the lock; and the debug build's report of a hart
  * taking it twice. Out of line. */
 void bkl_lock_slow(void);
+/* The hand-over's record, per hart: each wait of the contended path, from the hart's arrival
+ * to its take (cycles; instructions under -icount), in log2 buckets (<tacet/log2hist.h>: the
+ * count of waits is their sum), their total, and how many slept (looked HART_WAIT_LOOKS times,
+ * then waited in wfi for an IPI). Written by its hart only, as it takes the lock; read under
+ * it (TACET_INFO_HART). The uncontended take (bkl_lock's swap) is not a wait. */
+struct bkl_waits {
+	uint64_t hist[TACET_LOG2HIST_BUCKETS];
+	uint64_t total;
+	uint64_t slept;
+};
+extern struct bkl_waits bkl_waits[MAX_HARTS];
 /* A release that found an heir: hand it the lock. Out of line. */
 void bkl_hand_over(struct bkl *l);
 /* A release by a hart whose bkl_wake was set (a waiter went to sleep while it held the lock):

@@ -140,6 +140,10 @@ static void sys_info(struct thread *t)
 			out.hart.bkl_hold_cause = harts[index].bkl_hold_cause;
 			out.hart.bkl_hold_call = harts[index].bkl_hold_call;
 			out.hart.bkl_wait_max = harts[index].bkl_wait_max;
+			for (unsigned int k = 0; k < TACET_IRQ_HIST_BUCKETS; k++)
+				out.hart.bkl_wait_hist[k] = bkl_waits[index].hist[k];
+			out.hart.bkl_wait_total = bkl_waits[index].total;
+			out.hart.bkl_wait_slept = bkl_waits[index].slept;
 			n = sizeof(out.hart);
 		}
 	} else if (kind == TACET_INFO_IRQ) {

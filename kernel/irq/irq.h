@@ -195,7 +195,10 @@ int irq_enable_line(unsigned int irq);
  * binder that stays, or starts afresh (BKL held). */
 void irq_release_owner(struct process *p);
 
-/* The scheduler is about to run t: if an interrupt woke it, count the wake-up latency. */
+/* The scheduler is about to run t: if an interrupt woke it and it has not run since, count the
+ * wake-up latency (sched_make_current looks first, so that a switch to any other thread makes
+ * no call). Out of line, a leaf built without frame-pointer set-up (the Makefile's
+ * HOT_LEAVES). */
 void irq_note_running(struct thread *t);
 /* Detection's rare branch: a threaded line's interrupt that nobody handled counts; whether
  * that disabled the line (irq_line_disable). BKL held. */

@@ -88,3 +88,8 @@ SERVER_SRCS_bench_irq_scale := servers/bench/scale_irq.c servers/bench/irq.c ser
 	$(BENCH_SCALE)
 SERVER_SRCS_bench_ipc_scale := servers/bench/scale_ipc.c $(BENCH_SCALE)
 SERVER_SRCS_bench_timer_scale := servers/bench/scale_timer.c $(BENCH_SCALE)
+
+# bench_net: instructions per packet through two instances of the network device service (one
+# QEMU hub) at 1, 16 and 256 frames in flight, and interrupts per packet.
+SERVERS += bench_net
+SERVER_SRCS_bench_net := servers/bench/net.c $(BENCH_COMMON)

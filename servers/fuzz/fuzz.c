@@ -30,7 +30,7 @@
 #define USER_VA_TOP     0x0000004000000000ul /* the kernel's user address limit (layout.h) */
 #define FUZZ_ARGS       7                    /* a0..a6 */
 #define DEBUG_WRITE_MAX 4096                 /* the kernel's limit for one DEBUG_WRITE */
-#define SCRATCH_SIZE    256                  /* more than any struct TACET_SYS_INFO writes */
+#define SCRATCH_SIZE    512                  /* more than any struct TACET_SYS_INFO writes */
 #define NAME_READ       16                   /* what PROCESS_NEW reads of a name, at most */
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

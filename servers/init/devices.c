@@ -3,6 +3,7 @@
  * describes them), owned by it until its end; then made quiet and their DMA quarantine released
  * (quiet_devices). The supervisor's alone: no lock. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <tacet/quiesce.h>
 #include <tacet/virtio.h>
@@ -84,16 +85,22 @@ static long give_one_device(unsigned long child, const struct tacet_bootinfo_dev
 /* The devices `want` names, into chosen[] (after the *n already there, skipping those
  * already chosen), for server id. 0, or a negative TACET_E* code after saying why: nothing
  * matched, too many devices, or a device another server holds. */
-static long choose_devices(unsigned int id, const char *want, unsigned long *chosen,
+static long choose_devices(unsigned int id, char *want, unsigned long *chosen,
 			   unsigned int *n)
 {
-	unsigned int matched = 0;
+	unsigned int matched = 0, seen = 0;
+	char *hash = strchr(want, '#');
+	long only = -1; /* `compat#K`: only the K-th device it matches (0 the first) */
 
+	if (hash) {
+		only = strtol(hash + 1, NULL, 10);
+		*hash = 0;
+	}
 	for (unsigned long i = 0; i < bi->ndevices; i++) {
 		const struct tacet_bootinfo_device *d = &bi->devices[i];
 		unsigned int k = 0, owner = device_owner[i];
 
-		if (!device_matches(i, want))
+		if (!device_matches(i, want) || (only >= 0 && seen++ != (unsigned long)only))
 			continue;
 		matched++;
 		while (k < *n && chosen[k] != i)
@@ -123,6 +130,26 @@ static long choose_devices(unsigned int id, const char *want, unsigned long *cho
 		       strchr(want, ',') ? " (a comma in the device part continues the compatible "
 					   "unless a module's name follows it)" : "");
 	return -TACET_ENOENT;
+}
+
+/* Into name (NAME_BYTES): the first name server id's entry grants it (`=name+...`; its
+ * module's without `=`; empty with `=` alone), which a server that may run as several instances
+ * of one module publishes (tacet_service_name). */
+_Static_assert(NAME_BYTES == sizeof(((struct tacet_child_devices *)0)->name), "a name fits");
+
+static void first_name(unsigned int id, char *name)
+{
+	const char *spec = servers[id].names;
+	unsigned int len = 0;
+
+	memset(name, 0, NAME_BYTES);
+	if (*spec++ != '=') {
+		strncpy(name, servers[id].name, NAME_BYTES - 1);
+		return;
+	}
+	while (spec[len] && spec[len] != '+' && len < NAME_BYTES - 1)
+		len++;
+	memcpy(name, spec, len);
 }
 
 /* The child information page (every server gets one): the timebase frequency, and the devices
@@ -156,6 +183,7 @@ long give_devices(unsigned int id, unsigned long child, const char *spec)
 	if (!err) {
 		list->timebase_hz = bi->timebase_hz;
 		list->instance = servers[id].restarts;
+		first_name(id, list->name);
 	}
 	for (unsigned int k = 0; !err && k < n; k++) {
 		const struct tacet_bootinfo_device *d = &bi->devices[chosen[k]];

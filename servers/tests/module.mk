@@ -261,3 +261,26 @@ SERVER_SRCS_tracethief := servers/tests/tracethief.c
 # watchends: badge 0 and a notification's end each end a process watch (qemu/process-watch-ends).
 SERVERS += watchends
 SERVER_SRCS_watchends := servers/tests/watchends.c
+
+# netpair: a client of two network device services on one QEMU hub (tests/qemu/cases_net.py):
+# frames of varied lengths from net0's NIC to net1's, every byte checked, the services' counts.
+SERVERS += netpair
+SERVER_SRCS_netpair := servers/tests/netpair.c
+# netpair_hostile beside nethostile (lying sessions on net1); netpair_kill with net_dying (the
+# service built with netdying.c, whose first instance faults mid-stream).
+SERVERS += netpair_hostile nethostile netpair_kill net_dying
+SERVER_SRCS_netpair_hostile := servers/tests/netpair.c servers/tests/netpair_hostile.c
+SERVER_SRCS_nethostile := servers/tests/nethostile.c
+SERVER_SRCS_netpair_kill := servers/tests/netpair.c servers/tests/netpair_kill.c
+SERVER_SRCS_net_dying := servers/net/net.c servers/tests/netdying.c
+# netarp: an ARP request for QEMU's user-network gateway through net0, and its reply.
+SERVERS += netarp
+SERVER_SRCS_netarp := servers/tests/netarp.c
+# netvictim dies with its receive buffers at net1's device; netreap checks net freed its session.
+SERVERS += netvictim netreap
+SERVER_SRCS_netvictim := servers/tests/netvictim.c
+SERVER_SRCS_netreap := servers/tests/netreap.c
+# netthief starts first on net1; netpair_granted, granted [net1=receive], must get the stream.
+SERVERS += netthief netpair_granted
+SERVER_SRCS_netthief := servers/tests/netthief.c
+SERVER_SRCS_netpair_granted := servers/tests/netpair.c servers/tests/netpair_granted.c

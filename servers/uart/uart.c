@@ -17,6 +17,7 @@
 #include <tacet.h>
 #include <tacet/console_server.h>
 #include <tacet/init_proto.h>
+#include <tacet/net_client.h>
 #include <tacet/quiesce.h>
 #include <tacet/rtc.h>
 #include <time.h>
@@ -261,6 +262,37 @@ static void cmd_random(void)
 	printf("\n");
 }
 
+/* A network device service's card and counts (`net [NAME]`, "net0" by default): MAC, link,
+ * frames each way, drops and the driver's interrupts per packet (<tacet/net_proto.h>). net never
+ * calls the console, so these calls cannot come back to us. */
+static void cmd_net(const char *name)
+{
+	uint64_t mac, link, mtu, rx, tx, irqs, drops;
+	long slot = tacet_slot_alloc(), err;
+
+	name = name && *name ? name : "net0";
+	err = slot < 0 ? slot : tacet_lookup(name, (unsigned long)slot, 1);
+	if (!err)
+		err = net_call_info((unsigned long)slot, &mac, &link, &mtu);
+	if (!err)
+		err = net_call_stats((unsigned long)slot, &rx, &tx, &irqs, &drops);
+	if (slot >= 0)
+		tacet_slot_free((unsigned long)slot);
+	if (err) {
+		printf("net: %s: %s\n", name, tacet_strerror(err));
+		return;
+	}
+	printf("%s: %02x:%02x:%02x:%02x:%02x:%02x, link %s, mtu %llu\n", name,
+	       (unsigned int)(mac & 0xff), (unsigned int)(mac >> 8 & 0xff),
+	       (unsigned int)(mac >> 16 & 0xff), (unsigned int)(mac >> 24 & 0xff),
+	       (unsigned int)(mac >> 32 & 0xff), (unsigned int)(mac >> 40 & 0xff),
+	       link ? "up" : "down", (unsigned long long)mtu);
+	printf("  %llu received, %llu sent, %llu dropped, %llu interrupts (%llu.%03llu a packet)\n",
+	       (unsigned long long)rx, (unsigned long long)tx, (unsigned long long)drops,
+	       (unsigned long long)irqs, (unsigned long long)(irqs / (rx + tx ? rx + tx : 1)),
+	       (unsigned long long)(irqs * 1000 / (rx + tx ? rx + tx : 1) % 1000));
+}
+
 /* Returns only if init refuses: init.run= did not give this server `^` (<tacet.h>). */
 static void cmd_poweroff(void)
 {
@@ -294,8 +326,8 @@ static void run_command(char *cmd)
 	if (!cmd[0])
 		return;
 	if (!strcmp(cmd, "help"))
-		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, irqhist LINE, metrics, mem, "
-		       "date, random, crash, trace on|off|dump, poweroff\n");
+		printf("commands: help, echo TEXT, ps, harts, irqs, irqtop, irqhist LINE, metrics, "
+		       "mem, date, random, net [NAME], crash, trace on|off|dump, poweroff\n");
 	else if (!strcmp(cmd, "echo"))
 		printf("%s\n", arg ? arg : "");
 	else if (!strcmp(cmd, "ps"))
@@ -316,6 +348,8 @@ static void run_command(char *cmd)
 		cmd_date();
 	else if (!strcmp(cmd, "random"))
 		cmd_random();
+	else if (!strcmp(cmd, "net"))
+		cmd_net(arg);
 	else if (!strcmp(cmd, "poweroff"))
 		cmd_poweroff();
 	else if (!strcmp(cmd, "crash"))

@@ -30,6 +30,14 @@ budget in the same commit, so the gain is kept.
 """
 
 PCI = "pci:pci-host-ecam-generic+pci-mmio32+pci-intx"
+# Two virtio-net devices on QEMU hub 0, each driven by an instance of servers/net. QEMU sends
+# in timer mode with a 1 ns timer: the device's transmit then runs in the vCPU thread at a point
+# the instruction count fixes (a virtual-clock timer), where the default bottom half runs on
+# QEMU's I/O thread whenever the host schedules it and the figures vary from run to run.
+NET_DEV = "virtio-net-device,netdev={},tx=timer,x-txtimer=1"
+NET_HUB = ["-netdev", "hubport,id=h0,hubid=0", "-device", NET_DEV.format("h0"),
+           "-netdev", "hubport,id=h1,hubid=0", "-device", NET_DEV.format("h1")]
+NET_PAIR = "net=net0:virtio-net#0,net=net1:virtio-net#1"
 EDU = ["-device", "edu"]
 # irq_masked's devices: 4 edus, one on each of virt's PCI INTx lines, and two virtio-rngs.
 MASKED_DEVICES = [a for slot in range(1, 5) for a in ("-device", f"edu,addr={slot}")] + [
@@ -174,6 +182,14 @@ BENCHMARKS = [
     # MAP and UNMAP hold themselves back as FRAME_NEW does.
     bench("map_wake", "init.run=^bench_mapwake@1/200",
           [fig("map_wake_late", budget_max=10000)]),
+    # Frames through the network device service (servers/bench/net.c): 60-byte frames from
+    # net0's NIC to net1's (two instances of servers/net on one QEMU hub), the stream kept at
+    # 1, 16 and 256 in flight; each sample is the machine's instructions (both drivers, the
+    # kernel, the client, every hart) per frame received over a block of frames. The drivers'
+    # interrupts per packet are printed beside (NETIRQ lines; docs/net.md).
+    bench("net_packet", f"init.run={NET_PAIR},^bench_net@1",
+          [fig("net_packet_1", 10400), fig("net_packet_16", 1730),
+           fig("net_packet_256", 2010)], NET_HUB),
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
     # the memory size (the page allocator touches a page only when it first hands it out).
     bench("boot_to_shell_128M", "init.run=^bench_boot=console:ns16550a",

@@ -48,8 +48,18 @@ uint64_t arch_cycles(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* test_wait_record's spinner: its first look waits here until the holder has let go, so it
+ * takes the lock at its next look, never sleeping (-1: nobody). */
+static int gate_hart = -1;
+static int gate_looks, gate_open;
+
 void arch_cpu_relax(void)
 {
+	if ((int)this_hart()->id == __atomic_load_n(&gate_hart, __ATOMIC_SEQ_CST)) {
+		__atomic_fetch_add(&gate_looks, 1, __ATOMIC_SEQ_CST);
+		while (!__atomic_load_n(&gate_open, __ATOMIC_SEQ_CST))
+			sched_yield();
+	}
 	sched_yield();
 }
 
@@ -132,6 +142,9 @@ static int setup(void **state)
 	memset(&bkl, 0, sizeof(bkl));
 	memset(ipi_pending_flag, 0, sizeof(ipi_pending_flag));
 	memset(raised_self, 0, sizeof(raised_self));
+	memset(bkl_waits, 0, sizeof(bkl_waits));
+	gate_hart = -1;
+	gate_looks = gate_open = 0;
 	for (unsigned int h = 0; h < MAX_HARTS; h++) {
 		harts[h].id = h;
 		harts[h].bkl_token = h + 1;
@@ -310,6 +323,55 @@ static void test_requests_survive_the_wait(void **state)
 	assert_int_equal(raised_self[0], 0);
 }
 
+/* The hand-over's record (bkl_waits): a waiter that sleeps behind a 30 ms hold records one
+ * wait of at least 30 ms in its bucket, slept; a spinner taken at its second look records one
+ * wait, not slept; a take of a free lock records nothing. */
+static uint64_t waits_of(unsigned int h)
+{
+	uint64_t n = 0;
+
+	for (unsigned int k = 0; k < TACET_LOG2HIST_BUCKETS; k++)
+		n += bkl_waits[h].hist[k];
+	return n;
+}
+
+static void test_wait_record(void **state)
+{
+	struct timespec ms30 = { .tv_sec = 0, .tv_nsec = 30000000L };
+	uint64_t held_from;
+	pthread_t t;
+
+	(void)state;
+	bkl_lock(); /* free: no wait */
+	assert_int_equal(waits_of(0), 0);
+	held_from = arch_cycles();
+	pthread_create(&t, NULL, waiter_with_request, (void *)(uintptr_t)1);
+	wait_until_queued(1);
+	while (!__atomic_load_n(&harts[1].bkl_asleep, __ATOMIC_SEQ_CST))
+		sched_yield();
+	nanosleep(&ms30, NULL);
+	bkl_unlock();
+	pthread_join(t, NULL);
+	assert_int_equal(waits_of(1), 1);
+	assert_int_equal(bkl_waits[1].slept, 1);
+	assert_true(bkl_waits[1].total >= 30000000u);
+	assert_true(bkl_waits[1].total <= arch_cycles() - held_from); /* no more than it was held */
+	assert_int_equal(bkl_waits[1].hist[tacet_log2hist_bucket(bkl_waits[1].total)], 1);
+	assert_int_equal(harts[1].bkl_wait_max, bkl_waits[1].total);
+
+	gate_hart = 2;
+	bkl_lock();
+	pthread_create(&t, NULL, waiter_with_request, (void *)(uintptr_t)2);
+	while (!__atomic_load_n(&gate_looks, __ATOMIC_SEQ_CST))
+		sched_yield(); /* queued, and looking */
+	bkl_unlock();
+	__atomic_store_n(&gate_open, 1, __ATOMIC_SEQ_CST);
+	pthread_join(t, NULL);
+	assert_int_equal(waits_of(2), 1);
+	assert_int_equal(bkl_waits[2].slept, 0);
+	assert_int_equal(waits_of(0), 0); /* hart 0 never waited */
+}
+
 /* Spinlocks: NH harts each add 1 to a plain counter 20,000 times inside one. */
 static struct spinlock test_lock = SPINLOCK_INIT("test");
 
@@ -379,6 +441,7 @@ int main(void)
 		cmocka_unit_test_setup(test_fifo_against_a_hostile_hart, setup),
 		cmocka_unit_test_setup(test_yield_lets_the_first_waiter_in, setup),
 		cmocka_unit_test_setup(test_requests_survive_the_wait, setup),
+		cmocka_unit_test_setup(test_wait_record, setup),
 		cmocka_unit_test_setup(test_spinlock_mutual_exclusion, setup),
 		cmocka_unit_test_setup(test_spinlock_sleeper_woken, setup),
 	};

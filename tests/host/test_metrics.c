@@ -111,7 +111,10 @@ static int setup(void **state)
 	k.hart[0] = (struct tacet_hart_info){ .hwid = 0, .timer_irqs = 11, .ipis = 12,
 					      .ext_irqs = 13, .syscalls = 14, .bkl_hold_max = 1500,
 					      .bkl_hold_cause = 8, .bkl_hold_call = 23,
-					      .bkl_wait_max = 70 };
+					      .bkl_wait_max = 900, .bkl_wait_total = 1200,
+					      .bkl_wait_slept = 1 };
+	k.hart[0].bkl_wait_hist[7] = 3;  /* 64..127 */
+	k.hart[0].bkl_wait_hist[10] = 1; /* 512..1023: the longest, 900 */
 	k.hart[1] = (struct tacet_hart_info){ .hwid = 3, .timer_irqs = 21, .bkl_hold_max = 99,
 					      .bkl_hold_cause = 1ul << 63 | 9 };
 	k.clock = (struct tacet_clock_info){ .timebase_hz = 10000000, .boot_cycles = 1000,
@@ -247,10 +250,14 @@ static void test_harts(void **state)
 
 	(void)state;
 	metrics_harts(&traced, &out);
+	/* the waits: 4, the median's bucket 64..127, the 99th's the longest (900, below its
+	 * bucket's 1023), 1 slept */
 	assert_non_null(strstr(text, "\n   0    0           11         12        13         14"
-				     "          1500 call 23             70\n"));
+				     "          1500 call 23            900          4       127"
+				     "       900       1\n"));
 	assert_non_null(strstr(text, "\n   1    3           21          0         0          0"
-				     "            99 irq 9                0\n"));
+				     "            99 irq 9                0          0         0"
+				     "         0       0\n"));
 }
 
 /* --- the Prometheus text ------------------------------------------------------------------ */
@@ -318,7 +325,15 @@ static void test_prometheus_counts(void **state)
 	assert_line(t, "tacet_irq_timing_visible 1");
 	assert_line(t, "tacet_hart_syscalls_total{hart=\"0\"} 14");
 	assert_line(t, "tacet_hart_bkl_hold_max_cycles{hart=\"0\"} 1500");
-	assert_line(t, "tacet_hart_bkl_wait_max_cycles{hart=\"0\"} 70");
+	assert_line(t, "tacet_hart_bkl_wait_max_cycles{hart=\"0\"} 900");
+	/* the hand-over's record: cumulative buckets, +Inf the count, the exact sum */
+	assert_line(t, "tacet_hart_bkl_wait_cycles_bucket{hart=\"0\",le=\"63\"} 0");
+	assert_line(t, "tacet_hart_bkl_wait_cycles_bucket{hart=\"0\",le=\"127\"} 3");
+	assert_line(t, "tacet_hart_bkl_wait_cycles_bucket{hart=\"0\",le=\"1023\"} 4");
+	assert_line(t, "tacet_hart_bkl_wait_cycles_bucket{hart=\"0\",le=\"+Inf\"} 4");
+	assert_line(t, "tacet_hart_bkl_wait_cycles_sum{hart=\"0\"} 1200");
+	assert_line(t, "tacet_hart_bkl_wait_cycles_count{hart=\"1\"} 0");
+	assert_line(t, "tacet_hart_bkl_waits_slept_total{hart=\"0\"} 1");
 	assert_line(t, "tacet_hart_bkl_hold_max_by{hart=\"0\",by=\"call 23\"} 1");
 	assert_line(t, "tacet_hart_bkl_hold_max_by{hart=\"1\",by=\"irq 9\"} 1");
 	assert_line(t, "tacet_cycles_hz 1000000000"); /* 10^6 cycles in 10^4 ticks at 10 MHz */

@@ -155,11 +155,13 @@ class spliced:
 
 CASES = []
 
-# What `make qemu` attaches for the default boot arguments (rng:virtio-rng, blk:virtio-blk): the
-# cases that boot them attach the same, the disk being the tests' (writes never reach it).
+# What `make qemu` attaches for the default boot arguments (rng:virtio-rng, blk:virtio-blk,
+# net=net0:virtio-net): the cases that boot them attach the same, the disk being the tests'
+# (writes never reach it), the network card on QEMU's user network without forwarded ports.
 DEFAULT_DEVICES = ("-device", "virtio-rng-device",
                    "-drive", "file=build/blk-test.img,if=none,format=raw,id=disk0,snapshot=on",
-                   "-device", "virtio-blk-device,drive=disk0")
+                   "-device", "virtio-blk-device,drive=disk0",
+                   "-netdev", "user,id=net0", "-device", "virtio-net-device,netdev=net0")
 DEFAULT_NEEDS = ("build/blk-test.img",)
 
 for n in (1, 2, 4, 8):
@@ -305,22 +307,27 @@ CASES += [
     case("shell",
          [r"uart: console ready", r"tacet> echo hello tacet\n+hello tacet\n",
           r"commands: help, echo TEXT, ps, harts, irqs, irqtop, irqhist LINE, metrics, mem, date, "
-          r"random, crash, trace on\|off\|dump, poweroff",
+          r"random, net \[NAME\], crash, trace on\|off\|dump, poweroff",
+          r"tacet> net\nnet0: 52:54:00:12:34:56, link up, mtu 1500\n  \d+ received, \d+ sent, 0 "
+          r"dropped, \d+ interrupts \(\d+\.\d{3} a packet\)\n",
           r"\n  10 (idle|pending)\s+0\s+\d+\s+\d+",
           r"\d+ uart\s+0\s+100 (running|ready)", r"\d+ init\s+0\s+200 recv",
           r"\d+ init\s+0\s+90 recv",
-          r"\d+ rng\s+0\s+110 recv", r"\d+ blk\s+0\s+110 recv",
+          r"\d+ rng\s+0\s+110 recv", r"\d+ blk\s+0\s+110 recv", r"\d+ net\s+0\s+110 recv",
+          r"net: net0: virtio-net 52:54:00:12:34:56, link up, 128 buffers a queue",
           r"tacet> random\n([0-9a-f]{32})\n(?s:.*)tacet> random\n(?!\1)[0-9a-f]{32}\n",
           r"pages: \d+ total, \d+ free",
           # hart 0 took the console's interrupts: its external count (summed over the lines'
           # per-hart counts) is not 0; it has held the BKL (a longest hold, and what held it)
+          # and its waits for the lock: a count, two percentiles and how many slept
           r"HART HWID   TIMER IRQS       IPIS  EXT IRQS   SYSCALLS  BKL HOLD MAX \(BY\)\s+"
-          r"BKL WAIT MAX\n\s+0\s+\d+\s+\d+\s+\d+\s+[1-9]\d*\s+\d+\s+[1-9]\d*\s+"
-          r"(idle|call \d+|irq \d+|exc \d+)\s+\d+\n",
+          r"BKL WAIT MAX\s+WAITS\s+WAIT P50\s+WAIT P99\s+SLEPT\n"
+          r"\s+0\s+\d+\s+\d+\s+\d+\s+[1-9]\d*\s+\d+\s+[1-9]\d*\s+"
+          r"(idle|call \d+|irq \d+|exc \d+)\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\n",
           r"init: power off requested by uart"],
          qemu_args=DEFAULT_DEVICES, needs=DEFAULT_NEEDS,
          console_input=(r"tacet> ", "random\rhelp\recho hello tacet\rps\rmem\rharts\rirqs\r"
-                                    "random\rpoweroff\r"), variants=CONTROLLERS),
+                                    "random\rnet\rpoweroff\r"), variants=CONTROLLERS),
 ]
 
 # QEMU's monitor (monitor_input): at the shell's first prompt the monitor resets the machine

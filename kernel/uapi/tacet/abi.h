@@ -293,6 +293,12 @@ struct tacet_hart_info {
 	unsigned long bkl_hold_cause;
 	unsigned long bkl_hold_call;
 	unsigned long bkl_wait_max;
+	/* Its waits for the lock (the hand-over: from its arrival to its take, when the lock was
+	 * held), in log2 buckets (bucket k: the waits of bit length k; their sum is the count), their
+	 * total and how many of them slept (waited in wfi for the holder's IPI). */
+	unsigned long bkl_wait_hist[TACET_IRQ_HIST_BUCKETS];
+	unsigned long bkl_wait_total;
+	unsigned long bkl_wait_slept;
 };
 
 /* IRQ_BIND flags: the line may be shared (each binder must pass it). */

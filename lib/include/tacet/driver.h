@@ -241,6 +241,9 @@ long tacet_device_ack(struct tacet_device *dev, int handled);
 unsigned long tacet_timebase_hz(void);
 /* Which start of this server runs: 0 the first, k after k restarts by init (`*N` in init.run). */
 unsigned long tacet_instance(void);
+/* The first name this server's init.run= entry grants it (`net=net1:...`: "net1"; its module's
+ * without `=`; "" with `=` alone): what a module that runs once a device publishes. */
+const char *tacet_service_name(void);
 uint64_t tacet_time_ns(void); /* since boot */
 uint64_t tacet_ns_to_ticks(uint64_t ns);
 uint64_t tacet_ticks_to_ns(uint64_t ticks);

@@ -93,6 +93,8 @@ struct tacet_child_devices {
 	unsigned long instance;    /* which start of this server this is: 0 the first, then the
 				    * restarts' count (tacet_instance(): a driver that finds its
 				    * device in use knows why) */
+	char name[24];             /* the first name its init.run= entry grants it (its module's
+				    * without `=`): tacet_service_name() */
 };
 
 #define TACET_CHILD_STACK_TOP   0x0000003fff000000ul
