@@ -193,14 +193,17 @@ MACHINE_EXTRA := $(strip $(QEMU_DEVICES) $(QEMU_EXTRA))
 DTB_NAME := $(call dtb_name,$(VARIANT),$(SMP),$(MEM),$(MACHINE_EXTRA))
 DTB := $(BUILD)/dts/$(DTB_NAME).dtb
 BAD_DTB_BASE_NAME := $(call dtb_name,aclint,4,128M,)
+BAD_AIA_DTB_BASE_NAME := $(call dtb_name,aia,4,128M,)
 # The dump rule knows a tree's arguments only for the machines named here (a hash cannot be
-# undone): this make's, and the tests' usual one, which the malformed trees are made from.
+# undone): this make's, and the tests' usual ones (the PLIC's and the AIA's), which the
+# malformed trees are made from.
 # The dump's QEMU reads nothing, but -nographic sets the terminal of its standard input raw:
 # from a background process group (`timeout make qemu`, a test runner's make) that stops it
 # with SIGTTOU for good, so its input is /dev/null (dtb/dump-in-background-group).
 $(BUILD)/dts/$(DTB_NAME).qemu.dtb: DUMP_ARGS := \
 	$(call dtb_args,$(VARIANT),$(SMP),$(MEM),$(MACHINE_EXTRA))
 $(BUILD)/dts/$(BAD_DTB_BASE_NAME).qemu.dtb: DUMP_ARGS := $(call dtb_args,aclint,4,128M,)
+$(BUILD)/dts/$(BAD_AIA_DTB_BASE_NAME).qemu.dtb: DUMP_ARGS := $(call dtb_args,aia,4,128M,)
 
 $(QEMU_DISK):
 	@mkdir -p $(@D)
@@ -223,6 +226,8 @@ $(BUILD)/dts/%.dtb: $(BUILD)/dts/%.qemu.dtb $(BUILD)/dts/tacet.dtbo
 # Malformed trees for the QEMU tests (see tests/qemu/baddtb.py), from the tests' usual machine.
 $(BUILD)/dts/bad/%.dtb: $(BUILD)/dts/$(BAD_DTB_BASE_NAME).dtb tests/qemu/baddtb.py
 	python3 tests/qemu/baddtb.py $< $(@D)
+$(BUILD)/dts/bad-aia/%.dtb: $(BUILD)/dts/$(BAD_AIA_DTB_BASE_NAME).dtb tests/qemu/baddtb.py
+	python3 tests/qemu/baddtb.py --aia $< $(@D)
 
 dtbs: $(DTB)
 # For tests/run.py and tests/bench/bench.py: they boot the tree made for their own machine.

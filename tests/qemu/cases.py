@@ -258,6 +258,11 @@ CASES += [
          [r"tacet: bad device tree: malformed reg in memory node: memory@80000000",
           r"cannot boot without a valid device tree; powering off"],
          dtb="build/dts/bad/bad-memreg.dtb", timeout=10),
+    # The AIA's tree with an IMSIC whose IPI identity is one of the lines' (line 4's, 5): the
+    # kernel refuses it and powers off, naming the counts.
+    case("bad-dtb-imsic-ids",
+         [r"tacet: bad device tree: the IMSIC's identities \(255, IPI 5\) do not fit 96 lines"],
+         variant="aia", dtb="build/dts/bad-aia/bad-imsic-ids.dtb", timeout=10),
 ]
 
 # Bad boot input: without an init to start the kernel must say why and power off with the
