@@ -2,9 +2,9 @@
 #include "lib/pci_dt.h"
 
 #define RANGE_CELLS 7      /* child address (3) + parent address (2) + size (2) */
-#define IMAP_CHILD  5      /* child unit (3) + child pin (1) + parent phandle (1), then the
-			    * parent's #interrupt-cells: the line first (1 on the PLIC, 2 on
-			    * the APLIC: line, sense) */
+/* An interrupt-map entry: child unit (3) + child pin (1) + parent phandle (1), then the
+ * parent's #interrupt-cells, the line first (1 on the PLIC, 2 on the APLIC: line, sense). */
+#define IMAP_CHILD  5
 #define DEV_SHIFT   11     /* the device number in a child address's phys.hi */
 #define DEV_MASK    0x1800 /* what the usual interrupt-map-mask keeps of it (device % 4) */
 #define PIN_MASK    7

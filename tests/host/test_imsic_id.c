@@ -91,7 +91,7 @@ static void test_exhaustion(void **state)
 /* 200,000 random operations against a plain array of booleans. */
 static void test_random_against_model(void **state)
 {
-	static const uint32_t counts[] = { 63, 255, 2047 };
+	static const uint32_t counts[] = {63, 255, 2047};
 	struct imsic_ids ids;
 	bool model[IMSIC_IDS_MAX + 1];
 
@@ -103,11 +103,14 @@ static void test_random_against_model(void **state)
 		assert_int_equal(imsic_ids_init(&ids, n), 0);
 		memset(model, 0, sizeof(model));
 		for (int step = 0; step < 200000 / 3; step++) {
-			uint32_t id = (uint32_t)rand() % (n + 3), floor = (uint32_t)rand() % (n + 2);
+			uint32_t id = (uint32_t)rand() % (n + 3),
+				 floor = (uint32_t)rand() % (n + 2);
 			int op = rand() % 3, want;
 
 			if (op == 0) {
-				want = id < 1 || id > n ? -TACET_EINVAL : model[id] ? -TACET_EBUSY : 0;
+				want = id < 1 || id > n ? -TACET_EINVAL
+				       : model[id]	? -TACET_EBUSY
+							: 0;
 				assert_int_equal(imsic_ids_reserve(&ids, id), want);
 				if (!want)
 					model[id] = true;
@@ -136,11 +139,9 @@ static void test_random_against_model(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_init_counts),
-		cmocka_unit_test(test_reserve_and_free),
-		cmocka_unit_test(test_alloc_above_floor),
-		cmocka_unit_test(test_exhaustion),
-		cmocka_unit_test(test_random_against_model),
+	    cmocka_unit_test(test_init_counts),		 cmocka_unit_test(test_reserve_and_free),
+	    cmocka_unit_test(test_alloc_above_floor),	 cmocka_unit_test(test_exhaustion),
+	    cmocka_unit_test(test_random_against_model),
 	};
 
 	return cmocka_run_group_tests_name("imsic_id", tests, NULL, NULL);

@@ -224,8 +224,9 @@ int aia_probe(const struct fdt *fdt)
 }
 
 /* This hart's file: delivery on, threshold 0 (every identity), nothing pending, the lines'
- * identities enabled (not the IPI's: IPIs are not yet the IMSIC's); its claims go through stopei (struct arch_hart's irq_claim, the file's
- * reserved word, reads 0). On the hart itself. */
+ * identities enabled (not the IPI's: IPIs are not yet the IMSIC's); its claims go on to stopei
+ * (struct arch_hart's irq_claim is the file's reserved word, which reads 0). On the hart
+ * itself, at its bring-up. */
 void aia_init_hart(struct hart *h)
 {
 	if (!aplic_base || hart_index[h->id] < 0)

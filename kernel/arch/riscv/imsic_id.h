@@ -14,7 +14,7 @@
 #define IMSIC_IDS_MAX 2047
 
 struct imsic_ids {
-	uint32_t nids;                               /* identities 1..nids exist */
+	uint32_t nids;				  /* identities 1..nids exist */
 	uint64_t taken[(IMSIC_IDS_MAX + 1) / 64]; /* bit i of word i / 64: identity i */
 };
 

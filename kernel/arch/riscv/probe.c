@@ -1,5 +1,6 @@
 /* probe.c: the RISC-V port's device-tree probing (ISA extensions, then the timer, IPI and
- * interrupt controller (AIA or PLIC) probes) and per-hart bring-up: stack switch, interrupt enables, SBI HSM start. */
+ * interrupt controller probes: the PLIC or the AIA) and per-hart bring-up: stack switch,
+ * interrupt enables, SBI HSM start. */
 #include "arch.h"
 #include "core/console.h"
 #include "lib/fdt.h"
@@ -11,9 +12,9 @@
 #include "sbi.h"
 
 bool riscv_has_sstc;
+bool riscv_has_zbb;
 /* The claim register of a hart no controller gives one: reads 0, a claim finds nothing. */
 static uint32_t no_claim;
-bool riscv_has_zbb;
 extern const char secondary_entry[];
 extern uint32_t secondaries_released;
 
@@ -62,9 +63,9 @@ static void probe_isa(const struct fdt *fdt)
 
 int arch_platform_init(const struct fdt *fdt)
 {
-	probe_isa(fdt);
 	int found;
 
+	probe_isa(fdt);
 	if (timer_probe(fdt) < 0 || ipi_probe(fdt) < 0)
 		return -1;
 	/* the controller the tree has: the PLIC, else the AIA's IMSIC and APLIC (each look walks
