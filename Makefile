@@ -51,11 +51,12 @@ all: kernel userspace
 
 # Per-source flags, in every kernel built (KERNEL_CFLAGS_<source>; flags live here: a changed
 # Makefile rebuilds the kernel, an old object keeps its old flags).
-# The PLIC's operations, the wait/run queues and the interrupt statistics (irq_note_running, on
-# every interrupt's wake-up) are leaves (or nearly) on every interrupt and switch: built without
-# frame-pointer setup. A backtrace through them loses only the leaf, whose pc the trap frame
-# has anyway.
-HOT_LEAVES := kernel/arch/riscv/plic.c kernel/core/runqueue.c kernel/irq/irq_stats.c
+# The controllers' operations (PLIC, AIA), the wait/run queues and the interrupt statistics
+# (irq_note_running, on every interrupt's wake-up) are leaves (or nearly) on every interrupt and
+# switch: built without frame-pointer setup. A backtrace through them loses only the leaf,
+# whose pc the trap frame has anyway.
+HOT_LEAVES := kernel/arch/riscv/plic.c kernel/arch/riscv/aia.c kernel/core/runqueue.c \
+	kernel/irq/irq_stats.c
 $(foreach f,$(HOT_LEAVES),$(eval KERNEL_CFLAGS_$(f) := -fomit-frame-pointer))
 # Flags per folder. kernel/core holds the generic trap entry (entry.c), which picks a system
 # call's fast path with a few compares; as a jump table (GCC's choice from five cases up) the
@@ -161,6 +162,9 @@ qemu-plugins: $(BKL_HOLDS_PLUGIN)
 QEMU_MACHINE_aclint := -machine virt,aclint=on -cpu rv64
 QEMU_MACHINE_sbi := -machine virt,aclint=off -cpu rv64
 QEMU_MACHINE_nosstc := -machine virt,aclint=on -cpu rv64,sstc=off
+# The Advanced Interrupt Architecture: an APLIC in MSI mode and an IMSIC interrupt file per
+# hart instead of the PLIC (the kernel picks the controller from the tree; docs/interrupts.md).
+QEMU_MACHINE_aia := -machine virt,aia=aplic-imsic -cpu rv64
 # Every machine's virtio-mmio transports offer the modern interface (virtio 1.x, Version 2),
 # the only one lib/virtio.c speaks: QEMU 7.2 offers the legacy one unless told otherwise
 # (docs/virtio.md). tests/run.py and tests/bench/bench.py pass the same.
@@ -194,14 +198,17 @@ MACHINE_EXTRA := $(strip $(QEMU_DEVICES) $(QEMU_EXTRA))
 DTB_NAME := $(call dtb_name,$(VARIANT),$(SMP),$(MEM),$(MACHINE_EXTRA))
 DTB := $(BUILD)/dts/$(DTB_NAME).dtb
 BAD_DTB_BASE_NAME := $(call dtb_name,aclint,4,128M,)
+BAD_AIA_DTB_BASE_NAME := $(call dtb_name,aia,4,128M,)
 # The dump rule knows a tree's arguments only for the machines named here (a hash cannot be
-# undone): this make's, and the tests' usual one, which the malformed trees are made from.
+# undone): this make's, and the tests' usual ones (the PLIC's and the AIA's), which the
+# malformed trees are made from.
 # The dump's QEMU reads nothing, but -nographic sets the terminal of its standard input raw:
 # from a background process group (`timeout make qemu`, a test runner's make) that stops it
 # with SIGTTOU for good, so its input is /dev/null (dtb/dump-in-background-group).
 $(BUILD)/dts/$(DTB_NAME).qemu.dtb: DUMP_ARGS := \
 	$(call dtb_args,$(VARIANT),$(SMP),$(MEM),$(MACHINE_EXTRA))
 $(BUILD)/dts/$(BAD_DTB_BASE_NAME).qemu.dtb: DUMP_ARGS := $(call dtb_args,aclint,4,128M,)
+$(BUILD)/dts/$(BAD_AIA_DTB_BASE_NAME).qemu.dtb: DUMP_ARGS := $(call dtb_args,aia,4,128M,)
 
 $(QEMU_DISK):
 	@mkdir -p $(@D)
@@ -224,6 +231,8 @@ $(BUILD)/dts/%.dtb: $(BUILD)/dts/%.qemu.dtb $(BUILD)/dts/tacet.dtbo
 # Malformed trees for the QEMU tests (see tests/qemu/baddtb.py), from the tests' usual machine.
 $(BUILD)/dts/bad/%.dtb: $(BUILD)/dts/$(BAD_DTB_BASE_NAME).dtb tests/qemu/baddtb.py
 	python3 tests/qemu/baddtb.py $< $(@D)
+$(BUILD)/dts/bad-aia/%.dtb: $(BUILD)/dts/$(BAD_AIA_DTB_BASE_NAME).dtb tests/qemu/baddtb.py
+	python3 tests/qemu/baddtb.py --aia $< $(@D)
 
 dtbs: $(DTB)
 # For tests/run.py and tests/bench/bench.py: they boot the tree made for their own machine.

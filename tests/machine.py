@@ -11,6 +11,15 @@ import subprocess
 
 _trees = {}
 
+# QEMU's -machine and -cpu for each of the Makefile's variants (its QEMU_MACHINE_*), for the
+# tests' and the benchmarks' boots.
+MACHINES = {
+    "aclint": ["-machine", "virt,aclint=on", "-cpu", "rv64"],
+    "sbi": ["-machine", "virt,aclint=off", "-cpu", "rv64"],
+    "nosstc": ["-machine", "virt,aclint=on", "-cpu", "rv64,sstc=off"],
+    "aia": ["-machine", "virt,aia=aplic-imsic", "-cpu", "rv64"],
+}
+
 # The kernels the Makefile builds, by the folder they are built in: the shipped one (make
 # kernel), and the test kernel (make test-kernel: the same plus the in-kernel tests of
 # kernel/test, which boot arguments choose with test=NAME).

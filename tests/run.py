@@ -28,17 +28,12 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 import cases as qemu_cases  # noqa: E402
-from machine import dtb_for_machine, icount_args, kernel_image  # noqa: E402
+from machine import MACHINES, dtb_for_machine, icount_args, kernel_image  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build")
 LOGS = os.path.join(BUILD, "test-logs")
 OPENSBI = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin"
 NM = "riscv64-unknown-elf-nm"
-MACHINES = {
-    "aclint": ["-machine", "virt,aclint=on", "-cpu", "rv64"],
-    "sbi": ["-machine", "virt,aclint=off", "-cpu", "rv64"],
-    "nosstc": ["-machine", "virt,aclint=on", "-cpu", "rv64,sstc=off"],
-}
 # The Makefile's QEMU_GLOBALS: virtio-mmio transports offer the modern interface (Version 2).
 QEMU_GLOBALS = ["-global", "virtio-mmio.force-legacy=false"]
 
@@ -517,7 +512,15 @@ def run_dtb_checks(results, pattern):
                 "the QEMU_EXTRA=\"-machine aia=aplic\" tree has no APLIC, or the plain one has")
 
     check("dtb/make-qemu-follows-MEM", mem)
+    def variant_aia():
+        aia = make_qemu_tree("SMP=2", "MEM=128M", "QEMU_EXTRA=", "VARIANT=aia")
+        plain = make_qemu_tree("SMP=2", "MEM=128M", "QEMU_EXTRA=")
+        ok = (has_compatible(aia, "riscv,imsics") and has_compatible(aia, "riscv,aplic")
+              and not has_compatible(plain, "riscv,imsics"))
+        return ok, "the VARIANT=aia tree lacks an IMSIC or an APLIC, or the default tree has one"
+
     check("dtb/make-qemu-follows-QEMU_EXTRA", extra)
+    check("dtb/variant-aia", variant_aia)
     check("dtb/dump-in-background-group", dump_in_background_group)
 
 
@@ -760,7 +763,7 @@ def main():
         run_trace_checks(results, args.pattern, not args.no_qemu)
     if not args.no_qemu:
         run_dtb_checks(results, args.pattern)
-        for c in qemu_cases.CASES:
+        for c in (run for c in qemu_cases.CASES for run in qemu_cases.on_variants(c)):
             if args.pattern and args.pattern not in f"qemu/{c['name']}":
                 continue
             run_qemu_case(results, c)

@@ -125,7 +125,7 @@ def main():
     marker = marker_address(args.elf, func, mnemonic)
     kernel_elf = kernel_image(ROOT, kernel_for(b[1]), ".elf")
     namer = Namer(kernel_elf, args.elf)
-    cmd = bench.qemu_command(b[1], b[3], bench.bench_mem(b))
+    cmd = bench.qemu_command(b[1], b[3], bench.bench_mem(b), variant=bench.bench_variant(b))
     tmp = tempfile.mkdtemp()
     fifo = os.path.join(tmp, "trace")
     os.mkfifo(fifo)

@@ -54,7 +54,7 @@ void console_init(const struct fdt *fdt)
 		return; /* keep the firmware console */
 	if (!fdt_prop_u32(fdt, node, "reg-shift", &uart_shift))
 		uart_shift = 0;
-	if (!fdt_prop_u32(fdt, node, "interrupts", &uart_irq))
+	if (!fdt_irq(fdt, node, &uart_irq))
 		uart_irq = 0;
 	uart_base = arch_map_device(pa, len);
 }

@@ -2,6 +2,7 @@
  * idle loop every hart ends in (or the power-off when there is no init to run). */
 #include "arch.h"
 #include "core/console.h"
+#include "irq/irqchip.h"
 #include "core/hart.h"
 #include "irq/irq.h"
 #include "test/ktest.h"
@@ -35,6 +36,8 @@ static void print_banner(void)
 	kprintf("harts: %u in the device tree, boot hart %lu\n", nharts, harts[0].hwid);
 	kprintf("timer: %s, %lu Hz; ipi: %s\n", arch_timer_name(),
 		(unsigned long)platform.timebase_hz, arch_ipi_name());
+	kprintf("irq: %s, %u lines\n", irq_chip ? irq_chip->name : "no controller",
+		irq_chip ? irq_chip->nr_irqs : 0);
 	kprintf("bootargs: \"%s\"\n", platform.bootargs);
 	kprintf("devices:\n");
 	platform_print_devices();

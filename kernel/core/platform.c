@@ -194,7 +194,7 @@ void platform_print_devices(void)
 			continue;
 		kprintf("  %-22s %-22s %#10lx +%#-9lx", fdt_node_name(fdt, n), compat,
 			(unsigned long)pa, (unsigned long)len);
-		if (fdt_prop_u32(fdt, n, "interrupts", &irq))
+		if (fdt_irq(fdt, n, &irq))
 			kprintf(" irq %u", irq);
 		kprintf("\n");
 	}

@@ -218,7 +218,7 @@ static void give_devices(struct process *p, struct tacet_bootinfo *bi)
 		if (!compat || !fdt_node_is_enabled(fdt, n) || is_kernel_device(fdt, n) ||
 		    fdt_reg_cells(fdt, n, ac, sc, 0, &pa, &len) < 0)
 			continue;
-		fdt_prop_u32(fdt, n, "interrupts", &irq);
+		fdt_irq(fdt, n, &irq);
 		preempt_point();
 		add_device(p, bi, compat, pa, len, irq);
 		if (fdt_node_is_compatible(fdt, n, "pci-host-ecam-generic"))

@@ -646,6 +646,17 @@ bool fdt_prop_u32(const struct fdt *fdt, int node, const char *name, uint32_t *o
 	return true;
 }
 
+bool fdt_irq(const struct fdt *fdt, int node, uint32_t *out)
+{
+	uint32_t len;
+	const void *p = fdt_getprop(fdt, node, "interrupts", &len);
+
+	if (!p || len < sizeof(uint32_t) || len % sizeof(uint32_t))
+		return false;
+	*out = fdt_be32(p);
+	return true;
+}
+
 const char *fdt_prop_string(const struct fdt *fdt, int node, const char *name)
 {
 	uint32_t len;

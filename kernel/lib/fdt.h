@@ -76,6 +76,10 @@ bool fdt_node_is_compatible(const struct fdt *fdt, int node, const char *compat)
 bool fdt_node_is_enabled(const struct fdt *fdt, int node);
 /* A u32 property of exactly 4 bytes; false if absent or of another size. */
 bool fdt_prop_u32(const struct fdt *fdt, int node, const char *name, uint32_t *out);
+/* The line of a device's first interrupt: the first cell of "interrupts", whatever its
+ * controller's #interrupt-cells (the PLIC's one cell; the APLIC's two, line then sense). False
+ * if absent or not whole cells. */
+bool fdt_irq(const struct fdt *fdt, int node, uint32_t *out);
 /* A string property with a NUL within its length; NULL otherwise. */
 const char *fdt_prop_string(const struct fdt *fdt, int node, const char *name);
 /* #address-cells / #size-cells that apply to node's reg, read from its parent (2 and 1 when

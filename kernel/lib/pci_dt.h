@@ -33,6 +33,7 @@ bool pci_dt_imap(const struct fdt *fdt, int node, uint32_t i, struct pci_imap_en
 struct pci_imap {
 	const uint8_t *map;
 	uint32_t len, dev_mask, pin_mask;
+	uint32_t cells; /* one entry's cells: the child's 5 and the controller's #interrupt-cells */
 };
 bool pci_dt_imap_open(const struct fdt *fdt, int node, struct pci_imap *im);
 bool pci_dt_imap_at(const struct pci_imap *im, uint32_t i, struct pci_imap_entry *out);

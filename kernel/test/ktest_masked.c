@@ -96,7 +96,7 @@ static int dt_device(const char *compat, int from, uint64_t *pa, unsigned int *i
 	uint32_t line;
 
 	if (node < 0 || fdt_reg(fdt, node, 0, pa, &size) < 0 ||
-	    !fdt_prop_u32(fdt, node, "interrupts", &line))
+	    !fdt_irq(fdt, node, &line))
 		return -1;
 	*irq = line;
 	return node;

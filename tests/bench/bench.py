@@ -68,7 +68,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-from machine import dtb_for_machine, icount_args, kernel_for, kernel_image  # noqa: E402
+from machine import MACHINES, dtb_for_machine, icount_args, kernel_for, kernel_image  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchmarks import (BENCHMARKS, GLOBAL_SUFFIX, HOLDS, SCALE_FLAT, SCALING,  # noqa: E402
                         STRESS_BENCHMARKS, TIMER_LOG_STEP, WALL_CLOCK, declaration_problems,
@@ -189,6 +189,11 @@ def bench_machine(bench):
     return bench_mem(bench), bench_option(bench, "smp", SMP)
 
 
+def bench_variant(bench):
+    """The machine variant a benchmark boots (machine.MACHINES): the PLIC's unless it says."""
+    return bench_option(bench, "variant", "aclint")
+
+
 def figure_names(figure):
     """(the name its BENCH line prints, or HOLDS, the name it is recorded under)."""
     return figure.printed, figure.name
@@ -262,12 +267,14 @@ def make_archive(append):
     return path
 
 
-def qemu_command(append, extra, mem, smp=SMP, icount=True, kernel=None, holds_out=None):
+def qemu_command(append, extra, mem, smp=SMP, icount=True, kernel=None, holds_out=None,
+                 variant="aclint"):
     """QEMU's command line for one boot: kernel is a key of machine.KERNELS (by default the
-    one the boot arguments need); holds_out, the plugin's output file (None: no plugin). The
-    boot's module archive (make_archive) must have been made."""
-    dtb = dtb_for_machine(ROOT, "aclint", smp, mem, extra)
-    return ["qemu-system-riscv64", "-machine", "virt,aclint=on", "-cpu", "rv64",
+    one the boot arguments need); holds_out, the plugin's output file (None: no plugin);
+    variant, the machine (machine.MACHINES: the PLIC's, or "aia"). The boot's module archive
+    (make_archive) must have been made."""
+    dtb = dtb_for_machine(ROOT, variant, smp, mem, extra)
+    return ["qemu-system-riscv64", *MACHINES[variant],
             "-global", "virtio-mmio.force-legacy=false", "-smp", str(smp), "-m", mem,
             *(icount_args() if icount else []),
             *(["-plugin", f"{HOLDS_PLUGIN},out={holds_out}{HOLDS_DETAIL}"] if holds_out else []),
@@ -298,6 +305,7 @@ def run_one(bench, tag):
     if holds_out and os.path.exists(holds_out):
         os.remove(holds_out)  # the plugin writes it at QEMU's exit: none left from before
     cmd = qemu_command(append, extra, *bench_machine(bench), kernel=bench_kernel(bench),
+                       variant=bench_variant(bench),
                        holds_out=holds_out)
     start = time.monotonic()
     log = os.path.join(OUT, f"{boot}{tag}.log")

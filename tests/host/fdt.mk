@@ -2,7 +2,7 @@
 # The trees: tests/host/fdt/*.dts, good.dts again as format version 16, and QEMU's own virt tree;
 # Debian's libfdt is the reference the reader is checked against.
 HOST_TESTS += fdt
-HOST_SRCS_fdt := kernel/lib/fdt.c
+HOST_SRCS_fdt := kernel/lib/fdt.c kernel/lib/pci_dt.c
 
 FDT_TEST_DIR := $(BUILD)/host/fdt
 FDT_TEST_TREES := $(patsubst tests/host/fdt/%.dts,$(FDT_TEST_DIR)/%.dtb, \
@@ -15,6 +15,7 @@ FDT_TEST_TREES := $(patsubst tests/host/fdt/%.dts,$(FDT_TEST_DIR)/%.dtb, \
 LIBFDT_A := $(shell $(HOST_CC) -print-file-name=libfdt.a)
 HOST_LIBS_fdt := $(FDT_TEST_DIR)/libfdt-renamed.a
 HOST_DEPS_fdt := $(FDT_TEST_TREES) $(FDT_TEST_DIR)/good-v16.dtb $(FDT_TEST_DIR)/qemu-virt.dtb \
+	$(FDT_TEST_DIR)/qemu-virt-aia.dtb \
 	$(HOST_LIBS_fdt)
 
 # Built through the pattern rule below, so make would delete them as intermediates after the link.
@@ -33,6 +34,11 @@ $(FDT_TEST_DIR)/good-v16.dtb: tests/host/fdt/good.dts
 $(FDT_TEST_DIR)/qemu-virt.dtb:
 	@mkdir -p $(@D)
 	$(QEMU) -machine virt,aclint=on,dumpdtb=$@ -smp 4 -m 128M -nographic
+
+# The AIA machine's: an APLIC (two interrupt cells) and IMSICs instead of the PLIC.
+$(FDT_TEST_DIR)/qemu-virt-aia.dtb:
+	@mkdir -p $(@D)
+	$(QEMU) -machine virt,aia=aplic-imsic,dumpdtb=$@ -smp 4 -m 128M -nographic
 
 $(FDT_TEST_DIR)/libfdt-renamed.a: $(LIBFDT_A)
 	@mkdir -p $(@D)

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "lib/fdt.h"
+#include "lib/pci_dt.h"
 
 /* Debian's libfdt, linked with every fdt_* symbol renamed libfdt_* (see fdt.mk). Its own header
  * cannot be included here: it includes <fdt.h>, which -Ikernel resolves to kernel/lib/fdt.h, and it
@@ -78,12 +79,13 @@ struct blob {
 	size_t size;
 };
 
-enum tree { GOOD, GOOD_V16, MINIMAL, DEEP16, DEEP17, QEMU_VIRT, NTREES };
+enum tree { GOOD, GOOD_V16, MINIMAL, DEEP16, DEEP17, QEMU_VIRT, QEMU_AIA, NTREES };
 
 static const char *const tree_files[NTREES] = {
 	[GOOD] = "good.dtb",	   [GOOD_V16] = "good-v16.dtb",
 	[MINIMAL] = "minimal.dtb", [DEEP16] = "deep16.dtb",
 	[DEEP17] = "deep17.dtb",   [QEMU_VIRT] = "qemu-virt.dtb",
+	[QEMU_AIA] = "qemu-virt-aia.dtb",
 };
 
 static const char *dtb_dir = "build/host/fdt";
@@ -1259,6 +1261,53 @@ static void test_agrees_with_libfdt_qemu_virt(void **state)
 	crosscheck_tree(QEMU_VIRT, 20);
 }
 
+static void test_agrees_with_libfdt_qemu_aia(void **state)
+{
+	(void)state;
+	crosscheck_tree(QEMU_AIA, 20);
+}
+
+/* A device's line is the first cell of "interrupts" under either controller: the PLIC's one
+ * cell and the APLIC's two (line, sense); the PCI host's interrupt-map entries are as long as
+ * the controller's #interrupt-cells make them, and decode to the same lines on both. */
+static void check_lines(enum tree t)
+{
+	static const uint32_t inta_line[4] = { 32, 33, 34, 35 }; /* device 0..3's INTA */
+	struct fdt fdt;
+	struct pci_imap im;
+	struct pci_imap_entry e;
+	uint32_t line, n = 0;
+	int pci;
+
+	init_ok(&fdt, &trees[t]);
+	assert_true(fdt_irq(&fdt, must_path(&fdt, "/soc/serial"), &line));
+	assert_int_equal(line, 10);
+	assert_true(fdt_irq(&fdt, must_path(&fdt, "/soc/rtc"), &line));
+	assert_int_equal(line, 11);
+	assert_false(fdt_irq(&fdt, must_path(&fdt, "/soc/test"), &line));
+	pci = must_path(&fdt, "/soc/pci");
+	assert_true(pci_dt_imap_open(&fdt, pci, &im));
+	for (; pci_dt_imap_at(&im, n, &e); n++) {
+		assert_in_range(e.pin, 1, 4);
+		assert_int_equal(e.irq, 32 + (e.dev + e.pin - 1) % 4);
+		if (e.pin == 1)
+			assert_int_equal(e.irq, inta_line[e.dev]);
+	}
+	assert_int_equal(n, 16);
+}
+
+static void test_irq_lines_plic(void **state)
+{
+	(void)state;
+	check_lines(QEMU_VIRT);
+}
+
+static void test_irq_lines_aplic(void **state)
+{
+	(void)state;
+	check_lines(QEMU_AIA);
+}
+
 static void test_agrees_with_libfdt_small_trees(void **state)
 {
 	(void)state;
@@ -1736,6 +1785,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_accessors_on_any_offset),
 		cmocka_unit_test(test_agrees_with_libfdt_good),
 		cmocka_unit_test(test_agrees_with_libfdt_qemu_virt),
+		cmocka_unit_test(test_agrees_with_libfdt_qemu_aia),
+		cmocka_unit_test(test_irq_lines_plic),
+		cmocka_unit_test(test_irq_lines_aplic),
 		cmocka_unit_test(test_agrees_with_libfdt_small_trees),
 		cmocka_unit_test(test_reject_bad_magic),
 		cmocka_unit_test(test_reject_truncated),

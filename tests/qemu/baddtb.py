@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""baddtb.py GOOD.dtb OUTDIR: write the malformed device trees the QEMU tests boot with.
+"""baddtb.py [--aia] GOOD.dtb OUTDIR: write the malformed device trees the QEMU tests boot with.
 
 OpenSBI parses the tree before the kernel does and hangs on a broken token stream, so these are
 the malformations that get past it and must be caught by the kernel:
   bad-nameoff.dtb  a property whose name offset points outside the strings block
   bad-memreg.dtb   /memory's reg is 3 cells long, not a whole (address, size) pair
+and, with --aia, from the AIA machine's tree:
+  bad-imsic-ids.dtb  the S-level IMSIC's riscv,ipi-id is 5, one of the lines' identities
 """
 import os
 import struct
@@ -58,11 +60,25 @@ def bad_memreg(blob):
     raise SystemExit("baddtb: no 128 MiB memory reg to corrupt")
 
 
+def bad_imsic_ids(blob):
+    """The first IMSIC's riscv,ipi-id (QEMU dumps the S-level one, 0x28000000, first) becomes
+    5. OpenSBI checks every IMSIC's riscv,num-ids (it stops at a bad count), not this."""
+    out = bytearray(blob)
+    for off, name, length in props(blob):
+        if name == "riscv,ipi-id" and length == 4:
+            out[off + 12:off + 16] = struct.pack(">I", 5)
+            return bytes(out)
+    raise SystemExit("baddtb: no riscv,ipi-id to corrupt")
+
+
 def main():
-    good, outdir = sys.argv[1], sys.argv[2]
+    aia = sys.argv[1] == "--aia"
+    good, outdir = sys.argv[1 + aia], sys.argv[2 + aia]
     blob = open(good, "rb").read()
     os.makedirs(outdir, exist_ok=True)
-    for name, fn in (("bad-nameoff", bad_nameoff), ("bad-memreg", bad_memreg)):
+    trees = (("bad-imsic-ids", bad_imsic_ids),) if aia else (
+        ("bad-nameoff", bad_nameoff), ("bad-memreg", bad_memreg))
+    for name, fn in trees:
         with open(os.path.join(outdir, name + ".dtb"), "wb") as f:
             f.write(fn(blob))
 

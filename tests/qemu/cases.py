@@ -22,10 +22,18 @@ NO_INIT = 4  # ROOTSERVER_FAIL_EXIT_CODE (kernel/core/rootserver.h): bad boot in
 MODULES = "build/modules.img"
 
 
+# The machines of each interrupt controller: the PLIC's (the default) and the AIA's (an APLIC
+# in MSI mode and an IMSIC per hart). A case that says variants=CONTROLLERS runs on both.
+CONTROLLERS = ("aclint", "aia")
+
+
 def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=30,
          dtb=None, forbid=(r"PANIC", r"FAIL"), console_input=None, icount=False, qemu_args=(),
-         mem="128M", initrd=MODULES, check=None, needs=(), kernel=None, monitor_input=None):
-    """console_input: (pattern, text): type text on the serial console once pattern appears
+         mem="128M", initrd=MODULES, check=None, needs=(), kernel=None, monitor_input=None,
+         variants=None):
+    """variants: the machine variants the case runs on, each a run of its own (on_variants):
+    named as the case on the first, which is its variant, and NAME@VARIANT on the others.
+console_input: (pattern, text): type text on the serial console once pattern appears
     (or a list of them, in order).
     monitor_input: (pattern, command) or a list of them: send command to QEMU's monitor (HMP,
     as typed at `(qemu)`: `system_reset`, `info status`, `quit`) once pattern appears in the
@@ -44,11 +52,20 @@ def case(name, expect, variant="aclint", smp=4, bootargs="", status=0, timeout=3
     needs: files the case's QEMU arguments name (make targets, e.g. a disk image), made first.
     kernel: the kernel booted, a key of machine.KERNELS: "test" (the test kernel) when bootargs
     choose an in-kernel test (test=NAME), else "shipped"."""
-    return dict(name=name, variant=variant, smp=smp, bootargs=bootargs, expect=expect,
+    if variants:
+        variant = variants[0]
+    return dict(name=name, variant=variant, variants=tuple(variants or (variant,)), smp=smp,
+                bootargs=bootargs, expect=expect,
                 status=status, timeout=timeout, dtb=dtb, forbid=forbid, input=console_input,
                 icount=icount, qemu_args=list(qemu_args), mem=mem, initrd=initrd, check=check,
                 needs=list(needs), kernel=kernel or kernel_for(bootargs),
                 monitor_input=monitor_input)
+
+
+def on_variants(c):
+    """The runs of case c, one per variant it declares: c itself on its first, a copy on each
+    other with the variant and the name (NAME@VARIANT) changed."""
+    return [c] + [dict(c, variant=v, name=f"{c['name']}@{v}") for v in c["variants"][1:]]
 
 
 class spliced:
@@ -179,6 +196,13 @@ CASES += [
                          r"serial@10000000\s+ns16550a\s+0x10000000.* irq 10",
                          r"plic@c000000", r"harts online: 4\n", r"ktest: boot: PASS"],
          bootargs="test=boot"),
+    # The kernel picks its interrupt controller from the tree: the PLIC on the default machine,
+    # the APLIC and IMSICs on the AIA's, whose tree has no PLIC.
+    case("boot-irq-plic", [r"irq: plic, 96 lines\n", r"plic@c000000", r"ktest: boot: PASS"],
+         bootargs="test=boot"),
+    case("boot-irq-aia", [r"irq: aia: aplic in msi mode, an imsic file a hart, 96 lines\n",
+                          r"imsics@28000000", r"ktest: boot: PASS"],
+         variant="aia", bootargs="test=boot", forbid=(r"PANIC", r"FAIL", r"\bplic")),
     # Not the default 128 MiB: the case must boot a tree dumped for 256 MiB, not a stale one.
     case("boot-mem256M", [r"memory: 0x80000000-0x90000000 \(256 MiB\)", r"ktest: boot: PASS"],
          smp=2, mem="256M", bootargs="test=boot"),
@@ -256,6 +280,11 @@ CASES += [
          [r"tacet: bad device tree: malformed reg in memory node: memory@80000000",
           r"cannot boot without a valid device tree; powering off"],
          dtb="build/dts/bad/bad-memreg.dtb", timeout=10),
+    # The AIA's tree with an IMSIC whose IPI identity is one of the lines' (line 4's, 5): the
+    # kernel refuses it and powers off, naming the counts.
+    case("bad-dtb-imsic-ids",
+         [r"tacet: bad device tree: the IMSIC's identities \(255, IPI 5\) do not fit 96 lines"],
+         variant="aia", dtb="build/dts/bad-aia/bad-imsic-ids.dtb", timeout=10),
 ]
 
 # Bad boot input: without an init to start the kernel must say why and power off with the
@@ -288,7 +317,7 @@ CASES += [
 
 # More cases live in tests/qemu/cases_*.py, each defining CASES with case() (and spliced(),
 # DEFAULT_DEVICES, DEFAULT_NEEDS, DEFAULT_LEASE and default_boot_input for a boot with the
-# default boot arguments).
+# default boot arguments, CONTROLLERS).
 for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.py"))):
     _spec = importlib.util.spec_from_file_location(os.path.basename(_path)[:-3], _path)
     _mod = importlib.util.module_from_spec(_spec)
@@ -296,6 +325,7 @@ for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.p
     _mod.spliced = spliced
     _mod.DEFAULT_DEVICES, _mod.DEFAULT_NEEDS = DEFAULT_DEVICES, DEFAULT_NEEDS
     _mod.DEFAULT_LEASE, _mod.default_boot_input = DEFAULT_LEASE, default_boot_input
+    _mod.CONTROLLERS = CONTROLLERS
     _spec.loader.exec_module(_mod)
     CASES += _mod.CASES
 
@@ -327,7 +357,8 @@ CASES += [
           r"init: power off requested by uart"],
          qemu_args=DEFAULT_DEVICES, needs=DEFAULT_NEEDS,
          console_input=default_boot_input("random\rhelp\recho hello tacet\rps\rmem\rharts\r"
-                                          "irqs\rrandom\rnet\rpoweroff\r")),
+                                          "irqs\rrandom\rnet\rpoweroff\r"),
+         variants=CONTROLLERS),
 ]
 
 # QEMU's monitor (monitor_input): at the shell's first prompt the monitor resets the machine

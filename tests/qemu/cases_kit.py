@@ -73,7 +73,7 @@ CASES += [
          [r"kittest: timebase 10000000 Hz"] +
          [r"kittest: " + re.escape(c) + r": PASS" for c in KIT] +
          [r"kittest: all checks passed", r"init: server kittest finished with status 0"],
-         bootargs="init.run=kittest:goldfish-rtc"),
+         bootargs="init.run=kittest:goldfish-rtc", variants=CONTROLLERS),
 ]
 
 
@@ -90,7 +90,10 @@ def date_matches_host(out):
 
 # The goldfish RTC's line on QEMU virt (hw/riscv/virt.h RTC_IRQ) and its PLIC priority register,
 # which the kernel's top half writes 0 to mask the line and tacet_irq_ack writes back to 1.
-RTC_PRIORITY = "addr 0xc00002c"
+# The RTC line's (11) word that masks and unmasks it, with the values: the PLIC's priority
+# (0, then 1), the APLIC's sourcecfg (0: inactive, then 6: level high; aia.c).
+RTC_LINE_WORDS = (("addr 0xc00002c", "value 0x0 ", "value 0x1 "),
+                  ("addr 0xd00002c", "value 0x0 ", "value 0x6 "))
 RTC_CLEAR_INTERRUPT = "addr 0x10101c"
 # QEMU appends to a trace file: one of this run's own, read and removed by the check.
 RTC_TRACE = f"build/test-logs/qemu-rtc-alarm.{os.getpid()}.trace"
@@ -99,7 +102,8 @@ RTC_TRACE = f"build/test-logs/qemu-rtc-alarm.{os.getpid()}.trace"
 def clear_then_ack(out, trace=RTC_TRACE, at_least=5):
     """In QEMU's trace of every MMIO write: after the top half masks the RTC's line, the driver
     writes CLEAR_INTERRUPT before the ack unmasks it, every time. (QEMU's PLIC would not show
-    the other order: it latches a level once, so a driver that acks first still works here.)"""
+    the other order: it latches a level once, so a driver that acks first still works here.)
+    The line's mask and unmask are its PLIC priority's or APLIC sourcecfg's (RTC_LINE_WORDS)."""
     try:
         with open(trace) as f:
             lines = [line for line in f if "memory_region_ops_write" in line]
@@ -109,11 +113,12 @@ def clear_then_ack(out, trace=RTC_TRACE, at_least=5):
     unmasked = masked = cleared = False
     good, bad = 0, 0
     for line in lines:
-        if RTC_PRIORITY in line and "value 0x0 " in line and unmasked:
+        word = next((w for w in RTC_LINE_WORDS if w[0] in line), None)
+        if word and word[1] in line and unmasked:
             masked, cleared = True, False
         elif RTC_CLEAR_INTERRUPT in line and "goldfish_rtc" in line:
             cleared = True
-        elif RTC_PRIORITY in line and "value 0x1 " in line:
+        elif word and word[2] in line:
             if masked:
                 good, bad = good + cleared, bad + (not cleared)
             unmasked, masked = True, False
@@ -132,7 +137,8 @@ CASES += [
          [r"tacet> date\n+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\n",
           r"init: power off requested by uart"],
          qemu_args=DEFAULT_DEVICES, needs=DEFAULT_NEEDS,
-         console_input=default_boot_input("date\rpoweroff\r"), check=date_matches_host),
+         console_input=default_boot_input("date\rpoweroff\r"), check=date_matches_host,
+         variants=CONTROLLERS),
     # The rtc service's alarms, through lib's client; QEMU traces every MMIO write so that the
     # check can see the driver clear the device's interrupt before it acknowledges the line.
     case("rtc-alarm",
@@ -154,7 +160,7 @@ CASES += [
           r"init: power off requested by rtcalarm"],
          bootargs="init.run=uart=console:ns16550a,rtc:goldfish-rtc,^rtcalarm",
          qemu_args=("-trace", f"enable=memory_region_ops_write,file={RTC_TRACE}"),
-         check=clear_then_ack),
+         check=clear_then_ack, variants=CONTROLLERS),
     # A client's death frees what rtc held for it: rtcleak's instance 0 fills the alarm table
     # an hour ahead and faults; its session ends with its process, and the restarted instance
     # sets as many alarms again (the table stayed full, EBUSY, while a session never ended).

@@ -183,11 +183,11 @@ CASES = [
          [r"# TYPE tacet_irq_top_half_cycles histogram", r"init: power off requested by uart"],
          smp=2, bootargs=EDU_RUN + " cycles=instructions", qemu_args=("-device", "edu"),
          icount=True, console_input=(edu_over_console_up, "irqs\rmetrics\rirqs\rpoweroff\r"),
-         check=metrics_agree_with_irqs(33), timeout=60),
+         check=metrics_agree_with_irqs(33), timeout=60, variants=CONTROLLERS),
     # A console without the trace authority (no `%`): the counts, no timing.
     case("metrics-no-authority",
          [r"tacet_irq_timing_visible 0", r"init: power off requested by uart"],
          smp=2, bootargs="init.run=^uart=console:ns16550a",
          console_input=(r"tacet> ", "metrics\rpoweroff\r"), check=metrics_without_timing,
-         timeout=60),
+         timeout=60, variants=CONTROLLERS),
 ]

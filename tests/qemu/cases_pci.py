@@ -19,7 +19,7 @@ CASES = [
          bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu_dma@2",
          qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
-         console_input=(r"edu 0: DMA [^\n]*\n", "poweroff\r")),
+         console_input=(r"edu 0: DMA [^\n]*\n", "poweroff\r"), variants=CONTROLLERS),
     # The same driver on the smallest and the largest machine: on one hart with the console,
     # pci and init; on the last of eight. The line follows the driver either way.
     *(case(f"pci-edu-smp{n}",
@@ -48,7 +48,8 @@ CASES = [
          bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu_shared@1,edu_shared@2,edu_shared@3",
          qemu_args=("-device", "edu,addr=1", "-device", "edu,addr=5", "-device", "edu,addr=9"),
-         console_input=(r"(edu \d: factorial[^\n]*\n[\s\S]*){3}", "poweroff\r"), timeout=60),
+         console_input=(r"(edu \d: factorial[^\n]*\n[\s\S]*){3}", "poweroff\r"), timeout=60,
+         variants=CONTROLLERS),
     # 100,000 interrupts: four edu devices in slots 1-4 (one INTx line each: 33, 34, 35, 32),
     # four edu_flood drivers on the four harts, 25,000 interrupts each; in every 2,500 each
     # driver moves its line to another hart for 25 and back, each move while an interrupt is in
@@ -66,7 +67,8 @@ CASES = [
                   "edu_flood@0,edu_flood@1,edu_flood@2,edu_flood@3",
          qemu_args=("-device", "edu,addr=1", "-device", "edu,addr=2", "-device", "edu,addr=3",
                     "-device", "edu,addr=4"),
-         console_input=(r"(edu \d: raised[^\n]*\n[\s\S]*){4}", "poweroff\r"), timeout=600),
+         console_input=(r"(edu \d: raised[^\n]*\n[\s\S]*){4}", "poweroff\r"), timeout=600,
+         variants=CONTROLLERS),
     # A claim ends with its driver: two edu servers and one edu device; the second waits while
     # the first holds the device, and claims it once the first has ended (the PCI server
     # watches each claiming driver's process).
@@ -79,7 +81,7 @@ CASES = [
          bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu@1,edu@2",
          qemu_args=("-device", "edu",),
-         console_input=(r"(released[^\n]*\n[\s\S]*){2}", "poweroff\r")),
+         console_input=(r"(released[^\n]*\n[\s\S]*){2}", "poweroff\r"), variants=CONTROLLERS),
     # A driver that ends mid-interrupt: two edu_abandon drivers take turns on one device. Each
     # takes 100 interrupts, then raises one more and ends without acknowledging it, to the
     # device (its status stays set) or to the kernel (the line PENDING on its ack). The kernel
@@ -108,7 +110,7 @@ CASES = [
          bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu_abandon@1,edu_abandon@2",
          qemu_args=("-device", "edu",),
-         console_input=(r"(released[^\n]*\n[\s\S]*){2}", "poweroff\r")),
+         console_input=(r"(released[^\n]*\n[\s\S]*){2}", "poweroff\r"), variants=CONTROLLERS),
     # A PCI driver dies with DMA in flight: edu_dmadie starts a DMA transfer from the
     # device into a page of RAM pinned to its BAR0 frame (a part of pci's window) and faults,
     # twice (init restarts it). The page waits in the window's quarantine until pci has turned
@@ -135,7 +137,8 @@ CASES = [
          bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "edu_dmadie@1*2",
          qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
-         console_input=(r"init: server edu_dmadie finished[^\n]*\n", "poweroff\r")),
+         console_input=(r"init: server edu_dmadie finished[^\n]*\n", "poweroff\r"),
+         variants=CONTROLLERS),
     # The bus server dies with a function left running: pci_dying's first instance
     # faults when edu_dmadie's first instance has died with its DMA started, before quieting
     # the function. The page stays in the window's quarantine: init does not release a bus
@@ -155,7 +158,8 @@ CASES = [
                   "pci_dying=pci:pci-host-ecam-generic+pci-mmio32+pci-intx*1,edu_dmadie@1*2",
          qemu_args=("-device", "edu,dma_mask=0xffffffffffffffff"),
          forbid=(r"PANIC", r"FAIL", r"init: pci_dying's devices"),
-         console_input=(r"init: server edu_dmadie finished[^\n]*\n", "poweroff\r")),
+         console_input=(r"init: server edu_dmadie finished[^\n]*\n", "poweroff\r"),
+         variants=CONTROLLERS),
     # A PCI driver dies with its device enabled (device reset on death): nvmedie
     # claims QEMU's nvme controller (PCI Express capability with FLR), gives it admin queues in
     # a 2-page DMA frame pinned to its BAR0, enables it (CSTS.RDY=1) and faults. pci quiets
@@ -186,5 +190,6 @@ CASES = [
          bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
                   "nvmedie@1*1",
          qemu_args=("-device", "nvme,serial=deadbeef"),
-         console_input=(r"again; 0 pages back from its DMA quarantine", "poweroff\r")),
+         console_input=(r"again; 0 pages back from its DMA quarantine", "poweroff\r"),
+         variants=CONTROLLERS),
 ]

@@ -83,7 +83,7 @@ CASES += [
          [RNG_READY, BYTES.format(2), STATS.format(2),
           r"init: server rngtest finished with status 0", r"init: power off requested by uart"],
          bootargs=f"{RNG_RUN},rngtest@1", smp=2, qemu_args=RNG,
-         console_input=(stats_seen(1), "poweroff\r")),
+         console_input=(stats_seen(1), "poweroff\r"), variants=CONTROLLERS),
     # Two clients at once, on two other harts: each gets its 4096 bytes, and not the same ones.
     case("rng-two-clients",
          [RNG_READY, BYTES.format(2), BYTES.format(3), STATS.format(2), STATS.format(3),
@@ -92,7 +92,7 @@ CASES += [
           r"(?s)(init: server rngtest finished with status 0.*){2}",
           r"init: power off requested by uart"],
          bootargs=f"{RNG_RUN},rngtest@1,rngtest@2", smp=3, qemu_args=RNG,
-         console_input=(stats_seen(2), "poweroff\r")),
+         console_input=(stats_seen(2), "poweroff\r"), variants=CONTROLLERS),
 ]
 
 # The block service (servers/blk) on the disks the Makefile makes (servers/blk/module.mk):
@@ -161,7 +161,8 @@ CASES += [
           r"blktest: write sectors 5, 64-79 \(one request\), 127; flush: PASS",
           r"blktest: the disk reads back as written, every other sector unchanged: PASS"],
          bootargs="init.run=blk:virtio-blk,^blktest@1[blk=0-]", smp=2,
-         qemu_args=RNG + disk(PERSIST, snapshot=False), needs=[PERSIST], check=persisted),
+         qemu_args=RNG + disk(PERSIST, snapshot=False), needs=[PERSIST], check=persisted,
+         variants=CONTROLLERS),
     case("blk-read-only",
          [BLK_READY.format(128, ", read-only.*"), *BLK_READS,
           r"blktest: write to the read-only disk refused \(EPERM\): PASS"],
@@ -203,7 +204,7 @@ CASES += [
           r"init: power off requested by uart"],
          bootargs=f"{BLK_RUN},blkrand@1[blk=0-1023],blkrand@2[blk=1024-]", smp=3,
          qemu_args=disk(BIG), needs=[BIG],
-         console_input=(rand_done(2), "poweroff\r"), timeout=90),
+         console_input=(rand_done(2), "poweroff\r"), timeout=90, variants=CONTROLLERS),
 ]
 
 # Hostile clients of the block service (servers outlive their clients, and a client cannot
@@ -257,7 +258,7 @@ CASES += [
           r"init: power off requested by blkwriter"],
          bootargs="init.run=blk/110:virtio-blk,^blkwriter@3[blk=0-199]," +
                   ",".join(f"blkflood@{1 + n % 2}[blk={1024 + 16 * n}-]" for n in range(6)),
-         smp=4, qemu_args=THROTTLED, needs=[BIG], timeout=90),
+         smp=4, qemu_args=THROTTLED, needs=[BIG], timeout=90, variants=CONTROLLERS),
     # A client granted sectors 32-63 reads and writes inside (done) and outside (refused),
     # and one without a grant is refused every sector. The old service let any client read
     # and write any sector.

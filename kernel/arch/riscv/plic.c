@@ -41,10 +41,8 @@ int plic_probe(const struct fdt *fdt)
 
 	if (n < 0)
 		n = fdt_find_compatible(fdt, -1, "sifive,plic-1.0.0");
-	if (n < 0) {
-		kprintf("tacet: no PLIC in the device tree; external interrupts are off\n");
+	if (n < 0)
 		return 0;
-	}
 	ext = fdt_getprop(fdt, n, "interrupts-extended", &len);
 	if (fdt_reg(fdt, n, 0, &pa, &size) < 0 || !fdt_prop_u32(fdt, n, "riscv,ndev", &plic_ndev) ||
 	    !ext || len % 8 || plic_ndev >= PLIC_MAX_SOURCES) {
@@ -67,7 +65,7 @@ int plic_probe(const struct fdt *fdt)
 		plic_line_priority[irq] = PLIC_PRIORITY_MIN; /* never 0: unmask writes it as it is */
 	plic_chip.nr_irqs = plic_ndev;
 	irqchip_register(&plic_chip);
-	return 0;
+	return 1;
 }
 
 /* Each hart starts with every source disabled in its context and threshold 0. */

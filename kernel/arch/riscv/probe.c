@@ -1,5 +1,6 @@
-/* probe.c: the RISC-V port's device-tree probing (ISA extensions, then the timer, IPI and PLIC
- * probes) and per-hart bring-up: stack switch, interrupt enables, SBI HSM start. */
+/* probe.c: the RISC-V port's device-tree probing (ISA extensions, then the timer, IPI and
+ * interrupt controller probes: the PLIC or the AIA) and per-hart bring-up: stack switch,
+ * interrupt enables, SBI HSM start. */
 #include "arch.h"
 #include "core/console.h"
 #include "lib/fdt.h"
@@ -12,6 +13,8 @@
 
 bool riscv_has_sstc;
 bool riscv_has_zbb;
+/* The claim register of a hart no controller gives one: reads 0, a claim finds nothing. */
+static uint32_t no_claim;
 extern const char secondary_entry[];
 extern uint32_t secondaries_released;
 
@@ -60,10 +63,20 @@ static void probe_isa(const struct fdt *fdt)
 
 int arch_platform_init(const struct fdt *fdt)
 {
+	int found;
+
 	probe_isa(fdt);
-	if (timer_probe(fdt) < 0 || ipi_probe(fdt) < 0 || plic_probe(fdt) < 0)
+	if (timer_probe(fdt) < 0 || ipi_probe(fdt) < 0)
 		return -1;
-	return 0;
+	/* the controller the tree has: the PLIC, else the AIA's IMSIC and APLIC (each look walks
+	 * the tree: the PLIC's first, the default machine's) */
+	found = plic_probe(fdt);
+	if (!found)
+		found = aia_probe(fdt);
+	if (!found)
+		kprintf("tacet: no interrupt controller (PLIC or AIA) in the device tree; external "
+			"interrupts are off\n");
+	return found < 0 ? -1 : 0;
 }
 
 void arch_hart_init(struct hart *h)
@@ -71,7 +84,9 @@ void arch_hart_init(struct hart *h)
 	csr_write(sie, 0);
 	arch_timer_set(UINT64_MAX);
 	csr_clear(sip, SIP_SSIP);
+	h->arch.irq_claim = &no_claim;
 	plic_init_hart(h);
+	aia_init_hart(h);
 	/* user space may read cycle, time and instret itself (benchmarks, timestamps) */
 	csr_write(scounteren, SCOUNTEREN_CY | SCOUNTEREN_TM | SCOUNTEREN_IR);
 	csr_write(sie, SIE_SSIE | SIE_STIE | SIE_SEIE);

@@ -12,8 +12,11 @@ struct hart;
 
 int timer_probe(const struct fdt *fdt);
 int ipi_probe(const struct fdt *fdt);
+/* plic.c, aia.c: 1 if the tree has the controller (registered), 0 if not, -1 if malformed. */
 int plic_probe(const struct fdt *fdt);
 void plic_init_hart(const struct hart *h);
+int aia_probe(const struct fdt *fdt); /* an S-level IMSIC and its APLIC */
+void aia_init_hart(struct hart *h);
 
 /* Top of hart id's static overflow stack (cpu.c), used once a guard page is hit. */
 uintptr_t arch_overflow_stack_top(unsigned int id);

@@ -85,7 +85,11 @@ struct hart;
 /* The port's part of each hart's state (struct hart's `arch`, hart.h), for the operations of
  * every interrupt: reached through the hart's own pointer, no index into a table. */
 struct arch_hart {
-	volatile uint32_t *irq_claim; /* its PLIC context's claim/complete register; NULL: none */
+	/* Its PLIC context's claim/complete register. A hart without one has a word that reads
+	 * 0 (a claim finds nothing); on the AIA, a reserved word of its own IMSIC file, which
+	 * reads 0 and ignores writes, so a claim goes on to stopei (arch_irq_claim) and a
+	 * completion changes nothing: one load and one store, the PLIC's, for both. */
+	volatile uint32_t *irq_claim;
 };
 
 #ifdef TACET_HOST_TEST
@@ -235,18 +239,42 @@ static inline __attribute__((always_inline)) bool arch_irq_external_pending(void
 }
 
 /* The interrupt controller's operations on every interrupt, inline (each is one MMIO access;
- * through a table of functions the calls cost more than the accesses): the PLIC's, whose
- * registers plic.c finds at probe time. Lines 1..n; a hart (its struct arch_hart) without an
- * S-mode context claims 0. Masking a line sets its priority to 0, unmasking restores it. */
-extern volatile uint32_t *plic_priority_reg; /* the priority word of line 0 (unused) */
-extern uint32_t plic_line_priority[];        /* what unmask restores; never 0 */
+ * through a table of functions the calls cost more than the accesses): the PLIC's (plic.c) or
+ * the AIA's (aia.c), whichever the device tree has, with the registers found at probe time.
+ * Both run the PLIC's straight line; the AIA's own steps (stopei, aia_unmask) are behind the
+ * two branches a PLIC machine never takes (a claim that found nothing, a line priority of 0).
+ * Lines 1..n.
+ * PLIC: masking a line sets its priority to 0, unmasking restores it (never 0).
+ * AIA: line n is APLIC source n, forwarded as an MSI of identity n + 1. The claim swaps stopei
+ * with zero (QEMU clears the identity's pending bit on the write, not the read), which also
+ * ends it in the file: the completion's store goes to a word that ignores it. Masking makes
+ * the source inactive (its sourcecfg, where the PLIC's priority word would be, 0: input
+ * ignored, pending and enable bits cleared); unmasking (line priority 0: the AIA's branch)
+ * makes it active again, pends it if a level source asserts now or, for an edge source,
+ * always (an edge while it was masked is not lost; one that did not come is an unhandled
+ * interrupt), and enables it: pending, it is forwarded at once. */
+extern volatile uint32_t *plic_priority_reg; /* the priority word of line 0; AIA: sourcecfg */
+extern uint32_t plic_line_priority[];        /* what unmask restores; 0: the AIA's unmask */
+extern bool riscv_aia;                       /* the controller is the AIA (aia.c) */
+/* Line N's identity in the IMSIC files is N + ARCH_AIA_LINE_ID: identity 1 is the IPI's by the
+ * device tree binding's convention (riscv,ipi-id), so the lines start above it. */
+#define ARCH_AIA_LINE_ID 1
+
+void aia_unmask(unsigned int irq); /* aia.c: the AIA's unmask */
 
 static inline __attribute__((always_inline)) unsigned int
 arch_irq_claim(const struct arch_hart *a)
 {
-	volatile uint32_t *r = a->irq_claim;
+	unsigned int irq = *a->irq_claim;
 
-	return r ? *r : 0;
+	/* the IMSIC's claim, inline: stopei swapped with zero, the identity (bits 26:16) kept, its
+	 * line the identity less ARCH_AIA_LINE_ID (none pending: 0 - 1, no line) */
+	if (__builtin_expect(!irq, 0) && riscv_aia)
+		__asm__ volatile("csrrw %0, 0x15c, zero\n\tsrliw %0, %0, 16\n\taddiw %0, %0, %1"
+				 : "+r"(irq)
+				 : "i"(-ARCH_AIA_LINE_ID)
+				 : "memory");
+	return irq;
 }
 
 static inline __attribute__((always_inline)) void arch_irq_complete(const struct arch_hart *a,
@@ -262,7 +290,13 @@ static inline __attribute__((always_inline)) void arch_irq_mask(unsigned int irq
 
 static inline __attribute__((always_inline)) void arch_irq_unmask(unsigned int irq)
 {
-	plic_priority_reg[irq] = plic_line_priority[irq];
+	uint32_t prio = plic_line_priority[irq];
+
+	if (__builtin_expect(!prio, 0)) {
+		aia_unmask(irq);
+		return;
+	}
+	plic_priority_reg[irq] = prio;
 }
 
 /* The timebase (rdtime): inline, as the scheduler's slice and the timers read it on every

@@ -1,0 +1,284 @@
+/* aia.c: the Advanced Interrupt Architecture (RISC-V AIA 1.0), S-level only: each hart's IMSIC
+ * interrupt file, and the supervisor APLIC domain in MSI delivery mode for the wired lines. It
+ * implements struct irqchip for kernel/irq/ (which owns the line protocol) and gives the inline
+ * operations of every interrupt (arch_irq_*, arch_types.h) their registers, as plic.c does on a
+ * machine with a PLIC; probe.c picks one of the two from the device tree.
+ *
+ * How the line protocol maps onto the AIA is written beside the inline operations
+ * (arch_types.h) and in docs/interrupts.md ("Two controllers"): line N is APLIC source N,
+ * forwarded as an MSI of identity N + ARCH_AIA_LINE_ID into the S-level file of the one hart
+ * its target register names (the line's affinity). Each hart's file has its table of
+ * identities (imsic_id.h): the IPI's the tree names (riscv,ipi-id) and every line's are taken
+ * on every hart at probe, so a line keeps its identity wherever it moves, and a
+ * message-signalled interrupt will take a free one of its hart's. Every hart's file enables
+ * the lines' identities at bring-up and never changes them: a line is masked at the APLIC.
+ *
+ * The registers, modes and hart indices are set at probe time and read-only after. Every write
+ * names one line (its sourcecfg or target word, or its number in setipnum and setienum), so
+ * two harts may mask and unmask different lines at once without a lock; one line's state is
+ * the interrupt layer's, under the BKL. Called at boot (probe, each hart's bring-up), from
+ * the acknowledgements (aia_unmask), any hart, interrupts masked. */
+#include "arch.h"
+#include "core/console.h"
+#include "lib/fdt.h"
+#include "core/hart.h"
+#include "irq/irqchip.h"
+#include "riscv.h"
+#include "riscv_platform.h"
+#include "imsic_id.h"
+
+/* APLIC domain registers (AIA 1.0, chapter 4) */
+#define APLIC_DOMAINCFG     0x0000
+#define APLIC_DOMAINCFG_IE  (1u << 8)
+#define APLIC_DOMAINCFG_DM  (1u << 2) /* MSI delivery mode */
+#define APLIC_SOURCECFG(n)  (0x0000 + 4 * (n))
+#define APLIC_IN_CLRIP(n)   (0x1d00 + 4 * ((n) / 32)) /* read: 32 rectified inputs */
+#define APLIC_SETIENUM      0x1edc
+#define APLIC_SETIPNUM_LE   0x2000
+#define APLIC_TARGET(n)     (0x3000 + 4 * (n))
+#define APLIC_TARGET_HART   18 /* hart index at bits 31:18, guest 17:12, identity 10:0 */
+#define APLIC_MAX_SOURCES   1024
+
+/* The source modes (sourcecfg.SM) from a device tree's sense cell (1 edge rising, 2 falling,
+ * 4 level high, 8 low): what the controller latches and what unmask re-pends. */
+enum aplic_mode {
+	APLIC_SM_INACTIVE = 0,
+	APLIC_SM_EDGE_RISE = 4,
+	APLIC_SM_EDGE_FALL = 5,
+	APLIC_SM_LEVEL_HIGH = 6,
+	APLIC_SM_LEVEL_LOW = 7,
+};
+
+/* IMSIC: the S-level file's registers, selected by siselect (CSR 0x150) and read or written
+ * through sireg (0x151); the claim CSR stopei (0x15c) is arch_irq_claim's (arch_types.h) */
+#define IMSIC_EIDELIVERY    0x70
+#define IMSIC_EITHRESHOLD   0x72
+#define IMSIC_EIP0          0x80
+#define IMSIC_EIE0          0xc0
+#define INTC_S_EXTERNAL     9
+
+#define IMSIC_FILE_SIZE     0x1000
+#define IMSIC_RESERVED      8 /* a word of a file's page that reads 0 and ignores writes */
+
+static volatile uint8_t *aplic_base;
+static volatile uint8_t *imsic_base; /* hart index i's file at page i */
+static uint64_t imsic_size;
+static uint32_t aplic_nsrc;   /* sources 1..aplic_nsrc */
+static uint32_t imsic_nids;   /* identities 1..imsic_nids in each file */
+static uint32_t imsic_ipi_id; /* the tree's riscv,ipi-id, 0: none */
+static int hart_index[MAX_HARTS] = { [0 ... MAX_HARTS - 1] = -1 }; /* by logical hart id */
+static struct imsic_ids hart_ids[MAX_HARTS]; /* each hart's file's identities, by logical id */
+static uint8_t aplic_mode[APLIC_MAX_SOURCES]; /* enum aplic_mode, by line */
+bool riscv_aia; /* read by arch_irq_claim (arch_types.h) */
+
+static struct irqchip aia_chip; /* the operations, defined below */
+
+static volatile uint32_t *reg(uint32_t off)
+{
+	return (volatile uint32_t *)(aplic_base + off);
+}
+
+static void siselect_write(unsigned long sel, unsigned long v)
+{
+	csr_write(0x150, sel); /* siselect */
+	csr_write(0x151, v);   /* sireg */
+}
+
+/* The S-level IMSIC: the one whose interrupts-extended names the harts' S external interrupt.
+ * Its i-th pair is hart index i, the file at the i-th page of reg (QEMU's layout, and how the
+ * APLIC's smsiaddrcfg numbers harts). Returns its node, or -1. */
+static int imsic_probe(const struct fdt *fdt)
+{
+	for (int n = fdt_find_compatible(fdt, -1, "riscv,imsics"); n >= 0;
+	     n = fdt_find_compatible(fdt, n, "riscv,imsics")) {
+		uint32_t len;
+		const uint8_t *ext = fdt_getprop(fdt, n, "interrupts-extended", &len);
+		uint64_t pa;
+
+		if (!ext || len < 8 || len % 8 || fdt_be32(ext + 4) != INTC_S_EXTERNAL ||
+		    !fdt_node_is_enabled(fdt, n))
+			continue;
+		if (!fdt_prop_u32(fdt, n, "riscv,num-ids", &imsic_nids) ||
+		    fdt_reg(fdt, n, 0, &pa, &imsic_size) < 0)
+			return -2;
+		if (!fdt_prop_u32(fdt, n, "riscv,ipi-id", &imsic_ipi_id))
+			imsic_ipi_id = 0;
+		for (uint32_t i = 0; i < len / 8; i++) {
+			long hwid = riscv_intc_hartid(fdt, fdt_be32(ext + 8 * i));
+
+			for (unsigned int h = 0; h < nharts; h++)
+				if ((long)harts[h].hwid == hwid)
+					hart_index[h] = (int)i;
+		}
+		if (imsic_size < (uint64_t)(len / 8) * IMSIC_FILE_SIZE)
+			return -2;
+		imsic_base = arch_map_device(pa, imsic_size);
+		return n;
+	}
+	return -1;
+}
+
+/* Each source's mode from the sense cell of the devices that name it (default: level high,
+ * QEMU virt's for every wired line, the PCI INTx lines included). */
+static void aplic_modes(const struct fdt *fdt, uint32_t phandle)
+{
+	for (uint32_t n = 1; n <= aplic_nsrc; n++)
+		aplic_mode[n] = APLIC_SM_LEVEL_HIGH;
+	for (int n = fdt_next_node(fdt, fdt_root(fdt)); n >= 0; n = fdt_next_node(fdt, n)) {
+		uint32_t len, parent;
+		const uint8_t *irqs = fdt_getprop(fdt, n, "interrupts", &len);
+		uint32_t line, sense;
+
+		if (!irqs || len != 8 || !fdt_prop_u32(fdt, n, "interrupt-parent", &parent) ||
+		    parent != phandle)
+			continue;
+		line = fdt_be32(irqs);
+		sense = fdt_be32(irqs + 4);
+		if (line < 1 || line > aplic_nsrc)
+			continue;
+		aplic_mode[line] = sense == 1   ? APLIC_SM_EDGE_RISE
+				 : sense == 2 ? APLIC_SM_EDGE_FALL
+				 : sense == 8 ? APLIC_SM_LEVEL_LOW
+					      : APLIC_SM_LEVEL_HIGH;
+	}
+}
+
+/* The supervisor APLIC domain whose MSIs go to the S-level IMSIC imsic. */
+static int aplic_find(const struct fdt *fdt, int imsic)
+{
+	uint32_t want = 0, parent;
+
+	fdt_prop_u32(fdt, imsic, "phandle", &want);
+	for (int n = fdt_find_compatible(fdt, -1, "riscv,aplic"); n >= 0;
+	     n = fdt_find_compatible(fdt, n, "riscv,aplic"))
+		if (fdt_node_is_enabled(fdt, n) && fdt_prop_u32(fdt, n, "msi-parent", &parent) &&
+		    parent == want)
+			return n;
+	return -1;
+}
+
+/* Each hart's table: the IPI's identity and every line's taken. False if the tree's counts do
+ * not fit (identities the AIA does not allow, a line's identity past the file's last, or the
+ * IPI's among the lines'). */
+static bool imsic_tables(void)
+{
+	for (unsigned int h = 0; h < nharts; h++) {
+		struct imsic_ids *ids = &hart_ids[h];
+
+		if (hart_index[h] < 0)
+			continue;
+		if (imsic_ids_init(ids, imsic_nids) < 0 ||
+		    (imsic_ipi_id && imsic_ids_reserve(ids, imsic_ipi_id) < 0))
+			return false;
+		for (uint32_t n = 1; n <= aplic_nsrc; n++)
+			if (imsic_ids_reserve(ids, n + ARCH_AIA_LINE_ID) < 0)
+				return false;
+	}
+	return true;
+}
+
+/* Every source of the domain inactive (masked: irq_init masks every line again), aimed at hart
+ * 0's file; then the domain on, in MSI mode. */
+static void aplic_setup(void)
+{
+	for (uint32_t n = 1; n <= aplic_nsrc; n++) {
+		*reg(APLIC_SOURCECFG(n)) = APLIC_SM_INACTIVE;
+		*reg(APLIC_TARGET(n)) =
+			((uint32_t)hart_index[0] << APLIC_TARGET_HART) | (n + ARCH_AIA_LINE_ID);
+	}
+	*reg(APLIC_DOMAINCFG) = APLIC_DOMAINCFG_IE | APLIC_DOMAINCFG_DM;
+}
+
+int aia_probe(const struct fdt *fdt)
+{
+	int imsic = imsic_probe(fdt), aplic;
+	uint32_t phandle = 0;
+	uint64_t pa, size;
+
+	if (imsic == -1)
+		return 0; /* no AIA: the PLIC's machine */
+	aplic = imsic >= 0 ? aplic_find(fdt, imsic) : -1;
+	if (imsic < 0 || aplic < 0 || fdt_reg(fdt, aplic, 0, &pa, &size) < 0 ||
+	    !fdt_prop_u32(fdt, aplic, "riscv,num-sources", &aplic_nsrc) ||
+	    aplic_nsrc >= APLIC_MAX_SOURCES || hart_index[0] < 0) {
+		kprintf("tacet: bad device tree: malformed IMSIC or APLIC node\n");
+		return -1;
+	}
+	if (aplic_nsrc + ARCH_AIA_LINE_ID > imsic_nids)
+		aplic_nsrc = imsic_nids - ARCH_AIA_LINE_ID; /* no more lines than identities */
+	if (!imsic_tables()) {
+		kprintf("tacet: bad device tree: the IMSIC's identities (%u, IPI %u) do not fit %u "
+			"lines\n", imsic_nids, imsic_ipi_id, aplic_nsrc);
+		return -1;
+	}
+	fdt_prop_u32(fdt, aplic, "phandle", &phandle);
+	aplic_modes(fdt, phandle);
+	aplic_base = arch_map_device(pa, size);
+	plic_priority_reg = reg(APLIC_SOURCECFG(0)); /* masking: sourcecfg 0 (arch_types.h) */
+	/* plic_line_priority[] stays 0: unmasking is the AIA's (arch_types.h) */
+	riscv_aia = true;
+	aplic_setup();
+	aia_chip.nr_irqs = aplic_nsrc;
+	irqchip_register(&aia_chip);
+	return 1;
+}
+
+/* This hart's file: delivery on, threshold 0 (every identity), nothing pending, the lines'
+ * identities enabled (not the IPI's: IPIs are not yet the IMSIC's); its claims go on to stopei
+ * (struct arch_hart's irq_claim is the file's reserved word, which reads 0). On the hart
+ * itself, at its bring-up. */
+void aia_init_hart(struct hart *h)
+{
+	if (!aplic_base || hart_index[h->id] < 0)
+		return;
+	siselect_write(IMSIC_EIDELIVERY, 0);
+	siselect_write(IMSIC_EITHRESHOLD, 0);
+	for (uint32_t id = 0; id <= imsic_nids; id += 64) {
+		uint64_t bits = hart_ids[h->id].taken[id / 64]; /* the lines', and the IPI's: */
+
+		if (imsic_ipi_id && imsic_ipi_id / 64 == id / 64)
+			bits &= ~(1ULL << (imsic_ipi_id % 64));
+		siselect_write(IMSIC_EIP0 + id / 32, 0);
+		siselect_write(IMSIC_EIE0 + id / 32, bits);
+	}
+	siselect_write(IMSIC_EIDELIVERY, 1);
+	h->arch.irq_claim = (volatile uint32_t *)(imsic_base + IMSIC_FILE_SIZE * hart_index[h->id] +
+						  IMSIC_RESERVED);
+}
+
+/* Active again in its mode; pended if a level source asserts now (its MSI went out when it
+ * fired, and QEMU's pending bit does not follow the input down, so it is never left set) or,
+ * for an edge source, always (an edge that came while the line was inactive was ignored: the
+ * pend stands for it); then enabled, and forwarded at once if pending. */
+void aia_unmask(unsigned int irq)
+{
+	uint32_t mode = aplic_mode[irq];
+
+	*reg(APLIC_SOURCECFG(irq)) = mode;
+	if (mode == APLIC_SM_EDGE_RISE || mode == APLIC_SM_EDGE_FALL ||
+	    (*reg(APLIC_IN_CLRIP(irq)) & (1u << (irq % 32))))
+		*reg(APLIC_SETIPNUM_LE) = irq;
+	*reg(APLIC_SETIENUM) = irq;
+}
+
+/* The line's MSIs go to hart's file from the next one on: one in flight is already in the old
+ * file, where that hart claims it, so none is lost. */
+static void aia_set_affinity(unsigned int irq, unsigned int hart)
+{
+	if (hart_index[hart] >= 0)
+		*reg(APLIC_TARGET(irq)) =
+			((uint32_t)hart_index[hart] << APLIC_TARGET_HART) | (irq + ARCH_AIA_LINE_ID);
+}
+
+/* An IMSIC orders identities by number, not by a programmable priority. */
+static void aia_set_priority(unsigned int irq, unsigned int prio)
+{
+	(void)irq;
+	(void)prio;
+}
+
+static struct irqchip aia_chip = {
+	.name = "aia: aplic in msi mode, an imsic file a hart",
+	.set_affinity = aia_set_affinity,
+	.set_priority = aia_set_priority,
+};
