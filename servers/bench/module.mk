@@ -69,7 +69,8 @@ SERVER_SRCS_bench_blk := servers/bench/blk.c
 # The stressors: chains (servers/tests/chains.c's), 256-page frames, thread storms, an IPC call
 # storm, the system call fuzzer (servers/fuzz) and processes ended many at once.
 SERVERS += bench_stress
-SERVER_SRCS_bench_stress := servers/bench/stress_bench.c $(BENCH_IRQ) servers/tests/chains.c
+SERVER_SRCS_bench_stress := servers/bench/stress_bench.c servers/bench/stress_ctl.c $(BENCH_IRQ) \
+	servers/tests/chains.c
 STRESS_COMMON := servers/bench/stress.c
 SERVERS += stress_chains stress_frames stress_threads stress_ipc stress_fuzz stress_procs
 SERVER_SRCS_stress_chains := servers/bench/stress_chains.c servers/tests/chains.c $(STRESS_COMMON)
