@@ -94,3 +94,9 @@ SERVER_SRCS_bench_timer_scale := servers/bench/scale_timer.c $(BENCH_SCALE)
 # QEMU hub) at 1, 16 and 256 frames in flight, and interrupts per packet.
 SERVERS += bench_net
 SERVER_SRCS_bench_net := servers/bench/net.c $(BENCH_COMMON)
+
+# bench_wall: the wall-clock tail on parallel harts (bench.py --wall, make bench-wall; no
+# -icount): a goldfish RTC alarm every millisecond to its driver on hart 0, idle then with a
+# stressor (stress.h) on each other hart.
+SERVERS += bench_wall
+SERVER_SRCS_bench_wall := servers/bench/wall.c servers/bench/stress_ctl.c
