@@ -110,10 +110,11 @@ def span(values, fmt):
 def table(runs):
     """The docs' table (markdown) over runs: [(stressor, phases)], several per stressor; per
     stressor the idle and stressed phases' driver p50, p99, trap -> top half done and hand-over
-    averages, and the ratios."""
-    keys = ("driver_p50", "driver_p99", "top_avg", "handover_avg")
+    averages (every hart's, and hart 0's: the driver's), and the ratios."""
+    keys = ("driver_p50", "driver_p99", "top_avg", "handover_avg", "hart0_avg")
     lines = ["| stressor (harts 1-3) | phase | driver p50 (us) | p99 (us) | trap -> top half "
-             "done avg (us) | hand-over avg (us) |", "|---|---|---|---|---|---|"]
+             "done avg (us) | hand-over avg, all harts (us) | hart 0's (us) |",
+             "|---|---|---|---|---|---|---|"]
     for stressor in dict.fromkeys(s for s, _ in runs):
         mine = [p for s, p in runs if s == stressor]
         for name in PHASES:
