@@ -6,7 +6,7 @@ build/bench/results.json; the serial logs go to build/bench/NAME.log.
 
   python3 tests/bench/bench.py [-k SUBSTRING] [--stress] [--check-deterministic]
                                [--check-budgets] [--check-scaling] [--plots] [--write-docs]
-                               [--jobs N]
+                               [--jobs N] [--wall [--repeat N]]
 
 --stress (`make bench-stress`) runs the stress benchmarks (STRESS_BENCHMARKS: the interrupt
 paths' tail while stressors run on the other harts, on 4 harts and on 8: `-k stress8` the 8-hart
@@ -19,6 +19,12 @@ bound (STRESS_SAME_HART_BOUND, 10,000 instructions).
 The wall-clock benchmarks (WALL_CLOCK: the block service's 4 KiB read IOPS) run after, alone
 and without -icount; their figures are printed only (not with --check-deterministic or
 --check-budgets).
+
+--wall (`make bench-wall`) runs only the wall-clock stress benchmarks (WALL_STRESS: no -icount,
+4 harts really in parallel, an RTC alarm's driver on hart 0 idle and then beside a stressor on
+each other hart; servers/bench/wall.c), one boot at a time, --repeat N times each; it prints
+each boot's phases and the stressed phase's ratios to the idle one (tests/bench/wall.py) and
+exits 1 only if a boot fails or a phase's report is missing: never on a time.
 
 --check-budgets exits 1 if a figure's median or maximum is over its budget (tests/bench/
 benchmarks.py declares each benchmark, its figures and their budgets; the message names the
