@@ -58,13 +58,13 @@ struct stressor {
 	long (*start)(void), (*round)(void), (*finish)(void);
 };
 
-/* A stressor's main (stress.c): its side of the start above, start, the ready bit, the wait
- * for the go, then rounds until the measuring server says stop (polled between two rounds), each followed by a pause of
- * STRESS_PAUSE_NS in which its hart waits (under -icount QEMU runs the harts in turn and leaves
- * one that never waits running until its time slice ends, up to its 100 ms kick period: every
- * round of a cross-hart measurement would give each stressor hart that long, and a boot would
- * take minutes), then finish, the completion line (or `stress NAME: FAIL after COUNT UNIT on
- * hart H: ERROR`) and the done signal. Returns main()'s status. */
+/* A stressor's main (stress.c): its side of the start above, start, the ready bit, the wait for the
+ * go, then rounds until the measuring server says stop (polled between two rounds), each followed
+ * by a pause of STRESS_PAUSE_NS in which its hart waits (under -icount QEMU runs the harts in turn
+ * and leaves one that never waits running until its time slice ends, up to its 100 ms kick period:
+ * every round of a cross-hart measurement would give each stressor hart that long, and a boot would
+ * take minutes), then finish, the completion line (or `stress NAME: FAIL after COUNT UNIT on hart
+ * H: ERROR`) and the done signal. Returns main()'s status. */
 int stress_run(const struct stressor *s);
 
 /* The measuring server's side (stress_ctl.c): its done notification in slot done, the stop
