@@ -278,7 +278,8 @@ WALL_CLOCK = [
 # (boot, -append, QEMU arguments, options as bench()'s: smp, stressors).
 WALL_STRESS_SMP = 4
 WALL_STRESSORS = [("ipc", "calls"), ("fuzz", "fuzz calls"), ("chains", "chains ended"),
-                  ("procs", "processes ended")]
+                  ("procs", "processes ended"), ("frames", "frames made"),
+                  ("threads", "threads made")]
 
 
 def wall_stress_benchmark(stressor, unit):
