@@ -1,21 +1,23 @@
-/* wall.c (bench_wall): the wall-clock tail on parallel harts. tests/bench/bench.py --wall boots
- * it without -icount (QEMU's MTTCG runs the harts really side by side), on 4 harts, as the
+/* wall.c (bench_wall): the wall-clock tail on parallel harts. tests/bench/bench.py --wall boots it
+ * without -icount (QEMU's MTTCG runs the harts really side by side), on 4 harts, as the
  * goldfish RTC's driver on hart 0 at priority 200 with a stressor on each other hart
  * (init.run=stress_NAME=stress.1@1,...,^bench_wall=stress.done@0/200:goldfish-rtc; the
  * protocol is stress.h's). Two phases of WALL_ALARMS alarms, one every WALL_PERIOD_NS (each set
  * that long after the last was handled), each after WALL_WARMUP unrecorded ones: idle, with
- * every stressor set up and waiting for its go, then stressed, their rounds running. Per phase:
+ * every stressor set up and waiting for its go, then stressed, their rounds running. Once the
+ * stressors have stopped and the kernel's log is written out (a stressor can fill it: lines
+ * are dropped then), it reports each phase, all times in ns:
  *   WALL phase=P driver ...   the alarm's due time to its driver running (the RTC's clock
- *                             read first thing after the wait), ns: p50, p99, max;
- *   WALL phase=P irq ...      the kernel's record of the RTC's line over the phase
- *                             (TACET_INFO_IRQ_HIST after less before): trap entry -> top half
- *                             done and the wake-up (top half done -> driver running), ns;
- *   WALL phase=P hart=H ...   each hart's waits for the big kernel lock (the hand-over:
- *                             arrival to take; TACET_INFO_HART after less before), how many
- *                             slept, their total and average, ns.
+ *                             read first thing after the wait): p50, p99, max;
+ *   WALL phase=P top ...      the kernel's record of the RTC's line over the phase
+ *   WALL phase=P wake ...     (TACET_INFO_IRQ_HIST after less before): trap entry -> top half
+ *                             done, and the wake-up (top half done -> driver running);
+ *   WALL phase=P hart=H ...   hart H's waits for the big kernel lock (the hand-over: arrival
+ *                             to take; TACET_INFO_HART after less before), how many slept,
+ *                             their total and average (one line), p50, p99, max (another).
+ * Each line is under DEBUG_WRITE's 128-byte chunk, so no other hart's log line lands inside it.
  * A value from a log2 histogram is its bucket's bound (tacet_log2hist_percentile), capped by
- * the exact maximum since boot. Then the stressors are stopped and init powers the machine off.
- * One thread; no locking. */
+ * the exact maximum since boot. Then init powers the machine off. One thread; no locking. */
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/clock.h>
@@ -38,9 +40,16 @@ struct snapshot {
 	unsigned int harts;
 };
 
+/* A phase, measured: its records before and after, and its driver's latencies (ns). */
+struct phase {
+	const char *name;
+	struct snapshot before, after;
+	uint64_t p50, p99, max;
+};
+
 static struct tacet_device rtc;
 static struct stress_ctl ctl = { .done = SLOT_DONE, .stop = SLOT_STOP0 };
-static struct snapshot before, after;
+static struct phase idle = { .name = "idle" }, stressed = { .name = "stressed" };
 static struct tacet_clock_info clock;
 static uint64_t late[WALL_ALARMS]; /* ns, due -> running */
 
@@ -117,51 +126,47 @@ static uint64_t hist_ns(const unsigned long *h, unsigned int p, uint64_t max)
 	return ns(tacet_log2hist_percentile(h, p, max));
 }
 
-static void report_irq(const char *phase)
+static void report_irq(const struct phase *p)
 {
+	const struct tacet_irq_hist *a = &p->after.irq, *b = &p->before.irq;
 	unsigned long top[TACET_LOG2HIST_BUCKETS], wake[TACET_LOG2HIST_BUCKETS];
-	unsigned long n = after.irq.count - before.irq.count;
-	unsigned long d = n ? n : 1;
+	unsigned long n = a->count - b->count, d = n ? n : 1;
 
-	hist_diff(top, after.irq.top, before.irq.top);
-	hist_diff(wake, after.irq.wake, before.irq.wake);
-	printf("WALL phase=%s irq count=%lu top_avg_ns=%lu top_p50_ns=%lu top_p99_ns=%lu "
-	       "top_max_ns=%lu wake_avg_ns=%lu wake_p50_ns=%lu wake_p99_ns=%lu wake_max_ns=%lu\n",
-	       phase, n, ns((after.irq.top_sum - before.irq.top_sum) / d),
-	       hist_ns(top, 50, after.irq.top_max), hist_ns(top, 99, after.irq.top_max),
-	       hist_ns(top, 100, after.irq.top_max),
-	       ns((after.irq.wake_sum - before.irq.wake_sum) / d),
-	       hist_ns(wake, 50, after.irq.wake_max), hist_ns(wake, 99, after.irq.wake_max),
-	       hist_ns(wake, 100, after.irq.wake_max));
+	hist_diff(top, a->top, b->top);
+	hist_diff(wake, a->wake, b->wake);
+	printf("WALL phase=%s top count=%lu avg_ns=%lu p50_ns=%lu p99_ns=%lu max_ns=%lu\n", p->name,
+	       n, ns((a->top_sum - b->top_sum) / d), hist_ns(top, 50, a->top_max),
+	       hist_ns(top, 99, a->top_max), hist_ns(top, 100, a->top_max));
+	printf("WALL phase=%s wake avg_ns=%lu p50_ns=%lu p99_ns=%lu max_ns=%lu\n", p->name,
+	       ns((a->wake_sum - b->wake_sum) / d), hist_ns(wake, 50, a->wake_max),
+	       hist_ns(wake, 99, a->wake_max), hist_ns(wake, 100, a->wake_max));
 }
 
-static void report_hart(const char *phase, unsigned int h)
+static void report_hart(const struct phase *p, unsigned int h)
 {
-	const struct tacet_hart_info *a = &after.hart[h], *b = &before.hart[h];
+	const struct tacet_hart_info *a = &p->after.hart[h], *b = &p->before.hart[h];
 	unsigned long w[TACET_LOG2HIST_BUCKETS], n, total = a->bkl_wait_total - b->bkl_wait_total;
 
 	hist_diff(w, a->bkl_wait_hist, b->bkl_wait_hist);
 	n = tacet_log2hist_total(w);
-	printf("WALL phase=%s hart=%u waits=%lu slept=%lu total_ns=%lu avg_ns=%lu p50_ns=%lu "
-	       "p99_ns=%lu max_ns=%lu\n", phase, h, n, a->bkl_wait_slept - b->bkl_wait_slept,
-	       ns(total), ns(total / (n ? n : 1)), hist_ns(w, 50, a->bkl_wait_max),
-	       hist_ns(w, 99, a->bkl_wait_max), hist_ns(w, 100, a->bkl_wait_max));
+	printf("WALL phase=%s hart=%u waits=%lu slept=%lu total_ns=%lu avg_ns=%lu\n", p->name, h, n,
+	       a->bkl_wait_slept - b->bkl_wait_slept, ns(total), ns(total / (n ? n : 1)));
+	printf("WALL phase=%s hart=%u p50_ns=%lu p99_ns=%lu max_ns=%lu\n", p->name, h,
+	       hist_ns(w, 50, a->bkl_wait_max), hist_ns(w, 99, a->bkl_wait_max),
+	       hist_ns(w, 100, a->bkl_wait_max));
 }
 
-static void report(const char *phase)
+static void report(const struct phase *p)
 {
-	tacet_info(TACET_INFO_CLOCK, 0, &clock, sizeof(clock));
-	sort(late, WALL_ALARMS);
-	printf("WALL phase=%s driver alarms=%lu p50_ns=%lu p99_ns=%lu max_ns=%lu\n", phase,
-	       WALL_ALARMS, rank(late, WALL_ALARMS, 50), rank(late, WALL_ALARMS, 99),
-	       late[WALL_ALARMS - 1]);
-	report_irq(phase);
-	for (unsigned int h = 0; h < after.harts && h < before.harts; h++)
-		report_hart(phase, h);
+	printf("WALL phase=%s driver alarms=%lu p50_ns=%lu p99_ns=%lu max_ns=%lu\n", p->name,
+	       WALL_ALARMS, p->p50, p->p99, p->max);
+	report_irq(p);
+	for (unsigned int h = 0; h < p->after.harts && h < p->before.harts; h++)
+		report_hart(p, h);
 }
 
-/* The warm-up, then WALL_ALARMS alarms between two snapshots; reported. */
-static long phase(const char *name)
+/* The warm-up, then WALL_ALARMS alarms between two snapshots, kept in p. */
+static long measure(struct phase *p)
 {
 	uint64_t skip;
 	long err = 0;
@@ -169,13 +174,15 @@ static long phase(const char *name)
 	for (unsigned long i = 0; !err && i < WALL_WARMUP; i++)
 		err = one_alarm(&skip);
 	if (!err)
-		err = snap(&before);
+		err = snap(&p->before);
 	for (unsigned long i = 0; !err && i < WALL_ALARMS; i++)
 		err = one_alarm(&late[i]);
 	if (!err)
-		err = snap(&after);
-	if (!err)
-		report(name);
+		err = snap(&p->after);
+	sort(late, WALL_ALARMS);
+	p->p50 = rank(late, WALL_ALARMS, 50);
+	p->p99 = rank(late, WALL_ALARMS, 99);
+	p->max = late[WALL_ALARMS - 1];
 	return err;
 }
 
@@ -202,18 +209,23 @@ int main(void)
 	if (!err)
 		err = stress_ctl_ready(&ctl);
 	if (!err)
-		err = phase("idle");
+		err = measure(&idle);
 	if (!err)
 		err = stress_ctl_go(&ctl);
 	if (!err)
-		err = phase("stressed");
+		err = measure(&stressed);
 	if (!err)
 		err = stress_ctl_stop(&ctl);
+	if (!err)
+		err = tacet_log_sync();
 	if (err) {
 		printf("bench_wall: FAIL %s (stressors on harts %#lx)\n", tacet_strerror(err),
 		       ctl.stressors);
 		return 1;
 	}
+	tacet_info(TACET_INFO_CLOCK, 0, &clock, sizeof(clock));
+	report(&idle);
+	report(&stressed);
 	printf("bench_wall: done, %lu alarms a phase, one each %lu ns\n", WALL_ALARMS,
 	       WALL_PERIOD_NS);
 	tacet_poweroff(0);

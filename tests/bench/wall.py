@@ -3,16 +3,19 @@
 figures as ratios to the idle phase of the same boot. No bound on time anywhere: a wall-clock
 figure moves with the host's load (docs/benchmarks.md, "The tail on parallel harts").
 
-A boot prints, for each phase (PHASES), one line each (all times in ns):
+A boot prints, for each phase (PHASES), these lines (all times in ns; one subject's values may
+come on two lines, each under the kernel's 128-byte DEBUG_WRITE chunk: they are merged):
   WALL phase=P driver alarms=N p50_ns= p99_ns= max_ns=      alarm due -> driver running
-  WALL phase=P irq count=N top_avg_ns= ... wake_max_ns=     the RTC line's histogram diff
-  WALL phase=P hart=H waits=N slept=N total_ns= avg_ns= p50_ns= p99_ns= max_ns=
-                                                           hart H's BKL hand-overs
+  WALL phase=P top count=N avg_ns= p50_ns= p99_ns= max_ns=  the RTC line's histogram diff:
+  WALL phase=P wake avg_ns= p50_ns= p99_ns= max_ns=           top half, wake-up
+  WALL phase=P hart=H waits=N slept=N total_ns= avg_ns=     hart H's BKL hand-overs
+  WALL phase=P hart=H p50_ns= p99_ns= max_ns=
 """
 import re
 
 PHASES = ("idle", "stressed")
-LINE_RE = re.compile(r"^WALL phase=(\w+) (driver|irq|hart=(\d+)) ((?:\w+=\d+ ?)+)\s*$", re.M)
+LINE_RE = re.compile(r"^WALL phase=(\w+) (driver|top|wake|hart=(\d+)) ((?:\w+=\d+ ?)+)\s*$",
+                     re.M)
 # What a phase is summed up by, in order: (key, label) of summary()'s figures.
 # The hand-over's p99 and max are the worst hart's; its average is over every hart's waits;
 # hart 0's average apart (the driver's hart: its top half's waits).
@@ -24,22 +27,23 @@ WIDTH = 14
 
 
 def parse(out):
-    """{phase: {"driver": {...}, "irq": {...}, "harts": {H: {...}}}} from a boot's output."""
+    """{phase: {"driver": {...}, "top": {...}, "wake": {...}, "harts": {H: {...}}}} from a
+    boot's output."""
     phases = {}
     for m in LINE_RE.finditer(out):
         values = {k: int(v) for k, v in (kv.split("=") for kv in m.group(4).split())}
         phase = phases.setdefault(m.group(1), {"harts": {}})
         if m.group(3) is not None:
-            phase["harts"][int(m.group(3))] = values
+            phase["harts"].setdefault(int(m.group(3)), {}).update(values)
         else:
-            phase[m.group(2)] = values
+            phase.setdefault(m.group(2), {}).update(values)
     return phases
 
 
 def problems(phases, harts):
     """What is missing from a boot's WALL lines, as readable lines: every phase of PHASES must
-    report its driver (alarms measured), the line's record (interrupts counted) and each of
-    harts harts."""
+    report its driver (alarms measured), the line's record (interrupts counted, the wake-up)
+    and each of harts harts (both of its lines)."""
     found = []
     for name in PHASES:
         p = phases.get(name)
@@ -48,9 +52,12 @@ def problems(phases, harts):
             continue
         if not p.get("driver", {}).get("alarms"):
             found.append(f"phase {name}: no driver line with alarms measured")
-        if not p.get("irq", {}).get("count"):
-            found.append(f"phase {name}: no irq line with interrupts counted")
-        missing = [h for h in range(harts) if h not in p["harts"]]
+        if not p.get("top", {}).get("count"):
+            found.append(f"phase {name}: no top line with interrupts counted")
+        if "avg_ns" not in p.get("wake", {}):
+            found.append(f"phase {name}: no wake line")
+        missing = [h for h in range(harts)
+                   if not {"waits", "max_ns"} <= set(p["harts"].get(h, {}))]
         if missing:
             found.append(f"phase {name}: no hand-over line for hart(s) {missing}")
     return found
@@ -58,10 +65,10 @@ def problems(phases, harts):
 
 def summary(phase):
     """A phase's figures (SUMMARY's keys), ns; the hand-over average over every hart's waits."""
-    d, irq, harts = phase["driver"], phase["irq"], phase["harts"].values()
+    d, top, wake, harts = phase["driver"], phase["top"], phase["wake"], phase["harts"].values()
     waits = sum(h["waits"] for h in harts)
     return {"driver_p50": d["p50_ns"], "driver_p99": d["p99_ns"], "driver_max": d["max_ns"],
-            "top_avg": irq["top_avg_ns"], "wake_avg": irq["wake_avg_ns"],
+            "top_avg": top["avg_ns"], "wake_avg": wake["avg_ns"],
             "handover_avg": sum(h["total_ns"] for h in harts) // waits if waits else 0,
             "handover_p99": max(h["p99_ns"] for h in harts),
             "handover_max": max(h["max_ns"] for h in harts),
