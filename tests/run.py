@@ -8,7 +8,8 @@ code file names an issue number, the dtb/ checks of the Makefile's device trees,
 (the trace converter on a recorded ring, and `make trace`'s file: tests/trace/check.py), every
 QEMU case in tests/qemu/cases.py and the benchmarks' checks (bench/: the same figures twice,
 within their budgets, the stress benchmarks' likewise with their same-hart samples under the
-same-hart bound, and docs/benchmarks.md's figures table holding them), prints one line per test
+same-hart bound, and docs/benchmarks.md's figures table holding them; the wall-clock stress
+benchmark's shape: bench/wall-shape), prints one line per test
 and ends with `N passed, N failed`; exits non-zero when anything failed. Logs go to
 build/test-logs/.
 
@@ -700,6 +701,32 @@ def run_bench_checks(results, stress=False):
                        f"{tail}")
 
 
+def run_wall_check(results):
+    """bench/wall-shape: the wall-clock stress benchmark (bench.py --wall, make bench-wall) runs:
+    every boot is clean, every stressor completes, both phases report the driver, the line and
+    each hart, and the ratios are printed. Its shape only, never a bound on time (a wall-clock
+    figure moves with the host's load)."""
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "bench", "bench.py"),
+                           "--wall"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    out = proc.stdout + proc.stderr
+    with open(os.path.join(LOGS, "bench-wall.log"), "w") as f:
+        f.write(out)
+    tail = "\n".join("    | " + line for line in out.strip().splitlines()[-8:])
+    ok = proc.returncode == 0 and "ratios to the idle phase printed" in out and all(
+        re.search(rf"^{b}: ratio ", out, re.M) for b in wall_boots())
+    results.report("bench/wall-shape", ok, f"a wall-clock stress boot failed, or a phase or "
+                   f"its ratios are missing (build/test-logs/bench-wall.log)\n{tail}",
+                   time.monotonic() - start)
+
+
+def wall_boots():
+    sys.path.insert(0, os.path.join(ROOT, "tests", "bench"))
+    sys.dont_write_bytecode = True
+    import benchmarks
+    return [b[0] for b in benchmarks.WALL_STRESS]
+
+
 def check_charts():
     """make bench's charts (tests/bench/plots.py) must be there, parse as XML (SVG) and name
     what they show: each its title, the latency chart every reference kernel and latency
@@ -772,6 +799,8 @@ def main():
         run_bench_checks(results, stress=True)
         if not {"bench/deterministic", "bench/stress-deterministic"} & set(results.failed):
             run_bench_docs_check(results)  # results.json is this run's
+    if not args.no_bench and not args.no_qemu and args.pattern in "bench/wall-shape":
+        run_wall_check(results)
     if results.failed:
         print("failed: " + " ".join(results.failed))
     print(f"{results.passed} passed, {len(results.failed)} failed")

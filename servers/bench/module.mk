@@ -70,7 +70,8 @@ SERVER_SRCS_bench_blk := servers/bench/blk.c
 # The stressors: chains (servers/tests/chains.c's), 256-page frames, thread storms, an IPC call
 # storm, the system call fuzzer (servers/fuzz) and processes ended many at once.
 SERVERS += bench_stress
-SERVER_SRCS_bench_stress := servers/bench/stress_bench.c $(BENCH_IRQ) servers/tests/chains.c
+SERVER_SRCS_bench_stress := servers/bench/stress_bench.c servers/bench/stress_ctl.c $(BENCH_IRQ) \
+	servers/tests/chains.c
 STRESS_COMMON := servers/bench/stress.c
 SERVERS += stress_chains stress_frames stress_threads stress_ipc stress_fuzz stress_procs
 SERVER_SRCS_stress_chains := servers/bench/stress_chains.c servers/tests/chains.c $(STRESS_COMMON)
@@ -94,3 +95,9 @@ SERVER_SRCS_bench_timer_scale := servers/bench/scale_timer.c $(BENCH_SCALE)
 # QEMU hub) at 1, 16 and 256 frames in flight, and interrupts per packet.
 SERVERS += bench_net
 SERVER_SRCS_bench_net := servers/bench/net.c $(BENCH_COMMON)
+
+# bench_wall: the wall-clock tail on parallel harts (bench.py --wall, make bench-wall; no
+# -icount): a goldfish RTC alarm every millisecond to its driver on hart 0, idle then with a
+# stressor (stress.h) on each other hart.
+SERVERS += bench_wall
+SERVER_SRCS_bench_wall := servers/bench/wall.c servers/bench/stress_ctl.c

@@ -1,5 +1,6 @@
 /* stress.c: what every stressor of the stress benchmarks shares: its side of the protocol in
- * stress.h. */
+ * stress.h (the measuring server's is stress_ctl.c). One thread (the stressor's main); no
+ * locking. */
 #include <stdio.h>
 #include <tacet.h>
 #include "stress.h"
@@ -24,9 +25,20 @@ static long stress_begin(void)
 	return err;
 }
 
+/* Say ready, then wait for the go; 1 if the stop came first (no rounds), 0, or the error. */
+static long stress_await_go(void)
+{
+	long bits = 0, err = tacet_signal(STRESS_SLOT_DONE, STRESS_READY(hart));
+
+	while (!err && !bits)
+		if ((bits = tacet_wait(STRESS_SLOT_STOP)) < 0)
+			err = bits;
+	return err ? err : (bits & STRESS_STOP) != 0;
+}
+
 static int stress_stopped(void)
 {
-	return tacet_poll(STRESS_SLOT_STOP) != 0;
+	return (tacet_poll(STRESS_SLOT_STOP) & STRESS_STOP) != 0;
 }
 
 static long stress_pause(void)
@@ -45,18 +57,20 @@ static int stress_end(const char *what, unsigned long count, const char *unit, l
 		       tacet_strerror(err));
 	else
 		printf("stress %s: %lu %s on hart %u\n", what, count, unit, hart);
-	tacet_signal(STRESS_SLOT_DONE, 1ul << hart);
+	tacet_signal(STRESS_SLOT_DONE, STRESS_DONE(hart));
 	return err != 0;
 }
 
 int stress_run(const struct stressor *s)
 {
 	unsigned long count = 0;
-	long err = stress_begin();
+	long stopped = 0, err = stress_begin();
 
 	if (!err && s->start)
 		err = s->start();
-	while (!err && !stress_stopped()) {
+	if (!err && (stopped = stress_await_go()) < 0)
+		err = stopped;
+	while (!err && !stopped && !stress_stopped()) {
 		long done = s->round();
 
 		if (done < 0)

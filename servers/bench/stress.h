@@ -9,26 +9,37 @@
  * device interrupt for another hart) or ends its slice; the cross-hart interrupt's IPI from
  * hart 0 thus hands the machine to the stressors' harts before the driver's, as real harts
  * running at once would let them in. (With the driver on hart 1 they would never run between
- * a raise and the driver: every sample would be the idle machine's.)
+ * a raise and the driver: every sample would be the idle machine's.) bench_wall (wall.c) measures
+ * the same stressors' effect on the wall clock, without -icount: the harts really in parallel,
+ * its driver on hart 0 and a stressor on each other hart.
  *
  * The protocol, through init's name service and two notifications:
- *   bench_stress publishes STRESS_DONE_NAME (write only) before it looks up any stressor;
+ *   the measuring server (bench_stress, bench_wall) publishes STRESS_DONE_NAME (write only)
+ *       before it looks up any stressor;
  *   a stressor makes its stop notification, looks STRESS_DONE_NAME up and publishes its stop
- *       notification as "stress.H" (H its hart, write only), then starts its loop;
- *   bench_stress, once it has looked up "stress.H" for every stressor hart, measures; then
- *       signals STRESS_STOP on each;
- *   a stressor polls its stop notification between two rounds of its work; stopped, it prints
+ *       notification as "stress.H" (H its hart, write only), then makes ready for its rounds
+ *       (its start) and signals STRESS_READY(H) on STRESS_DONE_NAME;
+ *   the measuring server, once it has looked up "stress.H" for every stressor hart and seen
+ *       each one's ready (or done) bit, may measure the machine with every stressor waiting
+ *       (the idle phase), then signals STRESS_GO on each stop notification, and measures;
+ *       then signals STRESS_STOP on each;
+ *   a stressor waits for STRESS_GO (or STRESS_STOP: no rounds) before its first round, then
+ *       polls its stop notification between two rounds of its work; stopped, it prints
  *       `stress NAME: COUNT UNIT on hart H` (or `stress NAME: FAIL ...`: what
- *       tests/bench/bench.py checks) and signals 1 << H on STRESS_DONE_NAME;
- *   bench_stress waits for every stressor's bit, then reports (the longest BKL hold the harts
- *       saw is read then: the whole run's) and asks init to power off.
+ *       tests/bench/bench.py checks) and signals STRESS_DONE(H) on STRESS_DONE_NAME (at once,
+ *       if its set-up failed);
+ *   the measuring server waits for every stressor's done bit, then reports (the longest BKL
+ *       hold the harts saw is read then: the whole run's) and asks init to power off.
  */
 #ifndef BENCH_STRESS_H
 #define BENCH_STRESS_H
 
 #define STRESS_DONE_NAME     "stress.done"
 #define STRESS_NAME_FMT      "stress.%u" /* a stressor's stop notification, by its hart */
-#define STRESS_STOP          1ul
+#define STRESS_STOP          1ul /* on a stop notification: end the rounds */
+#define STRESS_GO            2ul /* on a stop notification: start the rounds */
+#define STRESS_DONE(h)       (1ul << (h))        /* on STRESS_DONE_NAME: hart h's stopped */
+#define STRESS_READY(h)      (1ul << (32 + (h))) /* on STRESS_DONE_NAME: hart h's set up */
 #define STRESS_LINE_HART     0 /* the cross-hart path's line (its raiser, and init's hart) */
 #define STRESS_LOOKUP_TRIES  10000 /* 1 ms apart: the other side may not have published yet */
 
@@ -47,13 +58,31 @@ struct stressor {
 	long (*start)(void), (*round)(void), (*finish)(void);
 };
 
-/* A stressor's main (stress.c): its side of the start above, start, then rounds until
- * bench_stress says stop (polled between two rounds), each followed by a pause of
- * STRESS_PAUSE_NS in which its hart waits (under -icount QEMU runs the harts in turn and leaves
- * one that never waits running until its time slice ends, up to its 100 ms kick period: every
- * round of a cross-hart measurement would give each stressor hart that long, and a boot would
- * take minutes), then finish, the completion line (or `stress NAME: FAIL after COUNT UNIT on
- * hart H: ERROR`) and the done signal. Returns main()'s status. */
+/* A stressor's main (stress.c): its side of the start above, start, the ready bit, the wait for the
+ * go, then rounds until the measuring server says stop (polled between two rounds), each followed
+ * by a pause of STRESS_PAUSE_NS in which its hart waits (under -icount QEMU runs the harts in turn
+ * and leaves one that never waits running until its time slice ends, up to its 100 ms kick period:
+ * every round of a cross-hart measurement would give each stressor hart that long, and a boot would
+ * take minutes), then finish, the completion line (or `stress NAME: FAIL after COUNT UNIT on hart
+ * H: ERROR`) and the done signal. Returns main()'s status. */
 int stress_run(const struct stressor *s);
+
+/* The measuring server's side (stress_ctl.c): its done notification in slot done, the stop
+ * notification of the stressor on hart h in slot stop + h. One thread; no locking. */
+struct stress_ctl {
+	unsigned long done, stop; /* slots */
+	unsigned long stressors;  /* bit h: a stressor runs on hart h */
+	unsigned long got;        /* the bits taken from the done notification so far */
+};
+
+/* Publish STRESS_DONE_NAME and look up the stressor of every hart not in skip (bit h: hart h
+ * has none); each has started then. 0, -TACET_EINVAL if there is none, or the error. */
+long stress_ctl_find(struct stress_ctl *c, unsigned long skip);
+/* Wait until every stressor has said it is ready for its rounds (or done: its set-up failed). */
+long stress_ctl_ready(struct stress_ctl *c);
+/* Signal STRESS_GO on every stressor's stop notification: their rounds start. */
+long stress_ctl_go(struct stress_ctl *c);
+/* Signal STRESS_STOP on each and wait until each has said it stopped. */
+long stress_ctl_stop(struct stress_ctl *c);
 
 #endif

@@ -43,48 +43,7 @@ static struct bench_irq_path paths[STRESS_PATHS] = {
 static unsigned long to_server[STRESS_PATHS][STRESS_SAMPLES], to_trap_max[STRESS_PATHS];
 static unsigned long took[STRESS_PATHS]; /* the machine's instructions while measured */
 
-static unsigned long stressors; /* bit h: a stressor runs on hart h */
-
-/* Every stressor's stop notification, looked up (each has started its loop): one on each hart
- * but STRESS_LINE_HART and the driver's. */
-static long find_stressors(unsigned int driver)
-{
-	struct tacet_hart_info hi;
-	long err = tacet_ntfn_new(SLOT_DONE);
-
-	if (!err)
-		err = tacet_publish(STRESS_DONE_NAME, SLOT_DONE, TACET_RIGHT_WRITE);
-	for (unsigned int h = 0; !err && tacet_info(TACET_INFO_HART, h, &hi, sizeof(hi)) > 0; h++) {
-		char name[24];
-
-		if (h == STRESS_LINE_HART || h == driver)
-			continue;
-		snprintf(name, sizeof(name), STRESS_NAME_FMT, h);
-		err = tacet_lookup(name, SLOT_STOP(h), STRESS_LOOKUP_TRIES);
-		stressors |= 1ul << h;
-	}
-	return err ? err : stressors ? 0 : -TACET_EINVAL;
-}
-
-/* Stop every stressor and wait until each has said it stopped. */
-static long stop_stressors(void)
-{
-	unsigned long got = 0;
-	long err = 0;
-
-	for (unsigned int h = 0; !err && h < 64; h++)
-		if (stressors & 1ul << h)
-			err = tacet_signal(SLOT_STOP(h), STRESS_STOP);
-	while (!err && (got & stressors) != stressors) {
-		long bits = tacet_wait(SLOT_DONE);
-
-		if (bits < 0)
-			err = bits;
-		else
-			got |= (unsigned long)bits;
-	}
-	return err;
-}
+static struct stress_ctl ctl = { .done = SLOT_DONE, .stop = SLOT_STOP(0) };
 
 int main(void)
 {
@@ -95,7 +54,12 @@ int main(void)
 
 	tacet_self(&self);
 	paths[0].waiter_hart = paths[0].raiser_hart = paths[1].waiter_hart = (unsigned int)self.hart;
-	err = self.hart == STRESS_LINE_HART ? -TACET_EINVAL : find_stressors((unsigned int)self.hart);
+	err = self.hart == STRESS_LINE_HART ? -TACET_EINVAL
+		: stress_ctl_find(&ctl, 1ul << STRESS_LINE_HART | 1ul << self.hart);
+	if (!err)
+		err = stress_ctl_ready(&ctl);
+	if (!err)
+		err = stress_ctl_go(&ctl);
 	if (!err)
 		err = bench_irq_open();
 	for (int p = 0; !err && p < STRESS_PATHS; p++) {
@@ -109,9 +73,10 @@ int main(void)
 				to_trap_max[p] = bench_irq_to_trap[i];
 	}
 	if (!err)
-		err = stop_stressors();
+		err = stress_ctl_stop(&ctl);
 	if (err) {
-		printf("bench_stress: %s (stressors on harts %#lx)\n", tacet_strerror(err), stressors);
+		printf("bench_stress: %s (stressors on harts %#lx)\n", tacet_strerror(err),
+		       ctl.stressors);
 		return 1;
 	}
 	hart = bkl_longest_hold(&hold);

@@ -31,3 +31,15 @@ bench-docs: deps
 bench-stress: deps
 	@$(MAKE) --no-print-directory kernel test-kernel userspace qemu-plugins
 	@python3 tests/bench/bench.py --stress
+
+# `make bench-wall`: the wall-clock stress benchmark (bench.py --wall; servers/bench/wall.c):
+# without -icount, 4 harts really in parallel (MTTCG), a goldfish RTC alarm every millisecond to
+# its driver on hart 0, idle then with a stressor on each other hart; each phase's driver
+# latency, the line's top half and wake-up and every hart's BKL hand-overs, and the stressed
+# phase's ratios to the idle one. Noisy (the host's load): printed, never budgeted. One boot
+# at a time; WALL_REPEAT=N boots each N times and prints the docs' table over the runs.
+WALL_REPEAT ?= 1
+.PHONY: bench-wall
+bench-wall: deps
+	@$(MAKE) --no-print-directory kernel userspace
+	@python3 tests/bench/bench.py --wall --repeat $(WALL_REPEAT)

@@ -6,7 +6,7 @@ build/bench/results.json; the serial logs go to build/bench/NAME.log.
 
   python3 tests/bench/bench.py [-k SUBSTRING] [--stress] [--check-deterministic]
                                [--check-budgets] [--check-scaling] [--plots] [--write-docs]
-                               [--jobs N]
+                               [--jobs N] [--wall [--repeat N]]
 
 --stress (`make bench-stress`) runs the stress benchmarks (STRESS_BENCHMARKS: the interrupt
 paths' tail while stressors run on the other harts, on 4 harts and on 8: `-k stress8` the 8-hart
@@ -19,6 +19,12 @@ bound (STRESS_SAME_HART_BOUND, 10,000 instructions).
 The wall-clock benchmarks (WALL_CLOCK: the block service's 4 KiB read IOPS) run after, alone
 and without -icount; their figures are printed only (not with --check-deterministic or
 --check-budgets).
+
+--wall (`make bench-wall`) runs only the wall-clock stress benchmarks (WALL_STRESS: no -icount,
+4 harts really in parallel, an RTC alarm's driver on hart 0 idle and then beside a stressor on
+each other hart; servers/bench/wall.c), one boot at a time, --repeat N times each; it prints
+each boot's phases and the stressed phase's ratios to the idle one (tests/bench/wall.py) and
+exits 1 only if a boot fails or a phase's report is missing: never on a time.
 
 --check-budgets exits 1 if a figure's median or maximum is over its budget (tests/bench/
 benchmarks.py declares each benchmark, its figures and their budgets; the message names the
@@ -71,8 +77,9 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 from machine import MACHINES, dtb_for_machine, icount_args, kernel_for, kernel_image  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchmarks import (BENCHMARKS, GLOBAL_SUFFIX, HOLDS, SCALE_FLAT, SCALING,  # noqa: E402
-                        STRESS_BENCHMARKS, TIMER_LOG_STEP, WALL_CLOCK, declaration_problems,
-                        figures, scale_figures)
+                        STRESS_BENCHMARKS, TIMER_LOG_STEP, WALL_CLOCK, WALL_STRESS,
+                        declaration_problems, figures, scale_figures)
+import wall  # noqa: E402  (tests/bench/wall.py: the wall-clock stress benchmark's figures)
 
 BUILD = os.path.join(ROOT, "build")
 OUT = os.path.join(BUILD, "bench")
@@ -558,6 +565,59 @@ def run_wall_clock(bench):
     return {f: found[f] for f in figures}
 
 
+def run_wall_stress(bench, tag):
+    """Boot one wall-clock stress benchmark (WALL_STRESS) alone, without -icount; returns its
+    phases (wall.parse). BenchError if the boot is not clean, a stressor did not complete or a
+    phase's report is missing (wall.problems): the shape, never a time."""
+    boot, append, _, extra = bench[:4]
+    smp = bench_option(bench, "smp", SMP)
+    cmd = qemu_command(append, extra, MEM, smp=smp, icount=False)
+    log = os.path.join(OUT, f"{boot}{tag}.log")
+    out, status = boot_logged(cmd, log)
+    out, where = out.replace("\0", ""), os.path.relpath(log, ROOT)  # the fuzzer's NULs
+    if status is None:
+        raise BenchError(f"{boot}: timed out after {TIMEOUT}s (log: {where})")
+    if "PANIC" in out or status != 0 or not DONE_RE.search(out):
+        raise BenchError(f"{boot}: no clean result (QEMU exit status {status}; log: {where})")
+    phases = wall.parse(out)
+    problems = stressor_problems(out, bench_option(bench, "stressors", [])) + wall.problems(
+        phases, smp)
+    if problems:
+        raise BenchError(f"{boot}: incomplete (log: {where}):\n  " + "\n  ".join(problems))
+    return phases
+
+
+def main_wall(pattern, repeat):
+    """--wall: every WALL_STRESS boot whose name has pattern, repeat times in turn, one at a
+    time; prints each boot's phases and ratios, then (repeat > 1) the docs' table over the
+    runs, and writes build/bench/wall.json. Exits 1 on a boot's BenchError."""
+    selected = [b for b in WALL_STRESS if pattern in b[0]]
+    if not selected:
+        sys.exit(f"bench: no wall-clock stress benchmark matches {pattern!r}")
+    try:
+        for b in selected:
+            make_archive(b[1])
+    except (RuntimeError, BenchError, OSError) as e:
+        sys.exit(f"bench: {e}")
+    os.makedirs(OUT, exist_ok=True)
+    runs = []
+    for r in range(repeat):
+        for b in selected:
+            try:
+                phases = run_wall_stress(b, f".{r + 1}" if repeat > 1 else "")
+            except BenchError as e:
+                sys.exit(f"bench: FAIL {e}")
+            runs.append((b[0], phases))
+            print("\n".join(wall.report(b[0], phases)), flush=True)
+    with open(os.path.join(OUT, "wall.json"), "w") as f:
+        json.dump([{"boot": boot, "phases": p} for boot, p in runs], f, indent=2)
+    if repeat > 1:
+        print("\n".join(wall.table([(boot[len("wall_"):], p) for boot, p in runs])))
+    print(f"bench: wall clock, not budgeted (no -icount; noisy): {len(runs)} boots, each "
+          f"phase reported, ratios to the idle phase printed")
+    return 0
+
+
 def run_all(selected, rounds, jobs):
     """rounds x every selected benchmark, in parallel (-icount makes each run independent of
     the host's load). Returns one list of results per round, in BENCHMARKS order."""
@@ -687,11 +747,17 @@ def main():
                     "figures.py)")
     ap.add_argument("--stress", action="store_true",
                     help="the stress benchmarks (STRESS_BENCHMARKS) instead of the others")
+    ap.add_argument("--wall", action="store_true",
+                    help="the wall-clock stress benchmarks (WALL_STRESS) alone, one at a time")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="--wall: boot each that many times (the docs' table over the runs)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="QEMU instances at once (default: one per host CPU)")
     args = ap.parse_args()
     if declaration_problems():
         sys.exit("bench: tests/bench/benchmarks.py: " + "; ".join(declaration_problems()))
+    if args.wall:
+        return main_wall(args.pattern, args.repeat)
     pool = STRESS_BENCHMARKS if args.stress else BENCHMARKS
     if args.write_docs:
         pool = BENCHMARKS + STRESS_BENCHMARKS  # the table has every figure

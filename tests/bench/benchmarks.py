@@ -297,6 +297,30 @@ WALL_CLOCK = [
 ]
 
 
+# The wall-clock stress benchmark (`make bench-wall`, bench.py --wall; servers/bench/wall.c,
+# docs/benchmarks.md "The tail on parallel harts"): no -icount, QEMU's MTTCG (the harts really
+# in parallel), WALL_STRESS_SMP harts; bench_wall, the goldfish RTC's driver on hart 0 at
+# priority 200, takes an alarm every millisecond idle, then while the stressor runs on each
+# other hart, and reports each phase (tests/bench/wall.py); bench.py prints the stressed phase
+# as ratios to the idle one. Noisy: never budgeted, never in results.json nor the docs' table.
+# (boot, -append, QEMU arguments, options as bench()'s: smp, stressors).
+WALL_STRESS_SMP = 4
+WALL_STRESSORS = [("ipc", "calls"), ("fuzz", "fuzz calls"), ("chains", "chains ended"),
+                  ("procs", "processes ended"), ("frames", "frames made"),
+                  ("threads", "threads made")]
+
+
+def wall_stress_benchmark(stressor, unit):
+    harts = range(1, WALL_STRESS_SMP)
+    run = ",".join([*(f"stress_{stressor}=stress.{h}@{h}" for h in harts),
+                    "^bench_wall=stress.done@0/200:goldfish-rtc"])
+    return bench(f"wall_{stressor}", f"init.run={run}", [], ["-accel", "tcg,thread=multi"],
+                 smp=WALL_STRESS_SMP, stressors=[(stressor, unit, h) for h in harts])
+
+
+WALL_STRESS = [wall_stress_benchmark(*s) for s in WALL_STRESSORS]
+
+
 def figures(pool=None):
     """Every figure of pool (BENCHMARKS then STRESS_BENCHMARKS), in order."""
     return [f for b in (pool if pool is not None else BENCHMARKS + STRESS_BENCHMARKS)
@@ -315,7 +339,7 @@ def declaration_problems():
             problems.append(f"{f.name}: the kernel's own hold figure is printed only, no budget")
         if not f.name.endswith(GLOBAL_SUFFIX) and f.budget is None:
             problems.append(f"{f.name}: no budget (fig(name, budget) or budget_max=)")
-    names = {b[0] for b in BENCHMARKS + STRESS_BENCHMARKS + WALL_CLOCK}
-    if len(names) != len(BENCHMARKS + STRESS_BENCHMARKS + WALL_CLOCK):
+    every = BENCHMARKS + STRESS_BENCHMARKS + WALL_CLOCK + WALL_STRESS
+    if len({b[0] for b in every}) != len(every):
         problems.append("two benchmarks have one name")
     return problems
