@@ -1,8 +1,10 @@
 """cases_netapps.py: the default boot's servers over ip's sockets, from host clients through
-forwarded ports: the metrics server (servers/http, port 80). /metrics is accepted by `promtool
-check metrics` and agrees with the shell's `irqs` typed before and after it in the same run;
-/irqs is the same table; bad requests get lib/http.c's statuses; connections that never send a
-whole request, or many at once, do not stop a good one.
+forwarded ports: the metrics server (servers/http, port 80) and the iperf 2 server
+(servers/iperf, port 5001). /metrics is accepted by `promtool check metrics` and agrees with the
+shell's `irqs` typed before and after it in the same run; /irqs is the same table; bad requests
+get lib/http.c's statuses; connections that never send a whole request, or many at once, do not
+stop a good one; Debian's iperf 2 client completes a short run against the server and reports
+a rate, the server the same byte count.
 
 The cases boot the default boot arguments (`make qemu`'s) on the devices the Makefile attaches,
 the network card with forwards of their own (free host ports, as cases_ip.py takes them). Host
@@ -12,7 +14,9 @@ never for a time; its sockets' timeouts only say that something did not come."""
 import importlib.util
 import os
 import re
+import shutil
 import socket
+import subprocess
 import time
 
 
@@ -32,6 +36,7 @@ ip = sibling("cases_ip")
 metrics = sibling("cases_metrics")
 
 HTTP_READY = "http: serving /irqs and /metrics on TCP port 80 (timing shown: trace authority held)"
+IPERF_READY = "iperf: iperf 2 server on TCP port 5001"
 CONNS_MAX = 7      # servers/http: the session's 8 sockets less the listener
 TIMEOUT = 30       # a host socket's: what the guest must have done by then
 
@@ -256,4 +261,55 @@ def hostile_case():
                 console_input=[(client.start, ""), (done, "poweroff\r")], check=client.check)
 
 
-CASES = [metrics_case(), hostile_case()]
+# --- iperf --------------------------------------------------------------------------------------
+
+class Iperf:
+    """Debian's iperf 2 client, `iperf -c 127.0.0.1 -p PORT -t 2 -f k`: it ends with status 0
+    and reports a rate; the server's line for the connection counts the bytes the client says
+    it sent."""
+
+    def __init__(self, port):
+        self.port, self.said = port, ""
+
+    def run(self):
+        tool = shutil.which("iperf")
+        if not tool:
+            return ["iperf not found: install Debian's iperf package (make deps does)"]
+        proc = subprocess.run([tool, "-c", "127.0.0.1", "-p", str(self.port), "-t", "2",
+                               "-f", "k"], capture_output=True, text=True, timeout=120)
+        self.said = proc.stdout + proc.stderr
+        if proc.returncode:
+            return [f"iperf exited with {proc.returncode}: {self.said.strip()}"]
+        return []
+
+    def check(self, out):
+        m = re.search(r"sec\s+(\d+) KBytes\s+(\d+) Kbits/sec", self.said)
+        if not m:
+            return [f"iperf reported no rate: {self.said.strip()}"]
+        server = re.search(r"iperf: connection \d+: (\d+) bytes in \d+\.\d{3} s, "
+                           r"(\d+)\.\d{3} Mbit/s", out)
+        if not server:
+            return ["the server printed no figures"]
+        sent, got = int(m.group(1)) * 1024, int(server.group(1))
+        if not sent - 1024 <= got <= sent + 1024 or got < 1 << 20:
+            return [f"the client sent {sent} bytes (its KBytes), the server counted {got}"]
+        return []
+
+
+def iperf_case():
+    port = ip.free_port(socket.SOCK_STREAM)
+    run = Iperf(port)
+    client = ip.HostClient("iperf", run.run, [spliced(IPERF_READY)])
+    return case("iperf-short",
+                [spliced(IPERF_READY), r"iperf: connection \d+ accepted",
+                 r"iperf: connection \d+: \d+ bytes in \d+\.\d{3} s, \d+\.\d{3} Mbit/s\n",
+                 r"init: power off requested by uart"],
+                smp=2, qemu_args=default_boot((("tcp", port, 5001),)), needs=DEFAULT_NEEDS,
+                timeout=120,
+                console_input=[(client.start, ""),
+                               (both(client.done, seen(r"iperf: connection \d+: ")),
+                                "poweroff\r")],
+                check=lambda out: client.check(out) or run.check(out))
+
+
+CASES = [metrics_case(), hostile_case(), iperf_case()]
