@@ -8,9 +8,11 @@
  * REQUEST_TIMEOUT_NS from its accept to bring its request's head, else it is closed; at most
  * CONNS_MAX are open, and accepting the one that fills the table closes the oldest, so that
  * ip always has a socket of this session's quota free for the next connection (ip refuses a
- * connection, with a reset, when the quota is full). A response goes out in one send, into
- * transmit buffers that hold the largest body; a client that does not read it holds only
- * ip's buffers until lwIP's retransmissions give up.
+ * connection, with a reset, when the quota or its accept queue is full). A response goes out
+ * in one send, into transmit buffers that hold the largest body, so the thread never waits for
+ * a client to read. But ip takes a session's messages in order, and lib asks ip to close a
+ * socket once ip has taken what was sent on it: a client that stops reading (its window shut)
+ * keeps its socket of the quota and delays the responses queued behind its own.
  *
  * The timing in /metrics and /irqs (the lines' top-half, wake-up and server times) needs the
  * trace authority (`%` in init.run=): the default boot gives it, its port being forwarded from
