@@ -247,8 +247,8 @@ $(BAD_MODULES) &: $(BUILD)/modules.img tests/qemu/badmodules.py tools/tacet_modu
 
 # --- running ------------------------------------------------------------------------------
 # BOOTARGS replaces the overlay's default boot arguments (init.run=rng/110:virtio-rng*3,
-# ^%uart=console:ns16550a*5,rtc:goldfish-rtc,blk/110:virtio-blk,net=net0/110:virtio-net*3,ip@1*3,echo@1*3);
-# QEMU_EXTRA adds QEMU arguments
+# ^%uart=console:ns16550a*5,rtc:goldfish-rtc,blk/110:virtio-blk,net=net0/110:virtio-net*3,
+# ip@1*3,echo@1*3,%http@1*3,iperf@1*3); QEMU_EXTRA adds QEMU arguments
 # (devices: QEMU_EXTRA="-device edu") to QEMU_DEVICES; each machine gets its own tree.
 # KERNEL=test boots the test kernel instead of the shipped one, to run an in-kernel test by
 # hand: make run KERNEL=test BOOTARGS=test=ipi.

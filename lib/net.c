@@ -143,6 +143,21 @@ void tacet_net_close(struct tacet_net *n)
 
 /* --- the rings ----------------------------------------------------------------------------- */
 
+/* A transmit buffer back: its socket has one message fewer out; a socket closed here with
+ * none left is closed at ip. */
+static void sent_back(struct tacet_net *n, uint32_t b)
+{
+	struct ip_msg m;
+
+	memcpy(&m, n->tx_area + b * n->buf_size, HDR); /* the header we wrote */
+	if (m.sock < 1 || m.sock > IP_SOCKETS_MAX || !n->out[m.sock] || --n->out[m.sock] ||
+	    !n->closing[m.sock])
+		return;
+	n->closing[m.sock] = 0;
+	n->nclosing--;
+	ip_call_close(n->ep, m.sock);
+}
+
 /* Transmit buffers ip gave back. 0, or -TACET_EFAULT. */
 static long reclaim(struct tacet_net *n)
 {
@@ -150,16 +165,31 @@ static long reclaim(struct tacet_net *n)
 	int r;
 
 	while ((r = ring_get(&n->tx_done, &d)) == 1) {
-		if (d.offset % n->buf_size || n->tx_nfree == n->capacity)
+		if (d.offset % n->buf_size || d.offset / n->buf_size >= n->capacity ||
+		    n->tx_nfree == n->capacity)
 			return -TACET_EFAULT;
 		n->tx_free[n->tx_nfree++] = d.offset / n->buf_size;
+		sent_back(n, d.offset / n->buf_size);
 	}
 	if (ring_release(&n->tx_done))
 		kick(n);
 	return r < 0 ? -TACET_EFAULT : 0;
 }
 
-/* Received messages into held[]. 0, or -TACET_EFAULT. */
+/* held[i] done: its buffer offered to ip again. */
+static void drop_held(struct tacet_net *n, uint32_t i)
+{
+	ring_put(&n->rx_free, &(struct ring_desc){ n->held[i].d.offset, n->buf_size });
+	memmove(n->held + i, n->held + i + 1, (n->nheld - i - 1) * sizeof(n->held[0]));
+	n->nheld--;
+	if (ring_publish(&n->rx_free))
+		kick(n);
+}
+
+/* Received messages into held[], but for no socket of ours (one closed here, which ip sent
+ * before it heard of the close; the id may be ip's next connection's by now, announced later
+ * in the ring): dropped. A connection's socket is ours from its announcement. 0, or
+ * -TACET_EFAULT. */
 static long pull(struct tacet_net *n)
 {
 	struct ring_desc d;
@@ -174,6 +204,10 @@ static long pull(struct tacet_net *n)
 		if (m.len != d.len - HDR)
 			return -TACET_EFAULT;
 		n->held[n->nheld++] = (struct tacet_net_held){ .d = d };
+		if (m.sock < 1 || m.sock > IP_SOCKETS_MAX || !n->type[m.sock])
+			drop_held(n, n->nheld - 1); /* ip sent it before the socket's close */
+		else if (m.kind == IP_MSG_ACCEPTED && m.addr >= 1 && m.addr <= IP_SOCKETS_MAX)
+			n->type[m.addr] = IP_SOCK_TCP; /* what comes for it next is its own */
 	}
 	if (ring_release(&n->rx_used))
 		kick(n);
@@ -189,15 +223,6 @@ static struct ip_msg held_msg(struct tacet_net *n, uint32_t i)
 	return m;
 }
 
-/* held[i] done: its buffer offered to ip again. */
-static void drop_held(struct tacet_net *n, uint32_t i)
-{
-	ring_put(&n->rx_free, &(struct ring_desc){ n->held[i].d.offset, n->buf_size });
-	memmove(n->held + i, n->held + i + 1, (n->nheld - i - 1) * sizeof(n->held[0]));
-	n->nheld--;
-	if (ring_publish(&n->rx_free))
-		kick(n);
-}
 
 /* The oldest held message of sock whose kind is in `kinds` (bits 1 << kind), or -1. */
 static long find(struct tacet_net *n, long sock, unsigned int kinds)
@@ -221,7 +246,7 @@ static uint64_t deadline_of(uint64_t timeout_ns)
 static long wait(struct tacet_net *n, uint64_t deadline, int want_tx)
 {
 	int rx = ring_consumer_sleep(&n->rx_used);
-	int tx = want_tx ? ring_consumer_sleep(&n->tx_done) : 1;
+	int tx = want_tx || n->nclosing ? ring_consumer_sleep(&n->tx_done) : 1;
 	long got;
 
 	if (!rx || !tx)
@@ -331,11 +356,18 @@ long tacet_net_sock_close(struct tacet_net *n, long sock)
 {
 	long i;
 
+	if (sock < 1 || sock > IP_SOCKETS_MAX || !n->type[sock])
+		return ip_call_close(n->ep, (uint64_t)sock); /* ip's answer for no socket */
 	while ((i = find(n, sock, ~0u)) >= 0)
 		drop_held(n, (uint32_t)i);
-	if (sock >= 1 && sock <= IP_SOCKETS_MAX)
-		n->type[sock] = 0;
-	return ip_call_close(n->ep, (uint64_t)sock);
+	n->type[sock] = 0;
+	if ((i = reclaim(n)))
+		return i;
+	if (!n->out[sock])
+		return ip_call_close(n->ep, (uint64_t)sock);
+	n->closing[sock] = 1;
+	n->nclosing++;
+	return 0;
 }
 
 /* One message of len payload bytes to sock, in a free transmit buffer. */
@@ -355,6 +387,7 @@ static long send_one(struct tacet_net *n, long sock, const void *buf, uint32_t l
 	memcpy(n->tx_area + b * n->buf_size, &m, HDR);
 	memcpy(n->tx_area + b * n->buf_size + HDR, buf, len);
 	ring_put(&n->tx_ready, &(struct ring_desc){ b * n->buf_size, HDR + len });
+	n->out[sock]++;
 	if (ring_publish(&n->tx_ready))
 		kick(n);
 	return 0;

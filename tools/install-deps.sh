@@ -8,10 +8,12 @@ set -eu
 # first step fetches it with apt-get's private configuration: lwip/lwip.mk).
 # prometheus: its promtool checks the shell's Prometheus text (tests/qemu/cases_metrics.py); the
 # package also brings the Prometheus server, which Debian starts as a service (port 9090).
+# iperf: iperf 2's client, which tests/qemu/cases_netapps.py runs against servers/iperf; curl,
+# the README's client of servers/http.
 PACKAGES="make gcc libc6-dev python3 python3-matplotlib dpkg-dev xz-utils
 gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
 qemu-system-misc opensbi device-tree-compiler
-libcmocka-dev libfdt-dev gdb-multiarch prometheus"
+libcmocka-dev libfdt-dev gdb-multiarch prometheus iperf curl"
 
 missing=""
 for p in $PACKAGES; do

@@ -1,5 +1,6 @@
 /* sockheir: sockdie's heir (tests/qemu/cases_ip.py, sock-client-dies): waits until UDP port
- * 2007 is taken (sockdie bound it), then until it and TCP port 2007 can be bound here, which
+ * 2007 is taken (sockdie bound it), says so by binding UDP port HEIR_PORT (sockdie waits for
+ * that before it keeps ip busy and ends), then until it and TCP port 2007 can be bound here, which
  * only happens once ip has ended the dead sockdie's session and freed its sockets; a session of
  * its own (another badge), so nothing but that end frees them. Then it powers the machine off.
  * Prints through the kernel's debug output. */
@@ -8,21 +9,27 @@
 #include <tacet/net.h>
 
 #define PORT    2007
+#define HEIR_PORT 2008 /* bound once PORT was seen taken: sockdie's signal to go on */
 #define FREE_NS 20000000000ull /* how long ip may take to free them once sockdie has them */
 
 static struct tacet_net n;
 
-/* A socket of type bound to PORT: its id, or the bind's error (the socket closed). */
-static long try_bind(int type)
+/* A socket of type bound to port: its id, or the bind's error (the socket closed). */
+static long try_bind_port(int type, uint16_t port)
 {
 	long s = tacet_net_socket(&n, type), err;
 
 	if (s < 0)
 		return s;
-	err = tacet_net_bind(&n, s, 0, PORT);
+	err = tacet_net_bind(&n, s, 0, port);
 	if (err)
 		tacet_net_sock_close(&n, s);
 	return err ? err : s;
+}
+
+static long try_bind(int type)
+{
+	return try_bind_port(type, PORT);
 }
 
 int main(void)
@@ -40,6 +47,8 @@ int main(void)
 
 		if (r == -TACET_EEXIST && !taken) {
 			taken = 1;
+			while (try_bind_port(IP_SOCK_UDP, HEIR_PORT) == -TACET_EEXIST)
+				tacet_sleep_ns(10000000); /* sockdie's look at it holds it a moment */
 			deadline = tacet_time_ns() + FREE_NS;
 		}
 		freed = taken && r > 0;

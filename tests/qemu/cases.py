@@ -163,11 +163,13 @@ DEFAULT_DEVICES = ("-device", "virtio-rng-device",
                    "-device", "virtio-blk-device,drive=disk0",
                    "-netdev", "user,id=net0", "-device", "virtio-net-device,netdev=net0")
 DEFAULT_NEEDS = ("build/blk-test.img",)
-# The default boot's IP stack has its lease, and the echo service is up: what they print comes
-# through the kernel's output, which may cut into the console's lines, so the cases that boot
-# them type only after both.
+# The default boot's IP stack has its lease, and the servers over it (echo, http, iperf) are up:
+# what they print comes through the kernel's output, which may cut into the console's lines, so
+# the cases that boot them type only after all four.
 DEFAULT_LEASE = "ip: 10.0.2.15/24 gw 10.0.2.2 via net0"
-DEFAULT_LAST = (spliced(DEFAULT_LEASE), spliced("echo: echoing on UDP and TCP port 7"))
+DEFAULT_LAST = (spliced(DEFAULT_LEASE), spliced("echo: echoing on UDP and TCP port 7"),
+                spliced("http: serving /irqs and /metrics on TCP port 80 "),
+                spliced("iperf: iperf 2 server on TCP port 5001"))
 
 
 def default_boot_quiet(out):
@@ -182,7 +184,7 @@ def two_prompts(out):
 
 def default_boot_input(commands):
     """console_input for a case that boots the default boot arguments: once the other servers
-    have printed their last start-up lines (the IP stack's lease, the echo service's start), an
+    have printed their last start-up lines (the IP stack's lease, its servers' starts), an
     empty line for a prompt after them, then commands: what they print is the console's alone."""
     return [(default_boot_quiet, "\r"), (two_prompts, commands)]
 

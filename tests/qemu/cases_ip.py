@@ -237,7 +237,8 @@ CASES = [
                       r"ip: client \d+'s session stopped: its rings lied \(2 stopped so far\)"]),
     # A client that ends holding sockets, while ip waits inside a ping call (the end comes
     # there, not in the service loop): ip ends its session and frees them, so that another
-    # client (sockheir, a session of its own) binds the same ports.
+    # client (sockheir, a session of its own) binds the same ports. sockdie keeps ip busy only
+    # once sockheir has said (by binding UDP port 2008) that it saw port 2007 taken.
     case("sock-client-dies",
          [r"sockdie: UDP and TCP port 2007 bound, listening: success",
           r"sockdie: ending with its sockets open, ip waiting in a ping: success",

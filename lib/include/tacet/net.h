@@ -50,6 +50,9 @@ struct tacet_net {
 	struct tacet_net_held held[IP_CAPACITY_MAX]; /* received, not yet taken, oldest first */
 	uint32_t nheld;
 	uint8_t type[IP_SOCKETS_MAX + 1]; /* each socket's IP_SOCK_*, by id (0: none) */
+	uint32_t out[IP_SOCKETS_MAX + 1]; /* each socket's messages ip has not given back */
+	uint8_t closing[IP_SOCKETS_MAX + 1]; /* closed here, ip asked once out[] is 0 */
+	uint32_t nclosing;
 };
 
 /* Open a session with "ip" (waiting up to 10 s for it to be published): capacity a power of
@@ -69,6 +72,11 @@ long tacet_net_accept(struct tacet_net *n, long sock, uint64_t timeout_ns);
 /* TCP: until the connection is up (0) or failed (-TACET_EDEAD). UDP: sets the peer at once. */
 long tacet_net_connect(struct tacet_net *n, long sock, uint32_t addr, uint16_t port,
 		       uint64_t timeout_ns);
+/* The socket's id is no longer the caller's (what comes for it is dropped). ip is asked to
+ * close it once it has taken every message sent on it (their buffers back: ip's close drops
+ * a message it still holds), at this call or, later, in a wait of another call; meanwhile the
+ * socket still counts in the session's quota. TCP: the connection closes once what was sent is
+ * out. 0, or an error of ip's close. */
 long tacet_net_sock_close(struct tacet_net *n, long sock);
 
 /* Send len bytes: TCP, in as many messages as they need; UDP, one datagram (len at most
