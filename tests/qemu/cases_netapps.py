@@ -27,7 +27,7 @@ def sibling(name):
     mod = importlib.util.module_from_spec(spec)
     mod.case, mod.spliced, mod.DEFAULT_LEASE = case, spliced, DEFAULT_LEASE
     mod.DEFAULT_DEVICES, mod.DEFAULT_NEEDS = DEFAULT_DEVICES, DEFAULT_NEEDS
-    mod.default_boot_input = default_boot_input
+    mod.default_boot_input, mod.CONTROLLERS = default_boot_input, CONTROLLERS
     spec.loader.exec_module(mod)
     return mod
 
