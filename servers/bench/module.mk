@@ -94,3 +94,9 @@ SERVER_SRCS_bench_timer_scale := servers/bench/scale_timer.c $(BENCH_SCALE)
 # QEMU hub) at 1, 16 and 256 frames in flight, and interrupts per packet.
 SERVERS += bench_net
 SERVER_SRCS_bench_net := servers/bench/net.c $(BENCH_COMMON)
+
+# bench_udp: instructions per echoed UDP datagram through the IP stack: a raw client of net1
+# sends, ip_static (servers/ip at a fixed address, servers/ip/module.mk) on net0 and servers/echo
+# answer.
+SERVERS += bench_udp
+SERVER_SRCS_bench_udp := servers/bench/udp.c $(BENCH_COMMON)

@@ -12,6 +12,8 @@
  * clients' rings, again until netdev and every session say they may sleep, then the timer
  * re-armed. A ping call waits
  * inside its handler, running ip_work on each wake-up until the reply or the timeout.
+ * A build that defines ip_static_address (the benchmark's ip_static: servers/bench/ipstatic.c)
+ * takes the address it gives instead of DHCP's.
  * Prints through the kernel's debug output (the console calls this server: `ping`). */
 #include <stdio.h>
 #include <string.h>
@@ -43,6 +45,10 @@ static unsigned long ntfn;
 static uint64_t timer_armed; /* the deadline the kernel timer is set for (ticks; 0: none) */
 static unsigned long deferred; /* bits a wait outside the loop took (ip_wait), for ip_work */
 static int leased;
+
+/* Defined only by builds with a fixed address (servers/bench/ipstatic.c): 1 and the interface's
+ * address and netmask (host order), or 0 for DHCP. */
+int ip_static_address(uint32_t *addr, uint32_t *mask) __attribute__((weak));
 
 static void timer_arm(void)
 {
@@ -175,13 +181,20 @@ static uint64_t clock_ns(void)
 	return tacet_time_ns();
 }
 
-/* lwIP up on net0: the netif (link as net says), DHCP started, ping ready. */
+/* lwIP up on net0: the netif (link as net says), DHCP started (or the fixed address set),
+ * ping ready. */
 static long stack_start(void)
 {
-	ip4_addr_t any = { 0 };
+	ip4_addr_t any = { 0 }, addr = { 0 }, mask = { 0 };
+	uint32_t a, m;
+	int fixed = ip_static_address && ip_static_address(&a, &m);
 
+	if (fixed) {
+		ip4_addr_set_u32(&addr, lwip_htonl(a));
+		ip4_addr_set_u32(&mask, lwip_htonl(m));
+	}
 	lwip_init();
-	if (!netif_add(&nif, &any, &any, &any, &nd, ip_netif_init, ethernet_input))
+	if (!netif_add(&nif, &addr, &mask, &any, &nd, ip_netif_init, ethernet_input))
 		return -TACET_EINVAL;
 	netif_set_status_callback(&nif, status_changed);
 	netif_set_default(&nif);
@@ -189,6 +202,8 @@ static long stack_start(void)
 	netif_set_link_up(&nif);
 	if (ping_init(IP_ADDR_ANY, clock_ns))
 		return -TACET_ENOMEM;
+	if (fixed)
+		return 0;
 	return dhcp_start(&nif) == ERR_OK ? 0 : -TACET_ENOMEM;
 }
 

@@ -1,0 +1,295 @@
+/* udp.c (bench_udp): instructions per echoed UDP datagram through the IP stack, under -icount.
+ * This client is a raw network device client of net1 (<tacet/netdev.h>, no IP stack of its own:
+ * it writes Ethernet, IPv4 and UDP headers itself and answers ARP); on the same QEMU hub, net0's
+ * NIC is driven by net0 for ip_static (servers/ip at UDP_BENCH_IP_ADDR), whose socket client
+ * servers/echo sends every datagram back. A stream of datagrams (DGRAM_PAYLOAD bytes, each
+ * carrying its sequence number) is kept at WINDOW in flight (1, 16, 256); a sample is the
+ * instructions the whole machine retired (both drivers, ip, echo, this client, the kernel, every
+ * hart) over at least 16 datagrams echoed, divided by them. A datagram not echoed (ip dropped it:
+ * no receive buffer free in echo's session) is written off when the stream goes quiet for
+ * LOSS_WAIT_NS, and counted. Then, per window, interrupts per packet (NETIRQ lines): net0's (the
+ * echo side's) interrupts over the frames it handled, and both drivers' over theirs. Around each
+ * window's samples the markers of tools/qemu-plugins/hart_split.c (UDP_MARK_*) let the plugin
+ * count each hart's user and kernel instructions. Prints BENCH, SPLITUNITS (the datagrams echoed
+ * between the markers), NETIRQ and UDPLOSS lines, then
+ * asks init to power off. One thread; no locking. */
+#include <stdio.h>
+#include <string.h>
+#include <tacet.h>
+#include <tacet/driver.h>
+#include <tacet/net_client.h>
+#include <tacet/netdev.h>
+#include "bench.h"
+#include "udp.h"
+#include "../../tools/qemu-plugins/hart_split.h"
+
+#define NBUFS         256
+#define BUF_SIZE      2048
+#define NET_BIT       1ul
+#define TIMER_BIT     2ul
+#define WARMUP        512
+#define DGRAM_PAYLOAD 32
+#define IP_HLEN       20
+#define UDP_HLEN      8
+#define FRAME_LEN     (ETH_HLEN + IP_HLEN + UDP_HLEN + DGRAM_PAYLOAD)
+#define LOSS_WAIT_NS  20000000ull
+#define ARP_LEN       28
+
+static struct netdev d;
+static unsigned long ntfn, net0_ep;
+static unsigned long samples[BENCH_SAMPLES];
+static uint8_t ip_mac[ETH_ALEN];
+static int have_mac;
+static uint32_t sent, next;  /* next: the first datagram neither echoed nor written off */
+static uint32_t echoed, lost, strays;
+
+static void put16(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 8), p[1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v >> 16), put16(p + 2, v);
+}
+
+static uint32_t get16(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 8 | p[1];
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return get16(p) << 16 | get16(p + 2);
+}
+
+/* The Internet checksum's sum of len bytes (even), folded later by csum_fold. */
+static uint32_t csum_add(uint32_t sum, const uint8_t *p, unsigned int len)
+{
+	for (unsigned int i = 0; i < len; i += 2)
+		sum += get16(p + i);
+	return sum;
+}
+
+static uint32_t csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum & 0xffff;
+}
+
+static void eth_header(uint8_t *f, const uint8_t *dst, uint32_t type)
+{
+	memcpy(f, dst, ETH_ALEN);
+	memcpy(f + ETH_ALEN, d.mac, ETH_ALEN);
+	put16(f + 12, type);
+}
+
+/* An ARP packet (op 1 request, 2 reply) from this client to tha/tpa. */
+static void arp_send(uint32_t op, const uint8_t *tha, uint32_t tpa)
+{
+	static const uint8_t bcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	uint8_t f[ETH_ZLEN] = { 0 }, *a = f + ETH_HLEN;
+
+	eth_header(f, op == 1 ? bcast : tha, ETH_P_ARP);
+	put16(a, 1), put16(a + 2, ETH_P_IPV4), a[4] = ETH_ALEN, a[5] = 4, put16(a + 6, op);
+	memcpy(a + 8, d.mac, ETH_ALEN), put32(a + 14, UDP_BENCH_CLIENT_ADDR);
+	memcpy(a + 18, tha, ETH_ALEN), put32(a + 24, tpa);
+	netdev_tx(&d, f, sizeof(f));
+}
+
+/* Datagram seq to ip_static's echo port: IPv4 and UDP checksums computed. 0, or nonzero if no
+ * transmit buffer is free. */
+static int dgram_send(uint32_t seq)
+{
+	uint8_t *f = netdev_tx_buf(&d), *ip, *udp;
+	uint32_t sum;
+
+	if (!f)
+		return 1;
+	ip = f + ETH_HLEN, udp = ip + IP_HLEN;
+	eth_header(f, ip_mac, ETH_P_IPV4);
+	memset(ip, 0, IP_HLEN);
+	ip[0] = 0x45, put16(ip + 2, IP_HLEN + UDP_HLEN + DGRAM_PAYLOAD), ip[8] = 64, ip[9] = 17;
+	put32(ip + 12, UDP_BENCH_CLIENT_ADDR), put32(ip + 16, UDP_BENCH_IP_ADDR);
+	put16(ip + 10, csum_fold(csum_add(0, ip, IP_HLEN)));
+	put16(udp, UDP_BENCH_CLIENT_PORT), put16(udp + 2, UDP_BENCH_ECHO_PORT);
+	put16(udp + 4, UDP_HLEN + DGRAM_PAYLOAD), put16(udp + 6, 0);
+	memset(udp + UDP_HLEN, 0x5a, DGRAM_PAYLOAD);
+	put32(udp + UDP_HLEN, seq);
+	sum = csum_add(17 + UDP_HLEN + DGRAM_PAYLOAD, ip + 12, 8);
+	sum = csum_fold(csum_add(sum, udp, UDP_HLEN + DGRAM_PAYLOAD));
+	put16(udp + 6, sum ? sum : 0xffff);
+	return netdev_tx_send(&d, f, FRAME_LEN) != 0;
+}
+
+static void arp_input(const uint8_t *a, unsigned int len)
+{
+	if (len < ARP_LEN || get32(a + 24) != UDP_BENCH_CLIENT_ADDR)
+		return;
+	if (get16(a + 6) == 1)
+		arp_send(2, a + 8, get32(a + 14));
+	if (get32(a + 14) == UDP_BENCH_IP_ADDR) {
+		memcpy(ip_mac, a + 8, ETH_ALEN);
+		have_mac = 1;
+	}
+}
+
+/* An echo: datagram seq back with its payload; ones before it not yet echoed are written off. */
+static void udp_input(const uint8_t *ip, unsigned int len)
+{
+	const uint8_t *udp = ip + IP_HLEN, *p = udp + UDP_HLEN;
+	uint32_t seq;
+
+	if (len < IP_HLEN + UDP_HLEN + DGRAM_PAYLOAD || ip[0] != 0x45 || ip[9] != 17 ||
+	    get32(ip + 12) != UDP_BENCH_IP_ADDR || get16(udp) != UDP_BENCH_ECHO_PORT ||
+	    get16(udp + 2) != UDP_BENCH_CLIENT_PORT ||
+	    get16(udp + 4) != UDP_HLEN + DGRAM_PAYLOAD || p[DGRAM_PAYLOAD - 1] != 0x5a) {
+		strays++;
+		return;
+	}
+	seq = get32(p);
+	if (seq < next || seq >= sent) {
+		strays++;
+		return;
+	}
+	lost += seq - next;
+	next = seq + 1;
+	echoed++;
+}
+
+static void receive_all(void)
+{
+	uint8_t *f;
+	void *v;
+	unsigned int len;
+
+	while (netdev_rx(&d, &v, &len) == 1) {
+		f = v;
+		if (len >= ETH_HLEN && get16(f + 12) == ETH_P_ARP)
+			arp_input(f + ETH_HLEN, len - ETH_HLEN);
+		else if (len >= ETH_HLEN && get16(f + 12) == ETH_P_IPV4)
+			udp_input(f + ETH_HLEN, len - ETH_HLEN);
+		netdev_rx_done(&d, v);
+	}
+}
+
+static void send_window(unsigned int window)
+{
+	while (sent - next < window && !dgram_send(sent))
+		sent++;
+}
+
+/* Sleep until net1 or the timer signals; 0, or 1 if the timer ended it (LOSS_WAIT_NS of
+ * nothing). */
+static int quiet_wait(void)
+{
+	long bits;
+
+	tacet_timer_set(ntfn, TIMER_BIT, tacet_time() + tacet_ns_to_ticks(LOSS_WAIT_NS));
+	bits = tacet_wait(ntfn);
+	netdev_poll(&d, bits > 0 ? (unsigned long)bits : 0);
+	return bits > 0 && !((unsigned long)bits & NET_BIT);
+}
+
+/* Keep `window` datagrams in flight until `until` have been echoed (or written off). */
+static void stream(unsigned int window, uint32_t until)
+{
+	while (next < until) {
+		uint32_t was_next = next, was_sent = sent;
+
+		netdev_poll(&d, 0);
+		receive_all();
+		send_window(window);
+		if (next != was_next || sent != was_sent || !netdev_sleep_ok(&d))
+			continue;
+		if (quiet_wait()) {
+			lost += sent - next;
+			next = sent;
+		}
+	}
+}
+
+static void net_counts(unsigned long ep, uint64_t *irqs, uint64_t *packets)
+{
+	uint64_t rx = 0, tx = 0, n = 0, dropped = 0;
+
+	net_call_stats(ep, &rx, &tx, &n, &dropped);
+	*irqs = n, *packets = rx + tx;
+}
+
+static void run(unsigned int window, unsigned long overhead)
+{
+	unsigned int per = window < 16 ? 16 : window, n = window >= 256 ? 256 :
+							  window >= 16 ? 1024 : BENCH_SAMPLES;
+	uint64_t i0[2], p0[2], i1[2], p1[2];
+	uint32_t lost0, echoed0;
+	char name[32];
+
+	stream(window, next + WARMUP);
+	net_counts(net0_ep, &i0[0], &p0[0]);
+	net_counts(d.ep, &i0[1], &p0[1]);
+	lost0 = lost, echoed0 = echoed;
+	hart_split_mark(HART_SPLIT_START);
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned long t0 = bench_rdcycle(), took;
+		uint32_t from = echoed;
+
+		stream(window, next + per);
+		took = bench_rdcycle() - t0 - overhead;
+		samples[i] = took / (echoed - from ? echoed - from : 1);
+	}
+	hart_split_mark(HART_SPLIT_END);
+	net_counts(net0_ep, &i1[0], &p1[0]);
+	net_counts(d.ep, &i1[1], &p1[1]);
+	snprintf(name, sizeof(name), "udp_echo_%u", window);
+	bench_report(name, samples, n);
+	printf("NETIRQ udp_irqs_%u net0_irqs=%llu net0_packets=%llu net0_per_1000=%llu "
+	       "both_irqs=%llu both_packets=%llu both_per_1000=%llu\n", window,
+	       (unsigned long long)(i1[0] - i0[0]), (unsigned long long)(p1[0] - p0[0]),
+	       (unsigned long long)((i1[0] - i0[0]) * 1000 / (p1[0] - p0[0] + !(p1[0] - p0[0]))),
+	       (unsigned long long)(i1[0] - i0[0] + i1[1] - i0[1]),
+	       (unsigned long long)(p1[0] - p0[0] + p1[1] - p0[1]),
+	       (unsigned long long)((i1[0] - i0[0] + i1[1] - i0[1]) * 1000 /
+				    (p1[0] - p0[0] + p1[1] - p0[1] + 1)));
+	printf("SPLITUNITS %s units=%u\n", name, echoed - echoed0);
+	printf("UDPLOSS udp_echo_%u lost=%u echoed=%u strays=%u\n", window, lost - lost0,
+	       echoed - echoed0, strays);
+	stream(0, sent); /* what is in flight comes back before the next window */
+}
+
+/* ip_static's MAC, by ARP (asked again each LOSS_WAIT_NS until it answers). */
+static void resolve(void)
+{
+	static const uint8_t zero[ETH_ALEN];
+
+	while (!have_mac) {
+		arp_send(1, zero, UDP_BENCH_IP_ADDR);
+		quiet_wait();
+		receive_all();
+	}
+}
+
+int main(void)
+{
+	long slot = tacet_slot_alloc(), ep = tacet_slot_alloc(), err;
+	unsigned long overhead = bench_overhead();
+
+	err = slot < 0 ? slot : ep < 0 ? ep : tacet_ntfn_new((unsigned long)slot);
+	ntfn = (unsigned long)slot, net0_ep = (unsigned long)ep;
+	if (!err)
+		err = tacet_lookup("net0", net0_ep, 10000);
+	if (!err)
+		err = netdev_open(&d, "net1", NBUFS, BUF_SIZE, ntfn, NET_BIT);
+	if (err) {
+		printf("bench_udp: cannot reach net0 and net1: %s\n", tacet_strerror(err));
+		bench_power_off();
+		return 1;
+	}
+	resolve();
+	run(1, overhead);
+	run(16, overhead);
+	run(256, overhead);
+	bench_power_off();
+	return 0;
+}
