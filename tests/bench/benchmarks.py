@@ -206,8 +206,8 @@ BENCHMARKS = [
     # docs/benchmarks.md "UDP echo through the IP stack"). Interrupts per packet and datagrams
     # lost are printed beside (NETIRQ, UDPLOSS lines).
     bench("udp_echo", f"init.run={UDP_ECHO_RUN}",
-          [fig("udp_echo_1", 35200), fig("udp_echo_16", 11600),
-           fig("udp_echo_256", 20200)], NET_HUB, smp=5, split=UDP_SPLIT),
+          [fig("udp_echo_1", 33900), fig("udp_echo_16", 9710),
+           fig("udp_echo_256", 14300)], NET_HUB, smp=5, split=UDP_SPLIT),
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
     # the memory size (the page allocator touches a page only when it first hands it out).
     bench("boot_to_shell_128M", "init.run=^bench_boot=console:ns16550a",
