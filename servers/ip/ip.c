@@ -27,6 +27,7 @@
 #include "lwip/init.h"
 #include "lwip/ip4_addr.h"
 #include "lwip/netif.h"
+#include "lwip/stats.h"
 #include "lwip/timeouts.h"
 #include "netif/ethernet.h"
 
@@ -133,6 +134,25 @@ long ip_serve_info(struct tacet_service *s, uint64_t *addr, uint64_t *mask, uint
 	*addr = lwip_ntohl(ip4_addr_get_u32(netif_ip4_addr(&nif)));
 	*mask = lwip_ntohl(ip4_addr_get_u32(netif_ip4_netmask(&nif)));
 	*gw = lwip_ntohl(ip4_addr_get_u32(netif_ip4_gw(&nif)));
+	return 0;
+}
+
+/* lwIP's counters (LWIP_STATS: every drop is counted where lwIP drops) summed as IP_COUNTS says;
+ * a drop lwIP counts at two layers (a bad checksum: ip.chkerr and ip.drop) is counted once. */
+long ip_serve_counts(struct tacet_service *s, uint64_t *received, uint64_t *malformed,
+		    uint64_t *dropped, uint64_t *fragments)
+{
+	const struct stats_ *st = &lwip_stats;
+
+	(void)s;
+	*received = st->link.recv;
+	*malformed = st->etharp.lenerr + st->etharp.chkerr + st->etharp.proterr + st->ip.chkerr +
+		     st->ip.lenerr + st->ip_frag.lenerr + st->ip_frag.chkerr + st->icmp.chkerr +
+		     st->icmp.lenerr + st->udp.chkerr + st->udp.lenerr + st->tcp.chkerr +
+		     st->tcp.lenerr;
+	*dropped = st->link.drop + st->etharp.drop + st->ip.drop + st->ip_frag.drop +
+		   st->icmp.drop + st->udp.drop + st->tcp.drop + sock_udp_overflows;
+	*fragments = st->ip_frag.recv;
 	return 0;
 }
 
