@@ -55,7 +55,7 @@ static long rings_reset(struct tacet_net *n)
 	for (uint32_t i = 0; i < n->capacity; i++)
 		n->tx_free[i] = n->capacity - 1 - i;
 	n->tx_nfree = n->capacity;
-	n->nheld = 0;
+	n->nheld = n->held_first = 0;
 	return err;
 }
 
@@ -159,6 +159,12 @@ static long reclaim(struct tacet_net *n)
 	return r < 0 ? -TACET_EFAULT : 0;
 }
 
+/* The i-th oldest held message (i < nheld). */
+static struct tacet_net_held *held_at(struct tacet_net *n, uint32_t i)
+{
+	return &n->held[(n->held_first + i) % IP_CAPACITY_MAX];
+}
+
 /* Received messages into held[]. 0, or -TACET_EFAULT. */
 static long pull(struct tacet_net *n)
 {
@@ -173,27 +179,30 @@ static long pull(struct tacet_net *n)
 		memcpy(&m, n->rx_area + d.offset, HDR);
 		if (m.len != d.len - HDR)
 			return -TACET_EFAULT;
-		n->held[n->nheld++] = (struct tacet_net_held){ .d = d };
+		*held_at(n, n->nheld++) = (struct tacet_net_held){ .d = d };
 	}
 	if (ring_release(&n->rx_used))
 		kick(n);
 	return r < 0 ? -TACET_EFAULT : 0;
 }
 
-/* held[i]'s header (copied: the buffer is shared). */
+/* The i-th oldest held message's header (copied: the buffer is shared). */
 static struct ip_msg held_msg(struct tacet_net *n, uint32_t i)
 {
 	struct ip_msg m;
 
-	memcpy(&m, n->rx_area + n->held[i].d.offset, HDR);
+	memcpy(&m, n->rx_area + held_at(n, i)->d.offset, HDR);
 	return m;
 }
 
-/* held[i] done: its buffer offered to ip again. */
+/* The i-th oldest held message done: its buffer offered to ip again; the older ones move up a
+ * place (none when it is the oldest, the usual case). */
 static void drop_held(struct tacet_net *n, uint32_t i)
 {
-	ring_put(&n->rx_free, &(struct ring_desc){ n->held[i].d.offset, n->buf_size });
-	memmove(n->held + i, n->held + i + 1, (n->nheld - i - 1) * sizeof(n->held[0]));
+	ring_put(&n->rx_free, &(struct ring_desc){ held_at(n, i)->d.offset, n->buf_size });
+	for (; i > 0; i--)
+		*held_at(n, i) = *held_at(n, i - 1);
+	n->held_first = (n->held_first + 1) % IP_CAPACITY_MAX;
 	n->nheld--;
 	if (ring_publish(&n->rx_free))
 		kick(n);
@@ -396,7 +405,7 @@ long tacet_net_recv(struct tacet_net *n, long sock, void *buf, size_t len, uint6
 	i = await(n, sock, 1u << IP_MSG_DATA | 1u << IP_MSG_CLOSED, timeout_ns);
 	if (i < 0)
 		return i;
-	h = &n->held[i];
+	h = held_at(n, (uint32_t)i);
 	m = held_msg(n, (uint32_t)i);
 	if (m.kind == IP_MSG_CLOSED)
 		return 0; /* kept, so that every later recv says so too */

@@ -205,9 +205,12 @@ BENCHMARKS = [
     # of its own, so that the plugin hart_split.so splits the figure per component (UDP_SPLIT,
     # docs/benchmarks.md "UDP echo through the IP stack"). Interrupts per packet, datagrams lost
     # or reordered and ip's counters are printed beside (NETIRQ, UDPLOSS lines); a window that
-    # lost a datagram reports no figure, which fails the benchmark.
+    # lost a datagram reports no figure, which fails the benchmark. At 16 in flight the samples
+    # fall in two modes (about 6,500-10,500 and 10,600-12,000: whether ip and echo sleep between
+    # the window's turns or find the next datagram awake), in proportions an unrelated change
+    # moves: its budget covers the upper mode's maximum.
     bench("udp_echo", f"init.run={UDP_ECHO_RUN}",
-          [fig("udp_echo_1", 34300), fig("udp_echo_16", 10230),
+          [fig("udp_echo_1", 34300), fig("udp_echo_16", 12500),
            fig("udp_echo_256", 9700)], NET_HUB, smp=5, split=UDP_SPLIT),
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
     # the memory size (the page allocator touches a page only when it first hands it out).
