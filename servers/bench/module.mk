@@ -99,4 +99,4 @@ SERVER_SRCS_bench_net := servers/bench/net.c $(BENCH_COMMON)
 # sends, ip_static (servers/ip at a fixed address, servers/ip/module.mk) on net0 and servers/echo
 # answer.
 SERVERS += bench_udp
-SERVER_SRCS_bench_udp := servers/bench/udp.c $(BENCH_COMMON)
+SERVER_SRCS_bench_udp := servers/bench/udp.c servers/bench/rawudp.c $(BENCH_COMMON)

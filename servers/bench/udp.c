@@ -22,6 +22,7 @@
 #include <tacet/net_client.h>
 #include <tacet/netdev.h>
 #include "bench.h"
+#include "rawudp.h"
 #include "udp.h"
 #include "../../tools/qemu-plugins/hart_split.h"
 
@@ -31,130 +32,65 @@
 #define TIMER_BIT     2ul
 #define WARMUP        512
 #define DGRAM_PAYLOAD 32
-#define IP_HLEN       20
-#define UDP_HLEN      8
-#define FRAME_LEN     (ETH_HLEN + IP_HLEN + UDP_HLEN + DGRAM_PAYLOAD)
 #define LOSS_WAIT_NS  20000000ull
-#define ARP_LEN       28
 
 static struct netdev d;
 static unsigned long ntfn, net0_ep, ip_ep;
 static unsigned long samples[BENCH_SAMPLES];
-static uint8_t ip_mac[ETH_ALEN];
-static int have_mac;
+static struct rawudp peer = { .nd = &d, .addr = UDP_BENCH_CLIENT_ADDR,
+			       .peer_addr = UDP_BENCH_IP_ADDR, .port = UDP_BENCH_CLIENT_PORT,
+			       .peer_port = UDP_BENCH_ECHO_PORT };
 static uint32_t sent, next;  /* next: the first datagram neither echoed nor written off */
 static uint32_t echoed, lost, strays, reordered;
 #define SEEN 1024 /* > the largest window: echoes marked until every earlier one came */
 static uint8_t seen[SEEN];
 
-static void put16(uint8_t *p, uint32_t v)
+/* Every datagram is this frame (sequence number 0) with its number put in: the UDP checksum
+ * is the template's one's-complement sum (tmpl_sum) plus the number's two halves, folded. */
+#define FRAME_LEN (RAWUDP_HLEN + DGRAM_PAYLOAD)
+#define UDP_SUM   (ETH_HLEN + RAWUDP_IP_HLEN + 6)
+static uint8_t tmpl[FRAME_LEN];
+static uint32_t tmpl_sum;
+
+static void template_make(void)
 {
-	p[0] = (uint8_t)(v >> 8), p[1] = (uint8_t)v;
+	uint8_t payload[DGRAM_PAYLOAD];
+
+	memset(payload, 0x5a, sizeof(payload));
+	rawudp_put32(payload, 0);
+	rawudp_frame(&peer, tmpl, payload, sizeof(payload), 0, 0);
+	tmpl_sum = ~rawudp_get16(tmpl + UDP_SUM) & 0xffff;
 }
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v >> 16), put16(p + 2, v);
-}
-
-static uint32_t get16(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 8 | p[1];
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return get16(p) << 16 | get16(p + 2);
-}
-
-/* The Internet checksum's sum of len bytes (even), folded later by csum_fold. */
-static uint32_t csum_add(uint32_t sum, const uint8_t *p, unsigned int len)
-{
-	for (unsigned int i = 0; i < len; i += 2)
-		sum += get16(p + i);
-	return sum;
-}
-
-static uint32_t csum_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum & 0xffff;
-}
-
-static void eth_header(uint8_t *f, const uint8_t *dst, uint32_t type)
-{
-	memcpy(f, dst, ETH_ALEN);
-	memcpy(f + ETH_ALEN, d.mac, ETH_ALEN);
-	put16(f + 12, type);
-}
-
-/* An ARP packet (op 1 request, 2 reply) from this client to tha/tpa. */
-static void arp_send(uint32_t op, const uint8_t *tha, uint32_t tpa)
-{
-	static const uint8_t bcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	uint8_t f[ETH_ZLEN] = { 0 }, *a = f + ETH_HLEN;
-
-	eth_header(f, op == 1 ? bcast : tha, ETH_P_ARP);
-	put16(a, 1), put16(a + 2, ETH_P_IPV4), a[4] = ETH_ALEN, a[5] = 4, put16(a + 6, op);
-	memcpy(a + 8, d.mac, ETH_ALEN), put32(a + 14, UDP_BENCH_CLIENT_ADDR);
-	memcpy(a + 18, tha, ETH_ALEN), put32(a + 24, tpa);
-	netdev_tx(&d, f, sizeof(f));
-}
-
-/* Datagram seq to ip_static's echo port: IPv4 and UDP checksums computed. 0, or nonzero if no
- * transmit buffer is free. */
+/* Datagram seq to ip_static's echo port. 0, or nonzero if no transmit buffer is free. */
 static int dgram_send(uint32_t seq)
 {
-	uint8_t *f = netdev_tx_buf(&d), *ip, *udp;
-	uint32_t sum;
+	uint8_t *f = netdev_tx_buf(&d);
+	uint32_t sum = tmpl_sum + (seq >> 16) + (seq & 0xffff);
 
 	if (!f)
 		return 1;
-	ip = f + ETH_HLEN, udp = ip + IP_HLEN;
-	eth_header(f, ip_mac, ETH_P_IPV4);
-	memset(ip, 0, IP_HLEN);
-	ip[0] = 0x45, put16(ip + 2, IP_HLEN + UDP_HLEN + DGRAM_PAYLOAD), ip[8] = 64, ip[9] = 17;
-	put32(ip + 12, UDP_BENCH_CLIENT_ADDR), put32(ip + 16, UDP_BENCH_IP_ADDR);
-	put16(ip + 10, csum_fold(csum_add(0, ip, IP_HLEN)));
-	put16(udp, UDP_BENCH_CLIENT_PORT), put16(udp + 2, UDP_BENCH_ECHO_PORT);
-	put16(udp + 4, UDP_HLEN + DGRAM_PAYLOAD), put16(udp + 6, 0);
-	memset(udp + UDP_HLEN, 0x5a, DGRAM_PAYLOAD);
-	put32(udp + UDP_HLEN, seq);
-	sum = csum_add(17 + UDP_HLEN + DGRAM_PAYLOAD, ip + 12, 8);
-	sum = csum_fold(csum_add(sum, udp, UDP_HLEN + DGRAM_PAYLOAD));
-	put16(udp + 6, sum ? sum : 0xffff);
+	memcpy(f, tmpl, FRAME_LEN);
+	rawudp_put32(f + RAWUDP_HLEN, seq);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = ~((sum & 0xffff) + (sum >> 16)) & 0xffff;
+	rawudp_put16(f + UDP_SUM, sum ? sum : 0xffff);
 	return netdev_tx_send(&d, f, FRAME_LEN) != 0;
-}
-
-static void arp_input(const uint8_t *a, unsigned int len)
-{
-	if (len < ARP_LEN || get32(a + 24) != UDP_BENCH_CLIENT_ADDR)
-		return;
-	if (get16(a + 6) == 1)
-		arp_send(2, a + 8, get32(a + 14));
-	if (get32(a + 14) == UDP_BENCH_IP_ADDR) {
-		memcpy(ip_mac, a + 8, ETH_ALEN);
-		have_mac = 1;
-	}
 }
 
 /* An echo: datagram seq back with its payload. Echoes may come out of order (QEMU hands a frame
  * to a card that just got receive buffers before the frames it queued while there were none),
  * so each is marked in `seen` until every earlier one has come. */
-static void udp_input(const uint8_t *ip, unsigned int len)
+static void udp_input(const uint8_t *f, unsigned int len)
 {
-	const uint8_t *udp = ip + IP_HLEN, *p = udp + UDP_HLEN;
+	const uint8_t *p;
 	uint32_t seq;
 
-	if (len < IP_HLEN + UDP_HLEN + DGRAM_PAYLOAD || ip[0] != 0x45 || ip[9] != 17 ||
-	    get32(ip + 12) != UDP_BENCH_IP_ADDR || get16(udp) != UDP_BENCH_ECHO_PORT ||
-	    get16(udp + 2) != UDP_BENCH_CLIENT_PORT ||
-	    get16(udp + 4) != UDP_HLEN + DGRAM_PAYLOAD || p[DGRAM_PAYLOAD - 1] != 0x5a) {
+	if (rawudp_payload(&peer, f, len, &p) != DGRAM_PAYLOAD || p[DGRAM_PAYLOAD - 1] != 0x5a) {
 		strays++;
 		return;
 	}
-	seq = get32(p);
+	seq = rawudp_get32(p);
 	if (seq - next >= sent - next || seen[seq % SEEN]) { /* written off, unsent or twice */
 		strays++;
 		return;
@@ -175,10 +111,8 @@ static void receive_all(void)
 
 	while (netdev_rx(&d, &v, &len) == 1) {
 		f = v;
-		if (len >= ETH_HLEN && get16(f + 12) == ETH_P_ARP)
-			arp_input(f + ETH_HLEN, len - ETH_HLEN);
-		else if (len >= ETH_HLEN && get16(f + 12) == ETH_P_IPV4)
-			udp_input(f + ETH_HLEN, len - ETH_HLEN);
+		if (!rawudp_arp_input(&peer, f, len))
+			udp_input(f, len);
 		netdev_rx_done(&d, v);
 	}
 }
@@ -290,8 +224,8 @@ static void resolve(void)
 {
 	static const uint8_t zero[ETH_ALEN];
 
-	while (!have_mac) {
-		arp_send(1, zero, UDP_BENCH_IP_ADDR);
+	while (!peer.have_mac) {
+		rawudp_arp(&peer, 1, zero, UDP_BENCH_IP_ADDR);
 		quiet_wait();
 		receive_all();
 	}
@@ -316,6 +250,7 @@ int main(void)
 		return 1;
 	}
 	resolve();
+	template_make();
 	run(1, overhead);
 	run(16, overhead);
 	run(256, overhead);

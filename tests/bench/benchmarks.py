@@ -210,8 +210,8 @@ BENCHMARKS = [
     # the window's turns or find the next datagram awake), in proportions an unrelated change
     # moves: its budget covers the upper mode's maximum.
     bench("udp_echo", f"init.run={UDP_ECHO_RUN}",
-          [fig("udp_echo_1", 34300), fig("udp_echo_16", 12500),
-           fig("udp_echo_256", 9700)], NET_HUB, smp=5, split=UDP_SPLIT),
+          [fig("udp_echo_1", 33500), fig("udp_echo_16", 12500),
+           fig("udp_echo_256", 9260)], NET_HUB, smp=5, split=UDP_SPLIT),
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
     # the memory size (the page allocator touches a page only when it first hands it out).
     bench("boot_to_shell_128M", "init.run=^bench_boot=console:ns16550a",
