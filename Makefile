@@ -150,7 +150,13 @@ BKL_HOLDS_PLUGIN := $(BUILD)/bkl_holds.so
 $(BKL_HOLDS_PLUGIN): tools/qemu-plugins/bkl_holds.c kernel/test/ktest_marks.h Makefile
 	@mkdir -p $(@D)
 	$(HOST_CC) -shared -fPIC -O2 -Wall -Wextra -Werror -fvisibility=hidden -o $@ $<
-qemu-plugins: $(BKL_HOLDS_PLUGIN)
+# hart_split.so: each hart's user, kernel and firmware instructions between a benchmark server's
+# markers (tools/qemu-plugins/hart_split.c; the udp_echo benchmark's split per component).
+HART_SPLIT_PLUGIN := $(BUILD)/hart_split.so
+$(HART_SPLIT_PLUGIN): tools/qemu-plugins/hart_split.c tools/qemu-plugins/hart_split.h Makefile
+	@mkdir -p $(@D)
+	$(HOST_CC) -shared -fPIC -O2 -Wall -Wextra -Werror -fvisibility=hidden -o $@ $<
+qemu-plugins: $(BKL_HOLDS_PLUGIN) $(HART_SPLIT_PLUGIN)
 
 # --- device trees: QEMU's own tree for the machine, plus Tacet's overlay -------------------
 # QEMU describes in its tree the machine it was started as, and leaves a tree given with -dtb as

@@ -18,7 +18,8 @@ USER_LDFLAGS := --specs=picolibc.specs $(USER_ARCH) -nostartfiles -static -T $(U
 
 USER_CRT0 := $(BUILD)/lib/crt0.o
 LIBTACET := $(BUILD)/lib/libtacet.a
-LIBTACET_SRCS := lib/stdio.c lib/exit.c lib/heap.S lib/strerror.c lib/names.c lib/console.c lib/pci.c
+# memcpy, memmove, memset by words, in place of picolibc's byte loops
+LIBTACET_SRCS := lib/string.c lib/stdio.c lib/exit.c lib/heap.S lib/strerror.c lib/names.c lib/console.c lib/pci.c
 LIBTACET_SRCS += lib/slot.c lib/va.c lib/dma.c lib/device.c lib/compatible.c lib/time.c
 LIBTACET_SRCS += lib/service.c lib/session.c lib/rtc.c lib/thread.c
 # quiesce descriptions: the interpreter, and its MMIO side (<tacet/quiesce.h>)

@@ -55,7 +55,7 @@ static long rings_reset(struct tacet_net *n)
 	for (uint32_t i = 0; i < n->capacity; i++)
 		n->tx_free[i] = n->capacity - 1 - i;
 	n->tx_nfree = n->capacity;
-	n->nheld = 0;
+	n->nheld = n->held_first = 0;
 	return err;
 }
 
@@ -176,20 +176,24 @@ static long reclaim(struct tacet_net *n)
 	return r < 0 ? -TACET_EFAULT : 0;
 }
 
-/* held[i] done: its buffer offered to ip again. */
-static void drop_held(struct tacet_net *n, uint32_t i)
+/* The i-th oldest held message (i < nheld). */
+static struct tacet_net_held *held_at(struct tacet_net *n, uint32_t i)
 {
-	ring_put(&n->rx_free, &(struct ring_desc){ n->held[i].d.offset, n->buf_size });
-	memmove(n->held + i, n->held + i + 1, (n->nheld - i - 1) * sizeof(n->held[0]));
-	n->nheld--;
+	return &n->held[(n->held_first + i) % IP_CAPACITY_MAX];
+}
+
+/* A received buffer offered to ip again. */
+static void give_back(struct tacet_net *n, uint32_t offset)
+{
+	ring_put(&n->rx_free, &(struct ring_desc){ offset, n->buf_size });
 	if (ring_publish(&n->rx_free))
 		kick(n);
 }
 
 /* Received messages into held[], but for no socket of ours (one closed here, which ip sent
  * before it heard of the close; the id may be ip's next connection's by now, announced later
- * in the ring): dropped. A connection's socket is ours from its announcement. 0, or
- * -TACET_EFAULT. */
+ * in the ring): given back at once. A connection's socket is ours from its announcement. 0,
+ * or -TACET_EFAULT. */
 static long pull(struct tacet_net *n)
 {
 	struct ring_desc d;
@@ -203,10 +207,12 @@ static long pull(struct tacet_net *n)
 		memcpy(&m, n->rx_area + d.offset, HDR);
 		if (m.len != d.len - HDR)
 			return -TACET_EFAULT;
-		n->held[n->nheld++] = (struct tacet_net_held){ .d = d };
-		if (m.sock < 1 || m.sock > IP_SOCKETS_MAX || !n->type[m.sock])
-			drop_held(n, n->nheld - 1); /* ip sent it before the socket's close */
-		else if (m.kind == IP_MSG_ACCEPTED && m.addr >= 1 && m.addr <= IP_SOCKETS_MAX)
+		if (m.sock < 1 || m.sock > IP_SOCKETS_MAX || !n->type[m.sock]) {
+			give_back(n, d.offset); /* ip sent it before the socket's close */
+			continue;
+		}
+		*held_at(n, n->nheld++) = (struct tacet_net_held){ .d = d };
+		if (m.kind == IP_MSG_ACCEPTED && m.addr >= 1 && m.addr <= IP_SOCKETS_MAX)
 			n->type[m.addr] = IP_SOCK_TCP; /* what comes for it next is its own */
 	}
 	if (ring_release(&n->rx_used))
@@ -214,15 +220,27 @@ static long pull(struct tacet_net *n)
 	return r < 0 ? -TACET_EFAULT : 0;
 }
 
-/* held[i]'s header (copied: the buffer is shared). */
+/* The i-th oldest held message's header (copied: the buffer is shared). */
 static struct ip_msg held_msg(struct tacet_net *n, uint32_t i)
 {
 	struct ip_msg m;
 
-	memcpy(&m, n->rx_area + n->held[i].d.offset, HDR);
+	memcpy(&m, n->rx_area + held_at(n, i)->d.offset, HDR);
 	return m;
 }
 
+/* The i-th oldest held message done: its buffer offered to ip again; the older ones move up a
+ * place (none when it is the oldest, the usual case). */
+static void drop_held(struct tacet_net *n, uint32_t i)
+{
+	uint32_t offset = held_at(n, i)->d.offset;
+
+	for (; i > 0; i--)
+		*held_at(n, i) = *held_at(n, i - 1);
+	n->held_first = (n->held_first + 1) % IP_CAPACITY_MAX;
+	n->nheld--;
+	give_back(n, offset);
+}
 
 /* The oldest held message of sock whose kind is in `kinds` (bits 1 << kind), or -1. */
 static long find(struct tacet_net *n, long sock, unsigned int kinds)
@@ -429,7 +447,7 @@ long tacet_net_recv(struct tacet_net *n, long sock, void *buf, size_t len, uint6
 	i = await(n, sock, 1u << IP_MSG_DATA | 1u << IP_MSG_CLOSED, timeout_ns);
 	if (i < 0)
 		return i;
-	h = &n->held[i];
+	h = held_at(n, (uint32_t)i);
 	m = held_msg(n, (uint32_t)i);
 	if (m.kind == IP_MSG_CLOSED)
 		return 0; /* kept, so that every later recv says so too */

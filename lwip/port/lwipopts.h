@@ -50,7 +50,7 @@
 #define MEM_ALIGNMENT 8
 #define MEM_SIZE (256 * 1024)
 #define MEMP_NUM_PBUF 64
-#define PBUF_POOL_SIZE 128
+#define PBUF_POOL_SIZE 384 /* frames received: a UDP socket may hold 256 (servers/ip/sock.c) */
 #define MEMP_NUM_RAW_PCB 4
 #define MEMP_NUM_UDP_PCB 8
 #define MEMP_NUM_TCP_PCB 16
@@ -69,6 +69,7 @@
 
 /* --- counters: every drop (bad checksum, short frame, no pcb, no memory) is counted --- */
 #define LWIP_STATS 1
+#define LWIP_STATS_LARGE 1 /* 32-bit counters: 16 bits wrap within seconds of traffic */
 #define LWIP_STATS_DISPLAY 0
 #define LINK_STATS 1
 #define ETHARP_STATS 1

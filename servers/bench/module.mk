@@ -101,3 +101,9 @@ SERVER_SRCS_bench_net := servers/bench/net.c $(BENCH_COMMON)
 # stressor (stress.h) on each other hart.
 SERVERS += bench_wall
 SERVER_SRCS_bench_wall := servers/bench/wall.c servers/bench/stress_ctl.c
+
+# bench_udp: instructions per echoed UDP datagram through the IP stack: a raw client of net1
+# sends, ip_static (servers/ip at a fixed address, servers/ip/module.mk) on net0 and servers/echo
+# answer.
+SERVERS += bench_udp
+SERVER_SRCS_bench_udp := servers/bench/udp.c servers/bench/rawudp.c $(BENCH_COMMON)

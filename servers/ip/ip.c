@@ -12,6 +12,8 @@
  * clients' rings, again until netdev and every session say they may sleep, then the timer
  * re-armed. A ping call waits
  * inside its handler, running ip_work on each wake-up until the reply or the timeout.
+ * A build that defines ip_static_address (the benchmark's ip_static: servers/bench/ipstatic.c)
+ * takes the address it gives instead of DHCP's.
  * Prints through the kernel's debug output (the console calls this server: `ping`). */
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +27,7 @@
 #include "lwip/init.h"
 #include "lwip/ip4_addr.h"
 #include "lwip/netif.h"
+#include "lwip/stats.h"
 #include "lwip/timeouts.h"
 #include "netif/ethernet.h"
 
@@ -43,6 +46,10 @@ static unsigned long ntfn;
 static uint64_t timer_armed; /* the deadline the kernel timer is set for (ticks; 0: none) */
 static unsigned long deferred; /* bits a wait outside the loop took (ip_wait), for ip_work */
 static int leased;
+
+/* Defined only by builds with a fixed address (servers/bench/ipstatic.c): 1 and the interface's
+ * address and netmask (host order), or 0 for DHCP. */
+int ip_static_address(uint32_t *addr, uint32_t *mask) __attribute__((weak));
 
 static void timer_arm(void)
 {
@@ -130,6 +137,25 @@ long ip_serve_info(struct tacet_service *s, uint64_t *addr, uint64_t *mask, uint
 	return 0;
 }
 
+/* lwIP's counters (LWIP_STATS: every drop is counted where lwIP drops) summed as IP_COUNTS says;
+ * a drop lwIP counts at two layers (a bad checksum: ip.chkerr and ip.drop) is counted once. */
+long ip_serve_counts(struct tacet_service *s, uint64_t *received, uint64_t *malformed,
+		    uint64_t *dropped, uint64_t *fragments)
+{
+	const struct stats_ *st = &lwip_stats;
+
+	(void)s;
+	*received = st->link.recv;
+	*malformed = st->etharp.lenerr + st->etharp.chkerr + st->etharp.proterr + st->ip.chkerr +
+		     st->ip.lenerr + st->ip_frag.lenerr + st->ip_frag.chkerr + st->icmp.chkerr +
+		     st->icmp.lenerr + st->udp.chkerr + st->udp.lenerr + st->tcp.chkerr +
+		     st->tcp.lenerr;
+	*dropped = st->link.drop + st->etharp.drop + st->ip.drop + st->ip_frag.drop +
+		   st->icmp.drop + st->udp.drop + st->tcp.drop + sock_udp_overflows;
+	*fragments = st->ip_frag.recv;
+	return 0;
+}
+
 struct ping_wait {
 	int done, answered;
 	uint64_t rtt_ns;
@@ -175,13 +201,20 @@ static uint64_t clock_ns(void)
 	return tacet_time_ns();
 }
 
-/* lwIP up on net0: the netif (link as net says), DHCP started, ping ready. */
+/* lwIP up on net0: the netif (link as net says), DHCP started (or the fixed address set),
+ * ping ready. */
 static long stack_start(void)
 {
-	ip4_addr_t any = { 0 };
+	ip4_addr_t any = { 0 }, addr = { 0 }, mask = { 0 };
+	uint32_t a, m;
+	int fixed = ip_static_address && ip_static_address(&a, &m);
 
+	if (fixed) {
+		ip4_addr_set_u32(&addr, lwip_htonl(a));
+		ip4_addr_set_u32(&mask, lwip_htonl(m));
+	}
 	lwip_init();
-	if (!netif_add(&nif, &any, &any, &any, &nd, ip_netif_init, ethernet_input))
+	if (!netif_add(&nif, &addr, &mask, &any, &nd, ip_netif_init, ethernet_input))
 		return -TACET_EINVAL;
 	netif_set_status_callback(&nif, status_changed);
 	netif_set_default(&nif);
@@ -189,6 +222,8 @@ static long stack_start(void)
 	netif_set_link_up(&nif);
 	if (ping_init(IP_ADDR_ANY, clock_ns))
 		return -TACET_ENOMEM;
+	if (fixed)
+		return 0;
 	return dhcp_start(&nif) == ERR_OK ? 0 : -TACET_ENOMEM;
 }
 

@@ -9,7 +9,8 @@
  * buffer given back then: the client's buffers are its flow control) and hands over, into the
  * receive buffers the client offers, what lwIP's callbacks recorded: TCP bytes kept as lwIP's
  * pbufs until a buffer takes them (tcp_recved only then: the peer's window is the flow control),
- * UDP datagrams at once (none when no buffer is free: dropped and counted), and the events
+ * UDP datagrams at once, or held as lwIP's pbufs while no buffer is free (up to UDP_QUEUE a
+ * socket; past that dropped and counted), and the events
  * (accepted, connected, closed). Everything read from the rings is checked; a bad message is
  * dropped and counted (refused), the session goes on. A session's end (closed, replaced, its
  * process gone) aborts its connections and frees its PCBs, pbufs and mapping.
@@ -29,6 +30,17 @@
 #include "sock.h"
 
 #define ACCEPT_QUEUE 4 /* connections a listening socket holds before the client hears */
+/* UDP datagrams a socket holds while its client offers no receive buffer (its receive queue, as
+ * a socket's receive buffer elsewhere): a burst longer than the client's buffers is not lost,
+ * one longer than both is dropped and counted. A power of two. */
+#define UDP_QUEUE 256
+
+/* A datagram held for the client: lwIP's pbuf (its payload the UDP data) and its sender. */
+struct udp_held {
+	struct pbuf *p;
+	uint32_t addr;
+	uint16_t port;
+};
 
 enum sock_type { SOCK_FREE, SOCK_UDP, SOCK_TCP, SOCK_LISTEN };
 
@@ -46,6 +58,8 @@ struct sock {
 	int closed_sent;
 	uint32_t accepted[ACCEPT_QUEUE];
 	unsigned int naccepted;
+	struct udp_held held[UDP_QUEUE]; /* UDP: received, not yet handed over, oldest first */
+	uint32_t held_head, held_tail;   /* free-running; held_tail - held_head of them */
 };
 
 struct session {
@@ -68,6 +82,7 @@ struct session {
  * messages handed to clients so far; it faults, so that ip dies with sessions open. */
 void ip_handed(unsigned long messages) __attribute__((weak));
 static unsigned long handed;
+unsigned long sock_udp_overflows; /* datagrams dropped: their socket's queue was full */
 
 static struct tacet_sessions table;
 static struct session sessions[IP_CLIENTS_MAX];
@@ -118,6 +133,8 @@ static void sock_free(struct sock *k)
 	}
 	if (k->pending)
 		pbuf_free(k->pending);
+	for (; k->held_head != k->held_tail; k->held_head++)
+		pbuf_free(k->held[k->held_head % UDP_QUEUE].p);
 	for (unsigned int i = 0; i < k->naccepted; i++) /* accepted, never announced */
 		sock_free(&k->owner->socks[k->accepted[i] - 1]);
 	*k = (struct sock){ .type = SOCK_FREE, .owner = k->owner };
@@ -315,6 +332,23 @@ static int hand_data(struct session *s, struct sock *k)
 	return 1;
 }
 
+/* The datagram k has held longest, into one buffer. 1 if handed over. */
+static int hand_datagram(struct session *s, struct sock *k)
+{
+	struct udp_held *h = &k->held[k->held_head % UDP_QUEUE];
+	struct ring_desc d;
+	struct ip_msg m = { .sock = sock_id(k), .kind = IP_MSG_DATA, .port = h->port,
+			    .addr = h->addr };
+
+	if (!rx_buffer(s, &d))
+		return 0;
+	m.len = pbuf_copy_partial(h->p, s->rx_area + d.offset + sizeof(m), h->p->tot_len, 0);
+	pbuf_free(h->p);
+	k->held_head++;
+	rx_put(s, &d, &m);
+	return 1;
+}
+
 /* Everything socket k has for the client, while buffers last. */
 static void hand_over(struct session *s, struct sock *k)
 {
@@ -324,30 +358,34 @@ static void hand_over(struct session *s, struct sock *k)
 		k->connected = 0;
 	while (k->pending && hand_data(s, k))
 		;
+	while (k->held_head != k->held_tail && hand_datagram(s, k))
+		;
 	if (k->closed && !k->closed_sent && !k->pending &&
 	    hand_event(s, k, IP_MSG_CLOSED, (uint32_t)-k->reason))
 		k->closed_sent = 1;
 }
 
+/* A datagram for socket k: into a receive buffer of its client's, or held behind those it
+ * holds already (UDP_QUEUE), else dropped and counted. */
 static void udp_recv_cb(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr_t *addr,
 			u16_t port)
 {
 	struct sock *k = arg;
 	struct session *s = k->owner;
-	struct ring_desc d;
-	struct ip_msg m = { .sock = sock_id(k), .kind = IP_MSG_DATA, .port = port,
-			    .addr = lwip_ntohl(ip4_addr_get_u32(ip_2_ip4(addr))) };
+	struct udp_held *h;
 
 	(void)pcb;
-	if (p->tot_len > s->buf_size - sizeof(m) || !rx_buffer(s, &d)) {
+	if (p->tot_len > s->buf_size - sizeof(struct ip_msg) ||
+	    k->held_tail - k->held_head == UDP_QUEUE) {
 		s->rx_dropped++;
+		sock_udp_overflows++;
 		pbuf_free(p);
 		return;
 	}
-	m.len = pbuf_copy_partial(p, s->rx_area + d.offset + sizeof(m), p->tot_len, 0);
-	pbuf_free(p);
-	rx_put(s, &d, &m);
-	if (ring_publish(&s->rx_used))
+	h = &k->held[k->held_tail++ % UDP_QUEUE];
+	*h = (struct udp_held){ .p = p, .port = port,
+				.addr = lwip_ntohl(ip4_addr_get_u32(ip_2_ip4(addr))) };
+	if (k->held_tail - k->held_head == 1 && hand_datagram(s, k) && ring_publish(&s->rx_used))
 		kick(s);
 }
 
@@ -470,7 +508,7 @@ static int session_sleep_ok(struct session *s)
 		struct sock *k = &s->socks[i];
 
 		waiting |= k->pending || k->naccepted || k->connected ||
-			   (k->closed && !k->closed_sent);
+			   (k->closed && !k->closed_sent) || k->held_head != k->held_tail;
 	}
 	if (!s->have_cur && !ring_consumer_sleep(&s->tx_ready))
 		return 0;

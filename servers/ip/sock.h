@@ -19,6 +19,8 @@ unsigned long sock_ended(unsigned long bits);
 /* Every started session's rings: messages to send taken, received data and events handed
  * over. Called by ip's loop at each pass, in the thread that runs lwIP. */
 void sock_work(void);
+/* UDP datagrams dropped since ip started because their socket's queue was full. */
+extern unsigned long sock_udp_overflows;
 
 /* Before ip sleeps: 1 if every session said it sleeps (its client will signal), 0 if one had
  * work meanwhile (another pass). */

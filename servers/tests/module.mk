@@ -298,3 +298,8 @@ SERVER_SRCS_ip_dying := $(SERVER_SRCS_ip) servers/tests/ipdying.c
 SERVER_LIBS_ip_dying := $(LWIP)
 $(call user_objs,$(SERVER_SRCS_ip_dying)): USER_CFLAGS += $(LWIP_INCLUDES)
 $(call user_objs,$(SERVER_SRCS_ip_dying)): | $(LWIP_STAMP)
+
+# ipbadwire: malformed frames from net1's side into ip_static (servers/ip/module.mk) while a
+# good UDP echo runs through servers/echo.
+SERVERS += ipbadwire
+SERVER_SRCS_ipbadwire := servers/tests/ipbadwire.c servers/bench/rawudp.c

@@ -97,6 +97,15 @@ TIMEOUT = 180  # seconds per boot
 # with the plugin, which writes build/bench/BOOT.holds (one line per vCPU). The kernel's own
 # figure beside it is recorded with GLOBAL_SUFFIX, printed but not budgeted.
 HOLDS_PLUGIN = os.path.join(BUILD, "bkl_holds.so")
+# The per-component split (a benchmark's option "split": {hart: component}): its boot loads
+# tools/qemu-plugins/hart_split.c, which writes build/bench/BOOT.split, each hart's user, kernel
+# and firmware instructions over each stretch the server marks; the server prints one
+# `SPLITUNITS FIGURE units=N` line per stretch, in order (what the stretch's counts divide by).
+# Printed after the table, not budgeted: the figure itself is.
+SPLIT_PLUGIN = os.path.join(BUILD, "hart_split.so")
+SPLIT_LINE_RE = re.compile(r"^stretch=(\d+) vcpu=(\d+) user=(\d+) kernel=(\d+) firmware=(\d+)$",
+                           re.M)
+SPLITUNITS_RE = re.compile(r"^SPLITUNITS (\S+) units=(\d+)\s*$", re.M)
 # HOLDS_DETAIL=1 in the environment: the plugin also writes the translation blocks of each
 # hart's longest hold into BOOT.holds (detail=on): where a hold went, by hand.
 HOLDS_DETAIL = ",detail=on" if os.environ.get("HOLDS_DETAIL") else ""
@@ -275,16 +284,17 @@ def make_archive(append):
 
 
 def qemu_command(append, extra, mem, smp=SMP, icount=True, kernel=None, holds_out=None,
-                 variant="aclint"):
+                 variant="aclint", split_out=None):
     """QEMU's command line for one boot: kernel is a key of machine.KERNELS (by default the
-    one the boot arguments need); holds_out, the plugin's output file (None: no plugin);
-    variant, the machine (machine.MACHINES: the PLIC's, or "aia"). The boot's module archive
-    (make_archive) must have been made."""
+    one the boot arguments need); holds_out, the hold plugin's output file, split_out the split
+    plugin's (None: no plugin); variant, the machine (machine.MACHINES: the PLIC's, or "aia").
+    The boot's module archive (make_archive) must have been made."""
     dtb = dtb_for_machine(ROOT, variant, smp, mem, extra)
     return ["qemu-system-riscv64", *MACHINES[variant],
             "-global", "virtio-mmio.force-legacy=false", "-smp", str(smp), "-m", mem,
             *(icount_args() if icount else []),
             *(["-plugin", f"{HOLDS_PLUGIN},out={holds_out}{HOLDS_DETAIL}"] if holds_out else []),
+            *(["-plugin", f"{SPLIT_PLUGIN},out={split_out}"] if split_out else []),
             "-display", "none", "-monitor", "none", "-serial", "stdio",
             "-bios", OPENSBI, "-kernel", kernel_image(ROOT, kernel or kernel_for(append)),
             "-dtb", dtb, "-initrd", archive_path(append), "-append", append,
@@ -309,11 +319,14 @@ def run_one(bench, tag):
     """Boot one benchmark; returns its figures as dicts (results.json's fields + overhead)."""
     boot, append, figures, extra = bench[:4]
     holds_out = os.path.join(OUT, f"{boot}{tag}.holds") if bench_holds(bench) else None
-    if holds_out and os.path.exists(holds_out):
-        os.remove(holds_out)  # the plugin writes it at QEMU's exit: none left from before
+    split = bench_option(bench, "split", None)
+    split_out = os.path.join(OUT, f"{boot}{tag}.split") if split else None
+    for path in (holds_out, split_out):
+        if path and os.path.exists(path):
+            os.remove(path)  # the plugin writes it at QEMU's exit: none left from before
     cmd = qemu_command(append, extra, *bench_machine(bench), kernel=bench_kernel(bench),
                        variant=bench_variant(bench),
-                       holds_out=holds_out)
+                       holds_out=holds_out, split_out=split_out)
     start = time.monotonic()
     log = os.path.join(OUT, f"{boot}{tag}.log")
     out, status = boot_logged(cmd, log)
@@ -354,7 +367,44 @@ def run_one(bench, tag):
         if problem:
             raise BenchError(f"{boot}: {printed}: {problem} (log: {where})")
         results.append(r)
+    if split:
+        attach_split(results, split, read_split(split_out, out, where))
     return results
+
+
+def read_split(path, out, where):
+    """The split plugin's output with the server's SPLITUNITS lines: {figure: (units,
+    {vCPU: (user, kernel, firmware)})}."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as e:
+        raise BenchError(f"the split plugin wrote no {os.path.relpath(path, ROOT)}: {e}")
+    if "error:" in text:
+        raise BenchError(f"the split plugin failed: {text.strip()}")
+    units = SPLITUNITS_RE.findall(out)
+    stretches = {}
+    for m in SPLIT_LINE_RE.finditer(text):
+        k, v = int(m.group(1)), int(m.group(2))
+        stretches.setdefault(k, {})[v] = tuple(int(m.group(i)) for i in (3, 4, 5))
+    if len(units) != len(stretches):
+        raise BenchError(f"{len(units)} SPLITUNITS lines for {len(stretches)} stretches the "
+                         f"split plugin counted (log: {where})")
+    return {name: (int(n), stretches[k]) for k, (name, n) in enumerate(units)}
+
+
+def attach_split(results, components, split):
+    """Each figure the split covers gets "split": per component its user instructions a unit,
+    then the kernel's (kernel and firmware, every hart) and their total."""
+    for r in results:
+        if r["name"] not in split:
+            continue
+        units, harts = split[r["name"]]
+        units = max(units, 1)
+        parts = {components.get(h, f"hart {h}"): harts[h][0] / units for h in sorted(harts)}
+        parts["kernel"] = sum(c[1] + c[2] for c in harts.values()) / units
+        parts["total"] = sum(sum(c) for c in harts.values()) / units
+        r["split"] = {name: round(v) for name, v in parts.items()}
 
 
 def read_holds(path):
@@ -652,6 +702,13 @@ def print_table(results):
           f"the next low, the last to max)")
     for r in results:
         print(f"{r['name']:<32}{r['p90']:>10}{r['p99']:>10}  {format_histogram(r)}")
+    splits = [r for r in results if "split" in r]
+    if splits:
+        print("\nPer component (tools/qemu-plugins/hart_split.c: each hart's user instructions, "
+              "a component a hart;\n  the kernel's on every hart, firmware included; over all "
+              "the samples, a unit each)")
+        for r in splits:
+            print(f"{r['name']:<32}" + ", ".join(f"{k} {v}" for k, v in r["split"].items()))
     holds = [r for r in results if "hart" in r]
     if holds:
         syms = kernel_symbols()
@@ -774,6 +831,8 @@ def main():
         kernel_image(ROOT, kernel_for(b[1])) for b in wall} | {os.path.join(BUILD, "modules.img")}
     if any(bench_holds(b) for b in selected):
         needed.add(HOLDS_PLUGIN)
+    if any(bench_option(b, "split", None) for b in selected):
+        needed.add(SPLIT_PLUGIN)
     for path in sorted(needed):
         if not os.path.exists(path):
             sys.exit(f"bench: {os.path.relpath(path, ROOT)} missing: run make bench "

@@ -110,3 +110,25 @@ CASES += [
          bootargs=f"init.run={NETS},netthief,^netpair_granted@1[net1=receive]", smp=2,
          qemu_args=HUB, timeout=60),
 ]
+
+CASES += [
+    # ipbadwire, a raw client of net1, sends ip_static (ip at 10.0.9.1 on net0) 300 good UDP
+    # datagrams for servers/echo, each after bad frames of one kind in turn: too short for its
+    # IPv4 header, a bad IP checksum, a bad UDP checksum, an IP length past the frame, a lone
+    # first fragment, a flood of 64 with bad checksums. Every good one comes back byte for
+    # byte; ip counts the bad ones malformed and dropped (IP_COUNTS) and the fragments; nothing
+    # faults.
+    case("ip-bad-wire",
+         [NET_READY.format(0), NET_READY.format(1), r"ip: 10\.0\.9\.1/24 gw 0\.0\.0\.0 via net0",
+          r"echo: echoing on UDP and TCP port 7",
+          r"ipbadwire: sent \d+ malformed frames and 50 lone fragments; ip counted \d+ "
+          r"malformed, \d+ dropped, \d+ fragments; net0 dropped \d+",
+          r"ipbadwire: 300 of 300 good datagrams echoed, every byte as sent \(\d+ resent, 0 "
+          r"wrong\): PASS",
+          r"ipbadwire: every malformed frame ip saw counted malformed: PASS",
+          r"ipbadwire: and dropped: PASS",
+          r"ipbadwire: every lone fragment ip saw counted: PASS",
+          r"ipbadwire: all checks passed", r"init: power off requested by ipbadwire"],
+         bootargs="init.run=net=net0:virtio-net#0,ip_static=ip,echo,net=net1:virtio-net#1,"
+                  "^ipbadwire@1", smp=2, qemu_args=HUB, timeout=120),
+]

@@ -13,6 +13,12 @@
  *       and the reply's TTL, or 0 if none came in time. -TACET_EINVAL: addr 0 or a broadcast,
  *       timeout out of range; -TACET_EBUSY: no lease yet, or no route to addr. The server
  *       keeps moving packets while it waits, but answers no other call until then.
+ *   IP_COUNTS (0 words): reply (received, malformed, dropped, fragments), counts since ip
+ *       started: frames taken from net; of those, the malformed (a checksum or a length wrong at
+ *       any layer, a frame too short for its header); every packet dropped (the malformed, no
+ *       memory, no socket or PCB for it, a socket's receive queue full); IP fragments
+ *       received (lwIP holds at most IP_REASS_MAX_PBUFS of them, the oldest datagram's going
+ *       first, and frees an incomplete datagram's after IP_REASS_MAXAGE seconds).
  *
  * Sockets: a client's session carries its sockets' data through four lib/ring.c rings in one
  * frame the client allocates and grants (never an IPC a packet); the calls only set up.
@@ -45,7 +51,8 @@
  * offset is a buffer's start in its area, its length the message's: a struct ip_msg, then `len`
  * bytes. ip refuses (drops and counts) a message whose descriptor, header or socket is wrong; a
  * TCP send waits in its ring until lwIP takes it (flow control: the client's transmit buffers
- * run out), a UDP datagram that finds no receive buffer is dropped and counted.
+ * run out), a UDP datagram that finds no receive buffer waits in ip's queue for its socket (256
+ * datagrams), and is dropped and counted when that is full.
  */
 #ifndef TACET_IP_PROTO_H
 #define TACET_IP_PROTO_H
@@ -62,6 +69,7 @@
 #define IP_LISTEN  0x67
 #define IP_CONNECT 0x68
 #define IP_CLOSE   0x69
+#define IP_COUNTS  0x6a
 
 #define IP_PING_TIMEOUT_MAX 10000 /* ms */
 #define IP_CLIENTS_MAX      8

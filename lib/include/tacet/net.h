@@ -47,8 +47,10 @@ struct tacet_net {
 	struct ring tx_ready, tx_done, rx_free, rx_used;
 	uint32_t tx_free[IP_CAPACITY_MAX]; /* free transmit buffers' numbers */
 	uint32_t tx_nfree;
-	struct tacet_net_held held[IP_CAPACITY_MAX]; /* received, not yet taken, oldest first */
-	uint32_t nheld;
+	/* received, not yet taken, oldest first: nheld of them from held[held_first] on, circularly
+	 * (taking the oldest moves nothing) */
+	struct tacet_net_held held[IP_CAPACITY_MAX];
+	uint32_t nheld, held_first;
 	uint8_t type[IP_SOCKETS_MAX + 1]; /* each socket's IP_SOCK_*, by id (0: none) */
 	uint32_t out[IP_SOCKETS_MAX + 1]; /* each socket's messages ip has not given back */
 	uint8_t closing[IP_SOCKETS_MAX + 1]; /* closed here, ip asked once out[] is 0 */
