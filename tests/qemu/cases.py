@@ -257,6 +257,16 @@ CASES += [
           r'receiver empty\) of line 10 on hart 0, 0 spurious',
           r"ktest: uart_irq: PASS"],
          bootargs="test=uart_irq", console_input=(r'ktest: type "tacet"', "tacet")),
+    # The same on the AIA's machine with IPIs through the IMSIC (deterministic: aia.c): every
+    # IPI is an external interrupt there, and one that came alone leaves an empty claim, which
+    # is no spurious interrupt.
+    case("uart-irq-aia-ipi-imsic",
+         [r"; ipi: imsic\n",
+          r'uart: received "tacet" in [1-5] interrupts with data \(and [0-4] that found the '
+          r'receiver empty\) of line 10 on hart 0, 0 spurious',
+          r"ktest: uart_irq: PASS"],
+         variant="aia", bootargs="test=uart_irq ipi=imsic", icount=True,
+         console_input=(r'ktest: type "tacet"', "tacet")),
     case("kernel-exception-panics",
          [r"PANIC on hart 0: unexpected kernel exception",
           r"scause 0x2 \(illegal instruction\)",
