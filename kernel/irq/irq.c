@@ -107,6 +107,8 @@ static void deliver(struct hart *me, struct irq_desc *d)
 static inline __attribute__((always_inline)) void top_half(struct hart *me, struct irq_desc *d)
 {
 	if (!d) {
+		if (arch_irq_claim_was_ipi(&me->arch))
+			return; /* the claim took this hart's IPI (the AIA's), nothing else came */
 		__atomic_fetch_add(&irq_spurious_total, 1, __ATOMIC_RELAXED);
 		me->empty_claims++;
 		return; /* nothing pending any more: another hart claimed it */

@@ -235,27 +235,45 @@ BENCHMARKS = [
 # each of these benchmarks boots again there, as BOOT_aia, and records each figure NAME as
 # NAME_aia, with its budget here. Same-hart paths cost 9 more than the PLIC's (the AIA's claim
 # is the branch after the PLIC's load: a reserved IMSIC word read, the flag, stopei, the line
-# from the identity); cross-hart
-# ones pay SBI IPIs, the AIA machine having no ACLINT SSWI.
+# from the identity); cross-hart ones pay the IPI (the AIA machine has no ACLINT SSWI). The two
+# cross-hart paths without a device, the notification's wake-up and the IPC round trip, measure
+# the IPI alone.
 AIA_BUDGETS = {
     "irq_raise_to_trap": 6, "irq_top_half": 159, "irq_raise_to_server_same_hart": 320,
     "irq_raise_to_server_cross_hart": 1850, "irq_raise_to_service_same_hart": 334,
     "irq_raise_to_service_cross_hart": 1870, "irq_server_cycle": 680, "irq_service_cycle": 880,
     "irq_busy_cycle": 521, "irq_raise_to_fast_handler": 81,
+    "notify_wake_cross_hart": 1800, "ipc_call_reply_cross_hart": 3290,
 }
 
 
-def on_aia(b):
-    """Benchmark b on the AIA's machine: its figures renamed NAME_aia, budgeted by AIA_BUDGETS,
-    neither charted (the charts are the PLIC's)."""
+# The cross-hart paths on the AIA's machine once more with IPIs through the IMSIC (boot
+# argument ipi=imsic: one store into the target hart's file, taken by its claim; aia.c), as
+# NAME_aia_imsic: the same paths as NAME_aia, which pay SBI IPIs (the AIA machine's default).
+AIA_IMSIC_BUDGETS = {
+    "notify_wake_cross_hart": 1040, "ipc_call_reply_cross_hart": 1730,
+    "irq_raise_to_server_cross_hart": 1075, "irq_raise_to_service_cross_hart": 1100,
+}
+
+
+def on_aia(b, suffix="aia", budgets=AIA_BUDGETS, boot_args=""):
+    """Benchmark b on the AIA's machine: its figures renamed NAME_SUFFIX, budgeted by budgets,
+    booted with boot_args before b's own, neither charted (the charts are the PLIC's)."""
     boot, append, figures, extra, options = b
-    return bench(f"{boot}_aia", append,
-                 [fig(f"{f.name}_aia", AIA_BUDGETS[f.name], printed=f.printed) for f in figures],
+    return bench(f"{boot}_{suffix}", f"{boot_args}{append}",
+                 [fig(f"{f.name}_{suffix}", budgets[f.name], printed=f.printed) for f in figures],
                  extra, **dict(options, variant="aia"))
 
 
-BENCHMARKS += [on_aia(b) for b in BENCHMARKS
-               if b[2] and all(f.name in AIA_BUDGETS for f in b[2])]
+def on_aia_imsic(b):
+    """Benchmark b on the AIA's machine with IPIs through the IMSIC (ipi=imsic)."""
+    return on_aia(b, "aia_imsic", AIA_IMSIC_BUDGETS, "ipi=imsic ")
+
+
+BENCHMARKS += ([on_aia(b) for b in BENCHMARKS
+                if b[2] and all(f.name in AIA_BUDGETS for f in b[2])] +
+               [on_aia_imsic(b) for b in BENCHMARKS
+                if b[2] and all(f.name in AIA_IMSIC_BUDGETS for f in b[2])])
 
 # The stress benchmarks (`make bench-stress`, bench.py --stress; servers/bench/stress.h):
 # bench_stress measures the edu interrupt's raise to its driver on the last hart (same hart)

@@ -12,6 +12,14 @@
  * on every hart at probe, so a line keeps its identity wherever it moves, and a
  * message-signalled interrupt will take a free one of its hart's. Every hart's file enables
  * the lines' identities at bring-up and never changes them: a line is masked at the APLIC.
+ * IPIs, when every hart has a file and the boot arguments say ipi=imsic, are identity
+ * ARCH_AIA_IPI_ID written into the target's seteipnum (one MMIO store, no SBI call:
+ * aia_ipi_send); the target's claim takes it (aia_take_ipi) and its IPI wait lets it alone
+ * through (aia_ipi_wait). ipi.c picks them. Not the default: QEMU 7.2's IMSIC, with one host
+ * thread a hart, can lose a message that lands while the target hart's own access to its file
+ * (a claim, an enable or pending bit) re-evaluates the file: the identity stays pending, the
+ * hart's external interrupt low, until the file's next change (docs/interrupts.md). With IPIs
+ * in the files that happens within seconds; under one thread (-icount, the benchmarks) never.
  *
  * The registers, modes and hart indices are set at probe time and read-only after. Every write
  * names one line (its sourcecfg or target word, or its number in setipnum and setienum), so
@@ -26,6 +34,8 @@
 #include "riscv.h"
 #include "riscv_platform.h"
 #include "imsic_id.h"
+#include "core/platform.h"
+#include "lib/kstring.h"
 
 /* APLIC domain registers (AIA 1.0, chapter 4) */
 #define APLIC_DOMAINCFG     0x0000
@@ -57,6 +67,7 @@ enum aplic_mode {
 #define IMSIC_EIE0          0xc0
 #define INTC_S_EXTERNAL     9
 
+#define IMSIC_SETEIPNUM_LE  0x0 /* a file's first word: a store pends that identity */
 #define IMSIC_FILE_SIZE     0x1000
 #define IMSIC_RESERVED      8 /* a word of a file's page that reads 0 and ignores writes */
 
@@ -70,6 +81,10 @@ static int hart_index[MAX_HARTS] = { [0 ... MAX_HARTS - 1] = -1 }; /* by logical
 static struct imsic_ids hart_ids[MAX_HARTS]; /* each hart's file's identities, by logical id */
 static uint8_t aplic_mode[APLIC_MAX_SOURCES]; /* enum aplic_mode, by line */
 bool riscv_aia; /* read by arch_irq_claim (arch_types.h) */
+bool aia_ipi;   /* IPIs through the IMSIC: asked for, every hart has a file (read by ipi.c) */
+static volatile uint32_t *ipi_reg[MAX_HARTS]; /* each hart's seteipnum, by logical hart id */
+/* by logical hart id, each hart its own: its last claim took its IPI alone (aia_take_ipi) */
+static bool claim_took_ipi[MAX_HARTS];
 
 static struct irqchip aia_chip; /* the operations, defined below */
 
@@ -157,7 +172,8 @@ static int aplic_find(const struct fdt *fdt, int imsic)
 	return -1;
 }
 
-/* Each hart's table: the IPI's identity and every line's taken. False if the tree's counts do
+/* Each hart's table: the tree's IPI identity, the kernel's (the same on QEMU) and every line's
+ * taken. False if the tree's counts do
  * not fit (identities the AIA does not allow, a line's identity past the file's last, or the
  * IPI's among the lines'). */
 static bool imsic_tables(void)
@@ -169,6 +185,9 @@ static bool imsic_tables(void)
 			continue;
 		if (imsic_ids_init(ids, imsic_nids) < 0 ||
 		    (imsic_ipi_id && imsic_ids_reserve(ids, imsic_ipi_id) < 0))
+			return false;
+		if (!imsic_ids_taken(ids, ARCH_AIA_IPI_ID) &&
+		    imsic_ids_reserve(ids, ARCH_AIA_IPI_ID) < 0)
 			return false;
 		for (uint32_t n = 1; n <= aplic_nsrc; n++)
 			if (imsic_ids_reserve(ids, n + ARCH_AIA_LINE_ID) < 0)
@@ -187,6 +206,15 @@ static void aplic_setup(void)
 			((uint32_t)hart_index[0] << APLIC_TARGET_HART) | (n + ARCH_AIA_LINE_ID);
 	}
 	*reg(APLIC_DOMAINCFG) = APLIC_DOMAINCFG_IE | APLIC_DOMAINCFG_DM;
+}
+
+/* The boot arguments ask for IPIs through the IMSIC (ipi=imsic). */
+static bool ipi_asked(void)
+{
+	char arg[8];
+	const char *v = platform_bootarg("ipi", arg, sizeof(arg));
+
+	return v && strcmp(v, "imsic") == 0;
 }
 
 int aia_probe(const struct fdt *fdt)
@@ -217,6 +245,14 @@ int aia_probe(const struct fdt *fdt)
 	plic_priority_reg = reg(APLIC_SOURCECFG(0)); /* masking: sourcecfg 0 (arch_types.h) */
 	/* plic_line_priority[] stays 0: unmasking is the AIA's (arch_types.h) */
 	riscv_aia = true;
+	aia_ipi = ipi_asked();
+	for (unsigned int h = 0; h < nharts; h++) {
+		if (hart_index[h] < 0)
+			aia_ipi = false; /* a hart the IMSIC cannot reach would never be woken */
+		else
+			ipi_reg[h] = (volatile uint32_t *)(imsic_base + IMSIC_FILE_SIZE * hart_index[h] +
+							   IMSIC_SETEIPNUM_LE);
+	}
 	aplic_setup();
 	aia_chip.nr_irqs = aplic_nsrc;
 	irqchip_register(&aia_chip);
@@ -224,7 +260,8 @@ int aia_probe(const struct fdt *fdt)
 }
 
 /* This hart's file: delivery on, threshold 0 (every identity), nothing pending, the lines'
- * identities enabled (not the IPI's: IPIs are not yet the IMSIC's); its claims go on to stopei
+ * identities and the kernel's IPI's enabled (not the tree's IPI identity if it is another: no
+ * one sends it); its claims go on to stopei
  * (struct arch_hart's irq_claim is the file's reserved word, which reads 0). On the hart
  * itself, at its bring-up. */
 void aia_init_hart(struct hart *h)
@@ -234,9 +271,9 @@ void aia_init_hart(struct hart *h)
 	siselect_write(IMSIC_EIDELIVERY, 0);
 	siselect_write(IMSIC_EITHRESHOLD, 0);
 	for (uint32_t id = 0; id <= imsic_nids; id += 64) {
-		uint64_t bits = hart_ids[h->id].taken[id / 64]; /* the lines', and the IPI's: */
+		uint64_t bits = hart_ids[h->id].taken[id / 64]; /* the lines', and the IPIs': */
 
-		if (imsic_ipi_id && imsic_ipi_id / 64 == id / 64)
+		if (imsic_ipi_id && imsic_ipi_id != ARCH_AIA_IPI_ID && imsic_ipi_id / 64 == id / 64)
 			bits &= ~(1ULL << (imsic_ipi_id % 64));
 		siselect_write(IMSIC_EIP0 + id / 32, 0);
 		siselect_write(IMSIC_EIE0 + id / 32, bits);
@@ -244,6 +281,63 @@ void aia_init_hart(struct hart *h)
 	siselect_write(IMSIC_EIDELIVERY, 1);
 	h->arch.irq_claim = (volatile uint32_t *)(imsic_base + IMSIC_FILE_SIZE * hart_index[h->id] +
 						  IMSIC_RESERVED);
+}
+
+/* IPIs through the IMSIC (ipi.c's arch_ipi_send when aia_ipi): the identity into the target
+ * hart's file. Any hart, any context. */
+void aia_ipi_send(const struct hart *target)
+{
+	/* the request words written before must be visible before the device store */
+	__asm__ volatile("fence w, o" : : : "memory");
+	*ipi_reg[target->id] = ARCH_AIA_IPI_ID;
+}
+
+/* The claim (arch_irq_claim) found this hart's IPI, and stopei's swap took it: it is handled
+ * as the software interrupt's trap would (hart_handle_ipi), with the scheduler pass that trap
+ * always makes (need_resched: the external interrupt's ways out skip it otherwise), then the
+ * claim goes on. Returns the next line, or none (the claim's 0 - 1) with claim_took_ipi set
+ * for the empty claim's account (aia_claim_took_ipi). Interrupts masked, BKL held (every claim's caller). */
+unsigned int aia_take_ipi(void)
+{
+	struct hart *me = this_hart();
+	unsigned int irq;
+
+	do {
+		me->need_resched = true;
+		hart_handle_ipi();
+		__asm__ volatile("csrrw %0, 0x15c, zero\n\tsrliw %0, %0, 16\n\taddiw %0, %0, %1"
+				 : "=r"(irq)
+				 : "i"(-ARCH_AIA_LINE_ID)
+				 : "memory");
+	} while (!irq);
+	claim_took_ipi[me->id] = irq == (unsigned int)-ARCH_AIA_LINE_ID;
+	return irq;
+}
+
+bool aia_claim_took_ipi(void)
+{
+	unsigned int id = this_hart()->id;
+	bool took = claim_took_ipi[id];
+
+	claim_took_ipi[id] = false;
+	return took;
+}
+
+/* arch_ipi_wait on the IMSIC: asleep until this hart's IPI (a line's identity pending here does
+ * not end it: the threshold lets the IPI's alone signal), or a software interrupt this hart
+ * raised itself (arch_ipi_raise_self), both taken. Interrupts masked. */
+void aia_ipi_wait(void)
+{
+	unsigned long enabled = csr_read(sie);
+
+	siselect_write(IMSIC_EITHRESHOLD, ARCH_AIA_IPI_ID + 1);
+	csr_write(sie, SIE_SSIE | SIE_SEIE);
+	__asm__ volatile("wfi" : : : "memory");
+	csr_write(sie, enabled);
+	csr_write(0x150, IMSIC_EIP0); /* siselect: the IPI's pending bit, cleared */
+	csr_clear(0x151, 1UL << ARCH_AIA_IPI_ID);
+	siselect_write(IMSIC_EITHRESHOLD, 0);
+	csr_clear(sip, SIP_SSIP);
 }
 
 /* Active again in its mode; pended if a level source asserts now (its MSI went out when it

@@ -1,6 +1,8 @@
 /* ipi.c: inter-hart interrupts: the ACLINT SSWI device ("riscv,aclint-sswi": one 32-bit
  * SETSSIP register per hart, a store raises that hart's supervisor software interrupt) when the
- * tree has one, SBI send_ipi otherwise. sswi_reg[] is filled at probe time, read-only after. */
+ * tree has one, else the AIA's IMSIC files when every hart has one (an identity stored into the
+ * target's file: aia.c), else SBI send_ipi. sswi_reg[] is filled at probe time, read-only
+ * after. */
 #include "arch.h"
 #include "core/console.h"
 #include "lib/fdt.h"
@@ -54,7 +56,7 @@ int ipi_probe(const struct fdt *fdt)
 
 const char *arch_ipi_name(void)
 {
-	return use_sswi ? "aclint sswi" : "sbi send_ipi";
+	return use_sswi ? "aclint sswi" : aia_ipi ? "imsic" : "sbi send_ipi";
 }
 
 void arch_ipi_send(const struct hart *target)
@@ -63,15 +65,22 @@ void arch_ipi_send(const struct hart *target)
 		/* the request words written before must be visible before the device store */
 		__asm__ volatile("fence w, o" : : : "memory");
 		*sswi_reg[target->id] = 1;
-	}
-	else
+	} else if (aia_ipi) {
+		aia_ipi_send(target);
+	} else {
 		sbi_send_ipi(1, target->hwid);
+	}
 }
 
 void arch_ipi_wait(void)
 {
-	unsigned long enabled = csr_read(sie);
+	unsigned long enabled;
 
+	if (!use_sswi && aia_ipi) {
+		aia_ipi_wait();
+		return;
+	}
+	enabled = csr_read(sie);
 	/* only an IPI ends this wait: the timer or a device line pending here would end every
 	 * wfi at once and turn the sleep into a spin (they are taken after the BKL, as before) */
 	csr_write(sie, SIE_SSIE);

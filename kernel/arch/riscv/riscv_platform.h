@@ -17,6 +17,10 @@ int plic_probe(const struct fdt *fdt);
 void plic_init_hart(const struct hart *h);
 int aia_probe(const struct fdt *fdt); /* an S-level IMSIC and its APLIC */
 void aia_init_hart(struct hart *h);
+/* IPIs through the IMSIC (aia.c), when aia_ipi: every hart has a file. */
+extern bool aia_ipi;
+void aia_ipi_send(const struct hart *target);
+void aia_ipi_wait(void);
 
 /* Top of hart id's static overflow stack (cpu.c), used once a guard page is hit. */
 uintptr_t arch_overflow_stack_top(unsigned int id);

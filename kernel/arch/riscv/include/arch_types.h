@@ -122,6 +122,11 @@ void arch_irq_complete(const struct arch_hart *a, unsigned int irq);
 void arch_irq_mask(unsigned int irq);
 void arch_irq_unmask(unsigned int irq);
 void arch_cpu_relax(void); /* the test's: lets the other threads run */
+static inline bool arch_irq_claim_was_ipi(struct arch_hart *a)
+{
+	(void)a;
+	return false; /* the fake controller carries no IPIs */
+}
 bool arch_interrupts_pending(void);
 static inline void arch_atomic_swap_zero_fence(uint32_t *p)
 {
@@ -257,10 +262,16 @@ extern volatile uint32_t *plic_priority_reg; /* the priority word of line 0; AIA
 extern uint32_t plic_line_priority[];        /* what unmask restores; 0: the AIA's unmask */
 extern bool riscv_aia;                       /* the controller is the AIA (aia.c) */
 /* Line N's identity in the IMSIC files is N + ARCH_AIA_LINE_ID: identity 1 is the IPI's by the
- * device tree binding's convention (riscv,ipi-id), so the lines start above it. */
+ * device tree binding's convention (riscv,ipi-id), so the lines start above it. The kernel's
+ * IPIs through the IMSIC (aia.c) take identity ARCH_AIA_IPI_ID, whose "line" is 0, which no
+ * controller has: the claim tells an IPI from a line without a compare. */
 #define ARCH_AIA_LINE_ID 1
+#define ARCH_AIA_IPI_ID  1
+_Static_assert(ARCH_AIA_IPI_ID == ARCH_AIA_LINE_ID, "the IPI's identity is line 0's");
 
-void aia_unmask(unsigned int irq); /* aia.c: the AIA's unmask */
+void aia_unmask(unsigned int irq);  /* aia.c: the AIA's unmask */
+unsigned int aia_take_ipi(void);    /* aia.c: an IPI the claim found; the claim goes on */
+bool aia_claim_took_ipi(void);      /* aia.c: arch_irq_claim_was_ipi's answer, consumed */
 
 static inline __attribute__((always_inline)) unsigned int
 arch_irq_claim(const struct arch_hart *a)
@@ -269,12 +280,23 @@ arch_irq_claim(const struct arch_hart *a)
 
 	/* the IMSIC's claim, inline: stopei swapped with zero, the identity (bits 26:16) kept, its
 	 * line the identity less ARCH_AIA_LINE_ID (none pending: 0 - 1, no line) */
-	if (__builtin_expect(!irq, 0) && riscv_aia)
+	if (__builtin_expect(!irq, 0) && riscv_aia) {
 		__asm__ volatile("csrrw %0, 0x15c, zero\n\tsrliw %0, %0, 16\n\taddiw %0, %0, %1"
 				 : "+r"(irq)
 				 : "i"(-ARCH_AIA_LINE_ID)
 				 : "memory");
+		if (__builtin_expect(!irq, 0)) /* ARCH_AIA_IPI_ID: this hart's IPI, taken there */
+			irq = aia_take_ipi();
+	}
 	return irq;
+}
+
+/* Whether the claim that found no line had taken this hart's IPI alone (the AIA's IPIs come
+ * through the external interrupt): then no interrupt was spurious. Consumes the answer. */
+static inline bool arch_irq_claim_was_ipi(struct arch_hart *a)
+{
+	(void)a;
+	return riscv_aia && aia_claim_took_ipi();
 }
 
 static inline __attribute__((always_inline)) void arch_irq_complete(const struct arch_hart *a,
