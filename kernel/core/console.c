@@ -237,27 +237,65 @@ static int ring_empty(void)
 	       !__atomic_load_n(&ring_dropped, __ATOMIC_RELAXED);
 }
 
-void console_drain(void)
+/* Write out what the log held when called (up to end), unless another hart writes (it writes
+ * this too) or, unless sync, an interrupt is pending on this hart: it is taken first, and the
+ * rest waits for this hart's next release of the BKL (console_dirty) or its idle wait
+ * (console_idle). Bounded either way: a hart that logs writes out at most what was queued
+ * before its call, never for as long as other harts keep logging, and a driver's interrupt
+ * waits at most for one chunk. True if the hart wrote up to end. */
+static bool drain(bool sync)
 {
+	uint32_t end = __atomic_load_n(&ring_head, __ATOMIC_ACQUIRE);
 	char chunk[CONSOLE_CHUNK];
 	struct kfmt_capture c;
 	enum taken what;
 	uint32_t upto;
 	size_t n;
+	bool stopped = false;
 
-	do {
-		if (__atomic_exchange_n(&ring_writer, 1, __ATOMIC_ACQUIRE))
-			return; /* the hart writing it out writes this too */
-		while ((what = ring_take(chunk, sizeof(chunk), &n, &c, &upto)) != TAKEN_NONE) {
-			if (what == TAKEN_CAPTURE)
-				kfmt_replay(console_putc, NULL, &c);
-			for (size_t i = 0; i < n; i++)
-				console_putc(NULL, chunk[i]);
-			__atomic_store_n(&ring_written, upto, __ATOMIC_RELEASE);
+	if (__atomic_exchange_n(&ring_writer, 1, __ATOMIC_ACQUIRE))
+		return false; /* the hart writing it out writes this too, or leaves it dirty */
+	while ((int32_t)(__atomic_load_n(&ring_written, __ATOMIC_RELAXED) - end) < 0 &&
+	       (what = ring_take(chunk, sizeof(chunk), &n, &c, &upto)) != TAKEN_NONE) {
+		if (what == TAKEN_CAPTURE)
+			kfmt_replay(console_putc, NULL, &c);
+		for (size_t i = 0; i < n; i++)
+			console_putc(NULL, chunk[i]);
+		__atomic_store_n(&ring_written, upto, __ATOMIC_RELEASE);
+		if (!sync && arch_interrupts_pending()) {
+			stopped = true;
+			break;
 		}
-		__atomic_store_n(&ring_writer, 0, __ATOMIC_RELEASE);
-		/* a line queued by a hart that saw this one writing: written here, not stranded */
-	} while (!ring_empty());
+	}
+	/* lines dropped since the last write-out: their count, once what came before is out */
+	if (!stopped && __atomic_load_n(&ring_dropped, __ATOMIC_RELAXED) &&
+	    (what = ring_take(chunk, sizeof(chunk), &n, &c, &upto)) != TAKEN_NONE) {
+		if (what == TAKEN_CAPTURE)
+			kfmt_replay(console_putc, NULL, &c);
+		for (size_t i = 0; i < n; i++)
+			console_putc(NULL, chunk[i]);
+		__atomic_store_n(&ring_written, upto, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&ring_writer, 0, __ATOMIC_RELEASE);
+	/* more was queued meanwhile, some of it perhaps by a hart that saw this one writing:
+	 * this hart writes it after its next release of the lock, or as it idles */
+	if (!ring_empty())
+		this_hart()->console_dirty = true;
+	return !stopped;
+}
+
+void console_drain(void)
+{
+	drain(false);
+}
+
+void console_idle(void)
+{
+	struct hart *me = this_hart();
+
+	me->console_dirty = false;
+	while (!ring_empty() && !arch_interrupts_pending() && drain(false))
+		me->console_dirty = false; /* (drain sets it while more is left) */
 }
 
 /* Until the ring is written out up to end (what was logged before is on the wire). Not
@@ -265,7 +303,7 @@ void console_drain(void)
 static void console_wait_written(uint32_t end)
 {
 	while ((int32_t)(__atomic_load_n(&ring_written, __ATOMIC_ACQUIRE) - end) < 0)
-		console_drain(); /* returns at once while another hart writes */
+		drain(true); /* returns at once while another hart writes */
 }
 
 void console_written_after_unlock(struct hart *me)
@@ -383,6 +421,6 @@ void console_flush(void)
 	this_hart()->console_dirty = false;
 	/* until the log is empty and no hart still writes out a chunk it took from it */
 	do
-		console_drain();
+		drain(true);
 	while (!ring_empty() || __atomic_load_n(&ring_writer, __ATOMIC_ACQUIRE));
 }

@@ -25,8 +25,14 @@ void console_take_over(void);
 /* Queue len bytes of output (from_user: DEBUG_WRITE's, which may use the whole log); written
  * out now, or after the BKL's release if this hart holds it (console.c). */
 void console_write(const char *buf, size_t len, int from_user);
-/* Write out what the log holds (not holding the BKL: it waits for the UART). */
+/* Write out what the log holds (not holding the BKL: it waits for the UART), up to what it
+ * held when called, stopping early for an interrupt pending on this hart (what is left is
+ * written after this hart's next release of the BKL, or as it idles: console_idle). */
 void console_drain(void);
+/* The idle wait's, when this hart left part of the log unwritten (console_dirty): write out
+ * what the log holds while it has nothing else to do (no interrupt pending). Not holding the
+ * BKL. */
+void console_idle(void);
 struct hart;
 /* After the BKL's release: write out what me queued while holding it (or, after
  * console_sync_after_unlock, return only once everything logged before is on the wire). */

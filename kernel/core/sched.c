@@ -157,6 +157,8 @@ void sched_exit_to_user(void)
 				hart_detach(me);
 			cur = NULL;
 			bkl_unlock();
+			if (me->console_dirty)
+				console_idle(); /* the log's rest it left: nothing else to do */
 			ktest_hart_poll();
 			trace_event(TACET_TRACE_IDLE, NULL, 0, 0);
 			arch_idle_wait();

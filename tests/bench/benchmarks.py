@@ -21,8 +21,8 @@ A figure is fig(name, budget, ...):
   name      the name results.json and the table record, and its BENCH line prints
   budget    the median's and the maximum's budget, in instructions (bytes for a name ending in
             _bytes): make test fails a run over it. budget_max= instead: the maximum's only (a
-            tail figure); neither: printed, never budgeted (the kernel's own hold figures, named
-            ..._global, only)
+            tail figure); both: the median's and the maximum's apart; neither: printed, never
+            budgeted (the kernel's own hold figures, named ..._global, only)
   printed   the name its BENCH line prints when that is not name (one server reporting for
             several boots), or HOLDS: the plugin's longest BKL hold
   latency   a label: the latency chart (build/bench/latency.svg, docs/latency.svg) shows it
@@ -65,8 +65,9 @@ class Figure:
     def __init__(self, name, budget=None, budget_max=None, printed=None, latency=None,
                  histogram=False):
         self.name, self.printed = name, printed or name
-        self.budget = {"median": budget, "max": budget} if budget is not None else (
-            {"max": budget_max} if budget_max is not None else None)
+        # budget: the median's and the maximum's; with budget_max too, the maximum's is that
+        self.budget = {"median": budget, "max": budget if budget_max is None else budget_max} \
+            if budget is not None else ({"max": budget_max} if budget_max is not None else None)
         self.latency, self.histogram = latency, histogram
 
 
@@ -209,10 +210,12 @@ BENCHMARKS = [
     # lost a datagram reports no figure, which fails the benchmark. At 16 in flight the samples
     # fall in two modes (about 6,500-10,500 and 10,600-12,000: whether ip and echo sleep between
     # the window's turns or find the next datagram awake), in proportions an unrelated change
-    # moves: its budget covers the upper mode's maximum.
+    # moves: its budget covers the upper mode's maximum. At 256 in flight the median is budgeted
+    # (8,300: 10% over 7,559) apart from the maximum (10,500), one window's in 256, which moves
+    # by a thousand with the layout (9,520 after the merges of 2026-12-06).
     bench("udp_echo", f"init.run={UDP_ECHO_RUN}",
           [fig("udp_echo_1", 33500), fig("udp_echo_16", 12500),
-           fig("udp_echo_256", 9260)], NET_HUB, smp=5, split=UDP_SPLIT),
+           fig("udp_echo_256", 8300, budget_max=10500)], NET_HUB, smp=5, split=UDP_SPLIT),
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
     # the memory size (the page allocator touches a page only when it first hands it out).
     bench("boot_to_shell_128M", "init.run=^bench_boot=console:ns16550a",
