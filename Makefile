@@ -147,13 +147,15 @@ userspace: $(BUILD)/modules.img
 # bench-stress, bench-docs and test build it. The host's cc, no QEMU header (the file declares
 # the API it uses).
 BKL_HOLDS_PLUGIN := $(BUILD)/bkl_holds.so
-$(BKL_HOLDS_PLUGIN): tools/qemu-plugins/bkl_holds.c kernel/test/ktest_marks.h Makefile
+$(BKL_HOLDS_PLUGIN): tools/qemu-plugins/bkl_holds.c tools/qemu-plugins/qemu_plugin_api.h \
+		     kernel/test/ktest_marks.h Makefile
 	@mkdir -p $(@D)
 	$(HOST_CC) -shared -fPIC -O2 -Wall -Wextra -Werror -fvisibility=hidden -o $@ $<
 # hart_split.so: each hart's user, kernel and firmware instructions between a benchmark server's
 # markers (tools/qemu-plugins/hart_split.c; the udp_echo benchmark's split per component).
 HART_SPLIT_PLUGIN := $(BUILD)/hart_split.so
-$(HART_SPLIT_PLUGIN): tools/qemu-plugins/hart_split.c tools/qemu-plugins/hart_split.h Makefile
+$(HART_SPLIT_PLUGIN): tools/qemu-plugins/hart_split.c tools/qemu-plugins/hart_split.h \
+		      tools/qemu-plugins/qemu_plugin_api.h Makefile
 	@mkdir -p $(@D)
 	$(HOST_CC) -shared -fPIC -O2 -Wall -Wextra -Werror -fvisibility=hidden -o $@ $<
 qemu-plugins: $(BKL_HOLDS_PLUGIN) $(HART_SPLIT_PLUGIN)

@@ -237,6 +237,27 @@ static int ring_empty(void)
 	       !__atomic_load_n(&ring_dropped, __ATOMIC_RELAXED);
 }
 
+/* The next thing the ring holds, written out (the writer's, ring_writer held): false if there
+ * was none. */
+static bool write_next(void)
+{
+	char chunk[CONSOLE_CHUNK];
+	struct kfmt_capture c;
+	enum taken what;
+	uint32_t upto;
+	size_t n;
+
+	what = ring_take(chunk, sizeof(chunk), &n, &c, &upto);
+	if (what == TAKEN_NONE)
+		return false;
+	if (what == TAKEN_CAPTURE)
+		kfmt_replay(console_putc, NULL, &c);
+	for (size_t i = 0; i < n; i++)
+		console_putc(NULL, chunk[i]);
+	__atomic_store_n(&ring_written, upto, __ATOMIC_RELEASE);
+	return true;
+}
+
 /* Write out what the log held when called (up to end), unless another hart writes (it writes
  * this too) or, unless sync, an interrupt is pending on this hart: it is taken first, and the
  * rest waits for this hart's next release of the BKL (console_dirty) or its idle wait
@@ -246,36 +267,20 @@ static int ring_empty(void)
 static bool drain(bool sync)
 {
 	uint32_t end = __atomic_load_n(&ring_head, __ATOMIC_ACQUIRE);
-	char chunk[CONSOLE_CHUNK];
-	struct kfmt_capture c;
-	enum taken what;
-	uint32_t upto;
-	size_t n;
 	bool stopped = false;
 
 	if (__atomic_exchange_n(&ring_writer, 1, __ATOMIC_ACQUIRE))
 		return false; /* the hart writing it out writes this too, or leaves it dirty */
 	while ((int32_t)(__atomic_load_n(&ring_written, __ATOMIC_RELAXED) - end) < 0 &&
-	       (what = ring_take(chunk, sizeof(chunk), &n, &c, &upto)) != TAKEN_NONE) {
-		if (what == TAKEN_CAPTURE)
-			kfmt_replay(console_putc, NULL, &c);
-		for (size_t i = 0; i < n; i++)
-			console_putc(NULL, chunk[i]);
-		__atomic_store_n(&ring_written, upto, __ATOMIC_RELEASE);
+	       write_next()) {
 		if (!sync && arch_interrupts_pending()) {
 			stopped = true;
 			break;
 		}
 	}
 	/* lines dropped since the last write-out: their count, once what came before is out */
-	if (!stopped && __atomic_load_n(&ring_dropped, __ATOMIC_RELAXED) &&
-	    (what = ring_take(chunk, sizeof(chunk), &n, &c, &upto)) != TAKEN_NONE) {
-		if (what == TAKEN_CAPTURE)
-			kfmt_replay(console_putc, NULL, &c);
-		for (size_t i = 0; i < n; i++)
-			console_putc(NULL, chunk[i]);
-		__atomic_store_n(&ring_written, upto, __ATOMIC_RELEASE);
-	}
+	if (!stopped && __atomic_load_n(&ring_dropped, __ATOMIC_RELAXED))
+		write_next();
 	__atomic_store_n(&ring_writer, 0, __ATOMIC_RELEASE);
 	/* more was queued meanwhile, some of it perhaps by a hart that saw this one writing:
 	 * this hart writes it after its next release of the lock, or as it idles */
