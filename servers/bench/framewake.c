@@ -1,8 +1,9 @@
 /* framewake.c: the bench_framewake server: how late a top-priority thread's timer wakes it on a
  * hart where a lower-priority thread makes 256-page frames (FRAME_NEW: 1 MiB zeroed, about 180,000
  * instructions) back to back; linked with mapwake.c, bench_mapwake, where the lower thread maps
- * and unmaps a 256-page frame back to back instead (MAP about 38,000, UNMAP about 17,000). The timer's interrupt comes in the middle of a call; a
- * preemption point inside the call takes it and holds the call back for the more urgent thread,
+ * and unmaps a 256-page frame back to back instead (MAP about 38,000, UNMAP about 17,000).
+ * The timer's interrupt comes in the middle of a call; a preemption point inside the call takes
+ * it and holds the call back for the more urgent thread,
  * which must run within the same-hart bound (10,000 instructions: docs/benchmarks.md, "The tail
  * under stress"), not when the call is done. Each sample is the wake-up's lateness: the time the
  * woken thread reads less its deadline, in ns of virtual time (instructions under -icount shift=0),
