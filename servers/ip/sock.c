@@ -624,14 +624,14 @@ long ip_serve_start(struct tacet_service *svc, uint64_t bits, unsigned long ntfn
 		      unsigned long *peer)
 {
 	struct session *s = session_of(svc);
-	unsigned long rights = 0;
-	long type = tacet_cap_info(ntfn, &rights, NULL), reply, slot, err;
+	unsigned long info[5]; /* rights first */
+	long err = tacet_cap_info_of(ntfn, TACET_CAP_NOTIFICATION, info), reply, slot;
 
 	if (!s || !s->va || !bits || (bits & TACET_NTFN_BIT_RESERVED))
 		return -TACET_EINVAL;
-	if (type != TACET_CAP_NOTIFICATION)
-		return type < 0 ? type : -TACET_ETYPE;
-	if (!(rights & TACET_RIGHT_WRITE))
+	if (err)
+		return err; /* not a notification (-TACET_ETYPE), or no capability */
+	if (!(info[0] & TACET_RIGHT_WRITE))
 		return -TACET_EPERM;
 	if (s->started)
 		return -TACET_EBUSY;
