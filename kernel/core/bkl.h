@@ -87,18 +87,23 @@ bool bkl_yield(void);
 
 /* Where interrupts are masked by construction (a trap entry from user mode, the idle wait's
  * handlers): one compare-and-swap when the lock is free, the common case on every kernel
- * entry. A hart that holds it already finds it taken, and the slow path says so (debug
- * builds). */
-static inline __attribute__((always_inline)) void bkl_lock_masked(void)
+ * entry; taken, the contended path slow() waits. A hart that holds it already finds it taken,
+ * and the slow path says so (debug builds). */
+static inline __attribute__((always_inline)) void bkl_take(void (*slow)(void))
 {
 	struct hart *me = this_hart();
 
 	if (__builtin_expect(arch_cas_from_zero_acquire(&bkl.locked, me->bkl_token) != 0, 0)) {
-		bkl_lock_slow();
+		slow();
 		return;
 	}
 	me->bkl_since = arch_cycles();
 	ktest_mark_hold_start();
+}
+
+static inline __attribute__((always_inline)) void bkl_lock_masked(void)
+{
+	bkl_take(bkl_lock_slow);
 }
 
 /* An entry for an interrupt: a top half (trap_external, irq_external_idle) or an idle hart
@@ -111,14 +116,7 @@ static inline __attribute__((always_inline)) void bkl_lock_masked(void)
 void bkl_lock_urgent_slow(void);
 static inline __attribute__((always_inline)) void bkl_lock_urgent(void)
 {
-	struct hart *me = this_hart();
-
-	if (__builtin_expect(arch_cas_from_zero_acquire(&bkl.locked, me->bkl_token) != 0, 0)) {
-		bkl_lock_urgent_slow();
-		return;
-	}
-	me->bkl_since = arch_cycles();
-	ktest_mark_hold_start();
+	bkl_take(bkl_lock_urgent_slow);
 }
 
 /* Anywhere else: the same, after the debug build's check that interrupts are masked. */

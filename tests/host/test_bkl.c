@@ -204,25 +204,26 @@ static void test_mutual_exclusion(void **state)
 static unsigned int order[NH], norder;
 static volatile int hostile_stop;
 
-static void *waiter(void *arg)
+/* Hart arg takes the lock (lock: bkl_lock or bkl_lock_urgent), writes its turn, lets go. */
+static void take_turn(void *arg, void (*lock)(void))
 {
 	unsigned int h = (unsigned int)(uintptr_t)arg;
 
 	as_hart(h);
-	bkl_lock();
+	lock();
 	order[norder++] = h;
 	bkl_unlock();
+}
+
+static void *waiter(void *arg)
+{
+	take_turn(arg, bkl_lock);
 	return NULL;
 }
 
 static void *urgent_waiter(void *arg)
 {
-	unsigned int h = (unsigned int)(uintptr_t)arg;
-
-	as_hart(h);
-	bkl_lock_urgent();
-	order[norder++] = h;
-	bkl_unlock();
+	take_turn(arg, bkl_lock_urgent);
 	return NULL;
 }
 
