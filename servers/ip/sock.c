@@ -293,9 +293,11 @@ static int rx_buffer(struct session *s, struct ring_desc *d)
 	return 1;
 }
 
+/* A buffer's start is 8-byte aligned (the areas follow the rings, whose sizes are multiples of 8;
+ * buf_size is one too, attach checks): its header is moved by two stores or loads. */
 static void rx_put(struct session *s, struct ring_desc *d, const struct ip_msg *m)
 {
-	memcpy(s->rx_area + d->offset, m, sizeof(*m));
+	__builtin_memcpy(__builtin_assume_aligned(s->rx_area + d->offset, 8), m, sizeof(*m));
 	d->len = sizeof(*m) + m->len;
 	ring_put(&s->rx_used, d); /* never full: a slot a buffer, each taken from rx_free */
 	if (ip_handed)
@@ -398,7 +400,7 @@ static int tx_decode(struct session *s, const struct ring_desc *d, struct ip_msg
 {
 	if (d->offset % s->buf_size || d->len < sizeof(*m) || d->len > s->buf_size)
 		return -1;
-	memcpy(m, s->tx_area + d->offset, sizeof(*m));
+	__builtin_memcpy(m, __builtin_assume_aligned(s->tx_area + d->offset, 8), sizeof(*m));
 	*k = sock_of(s, m->sock);
 	if (m->kind != IP_MSG_DATA || m->len != d->len - sizeof(*m) || !*k ||
 	    (*k)->type == SOCK_LISTEN)

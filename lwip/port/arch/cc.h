@@ -37,4 +37,8 @@
 uint32_t lwip_port_rand(void);
 #define LWIP_RAND() lwip_port_rand()
 
+/* The checksum's sum four bytes a load (lwip/port/chksum.c), where lwIP's own takes two. */
+uint16_t lwip_port_chksum(const void *data, int len);
+#define LWIP_CHKSUM lwip_port_chksum
+
 #endif
