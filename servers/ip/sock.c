@@ -337,6 +337,16 @@ static int hand_data(struct session *s, struct sock *k)
 	return 1;
 }
 
+/* p's bytes into dst: one copy for a single pbuf (a datagram usually), else lwIP's walk. */
+static uint32_t pbuf_copy_out(struct pbuf *p, uint8_t *dst)
+{
+	if (p->len == p->tot_len) {
+		memcpy(dst, p->payload, p->len);
+		return p->len;
+	}
+	return pbuf_copy_partial(p, dst, p->tot_len, 0);
+}
+
 /* Datagram h for socket k into one buffer, its pbuf freed. 1 if handed over (or dropped: its
  * data went with net's end), 0 if no buffer. */
 static int hand_one(struct session *s, struct sock *k, const struct udp_held *h)
@@ -352,7 +362,7 @@ static int hand_one(struct session *s, struct sock *k, const struct udp_held *h)
 	}
 	if (!rx_buffer(s, &d))
 		return 0;
-	m.len = pbuf_copy_partial(h->p, s->rx_area + d.offset + sizeof(m), h->p->tot_len, 0);
+	m.len = pbuf_copy_out(h->p, s->rx_area + d.offset + sizeof(m));
 	pbuf_free(h->p);
 	rx_put(s, &d, &m);
 	return 1;
@@ -449,7 +459,10 @@ static void udp_send_msg(struct session *s, struct sock *k, const struct ip_msg 
 		s->refused++;
 		return;
 	}
-	pbuf_take(p, data, (u16_t)m->len);
+	if (p->len == p->tot_len)
+		memcpy(p->payload, data, m->len);
+	else
+		pbuf_take(p, data, (u16_t)m->len);
 	if ((m->port ? udp_sendto(k->udp, p, &to, m->port) : udp_send(k->udp, p)) != ERR_OK)
 		s->refused++;
 	pbuf_free(p);
