@@ -222,7 +222,7 @@ static long pull(struct tacet_net *n)
 			give_back(n, d.offset); /* ip sent it before the socket's close */
 			continue;
 		}
-		*held_at(n, n->nheld++) = (struct tacet_net_held){ .d = d };
+		*held_at(n, n->nheld++) = (struct tacet_net_held){ .d = d, .m = m };
 		if (m.kind == IP_MSG_ACCEPTED && m.addr >= 1 && m.addr <= IP_SOCKETS_MAX)
 			n->type[m.addr] = IP_SOCK_TCP; /* what comes for it next is its own */
 	}
@@ -231,10 +231,11 @@ static long pull(struct tacet_net *n)
 	return r < 0 ? -TACET_EFAULT : 0;
 }
 
-/* The i-th oldest held message's header (copied: the buffer is shared). */
+/* The i-th oldest held message's header (the copy pull took and checked: the buffer is
+ * shared, ip may write it any time). */
 static struct ip_msg held_msg(struct tacet_net *n, uint32_t i)
 {
-	return hdr_at(n->rx_area, held_at(n, i)->d.offset);
+	return held_at(n, i)->m;
 }
 
 /* The i-th oldest held message done: its buffer offered to ip again; the older ones move up a
@@ -401,14 +402,10 @@ long tacet_net_sock_close(struct tacet_net *n, long sock)
 	return 0;
 }
 
-/* One message of len payload bytes to sock, in a free transmit buffer; *deadline (ticks) is
- * set from SEND_WAIT_NS at the first wait of the send (0 until then). */
-static long send_one(struct tacet_net *n, long sock, const void *buf, uint32_t len,
-		     uint32_t addr, uint16_t port, uint64_t *deadline)
+/* Until a transmit buffer is free: 0, or an error. *deadline (ticks) is set from SEND_WAIT_NS
+ * at the send's first wait (0 until then). Apart from the send's common case, which finds one. */
+static __attribute__((noinline)) long tx_wait(struct tacet_net *n, uint64_t *deadline)
 {
-	struct ip_msg m = { .sock = (uint32_t)sock, .kind = IP_MSG_DATA, .port = port,
-			    .addr = addr, .len = len };
-	uint32_t b;
 	long err;
 
 	while (!n->tx_nfree) {
@@ -421,6 +418,20 @@ static long send_one(struct tacet_net *n, long sock, const void *buf, uint32_t l
 		if ((err = wait(n, *deadline, 1)))
 			return err;
 	}
+	return 0;
+}
+
+/* One message of len payload bytes to sock, in a free transmit buffer. */
+static long send_one(struct tacet_net *n, long sock, const void *buf, uint32_t len,
+		     uint32_t addr, uint16_t port, uint64_t *deadline)
+{
+	struct ip_msg m = { .sock = (uint32_t)sock, .kind = IP_MSG_DATA, .port = port,
+			    .addr = addr, .len = len };
+	uint32_t b;
+	long err;
+
+	if (!n->tx_nfree && (err = tx_wait(n, deadline)))
+		return err;
 	b = n->tx_free[--n->tx_nfree];
 	__builtin_memcpy(__builtin_assume_aligned(n->tx_area + b * n->buf_size, 8), &m, HDR);
 	memcpy(n->tx_area + b * n->buf_size + HDR, buf, len);
