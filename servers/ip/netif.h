@@ -14,7 +14,7 @@ err_t ip_netif_init(struct netif *n);
 
 /* Receive buffers of net's that sockets may keep as received datagrams (sock.c's queues); the
  * rest stay net's to fill. */
-#define IP_NETIF_RX_KEPT_MAX (IP_NETIF_NBUFS / 2)
+#define IP_NETIF_RX_KEPT_MAX (IP_NETIF_NBUFS * 3 / 4)
 
 /* Hand every frame the device has received to lwIP: an unfragmented UDP datagram in place (a
  * pbuf over net's buffer, given back to net when lwIP frees it: lwIP's UDP paths free it before
