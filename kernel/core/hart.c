@@ -34,5 +34,7 @@ void hart_handle_ipi(void)
 		ktest_answer_pings();
 	if (reasons & IPI_TLB)
 		hart_tlb_flush_if_asked();
+	if (reasons & IPI_IRQ)
+		arch_irq_sync_hart();
 	/* IPI_PONG and IPI_WAKE need nothing here: the woken loop re-checks its condition. */
 }

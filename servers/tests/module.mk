@@ -37,6 +37,10 @@ SERVER_SRCS_tlbtest := servers/tests/tlbtest.c servers/bench/bench.c
 SERVERS += irqbad
 SERVER_SRCS_irqbad := servers/tests/irqbad.c
 
+# msibad: the message-signalled lines' calls with bad arguments, and their pool's end.
+SERVERS += msibad
+SERVER_SRCS_msibad := servers/tests/msibad.c
+
 # forger: a hostile server that forges the kernel's labels against init, the console and pci.
 SERVERS += forger
 SERVER_SRCS_forger := servers/tests/forger.c servers/bench/bench.c servers/edu/edu_dev.c

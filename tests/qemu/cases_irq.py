@@ -262,6 +262,32 @@ CASES = [
           r"irqbad: 31 checks, 0 failed",
           r"init: all 1 servers done; powering off"],
          bootargs="init.run=irqbad:goldfish-rtc", variants=CONTROLLERS),
+    # The message-signalled lines' calls with bad input (msibad, holding the PCI window with
+    # its RELEASE right, the bus server's authority): each refused with its error code (no
+    # capability, wrong type, the window without RELEASE, a RAM frame, no such hart, a full
+    # slot; a shared bind; a line freed, then bound, moved or acknowledged); a lent line's
+    # address is its hart's file and moves with it; the pool of 64 runs out with ENOMEM and,
+    # every line back, lends its first line again. On the PLIC's machine: ENODEV.
+    case("irq-msi-bad-arguments",
+         [r"msibad: lend with the window without RELEASE -> capability lacks a needed right: "
+          r"PASS",
+          r"msibad: lend with a RAM frame -> capability lacks a needed right: PASS",
+          {"aclint": r"msibad: lend without an MSI controller -> no such device on this "
+                     r"machine: PASS",
+           "aia": r"msibad: line 97: write 0x62 to 0x28001000\n"},
+          *[{"aclint": r"msibad: 5 checks, 0 failed", "aia": e} for e in (
+              r"msibad: lend on hart 99 -> invalid argument: PASS",
+              r"msibad: bind it shared -> invalid argument: PASS",
+              r"msibad: the new address is hart 0's file, a page below hart 1's -> 0: PASS",
+              r"msibad: free it \(bound: its binder leaves\) -> 0: PASS",
+              r"msibad: free it twice -> invalid argument: PASS",
+              r"msibad: bind it, freed -> invalid argument: PASS",
+              r"msibad: lend once the pool is empty -> out of memory \(budget\): PASS",
+              r"msibad: 64 lines lent before the pool ran out",
+              r"msibad: the first line is lent again -> 0: PASS",
+              r"msibad: 23 checks, 0 failed")],
+          r"init: all 1 servers done; powering off"],
+         bootargs="init.run=msibad:pci-mmio32", variants=CONTROLLERS),
     # The fast path's escape with two PLIC lines (two edu devices, the kernel's own handlers):
     # line A's handler raises line B and calls irq_enable_in_hardirq(): B nests into A, 100 of
     # 100 times, at depth 2; with 9 KiB of the interrupt stack in use the call is refused (and
