@@ -438,8 +438,8 @@ static void print_identity(const struct edu *dev)
 
 	tacet_self(&self);
 	tacet_info(TACET_INFO_IRQ, dev->irq, &info, sizeof(info));
-	printf("edu %ld: id %#x, irq %lu on hart %u, driver on hart %lu\n", dev->index,
-	       dev->regs[EDU_ID], dev->irq, info.hart, self.hart);
+	printf("edu %ld: id %#x, %s %lu on hart %u, driver on hart %lu\n", dev->index,
+	       dev->regs[EDU_ID], dev->msi ? "msi line" : "irq", dev->irq, info.hart, self.hart);
 }
 
 int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras)
@@ -447,7 +447,7 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 	struct edu_run r = { 0 };
 	unsigned long harts = nharts(), moves = 0, home, away_count = move_every / AWAY_SHARE;
 
-	if (edu_open(&r.dev, IRQ_BADGE))
+	if ((extras & EDU_TEST_MSI ? edu_open_msi : edu_open)(&r.dev, IRQ_BADGE))
 		return 1;
 	if (extras & EDU_TEST_MEMORY)
 		print_memory(&r.dev);

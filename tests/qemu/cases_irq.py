@@ -76,7 +76,7 @@ def irq_hist_consistent(unit):
     the times said in unit."""
     def check(out):
         problems = []
-        line = re.search(r"edu 0: id \S+, irq (\d+) on hart", out)
+        line = re.search(r"edu 0: id \S+, (?:irq|msi line) (\d+) on hart", out)
         irqs = out.find("\n IRQ STATE ")
         edu = out.find("tacet> irqhist " + (line.group(1) if line else "?") + "\n")
         if not line or irqs < 0 or edu < 0:
@@ -153,7 +153,9 @@ def irqtop_sorted(out):
 
 
 EDU_RUN = "init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,edu@1"
-HIST_INPUT = "irqs\rirqhist 33\rirqhist 10\rirqhist 5\rirqhist 5000\rirqhist\rpoweroff\r"
+# the edu line: INTx line 33 on the PLIC's machine, the first message-signalled line on the AIA's
+HIST_INPUT = {v: f"irqs\rirqhist {line}\rirqhist 10\rirqhist 5\rirqhist 5000\rirqhist\rpoweroff\r"
+              for v, line in (("aclint", 33), ("aia", 97))}
 HIST_EXPECT = [r"irqhist: line 5 is not bound and has taken no interrupt: no histogram",
                r"irqhist: the interrupt controller has no line 5000",
                r"usage: irqhist LINE", r"init: power off requested by uart"]
