@@ -156,3 +156,11 @@ static long open_at(struct edu *e, unsigned long badge, unsigned long first_slot
 	}
 	return 0;
 }
+
+long edu_move(struct edu *e, unsigned long hart)
+{
+	if (!e->msi)
+		return tacet_irq_set_affinity(SLOT(e, EDU_SLOT_IRQ), hart);
+	return tacet_pci_msi_move(SLOT(e, EDU_SLOT_PCI), EDU_VENDOR, EDU_DEVICE,
+				  (unsigned long)e->index, 0, hart);
+}

@@ -51,6 +51,9 @@ long edu_open(struct edu *e, unsigned long badge);
 /* The same with a message-signalled interrupt (PCI_MSI, on this driver's hart) where the
  * machine has them (the AIA's), bound alone; on the PLIC's machine the INTx line. */
 long edu_open_msi(struct edu *e, unsigned long badge);
+/* The device's interrupt to hart: its INTx line's affinity, or its message-signalled line
+ * moved and the device reprogrammed by pci (PCI_MSI_MOVE). 0 or a negative TACET_E* code. */
+long edu_move(struct edu *e, unsigned long hart);
 /* The same with the device's slots from first_slot on, in enum edu_slot's order (first_slot +
  * EDU_SLOT_IRQ - EDU_SLOT_PCI is its line, and so on), for a server driving more than one. */
 long edu_open_at(struct edu *e, unsigned long badge, unsigned long first_slot);

@@ -98,7 +98,7 @@ static int hart_index[MAX_HARTS] = { [0 ... MAX_HARTS - 1] = -1 }; /* by logical
 static struct imsic_ids hart_ids[MAX_HARTS]; /* each hart's file's identities, by logical id */
 static uint8_t aplic_mode[APLIC_MAX_SOURCES]; /* enum aplic_mode, by line */
 bool riscv_aia; /* read by arch_irq_claim (arch_types.h) */
-unsigned int aia_wired_lines = ~0u; /* aplic_nsrc, read by arch_irq_claim */
+unsigned int aia_wired_lines; /* aplic_nsrc, read by arch_irq_claim (arch_types.h) */
 bool aia_ipi;   /* IPIs through the IMSIC: asked for, every hart has a file (read by ipi.c) */
 static volatile uint32_t *ipi_reg[MAX_HARTS]; /* each hart's seteipnum, by logical hart id */
 /* by logical hart id, each hart its own: its last claim took its IPI or sent a message on, and found nothing more (aia_claim_more) */
@@ -110,13 +110,13 @@ static uint64_t imsic_pa;       /* hart index i's file at imsic_pa + i pages: an
 static uint32_t msi_count;      /* message-signalled lines aplic_nsrc + 1 .. + msi_count */
 static uint64_t eie_fixed[IMSIC_WORDS]; /* every file's enables of the lines and the IPI */
 /* By line - aplic_nsrc - 1, BKL: the hart whose file the line's device writes (its
- * affinity), and whether the line is masked there (its enable bit clear). */
+ * affinity), and whether it is lent. */
 static uint8_t msi_hart[AIA_MSI_MAX];
-static bool msi_masked[AIA_MSI_MAX];
 static bool msi_lent[AIA_MSI_MAX];
 /* By logical hart id: the message-signalled identities its file should enable (written under
- * the BKL, any hart) and those whose pending bit it should drop (atomic OR, exchanged by the
- * hart), put into the file by arch_irq_sync_hart. */
+ * the BKL, any hart, each word with one 64-bit store: the hart reads it without the lock; a
+ * line is masked where its hart's bit is clear) and those whose pending bit it should drop
+ * (atomic OR, exchanged by the hart), put into the file by arch_irq_sync_hart. */
 static uint64_t msi_on[MAX_HARTS][IMSIC_WORDS];
 static uint64_t msi_drop[MAX_HARTS][IMSIC_WORDS];
 
@@ -333,7 +333,7 @@ void aia_ipi_send(const struct hart *target)
 	*ipi_reg[target->id] = ARCH_AIA_IPI_ID;
 }
 
-static bool msi_claimed(struct hart *me, unsigned int irq);
+static void msi_send_on(unsigned int irq);
 
 /* stopei swapped with zero: the top identity pending and enabled here, its pending bit
  * cleared (QEMU clears it on the write, not the read), as a line: the identity less
@@ -349,28 +349,70 @@ static unsigned int imsic_claim(void)
 	return irq;
 }
 
-/* The claim (arch_irq_claim) found what is not a wired line: this hart's IPI ("line" 0),
- * handled as the software interrupt's trap would (hart_handle_ipi), with the scheduler pass
- * that trap always makes (need_resched: the external interrupt's ways out skip it otherwise);
- * a message-signalled line's identity (msi_claimed: its own, returned; another hart's, sent
- * on); or nothing (0 - 1). After an IPI or a message sent on, the claim goes on. Returns the
- * next line, or none with claim_took_ipi set if the claim took something before finding
- * nothing (the empty claim's account: aia_claim_took_ipi). Interrupts masked, BKL held
- * (every claim's caller). */
-unsigned int aia_claim_more(unsigned int irq)
+/* The claim found this hart's IPI ("line" 0): it is handled as the software interrupt's trap
+ * would (hart_handle_ipi), with the scheduler pass that trap always makes (need_resched: the
+ * external interrupt's ways out skip it otherwise), then the claim goes on. Returns the next
+ * line (a message-signalled one through aia_claim_more), or none (0 - 1) with claim_took_ipi
+ * set for the empty claim's account (aia_claim_took_ipi). Interrupts masked, BKL held (every
+ * claim's caller). */
+unsigned int aia_take_ipi(void)
+{
+	struct hart *me = this_hart();
+	unsigned int irq;
+
+	do {
+		me->need_resched = true;
+		hart_handle_ipi();
+		irq = imsic_claim();
+	} while (!irq);
+	claim_took_ipi[me->id] = irq == (unsigned int)-ARCH_AIA_LINE_ID;
+	return irq - aplic_nsrc - 1 < msi_count ? aia_claim_more(irq) : irq;
+}
+
+/* aia_claim_more's rest: the claim took the message of a line routed to another hart (sent
+ * before the line moved): sent on to the line's file (msi_send_on), and the claim goes on,
+ * taking IPIs and sending on such messages, until a wired line, this hart's own message or
+ * nothing (claim_took_ipi set then, as aia_take_ipi does). */
+static __attribute__((noinline)) unsigned int claim_rest(unsigned int irq)
 {
 	struct hart *me = this_hart();
 
 	for (;;) {
+		unsigned int i = irq - aplic_nsrc - 1;
+
 		if (!irq) {
 			me->need_resched = true;
 			hart_handle_ipi();
-		} else if (irq - aplic_nsrc - 1 >= msi_count || msi_claimed(me, irq)) {
-			return irq; /* a wired line, one of this hart's messages, or none */
+		} else if (i < msi_count && msi_hart[i] != me->id) {
+			msi_send_on(irq);
+		} else {
+			return i < msi_count ? aia_claim_more(irq) : irq;
 		}
 		irq = imsic_claim();
 		claim_took_ipi[me->id] = irq == (unsigned int)-ARCH_AIA_LINE_ID;
 	}
+}
+
+/* The claim (arch_irq_claim, aia_take_ipi) found what is neither a wired line nor this hart's
+ * IPI: a message-signalled line's identity: on the line's own hart, the top half's mask (the
+ * identity's enable bit cleared in this file, and in msi_on) and the line returned; on
+ * another, sent on to the line's file, and the claim goes on (claim_rest); or nothing (0 - 1).
+ * Returns the next line, or none. Interrupts masked, BKL held (every claim's caller). The
+ * common case, this hart's own message, is a leaf. */
+unsigned int aia_claim_more(unsigned int irq)
+{
+	unsigned int i = irq - aplic_nsrc - 1, me = this_hart()->id;
+
+	if (i < msi_count && msi_hart[i] == me) {
+		uint32_t id = irq + ARCH_AIA_LINE_ID;
+		uint64_t bit = 1ULL << (id % 64), *want = &msi_on[me][id / 64];
+
+		csr_write(0x150, IMSIC_EIE0 + 2 * (id / 64));
+		csr_clear(0x151, bit);
+		*(volatile uint64_t *)want = *want & ~bit; /* one store: the BKL orders the writers */
+		return irq;
+	}
+	return claim_rest(irq);
 }
 
 bool aia_claim_took_ipi(void)
@@ -459,17 +501,23 @@ void arch_irq_sync_hart(void)
 	}
 }
 
+/* Line irq is enabled in hart h's file (not masked there). BKL held. */
+static bool msi_enabled(unsigned int h, unsigned int irq)
+{
+	uint32_t id = msi_id(irq);
+
+	return msi_on[h][id / 64] >> (id % 64) & 1;
+}
+
 /* Hart h's file is to enable (on) or not the identity of line irq: at once on this hart,
  * else at h's next IPI. BKL held. */
 static void msi_enable_on(unsigned int h, unsigned int irq, bool on)
 {
 	uint32_t id = msi_id(irq);
-	uint64_t bit = 1ULL << (id % 64);
+	uint64_t bit = 1ULL << (id % 64), *want = &msi_on[h][id / 64];
 
-	if (on)
-		__atomic_fetch_or(&msi_on[h][id / 64], bit, __ATOMIC_RELEASE);
-	else
-		__atomic_fetch_and(&msi_on[h][id / 64], ~bit, __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	*(volatile uint64_t *)want = on ? *want | bit : *want & ~bit; /* one store, as above */
 	if (h == this_hart()->id) {
 		csr_write(0x150, IMSIC_EIE0 + 2 * (id / 64));
 		if (on)
@@ -484,32 +532,17 @@ static void msi_enable_on(unsigned int h, unsigned int irq, bool on)
 /* Unmask (aia_unmask's branch): enabled in its hart's file; held pending there, it signals. */
 static void msi_unmask(unsigned int irq)
 {
-	unsigned int i = msi_index(irq);
-
-	msi_masked[i] = false;
-	msi_enable_on(msi_hart[i], irq, true);
+	msi_enable_on(msi_hart[msi_index(irq)], irq, true);
 }
 
-/* The claim took message-signalled line irq's identity (aia_claim_more: this hart, BKL held).
- * On the line's hart: the top half's mask, its enable bit cleared here; true. On another (a
- * message its device sent before it was moved): sent on to the line's file, where the line's
- * state decides; false. */
-static bool msi_claimed(struct hart *me, unsigned int irq)
+/* The claim took line irq's identity on another hart than the line's (a message its device
+ * sent before it was moved): sent on to the line's file, where the line's state decides
+ * (delivered, or held until the ack). */
+static void msi_send_on(unsigned int irq)
 {
-	unsigned int i = msi_index(irq);
-	uint32_t id = msi_id(irq);
-
-	if (msi_hart[i] == me->id) {
-		csr_write(0x150, IMSIC_EIE0 + 2 * (id / 64));
-		csr_clear(0x151, 1ULL << (id % 64));
-		__atomic_fetch_and(&msi_on[me->id][id / 64], ~(1ULL << (id % 64)), __ATOMIC_RELAXED);
-		msi_masked[i] = true;
-		return true;
-	}
 	__asm__ volatile("fence w, o" : : : "memory");
-	*(volatile uint32_t *)(imsic_base + IMSIC_FILE_SIZE * hart_index[msi_hart[i]] +
-			       IMSIC_SETEIPNUM_LE) = id;
-	return false;
+	*(volatile uint32_t *)(imsic_base + IMSIC_FILE_SIZE * hart_index[msi_hart[msi_index(irq)]] +
+			       IMSIC_SETEIPNUM_LE) = msi_id(irq);
 }
 
 static uint64_t aia_msi_address(unsigned int irq, unsigned int hart)
@@ -534,7 +567,6 @@ static long aia_msi_alloc(unsigned int hart, uint64_t *addr, uint32_t *data)
 			imsic_ids_reserve(&hart_ids[h], msi_id(irq));
 	msi_lent[i] = true;
 	msi_hart[i] = (uint8_t)hart;
-	msi_masked[i] = true;
 	*addr = aia_msi_address(irq, hart);
 	*data = msi_id(irq);
 	return irq;
@@ -555,7 +587,6 @@ static void aia_msi_free(unsigned int irq)
 	}
 	arch_irq_sync_hart(); /* this hart's drop now (msi_enable_on left it to the sync) */
 	msi_lent[i] = false;
-	msi_masked[i] = true;
 }
 
 /* The line's MSIs go to hart's file from the next one on: one in flight is already in the old
@@ -578,9 +609,9 @@ static void aia_set_affinity(unsigned int irq, unsigned int hart)
 	if (old == hart)
 		return;
 	msi_hart[i] = (uint8_t)hart;
+	if (msi_enabled(old, irq))
+		msi_enable_on(hart, irq, true); /* not masked: enabled where it goes */
 	msi_enable_on(old, irq, true);
-	if (!msi_masked[i])
-		msi_enable_on(hart, irq, true);
 }
 
 /* An IMSIC orders identities by number, not by a programmable priority. */

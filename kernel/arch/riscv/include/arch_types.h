@@ -273,8 +273,10 @@ extern bool riscv_aia;                       /* the controller is the AIA (aia.c
 _Static_assert(ARCH_AIA_IPI_ID == ARCH_AIA_LINE_ID, "the IPI's identity is line 0's");
 
 void aia_unmask(unsigned int irq);  /* aia.c: the AIA's unmask */
-/* aia.c: a claim that found an IPI, a message-signalled line or nothing; the claim goes on */
+/* aia.c: a claim that found a message-signalled line or nothing (aia_claim_more), or this
+ * hart's IPI (aia_take_ipi); the claim goes on */
 unsigned int aia_claim_more(unsigned int irq);
+unsigned int aia_take_ipi(void);
 bool aia_claim_took_ipi(void);      /* aia.c: arch_irq_claim_was_ipi's answer, consumed */
 extern unsigned int aia_wired_lines; /* aia.c: the APLIC's lines 1..aia_wired_lines */
 
@@ -292,7 +294,7 @@ arch_irq_claim(const struct arch_hart *a)
 				 : "i"(-ARCH_AIA_LINE_ID)
 				 : "memory");
 		if (__builtin_expect(irq - 1 >= aia_wired_lines, 0))
-			irq = aia_claim_more(irq);
+			irq = irq ? aia_claim_more(irq) : aia_take_ipi();
 	}
 	return irq;
 }
