@@ -93,6 +93,23 @@ CASES = [
          qemu_args=("-device", "edu,addr=1", "-device", "edu,addr=2", "-device", "edu,addr=3",
                     "-device", "edu,addr=4"),
          console_input=(r"(edu \d: raised[^\n]*\n[\s\S]*){4}", "poweroff\r"), timeout=600),
+    # MSI-X: QEMU's nvme controller (its MSI-X table in BAR0), on the AIA's machine. nvmemsix
+    # asks pci for vector 0 on its hart (pci masks the table entry, writes the address and data
+    # the kernel lent, unmasks it, turns MSI-X on), binds the line, enables the controller and
+    # sends 100 Identify commands one at a time: each completion comes by its MSI-X interrupt,
+    # the line counts exactly 100. At its end pci masks the vector and frees the line.
+    case("pci-msix-nvme",
+         [r"pci: 00:01\.0 vector 0: line 97, hart 1",
+          r"nvmemsix: the controller's model: QEMU NVMe Ctrl",
+          r"nvmemsix: 100 commands, each completion by its MSI-X interrupt \(line 97, count "
+          r"\+100\): PASS",
+          r"pci: 00:01\.0 vector 0 masked, its line freed",
+          r"init: power off requested by uart"],
+         variant="aia",
+         bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+                  "nvmemsix@1",
+         qemu_args=("-device", "nvme,serial=deadbeef"),
+         console_input=(r"vector 0 masked, its line freed", "poweroff\r")),
     # A claim ends with its driver: two edu servers and one edu device; the second waits while
     # the first holds the device, and claims it once the first has ended (the PCI server
     # watches each claiming driver's process).
