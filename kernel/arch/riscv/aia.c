@@ -9,9 +9,9 @@
  * forwarded as an MSI of identity N + ARCH_AIA_LINE_ID into the S-level file of the one hart
  * its target register names (the line's affinity). Each hart's file has its table of
  * identities (imsic_id.h): the IPI's the tree names (riscv,ipi-id) and every line's are taken
- * on every hart at probe, so a line keeps its identity wherever it moves, and a
- * message-signalled interrupt will take a free one of its hart's. Every hart's file enables
- * the lines' identities at bring-up and never changes them: a line is masked at the APLIC.
+ * on every hart at probe, so a line keeps its identity wherever it moves; a message-signalled
+ * line's is taken on every hart while it is lent (below). Every hart's file enables the wired
+ * lines' identities at bring-up and never changes them: a wired line is masked at the APLIC.
  * Message-signalled lines (PCI MSI and MSI-X, lent by irq_msi.c through the chip's msi_
  * operations) follow the wired ones: lines aplic_nsrc + 1 .. aplic_nsrc + msi_count, identity
  * line + ARCH_AIA_LINE_ID taken on every hart's file, so a line keeps its identity (its data)
@@ -335,6 +335,18 @@ void aia_ipi_send(const struct hart *target)
 
 static void msi_send_on(unsigned int irq);
 
+/* The top half's mask of message-signalled line irq, claimed on its own hart me: its enable
+ * bit cleared in this file and in msi_on. BKL held. */
+static inline __attribute__((always_inline)) void msi_mask_here(unsigned int me, unsigned int irq)
+{
+	uint32_t id = irq + ARCH_AIA_LINE_ID;
+	uint64_t bit = 1ULL << (id % 64), *want = &msi_on[me][id / 64];
+
+	csr_write(0x150, IMSIC_EIE0 + 2 * (id / 64));
+	csr_clear(0x151, bit);
+	*(volatile uint64_t *)want = *want & ~bit; /* one store: the BKL orders the writers */
+}
+
 /* stopei swapped with zero: the top identity pending and enabled here, its pending bit
  * cleared (QEMU clears it on the write, not the read), as a line: the identity less
  * ARCH_AIA_LINE_ID (none pending: 0 - 1). */
@@ -371,8 +383,8 @@ unsigned int aia_take_ipi(void)
 
 /* aia_claim_more's rest: the claim took the message of a line routed to another hart (sent
  * before the line moved): sent on to the line's file (msi_send_on), and the claim goes on,
- * taking IPIs and sending on such messages, until a wired line, this hart's own message or
- * nothing (claim_took_ipi set then, as aia_take_ipi does). */
+ * taking IPIs and sending on such messages, until a wired line, this hart's own message
+ * (masked here) or nothing (claim_took_ipi set then, as aia_take_ipi does). */
 static __attribute__((noinline)) unsigned int claim_rest(unsigned int irq)
 {
 	struct hart *me = this_hart();
@@ -386,7 +398,9 @@ static __attribute__((noinline)) unsigned int claim_rest(unsigned int irq)
 		} else if (i < msi_count && msi_hart[i] != me->id) {
 			msi_send_on(irq);
 		} else {
-			return i < msi_count ? aia_claim_more(irq) : irq;
+			if (i < msi_count)
+				msi_mask_here(me->id, irq);
+			return irq;
 		}
 		irq = imsic_claim();
 		claim_took_ipi[me->id] = irq == (unsigned int)-ARCH_AIA_LINE_ID;
@@ -404,12 +418,7 @@ unsigned int aia_claim_more(unsigned int irq)
 	unsigned int i = irq - aplic_nsrc - 1, me = this_hart()->id;
 
 	if (i < msi_count && msi_hart[i] == me) {
-		uint32_t id = irq + ARCH_AIA_LINE_ID;
-		uint64_t bit = 1ULL << (id % 64), *want = &msi_on[me][id / 64];
-
-		csr_write(0x150, IMSIC_EIE0 + 2 * (id / 64));
-		csr_clear(0x151, bit);
-		*(volatile uint64_t *)want = *want & ~bit; /* one store: the BKL orders the writers */
+		msi_mask_here(me, irq);
 		return irq;
 	}
 	return claim_rest(irq);
