@@ -378,7 +378,8 @@ unsigned int aia_take_ipi(void)
 		irq = imsic_claim();
 	} while (!irq);
 	claim_took_ipi[me->id] = irq == (unsigned int)-ARCH_AIA_LINE_ID;
-	return irq - aplic_nsrc - 1 < msi_count ? aia_claim_more(irq) : irq;
+	/* above the wired lines but not none (0 - 1 + 1 is 0): a message-signalled line */
+	return irq + 1 > aia_wired_lines + 1 ? aia_claim_more(irq) : irq;
 }
 
 /* aia_claim_more's rest: the claim took the message of a line routed to another hart (sent

@@ -293,8 +293,10 @@ arch_irq_claim(const struct arch_hart *a)
 				 : "+r"(irq)
 				 : "i"(-ARCH_AIA_LINE_ID)
 				 : "memory");
-		if (__builtin_expect(irq - 1 >= aia_wired_lines, 0))
-			irq = irq ? aia_claim_more(irq) : aia_take_ipi();
+		if (__builtin_expect(!irq, 0)) /* ARCH_AIA_IPI_ID: this hart's IPI, taken there */
+			irq = aia_take_ipi();
+		else if (__builtin_expect(irq - 1 >= aia_wired_lines, 0))
+			irq = aia_claim_more(irq);
 	}
 	return irq;
 }
