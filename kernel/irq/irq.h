@@ -58,9 +58,10 @@ struct irq_desc {
 	bool hart_chosen;           /* irq_set_affinity chose it: the next binder does not move it
 				     * (forgotten when the line is free again, but a message-
 				     * signalled line's: its device's address names the hart) */
-	bool msi;                   /* message-signalled (irq_msi.c): lent to a device by
-				     * IRQ_MSI_NEW (lent), or in the controller's pool */
-	bool lent;
+	bool msi;                   /* message-signalled (irq_msi.c): one of the controller's
+				     * pool, after its wired lines */
+	bool lent;                  /* msi: lent to a device by IRQ_MSI_NEW (until IRQ_MSI_FREE);
+				     * only a lent line may be bound or moved */
 	struct irq_binder binders[IRQ_MAX_BINDERS];
 	unsigned int nbinders;
 	bool shared;                /* bound with TACET_IRQ_SHARED: more binders may join */

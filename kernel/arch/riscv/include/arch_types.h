@@ -287,16 +287,15 @@ arch_irq_claim(const struct arch_hart *a)
 
 	/* the IMSIC's claim, inline: stopei swapped with zero, the identity (bits 26:16) kept, its
 	 * line the identity less ARCH_AIA_LINE_ID (none pending: 0 - 1, no line); anything but a
-	 * wired line (this hart's IPI, "line" 0; a message-signalled line; none) is aia.c's */
+	 * wired line (this hart's IPI, "line" 0; a message-signalled line; none) is aia.c's, with
+	 * one compare on a wired line's way (the fast handlers' budget has room for no more) */
 	if (__builtin_expect(!irq, 0) && riscv_aia) {
 		__asm__ volatile("csrrw %0, 0x15c, zero\n\tsrliw %0, %0, 16\n\taddiw %0, %0, %1"
 				 : "+r"(irq)
 				 : "i"(-ARCH_AIA_LINE_ID)
 				 : "memory");
-		if (__builtin_expect(!irq, 0)) /* ARCH_AIA_IPI_ID: this hart's IPI, taken there */
-			irq = aia_take_ipi();
-		else if (__builtin_expect(irq - 1 >= aia_wired_lines, 0))
-			irq = aia_claim_more(irq);
+		if (__builtin_expect(irq - 1 >= aia_wired_lines, 0))
+			irq = irq ? aia_claim_more(irq) : aia_take_ipi();
 	}
 	return irq;
 }
