@@ -1,20 +1,21 @@
 /* udpheld: UDP datagrams the IP stack holds in the network driver's buffers when the driver
  * dies (tests/qemu/cases_ip.py, ip-udp-held-net-dies). A raw client of "net1"
- * (servers/bench/rawudp.h) on the hub of ip_static's card (servers/ip at UDP_BENCH_IP_ADDR,
- * servers/echo its client; net0 is net_dying, whose first instance faults once it has handed
- * ip 300 frames) keeps WINDOW datagrams in flight to the echo port: more than echo's receive
- * buffers, so that ip holds many in its socket's queue, in place in net0's receive buffers,
- * when net0 dies. net0's next instance is offered every buffer again and fills them with new
- * frames: a datagram ip held over the death must be dropped (IP_BUFFERS' rx_stale), never
- * read. Datagram seq's payload is its number, then bytes that depend on it, its length too:
- * every echo must be one datagram sent, byte for byte, and come once (one read from a refilled
- * buffer is another datagram's bytes at the old one's length, or a copy of one).
- * The client learns of the death from net0's endpoint (-TACET_EDEAD, asked when the stream
- * goes quiet), waits for init's next instance, then sends probes until one is echoed (ip has
- * reattached), then FRESH datagrams at WINDOW in flight: every one must come back. Last, ip's
- * counters: the datagrams lost across the death, of them those ip dropped as held over it, and
- * none of net0's buffers still held by ip. Exits asking init to power off (status 0 when
- * every check passed). One thread; no IPC protocol of its own. */
+ * (servers/bench/rawudp.h) on the hub of ip_static's card (servers/ip at UDP_BENCH_IP_ADDR;
+ * net0 is net_dying, whose first instance faults once it has handed ip 300 frames) sends
+ * datagrams to UDP port 7 as fast as net1 takes them. The port's owner, udpkeep, reads nothing
+ * until ip has reached net0's next instance, so that ip's socket queue is full, 96 of them in
+ * place in net0's receive buffers, when net0 dies. The next instance is offered every buffer
+ * again and fills them with the flood's later frames: a datagram ip held over the death must
+ * be dropped (IP_BUFFERS' rx_stale), never read. Datagram seq's payload is its number, then
+ * bytes that depend on it, its length too: every echo must be one datagram sent, byte for
+ * byte, and come once (one read from a refilled buffer is another datagram's bytes at the old
+ * one's length, or a copy of one). The client learns of the death from net0's endpoint
+ * (-TACET_EDEAD) and of ip's reattachment from IP_BUFFERS, asked every CHECK_EVERY datagrams;
+ * it floods AFTER more, lets the stream drain, sends probes until one is echoed, then FRESH
+ * datagrams at WINDOW in flight: every one must come back. Last, ip's counters: datagrams
+ * dropped as held over the death, no more than were lost, among IP_COUNTS' dropped; none of
+ * net0's buffers held at the end. Exits asking init to power off (status 0 when every check
+ * passed). One thread; no IPC protocol of its own. */
 #include <stdio.h>
 #include <string.h>
 #include <tacet.h>
@@ -34,7 +35,8 @@
 #define NET_BIT     1ul
 #define TIMER_BIT   2ul
 #define CHECK_EVERY 64            /* datagrams sent between two looks at net0 */
-#define AFTER       2048          /* datagrams sent once net0's next instance is up */
+#define AFTER       512           /* datagrams sent once ip has reached net0's next instance */
+#define DRAIN_NS    200000000ull  /* no echo and no frame into ip for this long: drained */
 #define PROBE_NS    100000000ull  /* a probe without its echo: another */
 #define STALL_NS    10000000000ull /* nothing at all for this long after the death: failed */
 
@@ -138,19 +140,28 @@ static int net0_alive(void)
 	return net_call_stats(net0_ep, &w[0], &w[1], &w[2], &w[3]) != -TACET_EDEAD;
 }
 
-/* init's next instance of net0 into net0_ep, if published within `ms`: 1, else 0. */
-static int net0_next(unsigned int ms)
+/* Has ip reached net0's next instance (IP_BUFFERS' reattached)? */
+static int ip_reattached(void)
 {
-	unsigned long instance = 0;
+	uint64_t held, rx_stale, tx_stale, reattached = 0;
 
-	return !tacet_reconnect_instance("net0", net0_ep, ms, &instance) && instance;
+	return !ip_call_buffers(ip_ep, &held, &rx_stale, &tx_stale, &reattached) && reattached;
+}
+
+/* ip's count of frames taken from net. */
+static uint64_t ip_received(void)
+{
+	uint64_t rx = 0, bad, dropped, frags;
+
+	ip_call_counts(ip_ep, &rx, &bad, &dropped, &frags);
+	return rx;
 }
 
 /* Datagrams sent as fast as net1 takes them, echoes checked as they come (ip's queue
  * overflows: those are dropped and counted), until net0 is found dead (asked every CHECK_EVERY
- * sent), its next instance published, and AFTER more sent: the next instance fills its
- * buffers, among them those ip held over the death, while ip may hold them still. 0, or -1 if
- * net0 never died. */
+ * sent), ip has reached its next instance (asked likewise), and AFTER more are sent: the next
+ * instance fills its buffers, among them those ip held over the death, while ip may hold them
+ * still. 0, or -1 if net0 never died. */
 static int stream_through_death(uint32_t *dead_at)
 {
 	uint32_t next_at = 0;
@@ -162,11 +173,28 @@ static int stream_through_death(uint32_t *dead_at)
 			return -1;
 		if (sent % CHECK_EVERY == 0 && !*dead_at && !net0_alive())
 			*dead_at = sent;
-		else if (sent % CHECK_EVERY == 0 && *dead_at && !next_at && net0_next(0))
+		else if (sent % CHECK_EVERY == 0 && *dead_at && !next_at && ip_reattached())
 			next_at = sent;
 		send_seq(sent);
 	}
 	return 0;
+}
+
+/* Echoes taken until the stream has drained: no echo for DRAIN_NS and ip took no frame from
+ * net meanwhile (what the flood left in ip's queue or on the way would otherwise meet the
+ * fresh datagrams and overflow the queue). */
+static void drain(void)
+{
+	uint64_t was = ip_received() + 1, now;
+
+	for (;;) {
+		if (receive_all() || !wait_ns(DRAIN_NS))
+			continue;
+		now = ip_received();
+		if (now == was)
+			return;
+		was = now;
+	}
 }
 
 /* Probes until one is echoed: ip has reached net0's next instance. 0, or -1 (none in
@@ -283,6 +311,7 @@ int main(void)
 		tacet_poweroff(1);
 		return 1;
 	}
+	drain();
 	before = sent;
 	for (uint32_t s = 0; s < before; s++)
 		lost += !seen[s];
