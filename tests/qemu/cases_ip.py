@@ -239,7 +239,9 @@ CASES = [
           r"udpheld: all checks passed", r"init: power off requested by udpheld"],
          bootargs="init.run=net_dying=net0:virtio-net#0*1,ip_static=ip,udpkeep,"
                   "net=net1:virtio-net#1,^udpheld@1", smp=2, qemu_args=HUB, timeout=180,
-         forbid=(r"PANIC", r"FAIL", r"restarting (ip|echo)", r"udpkeep: (?!UDP port 7 bound|ip reached)",
+         forbid=(r"PANIC", r"FAIL", r"of (?!net_dying )\S+ faulted",
+                 r"server (?!net_dying )\S+ (faulted|failed)", r"init: restarting (?!net_dying )",
+                 r"udpkeep: (?!UDP port 7 bound|ip reached)",
                  r"ip: (?!10\.0\.9\.1/24|lwIP)")),
     # The IP stack dies with a client's session open: ip_dying's first instance faults once it
     # has handed the echo service 200 messages; echo's wait learns it (ip's endpoint watched:
