@@ -150,8 +150,24 @@ long ip_serve_counts(struct tacet_service *s, uint64_t *received, uint64_t *malf
 		     st->icmp.lenerr + st->udp.chkerr + st->udp.lenerr + st->tcp.chkerr +
 		     st->tcp.lenerr;
 	*dropped = st->link.drop + st->etharp.drop + st->ip.drop + st->ip_frag.drop +
-		   st->icmp.drop + st->udp.drop + st->tcp.drop + sock_udp_overflows;
+		   st->icmp.drop + st->udp.drop + st->tcp.drop + sock_udp_overflows + sock_udp_stale;
 	*fragments = st->ip_frag.recv;
+	return 0;
+}
+
+/* Net's buffers held now, the datagrams dropped for net's end, net's new instances reached, as
+ * IP_BUFFERS says. */
+long ip_serve_buffers(struct tacet_service *s, uint64_t *held, uint64_t *rx_stale,
+		      uint64_t *tx_stale, uint64_t *reattached)
+{
+	unsigned long rx, tx;
+
+	(void)s;
+	ip_netif_buffers(&rx, &tx);
+	*held = rx + tx;
+	*rx_stale = sock_udp_stale;
+	*tx_stale = ip_netif_stats.tx_stale;
+	*reattached = nd.reconnects;
 	return 0;
 }
 

@@ -50,6 +50,15 @@ struct buf_ref {
 static struct buf_ref rx_refs[IP_NETIF_NBUFS], tx_refs[IP_NETIF_NBUFS];
 static unsigned int rx_refs_busy; /* receive buffers lwIP holds */
 
+/* Counted when asked (rarely), not kept as rx_refs_busy is: no cost to a datagram's path. */
+void ip_netif_buffers(unsigned long *rx_held, unsigned long *tx_lent)
+{
+	*rx_held = rx_refs_busy;
+	*tx_lent = 0;
+	for (unsigned int i = 0; i < IP_NETIF_NBUFS; i++)
+		*tx_lent += tx_refs[i].busy != 0;
+}
+
 /* The ref of frame (in area, at NETDEV_FRAME_OFFSET into its buffer), or NULL. */
 static struct buf_ref *ref_of(struct buf_ref *refs, const struct netdev *nd, const void *area,
 			      const void *frame)
@@ -188,6 +197,7 @@ static err_t linkoutput(struct netif *n, struct pbuf *p)
 	}
 	if ((r = tx_in_place(p))) {
 		if (!ref_current(r) || r->sent) { /* lent to the session before: gone with it */
+			ip_netif_stats.tx_stale++;
 			LINK_STATS_INC(link.drop);
 			return ERR_IF;
 		}

@@ -41,9 +41,14 @@ struct pbuf *ip_netif_udp_pbuf(struct netif *n, u16_t len);
  * it brings kept for ip's loop. For a send that waits for a transmit buffer, inside lwIP. */
 void ip_wait(uint64_t deadline);
 
-/* Frames dropped here: no transmit buffer in time, a frame too long, no pbuf for a receive. */
+/* Net's buffers lwIP holds now as pbufs: receive buffers (*rx_held), transmit buffers lent to
+ * datagrams being written (*tx_lent). */
+void ip_netif_buffers(unsigned long *rx_held, unsigned long *tx_lent);
+
+/* Frames dropped here: no transmit buffer in time, a frame too long, no pbuf for a receive, a
+ * datagram written into a transmit buffer lent to a session net ended (tx_stale). */
 struct ip_netif_stats {
-	unsigned long tx_full, tx_long, rx_nomem;
+	unsigned long tx_full, tx_long, rx_nomem, tx_stale;
 };
 extern struct ip_netif_stats ip_netif_stats;
 

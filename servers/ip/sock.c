@@ -84,6 +84,7 @@ struct session {
 void ip_handed(unsigned long messages) __attribute__((weak));
 static unsigned long handed;
 unsigned long sock_udp_overflows; /* datagrams dropped: their socket's queue was full */
+unsigned long sock_udp_stale;     /* datagrams dropped: held in net's buffer when net ended */
 
 static struct tacet_sessions table;
 static struct session sessions[IP_CLIENTS_MAX];
@@ -357,6 +358,7 @@ static int hand_one(struct session *s, struct sock *k, const struct udp_held *h)
 
 	if (ip_netif_rx_stale(h->p)) { /* net died since: its data may be a new frame's */
 		s->rx_dropped++;
+		sock_udp_stale++;
 		pbuf_free(h->p);
 		return 1;
 	}

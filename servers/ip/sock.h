@@ -24,6 +24,8 @@ unsigned long sock_ended(unsigned long bits);
 void sock_work(void);
 /* UDP datagrams dropped since ip started because their socket's queue was full. */
 extern unsigned long sock_udp_overflows;
+/* UDP datagrams dropped unread since ip started: held in net's buffer when net ended. */
+extern unsigned long sock_udp_stale;
 
 /* Before ip sleeps: 1 if every session said it sleeps (its client will signal), 0 if one had
  * work meanwhile (another pass). */

@@ -311,3 +311,10 @@ $(call user_objs,$(SERVER_SRCS_ip_dying)): | $(LWIP_STAMP)
 # good UDP echo runs through servers/echo.
 SERVERS += ipbadwire
 SERVER_SRCS_ipbadwire := servers/tests/ipbadwire.c servers/bench/rawudp.c
+
+# udpheld: datagrams ip holds in net0's buffers when net_dying dies, from net1's side into
+# ip_static and servers/echo.
+# udpkeep: echo's UDP half that reads nothing until ip has reached net's next instance.
+SERVERS += udpheld udpkeep
+SERVER_SRCS_udpheld := servers/tests/udpheld.c servers/bench/rawudp.c
+SERVER_SRCS_udpkeep := servers/tests/udpkeep.c

@@ -24,6 +24,11 @@ UDP_WINDOW = 8          # datagrams in flight
 TCP_BYTES = 10 << 20
 
 
+# Two virtio-net devices on one QEMU hub: net0 ip's, net1 a raw client's.
+HUB = ("-netdev", "hubport,id=h0,hubid=0", "-device", "virtio-net-device,netdev=h0",
+       "-netdev", "hubport,id=h1,hubid=0", "-device", "virtio-net-device,netdev=h1")
+
+
 def free_port(kind):
     """A host port on 127.0.0.1 free now for kind (socket.SOCK_DGRAM or SOCK_STREAM)."""
     with socket.socket(socket.AF_INET, kind) as s:
@@ -206,6 +211,38 @@ CASES = [
                       r"init: net_dying's devices: 1 reset, \d+ pages back from their DMA "
                       r"quarantine",
                       rf"echo: connection \d+ closed after {TCP_BYTES} bytes echoed"]),
+    # UDP datagrams held over the driver's death: udpheld, a raw client of net1 on the hub of
+    # ip_static's card (net_dying on net0, faulting once it has handed ip 300 frames), keeps
+    # 256 datagrams of 16 to 1,040 bytes in flight to the echo service, more than echo's
+    # buffers: ip holds many in its socket's queue, in net0's buffers, when net0 dies. The next
+    # instance is offered those buffers again and fills them; ip must drop each datagram held
+    # over the death unread (IP_BUFFERS' rx_stale), never hand over what the buffer holds now.
+    # Every echo is one datagram sent, byte for byte, once; after ip reattaches 1,000 fresh
+    # ones at 256 in flight all come back; ip holds none of net0's buffers at the end.
+    case("ip-udp-held-net-dies",
+         [r"net_dying: instance 0: 300 frames received; faulting",
+          r"init: net_dying's devices: 1 reset, \d+ pages back from their DMA quarantine",
+          r"udpheld: net0 died mid-stream: PASS", r"udpheld: ip echoes again: PASS",
+          r"udpheld: net0 found dead after \d+ datagrams sent, \d+ sent in all, \d+ of them "
+          r"echoed",
+          r"udpheld: 1000 of 1000 fresh datagrams echoed after the death: PASS",
+          r"udpheld: every echo one datagram sent, byte for byte, once \(\d+ echoed of \d+ "
+          r"sent; 0 wrong, 0 twice\): PASS",
+          r"udpheld: ip answers IP_COUNTS and IP_BUFFERS: PASS",
+          r"udpheld: \d+ datagrams lost across net0's death, ip dropped \d+ as held over it "
+          r"\(\d+ received, \d+ sent\): PASS",
+          r"udpheld: ip's dropped \(\d+\) counts them: PASS",
+          r"udpkeep: ip reached net's next instance \(\d+ datagrams dropped as held over "
+          r"net's end so far, \d+ of net's buffers held\); echoing",
+          r"udpheld: ip reached net0's next instance once \(1\) and holds none of its buffers "
+          r"at the end \(0\): PASS",
+          r"udpheld: all checks passed", r"init: power off requested by udpheld"],
+         bootargs="init.run=net_dying=net0:virtio-net#0*1,ip_static=ip,udpkeep,"
+                  "net=net1:virtio-net#1,^udpheld@1", smp=2, qemu_args=HUB, timeout=180,
+         forbid=(r"PANIC", r"FAIL", r"of (?!net_dying )\S+ faulted",
+                 r"server (?!net_dying )\S+ (faulted|failed)", r"init: restarting (?!net_dying )",
+                 r"udpkeep: (?!UDP port 7 bound|ip reached)",
+                 r"ip: (?!10\.0\.9\.1/24|lwIP)")),
     # The IP stack dies with a client's session open: ip_dying's first instance faults once it
     # has handed the echo service 200 messages; echo's wait learns it (ip's endpoint watched:
     # -TACET_EDEAD), echo ends and init restarts both; ip leases again, echo opens a session on

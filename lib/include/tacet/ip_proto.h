@@ -19,6 +19,12 @@
  *       memory, no socket or PCB for it, a socket's receive queue full); IP fragments
  *       received (lwIP holds at most IP_REASS_MAX_PBUFS of them, the oldest datagram's going
  *       first, and frees an incomplete datagram's after IP_REASS_MAXAGE seconds).
+ *   IP_BUFFERS (0 words): reply (held, rx_stale, tx_stale, reattached): net's buffers ip holds
+ *       now (receive buffers kept as datagrams in sockets' queues, transmit buffers lent to a
+ *       datagram being written); since ip started, the datagrams dropped because net ended
+ *       while ip held their buffer (received ones held in a socket's queue, not read: the next
+ *       instance may have written the buffer; sent ones written into a buffer lent before, not
+ *       sent; both among IP_COUNTS' dropped), and the times ip reached a new instance of net.
  *
  * Sockets: a client's session carries its sockets' data through four lib/ring.c rings in one
  * frame the client allocates and grants (never an IPC a packet); the calls only set up.
@@ -70,6 +76,7 @@
 #define IP_CONNECT 0x68
 #define IP_CLOSE   0x69
 #define IP_COUNTS  0x6a
+#define IP_BUFFERS 0x6b
 
 #define IP_PING_TIMEOUT_MAX 10000 /* ms */
 #define IP_CLIENTS_MAX      8
