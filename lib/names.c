@@ -80,6 +80,21 @@ long tacet_reconnect_instance(const char *name, unsigned long slot, unsigned int
 	return tacet_lookup_instance(name, slot, tries, instance);
 }
 
+long tacet_reconnect_next(const char *name, unsigned long slot, unsigned int tries,
+			  unsigned long *instance)
+{
+	unsigned long was = *instance;
+
+	do {
+		long err = tacet_reconnect_instance(name, slot, tries, instance);
+
+		if (err || *instance != was)
+			return err;
+		tacet_sleep_ns(LOOKUP_PAUSE_NS);
+	} while (tries--);
+	return -TACET_EDEAD;
+}
+
 long tacet_poweroff(int status)
 {
 	/* only a refusal is answered */

@@ -54,6 +54,12 @@ long tacet_lookup_instance(const char *name, unsigned long dst, unsigned int tri
 			   unsigned long *instance);
 long tacet_reconnect_instance(const char *name, unsigned long slot, unsigned int tries,
 			      unsigned long *instance);
+/* tacet_reconnect_instance past the instance that ended (*instance on entry; the one reached
+ * on return): until init has withdrawn the ended instance's names, a lookup still finds its
+ * endpoint, so this looks again, a millisecond apart, up to `tries` times, until another instance
+ * is reached. 0, the lookup's error, or -TACET_EDEAD (only the ended one was found). */
+long tacet_reconnect_next(const char *name, unsigned long slot, unsigned int tries,
+			  unsigned long *instance);
 
 /* For a server that published `service` with INIT_BADGE_CLIENTS: what init.run='s entry of the
  * client whose calls carry `badge` grants it of the service (`client[service=arg]`), into arg
