@@ -12,6 +12,7 @@
 #include "core/preempt.h"
 #include "irq/irq.h"
 #include "core/trace.h"
+#include "inject/inject.h"
 #include "core/timer.h"
 #include "mm/kalloc.h"
 #include "lib/kstring.h"
@@ -219,6 +220,8 @@ const syscall_fn syscall_table[TACET_SYS_COUNT] = {
 	[TACET_SYS_DEVICE_RELEASE] = sys_device_release,
 	[TACET_SYS_ENDPOINT_WATCH] = sys_endpoint_watch,
 	[TACET_SYS_TRACE] = sys_trace,
+	[TACET_SYS_PROCESS_END] = sys_process_end,
+	[TACET_SYS_INJECT] = INJECT_SYSCALL,
 };
 
 /* (syscall.h) For a teardown the call left (or found): its result is kept (whatever else the

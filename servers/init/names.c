@@ -253,6 +253,8 @@ long init_serve_publish(struct tacet_service *svc, uint64_t name0, uint64_t name
 		return err;
 	n->how = how;
 	n->slot = (unsigned long)err;
+	if (s)
+		liveness_published((unsigned int)(s - servers), n->slot);
 	return 0;
 }
 
@@ -260,6 +262,7 @@ long init_serve_publish(struct tacet_service *svc, uint64_t name0, uint64_t name
  * kept for it: a restarted instance publishes its own under them, and nobody else may. */
 static void withdraw_names(unsigned int id)
 {
+	liveness_withdrawn(id);
 	for (unsigned int i = 0; i < nnames; i++) {
 		if (names[i].server != id || !names[i].slot)
 			continue;

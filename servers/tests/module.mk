@@ -303,3 +303,8 @@ $(call user_objs,$(SERVER_SRCS_ip_dying)): | $(LWIP_STAMP)
 # good UDP echo runs through servers/echo.
 SERVERS += ipbadwire
 SERVER_SRCS_ipbadwire := servers/tests/ipbadwire.c servers/bench/rawudp.c
+
+# injectbad: the faults kernel's injector refuses bad calls; rng survives a flipped stack pointer
+# and an endless loop (init's liveness thread).
+SERVERS += injectbad
+SERVER_SRCS_injectbad := servers/tests/injectbad.c servers/faults/target.c
