@@ -302,6 +302,18 @@ test: deps
 	@$(MAKE) --no-print-directory kernel test-kernel faults-kernel callgraph userspace qemu-plugins host-tests $(BAD_MODULES) $(BLK_TEST_IMG)
 	@python3 tests/run.py
 
+# --- the fault injection campaign (make faults; docs/faults.md) ------------------------------
+# N faults (SEED, into DRIVERS: r rng, b blk, t rtc, u the console's uart) thrown by
+# servers/faults into the real drivers on the faults kernel while it uses them; the log goes to
+# build/faults/campaign-SEED.log and tools/faults.py prints its figures (`python3 tools/faults.py
+# table --write LOG...` writes docs/faults.md's table from logs). Not part of make test, which
+# runs a short seeded one (tests/qemu/cases_faults.py, faults-campaign).
+N ?= 1000
+SEED ?= 1
+DRIVERS ?= rbtu
+faults: faults-kernel userspace $(BLK_TEST_IMG)
+	python3 tools/faults.py run --n $(N) --seed $(SEED) --drivers $(DRIVERS)
+
 # --- the kernel's event trace (make trace; docs/tracing.md) ----------------------------------
 # Boots a scenario with trace=on under -icount, types `trace dump` once TRACE_UNTIL (a Python
 # regular expression) was printed, and writes build/trace/trace.json (Chrome/Perfetto trace

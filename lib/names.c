@@ -95,6 +95,14 @@ long tacet_reconnect_next(const char *name, unsigned long slot, unsigned int tri
 	return -TACET_EDEAD;
 }
 
+long tacet_report_stuck(const char *name, unsigned long instance)
+{
+	unsigned long w[TACET_NAME_WORDS];
+	long err = pack_name(name, w);
+
+	return err ? err : init_call_stuck(TACET_CHILD_INIT, w[0], w[1], w[2], instance);
+}
+
 long tacet_poweroff(int status)
 {
 	/* only a refusal is answered */

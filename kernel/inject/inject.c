@@ -18,7 +18,8 @@
 #include <tacet/abi.h>
 
 #define INSN_BYTES 4
-#define INSN_LOOP 0x0000006fu /* jal x0, 0: `j .` */
+#define INSN_ALIGN 2           /* with the C extension an instruction starts at any halfword */
+#define INSN_LOOP 0xa001u      /* c.j 0: `j .` in 16 bits, whatever the pc's instruction was */
 
 /* A decoded call: the thread, and the user address and kernel alias of the word it changes. */
 struct inject {
@@ -123,7 +124,7 @@ static long decode_op(struct inject *in)
 		if (in->value)
 			return TACET_EINVAL;
 		in->va = arch_ctx_pc(&in->t->ctx);
-		if (in->va & (INSN_BYTES - 1))
+		if (in->va & (INSN_ALIGN - 1))
 			return TACET_EFAULT;
 		break;
 	default:
@@ -158,7 +159,7 @@ static void invoke(struct inject *in)
 		*(volatile uint64_t *)in->word = in->value;
 		return;
 	case TACET_INJECT_HANG:
-		*(volatile uint32_t *)in->word = INSN_LOOP;
+		*(volatile uint16_t *)in->word = INSN_LOOP;
 		break;
 	}
 	/* its next fetch sees the word (arch_user_text_changed says which harts' fetches) */

@@ -67,6 +67,12 @@ long tacet_reconnect_next(const char *name, unsigned long slot, unsigned int tri
  * TACET_E* code (<tacet/init_proto.h>, INIT_GRANT). A call to init's service thread, which
  * answers below the drivers: ask once per client, not on every request. */
 long tacet_grant(const char *service, unsigned long badge, char *arg, unsigned long size);
+/* Tell init that instance `instance` of the service published as `name` left a request of this
+ * client unanswered past its timeout while still taking calls (INIT_STUCK): if init.run= grants
+ * this client the service and says `~MS` for its server, init ends that instance and restarts
+ * it; the client then reconnects as after any end. 0, or why not (-TACET_EPERM: no grant, or
+ * the server is not asked whether it is alive). */
+long tacet_report_stuck(const char *name, unsigned long instance);
 
 /* Send stdout/stderr to the console server from now on (looked up as "console" into slot
  * TACET_CHILD_CONSOLE, trying `tries` times). 0, or the lookup's error (output unchanged). */

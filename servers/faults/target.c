@@ -4,6 +4,8 @@
 #include <tacet/init_proto.h>
 #include "target.h"
 
+#define TARGET_PAUSE_NS 100000ull /* between two tries: the thread's hart may be another */
+
 unsigned int target_thread(const char *process)
 {
 	struct tacet_thread_info ti;
@@ -21,7 +23,7 @@ long target_inject(unsigned long op, unsigned int tid, unsigned long where, unsi
 	long r = tacet_inject(op, TACET_CHILD_TRACE, tid, where, value);
 
 	while (r == -TACET_EBUSY && tries--) {
-		tacet_yield();
+		tacet_sleep_ns(TARGET_PAUSE_NS);
 		r = tacet_inject(op, TACET_CHILD_TRACE, tid, where, value);
 	}
 	return r;

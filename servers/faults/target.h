@@ -6,7 +6,7 @@
 
 /* The id of the first thread of the process named `process` that has not ended; 0 if none. */
 unsigned int target_thread(const char *process);
-/* tacet_inject(op, TACET_CHILD_TRACE, tid, where, value), tried again (a yield between two)
+/* tacet_inject(op, TACET_CHILD_TRACE, tid, where, value), tried again (100 us between two)
  * while the thread is running (-TACET_EBUSY), up to `tries` times: where it struck, or the
  * error. */
 long target_inject(unsigned long op, unsigned int tid, unsigned long where, unsigned long value,

@@ -47,10 +47,11 @@
 #define POWEROFF_FAILED (1ul << 60) /* ...with a failure status */
 #define SERVICE_GO (1ul << 62)      /* service_ntfn: every server of init.run= has started */
 #define SERVICE_QUIT (1ul << 61)    /* service_ntfn: end with service_quit_status */
-/* exits_slot: the liveness thread asked server n whether it is alive, then had its answer (or
- * learnt of its end) */
-#define ALIVE_ASKED(n) (1ul << (16 + (n)))
-#define ALIVE_ANSWERED(n) (1ul << (32 + (n)))
+/* exits_slot: the liveness thread asked a server whether it is alive (liveness.c); for server
+ * n < ALIVE_SERVERS_MAX, the service thread heard from a client that n left a request
+ * unanswered (INIT_STUCK) */
+#define ALIVE_ASKED (1ul << 16)
+#define ALIVE_STUCK(n) (1ul << (24 + (n)))
 #define ALIVE_GO (1ul << 0)   /* alive_ntfn: every server of init.run= has started */
 #define ALIVE_QUIT (1ul << 1) /* alive_ntfn: end */
 #define ALIVE_TICK (1ul << 2) /* alive_ntfn: its timer, the next round */
@@ -82,8 +83,6 @@ struct server {
 	unsigned long started_at, restart_at; /* timebase ticks */
 	unsigned int restarts;      /* so far */
 	unsigned int delay_ms;      /* before the last restart */
-	unsigned long asked_at;     /* the supervisor's: when the liveness thread's question still
-				     * unanswered was asked (timebase ticks; 0: none) */
 };
 
 /* supervisor.c: the boot information, the servers, the supervisor's notification */
@@ -126,6 +125,8 @@ unsigned long liveness_deadline(void);
 void liveness_check(void);
 void liveness_published(unsigned int id, unsigned long slot);
 void liveness_withdrawn(unsigned int id);
+long liveness_stuck(const struct server *from, unsigned int id, const char *service,
+		    unsigned long instance);
 
 /* leak.c */
 void leak_check(const struct tacet_mem_info *before);

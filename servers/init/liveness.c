@@ -3,31 +3,43 @@
  * the supervisor's side: a server that has not answered within MS ms is ended (PROCESS_END), a
  * failure that its entry's `*N` may restart (supervisor.c). A driver that spins, or waits for
  * ever in a handler, stops taking calls: its clients, blocked in theirs, get -TACET_EDEAD at its
- * end and reconnect to the next instance.
+ * end and reconnect to the next instance. A client may also say that a server's instance left
+ * its request unanswered (INIT_STUCK): the same end.
  * Three owners, no lock (supervisor.c's rule): the service thread writes ALIVE_FIRST_SLOT + n
  * (what server n published last: liveness_published, liveness_withdrawn); the liveness thread
- * only calls through it, and signals the supervisor ALIVE_ASKED(n) before a call and
- * ALIVE_ANSWERED(n) after it (an answer, or an error: the server ended or is not published); the
- * supervisor owns asked_at and the decision (liveness_noted, liveness_check). The liveness
- * thread runs on init's hart at init's priority, so that a driver spinning there cannot keep it
- * from asking; it never waits for another of init's threads. It exists only in a boot whose
+ * only calls through it. The liveness thread alone writes `asking`, one word stored and loaded
+ * whole (atomic on RV64): the question it waits for an answer to (its server, that server's
+ * instance, when it was asked), 0 between two; before each question it signals the supervisor
+ * ALIVE_ASKED, which then reads the word and arms its timer for the question's limit, and at
+ * the timer reads it again: the same question still unanswered past its limit ends the
+ * server. No question is lost or made up by two signals coming together. The liveness thread
+ * runs on init's hart at init's priority, so that a driver spinning there cannot keep it from
+ * asking; it never waits for another of init's threads. It exists only in a boot whose
  * init.run= has a `~` (started before the leak check's baseline, like the service thread). */
 #include <stdio.h>
 #include <string.h>
 #include "init.h"
 
+#define ASK_SERVER(w) ((unsigned int)((w) & 0xf))
+#define ASK_INSTANCE(w) (((w) >> 4) & 0xffff)
+#define ASK_AT(w) ((w) >> 20)
+
 static unsigned long round_ms; /* the liveness thread's pause between two rounds */
+static unsigned long asking;   /* the liveness thread's: (at << 20) | (instance << 4) | server */
+static unsigned long ended_ask; /* the supervisor's: the question it last ended a server for */
 
 /* Ask server n (the liveness thread's): one call through what it last published. */
 static void ask(unsigned int n)
 {
 	struct tacet_msg msg = { .tag = TACET_TAG(TACET_LABEL_ALIVE, 0) };
+	unsigned long w = (tacet_time() << 20) | ((servers[n].restarts & 0xffff) << 4) | n;
 
 	if (tacet_cap_info(ALIVE_FIRST_SLOT + n, NULL, NULL) != TACET_CAP_ENDPOINT)
 		return; /* not published (yet, or again) */
-	tacet_signal(exits_slot, ALIVE_ASKED(n));
-	tacet_call(ALIVE_FIRST_SLOT + n, &msg);
-	tacet_signal(exits_slot, ALIVE_ANSWERED(n));
+	__atomic_store_n(&asking, w, __ATOMIC_RELEASE);
+	tacet_signal(exits_slot, ALIVE_ASKED);
+	tacet_call(ALIVE_FIRST_SLOT + n, &msg); /* an answer, or the end of that instance */
+	__atomic_store_n(&asking, 0, __ATOMIC_RELEASE);
 }
 
 /* The liveness thread: waits for ALIVE_GO, then asks each `~` server in turn, a round every
@@ -114,56 +126,59 @@ void liveness_go(void)
 		tacet_signal(ALIVE_NTFN_SLOT, ALIVE_GO);
 }
 
-/* The supervisor: the liveness thread's bits from exits_slot. A question and its answer in one
- * batch: if one was outstanding before, its answer came first and the new question is
- * outstanding now; else the new question was answered. */
+/* The supervisor: s stopped answering: its end, a failure its `*N` may restart. */
+static void end_unanswering(struct server *s)
+{
+	s->status = -TACET_EBUSY;
+	tacet_process_end(s->process_slot);
+}
+
+/* The supervisor: ALIVE_STUCK bits from the service thread (a client's INIT_STUCK). */
 void liveness_noted(unsigned long bits)
 {
-	for (unsigned int n = 0; n < nservers; n++) {
+	for (unsigned int n = 0; n < nservers && n < ALIVE_SERVERS_MAX; n++) {
 		struct server *s = &servers[n];
-		int asked = (bits & ALIVE_ASKED(n)) != 0, answered = (bits & ALIVE_ANSWERED(n)) != 0;
 
-		if (asked && answered)
-			s->asked_at = s->asked_at ? tacet_time() : 0;
-		else if (answered)
-			s->asked_at = 0;
-		else if (asked)
-			s->asked_at = tacet_time();
+		if (!(bits & ALIVE_STUCK(n)) || s->state != SERVER_RUNNING)
+			continue;
+		printf("init: a client of %s says it left a request unanswered; ending it\n", s->name);
+		end_unanswering(s);
 	}
 }
 
-/* The supervisor: when the soonest unanswered question passes its server's limit (0: none). */
+/* The question outstanding, if its server is still the instance asked and still running:
+ * that server; else NULL. */
+static struct server *asked(unsigned long w)
+{
+	struct server *s = w && ASK_SERVER(w) < nservers ? &servers[ASK_SERVER(w)] : NULL;
+
+	if (!s || s->state != SERVER_RUNNING || (s->restarts & 0xffff) != ASK_INSTANCE(w) ||
+	    w == ended_ask)
+		return NULL;
+	return s;
+}
+
+/* The supervisor: when the question outstanding passes its server's limit (0: none). */
 unsigned long liveness_deadline(void)
 {
-	unsigned long soonest = 0;
+	unsigned long w = __atomic_load_n(&asking, __ATOMIC_ACQUIRE);
+	struct server *s = asked(w);
 
-	for (unsigned int n = 0; n < nservers; n++) {
-		const struct server *s = &servers[n];
-		unsigned long at = s->asked_at + tacet_ns_to_ticks(s->alive_ms * NS_PER_MS);
-
-		if (s->asked_at && s->state == SERVER_RUNNING && (!soonest || at < soonest))
-			soonest = at;
-	}
-	return soonest;
+	return s ? ASK_AT(w) + tacet_ns_to_ticks(s->alive_ms * NS_PER_MS) : 0;
 }
 
-/* The supervisor: end every server whose question has gone unanswered past its limit. */
+/* The supervisor, at its timer: end the server whose question has gone unanswered past its
+ * limit. */
 void liveness_check(void)
 {
-	unsigned long now = tacet_time();
+	unsigned long w = __atomic_load_n(&asking, __ATOMIC_ACQUIRE);
+	struct server *s = asked(w);
 
-	for (unsigned int n = 0; n < nservers; n++) {
-		struct server *s = &servers[n];
-
-		if (!s->asked_at || s->state != SERVER_RUNNING ||
-		    now - s->asked_at < tacet_ns_to_ticks(s->alive_ms * NS_PER_MS))
-			continue;
-		printf("init: server %s has not answered for %u ms; ending it\n", s->name,
-		       s->alive_ms);
-		s->asked_at = 0;
-		s->status = -TACET_EBUSY;
-		tacet_process_end(s->process_slot);
-	}
+	if (!s || tacet_time() - ASK_AT(w) < tacet_ns_to_ticks(s->alive_ms * NS_PER_MS))
+		return;
+	printf("init: server %s has not answered for %u ms; ending it\n", s->name, s->alive_ms);
+	ended_ask = w;
+	end_unanswering(s);
 }
 
 /* The service thread: server id (a `~` entry) published the endpoint in slot: the liveness
@@ -174,6 +189,25 @@ void liveness_published(unsigned int id, unsigned long slot)
 		return;
 	tacet_cap_delete(ALIVE_FIRST_SLOT + id);
 	tacet_cap_copy(slot, ALIVE_FIRST_SLOT + id, TACET_RIGHT_WRITE, 0);
+}
+
+/* The service thread: INIT_STUCK from server `from`, about instance `instance` of server id,
+ * which published the service `service`: 0 (the supervisor is told), or why not. */
+long liveness_stuck(const struct server *from, unsigned int id, const char *service,
+		    unsigned long instance)
+{
+	const char *g;
+	size_t len = strlen(service);
+
+	for (g = from->grants; *g; g += strcspn(g, ";"), g += *g == ';')
+		if (!strncmp(g, service, len) && g[len] == '=')
+			break;
+	if (!*g || !servers[id].alive_ms || id >= ALIVE_SERVERS_MAX)
+		return -TACET_EPERM;
+	if (servers[id].restarts != instance)
+		return -TACET_EDEAD;
+	tacet_signal(exits_slot, ALIVE_STUCK(id));
+	return 0;
 }
 
 /* The service thread: server id ended; its endpoint is not asked any more. */

@@ -337,6 +337,24 @@ long init_serve_grant(struct tacet_service *svc, uint64_t badge, uint64_t name0,
 	return 0;
 }
 
+/* INIT_STUCK: a client's word that the service's instance left its request unanswered
+ * (liveness.c decides). */
+long init_serve_stuck(struct tacet_service *svc, uint64_t name0, uint64_t name1, uint64_t name2,
+		      uint64_t instance)
+{
+	const unsigned long w[TACET_NAME_WORDS] = { name0, name1, name2 };
+	struct server *s = caller(svc);
+	struct published *n = find_name(w);
+	char name[NAME_BYTES + 1] = { 0 };
+
+	if (!s)
+		return -TACET_EPERM;
+	if (!n || !n->slot)
+		return -TACET_ENOENT;
+	memcpy(name, w, NAME_BYTES);
+	return liveness_stuck(s, n->server, name, instance);
+}
+
 /* INIT_POWEROFF: the supervisor's to do, if the caller may ask: it preempts this thread at the
  * signal, and the caller gets no reply. */
 long init_serve_poweroff(struct tacet_service *svc, uint64_t status)

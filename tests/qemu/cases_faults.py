@@ -3,7 +3,18 @@ init's liveness thread (`~MS`, servers/init/liveness.c). injectbad (servers/test
 throws bad calls at the injector, each refused with its code, then two faults at the entropy
 driver: its stack pointer flipped (it faults at the next read; init restarts it) and an endless
 loop at its pc (it stops answering; init's liveness thread ends it after 200 ms). The read
-after each is answered by the next instance. On the shipped kernel the call is ENOSYS."""
+after each is answered by the next instance. On the shipped kernel the call is ENOSYS.
+faults-campaign: the short seeded campaign (servers/faults/faults.c; make faults runs longer
+ones): 1,000 faults into rng, blk, rtc and the console's uart while the campaign uses them; no
+kernel panic, every fault followed by a working driver, every driver answering at the end, every
+page and kernel object back, no blk sector read back different from the shadow copy without an
+error. Its bootargs are tools/faults.py's, which `make faults` boots."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "tools"))
+import faults as campaign  # noqa: E402 (tools/faults.py: the campaign's boot arguments)
 
 RNG = ("-device", "virtio-rng-device")
 INJECTBAD_RUN = "init.run=^%uart=console:ns16550a,rng:virtio-rng*3~200,^%injectbad@1"
@@ -31,4 +42,14 @@ CASES = [
          [r"injectbad: no injector in this kernel \(.*\): PASS",
           r"init: power off requested by injectbad"],
          smp=2, bootargs=INJECTBAD_RUN, qemu_args=RNG, timeout=30),
+    case("faults-campaign",
+         [r"faults: 1000 faults into 4 drivers, seed \"1000\.1\.rbtu\"",
+          r"faults: 1000 faults in \d+ ms",
+          r"faults: rng answers at the end: PASS", r"faults: blk answers at the end: PASS",
+          r"faults: rtc answers at the end: PASS", r"faults: uart answers at the end: PASS",
+          r"faults: memory: .*: PASS", r"faults: unrecovered: 0: PASS",
+          r"faults: silent blk mismatches: 0: PASS", r"faults: PASS",
+          r"init: power off requested by faults"],
+         smp=2, bootargs=campaign.bootargs(1000, 1, "rbtu"), qemu_args=campaign.DEVICES,
+         needs=["build/blk-test.img"], kernel="faults", timeout=600),
 ]

@@ -346,8 +346,8 @@ enum tacet_inject_op {
 	TACET_INJECT_TEXT_SET,  /* the instruction word `where` picks becomes `value` (32 bits) */
 	TACET_INJECT_DATA,      /* the 64-bit word `where` picks in its writable RAM pages (data,
 				 * heap, stack, DMA buffers; not device registers) becomes `value` */
-	TACET_INJECT_HANG,      /* an endless loop (`j .`) at the pc it resumes at, which must be in
-				 * its executable pages: it spins once it runs; -> that pc */
+	TACET_INJECT_HANG,      /* an endless loop (`j .`, 16 bits) at the pc it resumes at, which
+				 * must be in its executable pages: it spins once it runs; -> pc */
 	TACET_INJECT_OPS
 };
 #define TACET_INJECT_REG_PC 32
