@@ -2,7 +2,7 @@
  * code, and two faults it throws into the entropy driver are survived. Started as
  * `^%injectbad@1` beside `rng:virtio-rng*3~200` (the trace authority is the injector's; rng is
  * asked whether it is alive, 200 ms at most). Prints `injectbad: WHAT -> ERROR: PASS` per bad
- * call; then rng's stack pointer flipped (it faults at the next read, init restarts it, the
+ * call (and per bad PROCESS_END, init's end of a server that stopped answering); then rng's stack pointer flipped (it faults at the next read, init restarts it, the
  * read reconnects) and an endless loop at rng's pc (init's liveness thread ends it, the read
  * reconnects), each `... : PASS`; then `injectbad: N checks, N failed` and powers off. On a
  * kernel without the injector: `injectbad: no injector in this kernel (not implemented): PASS`.
@@ -16,6 +16,8 @@
 #define NO_SUCH_TID 0x7fffffful
 #define SP_BIT 40 /* far outside the stack: the next store faults */
 #define TRIES 1000
+#define SLOT_EMPTY (TACET_CHILD_FIRST_FREE + 0)
+#define SLOT_WATCH_ONLY (TACET_CHILD_FIRST_FREE + 1)
 
 static unsigned int checks, failed;
 
@@ -68,6 +70,18 @@ static void bad_calls(unsigned int tid)
 	       -TACET_EINVAL);
 }
 
+/* PROCESS_END (init's end of a server that stopped answering) with a bad capability. */
+static void bad_ends(void)
+{
+	long err = tacet_cap_copy(TACET_CHILD_SELF, SLOT_WATCH_ONLY, 0, 0);
+
+	expect("PROCESS_END of an empty slot", tacet_process_end(SLOT_EMPTY), -TACET_EEMPTY);
+	expect("PROCESS_END of an endpoint", tacet_process_end(TACET_CHILD_INIT), -TACET_ETYPE);
+	expect("PROCESS_END through a watch-only copy of itself",
+	       err ? err : tacet_process_end(SLOT_WATCH_ONLY), -TACET_EPERM);
+	tacet_cap_delete(SLOT_WATCH_ONLY);
+}
+
 /* A read of the entropy service: len bytes, whatever instance answers. */
 static int read_ok(void)
 {
@@ -105,6 +119,7 @@ int main(void)
 	expect_true("a first read of rng", read_ok());
 	tid = target_thread("rng");
 	bad_calls(tid);
+	bad_ends();
 	r = target_inject(TACET_INJECT_REG, tid, 2, SP_BIT, TRIES);
 	expect_true("rng's sp, bit 40, flipped", r == 2);
 	expect_true("a read after rng's sp flipped: answered (by its next instance)", read_ok());
