@@ -30,7 +30,9 @@ struct inject {
 };
 
 /* Thread tid, alive, of a driver: a process with an interrupt line bound, neither the caller's
- * nor the root server. */
+ * nor the root server. all_threads is in creation order, so in tid order: the walk stops at
+ * tid, O(threads older than it) (this kernel's alone; a boot of the faults kernel holds a few
+ * dozen). */
 static long decode_thread(struct thread *caller, unsigned long tid, struct thread **out)
 {
 	struct thread *t = NULL;
@@ -38,8 +40,10 @@ static long decode_thread(struct thread *caller, unsigned long tid, struct threa
 	for (struct list_node *n = all_threads.head.next; n != &all_threads.head; n = n->next) {
 		struct thread *c = list_entry(n, struct thread, all_link.link);
 
-		if (c->tid == tid)
-			t = c;
+		if (c->tid >= tid) {
+			t = c->tid == tid ? c : NULL;
+			break;
+		}
 	}
 	if (!t)
 		return TACET_ENOENT;
