@@ -40,6 +40,7 @@ DEVICES = ["-device", "virtio-rng-device", "-drive",
            "-device", "virtio-blk-device,drive=disk0"]
 RESTARTS = 1000000  # each driver's `*N`: as often as it takes
 ALIVE_MS = 200      # each driver's `~MS`
+MINIX_FAULTS = 3400000  # Herder et al., "Fault isolation for device drivers", DSN 2009
 
 FAULT_RE = re.compile(r"faults: #(\d+) (\S+) (\S+) (?:where=(\S+) value=(\S+) )?-> (\S+)"
                       r"(?: in (\d+) us \((\d+) errors\))?")
@@ -100,9 +101,11 @@ def faults_of(text):
 
 
 def totals_of(text):
-    """The campaign's own totals line: (faults, ms, rate)."""
+    """The campaign's own totals line: (faults, ms, rate, its parameters N.SEED.DRIVERS)."""
     m = re.search(r"faults: (\d+) faults in (\d+) ms \((\d+) a second\)", text)
-    return tuple(int(g) for g in m.groups()) if m else (0, 0, 0)
+    seed = re.search(r'faults: \d+ faults into \d+ drivers, seed "([^"]+)"', text)
+    return (tuple(int(g) for g in m.groups()) if m else (0, 0, 0)) + \
+        (seed.group(1) if seed else "?",)
 
 
 def table(texts):
@@ -124,9 +127,20 @@ def table(texts):
     visible = [count(lambda f: f[0] == d and f[4] > 0) for d in DRIVERS]
     lines.append("| client saw an error first | " + " | ".join(map(str, visible))
                  + f" | {sum(visible)} |")
+    panics = sum(t.count("PANIC") for t in texts)
+    lines += ["", "| beside MINIX 3 | MINIX 3 (Herder et al., DSN 2009) | Tacet (these runs) |",
+              "|---|---:|---:|",
+              f"| faults injected | {MINIX_FAULTS:,} | {len(faults):,} |",
+              f"| drivers | 4 Ethernet drivers | {len(DRIVERS)} ({', '.join(DRIVERS)}) |",
+              f"| system crashes (kernel panics) | 0 | {panics} |",
+              f"| hangs not recovered | 1 (blamed on the hardware) | "
+              f"{count(lambda f: f[2] == 'unrecovered')} |",
+              f"| silent data mismatches | not measured | "
+              f"{count(lambda f: f[2] == 'data mismatch')} |"]
     back = sorted(f[3] for f in faults if f[2] not in ("no effect", "skipped", "unrecovered"))
     secs = sum(r[1] for r in runs) / 1000
-    lines += ["", f"Runs: {len(runs)} ({', '.join(str(r[0]) for r in runs)} faults); "
+    lines += ["", f"Runs: {len(runs)} ({', '.join(f'{r[0]} faults as {r[3]}' for r in runs)}: "
+              "N.SEED.DRIVERS); "
               f"the largest {max((r[0] for r in runs), default=0)}. "
               f"Restarts: {count(lambda f: 'restart' in f[2])}. "
               f"Time to a working driver after a restart or error: median "
