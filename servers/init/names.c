@@ -42,6 +42,7 @@ struct published {
 	unsigned long slot;    /* 0: not published (yet, or withdrawn: its server ended) */
 	unsigned long how;     /* the rights a client gets, | INIT_BADGE_CLIENTS */
 	unsigned int server;   /* the server it is granted to: only it may publish it */
+	unsigned long instance; /* which start of that server published `slot` */
 };
 
 static struct published names[MAX_NAMES];
@@ -253,6 +254,7 @@ long init_serve_publish(struct tacet_service *svc, uint64_t name0, uint64_t name
 		return err;
 	n->how = how;
 	n->slot = (unsigned long)err;
+	n->instance = s ? s->restarts : 0; /* the caller is blocked in this call: it lives */
 	if (s)
 		liveness_published((unsigned int)(s - servers), n->slot);
 	return 0;
@@ -286,7 +288,10 @@ long init_serve_lookup(struct tacet_service *svc, uint64_t name0, uint64_t name1
 		return -TACET_EPERM;
 	if (!n || !n->slot)
 		return -TACET_ENOENT; /* not yet, or its server is being restarted */
-	*instance = servers[n->server].restarts; /* which start of its server published it */
+	/* the publisher's start, as it published: its server's count now may be a later start's,
+	 * when the supervisor restarted it before this thread withdrew the ended one's names (a
+	 * reply to a lookup taken before the end was signalled) */
+	*instance = n->instance;
 	rights = n->how & (TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
 	if (!(n->how & INIT_BADGE_CLIENTS))
 		return tacet_cap_give(s->process_slot, n->slot, dst, rights);
