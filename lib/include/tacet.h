@@ -57,7 +57,9 @@ long tacet_reconnect_instance(const char *name, unsigned long slot, unsigned int
 /* tacet_reconnect_instance past the instance that ended (*instance on entry; the one reached
  * on return): until init has withdrawn the ended instance's names, a lookup still finds its
  * endpoint, so this looks again, a millisecond apart, up to `tries` times, until another instance
- * is reached. 0, the lookup's error, or -TACET_EDEAD (only the ended one was found). */
+ * is reached. 0, the lookup's error, or -TACET_EDEAD (only the ended one was found). If the
+ * endpoint in slot has not ended, -TACET_EDEAD was the server's own answer (a server may say
+ * anything): 0 at once, the slot and *instance as they were. */
 long tacet_reconnect_next(const char *name, unsigned long slot, unsigned int tries,
 			  unsigned long *instance);
 
