@@ -26,7 +26,8 @@
  * ended: nothing thrown); tools/faults.py makes the figures from these lines. At the end: each
  * driver answers, every page and kernel object is back (as after the first round of uses,
  * before any fault; restarted drivers hold what their first instances held), the totals, and
- * `faults: PASS` or `faults: FAIL`, then it powers off. One thread; no IPC protocol. */
+ * `faults: PASS` or `faults: FAIL`, then it powers off. Two threads: the campaign, and a
+ * watcher that says every thread's state when a use takes longer than 2 s. No IPC protocol. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,9 @@
 #define SLOT_CONSOLE (TACET_CHILD_FIRST_FREE + 0)
 #define SLOT_ALARM (TACET_CHILD_FIRST_FREE + 1)
 #define SLOT_SCRATCH (TACET_CHILD_FIRST_FREE + 2)
+#define SLOT_WATCH (TACET_CHILD_FIRST_FREE + 3) /* the watcher's timer */
+#define WATCH_NS 500000000ull     /* the watcher looks twice a second... */
+#define SLOW_USE_NS 2000000000ull /* ...for a use under way this long */
 #define STUCK_NS 1000000000ull     /* errors for this long: the service is reported to init */
 #define ALARM_BIT 1ul
 #define ALARM_TIMEOUT_BIT 2ul
@@ -237,6 +241,64 @@ static void report_stuck(struct driver *d)
 	tacet_cap_delete(SLOT_SCRATCH);
 }
 
+/* The watcher (a thread of its own, on this hart): once a use has taken longer than
+ * SLOW_USE_NS it writes every thread's state once, which says who held the harts meanwhile (it
+ * found init's lookup bug: the campaign waiting on lookups while every driver was idle). It
+ * shares only use_started (written by the campaign's thread, read here), writes through
+ * tacet_debug_write with a buffer of its own (stdio is the campaign's), and sleeps on a
+ * notification of its own (lib's tacet_sleep_ns is the campaign's). */
+static volatile uint64_t use_started; /* ns; 0: no use under way */
+static char watcher_stack[2 * TACET_PAGE_SIZE] __attribute__((aligned(16)));
+
+static void watcher_say_threads(uint64_t took_ns)
+{
+	struct tacet_thread_info ti;
+	char line[160];
+	int n = snprintf(line, sizeof(line), "faults: a use has taken %llu ms; threads (tid "
+			 "process hart priority state):", (unsigned long long)(took_ns / 1000000));
+
+	tacet_debug_write(line, (unsigned long)n);
+	for (unsigned long i = 0; tacet_info(TACET_INFO_THREAD, i, &ti, sizeof(ti)) > 0; i++) {
+		n = snprintf(line, sizeof(line), " %u %.16s %u %u %u;", ti.tid, ti.process, ti.hart,
+			     ti.priority, ti.state);
+		tacet_debug_write(line, (unsigned long)n);
+	}
+	tacet_debug_write("\n", 1);
+}
+
+static void watcher(void *unused)
+{
+	uint64_t said_for = 0;
+
+	(void)unused;
+	for (;;) {
+		uint64_t started = use_started;
+
+		tacet_timer_set(SLOT_WATCH, 1, tacet_time() + tacet_ns_to_ticks(WATCH_NS));
+		tacet_wait(SLOT_WATCH);
+		if (started && started == use_started && started != said_for &&
+		    tacet_time_ns() - started > SLOW_USE_NS) {
+			watcher_say_threads(tacet_time_ns() - started);
+			said_for = started;
+		}
+	}
+}
+
+/* The watcher, on this hart at this thread's priority (no thread may make one more urgent
+ * than itself): it runs while the campaign waits in a use. */
+static long start_watcher(void)
+{
+	struct tacet_self self = { 0 };
+	long err = tacet_ntfn_new(SLOT_WATCH);
+
+	tacet_self(&self);
+	if (err)
+		return err;
+	err = tacet_thread_start(watcher, NULL, (unsigned long)watcher_stack + sizeof(watcher_stack),
+				 TACET_SCHED(self.prio, self.hart));
+	return err < 0 ? err : 0; /* else its thread id */
+}
+
 /* Use d until it answers well, up to RECOVER_NS (reporting it to init once it has answered
  * with errors for STUCK_NS): NONE, ERROR or MISMATCH (what the errors were; how many in
  * *errors), or UNRECOVERED. */
@@ -247,7 +309,11 @@ static enum outcome recover(struct driver *d, unsigned long *errors)
 	int reported = 0;
 
 	for (*errors = 0;; ++*errors) {
-		long err = d->use(d);
+		long err;
+
+		use_started = tacet_time_ns();
+		err = d->use(d);
+		use_started = 0;
 
 		if (!err)
 			return worst;
@@ -425,6 +491,8 @@ int main(void)
 
 	if (!err)
 		err = tacet_ntfn_new(SLOT_ALARM);
+	if (!err)
+		err = start_watcher();
 	if (!err && chose('b'))
 		err = tacet_blk_open(&blk, BLK_SECTOR, 5000);
 	if (err || (chose('b') && blk.sectors < SHADOW_SECTORS)) {
