@@ -24,7 +24,7 @@
  * in between say whether it crashed or stopped answering), mismatch (blk: a silent one),
  * unrecovered (no good answer within RECOVER_NS), skipped (the thread stayed running, or had
  * ended: nothing thrown); tools/faults.py makes the figures from these lines. At the end: each
- * driver answers, every page and kernel object is back (as after the first round of uses,
+ * driver answers, every page and kernel object is back (as after the warm-up rounds of uses,
  * before any fault; restarted drivers hold what their first instances held), the totals, and
  * `faults: PASS` or `faults: FAIL`, then it powers off. Two threads: the campaign, and a
  * watcher that says every thread's state when a use takes longer than 2 s. No IPC protocol. */
