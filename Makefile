@@ -299,7 +299,8 @@ gdb: deps
 		-ex 'target remote :1234'; kill %1 2>/dev/null || true
 
 test: deps
-	@$(MAKE) --no-print-directory kernel test-kernel faults-kernel callgraph userspace qemu-plugins host-tests $(BAD_MODULES) $(BLK_TEST_IMG)
+	@$(MAKE) --no-print-directory kernel test-kernel faults-kernel callgraph userspace qemu-plugins \
+		host-tests $(BAD_MODULES) $(BLK_TEST_IMG)
 	@python3 tests/run.py
 
 # --- the fault injection campaign (make faults; docs/faults.md) ------------------------------

@@ -2,9 +2,10 @@
  * code, and two faults it throws into the entropy driver are survived. Started as
  * `^%injectbad@1` beside `rng:virtio-rng*3~200` (the trace authority is the injector's; rng is
  * asked whether it is alive, 200 ms at most). Prints `injectbad: WHAT -> ERROR: PASS` per bad
- * call (and per bad PROCESS_END, init's end of a server that stopped answering); then rng's stack pointer flipped (it faults at the next read, init restarts it, the
- * read reconnects) and an endless loop at rng's pc (init's liveness thread ends it, the read
- * reconnects), each `... : PASS`; then `injectbad: N checks, N failed` and powers off. On a
+ * call (and per bad PROCESS_END, init's end of a server that stopped answering); then rng's
+ * stack pointer flipped (it faults at the next read, init restarts it, the read reconnects)
+ * and an endless loop at rng's pc (init's liveness thread ends it, the read reconnects), each
+ * `... : PASS`; then `injectbad: N checks, N failed` and powers off. On a
  * kernel without the injector: `injectbad: no injector in this kernel (not implemented): PASS`.
  * No IPC protocol. */
 #include <stdio.h>
