@@ -93,14 +93,15 @@ def run_host_tests(results, pattern):
 
 
 def run_static_checks(results, pattern):
-    """Each kernel's call graph (the shipped kernel's and the test kernel's) must have no cycle
+    """Each kernel's call graph (the shipped, the test and the faults kernel's) must have no cycle
     but the bounded ones tools/callcycles.py allows: a recursion whose depth a user controls
     overflows the 16 KiB kernel stack."""
     name = "static/kernel-no-recursion"
     if pattern and pattern not in name:
         return
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "callcycles.py"), BUILD,
-                           os.path.join(BUILD, "test")], cwd=ROOT, capture_output=True, text=True)
+                           os.path.join(BUILD, "test"), os.path.join(BUILD, "faults")], cwd=ROOT,
+                          capture_output=True, text=True)
     out = (proc.stdout + proc.stderr).strip()
     results.report(name, proc.returncode == 0,
                    "\n".join("    | " + line for line in out.splitlines()[-30:]))
