@@ -42,11 +42,18 @@ KERNEL_DIRS := kernel/lib kernel/mm kernel/object kernel/irq kernel/core kernel/
 # own tree, $(BUILD)/test/kernel/... (kernel/test/ktest.h: without it the hooks are nothing).
 TEST_KERNEL_DIRS := $(filter-out kernel/arch/%,$(KERNEL_DIRS)) kernel/test \
 	$(filter kernel/arch/%,$(KERNEL_DIRS))
+# The faults kernel, $(BUILD)/faults/kernel.elf and .bin (make faults-kernel; make faults and the
+# QEMU cases of tests/qemu/cases_faults.py): the shipped folders plus kernel/inject (the fault
+# injector's system call, TACET_SYS_INJECT), every object compiled with -DCONFIG_FAULTS into its
+# own tree (kernel/inject/inject.h: without it the call is ENOSYS). No in-kernel test.
+FAULTS_KERNEL_DIRS := $(filter-out kernel/arch/%,$(KERNEL_DIRS)) kernel/inject \
+	$(filter kernel/arch/%,$(KERNEL_DIRS))
 kernel_srcs = $(foreach d,$(1),$(sort $(wildcard $(d)/*.c $(d)/*.S)))
 KERNEL_SRCS := $(call kernel_srcs,$(KERNEL_DIRS))
 TEST_KERNEL_SRCS := $(call kernel_srcs,$(TEST_KERNEL_DIRS))
+FAULTS_KERNEL_SRCS := $(call kernel_srcs,$(FAULTS_KERNEL_DIRS))
 
-.PHONY: all kernel test-kernel callgraph userspace qemu-plugins qemu run gdb test bench deps host-tests dtbs print-dtb clean trace
+.PHONY: all kernel test-kernel faults-kernel faults callgraph userspace qemu-plugins qemu run gdb test bench deps host-tests dtbs print-dtb clean trace
 all: kernel userspace
 
 # Per-source flags, in every kernel built (KERNEL_CFLAGS_<source>; flags live here: a changed
@@ -118,8 +125,10 @@ endef
 
 $(eval $(call kernel_build,$(BUILD),$(KERNEL_SRCS),))
 $(eval $(call kernel_build,$(BUILD)/test,$(TEST_KERNEL_SRCS),-DCONFIG_KTEST))
+$(eval $(call kernel_build,$(BUILD)/faults,$(FAULTS_KERNEL_SRCS),-DCONFIG_FAULTS))
 kernel: $(BUILD)/kernel.elf $(BUILD)/kernel.bin
 test-kernel: $(BUILD)/test/kernel.elf $(BUILD)/test/kernel.bin
+faults-kernel: $(BUILD)/faults/kernel.elf $(BUILD)/faults/kernel.bin
 
 # --- user space: lib/ and the servers (lib/lib.mk, servers/servers.mk define USER_* and
 # SERVERS), packed into the boot module archive QEMU loads with -initrd ---------------------
@@ -290,8 +299,21 @@ gdb: deps
 		-ex 'target remote :1234'; kill %1 2>/dev/null || true
 
 test: deps
-	@$(MAKE) --no-print-directory kernel test-kernel callgraph userspace qemu-plugins host-tests $(BAD_MODULES) $(BLK_TEST_IMG)
+	@$(MAKE) --no-print-directory kernel test-kernel faults-kernel callgraph userspace qemu-plugins \
+		host-tests $(BAD_MODULES) $(BLK_TEST_IMG)
 	@python3 tests/run.py
+
+# --- the fault injection campaign (make faults; docs/faults.md) ------------------------------
+# N faults (SEED, into DRIVERS: r rng, b blk, t rtc, u the console's uart) thrown by
+# servers/faults into the real drivers on the faults kernel while it uses them; the log goes to
+# build/faults/campaign-SEED.log and tools/faults.py prints its figures (`python3 tools/faults.py
+# table --write LOG...` writes docs/faults.md's table from logs). Not part of make test, which
+# runs a short seeded one (tests/qemu/cases_faults.py, faults-campaign).
+N ?= 1000
+SEED ?= 1
+DRIVERS ?= rbtu
+faults: faults-kernel userspace $(BLK_TEST_IMG)
+	python3 tools/faults.py run --n $(N) --seed $(SEED) --drivers $(DRIVERS)
 
 # --- the kernel's event trace (make trace; docs/tracing.md) ----------------------------------
 # Boots a scenario with trace=on under -icount, types `trace dump` once TRACE_UNTIL (a Python

@@ -82,6 +82,10 @@ void arch_tlb_flush_local(void);
 void arch_aspace_deactivate(uint64_t root);
 /* Highest user address + 1. */
 uintptr_t arch_user_top(void);
+/* The kernel stored into a user page that may hold instructions (through the direct map): this
+ * hart fetches them anew. Another hart's own fetches are its own (fence.i is per hart); QEMU's
+ * TCG, which retranslates a written page on every hart, needs nothing more. */
+void arch_user_text_changed(void);
 
 /* --- user threads --- */
 /* A fresh user context: pc, sp, a0 = arg, user mode, interrupts on in user mode. */

@@ -263,17 +263,27 @@ static long alive(struct tacet_blk *b)
 
 /* Take the notification's bits until one of `want` has completed; when the service ends (its
  * endpoint's watch says so, or a timeout finds it gone), its next instance is reconnected to,
- * the requests submitted again, and the wait goes on. */
+ * the requests submitted again, and the wait goes on. A timeout while the service still takes
+ * calls is reported to init once (tacet_report_stuck): if init ends the instance for it, the
+ * wait goes on until the end is seen; else the timeout is the wait's answer. */
 static long await(struct tacet_blk *b, uint32_t want)
 {
 	uint64_t deadline = 0;
+	int reported = 0;
 
 	while (!(b->done & want)) {
 		long err = wait_bits(b, &deadline);
 
+		if (err == -TACET_EBUSY && !reported && alive(b) == 0 &&
+		    tacet_report_stuck("blk", b->instance) == 0) {
+			reported = 1;
+			deadline = 0;
+			continue;
+		}
 		if (err == -TACET_EDEAD || (err == -TACET_EBUSY && alive(b) == -TACET_EDEAD)) {
 			err = reconnect(b); /* the service ended while we waited */
 			deadline = 0;
+			reported = 0;
 		}
 		if (err < 0)
 			return err;

@@ -11,6 +11,8 @@
 
 #define CONSOLE_RECONNECT_TRIES 5000 /* 1 ms apart: how long a restart may take */
 
+static unsigned long instance; /* the console server's instance TACET_CHILD_CONSOLE reaches */
+
 static long console_ipc_write(const void *buf, unsigned long len)
 {
 	const char *s = buf;
@@ -23,8 +25,8 @@ static long console_ipc_write(const void *buf, unsigned long len)
 
 		memcpy(w, s + done, n);
 		r = console_call_write(TACET_CHILD_CONSOLE, w[0], w[1], w[2], w[3]);
-		if (r == -TACET_EDEAD &&
-		    tacet_reconnect("console", TACET_CHILD_CONSOLE, CONSOLE_RECONNECT_TRIES) == 0)
+		if (r == -TACET_EDEAD && tacet_reconnect_next("console", TACET_CHILD_CONSOLE,
+							      CONSOLE_RECONNECT_TRIES, &instance) == 0)
 			continue; /* the console was restarted: write this piece again */
 		if (r < 0)
 			return done ? (long)done : r;
@@ -43,7 +45,7 @@ long tacet_console_sync(void)
 
 long tacet_console_attach(unsigned int tries)
 {
-	long err = tacet_lookup("console", TACET_CHILD_CONSOLE, tries);
+	long err = tacet_lookup_instance("console", TACET_CHILD_CONSOLE, tries, &instance);
 
 	if (err == 0)
 		tacet_console_write = console_ipc_write;

@@ -80,6 +80,47 @@ long tacet_reconnect_instance(const char *name, unsigned long slot, unsigned int
 	return tacet_lookup_instance(name, slot, tries, instance);
 }
 
+/* Has the endpoint in slot ended (its server with it)? A watch on it says so at once
+ * (ENDPOINT_WATCH: -TACET_EDEAD), through a notification made for the question. */
+static int endpoint_ended(unsigned long slot)
+{
+	long ntfn = tacet_slot_alloc(), err = ntfn < 0 ? ntfn : tacet_ntfn_new((unsigned long)ntfn);
+
+	if (!err)
+		err = tacet_endpoint_watch(slot, (unsigned long)ntfn, 1);
+	if (!err)
+		tacet_endpoint_watch(slot, (unsigned long)ntfn, 0);
+	if (ntfn >= 0)
+		tacet_slot_free((unsigned long)ntfn);
+	return err == -TACET_EDEAD || err == -TACET_EEMPTY;
+}
+
+long tacet_reconnect_next(const char *name, unsigned long slot, unsigned int tries,
+			  unsigned long *instance)
+{
+	unsigned long was = *instance;
+
+	if (!endpoint_ended(slot))
+		return 0; /* the server lives: -TACET_EDEAD was its own answer, not its end */
+
+	do {
+		long err = tacet_reconnect_instance(name, slot, tries, instance);
+
+		if (err || *instance != was)
+			return err;
+		tacet_sleep_ns(LOOKUP_PAUSE_NS);
+	} while (tries--);
+	return -TACET_EDEAD;
+}
+
+long tacet_report_stuck(const char *name, unsigned long instance)
+{
+	unsigned long w[TACET_NAME_WORDS];
+	long err = pack_name(name, w);
+
+	return err ? err : init_call_stuck(TACET_CHILD_INIT, w[0], w[1], w[2], instance);
+}
+
 long tacet_poweroff(int status)
 {
 	/* only a refusal is answered */

@@ -10,14 +10,16 @@
 #define RNG_LOOKUP_TRIES 1000 /* 1 ms apart: at boot, or while init restarts the service */
 
 static int attached;
+static unsigned long instance; /* the service's instance the slot reaches */
 
+/* The slot may still hold an ended instance's endpoint (a reconnect that failed): dropped. */
 static long attach(void)
 {
 	long err;
 
 	if (attached)
 		return 0;
-	err = tacet_lookup("rng", TACET_CHILD_RNG, RNG_LOOKUP_TRIES);
+	err = tacet_reconnect_instance("rng", TACET_CHILD_RNG, RNG_LOOKUP_TRIES, &instance);
 	attached = err == 0;
 	return err;
 }
@@ -25,7 +27,8 @@ static long attach(void)
 /* A call found the service gone: reconnected to its next instance (1: call again). */
 static int reconnected(long err)
 {
-	return err == -TACET_EDEAD && tacet_reconnect("rng", TACET_CHILD_RNG, RNG_LOOKUP_TRIES) == 0;
+	return err == -TACET_EDEAD &&
+	       tacet_reconnect_next("rng", TACET_CHILD_RNG, RNG_LOOKUP_TRIES, &instance) == 0;
 }
 
 /* The call's outcome: a service that is gone is looked up again next time. */

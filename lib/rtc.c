@@ -11,6 +11,7 @@
 #define RTC_RECONNECT_TRIES 5000 /* how long a restart may take */
 
 static long rtc_slot;
+static unsigned long instance; /* the service's instance rtc_slot reaches */
 static int session; /* open on the instance rtc_slot reaches */
 
 static long connect(void)
@@ -22,7 +23,7 @@ static long connect(void)
 	slot = tacet_slot_alloc();
 	if (slot < 0)
 		return slot;
-	err = tacet_lookup("rtc", (unsigned long)slot, RTC_LOOKUP_TRIES);
+	err = tacet_lookup_instance("rtc", (unsigned long)slot, RTC_LOOKUP_TRIES, &instance);
 	if (err) {
 		tacet_slot_free((unsigned long)slot);
 		return err;
@@ -35,7 +36,7 @@ static long connect(void)
 static int reconnected(long err)
 {
 	if (err != -TACET_EDEAD ||
-	    tacet_reconnect("rtc", (unsigned long)rtc_slot, RTC_RECONNECT_TRIES) != 0)
+	    tacet_reconnect_next("rtc", (unsigned long)rtc_slot, RTC_RECONNECT_TRIES, &instance) != 0)
 		return 0;
 	session = 0;
 	return 1;

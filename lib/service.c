@@ -108,7 +108,8 @@ long tacet_service_run(struct tacet_service *s,
 		}
 		reply = (struct tacet_msg){ .tag = TACET_TAG(0, 1) };
 		s->cap_came = TACET_TAG_HAS_CAP(msg.tag);
-		call(s, &msg, &reply);
+		if (TACET_TAG_LABEL(msg.tag) != TACET_LABEL_ALIVE)
+			call(s, &msg, &reply);
 		if (s->cap_came) /* what came with it, unless the handler took it */
 			tacet_cap_delete(s->recv);
 		notified(s, 0); /* what a handler's tacet_device_wait left: events, an ack */

@@ -22,8 +22,9 @@ MACHINES = {
 
 # The kernels the Makefile builds, by the folder they are built in: the shipped one (make
 # kernel), and the test kernel (make test-kernel: the same plus the in-kernel tests of
-# kernel/test, which boot arguments choose with test=NAME).
-KERNELS = {"shipped": "build", "test": "build/test"}
+# kernel/test, which boot arguments choose with test=NAME), and the faults kernel (make
+# faults-kernel: the shipped one plus the fault injector, kernel/inject; cases_faults.py).
+KERNELS = {"shipped": "build", "test": "build/test", "faults": "build/faults"}
 IN_KERNEL_TEST = re.compile(r"(?:^|\s)test=")
 
 

@@ -2,7 +2,8 @@
 """run.py: Tacet's test runner (`make test`). Runs every host unit test binary, the static check
 that neither kernel has recursion (tools/callcycles.py over the call graph gcc wrote: `make
 callgraph`), the protocol generator's checks (proto/: tests/host/proto/check_genproto.py), the
-check that the shipped kernel holds no in-kernel test (its symbols), the docs/
+check that the shipped kernel holds no in-kernel test (its symbols) and only the faults kernel
+the fault injector (build/injector-only-in-faults-kernel), the docs/
 check that README.md's tree names every folder of servers/ and kernel/, the style/ check that no
 code file names an issue number, the dtb/ checks of the Makefile's device trees, the trace/ checks
 (the trace converter on a recorded ring, and `make trace`'s file: tests/trace/check.py), every
@@ -92,14 +93,15 @@ def run_host_tests(results, pattern):
 
 
 def run_static_checks(results, pattern):
-    """Each kernel's call graph (the shipped kernel's and the test kernel's) must have no cycle
+    """Each kernel's call graph (the shipped, the test and the faults kernel's) must have no cycle
     but the bounded ones tools/callcycles.py allows: a recursion whose depth a user controls
     overflows the 16 KiB kernel stack."""
     name = "static/kernel-no-recursion"
     if pattern and pattern not in name:
         return
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "callcycles.py"), BUILD,
-                           os.path.join(BUILD, "test")], cwd=ROOT, capture_output=True, text=True)
+                           os.path.join(BUILD, "test"), os.path.join(BUILD, "faults")], cwd=ROOT,
+                          capture_output=True, text=True)
     out = (proc.stdout + proc.stderr).strip()
     results.report(name, proc.returncode == 0,
                    "\n".join("    | " + line for line in out.splitlines()[-30:]))
@@ -274,6 +276,27 @@ def run_build_checks(results, pattern):
                         " ".join(sorted(ktest - tested)))
     if not any("ktest" in s.lower() for s in tested):
         problems.append("build/test/kernel.elf has no symbol named ktest")
+    results.report(name, not problems, "; ".join(problems), time.monotonic() - start)
+
+
+def run_injector_check(results, pattern):
+    """The fault injector (kernel/inject: sys_inject) is in the faults kernel
+    (build/faults/kernel.elf) and in no other: the shipped and test kernels answer ENOSYS."""
+    name = "build/injector-only-in-faults-kernel"
+    if pattern and pattern not in name:
+        return
+    start = time.monotonic()
+    try:
+        found = {k: "sys_inject" in defined_symbols(os.path.join(ROOT, d, "kernel.elf"))
+                 for k, d in (("shipped", "build"), ("test", "build/test"),
+                              ("faults", "build/faults"))}
+    except (subprocess.CalledProcessError, FileNotFoundError) as e:
+        results.report(name, False, f"{e}: run make kernel test-kernel faults-kernel",
+                       time.monotonic() - start)
+        return
+    problems = [f"the {k} kernel defines sys_inject" for k in ("shipped", "test") if found[k]]
+    if not found["faults"]:
+        problems.append("build/faults/kernel.elf lacks sys_inject")
     results.report(name, not problems, "; ".join(problems), time.monotonic() - start)
 
 
@@ -785,6 +808,7 @@ def main():
         run_host_tests(results, args.pattern)
         run_static_checks(results, args.pattern)
         run_build_checks(results, args.pattern)
+        run_injector_check(results, args.pattern)
         run_proto_checks(results, args.pattern)
     if not args.no_host or not args.no_qemu:
         run_trace_checks(results, args.pattern, not args.no_qemu)

@@ -12,6 +12,7 @@
 #include "core/preempt.h"
 #include "irq/irq.h"
 #include "core/trace.h"
+#include "inject/inject.h"
 #include "core/timer.h"
 #include "mm/kalloc.h"
 #include "lib/kstring.h"
@@ -221,6 +222,8 @@ const syscall_fn syscall_table[TACET_SYS_COUNT] = {
 	[TACET_SYS_TRACE] = sys_trace,
 	[TACET_SYS_IRQ_MSI_NEW] = sys_irq_msi_new,
 	[TACET_SYS_IRQ_MSI_FREE] = sys_irq_msi_free,
+	[TACET_SYS_PROCESS_END] = sys_process_end,
+	[TACET_SYS_INJECT] = INJECT_SYSCALL,
 };
 
 /* (syscall.h) For a teardown the call left (or found): its result is kept (whatever else the

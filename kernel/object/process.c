@@ -502,6 +502,22 @@ struct process *process_decode(struct thread *t, unsigned long slot, uint32_t ri
 	return p;
 }
 
+/* PROCESS_END: (process) -> 0: the process a WRITE capability names ends, every thread of it
+ * with -TACET_EDEAD, through the reaper as at its last capability's end (a supervisor's end of
+ * a server that stopped answering). */
+void sys_process_end(struct thread *t)
+{
+	long err;
+	struct process *p = process_decode(t, syscall_arg(t, 0), TACET_RIGHT_WRITE, &err);
+
+	if (!p) {
+		syscall_ret(t, -err);
+		return;
+	}
+	syscall_ret(t, 0); /* before: the caller may be one of the threads that end */
+	process_end(p);
+}
+
 /* CAP_GIVE's decode: a living process (WRITE), a capability of the caller's, an empty slot of
  * the process's. */
 static long decode_give(struct thread *t, struct cap **src, struct cap **dst)

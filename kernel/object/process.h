@@ -136,5 +136,6 @@ void sys_map(struct thread *t);
 void sys_unmap(struct thread *t);
 void sys_process_new(struct thread *t);
 void sys_process_watch(struct thread *t);
+void sys_process_end(struct thread *t);
 
 #endif

@@ -54,6 +54,14 @@ long tacet_lookup_instance(const char *name, unsigned long dst, unsigned int tri
 			   unsigned long *instance);
 long tacet_reconnect_instance(const char *name, unsigned long slot, unsigned int tries,
 			      unsigned long *instance);
+/* tacet_reconnect_instance past the instance that ended (*instance on entry; the one reached
+ * on return): until init has withdrawn the ended instance's names, a lookup still finds its
+ * endpoint, so this looks again, a millisecond apart, up to `tries` times, until another instance
+ * is reached. 0, the lookup's error, or -TACET_EDEAD (only the ended one was found). If the
+ * endpoint in slot has not ended, -TACET_EDEAD was the server's own answer (a server may say
+ * anything): 0 at once, the slot and *instance as they were. */
+long tacet_reconnect_next(const char *name, unsigned long slot, unsigned int tries,
+			  unsigned long *instance);
 
 /* For a server that published `service` with INIT_BADGE_CLIENTS: what init.run='s entry of the
  * client whose calls carry `badge` grants it of the service (`client[service=arg]`), into arg
@@ -61,6 +69,12 @@ long tacet_reconnect_instance(const char *name, unsigned long slot, unsigned int
  * TACET_E* code (<tacet/init_proto.h>, INIT_GRANT). A call to init's service thread, which
  * answers below the drivers: ask once per client, not on every request. */
 long tacet_grant(const char *service, unsigned long badge, char *arg, unsigned long size);
+/* Tell init that instance `instance` of the service published as `name` left a request of this
+ * client unanswered past its timeout while still taking calls (INIT_STUCK): if init.run= grants
+ * this client the service and says `~MS` for its server, init ends that instance and restarts
+ * it; the client then reconnects as after any end. 0, or why not (-TACET_EPERM: no grant, or
+ * the server is not asked whether it is alive). */
+long tacet_report_stuck(const char *name, unsigned long instance);
 
 /* Send stdout/stderr to the console server from now on (looked up as "console" into slot
  * TACET_CHILD_CONSOLE, trying `tries` times). 0, or the lookup's error (output unchanged). */

@@ -1,8 +1,10 @@
 /* bootargs.c: init's boot arguments, read by the supervisor at the start (start_servers,
  * boot_number).
- * `init.run=^%name=names@hart/priority:devices*restarts[grants],...`: all but the name optional
- * (no power-off, no trace authority, the module's name, hart 0, priority 100, no devices, no
- * restarts, no grants).
+ * `init.run=^%name=names@hart/priority:devices*restarts~ms[grants],...`: all but the name
+ * optional (no power-off, no trace authority, the module's name, hart 0, priority 100, no
+ * devices, no restarts, no liveness question, no grants). `~MS`: the liveness thread asks the
+ * server whether it is alive (TACET_LABEL_ALIVE, answered by its service loop); one that has not
+ * answered within MS ms is ended, a failure (liveness.c).
  * Names: `name+name...` (up to 23 bytes each; `=` alone: none). Grants:
  * `service=arg;service=arg...`, what the entry's server may use of each service (the block
  * service's sector range: `[blk=0-63]`): init keeps the text and tells it only to the server that
@@ -22,7 +24,7 @@
 
 /* In init.run=, the characters that end a server's name (and a module name after a comma), and
  * a name it is granted. */
-#define NAME_STOP ", =@/:*+["
+#define NAME_STOP ", =@/:*+[~"
 
 /* Does the text at p (just after a comma) start with the name of a module in the archive? */
 static int module_follows(const char *p)
@@ -40,10 +42,10 @@ static int module_follows(const char *p)
 }
 
 /* One entry of `init.run=`:
- * `[^][%]name[=names][@hart][/priority][:compat+compat...][*restarts][[grants]]`, into s; returns
- * where the next entry starts (after the comma) or the end of the list. A comma in the device
- * part ends the entry only if a module's name follows it: every entry starts with one, and a
- * compatible may hold a comma (`virtio,mmio`). */
+ * `[^][%]name[=names][@hart][/priority][:compat+compat...][*restarts][~ms][[grants]]`, into s;
+ * returns where the next entry starts (after the comma) or the end of the list. A comma in the
+ * device part ends the entry only if a module's name follows it: every entry starts with one,
+ * and a compatible may hold a comma (`virtio,mmio`). */
 static const char *parse_server(const char *p, struct server *s)
 {
 	unsigned int n = 0;
@@ -68,12 +70,14 @@ static const char *parse_server(const char *p, struct server *s)
 	if (*p == '/')
 		s->prio = (unsigned int)strtoul(p + 1, (char **)&p, 10);
 	if (*p == ':')
-		for (p++, n = 0; *p && *p != ' ' && *p != '*' && *p != '[' &&
+		for (p++, n = 0; *p && *p != ' ' && *p != '*' && *p != '[' && *p != ALIVE_MARK &&
 				 !(*p == ',' && module_follows(p + 1)) && n < sizeof(s->devices) - 1;)
 			s->devices[n++] = *p++;
-	for (;;) { /* `*N` and `[grants]`, in either order */
+	for (;;) { /* `*N`, `~MS` and `[grants]`, in any order */
 		if (*p == '*') {
 			s->restarts_max = (unsigned int)strtoul(p + 1, (char **)&p, 10);
+		} else if (*p == ALIVE_MARK) {
+			s->alive_ms = (unsigned int)strtoul(p + 1, (char **)&p, 10);
 		} else if (*p == '[') {
 			for (p++, n = 0; *p && *p != ']' && *p != ' '; p++) {
 				s->grants_cut |= n == sizeof(s->grants) - 1;
@@ -106,6 +110,11 @@ void start_servers(void)
 	p += strlen("init.run=");
 	while (*p && *p != ' ' && nservers < MAX_SERVERS) {
 		p = parse_server(p, &servers[nservers]);
+		if (servers[nservers].alive_ms && nservers >= ALIVE_SERVERS_MAX) {
+			printf("init: %s: only the first %u entries may have `~`; not asked\n",
+			       servers[nservers].name, ALIVE_SERVERS_MAX);
+			servers[nservers].alive_ms = 0;
+		}
 		if (grant_names(nservers) == 0 && start_server(nservers) == 0) {
 			nservers++;
 			continue;

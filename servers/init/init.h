@@ -21,15 +21,25 @@
 #define SERVICE_STACK_PAGES 2
 /* the service thread's stack (and TLS block), with an unmapped page below as a guard */
 #define SERVICE_STACK_VA (SCRATCH_VA + 4 * TACET_PAGE_SIZE)
+#define ALIVE_STACK_PAGES 2
+#define ALIVE_STACK_VA (SCRATCH_VA + 8 * TACET_PAGE_SIZE) /* the liveness thread's, guarded */
 /* init's slots, TACET_SLOT_FIRST_FREE..127, in two of lib's pools (tacet_slot_pool_use), one a
  * thread: the supervisor's below SERVICE_FIRST_SLOT, the service thread's from it (the names,
  * its receive slot, a mint). A slot allocation that fails gives a negative code, which every
  * call then refuses as a slot. */
 #define INIT_SLOTS 128
 #define SERVICE_FIRST_SLOT 108
+/* ALIVE_FIRST_SLOT + n: what server n (a `~` entry, n < ALIVE_SERVERS_MAX) last published,
+ * for the liveness thread's calls: the service thread alone writes it (each publish, each end),
+ * the liveness thread only calls through it. Then the liveness thread's notification. Slots the
+ * kernel leaves free below its devices' (<tacet/bootinfo.h>), outside both pools. */
+#define ALIVE_FIRST_SLOT 7
+#define ALIVE_SERVERS_MAX 8
+#define ALIVE_NTFN_SLOT (ALIVE_FIRST_SLOT + ALIVE_SERVERS_MAX)
 #define SERVER_BUDGET 2048 /* pages of kernel memory per server (8 MiB), unless init.budget= */
 #define POWER_OFF_MARK '^' /* before an entry's name: the server may power the machine off */
 #define TRACE_MARK '%'     /* before an entry's name: the server gets the trace authority */
+#define ALIVE_MARK '~'     /* `~MS` in an entry: it answers TACET_LABEL_ALIVE within MS ms */
 
 #define NS_PER_MS 1000000ul
 #define RESTART_TIMER (1ul << 62)   /* exits_slot's bit for the restart timer */
@@ -37,6 +47,14 @@
 #define POWEROFF_FAILED (1ul << 60) /* ...with a failure status */
 #define SERVICE_GO (1ul << 62)      /* service_ntfn: every server of init.run= has started */
 #define SERVICE_QUIT (1ul << 61)    /* service_ntfn: end with service_quit_status */
+/* exits_slot: the liveness thread asked a server whether it is alive (liveness.c); for server
+ * n < ALIVE_SERVERS_MAX, the service thread heard from a client that n left a request
+ * unanswered (INIT_STUCK) */
+#define ALIVE_ASKED (1ul << 16)
+#define ALIVE_STUCK(n) (1ul << (24 + (n)))
+#define ALIVE_GO (1ul << 0)   /* alive_ntfn: every server of init.run= has started */
+#define ALIVE_QUIT (1ul << 1) /* alive_ntfn: end */
+#define ALIVE_TICK (1ul << 2) /* alive_ntfn: its timer, the next round */
 
 enum server_state {
 	SERVER_RUNNING,
@@ -54,6 +72,8 @@ struct server {
 	int power_off;             /* `^`: it may ask init to power the machine off */
 	int trace;                 /* `%`: it is given the trace authority */
 	char grants[64];           /* `[service=arg;...]`, without the brackets (INIT_GRANT) */
+	unsigned int alive_ms;     /* `~MS`: it must answer the liveness thread within MS ms (0:
+				    * not asked) */
 	int grants_cut;            /* ...were longer than that: INIT_GRANT answers ERANGE */
 	/* the current instance */
 	unsigned long process_slot;
@@ -96,6 +116,17 @@ void names_ended(unsigned int id);
 /* service.c: the service thread */
 long start_service(void);
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* liveness.c: the liveness thread, and the supervisor's side of it */
+long start_liveness(void);
+void liveness_go(void);
+void liveness_noted(unsigned long bits);
+unsigned long liveness_deadline(void);
+void liveness_check(void);
+void liveness_published(unsigned int id, unsigned long slot);
+void liveness_withdrawn(unsigned int id);
+long liveness_stuck(const struct server *from, unsigned int id, const char *service,
+		    unsigned long instance);
 
 /* leak.c */
 void leak_check(const struct tacet_mem_info *before);

@@ -42,6 +42,7 @@ struct published {
 	unsigned long slot;    /* 0: not published (yet, or withdrawn: its server ended) */
 	unsigned long how;     /* the rights a client gets, | INIT_BADGE_CLIENTS */
 	unsigned int server;   /* the server it is granted to: only it may publish it */
+	unsigned long instance; /* which start of that server published `slot` */
 };
 
 static struct published names[MAX_NAMES];
@@ -253,6 +254,9 @@ long init_serve_publish(struct tacet_service *svc, uint64_t name0, uint64_t name
 		return err;
 	n->how = how;
 	n->slot = (unsigned long)err;
+	n->instance = s ? s->restarts : 0; /* the caller is blocked in this call: it lives */
+	if (s)
+		liveness_published((unsigned int)(s - servers), n->slot);
 	return 0;
 }
 
@@ -260,6 +264,7 @@ long init_serve_publish(struct tacet_service *svc, uint64_t name0, uint64_t name
  * kept for it: a restarted instance publishes its own under them, and nobody else may. */
 static void withdraw_names(unsigned int id)
 {
+	liveness_withdrawn(id);
 	for (unsigned int i = 0; i < nnames; i++) {
 		if (names[i].server != id || !names[i].slot)
 			continue;
@@ -283,7 +288,10 @@ long init_serve_lookup(struct tacet_service *svc, uint64_t name0, uint64_t name1
 		return -TACET_EPERM;
 	if (!n || !n->slot)
 		return -TACET_ENOENT; /* not yet, or its server is being restarted */
-	*instance = servers[n->server].restarts; /* which start of its server published it */
+	/* the publisher's start, as it published: its server's count now may be a later start's,
+	 * when the supervisor restarted it before this thread withdrew the ended one's names (a
+	 * reply to a lookup taken before the end was signalled) */
+	*instance = n->instance;
 	rights = n->how & (TACET_RIGHT_WRITE | TACET_RIGHT_GRANT);
 	if (!(n->how & INIT_BADGE_CLIENTS))
 		return tacet_cap_give(s->process_slot, n->slot, dst, rights);
@@ -332,6 +340,24 @@ long init_serve_grant(struct tacet_service *svc, uint64_t badge, uint64_t name0,
 	memcpy(arg, g, len);
 	*arg0 = arg[0], *arg1 = arg[1], *arg2 = arg[2];
 	return 0;
+}
+
+/* INIT_STUCK: a client's word that the service's instance left its request unanswered
+ * (liveness.c decides). */
+long init_serve_stuck(struct tacet_service *svc, uint64_t name0, uint64_t name1, uint64_t name2,
+		      uint64_t instance)
+{
+	const unsigned long w[TACET_NAME_WORDS] = { name0, name1, name2 };
+	struct server *s = caller(svc);
+	struct published *n = find_name(w);
+	char name[NAME_BYTES + 1] = { 0 };
+
+	if (!s)
+		return -TACET_EPERM;
+	if (!n || !n->slot)
+		return -TACET_ENOENT;
+	memcpy(name, w, NAME_BYTES);
+	return liveness_stuck(s, n->server, name, instance);
 }
 
 /* INIT_POWEROFF: the supervisor's to do, if the caller may ask: it preempts this thread at the

@@ -38,10 +38,14 @@
  *    check once the service thread, having withdrawn every name, has answered. The service
  *    thread never prints through stdio (whose one line buffer is the supervisor's): say() writes
  *    whole lines with tacet_debug_write.
+ * A third thread, the liveness thread (liveness.c), exists only in a boot whose init.run= has a
+ *    `~MS` entry: it asks those servers whether they are alive, and the supervisor ends one that
+ *    has not answered within MS ms (its timer, RESTART_TIMER, serves both).
  * init's files, one concern each: supervisor.c (main, faults, ends, the restart policy,
  * power-off), loader.c (a server's process and image), bootargs.c (init.run=),
  * devices.c (devices matched, given, quieted), names.c (the name service and its grants, with
- * the authority rules), service.c (the service thread), leak.c (the leak check at the end). */
+ * the authority rules), service.c (the service thread), liveness.c (the liveness thread),
+ * leak.c (the leak check at the end). */
 #include <stdio.h>
 #include <string.h>
 #include <tacet/init_client.h>
@@ -105,10 +109,11 @@ static void fault(const struct tacet_msg *msg, unsigned long badge, struct tacet
 	reply->tag = TACET_TAG(TACET_FAULT_END, 0); /* the whole server: its other threads too */
 }
 
-/* The restart timer: the soonest restart due, if any. */
+/* The supervisor's timer (RESTART_TIMER): the soonest restart due, or the soonest liveness
+ * question to pass its limit, if any. */
 static void arm_restart_timer(void)
 {
-	unsigned long soonest = 0;
+	unsigned long soonest = liveness_deadline();
 
 	for (unsigned int i = 0; i < nservers; i++)
 		if (servers[i].state == SERVER_WAITING &&
@@ -176,8 +181,11 @@ static void note_exits(unsigned long bits)
 			quiet_devices(i);
 			server_ended(&servers[i]);
 		}
-	if (bits & RESTART_TIMER)
+	liveness_noted(bits);
+	if (bits & RESTART_TIMER) {
 		restart_due();
+		liveness_check();
+	}
 	arm_restart_timer();
 }
 
@@ -217,8 +225,10 @@ int main(void)
 	if (err)
 		printf("init: cannot watch servers: %s\n", tacet_strerror(err));
 	err = start_service(); /* before the baseline: it lives as long as init */
+	if (!err)
+		err = start_liveness(); /* likewise, if init.run= has a `~` */
 	if (err) {
-		printf("init: cannot start the service thread: %s; powering off\n",
+		printf("init: cannot start the service or liveness thread: %s; powering off\n",
 		       tacet_strerror(err));
 		power_off(1);
 	}
@@ -230,6 +240,7 @@ int main(void)
 		power_off(1);
 	}
 	tacet_signal(service_ntfn, SERVICE_GO);
+	liveness_go();
 	err = tacet_recv(TACET_SLOT_FAULT_EP, 0, &msg, &badge);
 	while (err == 0) {
 		if (TACET_TAG_LABEL(msg.tag) == TACET_LABEL_NOTIFY) {

@@ -318,3 +318,8 @@ SERVER_SRCS_ipbadwire := servers/tests/ipbadwire.c servers/bench/rawudp.c
 SERVERS += udpheld udpkeep
 SERVER_SRCS_udpheld := servers/tests/udpheld.c servers/bench/rawudp.c
 SERVER_SRCS_udpkeep := servers/tests/udpkeep.c
+
+# injectbad: the faults kernel's injector refuses bad calls; rng survives a flipped stack pointer
+# and an endless loop (init's liveness thread).
+SERVERS += injectbad
+SERVER_SRCS_injectbad := servers/tests/injectbad.c servers/faults/target.c

@@ -148,6 +148,15 @@ long init_serve_grant(struct tacet_service *s, uint64_t badge, uint64_t name0, u
 	return 0;
 }
 
+long init_serve_stuck(struct tacet_service *s, uint64_t name0, uint64_t name1, uint64_t name2,
+		      uint64_t instance)
+{
+	(void)s;
+	calls++;
+	seen[0] = name0, seen[1] = name1, seen[2] = name2, seen[3] = instance;
+	return 0;
+}
+
 long init_serve_sync(struct tacet_service *s)
 {
 	(void)s;
@@ -333,7 +342,9 @@ static void test_init_hostile_refused_unhandled(void **state)
 		TACET_TAG_CAP(INIT_POWEROFF, 0, 9),
 		TACET_TAG(INIT_SERVICE_SYNC, 1),
 		TACET_TAG(0, 4),                     /* labels init has not */
-		TACET_TAG(INIT_GRANT + 1, 4),
+		TACET_TAG(INIT_STUCK, 3),            /* a word too few */
+		TACET_TAG_CAP(INIT_STUCK, 4, 9),
+		TACET_TAG(INIT_STUCK + 1, 4),
 	};
 	unsigned long label;
 
@@ -379,7 +390,10 @@ static void test_init_well_formed(void **state)
 	assert_int_equal(init_call_exit(EP_INIT, 3), 0);
 	assert_int_equal(seen[0], 3);
 	assert_int_equal(init_call_sync(EP_INIT), 0);
-	assert_int_equal(calls, 8);
+	assert_int_equal(init_call_stuck(EP_INIT, 0x6b6c62, 0, 0, 7), 0);
+	assert_int_equal(seen[0], 0x6b6c62);
+	assert_int_equal(seen[3], 7);
+	assert_int_equal(calls, 9);
 }
 
 int main(void)

@@ -62,3 +62,8 @@ uintptr_t arch_user_top(void)
 {
 	return USER_VA_TOP;
 }
+
+void arch_user_text_changed(void)
+{
+	asm volatile("fence.i" ::: "memory");
+}

@@ -124,6 +124,12 @@ enum tacet_sys {
 				      * disabled in every file and its pending message dropped
 				      * (counted spurious); the line goes back to the pool. Its
 				      * device must write it no more (the bus server masked it) */
+	TACET_SYS_PROCESS_END = 45,  /* (process) -> 0: end it, every thread of it, with
+				      * -TACET_EDEAD (its supervisor's end of a server that stopped
+				      * answering); needs WRITE; EDEAD if it has ended */
+	TACET_SYS_INJECT = 46,       /* (op, trace, tid, where, value) -> where it struck: a fault
+				      * thrown into a driver's thread (enum tacet_inject_op); only in
+				      * the faults kernel (build/faults), ENOSYS in every other */
 	TACET_SYS_COUNT
 };
 
@@ -339,5 +345,25 @@ enum tacet_fault_reply {
 	TACET_FAULT_KILL = 1, /* the thread alone */
 	TACET_FAULT_END = 2,  /* its process: every thread ends, with -TACET_EFAULT */
 };
+
+/* TACET_SYS_INJECT (the faults kernel's, kernel/inject/inject.c): with the trace authority in slot
+ * `trace`, a fault into thread `tid` of a driver (a process that has an interrupt line bound,
+ * not the caller's, not init), which must not be running (EBUSY: try again). Errors: EPERM (no
+ * authority, or not a driver's thread), ENOENT (no such thread), EDEAD (it has ended), EINVAL
+ * (op, register or bit out of range), EBUSY. The text and data picked are the process's own
+ * pages (init loads a copy for each); `where` picks a word among all of them (modulo). */
+enum tacet_inject_op {
+	TACET_INJECT_REG = 0,   /* flip bit `value` (0..63) of register `where` (1..31: x1..x31,
+				 * TACET_INJECT_REG_PC: the pc it resumes at); -> where */
+	TACET_INJECT_TEXT_FLIP, /* flip bit `value` (0..31) of the instruction word `where` picks
+				 * in its executable pages; -> the word's address */
+	TACET_INJECT_TEXT_SET,  /* the instruction word `where` picks becomes `value` (32 bits) */
+	TACET_INJECT_DATA,      /* the 64-bit word `where` picks in its writable RAM pages (data,
+				 * heap, stack, DMA buffers; not device registers) becomes `value` */
+	TACET_INJECT_HANG,      /* an endless loop (`j .`, 16 bits) at the pc it resumes at, which
+				 * must be in its executable pages: it spins once it runs; -> pc */
+	TACET_INJECT_OPS
+};
+#define TACET_INJECT_REG_PC 32
 
 #endif

@@ -54,6 +54,15 @@
  *       -TACET_EPERM (the caller is not serving that name), -TACET_EINVAL (no such badge),
  *       -TACET_ERANGE (the arg, or the entry's grants, too long: what they say is unknown).
  *       lib: tacet_grant(). E.g. `blkwriter@1[blk=0-199]`: blk gives it sectors 0 to 199.
+ *   INIT_STUCK (name0, name1, name2, instance): a client of the service published under the
+ *       name says that instance `instance` of it has left a request unanswered past the
+ *       client's timeout while it still takes calls (its service loop answers, its requests
+ *       are lost). If the caller's entry is granted that service (`[name=...]`) and the
+ *       publisher's entry says `~MS` (the liveness question), init ends that instance (if it
+ *       is still the one running) and restarts it as if it had not answered; the client's
+ *       wait then sees the end and reconnects. Reply w0: 0, -TACET_EPERM (no grant, or no
+ *       `~`), -TACET_ENOENT (no such name published), -TACET_EDEAD (another instance runs
+ *       now). lib: tacet_report_stuck().
  * A call of another shape (its words' count, a capability where none is expected or none with
  * INIT_PUBLISH) or label is refused with -TACET_EINVAL before init looks at it. The description
  * is lib/proto/init.proto: the client stubs (<tacet/init_client.h>) and init's dispatch come
@@ -106,6 +115,7 @@ enum tacet_init_label {
 	INIT_LOOKUP = 3,
 	INIT_POWEROFF = 4,
 	INIT_GRANT = 5,
+	INIT_STUCK = 6,
 	INIT_SERVICE_SYNC = 0x100, /* init's own: its supervisor's call, unbadged (any server's is
 				    * refused); answered once every end signalled before it is taken */
 };

@@ -43,6 +43,12 @@ struct tacet_service {
 	int no_reply;            /* a handler's: the caller gets no reply (the loop clears it) */
 };
 
+/* A call with this label (no words) the loop answers itself, before any handler: reply label 0,
+ * w0 = 0. init's liveness thread asks it of a server whose init.run= entry says `~MS` (the
+ * server is ended and restarted if it has not answered within MS ms): a service loop that
+ * answers is taking its calls. Below TACET_LABEL_KERNEL, above every protocol's labels. */
+#define TACET_LABEL_ALIVE 0x7a11
+
 /* Create the endpoint, bind dev's notification (if dev) to the calling thread, and publish the
  * endpoint as `name`, clients getting the rights in `how` (<tacet.h>: tacet_publish). */
 long tacet_service_open(struct tacet_service *s, const char *name, unsigned long how,

@@ -636,6 +636,22 @@ static inline long tacet_process_watch(unsigned long process, unsigned long ntfn
 	return tacet_syscall3(TACET_SYS_PROCESS_WATCH, process, ntfn, badge);
 }
 
+/* End the process a WRITE capability in slot process names, every thread of it (init's end of a
+ * server that stopped answering). 0, or -TACET_EDEAD if it had ended. */
+static inline long tacet_process_end(unsigned long process)
+{
+	return tacet_syscall1(TACET_SYS_PROCESS_END, process);
+}
+
+/* The faults kernel's injector (enum tacet_inject_op, <tacet/abi.h>): a fault into thread tid of
+ * a driver, with the trace authority in slot trace; where it struck, or -TACET_E* (ENOSYS in
+ * every other kernel). */
+static inline long tacet_inject(unsigned long op, unsigned long trace, unsigned long tid,
+				unsigned long where, unsigned long value)
+{
+	return tacet_syscall6(TACET_SYS_INJECT, op, trace, tid, where, value, 0);
+}
+
 static inline long tacet_irq_unbind(unsigned long irq)
 {
 	return tacet_syscall1(TACET_SYS_IRQ_UNBIND, irq);

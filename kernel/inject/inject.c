@@ -1,0 +1,189 @@
+/* inject.c: the fault injector, TACET_SYS_INJECT (enum tacet_inject_op in <tacet/abi.h>): a
+ * register bit flipped in a driver thread's saved context, an instruction of its text flipped or
+ * replaced, a word of its data, heap or stack replaced, an endless loop at its pc. Built only
+ * into the faults kernel (build/faults, -DCONFIG_FAULTS; inject.h): the shipped and test
+ * kernels answer ENOSYS. The authority is the trace capability (init gives it to `%` servers
+ * only): the injector is a test server (servers/faults). BKL held, like every call; the target
+ * thread is not running (EBUSY otherwise), so its context is the one saved in its TCB and
+ * nothing of its process changes under the call. Decode (the authority, the thread, the op's
+ * arguments, the word picked) changes nothing; then one store. */
+#include "inject/inject.h"
+#include "arch.h"
+#include "core/syscall.h"
+#include "core/trace.h"
+#include "mm/page_alloc.h"
+#include "object/frame.h"
+#include "object/process.h"
+#include "object/thread.h"
+#include <tacet/abi.h>
+
+#define INSN_BYTES 4
+#define INSN_ALIGN 2           /* with the C extension an instruction starts at any halfword */
+#define INSN_LOOP 0xa001u      /* c.j 0: `j .` in 16 bits, whatever the pc's instruction was */
+
+/* A decoded call: the thread, and the user address and kernel alias of the word it changes. */
+struct inject {
+	struct thread *t;
+	unsigned long op, where, value;
+	uintptr_t va;  /* the word's user address (a register fault: none) */
+	void *word;    /* its kernel alias */
+};
+
+/* Thread tid, alive, of a driver: a process with an interrupt line bound, neither the caller's
+ * nor the root server. all_threads is in creation order, so in tid order: the walk stops at
+ * tid, O(threads older than it) (this kernel's alone; a boot of the faults kernel holds a few
+ * dozen). */
+static long decode_thread(struct thread *caller, unsigned long tid, struct thread **out)
+{
+	struct thread *t = NULL;
+
+	for (struct list_node *n = all_threads.head.next; n != &all_threads.head; n = n->next) {
+		struct thread *c = list_entry(n, struct thread, all_link.link);
+
+		if (c->tid >= tid) {
+			t = c->tid == tid ? c : NULL;
+			break;
+		}
+	}
+	if (!t)
+		return TACET_ENOENT;
+	if (t->state == TACET_THREAD_DEAD || !t->proc->cspace)
+		return TACET_EDEAD;
+	if (t->proc == caller->proc || t->proc->is_root_server || !t->proc->irq_refs)
+		return TACET_EPERM;
+	if (t->state == TACET_THREAD_RUNNING)
+		return TACET_EBUSY;
+	*out = t;
+	return 0;
+}
+
+/* Does mapping m hold the kind of page op changes: text (executable) or data (writable RAM)? */
+static bool mapping_fits(const struct mapping *m, bool text)
+{
+	if (text)
+		return m->rights & TACET_MAP_EXEC;
+	return (m->rights & TACET_RIGHT_WRITE) && !m->frame->device;
+}
+
+/* The word (INSN_BYTES of text, or 8 of data) `pick` chooses, modulo the words of every page of
+ * that kind the process maps; its user address, or 0 if it maps none. */
+static uintptr_t pick_word(const struct process *p, bool text, unsigned long pick)
+{
+	unsigned long size = text ? INSN_BYTES : sizeof(uint64_t), words = 0;
+
+	for (const struct mapping *m = p->mappings; m; m = m->next)
+		if (mapping_fits(m, text))
+			words += m->frame->pages * PAGE_SIZE / size;
+	if (!words)
+		return 0;
+	pick %= words;
+	for (const struct mapping *m = p->mappings; m; m = m->next) {
+		unsigned long here = mapping_fits(m, text) ? m->frame->pages * PAGE_SIZE / size : 0;
+
+		if (pick < here)
+			return m->va + pick * size;
+		pick -= here;
+	}
+	return 0;
+}
+
+/* Is va in one of p's executable pages? */
+static bool pc_is_text(const struct process *p, uintptr_t va)
+{
+	for (const struct mapping *m = p->mappings; m; m = m->next)
+		if ((m->rights & TACET_MAP_EXEC) && va - m->va < m->frame->pages * PAGE_SIZE)
+			return true;
+	return false;
+}
+
+/* The kernel's alias of user address va in p, mapped with `need`, or NULL. */
+static void *alias_of(const struct process *p, uintptr_t va, unsigned int need)
+{
+	uint64_t pa;
+
+	if (arch_aspace_lookup(p->root, va, need, &pa) < 0)
+		return NULL;
+	return (void *)arch_phys_to_virt(pa);
+}
+
+/* The op's arguments, and the word it changes. */
+static long decode_op(struct inject *in)
+{
+	const struct process *p = in->t->proc;
+
+	switch (in->op) {
+	case TACET_INJECT_REG:
+		return in->where >= 1 && in->where <= TACET_INJECT_REG_PC && in->value < 64
+			       ? 0 : TACET_EINVAL;
+	case TACET_INJECT_TEXT_FLIP:
+	case TACET_INJECT_TEXT_SET:
+		if ((in->op == TACET_INJECT_TEXT_FLIP && in->value >= 32) || in->value >> 32)
+			return TACET_EINVAL;
+		in->va = pick_word(p, true, in->where);
+		break;
+	case TACET_INJECT_DATA:
+		in->va = pick_word(p, false, in->where);
+		break;
+	case TACET_INJECT_HANG:
+		if (in->value)
+			return TACET_EINVAL;
+		in->va = arch_ctx_pc(&in->t->ctx);
+		if (in->va & (INSN_ALIGN - 1))
+			return TACET_EFAULT;
+		break;
+	default:
+		return TACET_EINVAL;
+	}
+	if (!in->va)
+		return TACET_ENOENT;
+	in->word = alias_of(p, in->va, TACET_RIGHT_READ);
+	if (!in->word || (in->op == TACET_INJECT_HANG && !pc_is_text(p, in->va)))
+		return TACET_EFAULT;
+	return 0;
+}
+
+static void invoke(struct inject *in)
+{
+	unsigned long *regs = in->t->ctx.regs;
+
+	switch (in->op) {
+	case TACET_INJECT_REG:
+		if (in->where == TACET_INJECT_REG_PC)
+			in->t->ctx.sepc ^= 1ul << in->value;
+		else
+			regs[in->where] ^= 1ul << in->value;
+		return;
+	case TACET_INJECT_TEXT_FLIP:
+		*(volatile uint32_t *)in->word ^= 1u << in->value;
+		break;
+	case TACET_INJECT_TEXT_SET:
+		*(volatile uint32_t *)in->word = (uint32_t)in->value;
+		break;
+	case TACET_INJECT_DATA:
+		*(volatile uint64_t *)in->word = in->value;
+		return;
+	case TACET_INJECT_HANG:
+		*(volatile uint16_t *)in->word = INSN_LOOP;
+		break;
+	}
+	/* its next fetch sees the word (arch_user_text_changed says which harts' fetches) */
+	arch_user_text_changed();
+}
+
+void sys_inject(struct thread *t)
+{
+	struct inject in = { .op = syscall_arg(t, 0), .where = syscall_arg(t, 3),
+			     .value = syscall_arg(t, 4) };
+	long err = trace_authorized(t->proc, syscall_arg(t, 1)) ? 0 : TACET_EPERM;
+
+	if (!err)
+		err = decode_thread(t, syscall_arg(t, 2), &in.t);
+	if (!err)
+		err = decode_op(&in);
+	if (err) {
+		syscall_ret(t, -err);
+		return;
+	}
+	invoke(&in);
+	syscall_ret(t, in.op == TACET_INJECT_REG ? (long)in.where : (long)in.va);
+}

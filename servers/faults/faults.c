@@ -1,0 +1,549 @@
+/* faults: the fault injection campaign (make faults; the short seeded run of make test,
+ * tests/qemu/cases_faults.py). On the faults kernel, with the trace authority (`%`), it throws
+ * N faults at the real drivers (TACET_SYS_INJECT: enum tacet_inject_op), one at a time, each at
+ * a driver picked at random among those its parameters name, while it is their client: after
+ * each fault it uses that driver until it answers well again, then every other driver once.
+ *   - blk: a random write of a random sector of its grant, then a random read checked against
+ *     the shadow copy it keeps of every sector (a write that failed makes its sector unknown
+ *     until written again); a read that succeeds with other data is a silent mismatch;
+ *   - rng: a read of 16 bytes;
+ *   - rtc: the time of day (later than 2020, never more than a second behind the last), and
+ *     every ALARM_EVERY-th use an alarm 2 ms ahead, which must come within a second;
+ *   - console: CONSOLE_SYNC (a call the console server answers once its output is out).
+ * Its parameters are the name its init.run= entry grants it, `faults=N.SEED.DRIVERS` (DRIVERS:
+ * letters r, b, t, u for rng, blk, rtc, the console's uart), e.g.
+ *   init.run=^%uart=console:ns16550a*100000~200,rng:virtio-rng*100000~200,
+ *            rtc:goldfish-rtc*100000~200,blk:virtio-blk*100000~200,
+ *            ^%faults=1000.1.rbtu@1[blk=0-63;rng=1;rtc=1;console=1]
+ * (every driver restarted as often as it takes, asked whether it is alive every 50 ms; the
+ * grants let it report a service that answers only with errors, or leaves a request
+ * unanswered, for a second: INIT_STUCK, which ends that instance).
+ * Per fault it prints one line, `faults: #K DRIVER TYPE where=W value=V -> OUTCOME in T us
+ * (E errors)`, OUTCOME one of none (the driver answered well at once, same instance), error
+ * (it answered with an error, same instance), restart (another instance answered: init's lines
+ * in between say whether it crashed or stopped answering), mismatch (blk: a silent one),
+ * unrecovered (no good answer within RECOVER_NS), skipped (the thread stayed running, or had
+ * ended: nothing thrown); tools/faults.py makes the figures from these lines. At the end: each
+ * driver answers, every page and kernel object is back (as after the warm-up rounds of uses,
+ * before any fault; restarted drivers hold what their first instances held), the totals, and
+ * `faults: PASS` or `faults: FAIL`, then it powers off. Two threads: the campaign, and a
+ * watcher that says every thread's state when a use takes longer than 2 s. No IPC protocol. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tacet.h>
+#include <tacet/blk.h>
+#include <tacet/console_client.h>
+#include <tacet/init_proto.h>
+#include <tacet/random.h>
+#include <tacet/rtc.h>
+#include "target.h"
+
+#define SHADOW_SECTORS 64
+#define RECOVER_NS 10000000000ull  /* a driver must answer well again within 10 s */
+#define RETRY_NS 1000000ull        /* between two uses that failed */
+#define BLK_TIMEOUT_NS 1000000000ull /* a blk request unanswered this long is reported */
+#define ALARM_EVERY 8
+#define ALARM_AHEAD_NS 2000000ull
+#define ALARM_WAIT_NS 1000000000ull
+#define RTC_YEAR_2020_NS 1577836800000000000ull
+#define INJECT_TRIES 100
+#define TIMES_KEPT 2048 /* the median is a sample's past that many (the worst is exact) */
+#define SLOT_CONSOLE (TACET_CHILD_FIRST_FREE + 0)
+#define SLOT_ALARM (TACET_CHILD_FIRST_FREE + 1)
+#define SLOT_SCRATCH (TACET_CHILD_FIRST_FREE + 2)
+#define SLOT_WATCH (TACET_CHILD_FIRST_FREE + 3) /* the watcher's timer */
+#define WATCH_NS 500000000ull     /* the watcher looks twice a second... */
+#define SLOW_USE_NS 2000000000ull /* ...for a use under way this long */
+#define STUCK_NS 1000000000ull     /* errors for this long: the service is reported to init */
+#define ALARM_BIT 1ul
+#define ALARM_TIMEOUT_BIT 2ul
+
+enum outcome { NONE, ERROR, RESTART, MISMATCH, UNRECOVERED, SKIPPED, OUTCOMES };
+static const char *const outcome_names[OUTCOMES] = { "none", "error", "restart", "mismatch",
+						     "unrecovered", "skipped" };
+
+/* The fault types: the injector's ops, a register fault split by the register's role. */
+enum type { REG_ARG, REG_SAVED, REG_SP, REG_RA, REG_PC, TEXT_FLIP, TEXT_SET, DATA, HANG, TYPES };
+static const char *const type_names[TYPES] = { "reg-arg", "reg-saved", "reg-sp", "reg-ra",
+					       "reg-pc", "text-flip", "text-set", "data", "hang" };
+
+struct driver {
+	char letter;
+	const char *process, *service;
+	long (*use)(struct driver *d); /* 0: answered well; else the error (MISMATCH_ERR too) */
+	unsigned long faults[TYPES], outcomes[OUTCOMES], latent, reports;
+};
+
+#define MISMATCH_ERR (-1000) /* use_blk: a read answered with other data than the shadow's */
+
+static uint64_t rng_state;
+static struct tacet_blk blk;
+static uint8_t shadow[SHADOW_SECTORS][BLK_SECTOR];
+static uint8_t known[SHADOW_SECTORS];
+static uint64_t last_rtc_ns;
+static unsigned long rtc_uses, console_instance, mismatches;
+static int console_open;
+
+static uint64_t next(void) /* xorshift64 */
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static long use_rng(struct driver *d)
+{
+	unsigned char buf[16];
+	long r = tacet_random(buf, sizeof(buf));
+
+	(void)d;
+	return r == sizeof(buf) ? 0 : r < 0 ? r : -TACET_ERANGE;
+}
+
+/* One request of one sector through the buffer's start, waited for until it is no longer in
+ * flight: a wait's timeout (-TACET_EBUSY) leaves it in flight, and the device would later write
+ * into the buffer (a read's data) or take from it (a write's) what the next request put there;
+ * lib reports the stuck service meanwhile and submits the request again to its next instance.
+ * Up to RECOVER_NS; past it the fault is unrecovered anyway. */
+static long blk_one(unsigned int op, uint64_t sector)
+{
+	uint64_t until = tacet_time_ns() + RECOVER_NS;
+	long id = tacet_blk_submit(&blk, op, sector, 1, 0), err;
+
+	if (id < 0)
+		return id;
+	do
+		err = tacet_blk_wait(&blk, id);
+	while (err == -TACET_EBUSY && tacet_time_ns() < until);
+	return err;
+}
+
+/* A write of a random sector, then a read of a random sector checked against the shadow. */
+static long use_blk(struct driver *d)
+{
+	unsigned int w = (unsigned int)(next() % SHADOW_SECTORS), r;
+	uint8_t *buf = (uint8_t *)blk.buf.va;
+	long err;
+
+	(void)d;
+	for (unsigned int i = 0; i < BLK_SECTOR; i += 8) {
+		uint64_t v = next();
+
+		memcpy(buf + i, &v, 8);
+	}
+	err = blk_one(BLK_WRITE, blk.first + w);
+	known[w] = !err; /* a write that failed may or may not have landed */
+	if (!err)
+		memcpy(shadow[w], buf, BLK_SECTOR);
+	if (err)
+		return err;
+	r = (unsigned int)(next() % SHADOW_SECTORS);
+	err = blk_one(BLK_READ, blk.first + r);
+	if (!err && known[r] && memcmp(shadow[r], buf, BLK_SECTOR)) {
+		mismatches++; /* once: the shadow takes what the disk holds */
+		memcpy(shadow[r], buf, BLK_SECTOR);
+		return MISMATCH_ERR;
+	}
+	if (!err && !known[r]) { /* what the disk holds now is what the shadow says */
+		memcpy(shadow[r], buf, BLK_SECTOR);
+		known[r] = 1;
+	}
+	return err;
+}
+
+/* An alarm ALARM_AHEAD_NS ahead, which must come within ALARM_WAIT_NS. */
+static long rtc_alarm(uint64_t now_ns)
+{
+	long err = tacet_rtc_alarm(now_ns + ALARM_AHEAD_NS, SLOT_ALARM, ALARM_BIT), bits;
+
+	if (err)
+		return err;
+	tacet_timer_set(SLOT_ALARM, ALARM_TIMEOUT_BIT, tacet_time() + tacet_ns_to_ticks(ALARM_WAIT_NS));
+	bits = tacet_wait(SLOT_ALARM);
+	tacet_timer_set(SLOT_ALARM, ALARM_TIMEOUT_BIT, 0);
+	tacet_poll(SLOT_ALARM);
+	return bits > 0 && (bits & ALARM_BIT) ? 0 : -TACET_EBUSY;
+}
+
+static long use_rtc(struct driver *d)
+{
+	uint64_t ns = 0;
+	long err = tacet_rtc_time(&ns);
+
+	(void)d;
+	if (err)
+		return err;
+	if (ns < RTC_YEAR_2020_NS || ns + 1000000000ull < last_rtc_ns)
+		return -TACET_ERANGE; /* garbage: answered, but not the time */
+	last_rtc_ns = ns;
+	return ++rtc_uses % ALARM_EVERY ? 0 : rtc_alarm(ns);
+}
+
+static long use_console(struct driver *d)
+{
+	long err = console_open ? 0 : tacet_lookup_instance("console", SLOT_CONSOLE, 5000,
+							    &console_instance);
+
+	(void)d;
+	console_open = !err;
+	if (!err)
+		err = console_call_sync(SLOT_CONSOLE);
+	if (err == -TACET_EDEAD &&
+	    tacet_reconnect_next("console", SLOT_CONSOLE, 5000, &console_instance) == 0)
+		err = console_call_sync(SLOT_CONSOLE);
+	return err;
+}
+
+static struct driver drivers[] = {
+	{ .letter = 'r', .process = "rng", .service = "rng", .use = use_rng },
+	{ .letter = 'b', .process = "blk", .service = "blk", .use = use_blk },
+	{ .letter = 't', .process = "rtc", .service = "rtc", .use = use_rtc },
+	{ .letter = 'u', .process = "uart", .service = "console", .use = use_console },
+};
+#define NDRIVERS (sizeof(drivers) / sizeof(drivers[0]))
+
+static struct driver *chosen[NDRIVERS];
+static unsigned int nchosen;
+
+/* The registers of each role, by number: a0..a7, s0..s11. */
+static const unsigned char arg_regs[] = { 10, 11, 12, 13, 14, 15, 16, 17 };
+static const unsigned char saved_regs[] = { 8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27 };
+
+/* The injector's arguments for a fault of type t: op, where, value. */
+static unsigned long fault_args(enum type t, unsigned long *where, unsigned long *value)
+{
+	*where = next();
+	*value = next() % 64;
+	switch (t) {
+	case REG_ARG:
+		*where = arg_regs[*where % sizeof(arg_regs)];
+		return TACET_INJECT_REG;
+	case REG_SAVED:
+		*where = saved_regs[*where % sizeof(saved_regs)];
+		return TACET_INJECT_REG;
+	case REG_SP:
+		*where = 2;
+		return TACET_INJECT_REG;
+	case REG_RA:
+		*where = 1;
+		return TACET_INJECT_REG;
+	case REG_PC:
+		*where = TACET_INJECT_REG_PC;
+		return TACET_INJECT_REG;
+	case TEXT_FLIP:
+		*value %= 32;
+		return TACET_INJECT_TEXT_FLIP;
+	case TEXT_SET:
+		*value = next() & 0xffffffffu;
+		return TACET_INJECT_TEXT_SET;
+	case DATA:
+		*value = next();
+		return TACET_INJECT_DATA;
+	default:
+		*value = 0;
+		return TACET_INJECT_HANG;
+	}
+}
+
+/* d's service has answered with errors for STUCK_NS: tell init (INIT_STUCK) about the instance
+ * that runs now, which it ends and restarts (the entries say `~`, and grant this client each
+ * service). */
+static void report_stuck(struct driver *d)
+{
+	unsigned long instance = 0;
+
+	if (tacet_lookup_instance(d->service, SLOT_SCRATCH, 0, &instance) == 0 &&
+	    tacet_report_stuck(d->service, instance) == 0)
+		d->reports++;
+	tacet_cap_delete(SLOT_SCRATCH);
+}
+
+/* The watcher (a thread of its own, on this hart): once a use has taken longer than
+ * SLOW_USE_NS it writes every thread's state once, which says who held the harts meanwhile (it
+ * found init's lookup bug: the campaign waiting on lookups while every driver was idle). It
+ * shares only use_started (written by the campaign's thread, read here), writes through
+ * tacet_debug_write with a buffer of its own (stdio is the campaign's), and sleeps on a
+ * notification of its own (lib's tacet_sleep_ns is the campaign's). */
+static volatile uint64_t use_started; /* ns; 0: no use under way */
+static char watcher_stack[2 * TACET_PAGE_SIZE] __attribute__((aligned(16)));
+
+static void watcher_say_threads(uint64_t took_ns)
+{
+	struct tacet_thread_info ti;
+	char line[160];
+	int n = snprintf(line, sizeof(line), "faults: a use has taken %llu ms; threads (tid "
+			 "process hart priority state):", (unsigned long long)(took_ns / 1000000));
+
+	tacet_debug_write(line, (unsigned long)n);
+	for (unsigned long i = 0; tacet_info(TACET_INFO_THREAD, i, &ti, sizeof(ti)) > 0; i++) {
+		n = snprintf(line, sizeof(line), " %u %.16s %u %u %u;", ti.tid, ti.process, ti.hart,
+			     ti.priority, ti.state);
+		tacet_debug_write(line, (unsigned long)n);
+	}
+	tacet_debug_write("\n", 1);
+}
+
+static void watcher(void *unused)
+{
+	uint64_t said_for = 0;
+
+	(void)unused;
+	for (;;) {
+		uint64_t started = use_started;
+
+		tacet_timer_set(SLOT_WATCH, 1, tacet_time() + tacet_ns_to_ticks(WATCH_NS));
+		tacet_wait(SLOT_WATCH);
+		if (started && started == use_started && started != said_for &&
+		    tacet_time_ns() - started > SLOW_USE_NS) {
+			watcher_say_threads(tacet_time_ns() - started);
+			said_for = started;
+		}
+	}
+}
+
+/* The watcher, on this hart at this thread's priority (no thread may make one more urgent
+ * than itself): it runs while the campaign waits in a use. */
+static long start_watcher(void)
+{
+	struct tacet_self self = { 0 };
+	long err = tacet_ntfn_new(SLOT_WATCH);
+
+	tacet_self(&self);
+	if (err)
+		return err;
+	err = tacet_thread_start(watcher, NULL, (unsigned long)watcher_stack + sizeof(watcher_stack),
+				 TACET_SCHED(self.prio, self.hart));
+	return err < 0 ? err : 0; /* else its thread id */
+}
+
+/* Use d until it answers well, up to RECOVER_NS (reporting it to init once it has answered
+ * with errors for STUCK_NS): NONE, ERROR or MISMATCH (what the errors were; how many in
+ * *errors), or UNRECOVERED. */
+static enum outcome recover(struct driver *d, unsigned long *errors)
+{
+	uint64_t start = tacet_time_ns();
+	enum outcome worst = NONE;
+	int reported = 0;
+
+	for (*errors = 0;; ++*errors) {
+		long err;
+
+		use_started = tacet_time_ns();
+		err = d->use(d);
+		use_started = 0;
+
+		if (!err)
+			return worst;
+		worst = err == MISMATCH_ERR ? MISMATCH : worst == MISMATCH ? MISMATCH : ERROR;
+		if (tacet_time_ns() - start > RECOVER_NS)
+			return UNRECOVERED;
+		if (!reported && tacet_time_ns() - start > STUCK_NS) {
+			report_stuck(d);
+			reported = 1;
+		}
+		tacet_sleep_ns(RETRY_NS);
+	}
+}
+
+/* Every chosen driver but `but` once: an error there is a latent fault's (an earlier one's). */
+static void round_of_uses(const struct driver *but)
+{
+	for (unsigned int i = 0; i < nchosen; i++) {
+		unsigned long errors;
+
+		if (chosen[i] == but)
+			continue;
+		if (recover(chosen[i], &errors) != NONE || errors)
+			chosen[i]->latent++;
+	}
+}
+
+/* Fault k: thrown at a random chosen driver, then that driver used until it answers well;
+ * returns its time to a working driver (us), and the outcome into *o. */
+static uint64_t one_fault(unsigned long k, enum outcome *o)
+{
+	struct driver *d = chosen[next() % nchosen];
+	enum type t = (enum type)(next() % TYPES);
+	unsigned long where, value, errors = 0, op = fault_args(t, &where, &value);
+	unsigned int tid = target_thread(d->process);
+	uint64_t start = tacet_time_ns(), took;
+	long r = tid ? target_inject(op, tid, where, value, INJECT_TRIES) : -TACET_ENOENT;
+	enum outcome got;
+
+	d->faults[t]++;
+	if (r < 0) {
+		*o = SKIPPED;
+		d->outcomes[SKIPPED]++;
+		printf("faults: #%lu %s %s -> skipped (%s)\n", k, d->process, type_names[t],
+		       tacet_strerror(r));
+		return 0;
+	}
+	got = recover(d, &errors);
+	took = (tacet_time_ns() - start) / 1000;
+	if (got != UNRECOVERED && got != MISMATCH && target_thread(d->process) != tid)
+		got = RESTART;
+	*o = got;
+	d->outcomes[got]++;
+	printf("faults: #%lu %s %s where=%#lx value=%#lx -> %s in %llu us (%lu errors)\n", k,
+	       d->process, type_names[t], (unsigned long)r, value, outcome_names[got],
+	       (unsigned long long)took, errors);
+	round_of_uses(d);
+	return took;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* `N.SEED.DRIVERS` from the name init.run= grants: 0, or -TACET_EINVAL. */
+static long parameters(unsigned long *n)
+{
+	const char *p = tacet_service_name();
+	char *end;
+
+	*n = strtoul(p, &end, 10);
+	if (*end != '.')
+		return -TACET_EINVAL;
+	rng_state = strtoull(end + 1, &end, 10) * 0x9e3779b97f4a7c15ull + 1;
+	if (*end != '.')
+		return -TACET_EINVAL;
+	for (p = end + 1; *p; p++)
+		for (unsigned int i = 0; i < NDRIVERS; i++)
+			if (drivers[i].letter == *p && nchosen < NDRIVERS)
+				chosen[nchosen++] = &drivers[i];
+	return nchosen ? 0 : -TACET_EINVAL;
+}
+
+/* Did the parameters name the driver of this letter? */
+static int chose(char letter)
+{
+	for (unsigned int i = 0; i < nchosen; i++)
+		if (chosen[i]->letter == letter)
+			return 1;
+	return 0;
+}
+
+/* Times to a working driver (us): all of them while they fit, then a uniform sample of
+ * TIMES_KEPT (reservoir sampling, with the campaign's generator); the worst always. */
+static uint64_t times[TIMES_KEPT], worst_time;
+static unsigned long ntimes;
+
+static void keep_time(uint64_t us)
+{
+	uint64_t slot = ntimes < TIMES_KEPT ? ntimes : next() % (ntimes + 1);
+
+	if (slot < TIMES_KEPT)
+		times[slot] = us;
+	worst_time = us > worst_time ? us : worst_time;
+	ntimes++;
+}
+
+static void print_totals(unsigned long n, uint64_t secs_us)
+{
+	unsigned long kept = ntimes < TIMES_KEPT ? ntimes : TIMES_KEPT;
+	unsigned long total[OUTCOMES] = { 0 };
+
+	for (unsigned int i = 0; i < nchosen; i++) {
+		struct driver *d = chosen[i];
+
+		printf("faults: %s:", d->process);
+		for (unsigned int t = 0; t < TYPES; t++)
+			printf(" %s %lu", type_names[t], d->faults[t]);
+		printf(";");
+		for (unsigned int o = 0; o < OUTCOMES; o++) {
+			printf(" %s %lu", outcome_names[o], d->outcomes[o]);
+			total[o] += d->outcomes[o];
+		}
+		printf("; latent %lu; reported %lu\n", d->latent, d->reports);
+	}
+	qsort(times, kept, sizeof(*times), cmp_u64);
+	printf("faults: %lu faults in %llu ms (%llu a second):", n,
+	       (unsigned long long)(secs_us / 1000),
+	       (unsigned long long)(secs_us ? n * 1000000ull / secs_us : 0));
+	for (unsigned int o = 0; o < OUTCOMES; o++)
+		printf(" %s %lu", outcome_names[o], total[o]);
+	printf("; time to a working driver after a restart or error: median %llu us, worst %llu "
+	       "us (%lu)\n", (unsigned long long)(kept ? times[kept / 2] : 0),
+	       (unsigned long long)worst_time, ntimes);
+}
+
+/* After the campaign: each driver answers, memory is back. 0 if all is well. */
+static int final_checks(const struct tacet_mem_info *before, unsigned long unrecovered)
+{
+	struct tacet_mem_info after;
+	int failed = 0, same;
+
+	for (unsigned int i = 0; i < ALARM_EVERY; i++)
+		round_of_uses(NULL); /* an alarm's session open again, as at the baseline */
+	for (unsigned int i = 0; i < nchosen; i++) {
+		unsigned long errors;
+		int ok = recover(chosen[i], &errors) == NONE;
+
+		printf("faults: %s answers at the end: %s\n", chosen[i]->process, ok ? "PASS" : "FAIL");
+		failed |= !ok;
+	}
+	tacet_info(TACET_INFO_MEM, 0, &after, sizeof(after));
+	same = before->free_pages + before->kernel_object_pages ==
+		       after.free_pages + after.kernel_object_pages &&
+	       before->kernel_objects == after.kernel_objects;
+	printf("faults: memory: free pages %lu -> %lu (object caches %lu -> %lu), kernel objects %lu "
+	       "-> %lu: %s\n", before->free_pages, after.free_pages, before->kernel_object_pages,
+	       after.kernel_object_pages, before->kernel_objects, after.kernel_objects,
+	       same ? "PASS" : "FAIL");
+	printf("faults: unrecovered: %lu: %s\n", unrecovered, unrecovered ? "FAIL" : "PASS");
+	printf("faults: silent blk mismatches: %lu: %s\n", mismatches, mismatches ? "FAIL" : "PASS");
+	return failed || !same || unrecovered || mismatches;
+}
+
+int main(void)
+{
+	unsigned long n = 0, unrecovered = 0;
+	struct tacet_mem_info before;
+	uint64_t start;
+	long err = parameters(&n);
+	int failed;
+
+	if (!err)
+		err = tacet_ntfn_new(SLOT_ALARM);
+	if (!err)
+		err = start_watcher();
+	if (!err && chose('b'))
+		err = tacet_blk_open(&blk, BLK_SECTOR, 5000);
+	if (err || (chose('b') && blk.sectors < SHADOW_SECTORS)) {
+		printf("faults: cannot start (\"%s\": %s)\nfaults: FAIL\n", tacet_service_name(),
+		       tacet_strerror(err));
+		tacet_poweroff(1);
+		return 1;
+	}
+	blk.timeout_ns = BLK_TIMEOUT_NS; /* then lib tells init (tacet_report_stuck) */
+	for (unsigned int i = 0; i < ALARM_EVERY; i++)
+		round_of_uses(NULL); /* every driver answering, an alarm's session open... */
+	tacet_sleep_ns(RETRY_NS); /* ...lib's sleep notification made... */
+	for (unsigned int s = 0; s < SHADOW_SECTORS && blk.sectors; s++)
+		if (!known[s] && !blk_one(BLK_READ, blk.first + s)) {
+			memcpy(shadow[s], (void *)blk.buf.va, BLK_SECTOR);
+			known[s] = 1;
+		} /* ...the blk shadow's sectors filled, before the baseline */
+	tacet_info(TACET_INFO_MEM, 0, &before, sizeof(before));
+	printf("faults: %lu faults into %u drivers, seed \"%s\"\n", n, nchosen,
+	       tacet_service_name());
+	start = tacet_time_ns();
+	for (unsigned long k = 0; k < n; k++) {
+		enum outcome o;
+		uint64_t took = one_fault(k, &o);
+
+		unrecovered += o == UNRECOVERED;
+		if (o == RESTART || o == ERROR)
+			keep_time(took);
+	}
+	print_totals(n, (tacet_time_ns() - start) / 1000);
+	failed = final_checks(&before, unrecovered);
+	printf("faults: %s\n", failed ? "FAIL" : "PASS");
+	tacet_poweroff(failed);
+	return failed;
+}

@@ -1,0 +1,58 @@
+"""cases_faults.py: the fault injector (the faults kernel's TACET_SYS_INJECT, kernel/inject) and
+init's liveness thread (`~MS`, servers/init/liveness.c). injectbad (servers/tests/injectbad.c)
+throws bad calls at the injector, each refused with its code, then two faults at the entropy
+driver: its stack pointer flipped (it faults at the next read; init restarts it) and an endless
+loop at its pc (it stops answering; init's liveness thread ends it after 200 ms). The read
+after each is answered by the next instance. On the shipped kernel the call is ENOSYS.
+faults-campaign: the short seeded campaign (servers/faults/faults.c; make faults runs longer
+ones): 1,000 faults into rng, blk, rtc and the console's uart while the campaign uses them; no
+kernel panic, every fault followed by a working driver, every driver answering at the end, every
+page and kernel object back, no blk sector read back different from the shadow copy without an
+error. Its bootargs are tools/faults.py's, which `make faults` boots."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "tools"))
+import faults as campaign  # noqa: E402 (tools/faults.py: the campaign's boot arguments)
+
+RNG = ("-device", "virtio-rng-device")
+INJECTBAD_RUN = "init.run=^%uart=console:ns16550a,rng:virtio-rng*3~200,^%injectbad@1"
+
+CASES = [
+    case("inject-bad-calls",
+         [r"injectbad: a first read of rng: PASS",
+          r"injectbad: without the trace authority \(slot 0\) -> .*: PASS",
+          r"injectbad: into its own thread \(no driver\) -> .*: PASS",
+          r"injectbad: into init's thread \(no driver\) -> .*: PASS",
+          r"injectbad: into no thread -> .*: PASS",
+          r"injectbad: a hang with a value -> .*: PASS",
+          r"injectbad: PROCESS_END of an empty slot -> .*: PASS",
+          r"injectbad: PROCESS_END of an endpoint -> .*: PASS",
+          r"injectbad: PROCESS_END through a watch-only copy of itself -> .*: PASS",
+          r"injectbad: rng's sp, bit 40, flipped: PASS",
+          r"init: server rng faulted: cause \d+",
+          r"injectbad: a read after rng's sp flipped: answered \(by its next instance\): PASS",
+          r"injectbad: the flipped thread has ended: refused: PASS",
+          r"injectbad: an endless loop at rng's pc: PASS",
+          r"init: server rng has not answered for 200 ms; ending it",
+          r"injectbad: a read after rng's hang: answered \(by its next instance\): PASS",
+          r"injectbad: 21 checks, 0 failed",
+          r"init: power off requested by injectbad"],
+         smp=2, bootargs=INJECTBAD_RUN, qemu_args=RNG, kernel="faults", timeout=60),
+    # the same server on the shipped kernel: no injector there
+    case("inject-none-in-shipped-kernel",
+         [r"injectbad: no injector in this kernel \(.*\): PASS",
+          r"init: power off requested by injectbad"],
+         smp=2, bootargs=INJECTBAD_RUN, qemu_args=RNG, timeout=30),
+    case("faults-campaign",
+         [r"faults: 1000 faults into 4 drivers, seed \"1000\.1\.rbtu\"",
+          r"faults: 1000 faults in \d+ ms",
+          r"faults: rng answers at the end: PASS", r"faults: blk answers at the end: PASS",
+          r"faults: rtc answers at the end: PASS", r"faults: uart answers at the end: PASS",
+          r"faults: memory: .*: PASS", r"faults: unrecovered: 0: PASS",
+          r"faults: silent blk mismatches: 0: PASS", r"faults: PASS",
+          r"init: power off requested by faults"],
+         smp=2, bootargs=campaign.bootargs(1000, 1, "rbtu"), qemu_args=campaign.DEVICES,
+         needs=["build/blk-test.img"], kernel="faults", timeout=600),
+]
