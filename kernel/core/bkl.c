@@ -185,18 +185,19 @@ void bkl_lock_slow(void)
 	queue_wait(this_hart(), arch_cycles());
 }
 
-/* Sleep as the heir until the lock is handed over (an IPI: bkl_hand_over sends one to an heir
- * it finds asleep). Marked asleep first, then the word read again: the hand-over writes the
- * word, then reads the mark, so one of the two sees the other. Returns whether the IPI came
- * with requests (sleep_once). */
+/* Sleep as the heir until the lock is handed over or freed. Like a queue's head it sleeps only
+ * once it has asked the holder to wake it at its release (ask_holder_to_wake: the request set,
+ * then the word read again; the release swaps the word, then reads the request), and the
+ * release wakes the heir as it wakes the head (bkl_wake_next): a release that looked at the
+ * place before this hart took it frees the lock without a hand-over, and only the request
+ * tells it that a sleeper waits. A hand-over wakes it too (bkl_hand_over). Returns whether the
+ * IPI came with requests (sleep_once). */
 static bool heir_sleep(struct hart *me, bool *slept)
 {
 	bool requests = false;
-	uint32_t v;
 
 	__atomic_store_n(&me->bkl_asleep, true, __ATOMIC_SEQ_CST);
-	v = __atomic_load_n(&bkl.locked, __ATOMIC_SEQ_CST);
-	if (v && v != me->bkl_token) {
+	if (ask_holder_to_wake(me)) {
 		requests = hart_sleep_until_ipi(me);
 		*slept = true;
 	}
@@ -250,7 +251,8 @@ static struct hart *queue_head(void)
 	return NULL;
 }
 
-/* Interrupt the head if it sleeps (one that only looks finds the lock by itself). */
+/* Interrupt the head if it sleeps (one that only looks finds the lock by itself), and the heir
+ * (an interrupt's hart, not in the queue: heir_sleep). */
 void bkl_wake_next(struct hart *me)
 {
 	struct hart *h;
@@ -260,6 +262,9 @@ void bkl_wake_next(struct hart *me)
 	h = queue_head();
 	if (h && __atomic_load_n(&h->bkl_asleep, __ATOMIC_RELAXED))
 		arch_ipi_send(h); /* a bare wake-up: arch_ipi_wait() takes it */
+	h = __atomic_load_n(&bkl.heir, __ATOMIC_SEQ_CST);
+	if (h && __atomic_load_n(&h->bkl_asleep, __ATOMIC_SEQ_CST))
+		arch_ipi_send(h); /* an interrupt's heir (heir_sleep) */
 }
 
 /* The lock stays taken and becomes the heir's: the word names it (head_try). The place is

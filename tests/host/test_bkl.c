@@ -449,6 +449,87 @@ static void test_urgent_goes_first(void **state)
 	assert_false(bkl_is_locked());
 }
 
+/* The release's window: hart 0 has looked at the heir (none) and not yet freed the word when
+ * hart 1 enters as an interrupt does, takes the place and falls asleep. The release then frees
+ * the lock without a hand-over; hart 1 must still be woken (it asked the holder to wake it).
+ * Without the request (an heir relying on the hand-over's IPI alone) it sleeps for ever: the
+ * fake's wait fails after 5 s. */
+void (*host_release_hook)(uint32_t *p);
+static pthread_t late_heir;
+static bool hook_armed;
+
+static void start_heir_inside_release(uint32_t *p)
+{
+	(void)p;
+	if (!hook_armed || this_hart()->id != 0)
+		return;
+	hook_armed = false;
+	pthread_create(&late_heir, NULL, urgent_waiter, (void *)(uintptr_t)1);
+	while (!__atomic_load_n(&harts[1].bkl_asleep, __ATOMIC_SEQ_CST))
+		sched_yield();
+}
+
+static void test_heir_woken_by_a_release_that_missed_it(void **state)
+{
+	(void)state;
+	norder = 0;
+	bkl_lock();
+	host_release_hook = start_heir_inside_release;
+	hook_armed = true;
+	bkl_unlock();
+	pthread_join(late_heir, NULL);
+	host_release_hook = NULL;
+	assert_int_equal(norder, 1);
+	assert_int_equal(order[0], 1);
+	assert_int_equal(bkl_waits[1].slept, 1);
+	assert_null(bkl.heir);
+	assert_false(bkl_is_locked());
+}
+
+/* Two harts only, so that no other release wakes a sleeper by chance: hart 0 takes and lets go
+ * of the lock in a loop, hart 1 enters as an interrupt does, each 20,000 times. An heir that
+ * sleeps must be woken by the release whichever way it goes: handed over (it saw the heir) or
+ * freed (it looked at the heir before the claim): a sleeper nobody wakes fails after 5 s. */
+static void *urgent_adder(void *arg)
+{
+	as_hart((unsigned int)(uintptr_t)arg);
+	for (int i = 0; i < 20000; i++) {
+		bkl_lock_urgent();
+		counter++;
+		bkl_unlock();
+	}
+	return NULL;
+}
+
+static void *plain_adder(void *arg)
+{
+	as_hart((unsigned int)(uintptr_t)arg);
+	for (int i = 0; i < 20000; i++) {
+		bkl_lock();
+		counter++;
+		for (volatile int k = 0; k < 50; k++)
+			; /* a hold long enough to be found */
+		bkl_unlock();
+	}
+	return NULL;
+}
+
+static void test_urgent_against_a_releasing_holder(void **state)
+{
+	pthread_t a, b;
+
+	(void)state;
+	counter = 0;
+	nharts = 2;
+	pthread_create(&a, NULL, plain_adder, (void *)(uintptr_t)0);
+	pthread_create(&b, NULL, urgent_adder, (void *)(uintptr_t)1);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	assert_int_equal(counter, 40000);
+	assert_null(bkl.heir);
+	assert_false(bkl_is_locked());
+}
+
 /* Spinlocks: NH harts each add 1 to a plain counter 20,000 times inside one. */
 static struct spinlock test_lock = SPINLOCK_INIT("test");
 
@@ -521,6 +602,8 @@ int main(void)
 		cmocka_unit_test_setup(test_requests_survive_the_wait, setup),
 		cmocka_unit_test_setup(test_wait_record, setup),
 		cmocka_unit_test_setup(test_urgent_goes_first, setup),
+		cmocka_unit_test_setup(test_urgent_against_a_releasing_holder, setup),
+		cmocka_unit_test_setup(test_heir_woken_by_a_release_that_missed_it, setup),
 		cmocka_unit_test_setup(test_spinlock_mutual_exclusion, setup),
 		cmocka_unit_test_setup(test_spinlock_sleeper_woken, setup),
 	};
