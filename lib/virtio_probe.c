@@ -11,6 +11,8 @@
 
 #define LOOKUP_TRIES 10000 /* 1 ms apart: the PCI server has 10 s to publish "pci" */
 #define MAX_INDEX    32    /* functions of one vendor:device ID tried, in bus order */
+#define CLAIM_TRIES  1000  /* all claimed: tried again this often, */
+#define CLAIM_PAUSE_NS 10000000ull /* 10 ms apart */
 
 /* A claimed virtio-pci function, for the configuration reads of the walk. */
 struct pci_fn {
@@ -32,18 +34,20 @@ static uint32_t config_read(void *ctx, unsigned int offset)
 	return (uint32_t)v;
 }
 
-/* The first function of the modern device ID, then of the transitional one, the server lets
- * this driver claim: 0 and f->device, f->index, or the last claim's error. */
-static long claim(struct pci_fn *f, uint32_t device_id, unsigned long bar0,
-		  struct tacet_pci_device *info)
+/* One pass over the functions of the modern device ID, then of the transitional one: 0 and
+ * f->device, f->index for the first the server lets this driver claim; -TACET_EBUSY if there are
+ * some but all are claimed; else the last claim's error. */
+static long claim_once(struct pci_fn *f, uint32_t device_id, unsigned long bar0,
+		       struct tacet_pci_device *info)
 {
 	unsigned long ids[2] = { VIRTIO_PCI_DEVICE_MODERN + device_id,
 				 virtio_pci_transitional_id(device_id) };
-	long err = -TACET_ENOENT;
+	long err = -TACET_ENOENT, busy = 0;
 
 	for (unsigned int k = 0; k < 2 && ids[k]; k++)
 		for (unsigned long i = 0; i < MAX_INDEX; i++) {
 			err = tacet_pci_claim(f->pci, VIRTIO_PCI_VENDOR, ids[k], i, bar0, info);
+			busy |= err == -TACET_EBUSY;
 			if (err == -TACET_EBUSY)
 				continue;
 			if (err)
@@ -51,6 +55,20 @@ static long claim(struct pci_fn *f, uint32_t device_id, unsigned long bar0,
 			f->device = ids[k], f->index = i;
 			return 0;
 		}
+	return busy && err == -TACET_ENOENT ? -TACET_EBUSY : err;
+}
+
+/* claim_once until a function is free: a restarted driver's previous instance may still hold
+ * its function while the server quiets it (up to CLAIM_TRIES x CLAIM_PAUSE_NS). */
+static long claim(struct pci_fn *f, uint32_t device_id, unsigned long bar0,
+		  struct tacet_pci_device *info)
+{
+	long err = claim_once(f, device_id, bar0, info);
+
+	for (unsigned int i = 0; err == -TACET_EBUSY && i < CLAIM_TRIES; i++) {
+		tacet_sleep_ns(CLAIM_PAUSE_NS);
+		err = claim_once(f, device_id, bar0, info);
+	}
 	return err;
 }
 
