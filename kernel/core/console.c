@@ -7,9 +7,11 @@
 #include "lib/fdt.h"
 #include "lib/kfmt.h"
 #include "lib/kstring.h"
+#include "lib/ratelimit.h"
 #include "core/spinlock.h"
 #include "core/bkl.h"
 #include "core/hart.h"
+#include "core/timer.h"
 
 #define UART_RBR 0 /* receive buffer register */
 #define UART_THR 0 /* transmit holding register */
@@ -327,6 +329,7 @@ void console_sync_after_unlock(void)
 {
 	struct hart *me = this_hart();
 
+	klog_flush_all(); /* every line accounted before the machine stops */
 	me->console_sync = true;
 	me->console_dirty = true;
 }
@@ -395,6 +398,50 @@ void kprintf(const char *fmt, ...)
 	va_start(ap, fmt);
 	kvprintf(fmt, ap);
 	va_end(ap);
+}
+
+/* The rate-limited sites seen so far (klog_allowed), whose untold counts klog_flush_all tells. */
+#define KLOG_SITES 8
+static struct {
+	struct ratelimit *r;
+	const char *what;
+} klog_sites[KLOG_SITES];
+
+static void klog_missed(uint64_t missed, const char *what)
+{
+	if (missed)
+		kprintf("tacet: %lu %s lines not logged (at most %u a second)\n", (unsigned long)missed,
+			what, KLOG_BURST);
+}
+
+static void klog_first_use(struct ratelimit *r, const char *what)
+{
+	r->interval = timer_us_to_ticks(1000000);
+	for (unsigned int i = 0; i < KLOG_SITES; i++)
+		if (!klog_sites[i].r) {
+			klog_sites[i].r = r;
+			klog_sites[i].what = what;
+			return;
+		}
+	/* more sites than KLOG_SITES: this one's counts are told only by its next line out */
+}
+
+bool klog_allowed(struct ratelimit *r, const char *what)
+{
+	uint64_t missed;
+
+	if (!r->interval)
+		klog_first_use(r, what);
+	if (!ratelimit_take(r, timer_now(), &missed))
+		return false;
+	klog_missed(missed, what);
+	return true;
+}
+
+void klog_flush_all(void)
+{
+	for (unsigned int i = 0; i < KLOG_SITES && klog_sites[i].r; i++)
+		klog_missed(ratelimit_flush(klog_sites[i].r), klog_sites[i].what);
 }
 
 unsigned int console_irq(void)

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include "lib/ratelimit.h"
 
 struct fdt;
 
@@ -14,6 +15,15 @@ void console_init(const struct fdt *fdt);
 /* Whole lines from different harts do not interleave: each call holds the console lock. */
 void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void kvprintf(const char *fmt, va_list ap);
+/* A line any user can cause at will (a process's end, a thread's fault) goes out only if its
+ * site's rate limit lets it (lib/ratelimit.h: KLOG_BURST lines a second, over timebase ticks);
+ * before the first one let through after some were not, a line says how many `what` lines
+ * were not logged. BKL held. A site's limit: static struct ratelimit r = KLOG_LIMIT_INIT. */
+#define KLOG_BURST 32
+#define KLOG_LIMIT_INIT RATELIMIT_INIT(0, KLOG_BURST) /* its second set at the first use */
+bool klog_allowed(struct ratelimit *r, const char *what);
+/* Before a power-off: log how many lines each site did not, where that is not yet told. */
+void klog_flush_all(void);
 /* The console UART's interrupt line (0 if none) and receive side, for the in-kernel test of the
  * external interrupt path: the UART server owns input once user space exists. */
 unsigned int console_irq(void);
@@ -38,7 +48,8 @@ struct hart;
  * console_sync_after_unlock, return only once everything logged before is on the wire). */
 void console_written_after_unlock(struct hart *me);
 /* BKL held: after its release, this hart waits until everything logged so far is written out
- * (DEBUG_WRITE of 0 bytes: before a power-off from user space). */
+ * (DEBUG_WRITE of 0 bytes: before a power-off from user space); the rate-limited sites'
+ * untold counts go first (klog_flush_all). */
 void console_sync_after_unlock(void);
 /* Before power-off: write out everything, and wait for any hart still writing out a part of
  * it (the machine stops after). */

@@ -469,7 +469,12 @@ void process_reap(struct process *p)
 
 void process_reap_start(struct process *p, long status)
 {
-	kprintf("tacet: process %s ended (status %ld)\n", p->name, status);
+	static struct ratelimit ends = KLOG_LIMIT_INIT;
+
+	if (p->is_root_server)
+		klog_flush_all(); /* every line accounted before the power-off */
+	if (p->is_root_server || klog_allowed(&ends, "process end"))
+		kprintf("tacet: process %s ended (status %ld)\n", p->name, status);
 	if (p->is_root_server) {
 		kprintf("tacet: init ended; powering off\n");
 		platform_poweroff(status == 0 ? 0 : PANIC_EXIT_CODE + 2);

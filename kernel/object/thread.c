@@ -130,8 +130,11 @@ void thread_fault(struct thread *t)
 	struct process *p = t->proc;
 	const struct trap_frame *tf = &t->ctx;
 
-	kprintf("tacet: thread %u of %s faulted: scause %#lx pc %#lx address %#lx\n", t->tid,
-		p->name, tf->scause, tf->sepc, tf->stval);
+	static struct ratelimit faults = KLOG_LIMIT_INIT;
+
+	if (klog_allowed(&faults, "thread fault"))
+		kprintf("tacet: thread %u of %s faulted: scause %#lx pc %#lx address %#lx\n",
+			t->tid, p->name, tf->scause, tf->sepc, tf->stval);
 	if (p->fault_ep && endpoint_send_fault(t) == 0)
 		return; /* the supervisor decides */
 	thread_end_faulted(t);

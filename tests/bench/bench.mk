@@ -33,7 +33,7 @@ bench-stress: deps
 	@python3 tests/bench/bench.py --stress
 
 # `make bench-wall`: the wall-clock stress benchmark (bench.py --wall; servers/bench/wall.c):
-# without -icount, 4 harts really in parallel (MTTCG), a goldfish RTC alarm every millisecond to
+# without -icount, the harts really in parallel (MTTCG; 2 harts, then 4), an RTC alarm every ms to
 # its driver on hart 0, idle then with a stressor on each other hart; each phase's driver
 # latency, the line's top half and wake-up and every hart's BKL hand-overs, and the stressed
 # phase's ratios to the idle one. Noisy (the host's load): printed, never budgeted. One boot

@@ -119,7 +119,7 @@ def table(runs):
     stressor the idle and stressed phases' driver p50, p99, trap -> top half done and hand-over
     averages (every hart's, and hart 0's: the driver's), and the ratios."""
     keys = ("driver_p50", "driver_p99", "top_avg", "handover_avg", "hart0_avg")
-    lines = ["| stressor (harts 1-3) | phase | driver p50 (us) | p99 (us) | trap -> top half "
+    lines = ["| stressor (on harts 1 to n-1) | phase | driver p50 (us) | p99 (us) | trap -> top half "
              "done avg (us) | hand-over avg, all harts (us) | hart 0's (us) |",
              "|---|---|---|---|---|---|---|"]
     for stressor in dict.fromkeys(s for s, _ in runs):

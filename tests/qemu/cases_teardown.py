@@ -8,6 +8,8 @@ host's load. The threads (about 1 KiB each in the kernel) need more than the def
 Then the teardown-chain-* cases: chains thousands of links deep that the kernel must end
 without recursion (below), and preempt-teardown: a 100,000-deep chain whose end, one system call,
 lets other harts' and its own hart's interrupts in at its preemption points."""
+import re
+
 
 CASES = [
     case("teardown-100k-threads",
@@ -36,6 +38,26 @@ CASES = [
 # that everything in it ended and that every page and kernel object came back; init's leak
 # check confirms. Functional, so without -icount; the processes need more than the default RAM.
 CHAIN_MEMORY = "init.budget=20000"
+
+
+def process_ends_accounted(ends):
+    """A check: the kernel's line for a process's end is rate-limited (a flood of ends must not
+    flood the console); every end is either logged or counted in a `not logged` line (the
+    count told at the next line let through, or before the power-off), and a flood is cut."""
+    def check(out):
+        logged = len(re.findall(r"^tacet: process \S+ ended \(status -?\d+\)", out, re.M))
+        untold = [int(n) for n in
+                  re.findall(r"^tacet: (\d+) process end lines not logged", out, re.M)]
+        problems = []
+        if logged + sum(untold) != ends:
+            problems.append(f"{logged} process ends logged and {sum(untold)} counted as not "
+                            f"logged: {logged + sum(untold)}, expected {ends}")
+        if not untold:
+            problems.append("no `not logged` line: the flood of process ends was not cut")
+        return problems
+    return check
+
+
 CASES += [
     case("teardown-spread-process",
          [r"spread: without a thread: 1088 mappings and 100 capabilities, \d+ pages taken: PASS",
@@ -92,7 +114,8 @@ CASES += [
           r"chain_proc: memory back: .*: PASS", r"chain_proc: all checks passed",
           r"init: server chain_proc finished with status 0",
           r"init: leak check: .*: PASS", r"init: all 1 servers done; powering off"],
-         smp=2, mem="256M", bootargs="init.run=chain_proc@1 " + CHAIN_MEMORY, timeout=90),
+         smp=2, mem="256M", bootargs="init.run=chain_proc@1 " + CHAIN_MEMORY, timeout=90,
+         check=process_ends_accounted(3000 + 1)),  # the chain and chain_proc
     case("teardown-chain-faults",
          [r"chain_fault: the first process's fault: cause 13, address 0: PASS",
           r"chain_fault: 3000 threads faulted, each supervised by the next: 3000 threads, 3000 "
