@@ -89,7 +89,7 @@ struct tacet_device;
 #define VIRTIO_STATUS_NEEDS_RESET 64
 #define VIRTIO_STATUS_FAILED      128
 
-/* InterruptStatus bits. */
+/* Interrupt status bits (virtio-mmio's InterruptStatus, virtio-pci's ISR). */
 #define VIRTIO_INT_USED   1 /* a used ring moved */
 #define VIRTIO_INT_CONFIG 2 /* the configuration changed */
 
@@ -234,12 +234,11 @@ long virtio_queue_attach(struct virtio_device *dev, unsigned int index, struct v
 long virtio_queue_new(struct virtio_device *dev, unsigned int index, struct virtq *q,
 		      unsigned int size);
 
-/* Reset the transport at regs (Status 0, then read back until the device says 0: it has
- * forgotten its queues and writes no buffer any more). 0, or -TACET_EBUSY if it never says
- * so. It applies the kit's quiesce description of a transport (lib/virtio.c, TACET_QUIESCE),
- * which every image that uses the kit carries: init applies the same to a dead driver's
- * transports before it frees their DMA quarantine; virtio_close is a driver's own orderly end
- * (after it, its rings and buffers may go). */
+/* Reset the virtio-mmio transport at regs (Status 0, then read back until the device says 0:
+ * it has forgotten its queues and writes no buffer any more). 0, or -TACET_EBUSY if it never
+ * says so. It applies the kit's quiesce description of a transport (lib/virtio_mmio.c,
+ * TACET_QUIESCE), which every image that uses the kit carries: init applies the same to a dead
+ * driver's transports before it frees their DMA quarantine. */
 long virtio_reset(volatile void *regs);
 /* For init's device matching: the virtio device ID a name says (`virtio-rng`:
  * VIRTIO_ID_RNG), 0 if it is none; what sits behind a virtio-mmio transport mapped at regs
@@ -247,6 +246,8 @@ long virtio_reset(volatile void *regs);
  * virtio-mmio's). */
 unsigned int virtio_id_named(const char *name);
 unsigned int virtio_mmio_device_id(volatile void *regs, unsigned long size);
+/* A driver's own orderly end, over either transport: the device reset (after it, its rings
+ * and buffers may go). */
 void virtio_close(struct virtio_device *dev);
 
 /* The driver is ready (DRIVER_OK); or it gave up on the device (FAILED). */
@@ -256,19 +257,22 @@ void virtio_fail(struct virtio_device *dev, const char *why);
 /* Tell the device queue index has new buffers (after the memory writes that made them). */
 void virtio_notify(struct virtio_device *dev, unsigned int index);
 
-/* On the device's interrupt: read InterruptStatus and clear those bits (InterruptACK).
- * Returns them: 0 means the interrupt was not this device's. */
+/* On the device's interrupt: read the transport's interrupt status and clear it (virtio-mmio:
+ * InterruptStatus, then those bits to InterruptACK; virtio-pci: the ISR, which its read
+ * clears). Returns VIRTIO_INT_* bits: 0 means the interrupt was not this device's. */
 uint32_t virtio_interrupt_ack(struct virtio_device *dev);
 
 /* A field of the device's configuration space: size 1, 2, 4 or 8 bytes at offset, read again
- * until ConfigGeneration says no change came in between (an 8-byte field takes two reads). */
+ * until the configuration generation says no change came in between (an 8-byte field takes two
+ * reads); 0 for a field outside the space. */
 uint64_t virtio_config_read(struct virtio_device *dev, unsigned int offset, unsigned int size);
 
 /* Write value into a field of the device's configuration space: size 1, 2, 4 or 8 bytes at
  * offset, naturally aligned (an 8-byte field as two 32-bit writes, low half first). Only the
  * fields the device's type lets a driver write take it (virtio-input's select and subsel,
  * virtio-blk's writeback); the device may answer with a configuration-change interrupt. 0, or
- * -TACET_EINVAL (another size, or a field not aligned to its size): nothing is written. */
+ * -TACET_EINVAL (another size, a field not aligned to its size, or one outside the space):
+ * nothing is written. */
 long virtio_config_write(struct virtio_device *dev, unsigned int offset, unsigned int size,
 			 uint64_t value);
 
