@@ -6,7 +6,12 @@
  * capabilities too short for their fields or running off the header, misaligned structures and
  * an odd notify multiplier, a reserved BAR number (ignored, the next one used), a second
  * capability of a type (ignored); and 200,000 random spaces, through which the walk must never
- * read outside the header's 256 bytes nor unaligned, and must end. */
+ * read outside the header's 256 bytes nor unaligned, and must end. Then the transport
+ * (lib/virtio_pci.c under lib/virtio.c) against a fake BAR of memory in QEMU's layout: the
+ * negotiation, a queue's set-up (64-bit addresses as halves, no MSI-X vector, its notify
+ * address), a notification, the ISR, the configuration space's bounds, and a device that puts a
+ * queue's notify address past its notify structure or offers no such queue: refused, the queue
+ * left disabled. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,7 +20,9 @@
 #include <cmocka.h>
 
 #include <tacet/abi.h>
+#include <tacet/driver.h>
 #include <tacet/virtio.h>
+#include <tacet/virtio_queue.h>
 #include "host_rng.h"
 
 #define CAP_MSIX 0x11
@@ -257,6 +264,139 @@ static void test_random_spaces(void **state)
 	}
 }
 
+/* --- the transport against a fake BAR ------------------------------------------------------ */
+
+/* lib/virtio.c's virtio_queue_new allocates through the kit; nothing here calls it. */
+long tacet_dma_alloc(unsigned long size, struct tacet_dma *dma)
+{
+	(void)size;
+	(void)dma;
+	return -TACET_ENOMEM;
+}
+
+void tacet_dma_free(struct tacet_dma *dma)
+{
+	(void)dma;
+}
+
+#define COMMON 0x0000
+#define ISR    0x1000
+#define DEVCFG 0x2000
+#define NOTIFY 0x3000
+#define QPA    0x0000001234567000ull /* the rings' bus address, above 4 GiB */
+
+static uint8_t bar[BAR4_SIZE] __attribute__((aligned(4096)));
+static uint8_t rings[4096] __attribute__((aligned(4096)));
+
+static uint32_t bar32(unsigned int off)
+{
+	return (uint32_t)bar[off] | (uint32_t)bar[off + 1] << 8 | (uint32_t)bar[off + 2] << 16 |
+	       (uint32_t)bar[off + 3] << 24;
+}
+
+static uint16_t bar16(unsigned int off)
+{
+	return (uint16_t)(bar[off] | bar[off + 1] << 8);
+}
+
+static void set16(unsigned int off, uint16_t v)
+{
+	bar[off] = (uint8_t)v;
+	bar[off + 1] = (uint8_t)(v >> 8);
+}
+
+/* A device offering EVENT_IDX and VERSION_1 (both feature words read the same memory: bits 0
+ * and 29), queue 0 of up to 64 entries at notify offset noff; the driver's device opened. */
+static void fake_open(struct virtio_device *dev, uint16_t noff)
+{
+	struct virtio_pci_mapped m = { .common = bar + COMMON, .isr = bar + ISR,
+				       .device = bar + DEVCFG, .notify = bar + NOTIFY,
+				       .notify_length = 0x1000, .device_length = 8,
+				       .notify_multiplier = 4 };
+
+	memset(bar, 0, sizeof(bar));
+	bar[COMMON + VIRTIO_PCI_COMMON_DF] = 0x01;
+	bar[COMMON + VIRTIO_PCI_COMMON_DF + 3] = 0x20;
+	set16(COMMON + VIRTIO_PCI_COMMON_Q_SIZE, 64);
+	set16(COMMON + VIRTIO_PCI_COMMON_Q_NOFF, noff);
+	assert_int_equal(virtio_pci_open(dev, &m, VIRTIO_ID_RNG,
+					 VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX)), 0);
+}
+
+static void test_transport_queue(void **state)
+{
+	struct virtio_device dev;
+	struct virtq q;
+
+	(void)state;
+	fake_open(&dev, 3);
+	assert_true(dev.features == (VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX) |
+				     VIRTIO_FEATURE(VIRTIO_F_VERSION_1)));
+	assert_int_equal(bar[COMMON + VIRTIO_PCI_COMMON_STATUS],
+			 VIRTIO_STATUS_ACKNOWLEDGE | VIRTIO_STATUS_DRIVER | VIRTIO_STATUS_FEATURES_OK);
+	assert_int_equal(bar32(COMMON + VIRTIO_PCI_COMMON_GFSELECT), 1); /* the high word last: */
+	assert_int_equal(bar32(COMMON + VIRTIO_PCI_COMMON_GF), 0x1);      /* VERSION_1 alone */
+	assert_int_equal(virtq_init(&q, 16, rings, QPA, 1), 0);
+	assert_int_equal(virtio_queue_attach(&dev, 0, &q), 0);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_Q_SIZE), 16);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_Q_MSIX), VIRTIO_PCI_NO_VECTOR);
+	assert_int_equal(bar32(COMMON + VIRTIO_PCI_COMMON_Q_DESC), (uint32_t)q.desc_pa);
+	assert_int_equal(bar32(COMMON + VIRTIO_PCI_COMMON_Q_DESC + 4), 0x12);
+	assert_int_equal(bar32(COMMON + VIRTIO_PCI_COMMON_Q_DRIVER), (uint32_t)q.avail_pa);
+	assert_int_equal(bar32(COMMON + VIRTIO_PCI_COMMON_Q_DEVICE), (uint32_t)q.used_pa);
+	assert_int_equal(bar32(COMMON + VIRTIO_PCI_COMMON_Q_DEVICE + 4), 0x12);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_Q_ENABLE), 1);
+	memset(bar + NOTIFY, 0xff, 0x100);
+	virtio_notify(&dev, 0);
+	assert_int_equal(bar16(NOTIFY + 3 * 4), 0); /* queue 0's index, at 3 x the multiplier */
+	assert_int_equal(bar[NOTIFY + 3 * 4 - 1], 0xff);
+	assert_int_equal(bar[NOTIFY + 3 * 4 + 2], 0xff);
+	/* live already: refused */
+	assert_int_equal(virtio_queue_attach(&dev, 0, &q), -TACET_EBUSY);
+}
+
+static void test_transport_hostile_queue(void **state)
+{
+	struct virtio_device dev;
+	struct virtq q;
+
+	(void)state;
+	assert_int_equal(virtq_init(&q, 16, rings, QPA, 1), 0);
+	fake_open(&dev, 0x400); /* 0x400 x 4 = 0x1000: the index's 2 bytes past the structure */
+	assert_int_equal(virtio_queue_attach(&dev, 0, &q), -TACET_ERANGE);
+	assert_non_null(strstr(dev.why, "notify offset"));
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_Q_ENABLE), 0);
+	assert_int_equal(bar32(COMMON + VIRTIO_PCI_COMMON_Q_DESC), 0);
+	fake_open(&dev, 0x3ff); /* the last one that fits */
+	assert_int_equal(virtio_queue_attach(&dev, 0, &q), 0);
+	fake_open(&dev, 0);
+	set16(COMMON + VIRTIO_PCI_COMMON_Q_SIZE, 8); /* smaller than the driver's queue */
+	assert_int_equal(virtio_queue_attach(&dev, 0, &q), -TACET_ERANGE);
+	set16(COMMON + VIRTIO_PCI_COMMON_Q_SIZE, 0); /* no such queue */
+	assert_int_equal(virtio_queue_attach(&dev, 0, &q), -TACET_ENOENT);
+	assert_int_equal(virtio_queue_attach(&dev, VIRTIO_PCI_MAX_QUEUES, &q), -TACET_ENOENT);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_Q_ENABLE), 0);
+}
+
+static void test_transport_isr_and_config(void **state)
+{
+	struct virtio_device dev;
+
+	(void)state;
+	fake_open(&dev, 0);
+	bar[ISR] = 0x83; /* a reserved bit set besides both of its bits */
+	assert_int_equal(virtio_interrupt_ack(&dev), VIRTIO_INT_USED | VIRTIO_INT_CONFIG);
+	for (unsigned int i = 0; i < 8; i++)
+		bar[DEVCFG + i] = (uint8_t)(0x10 + i);
+	assert_true(virtio_config_read(&dev, 0, 8) == 0x1716151413121110ull);
+	assert_int_equal(virtio_config_read(&dev, 6, 2), 0x1716);
+	assert_int_equal(virtio_config_read(&dev, 4, 8), 0); /* past its 8 bytes */
+	assert_int_equal(virtio_config_write(&dev, 4, 4, 0xaabbccdd), 0);
+	assert_int_equal(bar32(DEVCFG + 4), 0xaabbccdd);
+	assert_int_equal(virtio_config_write(&dev, 8, 1, 0x55), -TACET_EINVAL);
+	assert_int_equal(bar[DEVCFG + 8], 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +410,9 @@ int main(void)
 		cmocka_unit_test(test_bad_structures),
 		cmocka_unit_test(test_reserved_bar_and_duplicates),
 		cmocka_unit_test(test_random_spaces),
+		cmocka_unit_test(test_transport_queue),
+		cmocka_unit_test(test_transport_hostile_queue),
+		cmocka_unit_test(test_transport_isr_and_config),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
