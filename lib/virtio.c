@@ -82,16 +82,6 @@ void virtio_fail(struct virtio_device *dev, const char *why)
 	set_status(dev, VIRTIO_STATUS_FAILED);
 }
 
-void virtio_notify(struct virtio_device *dev, unsigned int index)
-{
-	dev->transport->notify(dev, index);
-}
-
-uint32_t virtio_interrupt_ack(struct virtio_device *dev)
-{
-	return dev->transport->interrupt_ack(dev);
-}
-
 /* One read of a field (8 bytes as two 32-bit halves, low first). */
 static uint64_t config_once(volatile uint8_t *cfg, unsigned int size)
 {

@@ -255,12 +255,18 @@ void virtio_driver_ok(struct virtio_device *dev);
 void virtio_fail(struct virtio_device *dev, const char *why);
 
 /* Tell the device queue index has new buffers (after the memory writes that made them). */
-void virtio_notify(struct virtio_device *dev, unsigned int index);
+static inline void virtio_notify(struct virtio_device *dev, unsigned int index)
+{
+	dev->transport->notify(dev, index); /* inline: the per-packet paths pay no second call */
+}
 
 /* On the device's interrupt: read the transport's interrupt status and clear it (virtio-mmio:
  * InterruptStatus, then those bits to InterruptACK; virtio-pci: the ISR, which its read
  * clears). Returns VIRTIO_INT_* bits: 0 means the interrupt was not this device's. */
-uint32_t virtio_interrupt_ack(struct virtio_device *dev);
+static inline uint32_t virtio_interrupt_ack(struct virtio_device *dev)
+{
+	return dev->transport->interrupt_ack(dev);
+}
 
 /* A field of the device's configuration space: size 1, 2, 4 or 8 bytes at offset, read again
  * until the configuration generation says no change came in between (an 8-byte field takes two
