@@ -47,8 +47,8 @@ enum pci_label {
 	PCI_CLAIM = 1,
 	PCI_IRQ = 2,
 	PCI_MASTER = 3,
-	PCI_BAR = 4,
-	PCI_CONFIG = 5,
+	PCI_BAR = 6,
+	PCI_CONFIG = 7,
 };
 
 /* What tacet_pci_claim() learns about the device. */
