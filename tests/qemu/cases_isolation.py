@@ -309,6 +309,9 @@ CASES = [
           spliced("thief: PCI_IRQ for the device another driver claimed -> EPERM, nothing sent: "
                   "PASS"),
           spliced("thief: PCI_MASTER for the device another driver claimed -> EPERM: PASS"),
+          spliced("thief: PCI_BAR for the device another driver claimed -> EPERM, nothing sent: "
+                  "PASS"),
+          spliced("thief: PCI_CONFIG for the device another driver claimed -> EPERM: PASS"),
           spliced("thief: PCI_CLAIM of that device -> EBUSY: PASS"),
           spliced("thief: pci refuses a process capability with rights (EPERM): PASS"),
           spliced("thief: it holds one process capability (its own) and nothing that receives: "
