@@ -13,10 +13,22 @@
 #define LOOKUP_TRIES 10000 /* ms for "ip" to be published */
 #define OPEN_TRIES   1000  /* lookups that may still reach an ended instance's name, 10 ms apart */
 #define HDR          sizeof(struct ip_msg)
+#define SEND_WAIT_NS 10000000000ull /* a send waits up to 10 s for a buffer, then -TACET_EBUSY */
 
 static size_t frame_bytes(uint32_t capacity, uint32_t buf_size)
 {
 	return IP_RINGS * ring_bytes(capacity) + 2 * (size_t)capacity * buf_size;
+}
+
+/* The header of the message in the buffer at offset (a multiple of buf_size, so 8-byte aligned:
+ * the areas follow the rings, whose sizes are multiples of 8), read once: the peer may change
+ * the buffer at any time. Two loads, not a call. */
+static struct ip_msg hdr_at(const uint8_t *area, uint32_t offset)
+{
+	struct ip_msg m;
+
+	__builtin_memcpy(&m, __builtin_assume_aligned(area + offset, 8), HDR);
+	return m;
 }
 
 static void kick(struct tacet_net *n)
@@ -147,9 +159,8 @@ void tacet_net_close(struct tacet_net *n)
  * none left is closed at ip. */
 static void sent_back(struct tacet_net *n, uint32_t b)
 {
-	struct ip_msg m;
+	struct ip_msg m = hdr_at(n->tx_area, b * n->buf_size); /* the header we wrote */
 
-	memcpy(&m, n->tx_area + b * n->buf_size, HDR); /* the header we wrote */
 	if (m.sock < 1 || m.sock > IP_SOCKETS_MAX || !n->out[m.sock] || --n->out[m.sock] ||
 	    !n->closing[m.sock])
 		return;
@@ -204,14 +215,14 @@ static long pull(struct tacet_net *n)
 
 		if (d.offset % n->buf_size || d.len < HDR || d.len > n->buf_size)
 			return -TACET_EFAULT;
-		memcpy(&m, n->rx_area + d.offset, HDR);
+		m = hdr_at(n->rx_area, d.offset);
 		if (m.len != d.len - HDR)
 			return -TACET_EFAULT;
 		if (m.sock < 1 || m.sock > IP_SOCKETS_MAX || !n->type[m.sock]) {
 			give_back(n, d.offset); /* ip sent it before the socket's close */
 			continue;
 		}
-		*held_at(n, n->nheld++) = (struct tacet_net_held){ .d = d };
+		*held_at(n, n->nheld++) = (struct tacet_net_held){ .d = d, .m = m };
 		if (m.kind == IP_MSG_ACCEPTED && m.addr >= 1 && m.addr <= IP_SOCKETS_MAX)
 			n->type[m.addr] = IP_SOCK_TCP; /* what comes for it next is its own */
 	}
@@ -220,13 +231,11 @@ static long pull(struct tacet_net *n)
 	return r < 0 ? -TACET_EFAULT : 0;
 }
 
-/* The i-th oldest held message's header (copied: the buffer is shared). */
+/* The i-th oldest held message's header (the copy pull took and checked: the buffer is
+ * shared, ip may write it any time). */
 static struct ip_msg held_msg(struct tacet_net *n, uint32_t i)
 {
-	struct ip_msg m;
-
-	memcpy(&m, n->rx_area + held_at(n, i)->d.offset, HDR);
-	return m;
+	return held_at(n, i)->m;
 }
 
 /* The i-th oldest held message done: its buffer offered to ip again; the older ones move up a
@@ -288,6 +297,11 @@ static long await(struct tacet_net *n, long sock, unsigned int kinds, uint64_t t
 	uint64_t w[3];
 	long i, err;
 
+	/* What is held already answers without a look at the rings (the next call with nothing
+	 * held takes the rest): the oldest match stays the oldest whatever comes behind it. Not
+	 * while sockets wait to be closed at ip: their buffers' return is what closes them. */
+	if (!n->nclosing && (i = sock ? find(n, sock, kinds) : n->nheld ? 0 : -1) >= 0)
+		return i;
 	for (int woken = 0;; woken = 1) {
 		if ((err = pull(n)) || (err = reclaim(n)))
 			return err;
@@ -388,21 +402,38 @@ long tacet_net_sock_close(struct tacet_net *n, long sock)
 	return 0;
 }
 
+/* Until a transmit buffer is free: 0, or an error. *deadline (ticks) is set from SEND_WAIT_NS
+ * at the send's first wait (0 until then). Apart from the send's common case, which finds one. */
+static __attribute__((noinline)) long tx_wait(struct tacet_net *n, uint64_t *deadline)
+{
+	long err;
+
+	while (!n->tx_nfree) {
+		if ((err = reclaim(n)))
+			return err;
+		if (n->tx_nfree)
+			break;
+		if (!*deadline)
+			*deadline = deadline_of(SEND_WAIT_NS);
+		if ((err = wait(n, *deadline, 1)))
+			return err;
+	}
+	return 0;
+}
+
 /* One message of len payload bytes to sock, in a free transmit buffer. */
 static long send_one(struct tacet_net *n, long sock, const void *buf, uint32_t len,
-		     uint32_t addr, uint16_t port, uint64_t deadline)
+		     uint32_t addr, uint16_t port, uint64_t *deadline)
 {
 	struct ip_msg m = { .sock = (uint32_t)sock, .kind = IP_MSG_DATA, .port = port,
 			    .addr = addr, .len = len };
 	uint32_t b;
 	long err;
 
-	while (!n->tx_nfree) {
-		if ((err = reclaim(n)) || (!n->tx_nfree && (err = wait(n, deadline, 1))))
-			return err;
-	}
+	if (!n->tx_nfree && (err = tx_wait(n, deadline)))
+		return err;
 	b = n->tx_free[--n->tx_nfree];
-	memcpy(n->tx_area + b * n->buf_size, &m, HDR);
+	__builtin_memcpy(__builtin_assume_aligned(n->tx_area + b * n->buf_size, 8), &m, HDR);
 	memcpy(n->tx_area + b * n->buf_size + HDR, buf, len);
 	ring_put(&n->tx_ready, &(struct ring_desc){ b * n->buf_size, HDR + len });
 	n->out[sock]++;
@@ -414,7 +445,7 @@ static long send_one(struct tacet_net *n, long sock, const void *buf, uint32_t l
 long tacet_net_send(struct tacet_net *n, long sock, const void *buf, size_t len, uint32_t addr,
 		    uint16_t port)
 {
-	uint64_t deadline = deadline_of(10000000000ull); /* a buffer in 10 s, or EBUSY */
+	uint64_t deadline = 0;
 	uint32_t room = n->buf_size - HDR;
 	size_t done = 0;
 	long err;
@@ -427,7 +458,7 @@ long tacet_net_send(struct tacet_net *n, long sock, const void *buf, size_t len,
 		uint32_t chunk = (uint32_t)(len - done < room ? len - done : room);
 
 		if ((err = send_one(n, sock, (const uint8_t *)buf + done, chunk, addr, port,
-				    deadline)))
+				    &deadline)))
 			return err;
 		done += chunk;
 	} while (done < len);

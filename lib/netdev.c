@@ -233,6 +233,18 @@ long netdev_tx_send(struct netdev *nd, void *frame, unsigned int len)
 	return 0;
 }
 
+long netdev_tx_unused(struct netdev *nd, void *frame)
+{
+	unsigned long off = (unsigned long)((uint8_t *)frame - (uint8_t *)nd->tx_mem.va);
+	long b = (uint8_t *)frame < (uint8_t *)nd->tx_mem.va || off > UINT32_MAX ? -1 :
+		 buffer_of(nd, (uint32_t)off);
+
+	if (b < 0 || nd->tx_nfree == nd->nbufs)
+		return -TACET_EINVAL;
+	nd->tx_stack[nd->tx_nfree++] = (uint32_t)b;
+	return 0;
+}
+
 long netdev_tx(struct netdev *nd, const void *data, unsigned int len)
 {
 	void *frame;
@@ -245,9 +257,8 @@ long netdev_tx(struct netdev *nd, const void *data, unsigned int len)
 		return -TACET_EBUSY;
 	memcpy(frame, data, len);
 	err = netdev_tx_send(nd, frame, len);
-	if (err) /* back on the free stack */
-		nd->tx_stack[nd->tx_nfree++] = (uint32_t)buffer_of(nd, (uint32_t)((uint8_t *)frame -
-							(uint8_t *)nd->tx_mem.va));
+	if (err)
+		netdev_tx_unused(nd, frame);
 	return err;
 }
 

@@ -71,11 +71,6 @@ int ring_consumer_init(struct ring *r, void *shared, size_t bytes, uint32_t capa
 	return ring_init(r, shared, bytes, capacity, data_size);
 }
 
-static int desc_fits(const struct ring *r, const struct ring_desc *d)
-{
-	return d->len <= r->data_size && d->offset <= r->data_size - d->len;
-}
-
 /* Producer: read the consumer's head. Valid if it lies between the last head accepted and our
  * tail (all modulo 2^32): it may neither go back nor pass what we published. */
 static int producer_sync(struct ring *r)
@@ -90,12 +85,12 @@ static int producer_sync(struct ring *r)
 	return 0;
 }
 
-int ring_put(struct ring *r, const struct ring_desc *d)
+/* ring_put when the head last read leaves no slot free, or d does not fit. */
+int ring_put_sync(struct ring *r, const struct ring_desc *d)
 {
-	struct ring_desc *slot;
 	int err;
 
-	if (!desc_fits(r, d))
+	if (!ring_desc_fits(r, d))
 		return -TACET_ERANGE;
 	if (r->own - r->peer == r->capacity) {
 		err = producer_sync(r);
@@ -105,10 +100,7 @@ int ring_put(struct ring *r, const struct ring_desc *d)
 			return -TACET_EBUSY;
 		virtq_mb(); /* the consumer's reads of the slot before our write of it */
 	}
-	slot = &r->desc[r->own & (r->capacity - 1)];
-	__atomic_store_n(&slot->offset, d->offset, __ATOMIC_RELAXED);
-	__atomic_store_n(&slot->len, d->len, __ATOMIC_RELAXED);
-	r->own++;
+	ring_slot_write(r, d);
 	return 0;
 }
 
@@ -145,10 +137,9 @@ static int consumer_sync(struct ring *r)
 	return 0;
 }
 
-int ring_get(struct ring *r, struct ring_desc *d)
+/* ring_get when every descriptor the tail last read covered is taken. */
+int ring_get_sync(struct ring *r, struct ring_desc *d)
 {
-	const struct ring_desc *slot;
-	struct ring_desc copy;
 	int err;
 
 	if (r->own == r->peer) {
@@ -158,16 +149,7 @@ int ring_get(struct ring *r, struct ring_desc *d)
 		if (r->own == r->peer)
 			return 0;
 	}
-	slot = &r->desc[r->own & (r->capacity - 1)];
-	copy.offset = __atomic_load_n(&slot->offset, __ATOMIC_RELAXED);
-	copy.len = __atomic_load_n(&slot->len, __ATOMIC_RELAXED);
-	if (!desc_fits(r, &copy)) {
-		r->bad_desc++;
-		return -TACET_ERANGE;
-	}
-	*d = copy;
-	r->own++;
-	return 1;
+	return ring_slot_read(r, d);
 }
 
 int ring_release(struct ring *r)

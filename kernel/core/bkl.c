@@ -83,6 +83,36 @@ static bool sleep_once(struct hart *me, uint64_t t, bool *slept)
 	return requests;
 }
 
+/* Become the heir: if no hart is, or, for a hart entering for an interrupt (urgent:
+ * bkl_lock_urgent), in the place of a queue head that became it after BKL_STARVE, never of
+ * another interrupt's hart (that one's claim stands: this one queues). The heir is cleared only
+ * by the release that hands it the lock (bkl_hand_over) or by itself once it has the lock,
+ * each by a compare-and-swap, so an interrupt's claim is never undone and the release hands
+ * that hart the lock. A head put out of the place loses no wake-up: it sleeps only once it
+ * has asked the holder to wake it at the release (sleep_once), and claims the place again at a
+ * later look. */
+static bool claim_heir(struct hart *me, bool urgent)
+{
+	struct hart *cur = __atomic_load_n(&bkl.heir, __ATOMIC_SEQ_CST);
+
+	do {
+		if (cur && (!urgent || __atomic_load_n(&cur->bkl_urgent, __ATOMIC_SEQ_CST)))
+			return false;
+	} while (!__atomic_compare_exchange_n(&bkl.heir, &cur, me, false, __ATOMIC_SEQ_CST,
+					      __ATOMIC_SEQ_CST));
+	return true;
+}
+
+/* The heir, once it has the lock by itself (it was free), gives the place up, unless it was
+ * handed over meanwhile (then the release cleared it). */
+static void heir_done(struct hart *me)
+{
+	struct hart *expect = me;
+
+	__atomic_compare_exchange_n(&bkl.heir, &expect, NULL, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_RELAXED);
+}
+
 /* The head's one try: the lock handed to it, or free and taken. A head that has waited
  * BKL_STARVE claims the next release (only the head sets heir; a hand-over clears it, and a
  * hand-over may come between the look at the word and the claim: it is looked at again). */
@@ -94,11 +124,21 @@ static bool head_try(struct hart *me, uint64_t since)
 		return true; /* handed over */
 	if (!v && !arch_cas_from_zero_acquire(&bkl.locked, me->bkl_token))
 		return true;
-	if (arch_cycles() - since > BKL_STARVE && !__atomic_load_n(&bkl.heir, __ATOMIC_RELAXED)) {
-		__atomic_store_n(&bkl.heir, me, __ATOMIC_SEQ_CST);
+	if (arch_cycles() - since > BKL_STARVE && claim_heir(me, false))
 		return __atomic_load_n(&bkl.locked, __ATOMIC_SEQ_CST) == me->bkl_token;
-	}
 	return false;
+}
+
+/* The lock is this hart's after a wait from start: requests that came with a wake-up made
+ * pending again (sleep_once), the hold's start, the wait recorded. */
+static void taken(struct hart *me, uint64_t start, bool requests, bool slept)
+{
+	if (requests)
+		arch_ipi_raise_self();
+	me->bkl_since = arch_cycles();
+	ktest_mark_hold_start();
+	note_wait(me, me->bkl_since - start, slept);
+	trace_event(TACET_TRACE_BKL, NULL, 0, start);
 }
 
 /* bkl_lock_masked() found the lock taken: a hart that holds it already is a bug (it would wait
@@ -107,15 +147,12 @@ static bool head_try(struct hart *me, uint64_t since)
  * line of this hart or its timer is taken after the lock, by the entry that is waiting; an
  * IPI's requests are made pending again then. TLB shootdowns are answered while waiting: the
  * holder may be waiting for exactly that. */
-void bkl_lock_slow(void)
+static void queue_wait(struct hart *me, uint64_t start)
 {
-	struct hart *me = this_hart();
-	uint64_t start = arch_cycles(), head_since = 0, t;
+	uint64_t head_since = 0, t;
 	unsigned int looks = 0;
 	bool requests = false, slept = false;
 
-	if (KDEBUG && bkl_held())
-		bkl_misuse("already held by this hart");
 	t = __atomic_fetch_add(&bkl.qnext, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&me->bkl_ticket, (uint32_t)t, __ATOMIC_RELAXED);
 	__atomic_store_n(&me->bkl_queued, true, __ATOMIC_SEQ_CST);
@@ -133,18 +170,72 @@ void bkl_lock_slow(void)
 			requests = true;
 	}
 	/* the lock is this hart's: leave the queue, the next waiter is its head */
-	if (__atomic_load_n(&bkl.heir, __ATOMIC_RELAXED) == me)
-		__atomic_store_n(&bkl.heir, NULL, __ATOMIC_RELAXED);
+	heir_done(me);
 	__atomic_store_n(&me->bkl_queued, false, __ATOMIC_RELAXED);
 	__atomic_store_n(&bkl.qhead, t + 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&bkl.sleepers, __ATOMIC_SEQ_CST))
 		__atomic_store_n(&me->bkl_wake, true, __ATOMIC_RELAXED); /* wake the new head */
-	if (requests)
-		arch_ipi_raise_self();
-	me->bkl_since = arch_cycles();
-	ktest_mark_hold_start();
-	note_wait(me, me->bkl_since - start, slept);
-	trace_event(TACET_TRACE_BKL, NULL, 0, start);
+	taken(me, start, requests, slept);
+}
+
+void bkl_lock_slow(void)
+{
+	if (KDEBUG && bkl_held())
+		bkl_misuse("already held by this hart");
+	queue_wait(this_hart(), arch_cycles());
+}
+
+/* Sleep as the heir until the lock is handed over (an IPI: bkl_hand_over sends one to an heir
+ * it finds asleep). Marked asleep first, then the word read again: the hand-over writes the
+ * word, then reads the mark, so one of the two sees the other. Returns whether the IPI came
+ * with requests (sleep_once). */
+static bool heir_sleep(struct hart *me, bool *slept)
+{
+	bool requests = false;
+	uint32_t v;
+
+	__atomic_store_n(&me->bkl_asleep, true, __ATOMIC_SEQ_CST);
+	v = __atomic_load_n(&bkl.locked, __ATOMIC_SEQ_CST);
+	if (v && v != me->bkl_token) {
+		requests = hart_sleep_until_ipi(me);
+		*slept = true;
+	}
+	__atomic_store_n(&me->bkl_asleep, false, __ATOMIC_RELAXED);
+	return requests;
+}
+
+void bkl_lock_urgent_slow(void)
+{
+	struct hart *me = this_hart();
+	uint64_t start = arch_cycles();
+	unsigned int looks = 0;
+	bool requests = false, slept = false;
+	uint32_t v;
+
+	if (KDEBUG && bkl_held())
+		bkl_misuse("already held by this hart");
+	__atomic_store_n(&me->bkl_urgent, true, __ATOMIC_SEQ_CST); /* before the claim */
+	if (!claim_heir(me, true)) {
+		__atomic_store_n(&me->bkl_urgent, false, __ATOMIC_RELAXED);
+		queue_wait(me, start); /* another interrupt's hart is the heir */
+		return;
+	}
+	for (;;) {
+		hart_tlb_flush_if_asked();
+		v = __atomic_load_n(&bkl.locked, __ATOMIC_ACQUIRE);
+		if (v == me->bkl_token) /* handed over: the release cleared the heir */
+			break;
+		if (!v && !arch_cas_from_zero_acquire(&bkl.locked, me->bkl_token)) {
+			heir_done(me); /* free before its holder saw this hart as the heir */
+			break;
+		}
+		if (looks++ < HART_WAIT_LOOKS)
+			arch_cpu_relax();
+		else if (heir_sleep(me, &slept))
+			requests = true;
+	}
+	__atomic_store_n(&me->bkl_urgent, false, __ATOMIC_RELAXED);
+	taken(me, start, requests, slept);
 }
 
 /* The queue's head, if it is in the queue (NULL: none, or not yet marked). */
@@ -171,12 +262,18 @@ void bkl_wake_next(struct hart *me)
 		arch_ipi_send(h); /* a bare wake-up: arch_ipi_wait() takes it */
 }
 
-/* The lock stays taken and becomes the heir's: the word names it (head_try). */
+/* The lock stays taken and becomes the heir's: the word names it (head_try). The place is
+ * cleared by a compare-and-swap: a hart taking an interrupt may have taken it from a queue head
+ * since the release looked (claim_heir), and then the lock is that hart's. */
 void bkl_hand_over(struct bkl *l)
 {
-	struct hart *h = __atomic_load_n(&l->heir, __ATOMIC_RELAXED);
+	struct hart *h = __atomic_load_n(&l->heir, __ATOMIC_SEQ_CST);
 
-	__atomic_store_n(&l->heir, NULL, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&l->heir, &h, NULL, false, __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST))
+		; /* h is now the heir that took the place */
+	if (KDEBUG && !h)
+		bkl_misuse("a hand-over without an heir");
 	__atomic_store_n(&l->locked, h->bkl_token, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&h->bkl_asleep, __ATOMIC_SEQ_CST))
 		arch_ipi_send(h);
@@ -216,8 +313,8 @@ bool bkl_yield(void)
 	}
 	/* the first waiter goes in now (a release alone would let this hart take it back) */
 	head = queue_head();
-	if (head && !__atomic_load_n(&bkl.heir, __ATOMIC_RELAXED))
-		__atomic_store_n(&bkl.heir, head, __ATOMIC_SEQ_CST);
+	if (head)
+		claim_heir(head, false); /* unless a hart taking an interrupt is the heir already */
 	bkl_unlock();
 	arch_take_pending_interrupts(); /* each top half takes the BKL itself */
 	bkl_lock();

@@ -6,7 +6,8 @@
  * a hart that finds it taken queues in arrival order (bkl.c), spins briefly, then sleeps in wfi
  * until the release wakes it; a head that has waited BKL_STARVE cycles becomes the heir, to whom
  * the next release hands the lock, so a waiter waits at most for those ahead of it, each at most
- * BKL_STARVE plus two holds. docs/foundation.md, "The big kernel lock", gives the reasons. */
+ * BKL_STARVE plus two holds; a device interrupt's entry takes the heir's place ahead of the
+ * queue (bkl_lock_urgent). docs/foundation.md, "The big kernel lock", gives the reasons. */
 #ifndef KERNEL_CORE_BKL_H
 #define KERNEL_CORE_BKL_H
 
@@ -19,7 +20,8 @@
 struct bkl {
 	uint32_t locked;      /* the holder's bkl_token, 0 while free (the swap's word) */
 	uint32_t sleepers;    /* waiters asleep in wfi (atomic) */
-	struct hart *heir;    /* the head after BKL_STARVE: the next release is its (NULL: none) */
+	struct hart *heir;    /* the next release is its (NULL: none): the head after BKL_STARVE, or
+			       * an interrupt's hart (bkl_lock_urgent); set and cleared by CAS */
 	uint64_t qnext;       /* the queue's next ticket (atomic add) */
 	uint64_t qhead;       /* the ticket of the queue's head: the waiter that may take it */
 };
@@ -64,7 +66,8 @@ static inline __attribute__((always_inline)) int bkl_is_locked(void)
 static inline __attribute__((always_inline)) int bkl_contended(void)
 {
 	return __atomic_load_n(&bkl.qnext, __ATOMIC_RELAXED) !=
-	       __atomic_load_n(&bkl.qhead, __ATOMIC_RELAXED);
+		       __atomic_load_n(&bkl.qhead, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&bkl.heir, __ATOMIC_RELAXED); /* an interrupt's hart waits there */
 }
 
 /* A preemption point, for work whose length a user chooses (BKL held; the caller's state
@@ -84,18 +87,36 @@ bool bkl_yield(void);
 
 /* Where interrupts are masked by construction (a trap entry from user mode, the idle wait's
  * handlers): one compare-and-swap when the lock is free, the common case on every kernel
- * entry. A hart that holds it already finds it taken, and the slow path says so (debug
- * builds). */
-static inline __attribute__((always_inline)) void bkl_lock_masked(void)
+ * entry; taken, the contended path slow() waits. A hart that holds it already finds it taken,
+ * and the slow path says so (debug builds). */
+static inline __attribute__((always_inline)) void bkl_take(void (*slow)(void))
 {
 	struct hart *me = this_hart();
 
 	if (__builtin_expect(arch_cas_from_zero_acquire(&bkl.locked, me->bkl_token) != 0, 0)) {
-		bkl_lock_slow();
+		slow();
 		return;
 	}
 	me->bkl_since = arch_cycles();
 	ktest_mark_hold_start();
+}
+
+static inline __attribute__((always_inline)) void bkl_lock_masked(void)
+{
+	bkl_take(bkl_lock_slow);
+}
+
+/* An entry for an interrupt: a top half (trap_external, irq_external_idle) or an idle hart
+ * woken by one with a thread to run (the scheduler's idle loop). The same, but a hart that
+ * finds the lock taken waits ahead of the queue, as the heir, if the place is free or a queue
+ * head's (bkl.c, claim_heir), else in the queue: the release hands it the lock, so a device's
+ * interrupt and the driver it wakes wait for the hold under way, not for every hart queued
+ * before them. The place is taken at most once per release, so the queue goes on between two
+ * interrupts. Out of line. */
+void bkl_lock_urgent_slow(void);
+static inline __attribute__((always_inline)) void bkl_lock_urgent(void)
+{
+	bkl_take(bkl_lock_urgent_slow);
 }
 
 /* Anywhere else: the same, after the debug build's check that interrupts are masked. */

@@ -111,7 +111,7 @@ void trap_external(struct trap_frame *tf)
 	struct thread *w;
 
 	(void)tf; /* the controller says which line (irq_external_user's claim) */
-	bkl_lock_masked();
+	bkl_lock_urgent();
 	if (t->state == TACET_THREAD_DEAD)
 		sched_exit_to_user();
 	w = irq_external_user(me, t);

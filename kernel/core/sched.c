@@ -162,7 +162,12 @@ void sched_exit_to_user(void)
 			ktest_hart_poll();
 			trace_event(TACET_TRACE_IDLE, NULL, 0, 0);
 			arch_idle_wait();
-			bkl_lock();
+			/* woken by an interrupt: a thread it readied here waits for the hold under
+			 * way, not for the queue (the count read without the lock: a hint) */
+			if (__atomic_load_n(&me->rq->nready, __ATOMIC_RELAXED))
+				bkl_lock_urgent();
+			else
+				bkl_lock();
 			irq_report();
 		}
 		if (next != cur)

@@ -152,7 +152,7 @@ void irq_external_idle(void)
 {
 	struct hart *me = this_hart();
 
-	bkl_lock_masked(); /* the idle wait never unmasks interrupts */
+	bkl_lock_urgent(); /* masked: the idle wait never unmasks interrupts */
 	top_half(me, irq_desc_get(arch_irq_claim(&me->arch)));
 	bkl_unlock();
 }

@@ -49,7 +49,9 @@ static uint8_t seen[SEEN];
  * is the template's one's-complement sum (tmpl_sum) plus the number's two halves, folded. */
 #define FRAME_LEN (RAWUDP_HLEN + DGRAM_PAYLOAD)
 #define UDP_SUM   (ETH_HLEN + RAWUDP_IP_HLEN + 6)
-static uint8_t tmpl[FRAME_LEN];
+static uint8_t tmpl_mem[FRAME_LEN + 8] __attribute__((aligned(8)));
+/* at a frame's alignment in its buffer, so that the copy into one moves aligned words */
+static uint8_t *const tmpl = tmpl_mem + NETDEV_FRAME_OFFSET % 8;
 static uint32_t tmpl_sum;
 
 static void template_make(void)

@@ -37,7 +37,6 @@
 
 #define NET_BIT   (1ul << 0)
 #define TIMER_BIT (1ul << 1)
-#define NBUFS     128  /* receive and transmit buffers each */
 #define BUF_SIZE  1536 /* >= NETDEV_BUF_MIN, a multiple of 8 */
 
 static struct netdev nd;
@@ -237,7 +236,7 @@ int main(void)
 	if (!err)
 		err = tacet_ntfn_new(ntfn);
 	if (!err && (step = "open net0"))
-		err = netdev_open(&nd, "net0", NBUFS, BUF_SIZE, ntfn, NET_BIT);
+		err = netdev_open(&nd, "net0", IP_NETIF_NBUFS, BUF_SIZE, ntfn, NET_BIT);
 	if (!err && (step = "start lwIP"))
 		err = stack_start();
 	if (!err && (step = "publish \"ip\""))
@@ -250,7 +249,7 @@ int main(void)
 		return 1;
 	}
 	service.notified = notified;
-	sock_init(&service, ntfn);
+	sock_init(&service, ntfn, &nif);
 	printf("ip: lwIP %s on %s, MAC %02x:%02x:%02x:%02x:%02x:%02x; DHCP started\n",
 	       LWIP_VERSION_STRING, nd.name, nd.mac[0], nd.mac[1], nd.mac[2], nd.mac[3], nd.mac[4],
 	       nd.mac[5]);

@@ -1,9 +1,19 @@
-/* netif.c: lwIP's Ethernet interface over a network device's session (netif.h): linkoutput
- * copies lwIP's pbuf chain into a transmit buffer netdev lends and hands it to net; input copies
- * each received frame into a pbuf of lwIP's pool, gives the buffer back to net at once and feeds
- * lwIP. Copying keeps lwIP from holding net's receive buffers (a TCP queue may keep pbufs
- * long); a frame costs one copy each way. Runs in ip's one thread (called from lwIP and ip's
- * loop), no locking. */
+/* netif.c: lwIP's Ethernet interface over a network device's session (netif.h).
+ *
+ * Receive: an unfragmented UDP datagram goes to lwIP in place, a custom pbuf over net's buffer
+ * that gives the buffer back to net when lwIP frees it: lwIP's UDP paths free it before its
+ * input returns, and sockets' queues keep at most IP_NETIF_RX_KEPT_MAX such buffers (sock.c
+ * copies the rest), so net always has a quarter of its buffers to fill. Any other frame is
+ * copied into a pbuf of lwIP's pool and its buffer given back at once (a TCP queue or a
+ * reassembly may keep pbufs for long). Transmit: a UDP datagram's pbuf may be a custom one over a transmit buffer
+ * net lent (ip_netif_udp_pbuf), whose headers lwIP writes in place and which linkoutput sends as
+ * it is; any other pbuf chain is copied into a buffer netdev lends. (lwIP adds a header to a
+ * PBUF_RAM pbuf only if the header stays above the pbuf's struct: net's areas are mapped above
+ * ip's data. Were they not, lwIP would chain a header pbuf of its own, and the link copy.)
+ *
+ * A buffer taken before netdev reached a new instance of net (nd->reconnects moved) went back
+ * with the old session: it is neither sent nor given back, and its received data is not read
+ * (ip_netif_rx_stale). Runs in ip's one thread (called from lwIP and ip's loop), no locking. */
 #include <string.h>
 
 #include <tacet.h>
@@ -11,6 +21,9 @@
 
 #include "lwip/etharp.h"
 #include "lwip/pbuf.h"
+#include "lwip/prot/ip.h"
+#include "lwip/prot/ip4.h"
+#include "lwip/prot/udp.h"
 #include "lwip/snmp.h"
 #include "lwip/stats.h"
 #include "netif/ethernet.h"
@@ -19,7 +32,125 @@
 
 #define TX_WAIT_NS 100000000ull /* how long a send waits for net to free a transmit buffer */
 
+/* A UDP datagram's headers in a frame (lwIP's PBUF_TRANSPORT leaves room for TCP's) */
+#define UDP_FRAME_HLEN (SIZEOF_ETH_HDR + IP_HLEN + UDP_HLEN + 0u)
+
 struct ip_netif_stats ip_netif_stats;
+
+/* A buffer of net's that lwIP holds as a custom pbuf (one per buffer: its number indexes
+ * rx_refs or tx_refs). */
+struct buf_ref {
+	struct pbuf_custom pc;
+	struct netdev *nd;
+	void *frame;
+	unsigned long gen; /* nd->reconnects when it was taken */
+	int busy, sent;
+};
+
+static struct buf_ref rx_refs[IP_NETIF_NBUFS], tx_refs[IP_NETIF_NBUFS];
+static unsigned int rx_refs_busy; /* receive buffers lwIP holds */
+
+/* The ref of frame (in area, at NETDEV_FRAME_OFFSET into its buffer), or NULL. */
+static struct buf_ref *ref_of(struct buf_ref *refs, const struct netdev *nd, const void *area,
+			      const void *frame)
+{
+	size_t b = (size_t)((const uint8_t *)frame - (const uint8_t *)area) / nd->buf_size;
+
+	return b < IP_NETIF_NBUFS && !refs[b].busy ? &refs[b] : NULL;
+}
+
+static int ref_current(const struct buf_ref *r)
+{
+	return r->gen == r->nd->reconnects;
+}
+
+static void rx_ref_free(struct pbuf *p)
+{
+	struct buf_ref *r = (struct buf_ref *)p;
+
+	if (ref_current(r))
+		netdev_rx_done(r->nd, r->frame);
+	r->busy = 0;
+	rx_refs_busy--;
+}
+
+/* p's ref if it is over one of net's receive buffers, else NULL. */
+static const struct buf_ref *rx_ref_of(const struct pbuf *p)
+{
+	const struct buf_ref *r = (const struct buf_ref *)p;
+
+	return (p->flags & PBUF_FLAG_IS_CUSTOM) && r->pc.custom_free_function == rx_ref_free ? r :
+											    NULL;
+}
+
+int ip_netif_rx_may_keep(const struct pbuf *p)
+{
+	return !rx_ref_of(p) || rx_refs_busy <= IP_NETIF_RX_KEPT_MAX;
+}
+
+int ip_netif_rx_stale(const struct pbuf *p)
+{
+	const struct buf_ref *r = rx_ref_of(p);
+
+	return r && !ref_current(r);
+}
+
+static void tx_ref_free(struct pbuf *p)
+{
+	struct buf_ref *r = (struct buf_ref *)p;
+
+	if (!r->sent && ref_current(r))
+		netdev_tx_unused(r->nd, r->frame);
+	r->busy = 0;
+}
+
+/* r (free) taken: a custom pbuf of len bytes at layer l over frame, or NULL (len too long; r
+ * stays free). lwIP puts the payload LWIP_MEM_ALIGN_SIZE(l) bytes into the memory it is given,
+ * so that memory starts where the payload lands at frame + l. */
+static struct pbuf *ref_take(struct buf_ref *r, struct netdev *nd, void *frame, pbuf_layer l,
+			     u16_t len, pbuf_type type, void (*free_fn)(struct pbuf *p))
+{
+	uint8_t *mem = (uint8_t *)frame + l - LWIP_MEM_ALIGN_SIZE(l);
+	struct pbuf *p;
+
+	*r = (struct buf_ref){ .nd = nd, .frame = frame, .gen = nd->reconnects, .busy = 1 };
+	r->pc.custom_free_function = free_fn;
+	p = pbuf_alloced_custom(l, len, type, &r->pc, mem,
+				(u16_t)(LWIP_MEM_ALIGN_SIZE(l) + NETDEV_FRAME_ROOM(nd) - l));
+	r->busy = p != NULL;
+	return p;
+}
+
+struct pbuf *ip_netif_udp_pbuf(struct netif *n, u16_t len)
+{
+	struct netdev *nd = n->state;
+	struct buf_ref *r;
+	struct pbuf *p;
+	void *frame;
+
+	if (UDP_FRAME_HLEN + len > NET_FRAME_MAX || UDP_FRAME_HLEN + len > NETDEV_FRAME_ROOM(nd) ||
+	    !(frame = netdev_tx_buf(nd)))
+		return NULL;
+	r = ref_of(tx_refs, nd, nd->tx_mem.va, frame);
+	/* PBUF_RAM: lwIP writes the headers in front of the payload, as into its own pbufs */
+	p = r ? ref_take(r, nd, frame, (pbuf_layer)UDP_FRAME_HLEN, len, PBUF_RAM, tx_ref_free) :
+		NULL;
+	if (!p)
+		netdev_tx_unused(nd, frame);
+	return p;
+}
+
+/* p is a whole frame in a buffer net lent (ip_netif_udp_pbuf's, its headers written in place):
+ * its ref, else NULL. */
+static struct buf_ref *tx_in_place(struct pbuf *p)
+{
+	struct buf_ref *r = (struct buf_ref *)p;
+
+	if (!(p->flags & PBUF_FLAG_IS_CUSTOM) || r->pc.custom_free_function != tx_ref_free ||
+	    p->next || p->payload != r->frame)
+		return NULL;
+	return r;
+}
 
 /* A transmit buffer: one free now, or after net has sent some (waiting up to TX_WAIT_NS on ip's
  * notification, ip_wait: what the waits bring is kept for ip's loop); NULL if net frees none
@@ -47,12 +178,26 @@ static void *tx_buffer(struct netdev *nd)
 static err_t linkoutput(struct netif *n, struct pbuf *p)
 {
 	struct netdev *nd = n->state;
+	struct buf_ref *r;
 	void *frame;
 
 	if (p->tot_len > NETDEV_FRAME_ROOM(nd) || p->tot_len > NET_FRAME_MAX) {
 		ip_netif_stats.tx_long++;
 		LINK_STATS_INC(link.lenerr);
 		return ERR_BUF;
+	}
+	if ((r = tx_in_place(p))) {
+		if (!ref_current(r) || r->sent) { /* lent to the session before: gone with it */
+			LINK_STATS_INC(link.drop);
+			return ERR_IF;
+		}
+		if (netdev_tx_send(nd, r->frame, p->tot_len) < 0) {
+			LINK_STATS_INC(link.err);
+			return ERR_IF;
+		}
+		r->sent = 1;
+		LINK_STATS_INC(link.xmit);
+		return ERR_OK;
 	}
 	frame = tx_buffer(nd);
 	if (!frame) {
@@ -69,6 +214,33 @@ static err_t linkoutput(struct netif *n, struct pbuf *p)
 	return ERR_OK;
 }
 
+/* An IPv4 UDP datagram, not a fragment (none of lwIP's queues keeps it)? */
+static int plain_udp(const uint8_t *frame, unsigned int len)
+{
+	return len >= SIZEOF_ETH_HDR + IP_HLEN + UDP_HLEN && frame[12] == 0x08 && frame[13] == 0 &&
+	       frame[SIZEOF_ETH_HDR + 9] == IP_PROTO_UDP && !(frame[SIZEOF_ETH_HDR + 6] & 0x3f) &&
+	       !frame[SIZEOF_ETH_HDR + 7];
+}
+
+/* The received frame as a pbuf: in place for a plain UDP datagram, else a copy in lwIP's pool
+ * (the buffer given back now); NULL if lwIP's pool is empty. */
+static struct pbuf *rx_pbuf(struct netdev *nd, void *frame, unsigned int len)
+{
+	struct buf_ref *r = plain_udp(frame, len) ? ref_of(rx_refs, nd, nd->rx_mem.va, frame) :
+		NULL;
+	struct pbuf *p;
+
+	if (r && (p = ref_take(r, nd, frame, PBUF_RAW, (u16_t)len, PBUF_REF, rx_ref_free))) {
+		rx_refs_busy++;
+		return p;
+	}
+	p = pbuf_alloc(PBUF_RAW, (u16_t)len, PBUF_POOL);
+	if (p)
+		pbuf_take(p, frame, (u16_t)len);
+	netdev_rx_done(nd, frame);
+	return p;
+}
+
 long ip_netif_input(struct netif *n)
 {
 	struct netdev *nd = n->state;
@@ -77,11 +249,8 @@ long ip_netif_input(struct netif *n)
 	long r, count = 0;
 
 	while ((r = netdev_rx(nd, &frame, &len)) == 1) {
-		struct pbuf *p = pbuf_alloc(PBUF_RAW, (u16_t)len, PBUF_POOL);
+		struct pbuf *p = rx_pbuf(nd, frame, len);
 
-		if (p)
-			pbuf_take(p, frame, (u16_t)len);
-		netdev_rx_done(nd, frame);
 		count++;
 		if (!p) {
 			ip_netif_stats.rx_nomem++;

@@ -27,6 +27,7 @@
 #include "lwip/tcp.h"
 #include "lwip/udp.h"
 
+#include "netif.h"
 #include "sock.h"
 
 #define ACCEPT_QUEUE 4 /* connections a listening socket holds before the client hears */
@@ -88,6 +89,7 @@ static struct tacet_sessions table;
 static struct session sessions[IP_CLIENTS_MAX];
 static struct session *clients[TACET_SESSIONS_MAX]; /* by badge - 1 */
 static unsigned long ip_ntfn;
+static struct netif *udp_netif; /* where a datagram's pbuf is a transmit buffer (netif.h) */
 
 static struct session *session_of(struct tacet_service *svc)
 {
@@ -176,9 +178,10 @@ unsigned long sock_ended(unsigned long bits)
 	return bits ? tacet_sessions_notified(&table, bits) : 0;
 }
 
-void sock_init(struct tacet_service *svc, unsigned long ntfn)
+void sock_init(struct tacet_service *svc, unsigned long ntfn, struct netif *netif)
 {
 	ip_ntfn = ntfn;
+	udp_netif = netif;
 	tacet_sessions_init(&table, NULL, 0, session_ended, ntfn);
 	svc->sessions = &table;
 	for (unsigned int i = 0; i < IP_CLIENTS_MAX; i++)
@@ -293,9 +296,11 @@ static int rx_buffer(struct session *s, struct ring_desc *d)
 	return 1;
 }
 
+/* A buffer's start is 8-byte aligned (the areas follow the rings, whose sizes are multiples of 8;
+ * buf_size is one too, attach checks): its header is moved by two stores or loads. */
 static void rx_put(struct session *s, struct ring_desc *d, const struct ip_msg *m)
 {
-	memcpy(s->rx_area + d->offset, m, sizeof(*m));
+	__builtin_memcpy(__builtin_assume_aligned(s->rx_area + d->offset, 8), m, sizeof(*m));
 	d->len = sizeof(*m) + m->len;
 	ring_put(&s->rx_used, d); /* never full: a slot a buffer, each taken from rx_free */
 	if (ip_handed)
@@ -332,20 +337,43 @@ static int hand_data(struct session *s, struct sock *k)
 	return 1;
 }
 
-/* The datagram k has held longest, into one buffer. 1 if handed over. */
-static int hand_datagram(struct session *s, struct sock *k)
+/* p's bytes into dst: one copy for a single pbuf (a datagram usually), else lwIP's walk. */
+static uint32_t pbuf_copy_out(struct pbuf *p, uint8_t *dst)
 {
-	struct udp_held *h = &k->held[k->held_head % UDP_QUEUE];
+	if (p->len == p->tot_len) {
+		memcpy(dst, p->payload, p->len);
+		return p->len;
+	}
+	return pbuf_copy_partial(p, dst, p->tot_len, 0);
+}
+
+/* Datagram h for socket k into one buffer, its pbuf freed. 1 if handed over (or dropped: its
+ * data went with net's end), 0 if no buffer. */
+static int hand_one(struct session *s, struct sock *k, const struct udp_held *h)
+{
 	struct ring_desc d;
 	struct ip_msg m = { .sock = sock_id(k), .kind = IP_MSG_DATA, .port = h->port,
 			    .addr = h->addr };
 
+	if (ip_netif_rx_stale(h->p)) { /* net died since: its data may be a new frame's */
+		s->rx_dropped++;
+		pbuf_free(h->p);
+		return 1;
+	}
 	if (!rx_buffer(s, &d))
 		return 0;
-	m.len = pbuf_copy_partial(h->p, s->rx_area + d.offset + sizeof(m), h->p->tot_len, 0);
+	m.len = pbuf_copy_out(h->p, s->rx_area + d.offset + sizeof(m));
 	pbuf_free(h->p);
-	k->held_head++;
 	rx_put(s, &d, &m);
+	return 1;
+}
+
+/* The datagram k has held longest, into one buffer. 1 if handed over. */
+static int hand_datagram(struct session *s, struct sock *k)
+{
+	if (!hand_one(s, k, &k->held[k->held_head % UDP_QUEUE]))
+		return 0;
+	k->held_head++;
 	return 1;
 }
 
@@ -366,13 +394,16 @@ static void hand_over(struct session *s, struct sock *k)
 }
 
 /* A datagram for socket k: into a receive buffer of its client's, or held behind those it
- * holds already (UDP_QUEUE), else dropped and counted. */
+ * holds already (UDP_QUEUE), else dropped and counted. p may be one of net's receive buffers
+ * (netif.h): held as it is while netif says sockets may keep more, else copied into lwIP's
+ * pool. */
 static void udp_recv_cb(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr_t *addr,
 			u16_t port)
 {
 	struct sock *k = arg;
 	struct session *s = k->owner;
-	struct udp_held *h;
+	struct udp_held h = { .p = p, .port = port,
+			      .addr = lwip_ntohl(ip4_addr_get_u32(ip_2_ip4(addr))) };
 
 	(void)pcb;
 	if (p->tot_len > s->buf_size - sizeof(struct ip_msg) ||
@@ -382,11 +413,21 @@ static void udp_recv_cb(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip
 		pbuf_free(p);
 		return;
 	}
-	h = &k->held[k->held_tail++ % UDP_QUEUE];
-	*h = (struct udp_held){ .p = p, .port = port,
-				.addr = lwip_ntohl(ip4_addr_get_u32(ip_2_ip4(addr))) };
-	if (k->held_tail - k->held_head == 1 && hand_datagram(s, k) && ring_publish(&s->rx_used))
-		kick(s);
+	if (k->held_tail == k->held_head && hand_one(s, k, &h)) {
+		if (ring_publish(&s->rx_used))
+			kick(s);
+		return;
+	}
+	if (!ip_netif_rx_may_keep(p)) {
+		h.p = pbuf_clone(PBUF_RAW, PBUF_POOL, p);
+		pbuf_free(p);
+		if (!h.p) {
+			s->rx_dropped++;
+			sock_udp_overflows++;
+			return;
+		}
+	}
+	k->held[k->held_tail++ % UDP_QUEUE] = h;
 }
 
 /* --- taking: client -> ip ---------------------------------------------------------------- */
@@ -398,7 +439,7 @@ static int tx_decode(struct session *s, const struct ring_desc *d, struct ip_msg
 {
 	if (d->offset % s->buf_size || d->len < sizeof(*m) || d->len > s->buf_size)
 		return -1;
-	memcpy(m, s->tx_area + d->offset, sizeof(*m));
+	__builtin_memcpy(m, __builtin_assume_aligned(s->tx_area + d->offset, 8), sizeof(*m));
 	*k = sock_of(s, m->sock);
 	if (m->kind != IP_MSG_DATA || m->len != d->len - sizeof(*m) || !*k ||
 	    (*k)->type == SOCK_LISTEN)
@@ -409,14 +450,19 @@ static int tx_decode(struct session *s, const struct ring_desc *d, struct ip_msg
 static void udp_send_msg(struct session *s, struct sock *k, const struct ip_msg *m,
 			 const uint8_t *data)
 {
-	struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, (u16_t)m->len, PBUF_RAM);
+	struct pbuf *p = ip_netif_udp_pbuf(udp_netif, (u16_t)m->len);
 	ip_addr_t to = IPADDR4_INIT(lwip_htonl(m->addr));
 
+	if (!p)
+		p = pbuf_alloc(PBUF_TRANSPORT, (u16_t)m->len, PBUF_RAM);
 	if (!p) {
 		s->refused++;
 		return;
 	}
-	pbuf_take(p, data, (u16_t)m->len);
+	if (p->len == p->tot_len)
+		memcpy(p->payload, data, m->len);
+	else
+		pbuf_take(p, data, (u16_t)m->len);
 	if ((m->port ? udp_sendto(k->udp, p, &to, m->port) : udp_send(k->udp, p)) != ERR_OK)
 		s->refused++;
 	pbuf_free(p);

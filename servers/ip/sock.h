@@ -9,8 +9,11 @@
 #define SOCK_KICK_BIT(i) (1ul << (34 + (i)))
 #define SOCK_KICK_BITS   (((1ul << IP_CLIENTS_MAX) - 1) << 34)
 
-/* The table of sessions (watches on ip's notification ntfn) for the service loop. */
-void sock_init(struct tacet_service *s, unsigned long ntfn);
+struct netif;
+
+/* The table of sessions (watches on ip's notification ntfn) for the service loop; UDP datagrams
+ * are sent in place in netif's transmit buffers where they fit (netif.h). */
+void sock_init(struct tacet_service *s, unsigned long ntfn, struct netif *netif);
 
 /* Bits of ip's notification taken outside the service loop (a wait in a handler or a send):
  * the sessions whose clients ended end. Returns the other bits. */

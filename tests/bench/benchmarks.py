@@ -208,14 +208,17 @@ BENCHMARKS = [
     # docs/benchmarks.md "UDP echo through the IP stack"). Interrupts per packet, datagrams lost
     # or reordered and ip's counters are printed beside (NETIRQ, UDPLOSS lines); a window that
     # lost a datagram reports no figure, which fails the benchmark. At 16 in flight the samples
-    # fall in two modes (about 6,500-10,500 and 10,600-12,000: whether ip and echo sleep between
+    # fall in two modes (about 6,000-7,100 and 8,800-10,900: whether ip and echo sleep between
     # the window's turns or find the next datagram awake), in proportions an unrelated change
-    # moves: its budget covers the upper mode's maximum. At 256 in flight the median is budgeted
-    # (8,300: 10% over 7,559) apart from the maximum (10,500), one window's in 256, which moves
-    # by a thousand with the layout (9,520 after the merges of 2026-12-06).
+    # moves: its budget covers the upper mode's maximum. At 256 in flight the samples fall in two
+    # modes too (5,100-6,100 and 6,100-6,900), and a change of 15 instructions in ip moved the
+    # median from one to the other (5,923 -> 6,226): its budget (6,800) covers the upper mode's
+    # median with the others' margin (the issue's target, 6,000, is the lower mode's), apart
+    # from the maximum (8,500), one window's in 256, which moves by a thousand with the layout
+    # (7,312 and 7,522 measured).
     bench("udp_echo", f"init.run={UDP_ECHO_RUN}",
-          [fig("udp_echo_1", 33500), fig("udp_echo_16", 12500),
-           fig("udp_echo_256", 8300, budget_max=10500)], NET_HUB, smp=5, split=UDP_SPLIT),
+          [fig("udp_echo_1", 33000), fig("udp_echo_16", 12000),
+           fig("udp_echo_256", 6800, budget_max=8500)], NET_HUB, smp=5, split=UDP_SPLIT),
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
     # the memory size (the page allocator touches a page only when it first hands it out).
     bench("boot_to_shell_128M", "init.run=^bench_boot=console:ns16550a",

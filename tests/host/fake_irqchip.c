@@ -457,9 +457,14 @@ void bkl_unlock_console(struct hart *me)
 	me->console_dirty = false;
 }
 
-/* The BKL's slow path (kernel/core/bkl.c): one hart at a time on the host, so taken means
+/* The BKL's slow paths (kernel/core/bkl.c): one hart at a time on the host, so taken means
  * taken twice. */
 void bkl_lock_slow(void)
+{
+	bkl_misuse("already held by this hart");
+}
+
+void bkl_lock_urgent_slow(void)
 {
 	bkl_misuse("already held by this hart");
 }

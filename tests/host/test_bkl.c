@@ -166,9 +166,14 @@ static int inside;
 
 static void *adder(void *arg)
 {
-	as_hart((unsigned int)(uintptr_t)arg);
+	unsigned int h = (unsigned int)(uintptr_t)arg;
+
+	as_hart(h);
 	for (int i = 0; i < 20000; i++) {
-		bkl_lock();
+		if (i % 3 == (int)(h % 3))
+			bkl_lock_urgent(); /* an interrupt's entry, mixed in */
+		else
+			bkl_lock();
 		assert_int_equal(__atomic_fetch_add(&inside, 1, __ATOMIC_SEQ_CST), 0);
 		assert_true(bkl_held());
 		counter++;
@@ -199,14 +204,26 @@ static void test_mutual_exclusion(void **state)
 static unsigned int order[NH], norder;
 static volatile int hostile_stop;
 
-static void *waiter(void *arg)
+/* Hart arg takes the lock (lock: bkl_lock or bkl_lock_urgent), writes its turn, lets go. */
+static void take_turn(void *arg, void (*lock)(void))
 {
 	unsigned int h = (unsigned int)(uintptr_t)arg;
 
 	as_hart(h);
-	bkl_lock();
+	lock();
 	order[norder++] = h;
 	bkl_unlock();
+}
+
+static void *waiter(void *arg)
+{
+	take_turn(arg, bkl_lock);
+	return NULL;
+}
+
+static void *urgent_waiter(void *arg)
+{
+	take_turn(arg, bkl_lock_urgent);
 	return NULL;
 }
 
@@ -293,6 +310,26 @@ static void test_yield_lets_the_first_waiter_in(void **state)
 	pthread_join(t, NULL);
 }
 
+/* ...and to an interrupt's entry waiting as the heir, which is in no queue. */
+static void test_yield_lets_an_interrupt_in(void **state)
+{
+	pthread_t t;
+
+	(void)state;
+	norder = 0;
+	bkl_lock();
+	pthread_create(&t, NULL, urgent_waiter, (void *)(uintptr_t)1);
+	while (__atomic_load_n(&bkl.heir, __ATOMIC_SEQ_CST) != &harts[1])
+		sched_yield();
+	harts[0].bkl_since -= 2 * BKL_YIELD_AFTER;
+	assert_true(bkl_yield()); /* hart 1 went in and out before hart 0 had it again */
+	assert_int_equal(norder, 1);
+	assert_int_equal(order[0], 1);
+	assert_true(bkl_held());
+	bkl_unlock();
+	pthread_join(t, NULL);
+}
+
 /* An IPI with requests that wakes a sleeping waiter is made pending again once it has the lock
  * (hart_signal's requests must still trap after the entry); a bare wake-up is not. */
 static void *waiter_with_request(void *arg)
@@ -372,6 +409,46 @@ static void test_wait_record(void **state)
 	assert_int_equal(waits_of(0), 0); /* hart 0 never waited */
 }
 
+/* An interrupt's entry (bkl_lock_urgent) behind a holder and three queued waiters goes in
+ * first, as the heir (in the place of the head, which here has waited past BKL_STARVE and
+ * claimed it: 20 us of this clock), asleep when the holder lets go (so the hand-over's IPI
+ * must wake it); a second one, finding the place an interrupt's, queues behind the others;
+ * the FIFO order holds. */
+static void test_urgent_goes_first(void **state)
+{
+	pthread_t t[NH];
+
+	(void)state;
+	norder = 0;
+	bkl_lock();
+	for (unsigned int h = 1; h <= 3; h++) {
+		pthread_create(&t[h], NULL, waiter, (void *)(uintptr_t)h);
+		wait_until_queued(h);
+	}
+	pthread_create(&t[4], NULL, urgent_waiter, (void *)(uintptr_t)4);
+	while (__atomic_load_n(&bkl.heir, __ATOMIC_SEQ_CST) != &harts[4]) {
+		if (__atomic_load_n(&harts[4].bkl_queued, __ATOMIC_SEQ_CST))
+			fail_msg("the interrupt's entry queued behind the others");
+		sched_yield();
+	}
+	pthread_create(&t[5], NULL, urgent_waiter, (void *)(uintptr_t)5);
+	wait_until_queued(4); /* the second one queued: the heir was taken */
+	while (!__atomic_load_n(&harts[4].bkl_asleep, __ATOMIC_SEQ_CST))
+		sched_yield();
+	bkl_unlock();
+	for (unsigned int h = 1; h <= 5; h++)
+		pthread_join(t[h], NULL);
+	assert_int_equal(norder, 5);
+	assert_int_equal(order[0], 4);
+	for (unsigned int i = 1; i <= 3; i++)
+		assert_int_equal(order[i], i);
+	assert_int_equal(order[4], 5);
+	assert_int_equal(bkl_waits[4].slept, 1);
+	assert_null(bkl.heir);
+	assert_int_equal(bkl.qnext, bkl.qhead);
+	assert_false(bkl_is_locked());
+}
+
 /* Spinlocks: NH harts each add 1 to a plain counter 20,000 times inside one. */
 static struct spinlock test_lock = SPINLOCK_INIT("test");
 
@@ -440,8 +517,10 @@ int main(void)
 		cmocka_unit_test_setup(test_fifo_sleeping, setup),
 		cmocka_unit_test_setup(test_fifo_against_a_hostile_hart, setup),
 		cmocka_unit_test_setup(test_yield_lets_the_first_waiter_in, setup),
+		cmocka_unit_test_setup(test_yield_lets_an_interrupt_in, setup),
 		cmocka_unit_test_setup(test_requests_survive_the_wait, setup),
 		cmocka_unit_test_setup(test_wait_record, setup),
+		cmocka_unit_test_setup(test_urgent_goes_first, setup),
 		cmocka_unit_test_setup(test_spinlock_mutual_exclusion, setup),
 		cmocka_unit_test_setup(test_spinlock_sleeper_woken, setup),
 	};

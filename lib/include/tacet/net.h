@@ -33,6 +33,7 @@
 
 struct tacet_net_held {
 	struct ring_desc d; /* a received message's buffer */
+	struct ip_msg m;    /* its header, read once and checked as it was taken from the ring */
 	uint32_t taken;     /* its payload bytes already copied out */
 };
 

@@ -89,6 +89,9 @@ void *netdev_tx_buf(struct netdev *nd);
 /* Send len bytes (NET_FRAME_MIN..NET_FRAME_MAX) of a frame netdev_tx_buf lent. 0, or
  * -TACET_EINVAL (not such a frame, a length out of bounds), -TACET_EFAULT. */
 long netdev_tx_send(struct netdev *nd, void *frame, unsigned int len);
+/* Give back unsent a frame netdev_tx_buf lent (the caller will not send it). 0, or -TACET_EINVAL
+ * (not a lent frame of this session). */
+long netdev_tx_unused(struct netdev *nd, void *frame);
 /* Copy len bytes in and send them: 0, -TACET_EBUSY (no transmit buffer free: netdev_poll or
  * wait), or as netdev_tx_send. */
 long netdev_tx(struct netdev *nd, const void *data, unsigned int len);

@@ -44,6 +44,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <tacet/abi.h>
+
 #define RING_CAPACITY_MAX (1u << 16)
 #define RING_HEADER_BYTES 128
 
@@ -80,10 +82,56 @@ int ring_producer_init(struct ring *r, void *shared, size_t bytes, uint32_t capa
 int ring_consumer_init(struct ring *r, void *shared, size_t bytes, uint32_t capacity,
 		       uint32_t data_size);
 
+/* ring_put's and ring_get's common case is inline below (a slot free by the head last read, a
+ * descriptor published by the tail last read); everything else, the peer's index read again
+ * and checked, is ring.c's ring_put_sync and ring_get_sync. Both ways write and read a slot
+ * with the same helpers. */
+int ring_put_sync(struct ring *r, const struct ring_desc *d);
+int ring_get_sync(struct ring *r, struct ring_desc *d);
+
+static inline int ring_desc_fits(const struct ring *r, const struct ring_desc *d)
+{
+	return d->len <= r->data_size && d->offset <= r->data_size - d->len;
+}
+
+/* The next free slot written (d fits, the slot is free), not yet visible. */
+static inline void ring_slot_write(struct ring *r, const struct ring_desc *d)
+{
+	struct ring_desc *slot = &r->desc[r->own & (r->capacity - 1)];
+
+	__atomic_store_n(&slot->offset, d->offset, __ATOMIC_RELAXED);
+	__atomic_store_n(&slot->len, d->len, __ATOMIC_RELAXED);
+	r->own++;
+}
+
+/* The next published slot read once and checked: 1 (taken into *d), or -TACET_ERANGE
+ * (outside the data area: counted, not taken). */
+static inline int ring_slot_read(struct ring *r, struct ring_desc *d)
+{
+	const struct ring_desc *slot = &r->desc[r->own & (r->capacity - 1)];
+	struct ring_desc copy;
+
+	copy.offset = __atomic_load_n(&slot->offset, __ATOMIC_RELAXED);
+	copy.len = __atomic_load_n(&slot->len, __ATOMIC_RELAXED);
+	if (!ring_desc_fits(r, &copy)) {
+		r->bad_desc++;
+		return -TACET_ERANGE;
+	}
+	*d = copy;
+	r->own++;
+	return 1;
+}
+
 /* Producer: write one descriptor into the next free slot (not yet visible). 0, -TACET_EBUSY
  * (full), -TACET_EINVAL (the consumer's head is garbage: counted), -TACET_ERANGE (d is outside
  * the data area: the caller's bug). */
-int ring_put(struct ring *r, const struct ring_desc *d);
+static inline int ring_put(struct ring *r, const struct ring_desc *d)
+{
+	if (r->own - r->peer == r->capacity || !ring_desc_fits(r, d))
+		return ring_put_sync(r, d);
+	ring_slot_write(r, d);
+	return 0;
+}
 
 /* Producer: make every descriptor put so far visible. 1 if the consumer sleeps and must be
  * signalled, else 0. */
@@ -92,7 +140,10 @@ int ring_publish(struct ring *r);
 /* Consumer: take the next descriptor into *d. 1, 0 (empty), -TACET_EINVAL (the tail is
  * garbage), -TACET_ERANGE (the descriptor is outside the data area); both counted, nothing
  * taken. */
-int ring_get(struct ring *r, struct ring_desc *d);
+static inline int ring_get(struct ring *r, struct ring_desc *d)
+{
+	return r->own == r->peer ? ring_get_sync(r, d) : ring_slot_read(r, d);
+}
 
 /* Consumer: hand the slots taken so far back to the producer. 1 if the producer sleeps (on a
  * full ring) and must be signalled, else 0. */

@@ -26,15 +26,25 @@
 		__builtin_trap(); \
 	} while (0)
 
-/* Byte order by the compiler's byte swaps, inline, where lwIP's def.c would make each a call
- * (about 140 instructions an echoed datagram through ip): both targets are little-endian. */
+/* Byte order swapped inline, where lwIP's def.c would make each a call (about 140
+ * instructions an echoed datagram through ip): both targets are little-endian. 32 bits by
+ * shifts: rv64imac has no byte-swap instruction, and gcc makes __builtin_bswap32 a call into
+ * libgcc there (its 16-bit swap it expands inline). */
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "lwIP's port assumes a little-endian machine"
 #endif
+static inline uint32_t lwip_port_bswap32(uint32_t x)
+{
+	return x >> 24 | (x >> 8 & 0xff00u) | (x << 8 & 0xff0000u) | x << 24;
+}
 #define lwip_htons(x) ((u16_t)__builtin_bswap16((u16_t)(x)))
-#define lwip_htonl(x) ((u32_t)__builtin_bswap32((u32_t)(x)))
+#define lwip_htonl(x) ((u32_t)lwip_port_bswap32((u32_t)(x)))
 
 uint32_t lwip_port_rand(void);
 #define LWIP_RAND() lwip_port_rand()
+
+/* The checksum's sum four bytes a load (lwip/port/chksum.c), where lwIP's own takes two. */
+uint16_t lwip_port_chksum(const void *data, int len);
+#define LWIP_CHKSUM lwip_port_chksum
 
 #endif
