@@ -26,6 +26,9 @@ uintptr_t arch_stack_pointer(void);
  *   arch_irq_claim(a): this hart's next pending line, 0 if none (another hart took it);
  *   arch_irq_complete(a, irq): the claimed line is done (it may interrupt again);
  *   arch_irq_mask(irq) / arch_irq_unmask(irq): keep it from interrupting / let it. */
+/* The controller's state of this hart that another hart changed (IPI_IRQ: the AIA's enables of
+ * message-signalled lines in this hart's file) made real. On the hart, interrupts masked. */
+void arch_irq_sync_hart(void);
 /* The idle loop's wait: sleep (interrupts stay masked) until an interrupt is pending, and
  * handle what is pending. */
 void arch_idle_wait(void);

@@ -47,3 +47,22 @@ long tacet_pci_config(unsigned long pci, unsigned long vendor, unsigned long dev
 {
 	return pci_call_config(pci, vendor, device, index, offset, value);
 }
+
+long tacet_pci_msi(unsigned long pci, unsigned long vendor, unsigned long device,
+		   unsigned long index, unsigned long vector, unsigned long hart,
+		   unsigned long irq_slot, unsigned long *line)
+{
+	uint64_t number = 0;
+	long err = pci_call_msi(pci, vendor, device, index, PCI_WHERE(vector, hart), &number,
+				irq_slot);
+
+	if (!err)
+		*line = number;
+	return err;
+}
+
+long tacet_pci_msi_move(unsigned long pci, unsigned long vendor, unsigned long device,
+			unsigned long index, unsigned long vector, unsigned long hart)
+{
+	return pci_call_msi_move(pci, vendor, device, index, PCI_WHERE(vector, hart));
+}

@@ -21,6 +21,7 @@ static const char *const tacet_errors[TACET_ERRNO_COUNT] = {
 	[TACET_ENOENT] = "no such entry",
 	[TACET_EBUSY] = "object busy",
 	[TACET_EDISABLED] = "interrupt line disabled by the kernel",
+	[TACET_ENODEV] = "no such device on this machine",
 };
 
 /* "unknown error " and a long in decimal. */

@@ -22,17 +22,30 @@ void hart_tlb_flush_if_asked(void)
 	}
 }
 
-void hart_handle_ipi(void)
-{
-	struct hart *me = this_hart();
-	uint32_t reasons = __atomic_exchange_n(&me->ipi_pending, 0, __ATOMIC_ACQUIRE);
+/* The reasons that ask for work here (hart_handle_ipi's rare branch). */
+#define IPI_WORK (IPI_HALT | IPI_PING | IPI_TLB | IPI_IRQ)
 
-	me->ipis++;
+/* hart_handle_ipi's rare branch: what the reasons ask for, done. */
+static void handle_work(uint32_t reasons)
+{
 	if (reasons & IPI_HALT)
 		arch_halt();
 	if (reasons & IPI_PING)
 		ktest_answer_pings();
 	if (reasons & IPI_TLB)
 		hart_tlb_flush_if_asked();
-	/* IPI_PONG and IPI_WAKE need nothing here: the woken loop re-checks its condition. */
+	if (reasons & IPI_IRQ)
+		arch_irq_sync_hart();
+}
+
+void hart_handle_ipi(void)
+{
+	struct hart *me = this_hart();
+	uint32_t reasons = __atomic_exchange_n(&me->ipi_pending, 0, __ATOMIC_ACQUIRE);
+
+	me->ipis++;
+	/* IPI_PONG, IPI_WAKE and IPI_RESCHED, the common ones, need nothing here: the woken loop
+	 * re-checks its condition, the scheduler its queue; one test for all the others */
+	if (__builtin_expect(reasons & IPI_WORK, 0))
+		handle_work(reasons);
 }

@@ -16,6 +16,7 @@ enum ipi_reason {
 	IPI_HALT = 1u << 3, /* stop: another hart panicked */
 	IPI_RESCHED = 1u << 4, /* a thread became ready on this hart's run queue */
 	IPI_TLB = 1u << 5,     /* flush the TLB: a mapping of the process it runs went away */
+	IPI_IRQ = 1u << 6,     /* the controller's per-hart state changed: arch_irq_sync_hart */
 };
 
 struct thread;

@@ -219,6 +219,8 @@ const syscall_fn syscall_table[TACET_SYS_COUNT] = {
 	[TACET_SYS_DEVICE_RELEASE] = sys_device_release,
 	[TACET_SYS_ENDPOINT_WATCH] = sys_endpoint_watch,
 	[TACET_SYS_TRACE] = sys_trace,
+	[TACET_SYS_IRQ_MSI_NEW] = sys_irq_msi_new,
+	[TACET_SYS_IRQ_MSI_FREE] = sys_irq_msi_free,
 };
 
 /* (syscall.h) For a teardown the call left (or found): its result is kept (whatever else the

@@ -74,7 +74,7 @@ void irqchip_register(const struct irqchip *c)
  * histograms (irq_stats.c). */
 void irq_init(void)
 {
-	unsigned int n = irq_chip ? irq_chip->nr_irqs : 0;
+	unsigned int n = irq_chip ? irq_chip->nr_irqs + irq_chip->nr_msi : 0;
 
 	for (unsigned int irq = 1; irq <= n && irq < IRQ_MAX; irq++) {
 		struct irq_desc *d = kalloc(sizeof(*d));
@@ -84,6 +84,8 @@ void irq_init(void)
 		d->obj.type = TACET_CAP_IRQ;
 		d->obj.refs = 1; /* irq_descs[]'s own: lines live for ever */
 		d->irq = irq;
+		d->msi = irq > irq_chip->nr_irqs; /* the controller's pool: IRQ_MSI_NEW lends it */
+		d->hart_chosen = d->msi;
 		arch_irq_mask(irq); /* routed nowhere until bound (each hart starts with none enabled) */
 		irq_descs[irq] = d;
 		irq_lines = irq;

@@ -56,7 +56,12 @@ struct irq_desc {
 	enum irq_state state;
 	unsigned int hart;          /* affinity: the one hart it is routed to */
 	bool hart_chosen;           /* irq_set_affinity chose it: the next binder does not move it
-				     * (forgotten when the line is free again) */
+				     * (forgotten when the line is free again, but a message-
+				     * signalled line's: its device's address names the hart) */
+	bool msi;                   /* message-signalled (irq_msi.c): one of the controller's
+				     * pool, after its wired lines */
+	bool lent;                  /* msi: lent to a device by IRQ_MSI_NEW (until IRQ_MSI_FREE);
+				     * only a lent line may be bound or moved */
 	struct irq_binder binders[IRQ_MAX_BINDERS];
 	unsigned int nbinders;
 	bool shared;                /* bound with TACET_IRQ_SHARED: more binders may join */
@@ -214,6 +219,10 @@ int irq_ack_wait_refired(struct hart *me, struct thread *t, struct notification 
 void sys_irq_unbind(struct thread *t);
 void sys_irq_set_affinity(struct thread *t);
 void sys_irq_enable(struct thread *t);
+void sys_irq_msi_new(struct thread *t);
+void sys_irq_msi_free(struct thread *t);
+/* Binder b of line d leaves (irq_bind.c): the ack it owed settled as not handled. BKL held. */
+void irq_unbind(struct irq_desc *d, struct irq_binder *b);
 /* TACET_INFO_IRQ: line index's statistics into out (struct tacet_irq_info), as viewer may see
  * them: its timing only if viewer is bound to the line or NULL (the trace authority). */
 long irq_info(unsigned long index, void *out, const struct process *viewer);

@@ -14,7 +14,7 @@
 
 /* Binder b leaves. The ack it owed is settled as not handled, after it is gone, so that the
  * interrupt ends (and the line unmasks) only if other binders remain. */
-static void unbind(struct irq_desc *d, struct irq_binder *b)
+void irq_unbind(struct irq_desc *d, struct irq_binder *b)
 {
 	struct notification *n = b->ntfn;
 	bool owed = b->waiting;
@@ -28,7 +28,8 @@ static void unbind(struct irq_desc *d, struct irq_binder *b)
 		arch_irq_mask(d->irq);
 		d->state = IRQ_UNBOUND;
 		d->shared = false;
-		d->hart_chosen = false; /* the next driver's line follows it */
+		d->hart_chosen = d->msi; /* the next driver's line follows it, but a message-
+					  * signalled line goes where its device writes */
 	}
 	kobj_put(&n->obj);
 }
@@ -66,7 +67,7 @@ void irq_release_owner(struct process *p)
 
 		for (unsigned int i = 0; i < d->nbinders;)
 			if (d->binders[i].owner == p)
-				unbind(d, &d->binders[i]);
+				irq_unbind(d, &d->binders[i]);
 			else
 				i++;
 		if (d->history_of == p)
@@ -143,6 +144,8 @@ static long decode_bind(struct thread *t, struct irq_desc **d, struct cap **n)
 		return TACET_EINVAL; /* the badge is signalled */
 	if ((*d)->handler)
 		return TACET_EBUSY; /* the kernel handles it (fast path) */
+	if ((*d)->msi && (!(*d)->lent || shared))
+		return TACET_EINVAL; /* in the pool, or shared: a message is one function's */
 	if ((*d)->nbinders && (!shared || !(*d)->shared || binder_of(*d, t)))
 		return TACET_EBUSY; /* bound already, and not both ways shared */
 	if ((*d)->nbinders == IRQ_MAX_BINDERS)
@@ -280,7 +283,7 @@ void sys_irq_unbind(struct thread *t)
 
 	if (!d)
 		return;
-	unbind(d, b);
+	irq_unbind(d, b);
 	syscall_ret(t, 0);
 }
 
@@ -314,13 +317,17 @@ void sys_irq_set_affinity(struct thread *t)
 	struct irq_desc *d = decode(t, &err);
 	unsigned long hart = syscall_arg(t, 1);
 
-	if (!d || hart >= nharts || !harts[hart].online) {
+	if (!d || hart >= nharts || !harts[hart].online || (d->msi && !d->lent)) {
 		syscall_ret(t, d ? -TACET_EINVAL : -err);
 		return;
 	}
-	/* A line pending in the PLIC stays pending: the new hart's context claims it. */
+	/* A line pending in the PLIC stays pending: the new hart's context claims it. A message-
+	 * signalled line's device writes the new address from when it is reprogrammed; one sent
+	 * before lands in the old hart's file, which sends it on (aia.c). */
 	d->hart = (unsigned int)hart;
 	d->hart_chosen = true;
 	irq_chip->set_affinity(d->irq, d->hart);
 	syscall_ret(t, 0);
+	if (d->msi)
+		arch_ctx_set_ret(&t->ctx, 1, irq_chip->msi_address(d->irq, d->hart));
 }

@@ -14,6 +14,11 @@
 
 uint64_t irq_spurious_total; /* claims that found no line, or a line not IDLE (atomic) */
 
+void irq_spurious_add(unsigned int n)
+{
+	__atomic_fetch_add(&irq_spurious_total, n, __ATOMIC_RELAXED);
+}
+
 uint64_t irq_spurious(void)
 {
 	return __atomic_load_n(&irq_spurious_total, __ATOMIC_RELAXED);

@@ -60,10 +60,8 @@ void irq_report_disabled(void)
 		[IRQ_WHY_UNHANDLED] = "nobody handled it in a row of interrupts",
 		[IRQ_WHY_STORM] = "an interrupt storm in its fast handler",
 	};
-	unsigned int n = irq_chip ? irq_chip->nr_irqs : 0;
-
 	irq_disabled_unreported = false;
-	for (unsigned int irq = 1; irq <= n && irq < IRQ_MAX; irq++) {
+	for (unsigned int irq = 1; irq <= irq_lines; irq++) {
 		struct irq_desc *d = irq_descs[irq];
 		enum irq_disable_why w;
 

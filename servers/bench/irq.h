@@ -17,6 +17,10 @@ int bench_irq(const char *name, unsigned int waiter_hart, unsigned int raiser_ha
 
 #define IRQ_PRIO_MAIN 200
 
+/* Set before bench_irq (or bench_irq_open): the edu device's interrupt by MSI (edu_open_msi;
+ * the AIA's machine only), its figures irq_raise_to_trap_msi and irq_top_half_msi. */
+extern int bench_irq_msi;
+
 /* The pieces of bench_irq, for a server that measures a path more than once. First
  * bench_irq_open: the read-pair overhead, the edu device and the notifications the threads take
  * turns through. Then, once per path (at most IRQ_MAX_PATHS times), bench_irq_path: routes the

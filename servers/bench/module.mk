@@ -23,6 +23,10 @@ SERVERS += bench_irq_same bench_irq_cross
 BENCH_IRQ := servers/bench/irq.c servers/edu/edu_dev.c $(BENCH_COMMON)
 SERVER_SRCS_bench_irq_same := servers/bench/irq_same.c $(BENCH_IRQ)
 SERVER_SRCS_bench_irq_cross := servers/bench/irq_cross.c $(BENCH_IRQ)
+# the same two by MSI (the AIA's machine)
+SERVERS += bench_irq_same_msi bench_irq_cross_msi
+SERVER_SRCS_bench_irq_same_msi := servers/bench/irq_same_msi.c $(BENCH_IRQ)
+SERVER_SRCS_bench_irq_cross_msi := servers/bench/irq_cross_msi.c $(BENCH_IRQ)
 # The same to a driver waiting as a service loop does (a receive, as the notification's bound
 # thread: lib's tacet_service_run).
 SERVERS += bench_irq_svc_same bench_irq_svc_cross

@@ -379,7 +379,7 @@ static unsigned long next_hart;
 
 static void move_line(struct edu_run *r)
 {
-	long err = tacet_irq_set_affinity(EDU_SLOT_IRQ, next_hart);
+	long err = edu_move(&r->dev, next_hart); /* an MSI line: pci reprograms the device too */
 
 	if (err)
 		printf("edu %ld: cannot move line %lu to hart %lu: %s: FAIL\n", r->dev.index,
@@ -438,8 +438,8 @@ static void print_identity(const struct edu *dev)
 
 	tacet_self(&self);
 	tacet_info(TACET_INFO_IRQ, dev->irq, &info, sizeof(info));
-	printf("edu %ld: id %#x, irq %lu on hart %u, driver on hart %lu\n", dev->index,
-	       dev->regs[EDU_ID], dev->irq, info.hart, self.hart);
+	printf("edu %ld: id %#x, %s %lu on hart %u, driver on hart %lu\n", dev->index,
+	       dev->regs[EDU_ID], dev->msi ? "msi line" : "irq", dev->irq, info.hart, self.hart);
 }
 
 int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras)
@@ -447,7 +447,7 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 	struct edu_run r = { 0 };
 	unsigned long harts = nharts(), moves = 0, home, away_count = move_every / AWAY_SHARE;
 
-	if (edu_open(&r.dev, IRQ_BADGE))
+	if ((extras & EDU_TEST_MSI ? edu_open_msi : edu_open)(&r.dev, IRQ_BADGE))
 		return 1;
 	if (extras & EDU_TEST_MEMORY)
 		print_memory(&r.dev);
@@ -458,7 +458,7 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 	if ((extras >> 16) && wait_together(&r, extras >> 16))
 		return 1;
 	home = (unsigned long)r.dev.index % harts;
-	if (move_every && tacet_irq_set_affinity(EDU_SLOT_IRQ, home))
+	if (move_every && edu_move(&r.dev, home))
 		return 1;
 	while (r.raised < rounds) {
 		unsigned long n = rounds - r.raised, away;
@@ -486,8 +486,9 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 	       r.handled, r.others);
 	if (move_every)
 		printf(", %lu moves, %lu uneven phases", moves, r.uneven);
-	printf(": %s\n", r.raised == r.handled ? "PASS" : "FAIL");
-	if (r.raised != r.handled)
+	/* an MSI is never sent twice (QEMU's INTx re-send: phase()): no phase may be uneven */
+	printf(": %s\n", r.raised == r.handled && (!r.dev.msi || !r.uneven) ? "PASS" : "FAIL");
+	if (r.raised != r.handled || (r.dev.msi && r.uneven))
 		return 1;
 	if ((extras & EDU_TEST_FACTORIAL) && factorial(&r))
 		return 1;

@@ -24,6 +24,8 @@ int edu_test(unsigned long rounds, unsigned long move_every, unsigned int extras
 				 * for EDU_TEST_DMA) */
 #define EDU_TEST_MEMORY    0x20u /* once the device is claimed, print the machine's free pages,
 				 * object caches and kernel objects with tacet_instance() */
+#define EDU_TEST_MSI       0x40u /* a message-signalled interrupt where the machine has them
+				 * (edu_open_msi), else INTx */
 /* Before raising, wait until n drivers have bound the (shared) line, or one of them has begun
  * (the line's count moved): so that n drivers started together each hold their own device and
  * raise at the same time, however late the host lets one of them start. */

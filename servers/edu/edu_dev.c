@@ -52,12 +52,49 @@ static long claim(const struct edu *e, unsigned long *irq)
 	return index;
 }
 
+/* The device's interrupt: with msi, a message-signalled line on this driver's hart where the
+ * machine has them (PCI_MSI), bound alone; else (or without msi) its INTx line, bound shared.
+ * e->msi says which. 0 or a negative TACET_E* code; *step names what failed. */
+static long get_interrupt(struct edu *e, unsigned long badge, int msi, const char **step)
+{
+	struct tacet_self self = { 0 };
+	long err = msi ? 0 : -TACET_ENODEV;
+
+	tacet_self(&self);
+	e->msi = 0;
+	if (!err && (*step = "get a message-signalled interrupt"))
+		err = tacet_pci_msi(SLOT(e, EDU_SLOT_PCI), EDU_VENDOR, EDU_DEVICE,
+				    (unsigned long)e->index, 0, self.hart, SLOT(e, EDU_SLOT_IRQ),
+				    &e->irq);
+	if (!err)
+		e->msi = 1;
+	else if (err == -TACET_ENODEV && (*step = "get its interrupt line"))
+		err = tacet_pci_irq(SLOT(e, EDU_SLOT_PCI), EDU_VENDOR, EDU_DEVICE,
+				    (unsigned long)e->index, SLOT(e, EDU_SLOT_IRQ));
+	if (!err && (*step = "bind the interrupt"))
+		err = tacet_irq_bind(SLOT(e, EDU_SLOT_IRQ), SLOT(e, EDU_SLOT_NTFN), badge,
+				     e->msi ? 0 : TACET_IRQ_SHARED);
+	return err;
+}
+
+static long open_at(struct edu *e, unsigned long badge, unsigned long first_slot, int msi);
+
 long edu_open(struct edu *e, unsigned long badge)
 {
-	return edu_open_at(e, badge, EDU_SLOT_PCI);
+	return open_at(e, badge, EDU_SLOT_PCI, 0);
+}
+
+long edu_open_msi(struct edu *e, unsigned long badge)
+{
+	return open_at(e, badge, EDU_SLOT_PCI, 1);
 }
 
 long edu_open_at(struct edu *e, unsigned long badge, unsigned long first_slot)
+{
+	return open_at(e, badge, first_slot, 0);
+}
+
+static long open_at(struct edu *e, unsigned long badge, unsigned long first_slot, int msi)
 {
 	const char *step = "look up \"pci\"";
 	long err;
@@ -105,12 +142,8 @@ long edu_open_at(struct edu *e, unsigned long badge, unsigned long first_slot)
 	if (!err && (step = "turn its bus mastering on")) /* quiet now: no transfer left running */
 		err = tacet_pci_master(SLOT(e, EDU_SLOT_PCI), EDU_VENDOR, EDU_DEVICE,
 				       (unsigned long)e->index);
-	if (!err && (step = "get its interrupt line"))
-		err = tacet_pci_irq(SLOT(e, EDU_SLOT_PCI), EDU_VENDOR, EDU_DEVICE,
-				    (unsigned long)e->index, SLOT(e, EDU_SLOT_IRQ));
-	if (!err && (step = "bind the interrupt"))
-		err = tacet_irq_bind(SLOT(e, EDU_SLOT_IRQ), SLOT(e, EDU_SLOT_NTFN), badge,
-				     TACET_IRQ_SHARED);
+	if (!err)
+		err = get_interrupt(e, badge, msi, &step);
 	if (err) {
 		printf("edu: cannot %s: %s: FAIL\n", step, tacet_strerror(err));
 		return err;
@@ -122,4 +155,12 @@ long edu_open_at(struct edu *e, unsigned long badge, unsigned long first_slot)
 		return -TACET_EINVAL;
 	}
 	return 0;
+}
+
+long edu_move(struct edu *e, unsigned long hart)
+{
+	if (!e->msi)
+		return tacet_irq_set_affinity(SLOT(e, EDU_SLOT_IRQ), hart);
+	return tacet_pci_msi_move(SLOT(e, EDU_SLOT_PCI), EDU_VENDOR, EDU_DEVICE,
+				  (unsigned long)e->index, 0, hart);
 }

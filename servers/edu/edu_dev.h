@@ -1,6 +1,7 @@
 /* edu_dev.h: QEMU's edu PCI device (1234:11e8, hw/misc/edu.c) as the edu servers and the
  * interrupt benchmarks use it: claimed from the PCI server, its BAR0 mapped, its INTx line bound
- * to a new notification.
+ * to a new notification (or, edu_open_msi, a message-signalled line: QEMU's edu has an MSI
+ * capability, one message, sent at each raise while MSI is on, instead of asserting INTx).
  *
  * Registers (32-bit, BAR0): 0x00 identification (low byte 0xed), 0x04 liveness (reads back what
  * was written, inverted), 0x24 interrupt status, 0x60 raise (the written bits are or-ed into the
@@ -35,6 +36,7 @@ enum edu_slot {
 struct edu {
 	volatile uint32_t *regs; /* BAR0, mapped */
 	unsigned long irq;       /* the line's number */
+	int msi;                 /* the line is message-signalled (edu_open_msi), not INTx */
 	long index;              /* the device's index among the edu devices */
 	unsigned long slot;      /* where its slots start (EDU_SLOT_PCI for edu_open's) */
 };
@@ -46,6 +48,12 @@ struct edu {
  * checks the device answers.
  * Returns 0, or prints `edu: cannot STEP: ERROR` and returns a negative TACET_E* code. */
 long edu_open(struct edu *e, unsigned long badge);
+/* The same with a message-signalled interrupt (PCI_MSI, on this driver's hart) where the
+ * machine has them (the AIA's), bound alone; on the PLIC's machine the INTx line. */
+long edu_open_msi(struct edu *e, unsigned long badge);
+/* The device's interrupt to hart: its INTx line's affinity, or its message-signalled line
+ * moved and the device reprogrammed by pci (PCI_MSI_MOVE). 0 or a negative TACET_E* code. */
+long edu_move(struct edu *e, unsigned long hart);
 /* The same with the device's slots from first_slot on, in enum edu_slot's order (first_slot +
  * EDU_SLOT_IRQ - EDU_SLOT_PCI is its line, and so on), for a server driving more than one. */
 long edu_open_at(struct edu *e, unsigned long badge, unsigned long first_slot);

@@ -5,5 +5,5 @@
 
 int main(void)
 {
-	return edu_test(1000, 0, EDU_TEST_FACTORIAL | EDU_TEST_DMA);
+	return edu_test(1000, 0, EDU_TEST_FACTORIAL | EDU_TEST_DMA | EDU_TEST_MSI);
 }

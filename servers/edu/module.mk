@@ -16,6 +16,14 @@ SERVER_SRCS_edu_abandon := servers/edu/edu_abandon.c $(EDU_COMMON)
 SERVER_SRCS_edu_shared := servers/edu/edu_shared.c $(EDU_COMMON)
 SERVER_SRCS_edu_dmadie := servers/edu/edu_dmadie.c $(EDU_COMMON)
 
+# edu_flood_msi: edu_flood by MSI, each move reprogramming the device's address.
+SERVERS += edu_flood_msi
+SERVER_SRCS_edu_flood_msi := servers/edu/edu_flood_msi.c $(EDU_COMMON)
+
+# edu_msidie: dies with a message-signalled interrupt in flight, twice, then runs to the end.
+SERVERS += edu_msidie
+SERVER_SRCS_edu_msidie := servers/edu/edu_msidie.c servers/edu/edu_dev.c
+
 # edu_crash: faults on every 100th interrupt, for init to restart it (the restart test).
 SERVERS += edu_crash
 SERVER_SRCS_edu_crash := servers/edu/edu_crash.c servers/edu/edu_dev.c

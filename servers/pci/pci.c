@@ -63,6 +63,19 @@
 #define FLR_PENDING_MS 100  /* at most this long for transactions pending before an FLR */
 #define FLR_WAIT_MS  100    /* no access to the function this long after initiating one */
 #define FLR_READY_MS 1000   /* then up to this long for it to answer (its vendor ID) */
+/* message-signalled interrupts (PCI Local Bus 3.0, 6.8) */
+#define CAP_MSI      0x05
+#define MSI_ENABLE   (1u << 16)     /* Message Control (the capability's high half), bit 0 */
+#define MSI_64       (1u << 23)     /* 64-bit address capable */
+#define MSI_MME      (7u << 20)     /* Multiple Message Enable: 0, one message */
+#define CAP_MSIX     0x11
+#define MSIX_ENABLE  (1u << 31)
+#define MSIX_FMASK   (1u << 30)     /* Function Mask */
+#define MSIX_SIZE(c) ((((c) >> 16) & 0x7ff) + 1)
+#define MSIX_TABLE   0x04           /* its BAR (bits 2:0) and offset in it */
+#define MSIX_ENTRY   16             /* address low, high, data, vector control */
+#define MSIX_MASKED  1u             /* vector control's Mask Bit */
+#define MAX_VECTORS  8              /* message-signalled lines a function may hold */
 #define BAR_IO       (1u << 0)
 #define BAR_TYPE_64  (2u << 1)
 #define BAR_TYPE_MASK (3u << 1)
@@ -81,6 +94,8 @@ struct pci_func {
 	unsigned int intx;            /* index into intx[] when pin != 0 */
 	int claimed;
 	unsigned long owner;          /* the claiming driver's badge (init's server number + 1) */
+	long msi_slot[MAX_VECTORS];   /* this server's copy of each vector's line, 0: none */
+	uint32_t msi_data[MAX_VECTORS]; /* and what the function writes for it */
 };
 
 /* Defined only by the test build pci_dying (servers/tests/pcidying.c): told that a claimed
@@ -497,6 +512,185 @@ long pci_serve_config(struct tacet_service *s, uint64_t vendor, uint64_t device,
 	return 0;
 }
 
+/* f's MSI-X table entry `vector` mapped (a page of the BAR that holds it, at a new address):
+ * its four words, or NULL after setting *err (-TACET_ERANGE: no such vector). *slot and
+ * *va for msix_unmap. */
+static volatile uint32_t *msix_map(const struct pci_func *f, unsigned int cap, unsigned long vector,
+				   long *slot, unsigned long *va, long *err)
+{
+	uint32_t ctl = cfg_read(f->dev, f->fn, cap), table = cfg_read(f->dev, f->fn, cap + MSIX_TABLE);
+	unsigned int bir = table & 7;
+	unsigned long off = (table & ~7u) + MSIX_ENTRY * vector;
+
+	*slot = 0;
+	*va = 0;
+	*err = vector >= MSIX_SIZE(ctl) ? -TACET_ERANGE
+	       : bir >= MAX_BARS || off + MSIX_ENTRY > f->size[bir] ? -TACET_ENODEV : 0;
+	if (!*err)
+		*err = (*slot = tacet_slot_alloc()) < 0 ? *slot
+		       : !(*va = tacet_va_alloc(1)) ? -TACET_ENOMEM : 0;
+	if (!*err)
+		*err = tacet_frame_derive(window->slot, (unsigned long)*slot,
+					  (f->bar[bir] + off - window->paddr) / TACET_PAGE_SIZE, 1);
+	if (!*err)
+		*err = tacet_map(TACET_CHILD_SELF, (unsigned long)*slot, *va,
+				 TACET_RIGHT_READ | TACET_RIGHT_WRITE);
+	return *err ? NULL : (volatile uint32_t *)(*va + off % TACET_PAGE_SIZE);
+}
+
+static void msix_unmap(long slot, unsigned long va)
+{
+	if (va) {
+		tacet_unmap(TACET_CHILD_SELF, va, 1);
+		tacet_va_free(va, 1);
+	}
+	if (slot > 0) {
+		tacet_cap_delete((unsigned long)slot);
+		tacet_slot_free((unsigned long)slot);
+	}
+}
+
+/* f's MSI capability writes to addr from its next message: the address words only, MSI left
+ * on (a 32-bit store each; the kernel's files are below 4 GiB, so a move rewrites one word):
+ * turned off meanwhile, a message the function raised would be lost (edu sends it once). */
+static void msi_address(const struct pci_func *f, unsigned int msi, uint64_t addr)
+{
+	cfg_write(f->dev, f->fn, msi + 4, (uint32_t)addr);
+	if (cfg_read(f->dev, f->fn, msi) & MSI_64)
+		cfg_write(f->dev, f->fn, msi + 8, (uint32_t)(addr >> 32));
+}
+
+/* f writes data to addr for vector, or, addr 0, not at all. MSI-X: its entry masked, written,
+ * then unmasked (a message raised while masked waits in the function's pending bits: none is
+ * lost) and the capability on. MSI (vector 0 only, one message): turned on with the address
+ * and data, or off; a function already on (a move) gets the new address alone (msi_address).
+ * Returns 0 or a negative TACET_E* code (-TACET_ENODEV: neither capability). */
+static long msi_program(const struct pci_func *f, unsigned long vector, uint64_t addr,
+			uint32_t data)
+{
+	unsigned int msix = find_cap(f, CAP_MSIX), msi = find_cap(f, CAP_MSI);
+	uint32_t ctl;
+
+	if (msix) {
+		long slot, err;
+		unsigned long va;
+		volatile uint32_t *e = msix_map(f, msix, vector, &slot, &va, &err);
+
+		ctl = cfg_read(f->dev, f->fn, msix);
+		if (e) {
+			mmio_write32(&e[3], MSIX_MASKED);
+			if (addr) {
+				mmio_write32(&e[0], (uint32_t)addr);
+				mmio_write32(&e[1], (uint32_t)(addr >> 32));
+				mmio_write32(&e[2], data);
+				mmio_write32(&e[3], 0);
+				cfg_write(f->dev, f->fn, msix, (ctl | MSIX_ENABLE) & ~MSIX_FMASK);
+			}
+		}
+		msix_unmap(slot, va);
+		return err;
+	}
+	if (!msi)
+		return -TACET_ENODEV;
+	if (vector)
+		return -TACET_ERANGE; /* one message only */
+	ctl = cfg_read(f->dev, f->fn, msi);
+	if (addr && (ctl & MSI_ENABLE)) {
+		msi_address(f, msi, addr);
+		return 0;
+	}
+	ctl &= ~(MSI_ENABLE | MSI_MME);
+	cfg_write(f->dev, f->fn, msi, ctl);
+	if (!addr)
+		return 0;
+	msi_address(f, msi, addr);
+	cfg_write(f->dev, f->fn, msi + (ctl & MSI_64 ? 12 : 8), data);
+	cfg_write(f->dev, f->fn, msi, ctl | MSI_ENABLE);
+	return 0;
+}
+
+/* PCI_MSI: a line the kernel lends on the hart asked for, the function programmed to write
+ * it; the reply carries the line. This server keeps a copy, to move and to free it. */
+long pci_serve_msi(struct tacet_service *s, uint64_t vendor, uint64_t device, uint64_t index,
+		   uint64_t where, uint64_t *line, unsigned long *irq)
+{
+	long err, mine = 0, reply;
+	struct pci_func *f = claimed_by(vendor, device, index, s->badge, &err);
+	unsigned long vector = PCI_WHERE_VECTOR(where), number = 0;
+	uint64_t addr = 0;
+	uint32_t data = 0;
+
+	if (!f)
+		return err;
+	if (vector >= MAX_VECTORS)
+		return -TACET_ERANGE;
+	if (f->msi_slot[vector])
+		return -TACET_EBUSY;
+	if ((reply = tacet_service_reply_slot(s)) < 0)
+		return reply;
+	err = (mine = tacet_slot_alloc()) < 0 ? mine : 0;
+	if (!err)
+		err = tacet_irq_msi_new(window->slot, PCI_WHERE_HART(where), (unsigned long)mine,
+					&addr, &data, &number);
+	if (!err && (err = msi_program(f, vector, addr, data)) != 0)
+		tacet_irq_msi_free(window->slot, (unsigned long)mine);
+	if (!err)
+		err = tacet_cap_copy((unsigned long)mine, (unsigned long)reply,
+				     TACET_RIGHT_READ | TACET_RIGHT_WRITE, 0);
+	if (err) {
+		if (mine > 0) {
+			tacet_cap_delete((unsigned long)mine);
+			tacet_slot_free((unsigned long)mine);
+		}
+		return err;
+	}
+	f->msi_slot[vector] = mine;
+	f->msi_data[vector] = data;
+	printf("pci: 00:%02x.%x vector %lu: line %lu, hart %lu\n", f->dev, f->fn, vector, number,
+	       (unsigned long)PCI_WHERE_HART(where));
+	*line = number;
+	*irq = (unsigned long)reply;
+	return 0;
+}
+
+/* PCI_MSI_MOVE: the vector's line to another hart, then the function told the new address. */
+long pci_serve_msi_move(struct tacet_service *s, uint64_t vendor, uint64_t device,
+			uint64_t index, uint64_t where)
+{
+	long err;
+	struct pci_func *f = claimed_by(vendor, device, index, s->badge, &err);
+	unsigned long vector = PCI_WHERE_VECTOR(where);
+	uint64_t addr;
+
+	if (!f)
+		return err;
+	if (vector >= MAX_VECTORS || !f->msi_slot[vector])
+		return -TACET_ERANGE;
+	err = tacet_irq_msi_move((unsigned long)f->msi_slot[vector], PCI_WHERE_HART(where), &addr);
+	return err ? err : msi_program(f, vector, addr, f->msi_data[vector]);
+}
+
+/* At f's release (quiet: bus mastering off): its messages masked, then each line back to the
+ * kernel, disabled in every file. */
+static void msi_release(struct pci_func *f)
+{
+	msi_program(f, 0, 0, 0); /* MSI off, or MSI-X vector 0 masked */
+	for (unsigned long v = 0; v < MAX_VECTORS; v++) {
+		long err;
+
+		if (!f->msi_slot[v])
+			continue;
+		if (v)
+			msi_program(f, v, 0, 0);
+		err = tacet_irq_msi_free(window->slot, (unsigned long)f->msi_slot[v]);
+		printf("pci: 00:%02x.%x vector %lu masked, its line freed%s%s\n", f->dev, f->fn, v,
+		       err ? ": " : "", err ? tacet_strerror(err) : "");
+		tacet_cap_delete((unsigned long)f->msi_slot[v]);
+		tacet_slot_free((unsigned long)f->msi_slot[v]);
+		f->msi_slot[v] = 0;
+	}
+}
+
 /* f is quiet: the frames its drivers pinned to its BARs (to a part of the window in each)
  * back from the window's DMA quarantine. Returns the pages, or a negative TACET_E* code. */
 static long func_release_dma(const struct pci_func *f)
@@ -541,6 +735,7 @@ static void release(struct tacet_sessions *t, unsigned long badge, void *state)
 			pci_driver_ended();
 		printf("pci: 00:%02x.%x released (its driver ended), command %#06x\n", f->dev, f->fn,
 		       func_quiesce(f));
+		msi_release(f);
 		reset = func_reset(f);
 		back = func_release_dma(f);
 		if (back < 0)

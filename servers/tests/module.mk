@@ -37,6 +37,14 @@ SERVER_SRCS_tlbtest := servers/tests/tlbtest.c servers/bench/bench.c
 SERVERS += irqbad
 SERVER_SRCS_irqbad := servers/tests/irqbad.c
 
+# nvmemsix: QEMU's nvme controller with its admin completions by MSI-X (the AIA's machine).
+SERVERS += nvmemsix
+SERVER_SRCS_nvmemsix := servers/tests/nvmemsix.c
+
+# msibad: the message-signalled lines' calls with bad arguments, and their pool's end.
+SERVERS += msibad
+SERVER_SRCS_msibad := servers/tests/msibad.c
+
 # forger: a hostile server that forges the kernel's labels against init, the console and pci.
 SERVERS += forger
 SERVER_SRCS_forger := servers/tests/forger.c servers/bench/bench.c servers/edu/edu_dev.c

@@ -253,6 +253,18 @@ AIA_BUDGETS = {
 }
 
 
+# The edu device's interrupt by MSI on the AIA's machine (servers/bench/irq_same_msi.c,
+# irq_cross_msi.c: PCI_MSI, the message written straight into the line's hart's IMSIC file, no
+# APLIC), beside the wired figures above: NAME_msi against NAME_aia (the same paths through the
+# APLIC) and NAME (the PLIC's). Not charted.
+BENCHMARKS += [
+    bench("irq_same_hart_msi", f"init.run={PCI},^bench_irq_same_msi@1/200",
+          [fig("irq_raise_to_trap_msi", 6), fig("irq_top_half_msi", 210),
+           fig("irq_raise_to_server_same_hart_msi", 365)], EDU, variant="aia"),
+    bench("irq_cross_hart_msi", f"init.run={PCI},^bench_irq_cross_msi@1/200",
+          [fig("irq_raise_to_server_cross_hart_msi", 1870)], EDU, variant="aia"),
+]
+
 # The cross-hart paths on the AIA's machine once more with IPIs through the IMSIC (boot
 # argument ipi=imsic: one store into the target hart's file, taken by its claim; aia.c), as
 # NAME_aia_imsic: the same paths as NAME_aia, which pay SBI IPIs (the AIA machine's default).

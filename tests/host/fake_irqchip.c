@@ -23,6 +23,7 @@
 #include "core/bkl.h"
 #include "core/spinlock.h"
 #include "core/timer.h"
+#include <tacet/abi.h>
 
 extern const struct irqchip *irq_chip; /* irq.c: the registered controller */
 
@@ -156,6 +157,68 @@ static const struct irqchip fake_chip = {
 	.set_affinity = fake_set_affinity,
 	.set_priority = fake_set_priority,
 };
+
+/* The message-signalled lines (fake_irqchip_msi): lent or not, as msi_alloc and msi_free say. */
+static bool msi_lent[FAKE_NR_MSI];
+static unsigned int msi_frees;
+
+static uint64_t fake_msi_address(unsigned int irq, unsigned int hart)
+{
+	(void)irq;
+	return FAKE_MSI_ADDR + 0x1000UL * hart;
+}
+
+static long fake_msi_alloc(unsigned int hart, uint64_t *addr, uint32_t *data)
+{
+	for (unsigned int i = 0; i < FAKE_NR_MSI; i++) {
+		unsigned int irq = FAKE_NR_IRQS - FAKE_NR_MSI + 1 + i;
+
+		if (msi_lent[i])
+			continue;
+		if (!line(irq)->masked)
+			fail_msg("fake irqchip: message-signalled line %u lent unmasked", irq);
+		msi_lent[i] = true;
+		*addr = fake_msi_address(irq, hart);
+		*data = irq + 1;
+		return irq;
+	}
+	return -TACET_ENOMEM;
+}
+
+static void fake_msi_free(unsigned int irq)
+{
+	unsigned int i = irq - (FAKE_NR_IRQS - FAKE_NR_MSI + 1);
+
+	if (i >= FAKE_NR_MSI || !msi_lent[i])
+		fail_msg("fake irqchip: line %u freed, not lent", irq);
+	if (!line(irq)->masked)
+		fail_msg("fake irqchip: message-signalled line %u freed unmasked", irq);
+	msi_lent[i] = false;
+	msi_frees++;
+}
+
+static const struct irqchip fake_msi_chip = {
+	.name = "fake, with message-signalled lines",
+	.nr_irqs = FAKE_NR_IRQS - FAKE_NR_MSI,
+	.set_affinity = fake_set_affinity,
+	.set_priority = fake_set_priority,
+	.nr_msi = FAKE_NR_MSI,
+	.msi_alloc = fake_msi_alloc,
+	.msi_address = fake_msi_address,
+	.msi_free = fake_msi_free,
+};
+
+void fake_irqchip_msi(void)
+{
+	memset(msi_lent, 0, sizeof(msi_lent));
+	msi_frees = 0;
+	irqchip_register(&fake_msi_chip);
+}
+
+unsigned int fake_irqchip_msi_frees(void)
+{
+	return msi_frees;
+}
 
 static bool seip_visible;
 

@@ -30,6 +30,10 @@
 
 #define FAKE_NR_IRQS 32 /* lines 1..FAKE_NR_IRQS */
 #define FAKE_NHARTS  4  /* harts 0..FAKE_NHARTS-1, all online after fake_irqchip_reset() */
+/* fake_irqchip_msi(): the last FAKE_NR_MSI lines are message-signalled, lent by msi_alloc; the
+ * address a line's device writes for hart h is FAKE_MSI_ADDR + h pages, its data line + 1 */
+#define FAKE_NR_MSI   4
+#define FAKE_MSI_ADDR 0x28000000UL
 #define FAKE_LOG_MAX 1024
 #define FAKE_TICKS_PER_US 10 /* timer_us_to_ticks(): a 10 MHz timebase, as on QEMU virt */
 
@@ -81,6 +85,11 @@ void fake_irqchip_reset(void);
 
 /* The fake's operations, to register again after a test registered another (or none). */
 const struct irqchip *fake_irqchip(void);
+/* Before irq_init(): the controller with FAKE_NR_MSI message-signalled lines after its wired
+ * ones (msi_alloc, msi_address, msi_free), none lent. */
+void fake_irqchip_msi(void);
+/* Lines the kernel gave back with msi_free since fake_irqchip_msi(). */
+unsigned int fake_irqchip_msi_frees(void);
 
 /* The device behind irq asserts it: the line is pending until a hart claims it. */
 void fake_irqchip_raise(unsigned int irq);

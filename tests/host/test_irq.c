@@ -25,6 +25,7 @@
 #include "irq/irq.h"
 #include "irq/irqchip.h"
 #include "mm/kalloc.h"
+#include "object/frame.h"
 #include "object/notification.h"
 #include "object/process.h"
 #include "core/sched.h"
@@ -103,11 +104,27 @@ static void new_process(struct process *p, struct thread *t)
 	t->proc = p;
 }
 
+static int setup_world(void);
+
 /* The machine, every line UNBOUND, and the two processes with their capabilities. */
 static int setup(void **state)
 {
 	setup_machine(state);
 	irq_init();
+	return setup_world();
+}
+
+/* The same with a controller that lends message-signalled lines (the AIA's kind). */
+static int setup_msi(void **state)
+{
+	setup_machine(state);
+	fake_irqchip_msi();
+	irq_init();
+	return setup_world();
+}
+
+static int setup_world(void)
+{
 	memset(&w, 0, sizeof(w));
 	new_process(&w.proc, &w.thr);
 	new_process(&w.other, &w.other_thr);
@@ -2947,6 +2964,148 @@ static void test_random_against_model(void **state)
 	}
 }
 
+/* --- message-signalled lines (irq_msi.c) --- */
+
+#define MSI_FIRST (FAKE_NR_IRQS - FAKE_NR_MSI + 1) /* the first line the fake lends */
+
+enum msi_slot {
+	SLOT_BUS = SLOT_FREE + 1, /* a device frame with RELEASE: the bus server's authority */
+	SLOT_BUS_RW,              /* the same frame without RELEASE */
+	SLOT_RAM,                 /* RAM with RELEASE */
+	SLOT_MSI,                 /* where the lent lines land */
+};
+
+static struct frame bus_frame, ram_frame;
+
+static void install_buses(void)
+{
+	bus_frame = (struct frame){ .obj = { .type = TACET_CAP_FRAME, .refs = 1 }, .device = 1 };
+	ram_frame = (struct frame){ .obj = { .type = TACET_CAP_FRAME, .refs = 1 } };
+	install(w.proc.cspace, SLOT_BUS, &bus_frame.obj, TACET_RIGHT_WRITE | TACET_RIGHT_RELEASE);
+	install(w.proc.cspace, SLOT_BUS_RW, &bus_frame.obj, TACET_RIGHT_WRITE);
+	install(w.proc.cspace, SLOT_RAM, &ram_frame.obj, TACET_RIGHT_WRITE | TACET_RIGHT_RELEASE);
+}
+
+/* IRQ_MSI_NEW by the test process: the result, and the three answers. */
+static long msi_new(unsigned long bus, unsigned long hart, unsigned long dst, uint64_t *addr,
+		    uint64_t *data, uint64_t *line)
+{
+	long err = call(sys_irq_msi_new, &w.thr, bus, hart, dst, 0);
+
+	*addr = arch_ctx_arg(&w.thr.ctx, 1);
+	*data = arch_ctx_arg(&w.thr.ctx, 2);
+	*line = arch_ctx_arg(&w.thr.ctx, 3);
+	return err;
+}
+
+static long msi_free(unsigned long bus, unsigned long irq_slot)
+{
+	return call(sys_irq_msi_free, &w.thr, bus, irq_slot, 0, 0);
+}
+
+/* A controller without message-signalled lines (the PLIC's): ENODEV, even for a good bus. */
+static void test_msi_without_controller(void **state)
+{
+	uint64_t addr, data, line;
+
+	(void)state;
+	install_buses();
+	assert_int_equal(msi_new(SLOT_BUS, 0, SLOT_MSI, &addr, &data, &line), -TACET_ENODEV);
+	assert_int_equal(msi_free(SLOT_BUS, SLOT_IRQ), -TACET_ENODEV);
+}
+
+/* Every refusal changes nothing: no line lent, no slot filled. */
+static void test_msi_new_refusals(void **state)
+{
+	uint64_t addr, data, line;
+
+	(void)state;
+	install_buses();
+	assert_int_equal(msi_new(SLOT_EMPTY, 0, SLOT_MSI, &addr, &data, &line), -TACET_EEMPTY);
+	assert_int_equal(msi_new(SLOT_NTFN, 0, SLOT_MSI, &addr, &data, &line), -TACET_ETYPE);
+	assert_int_equal(msi_new(SLOT_BUS_RW, 0, SLOT_MSI, &addr, &data, &line), -TACET_EPERM);
+	assert_int_equal(msi_new(SLOT_RAM, 0, SLOT_MSI, &addr, &data, &line), -TACET_EPERM);
+	assert_int_equal(msi_new(SLOT_BUS, FAKE_NHARTS, SLOT_MSI, &addr, &data, &line),
+			 -TACET_EINVAL);
+	assert_int_equal(msi_new(SLOT_BUS, 0, SLOT_NTFN, &addr, &data, &line), -TACET_EEXIST);
+	assert_int_equal(msi_new(SLOT_BUS, 0, CSPACE_SLOTS, &addr, &data, &line), -TACET_EBADSLOT);
+	for (unsigned int irq = MSI_FIRST; irq <= FAKE_NR_IRQS; irq++)
+		assert_false(desc(irq)->lent);
+	/* a wired line cannot be freed, nor bound as if it were lent */
+	assert_int_equal(msi_free(SLOT_BUS, SLOT_IRQ), -TACET_EINVAL);
+	assert_int_equal(msi_free(SLOT_BUS, SLOT_NTFN), -TACET_ETYPE);
+}
+
+/* A lent line's life: routed where its device writes (a bind does not move it), never shared,
+ * delivered and acknowledged as any line, moved with the new address answered, freed with its
+ * binder gone (the ack it owed settled), then refused, and lent again. */
+static void test_msi_line_lifecycle(void **state)
+{
+	uint64_t addr, data, line;
+
+	(void)state;
+	install_buses();
+	assert_int_equal(msi_new(SLOT_BUS, 2, SLOT_MSI, &addr, &data, &line), 0);
+	assert_int_equal(line, MSI_FIRST);
+	assert_int_equal(addr, FAKE_MSI_ADDR + 2 * 0x1000);
+	assert_int_equal(data, MSI_FIRST + 1);
+	assert_int_equal(desc(MSI_FIRST)->state, IRQ_UNBOUND);
+	assert_int_equal(bind_as(&w.thr, SLOT_MSI, SLOT_NTFN, BADGE, TACET_IRQ_SHARED),
+			 -TACET_EINVAL);
+	assert_int_equal(bind(SLOT_MSI, SLOT_NTFN, BADGE), 0); /* the binder runs on hart 0 */
+	assert_int_equal(fake_irqchip_line(MSI_FIRST)->routed, 1u << 2);
+	fake_irqchip_raise(MSI_FIRST);
+	interrupt(2);
+	assert_int_equal(w.ntfn.bits, BADGE);
+	assert_int_equal(desc(MSI_FIRST)->state, IRQ_PENDING);
+	assert_int_equal(set_affinity(SLOT_MSI, 1), 0);
+	assert_int_equal(arch_ctx_arg(&w.thr.ctx, 1), FAKE_MSI_ADDR + 0x1000);
+	assert_int_equal(ack(SLOT_MSI), 0);
+	assert_int_equal(desc(MSI_FIRST)->state, IRQ_IDLE);
+	fake_irqchip_raise(MSI_FIRST);
+	interrupt(1);
+	assert_int_equal(irq_count(desc(MSI_FIRST)), 2);
+	assert_int_equal(desc(MSI_FIRST)->per_hart[1], 1);
+	/* freed while PENDING on this binder's ack: it leaves, the ack counted as not handled */
+	assert_int_equal(msi_free(SLOT_BUS_RW, SLOT_MSI), -TACET_EPERM);
+	assert_int_equal(msi_free(SLOT_BUS, SLOT_MSI), 0);
+	assert_int_equal(fake_irqchip_msi_frees(), 1);
+	assert_int_equal(desc(MSI_FIRST)->state, IRQ_UNBOUND);
+	assert_int_equal(desc(MSI_FIRST)->nbinders, 0);
+	assert_int_equal(desc(MSI_FIRST)->unhandled, 1);
+	assert_int_equal(msi_free(SLOT_BUS, SLOT_MSI), -TACET_EINVAL);
+	assert_int_equal(bind(SLOT_MSI, SLOT_NTFN, BADGE), -TACET_EINVAL);
+	assert_int_equal(set_affinity(SLOT_MSI, 0), -TACET_EINVAL);
+	assert_int_equal(ack(SLOT_MSI), -TACET_EINVAL);
+	/* lent again: the same line, for a device's next driver, detection's record fresh */
+	assert_int_equal(msi_new(SLOT_BUS, 0, SLOT_MSI + 1, &addr, &data, &line), 0);
+	assert_int_equal(line, MSI_FIRST);
+	assert_int_equal(desc(MSI_FIRST)->unhandled_streak, 0);
+}
+
+/* The pool runs out with ENOMEM and nothing changes; a freed line is the next lent. */
+static void test_msi_pool_exhausted(void **state)
+{
+	uint64_t addr, data, line;
+
+	(void)state;
+	install_buses();
+	for (unsigned int i = 0; i < FAKE_NR_MSI; i++) {
+		assert_int_equal(msi_new(SLOT_BUS, 0, SLOT_MSI + i, &addr, &data, &line), 0);
+		assert_int_equal(line, MSI_FIRST + i);
+	}
+	assert_int_equal(msi_new(SLOT_BUS, 0, SLOT_MSI + FAKE_NR_MSI, &addr, &data, &line),
+			 -TACET_ENOMEM);
+	assert_int_equal(msi_free(SLOT_BUS, SLOT_MSI + 1), 0);
+	assert_int_equal(msi_new(SLOT_BUS, 3, SLOT_MSI + FAKE_NR_MSI, &addr, &data, &line), 0);
+	assert_int_equal(line, MSI_FIRST + 1);
+	for (unsigned int i = 0; i <= FAKE_NR_MSI; i++)
+		if (i != 1)
+			assert_int_equal(msi_free(SLOT_BUS, SLOT_MSI + i), 0);
+}
+
+#define MSI_TEST(f) cmocka_unit_test_setup_teardown(f, setup_msi, teardown)
+
 #define IRQ_TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -2954,6 +3113,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_init_masks_every_line, setup_machine,
 						check_machine),
+		IRQ_TEST(test_msi_without_controller),
+		MSI_TEST(test_msi_new_refusals),
+		MSI_TEST(test_msi_line_lifecycle),
+		MSI_TEST(test_msi_pool_exhausted),
 		IRQ_TEST(test_bind_routes_and_unmasks),
 		IRQ_TEST(test_bind_twice_is_busy),
 		IRQ_TEST(test_bind_bad_badge_or_flags),

@@ -62,10 +62,23 @@ console_input: (pattern, text): type text on the serial console once pattern app
                 monitor_input=monitor_input)
 
 
+def for_variant(c, variant):
+    """Case c on one variant: an expectation, or the console input's text, that is a dict
+    (variant -> the value there) gives that variant's."""
+    def pick(v):
+        return v[variant] if isinstance(v, dict) else v
+    given = c["input"]
+    if isinstance(given, tuple):
+        given = (given[0], pick(given[1]))
+    return dict(c, variant=variant, expect=[pick(e) for e in c["expect"]], input=given)
+
+
 def on_variants(c):
     """The runs of case c, one per variant it declares: c itself on its first, a copy on each
-    other with the variant and the name (NAME@VARIANT) changed."""
-    return [c] + [dict(c, variant=v, name=f"{c['name']}@{v}") for v in c["variants"][1:]]
+    other with the variant and the name (NAME@VARIANT) changed; each with its variant's
+    expectations and input (for_variant)."""
+    return [for_variant(c, c["variant"])] + \
+        [dict(for_variant(c, v), name=f"{c['name']}@{v}") for v in c["variants"][1:]]
 
 
 class spliced:

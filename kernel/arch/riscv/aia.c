@@ -9,12 +9,26 @@
  * forwarded as an MSI of identity N + ARCH_AIA_LINE_ID into the S-level file of the one hart
  * its target register names (the line's affinity). Each hart's file has its table of
  * identities (imsic_id.h): the IPI's the tree names (riscv,ipi-id) and every line's are taken
- * on every hart at probe, so a line keeps its identity wherever it moves, and a
- * message-signalled interrupt will take a free one of its hart's. Every hart's file enables
- * the lines' identities at bring-up and never changes them: a line is masked at the APLIC.
+ * on every hart at probe, so a line keeps its identity wherever it moves; a message-signalled
+ * line's is taken on every hart while it is lent (below). Every hart's file enables the wired
+ * lines' identities at bring-up and never changes them: a wired line is masked at the APLIC.
+ * Message-signalled lines (PCI MSI and MSI-X, lent by irq_msi.c through the chip's msi_
+ * operations) follow the wired ones: lines aplic_nsrc + 1 .. aplic_nsrc + msi_count, identity
+ * line + ARCH_AIA_LINE_ID taken on every hart's file, so a line keeps its identity (its data)
+ * wherever it moves and only the address changes. A device writes the identity straight into
+ * a file, so a message-signalled line is masked in the file: the claim (aia_claim_msi, on the
+ * line's hart, under the BKL) clears the identity's enable bit there, which is the top half's
+ * mask; the unmask sets it again on the line's hart, through the CSRs when the ack runs there
+ * and through an IPI (IPI_IRQ: arch_irq_sync_hart) when it runs elsewhere. A line not IDLE is
+ * masked lazily (an unbind leaves the bit set: the next message is claimed, masked and counted
+ * spurious, as for a wired line claimed while not IDLE). A move: the device writes the old
+ * file until it is reprogrammed, so the old hart keeps the identity enabled and sends what it
+ * claims there on to the line's file (a store to its seteipnum), where the bit the line's state
+ * gives it decides: delivered, or held pending until the ack. Each hart's wanted enable bits
+ * (msi_on) are written under the BKL by any hart and put into the file by the hart itself.
  * IPIs, when every hart has a file and the boot arguments say ipi=imsic, are identity
  * ARCH_AIA_IPI_ID written into the target's seteipnum (one MMIO store, no SBI call:
- * aia_ipi_send); the target's claim takes it (aia_take_ipi) and its IPI wait lets it alone
+ * aia_ipi_send); the target's claim takes it (aia_claim_more) and its IPI wait lets it alone
  * through (aia_ipi_wait). ipi.c picks them. Not the default: QEMU 7.2's IMSIC, with one host
  * thread a hart, can lose a message that lands while the target hart's own access to its file
  * (a claim, an enable or pending bit) re-evaluates the file: the identity stays pending, the
@@ -36,6 +50,7 @@
 #include "imsic_id.h"
 #include "core/platform.h"
 #include "lib/kstring.h"
+#include <tacet/abi.h>
 
 /* APLIC domain registers (AIA 1.0, chapter 4) */
 #define APLIC_DOMAINCFG     0x0000
@@ -70,6 +85,8 @@ enum aplic_mode {
 #define IMSIC_SETEIPNUM_LE  0x0 /* a file's first word: a store pends that identity */
 #define IMSIC_FILE_SIZE     0x1000
 #define IMSIC_RESERVED      8 /* a word of a file's page that reads 0 and ignores writes */
+#define IMSIC_WORDS         ((IMSIC_IDS_MAX + 1) / 64) /* eip/eie words of 64 identities */
+#define AIA_MSI_MAX         64 /* message-signalled lines: 768 bytes of histograms each */
 
 static volatile uint8_t *aplic_base;
 static volatile uint8_t *imsic_base; /* hart index i's file at page i */
@@ -81,12 +98,27 @@ static int hart_index[MAX_HARTS] = { [0 ... MAX_HARTS - 1] = -1 }; /* by logical
 static struct imsic_ids hart_ids[MAX_HARTS]; /* each hart's file's identities, by logical id */
 static uint8_t aplic_mode[APLIC_MAX_SOURCES]; /* enum aplic_mode, by line */
 bool riscv_aia; /* read by arch_irq_claim (arch_types.h) */
+unsigned int aia_wired_lines; /* aplic_nsrc, read by arch_irq_claim (arch_types.h) */
 bool aia_ipi;   /* IPIs through the IMSIC: asked for, every hart has a file (read by ipi.c) */
 static volatile uint32_t *ipi_reg[MAX_HARTS]; /* each hart's seteipnum, by logical hart id */
-/* by logical hart id, each hart its own: its last claim took its IPI alone (aia_take_ipi) */
+/* by logical hart id, each hart its own: its last claim took its IPI or sent a message on, and found nothing more (aia_claim_more) */
 static bool claim_took_ipi[MAX_HARTS];
 
 static struct irqchip aia_chip; /* the operations, defined below */
+
+static uint64_t imsic_pa;       /* hart index i's file at imsic_pa + i pages: an MSI address */
+static uint32_t msi_count;      /* message-signalled lines aplic_nsrc + 1 .. + msi_count */
+static uint64_t eie_fixed[IMSIC_WORDS]; /* every file's enables of the lines and the IPI */
+/* By line - aplic_nsrc - 1, BKL: the hart whose file the line's device writes (its
+ * affinity), and whether it is lent. */
+static uint8_t msi_hart[AIA_MSI_MAX];
+static bool msi_lent[AIA_MSI_MAX];
+/* By logical hart id: the message-signalled identities its file should enable (written under
+ * the BKL, any hart, each word with one 64-bit store: the hart reads it without the lock; a
+ * line is masked where its hart's bit is clear) and those whose pending bit it should drop
+ * (atomic OR, exchanged by the hart), put into the file by arch_irq_sync_hart. */
+static uint64_t msi_on[MAX_HARTS][IMSIC_WORDS];
+static uint64_t msi_drop[MAX_HARTS][IMSIC_WORDS];
 
 static volatile uint32_t *reg(uint32_t off)
 {
@@ -128,6 +160,7 @@ static int imsic_probe(const struct fdt *fdt)
 		if (imsic_size < (uint64_t)(len / 8) * IMSIC_FILE_SIZE)
 			return -2;
 		imsic_base = arch_map_device(pa, imsic_size);
+		imsic_pa = pa;
 		return n;
 	}
 	return -1;
@@ -254,7 +287,19 @@ int aia_probe(const struct fdt *fdt)
 							   IMSIC_SETEIPNUM_LE);
 	}
 	aplic_setup();
+	for (uint32_t id = 0; id <= imsic_nids; id += 64) /* the lines', and the IPIs': */
+		eie_fixed[id / 64] = hart_ids[0].taken[id / 64] &
+				     ~(imsic_ipi_id != ARCH_AIA_IPI_ID && imsic_ipi_id / 64 == id / 64
+					       ? 1ULL << (imsic_ipi_id % 64)
+					       : 0);
+	msi_count = imsic_nids - ARCH_AIA_LINE_ID - aplic_nsrc;
+	if (msi_count > AIA_MSI_MAX)
+		msi_count = AIA_MSI_MAX;
+	if (aplic_nsrc + msi_count >= APLIC_MAX_SOURCES) /* masking stores to sourcecfg[line] */
+		msi_count = APLIC_MAX_SOURCES - 1 - aplic_nsrc;
+	aia_wired_lines = aplic_nsrc;
 	aia_chip.nr_irqs = aplic_nsrc;
+	aia_chip.nr_msi = msi_count;
 	irqchip_register(&aia_chip);
 	return 1;
 }
@@ -271,12 +316,8 @@ void aia_init_hart(struct hart *h)
 	siselect_write(IMSIC_EIDELIVERY, 0);
 	siselect_write(IMSIC_EITHRESHOLD, 0);
 	for (uint32_t id = 0; id <= imsic_nids; id += 64) {
-		uint64_t bits = hart_ids[h->id].taken[id / 64]; /* the lines', and the IPIs': */
-
-		if (imsic_ipi_id && imsic_ipi_id != ARCH_AIA_IPI_ID && imsic_ipi_id / 64 == id / 64)
-			bits &= ~(1ULL << (imsic_ipi_id % 64));
 		siselect_write(IMSIC_EIP0 + id / 32, 0);
-		siselect_write(IMSIC_EIE0 + id / 32, bits);
+		siselect_write(IMSIC_EIE0 + id / 32, eie_fixed[id / 64]);
 	}
 	siselect_write(IMSIC_EIDELIVERY, 1);
 	h->arch.irq_claim = (volatile uint32_t *)(imsic_base + IMSIC_FILE_SIZE * hart_index[h->id] +
@@ -292,11 +333,40 @@ void aia_ipi_send(const struct hart *target)
 	*ipi_reg[target->id] = ARCH_AIA_IPI_ID;
 }
 
-/* The claim (arch_irq_claim) found this hart's IPI, and stopei's swap took it: it is handled
- * as the software interrupt's trap would (hart_handle_ipi), with the scheduler pass that trap
- * always makes (need_resched: the external interrupt's ways out skip it otherwise), then the
- * claim goes on. Returns the next line, or none (the claim's 0 - 1) with claim_took_ipi set
- * for the empty claim's account (aia_claim_took_ipi). Interrupts masked, BKL held (every claim's caller). */
+static void msi_send_on(unsigned int irq);
+
+/* The top half's mask of message-signalled line irq, claimed on its own hart me: its enable
+ * bit cleared in this file and in msi_on. BKL held. */
+static inline __attribute__((always_inline)) void msi_mask_here(unsigned int me, unsigned int irq)
+{
+	uint32_t id = irq + ARCH_AIA_LINE_ID;
+	uint64_t bit = 1ULL << (id % 64), *want = &msi_on[me][id / 64];
+
+	csr_write(0x150, IMSIC_EIE0 + 2 * (id / 64));
+	csr_clear(0x151, bit);
+	*(volatile uint64_t *)want = *want & ~bit; /* one store: the BKL orders the writers */
+}
+
+/* stopei swapped with zero: the top identity pending and enabled here, its pending bit
+ * cleared (QEMU clears it on the write, not the read), as a line: the identity less
+ * ARCH_AIA_LINE_ID (none pending: 0 - 1). */
+static unsigned int imsic_claim(void)
+{
+	unsigned int irq;
+
+	__asm__ volatile("csrrw %0, 0x15c, zero\n\tsrliw %0, %0, 16\n\taddiw %0, %0, %1"
+			 : "=r"(irq)
+			 : "i"(-ARCH_AIA_LINE_ID)
+			 : "memory");
+	return irq;
+}
+
+/* The claim found this hart's IPI ("line" 0): it is handled as the software interrupt's trap
+ * would (hart_handle_ipi), with the scheduler pass that trap always makes (need_resched: the
+ * external interrupt's ways out skip it otherwise), then the claim goes on. Returns the next
+ * line (a message-signalled one through aia_claim_more), or none (0 - 1) with claim_took_ipi
+ * set for the empty claim's account (aia_claim_took_ipi). Interrupts masked, BKL held (every
+ * claim's caller). */
 unsigned int aia_take_ipi(void)
 {
 	struct hart *me = this_hart();
@@ -305,13 +375,54 @@ unsigned int aia_take_ipi(void)
 	do {
 		me->need_resched = true;
 		hart_handle_ipi();
-		__asm__ volatile("csrrw %0, 0x15c, zero\n\tsrliw %0, %0, 16\n\taddiw %0, %0, %1"
-				 : "=r"(irq)
-				 : "i"(-ARCH_AIA_LINE_ID)
-				 : "memory");
+		irq = imsic_claim();
 	} while (!irq);
 	claim_took_ipi[me->id] = irq == (unsigned int)-ARCH_AIA_LINE_ID;
-	return irq;
+	/* above the wired lines but not none (0 - 1 + 1 is 0): a message-signalled line */
+	return irq + 1 > aia_wired_lines + 1 ? aia_claim_more(irq) : irq;
+}
+
+/* aia_claim_more's rest: the claim took the message of a line routed to another hart (sent
+ * before the line moved): sent on to the line's file (msi_send_on), and the claim goes on,
+ * taking IPIs and sending on such messages, until a wired line, this hart's own message
+ * (masked here) or nothing (claim_took_ipi set then, as aia_take_ipi does). */
+static __attribute__((noinline)) unsigned int claim_rest(unsigned int irq)
+{
+	struct hart *me = this_hart();
+
+	for (;;) {
+		unsigned int i = irq - aplic_nsrc - 1;
+
+		if (!irq) {
+			me->need_resched = true;
+			hart_handle_ipi();
+		} else if (i < msi_count && msi_hart[i] != me->id) {
+			msi_send_on(irq);
+		} else {
+			if (i < msi_count)
+				msi_mask_here(me->id, irq);
+			return irq;
+		}
+		irq = imsic_claim();
+		claim_took_ipi[me->id] = irq == (unsigned int)-ARCH_AIA_LINE_ID;
+	}
+}
+
+/* The claim (arch_irq_claim, aia_take_ipi) found what is neither a wired line nor this hart's
+ * IPI: a message-signalled line's identity: on the line's own hart, the top half's mask (the
+ * identity's enable bit cleared in this file, and in msi_on) and the line returned; on
+ * another, sent on to the line's file, and the claim goes on (claim_rest); or nothing (0 - 1).
+ * Returns the next line, or none. Interrupts masked, BKL held (every claim's caller). The
+ * common case, this hart's own message, is a leaf. */
+unsigned int aia_claim_more(unsigned int irq)
+{
+	unsigned int i = irq - aplic_nsrc - 1, me = this_hart()->id;
+
+	if (i < msi_count && msi_hart[i] == me) {
+		msi_mask_here(me, irq);
+		return irq;
+	}
+	return claim_rest(irq);
 }
 
 bool aia_claim_took_ipi(void)
@@ -340,6 +451,8 @@ void aia_ipi_wait(void)
 	csr_clear(sip, SIP_SSIP);
 }
 
+static void msi_unmask(unsigned int irq);
+
 /* Active again in its mode; pended if a level source asserts now (its MSI went out when it
  * fired, and QEMU's pending bit does not follow the input down, so it is never left set) or,
  * for an edge source, always (an edge that came while the line was inactive was ignored: the
@@ -348,6 +461,10 @@ void aia_unmask(unsigned int irq)
 {
 	uint32_t mode = aplic_mode[irq];
 
+	if (irq > aplic_nsrc) {
+		msi_unmask(irq);
+		return;
+	}
 	*reg(APLIC_SOURCECFG(irq)) = mode;
 	if (mode == APLIC_SM_EDGE_RISE || mode == APLIC_SM_EDGE_FALL ||
 	    (*reg(APLIC_IN_CLRIP(irq)) & (1u << (irq % 32))))
@@ -355,13 +472,156 @@ void aia_unmask(unsigned int irq)
 	*reg(APLIC_SETIENUM) = irq;
 }
 
+/* --- message-signalled lines --- */
+
+static unsigned int msi_index(unsigned int irq)
+{
+	return irq - aplic_nsrc - 1;
+}
+
+static uint32_t msi_id(unsigned int irq)
+{
+	return irq + ARCH_AIA_LINE_ID;
+}
+
+/* This hart's file: its enables of the message-signalled identities as msi_on says, and the
+ * pending bits msi_drop names cleared, each one that was set counted spurious. Interrupts
+ * masked, on the hart itself; any lock or none (msi_on is read whole, each word once). */
+void arch_irq_sync_hart(void)
+{
+	unsigned int me = this_hart()->id;
+	uint32_t first = aplic_nsrc + 1 + ARCH_AIA_LINE_ID, last = first + msi_count - 1;
+
+	if (!riscv_aia || hart_index[me] < 0)
+		return;
+	for (uint32_t w = first / 64; w <= last / 64; w++) {
+		uint64_t drop = __atomic_exchange_n(&msi_drop[me][w], 0, __ATOMIC_ACQUIRE);
+		uint64_t on = __atomic_load_n(&msi_on[me][w], __ATOMIC_ACQUIRE);
+
+		siselect_write(IMSIC_EIE0 + 2 * w, eie_fixed[w] | on);
+		if (drop) {
+			unsigned int n = 0;
+
+			csr_write(0x150, IMSIC_EIP0 + 2 * w);
+			for (uint64_t held = csr_read(0x151) & drop; held; held &= held - 1)
+				n++;
+			csr_clear(0x151, drop);
+			irq_spurious_add(n);
+		}
+	}
+}
+
+/* Line irq is enabled in hart h's file (not masked there). BKL held. */
+static bool msi_enabled(unsigned int h, unsigned int irq)
+{
+	uint32_t id = msi_id(irq);
+
+	return msi_on[h][id / 64] >> (id % 64) & 1;
+}
+
+/* Hart h's file is to enable (on) or not the identity of line irq: at once on this hart,
+ * else at h's next IPI. BKL held. */
+static void msi_enable_on(unsigned int h, unsigned int irq, bool on)
+{
+	uint32_t id = msi_id(irq);
+	uint64_t bit = 1ULL << (id % 64), *want = &msi_on[h][id / 64];
+
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	*(volatile uint64_t *)want = on ? *want | bit : *want & ~bit; /* one store, as above */
+	if (h == this_hart()->id) {
+		csr_write(0x150, IMSIC_EIE0 + 2 * (id / 64));
+		if (on)
+			csr_set(0x151, bit);
+		else
+			csr_clear(0x151, bit);
+	} else {
+		hart_signal(&harts[h], IPI_IRQ);
+	}
+}
+
+/* Unmask (aia_unmask's branch): enabled in its hart's file; held pending there, it signals. */
+static void msi_unmask(unsigned int irq)
+{
+	msi_enable_on(msi_hart[msi_index(irq)], irq, true);
+}
+
+/* The claim took line irq's identity on another hart than the line's (a message its device
+ * sent before it was moved): sent on to the line's file, where the line's state decides
+ * (delivered, or held until the ack). */
+static void msi_send_on(unsigned int irq)
+{
+	__asm__ volatile("fence w, o" : : : "memory");
+	*(volatile uint32_t *)(imsic_base + IMSIC_FILE_SIZE * hart_index[msi_hart[msi_index(irq)]] +
+			       IMSIC_SETEIPNUM_LE) = msi_id(irq);
+}
+
+static uint64_t aia_msi_address(unsigned int irq, unsigned int hart)
+{
+	(void)irq;
+	return imsic_pa + IMSIC_FILE_SIZE * (uint64_t)hart_index[hart] + IMSIC_SETEIPNUM_LE;
+}
+
+static long aia_msi_alloc(unsigned int hart, uint64_t *addr, uint32_t *data)
+{
+	unsigned int i, irq;
+
+	if (hart_index[hart] < 0)
+		return -TACET_EINVAL; /* no file there */
+	for (i = 0; i < msi_count && msi_lent[i]; i++)
+		;
+	if (i == msi_count)
+		return -TACET_ENOMEM;
+	irq = aplic_nsrc + 1 + i;
+	for (unsigned int h = 0; h < nharts; h++)
+		if (hart_index[h] >= 0)
+			imsic_ids_reserve(&hart_ids[h], msi_id(irq));
+	msi_lent[i] = true;
+	msi_hart[i] = (uint8_t)hart;
+	*addr = aia_msi_address(irq, hart);
+	*data = msi_id(irq);
+	return irq;
+}
+
+/* Disabled in every file, what is pending in any dropped (counted there). */
+static void aia_msi_free(unsigned int irq)
+{
+	unsigned int i = msi_index(irq);
+	uint32_t id = msi_id(irq);
+
+	for (unsigned int h = 0; h < nharts; h++) {
+		if (hart_index[h] < 0)
+			continue;
+		__atomic_fetch_or(&msi_drop[h][id / 64], 1ULL << (id % 64), __ATOMIC_RELAXED);
+		msi_enable_on(h, irq, false);
+		imsic_ids_free(&hart_ids[h], id);
+	}
+	arch_irq_sync_hart(); /* this hart's drop now (msi_enable_on left it to the sync) */
+	msi_lent[i] = false;
+}
+
 /* The line's MSIs go to hart's file from the next one on: one in flight is already in the old
- * file, where that hart claims it, so none is lost. */
+ * file, where that hart claims it, so none is lost. A message-signalled line: its device
+ * writes the new file once reprogrammed (the caller's part); the old file keeps the identity
+ * enabled meanwhile and sends on what it claims (aia_claim_msi); the new one enables it if
+ * the line is not masked. */
 static void aia_set_affinity(unsigned int irq, unsigned int hart)
 {
-	if (hart_index[hart] >= 0)
+	unsigned int i = msi_index(irq), old;
+
+	if (hart_index[hart] < 0)
+		return;
+	if (irq <= aplic_nsrc) {
 		*reg(APLIC_TARGET(irq)) =
 			((uint32_t)hart_index[hart] << APLIC_TARGET_HART) | (irq + ARCH_AIA_LINE_ID);
+		return;
+	}
+	old = msi_hart[i];
+	if (old == hart)
+		return;
+	msi_hart[i] = (uint8_t)hart;
+	if (msi_enabled(old, irq))
+		msi_enable_on(hart, irq, true); /* not masked: enabled where it goes */
+	msi_enable_on(old, irq, true);
 }
 
 /* An IMSIC orders identities by number, not by a programmable priority. */
@@ -375,4 +635,7 @@ static struct irqchip aia_chip = {
 	.name = "aia: aplic in msi mode, an imsic file a hart",
 	.set_affinity = aia_set_affinity,
 	.set_priority = aia_set_priority,
+	.msi_alloc = aia_msi_alloc,
+	.msi_address = aia_msi_address,
+	.msi_free = aia_msi_free,
 };

@@ -2,7 +2,8 @@
  * taken, and by whom is the caller's business. Identity 0 does not exist; a file has 1..nids
  * (63 to 2047, a multiple of 64 minus 1), a smaller number the higher priority. aia.c keeps one
  * per hart: the wired lines' identities (line N is identity N) and the IPI's are reserved on
- * every hart, a message-signalled interrupt gets the lowest free one of its hart's file.
+ * every hart, and a message-signalled line's on every hart while it is lent (its identity, its
+ * data, the same wherever it moves).
  * Pure bookkeeping, no hardware: the caller holds whatever lock guards its file's table (aia.c:
  * boot, or the BKL). */
 #ifndef ARCH_RISCV_IMSIC_ID_H

@@ -76,7 +76,9 @@ enum tacet_sys {
 				       * badge 0 ends its watch; the watch ends with the
 				       * notification too; needs no right on the process */
 	TACET_SYS_IRQ_UNBIND = 29,   /* (irq) -> 0: the line is masked and free to bind again */
-	TACET_SYS_IRQ_SET_AFFINITY = 30, /* (irq, hart) -> 0: the line interrupts that hart only */
+	TACET_SYS_IRQ_SET_AFFINITY = 30, /* (irq, hart) -> 0: the line interrupts that hart only;
+				      * a message-signalled line's a1 = the address its device
+				      * must now write (its data does not change) */
 	TACET_SYS_IRQ_ENABLE = 31,   /* (irq) -> 0: re-enable a line storm detection disabled */
 	TACET_SYS_TIMER_SET = 32,    /* (ntfn, badge, deadline) -> 0: signal badge at that time
 				      * (timebase ticks, as rdtime reads; 0 cancels); one per ntfn */
@@ -111,6 +113,17 @@ enum tacet_sys {
 				      * event trace (<tacet/trace.h>: TACET_TRACE_STOP, _START);
 				      * EPERM unless slot `trace` holds a TACET_CAP_TRACE; ENOSYS
 				      * in a boot without the boot argument trace=on */
+	TACET_SYS_IRQ_MSI_NEW = 43,  /* (bus, hart, dst) -> 0: a message-signalled interrupt line
+				      * on hart's interrupt file, its IRQ handler capability in
+				      * dst (bound, acknowledged and moved as any line's); a1 = the
+				      * address and a2 = the data its device must write, a3 = its
+				      * number. bus: a PCI bus window's device frame with
+				      * TACET_RIGHT_RELEASE (the bus server's). ENODEV: no MSI
+				      * controller (the PLIC's machine); ENOMEM: none left */
+	TACET_SYS_IRQ_MSI_FREE = 44, /* (bus, irq) -> 0: the line's binders leave, its identity is
+				      * disabled in every file and its pending message dropped
+				      * (counted spurious); the line goes back to the pool. Its
+				      * device must write it no more (the bus server masked it) */
 	TACET_SYS_COUNT
 };
 
@@ -133,6 +146,7 @@ enum tacet_err {
 	TACET_ENOENT = 14,  /* nothing at that index (TACET_SYS_INFO) */
 	TACET_EBUSY = 15,   /* the object is in a state that does not allow this */
 	TACET_EDISABLED = 16, /* the kernel disabled the interrupt line (IRQ_ENABLE restores) */
+	TACET_ENODEV = 17,  /* the machine has no such device (no MSI controller) */
 	TACET_ERRNO_COUNT
 };
 

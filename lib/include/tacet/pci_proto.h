@@ -27,6 +27,22 @@
  *       offset (4-aligned, below 4096: the function's ECAM page), read only: the command
  *       register and everything else stay the server's to write. Only for the driver that
  *       claimed it (else -TACET_EPERM); -TACET_EINVAL for another offset.
+ *   PCI_MSI (vendor, device, index, where): a message-signalled interrupt for the claimed
+ *       function, on the AIA's machine: a line the kernel lends (tacet_irq_msi_new) on hart
+ *       PCI_WHERE_HART(where)'s interrupt file, the function programmed to write it: vector
+ *       PCI_WHERE_VECTOR(where) of its MSI-X table, or, a function without MSI-X, its MSI
+ *       capability (vector 0 only, one message). The reply carries the line's IRQ handler
+ *       capability; w1 = its number. The driver binds it (not shared), acknowledges it as any
+ *       line. A message is a write by the function: it needs bus mastering (PCI_MASTER).
+ *       -TACET_ENODEV: no MSI controller (the PLIC's machine: use PCI_IRQ), or a function
+ *       with neither capability; -TACET_ERANGE: no such vector; -TACET_EBUSY: the vector has
+ *       its line already; -TACET_EPERM as for PCI_IRQ.
+ *   PCI_MSI_MOVE (vendor, device, index, where): the vector's line to another hart
+ *       (tacet_irq_msi_move) and the function reprogrammed to write there; a message sent
+ *       before lands in the old hart's file, which sends it on: none is lost.
+ *   At the driver's end, before the function's DMA quarantine is released, its messages are
+ *   masked (MSI enable off, each MSI-X vector masked) and each line goes back to the kernel
+ *   (tacet_irq_msi_free: disabled in every file, a pending message dropped).
  *
  * A claim turns on memory decoding only. Before PCI_IRQ and PCI_MASTER a driver quiets its
  * device (clears an interrupt status, waits for or stops a transfer the previous driver may
@@ -35,8 +51,8 @@
  * pages may be back in the pool, another process's by then). A claim lasts until the driver's
  * process ends; then the device is quiet again (bus mastering and INTx off) and may be claimed
  * again.
- * lib/ wraps them as tacet_pci_claim(), tacet_pci_irq(), tacet_pci_master(), tacet_pci_bar()
- * and tacet_pci_config().
+ * lib/ wraps them as tacet_pci_claim(), tacet_pci_irq(), tacet_pci_master(), tacet_pci_bar(),
+ * tacet_pci_config(), tacet_pci_msi() and tacet_pci_msi_move().
  */
 #ifndef PCI_PROTO_H
 #define PCI_PROTO_H
@@ -47,9 +63,16 @@ enum pci_label {
 	PCI_CLAIM = 1,
 	PCI_IRQ = 2,
 	PCI_MASTER = 3,
+	PCI_MSI = 4,
+	PCI_MSI_MOVE = 5,
 	PCI_BAR = 6,
 	PCI_CONFIG = 7,
 };
+
+/* PCI_MSI's and PCI_MSI_MOVE's `where`: an MSI-X vector (0 for MSI) and a hart. */
+#define PCI_WHERE(vector, hart) ((unsigned long)(vector) << 16 | (hart))
+#define PCI_WHERE_VECTOR(where) ((where) >> 16)
+#define PCI_WHERE_HART(where)   ((where) & 0xffff)
 
 /* What tacet_pci_claim() learns about the device. */
 struct tacet_pci_device {
@@ -81,5 +104,15 @@ long tacet_pci_bar(unsigned long pci, unsigned long vendor, unsigned long device
  * 0 or a negative TACET_E* code. */
 long tacet_pci_config(unsigned long pci, unsigned long vendor, unsigned long device,
 		      unsigned long index, unsigned long offset, uint64_t *value);
+/* The claimed function's vector (an MSI-X table entry; 0 for MSI) as a message-signalled line
+ * on hart's interrupt file: its IRQ handler capability into irq_slot (empty before), *line its
+ * number. Bind it without TACET_IRQ_SHARED. -TACET_ENODEV on a machine without MSIs (then
+ * tacet_pci_irq), or a negative TACET_E* code (PCI_MSI above). */
+long tacet_pci_msi(unsigned long pci, unsigned long vendor, unsigned long device,
+		   unsigned long index, unsigned long vector, unsigned long hart,
+		   unsigned long irq_slot, unsigned long *line);
+/* The vector's line to hart, the function reprogrammed (none lost in the move). */
+long tacet_pci_msi_move(unsigned long pci, unsigned long vendor, unsigned long device,
+			unsigned long index, unsigned long vector, unsigned long hart);
 
 #endif

@@ -12,6 +12,7 @@
 #ifndef TACET_SYSCALL_H
 #define TACET_SYSCALL_H
 
+#include <stdint.h>
 #include <tacet/abi.h>
 #include <tacet/trace.h>
 
@@ -644,6 +645,57 @@ static inline long tacet_irq_unbind(unsigned long irq)
 static inline long tacet_irq_set_affinity(unsigned long irq, unsigned long hart)
 {
 	return tacet_syscall2(TACET_SYS_IRQ_SET_AFFINITY, irq, hart);
+}
+
+/* Message-signalled interrupts (PCI MSI and MSI-X; docs/interrupts.md, "Message-signalled
+ * lines"). The bus server, holding its bus window's device frame with TACET_RIGHT_RELEASE in
+ * bus, takes a line on hart's interrupt file for a device: its IRQ handler capability lands in
+ * slot dst, and the device must write *data (32 bits) to *addr to raise it (the server programs
+ * its MSI capability or MSI-X table entry). From then on it is a line like any other: its
+ * driver binds it (never shared), acknowledges it, moves it (tacet_irq_msi_move). *line gets
+ * its number (TACET_INFO_IRQ's). Returns 0; -TACET_ENODEV on a machine without an MSI
+ * controller (the PLIC's), -TACET_ENOMEM when every line is lent, -TACET_EINVAL for a hart
+ * that is not there, or the capability errors. */
+static inline long tacet_irq_msi_new(unsigned long bus, unsigned long hart, unsigned long dst,
+				     uint64_t *addr, uint32_t *data, unsigned long *line)
+{
+	register long a0 __asm__("a0") = (long)bus;
+	register unsigned long a1 __asm__("a1") = hart;
+	register unsigned long a2 __asm__("a2") = dst;
+	register unsigned long a3 __asm__("a3");
+	register unsigned long a7 __asm__("a7") = TACET_SYS_IRQ_MSI_NEW;
+
+	__asm__ volatile("ecall" : "+r"(a0), "+r"(a1), "+r"(a2), "=r"(a3) : "r"(a7) : "memory");
+	if (a0 == 0) {
+		*addr = a1;
+		*data = (uint32_t)a2;
+		*line = a3;
+	}
+	return a0;
+}
+
+/* The line's device writes no more (the bus server masked it): its binders leave, its
+ * identity is disabled and its pending message dropped (counted spurious), and the line goes
+ * back to the pool. Returns 0 or a negative TACET_E* code (-TACET_EINVAL: not a lent
+ * message-signalled line). */
+static inline long tacet_irq_msi_free(unsigned long bus, unsigned long irq)
+{
+	return tacet_syscall2(TACET_SYS_IRQ_MSI_FREE, bus, irq);
+}
+
+/* tacet_irq_set_affinity for a message-signalled line: *addr gets the address its device must
+ * write from now on (the data stays); the bus server reprograms the device with it. Until then
+ * the device writes the old hart's file, which sends each message on: none is lost. */
+static inline long tacet_irq_msi_move(unsigned long irq, unsigned long hart, uint64_t *addr)
+{
+	register long a0 __asm__("a0") = (long)irq;
+	register unsigned long a1 __asm__("a1") = hart;
+	register unsigned long a7 __asm__("a7") = TACET_SYS_IRQ_SET_AFFINITY;
+
+	__asm__ volatile("ecall" : "+r"(a0), "+r"(a1) : "r"(a7) : "memory");
+	if (a0 == 0)
+		*addr = a1;
+	return a0;
 }
 
 /* Signal badge on ntfn when the endpoint in ep ends (its server ended: a call to it would say

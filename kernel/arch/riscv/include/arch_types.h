@@ -257,7 +257,10 @@ static inline __attribute__((always_inline)) bool arch_irq_external_pending(void
  * ignored, pending and enable bits cleared); unmasking (line priority 0: the AIA's branch)
  * makes it active again, pends it if a level source asserts now or, for an edge source,
  * always (an edge while it was masked is not lost; one that did not come is an unhandled
- * interrupt), and enables it: pending, it is forwarded at once. */
+ * interrupt), and enables it: pending, it is forwarded at once. A message-signalled line
+ * (after the wired ones, its device writing the identity straight into a file) is masked by
+ * the claim, in the file (aia.c: the store below goes to a source the APLIC does not have,
+ * which ignores it), and unmasked through aia_unmask. */
 extern volatile uint32_t *plic_priority_reg; /* the priority word of line 0; AIA: sourcecfg */
 extern uint32_t plic_line_priority[];        /* what unmask restores; 0: the AIA's unmask */
 extern bool riscv_aia;                       /* the controller is the AIA (aia.c) */
@@ -270,8 +273,12 @@ extern bool riscv_aia;                       /* the controller is the AIA (aia.c
 _Static_assert(ARCH_AIA_IPI_ID == ARCH_AIA_LINE_ID, "the IPI's identity is line 0's");
 
 void aia_unmask(unsigned int irq);  /* aia.c: the AIA's unmask */
-unsigned int aia_take_ipi(void);    /* aia.c: an IPI the claim found; the claim goes on */
+/* aia.c: a claim that found a message-signalled line or nothing (aia_claim_more), or this
+ * hart's IPI (aia_take_ipi); the claim goes on */
+unsigned int aia_claim_more(unsigned int irq);
+unsigned int aia_take_ipi(void);
 bool aia_claim_took_ipi(void);      /* aia.c: arch_irq_claim_was_ipi's answer, consumed */
+extern unsigned int aia_wired_lines; /* aia.c: the APLIC's lines 1..aia_wired_lines */
 
 static inline __attribute__((always_inline)) unsigned int
 arch_irq_claim(const struct arch_hart *a)
@@ -279,14 +286,16 @@ arch_irq_claim(const struct arch_hart *a)
 	unsigned int irq = *a->irq_claim;
 
 	/* the IMSIC's claim, inline: stopei swapped with zero, the identity (bits 26:16) kept, its
-	 * line the identity less ARCH_AIA_LINE_ID (none pending: 0 - 1, no line) */
+	 * line the identity less ARCH_AIA_LINE_ID (none pending: 0 - 1, no line); anything but a
+	 * wired line (this hart's IPI, "line" 0; a message-signalled line; none) is aia.c's, with
+	 * one compare on a wired line's way (the fast handlers' budget has room for no more) */
 	if (__builtin_expect(!irq, 0) && riscv_aia) {
 		__asm__ volatile("csrrw %0, 0x15c, zero\n\tsrliw %0, %0, 16\n\taddiw %0, %0, %1"
 				 : "+r"(irq)
 				 : "i"(-ARCH_AIA_LINE_ID)
 				 : "memory");
-		if (__builtin_expect(!irq, 0)) /* ARCH_AIA_IPI_ID: this hart's IPI, taken there */
-			irq = aia_take_ipi();
+		if (__builtin_expect(irq - 1 >= aia_wired_lines, 0))
+			irq = irq ? aia_claim_more(irq) : aia_take_ipi();
 	}
 	return irq;
 }
