@@ -3,8 +3,9 @@
  * (virtio_pci_transport) over the structures the capability walk found and the probe mapped
  * (dev->pci): the common configuration (features, status, queues with 64-bit addresses), the
  * notify structure (each queue's address from its queue_notify_off), the ISR (read to
- * acknowledge, for INTx) and the device configuration. Interrupts come by INTx: no MSI-X
- * vector is given (VIRTIO_PCI_NO_VECTOR). State lives in the caller's struct virtio_device;
+ * acknowledge) and the device configuration. Interrupts come by MSI-X where the probe got a
+ * line for the vector (queue i on vector i; configuration changes on none), else by INTx (every
+ * vector VIRTIO_PCI_NO_VECTOR). State lives in the caller's struct virtio_device;
  * one thread per device, no locks. The generic sequence above it is virtio.c's. */
 #include <tacet.h>
 #include <tacet/virtio.h>
@@ -61,6 +62,19 @@ static void write64(struct virtio_device *dev, unsigned int off, uint64_t v)
 	mmio_write32(common(dev, off + 4), (uint32_t)(v >> 32));
 }
 
+/* Queue index's MSI-X vector: index itself if the driver has a line for it, else none. The
+ * device answers VIRTIO_PCI_NO_VECTOR when it cannot take a vector: 0, or -1 after saying so. */
+static int queue_vector(struct virtio_device *dev, unsigned int index)
+{
+	uint16_t vector = index < dev->pci.msix_vectors ? (uint16_t)index : VIRTIO_PCI_NO_VECTOR;
+
+	mmio_write16(common(dev, VIRTIO_PCI_COMMON_Q_MSIX), vector);
+	if (mmio_read16(common(dev, VIRTIO_PCI_COMMON_Q_MSIX)) == vector)
+		return 0;
+	dev->why = "the device refused the queue's MSI-X vector";
+	return -1;
+}
+
 /* The queue's notify address must lie inside the notify structure (the device says where). */
 static long pci_queue_attach(struct virtio_device *dev, unsigned int index, struct virtq *q)
 {
@@ -85,7 +99,8 @@ static long pci_queue_attach(struct virtio_device *dev, unsigned int index, stru
 	}
 	dev->pci.queue_notify_off[index] = noff;
 	mmio_write16(common(dev, VIRTIO_PCI_COMMON_Q_SIZE), (uint16_t)q->size);
-	mmio_write16(common(dev, VIRTIO_PCI_COMMON_Q_MSIX), VIRTIO_PCI_NO_VECTOR);
+	if (queue_vector(dev, index))
+		return -TACET_ERANGE;
 	write64(dev, VIRTIO_PCI_COMMON_Q_DESC, q->desc_pa);
 	write64(dev, VIRTIO_PCI_COMMON_Q_DRIVER, q->avail_pa);
 	write64(dev, VIRTIO_PCI_COMMON_Q_DEVICE, q->used_pa);

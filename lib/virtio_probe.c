@@ -1,7 +1,8 @@
 /* virtio_probe.c: finding a driver's virtio device and opening it over the transport it sits
  * behind (<tacet/virtio.h>, virtio_probe): a virtio-mmio transport init gave the server, else a
  * virtio-pci function claimed from the "pci" server (servers/pci), whose BARs, configuration
- * reads, bus mastering and INTx line come through that server's protocol (<tacet/pci_proto.h>).
+ * reads, bus mastering and interrupt (MSI-X vector 0 where the machine has MSIs, else INTx)
+ * come through that server's protocol (<tacet/pci_proto.h>).
  * Called once, at a driver's start, from the thread that will wait on the device. No state of
  * its own; the slots it takes stay the driver's for its life. */
 #include <tacet.h>
@@ -131,12 +132,33 @@ static long map_layout(struct pci_fn *f, const struct virtio_pci_layout *l,
 		       ? 0 : -TACET_ENOMEM;
 }
 
+/* The device's interrupt into irq_slot: MSI-X vector 0 on this thread's hart where the machine
+ * has message-signalled interrupts (PCI_MSI; queue 0 signals it), else its INTx line. *irq
+ * becomes the line's number; 1 for an MSI-X vector, 0 for INTx, or a negative TACET_E* code. */
+static long get_interrupt(struct pci_fn *f, unsigned long irq_slot, unsigned int *irq)
+{
+	struct tacet_self self = { 0 };
+	unsigned long line = 0;
+	long err;
+
+	tacet_self(&self);
+	err = tacet_pci_msi(f->pci, VIRTIO_PCI_VENDOR, f->device, f->index, 0, self.hart, irq_slot,
+			    &line);
+	if (!err) {
+		*irq = (unsigned int)line;
+		return 1;
+	}
+	if (err != -TACET_ENODEV)
+		return err;
+	return tacet_pci_irq(f->pci, VIRTIO_PCI_VENDOR, f->device, f->index, irq_slot);
+}
+
 /* The device quiet (reset: it forgets the queues a previous driver gave it) before bus
  * mastering and its line come on; then negotiated. dev->found is the Status before that reset. */
 static long pci_start(struct tacet_device *io, struct virtio_device *dev, struct pci_fn *f,
 		      const struct virtio_pci_mapped *m, uint32_t device_id, uint64_t features)
 {
-	long irq_slot = tacet_slot_alloc(), err;
+	long irq_slot = tacet_slot_alloc(), err, msix;
 	unsigned int irq = io->irq;
 	uint32_t found;
 
@@ -148,14 +170,14 @@ static long pci_start(struct tacet_device *io, struct virtio_device *dev, struct
 	}
 	err = irq_slot < 0 ? irq_slot
 			   : tacet_pci_master(f->pci, VIRTIO_PCI_VENDOR, f->device, f->index);
-	if (!err)
-		err = tacet_pci_irq(f->pci, VIRTIO_PCI_VENDOR, f->device, f->index,
-				    (unsigned long)irq_slot);
-	if (!err)
+	msix = err ? err : get_interrupt(f, (unsigned long)irq_slot, &irq);
+	err = msix < 0 ? msix : 0;
+	if (!err) /* an MSI-X line is the driver's alone; INTx lines are shared by slot */
 		err = tacet_device_adopt(io, tacet_dma_device_slot(), (unsigned long)irq_slot, irq,
-					 TACET_DEVICE_SHARED);
+					 msix ? 0 : TACET_DEVICE_SHARED);
 	if (!err)
 		err = virtio_pci_open(dev, m, device_id, features);
+	dev->pci.msix_vectors = msix > 0 ? 1 : 0;
 	dev->found = found;
 	return err;
 }

@@ -8,8 +8,8 @@
  * capability of a type (ignored); and 200,000 random spaces, through which the walk must never
  * read outside the header's 256 bytes nor unaligned, and must end. Then the transport
  * (lib/virtio_pci.c under lib/virtio.c) against a fake BAR of memory in QEMU's layout: the
- * negotiation, a queue's set-up (64-bit addresses as halves, no MSI-X vector, its notify
- * address), a notification, the ISR, the configuration space's bounds, and a device that puts a
+ * negotiation, a queue's set-up (64-bit addresses as halves, no MSI-X vector without a line,
+ * vector 0 for queue 0 with one, its notify address), a notification, the ISR, the configuration space's bounds, and a device that puts a
  * queue's notify address past its notify structure or offers no such queue: refused, the queue
  * left disabled. */
 #include <stdarg.h>
@@ -355,6 +355,21 @@ static void test_transport_queue(void **state)
 	assert_int_equal(virtio_queue_attach(&dev, 0, &q), -TACET_EBUSY);
 }
 
+/* With a line for MSI-X vector 0 (the probe's msix_vectors), queue 0 is given vector 0. */
+static void test_transport_msix_vector(void **state)
+{
+	struct virtio_device dev;
+	struct virtq q;
+
+	(void)state;
+	fake_open(&dev, 0);
+	dev.pci.msix_vectors = 1;
+	assert_int_equal(virtq_init(&q, 16, rings, QPA, 1), 0);
+	assert_int_equal(virtio_queue_attach(&dev, 0, &q), 0);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_Q_MSIX), 0);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_MSIX), 0); /* configuration: untouched */
+}
+
 static void test_transport_hostile_queue(void **state)
 {
 	struct virtio_device dev;
@@ -411,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_reserved_bar_and_duplicates),
 		cmocka_unit_test(test_random_spaces),
 		cmocka_unit_test(test_transport_queue),
+		cmocka_unit_test(test_transport_msix_vector),
 		cmocka_unit_test(test_transport_hostile_queue),
 		cmocka_unit_test(test_transport_isr_and_config),
 	};

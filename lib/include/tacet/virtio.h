@@ -164,6 +164,9 @@ struct virtio_pci_mapped {
 	volatile uint8_t *common, *notify, *isr, *device;
 	uint32_t notify_length, device_length, notify_multiplier;
 	uint16_t queue_notify_off[VIRTIO_PCI_MAX_QUEUES]; /* each attached queue's */
+	/* MSI-X vectors the driver has a line for: queue i signals vector i for i below it;
+	 * 0: INTx and the ISR (every queue VIRTIO_PCI_NO_VECTOR) */
+	uint16_t msix_vectors;
 };
 
 struct virtio_device {
