@@ -91,6 +91,22 @@ long tacet_device_open(struct tacet_device *dev, const char *compatible, unsigne
 	return err;
 }
 
+long tacet_device_adopt(struct tacet_device *dev, unsigned long frame_slot,
+			unsigned long irq_slot, unsigned int irq, unsigned int flags)
+{
+	long err;
+
+	memset(dev, 0, sizeof(*dev));
+	dev->frame_slot = frame_slot;
+	dev->irq_slot = irq_slot;
+	dev->irq = irq;
+	dev->flags = flags | TACET_DEVICE_NO_MAP;
+	err = bind_interrupt(dev);
+	if (err)
+		tacet_device_close(dev);
+	return err;
+}
+
 static long settle(struct tacet_device *dev);
 
 void tacet_device_close(struct tacet_device *dev)

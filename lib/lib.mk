@@ -24,8 +24,10 @@ LIBTACET_SRCS += lib/slot.c lib/va.c lib/dma.c lib/device.c lib/compatible.c lib
 LIBTACET_SRCS += lib/service.c lib/session.c lib/rtc.c lib/thread.c
 # quiesce descriptions: the interpreter, and its MMIO side (<tacet/quiesce.h>)
 LIBTACET_SRCS += lib/quiesce.c lib/quiesce_mmio.c
-# the virtio-mmio transport and split virtqueues (docs/virtio.md)
-LIBTACET_SRCS += lib/virtio.c lib/virtio_queue.c lib/virtio_id.c
+# virtio devices (docs/virtio.md): the generic sequence, its two transports (virtio-mmio and
+# virtio-pci with its capability walk), the probe that picks one, split virtqueues
+LIBTACET_SRCS += lib/virtio.c lib/virtio_mmio.c lib/virtio_pci.c lib/virtio_pci_caps.c
+LIBTACET_SRCS += lib/virtio_probe.c lib/virtio_queue.c lib/virtio_id.c
 # the entropy service's client (servers/rng)
 LIBTACET_SRCS += lib/random.c
 # the block service's client (servers/blk)

@@ -36,6 +36,18 @@ long tacet_pci_master(unsigned long pci, unsigned long vendor, unsigned long dev
 	return pci_call_master(pci, vendor, device, index);
 }
 
+long tacet_pci_bar(unsigned long pci, unsigned long vendor, unsigned long device,
+		   unsigned long index, unsigned long bar, unsigned long frame_slot, uint64_t *size)
+{
+	return pci_call_bar(pci, vendor, device, index, bar, size, frame_slot);
+}
+
+long tacet_pci_config(unsigned long pci, unsigned long vendor, unsigned long device,
+		      unsigned long index, unsigned long offset, uint64_t *value)
+{
+	return pci_call_config(pci, vendor, device, index, offset, value);
+}
+
 long tacet_pci_msi(unsigned long pci, unsigned long vendor, unsigned long device,
 		   unsigned long index, unsigned long vector, unsigned long hart,
 		   unsigned long irq_slot, unsigned long *line)

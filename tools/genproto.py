@@ -18,7 +18,8 @@ An operation: its name, its label, the request's words in order (w0, w1, ...) an
 capability (`cap NAME`, its absence refused with TACET_EINVAL or the code after `!`); a word
 marked `?` may be absent from a request, and so may every one after it (all marked: the handler
 gets 0 for each), for a protocol whose older clients send fewer words; then the reply: `status` is the handler's return value (>= 0) in that word, every other name an out
-word; `cap NAME` a capability the reply carries (the handler sets its slot, 0 for none).
+word; `cap NAME` a capability the reply carries (the handler sets its slot, 0 for none), which
+the client requires of a success unless it is written `cap NAME?`.
 
 Generated, for each operation OP:
   client  static inline long NAME_call_OP(unsigned long ep, request words..., [unsigned long
@@ -58,6 +59,8 @@ def parse_args(text, where, reply):
             if cap or len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].startswith("!")):
                 raise ProtoError(f"{where}: one capability, `cap NAME [!ECODE]`")
             cap = parts[1]
+            if cap.endswith("?") and not reply:
+                raise ProtoError(f"{where}: only a reply's capability may be optional")
             if len(parts) == 3:
                 if reply:
                     raise ProtoError(f"{where}: a reply's capability has no refusal code")
@@ -98,13 +101,15 @@ def parse(text, filename="<proto>"):
                 raise ProtoError(f"{where}: op NAME LABEL (args) -> (reply)")
             words, cap, refuse, required = parse_args(m.group(3), where, False)
             outs, rcap, _, _ = parse_args(m.group(4), where, True)
+            rcap_optional = bool(rcap) and rcap.endswith("?")
+            rcap = rcap.rstrip("?") if rcap else rcap
             if not outs:
                 outs = ["status"]  # a reply is never empty: w0 = 0 or the error
             status = "status" in outs
             if status and outs[0] != "status":
                 raise ProtoError(f"{where}: status is the reply's first word")
             proto["ops"].append({"name": m.group(1), "label": m.group(2), "words": words,
-                                 "cap": cap, "refuse": refuse, "required": required, "outs": outs, "rcap": rcap,
+                                 "cap": cap, "refuse": refuse, "required": required, "outs": outs, "rcap": rcap, "rcap_optional": rcap_optional,
                                  "status": status})
         else:
             raise ProtoError(f"{where}: unknown statement {key!r}")
@@ -163,7 +168,7 @@ def gen_client(proto):
         else:
             lines.append("\tif ((long)m.w[0] < 0)")
         lines.append("\t\treturn (long)m.w[0];")
-        if op["rcap"]:
+        if op["rcap"] and not op["rcap_optional"]:
             lines.append("\tif (!TACET_TAG_HAS_CAP(m.tag))")
             lines.append("\t\treturn -TACET_EEMPTY; /* the server said yes but sent nothing */")
         for i, o in enumerate(op["outs"]):

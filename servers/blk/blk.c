@@ -1,17 +1,18 @@
-/* blk: the virtio-blk driver (device ID 2, init.run= `blk:virtio-blk`) and the "blk" service
+/* blk: the virtio-blk driver (device ID 2: init.run= `blk:virtio-blk` over virtio-mmio, or `blk`
+ * alone beside the pci server for a virtio-blk-pci function: virtio_probe) and the "blk" service
  * (<tacet/blk_proto.h>, its decoding generated from lib/proto/blk.proto: blk_dispatch calls
  * blk_serve_*; docs/virtio.md, "The block service", explains the design). Owns the device's one
  * virtqueue (QUEUE_SIZE descriptors; a request is a chain of three: the header in this server's
  * DMA page, the data and the status byte in the client's frame), MAX_REQS request slots shared
  * fairly among the sessions, and the sessions (lib's <tacet/session.h>: one ends with its
  * client's process, a BLK_CLOSE or a new BLK_OPEN; its frame is kept until the device is done
- * with it). A call queues its request and is answered at once; the interrupt (InterruptStatus
- * cleared, used ring drained, then the line acknowledged) completes requests, each as its id's
- * bit on its session's notification. A failing device (NEEDS_RESET, a used ring it broke, a
- * request in flight REQ_TIMEOUT_NS: the watchdog) is reset, and every request in flight
- * completes with its status byte as the client left it (an I/O error). Only RAM frames are DMA
- * buffers (tacet_frame_is_ram). Locking: none; one thread does everything (the kit's loop takes
- * the calls and the interrupts). Prints only through the kernel's debug output. */
+ * with it). A call queues its request and is answered at once; the interrupt (the transport's
+ * interrupt status cleared, used ring drained, then the line acknowledged) completes requests,
+ * each as its id's bit on its session's notification. A failing device (NEEDS_RESET, a used ring
+ * it broke, a request in flight REQ_TIMEOUT_NS: the watchdog) is reset, and every request in
+ * flight completes with its status byte as the client left it (an I/O error). Only RAM frames
+ * are DMA buffers (tacet_frame_is_ram). Locking: none; one thread does everything (the kit's
+ * loop takes the calls and the interrupts). Prints only through the kernel's debug output. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,7 +182,7 @@ static void device_reset(const char *why)
 	printf("blk: the device %s; resetting it, and answering the %u requests in flight\n", why,
 	       in_flight);
 	resets++;
-	err = virtio_open(&vdev, dev.regs, VIRTIO_ID_BLK, FEATURES);
+	err = virtio_negotiate(&vdev, FEATURES);
 	if (!err)
 		err = virtq_init(&queue, QUEUE_SIZE, rings_va, rings_pa, has(VIRTIO_F_EVENT_IDX));
 	if (!err)
@@ -250,7 +251,7 @@ static void event(struct tacet_device *d, long ev)
 	if (queue.broken)
 		device_reset("returned a buffer it was not given");
 	else if ((status & VIRTIO_INT_CONFIG) &&
-		 (mmio_read32(dev.regs + VIRTIO_MMIO_STATUS) & VIRTIO_STATUS_NEEDS_RESET))
+		 (virtio_status(&vdev) & VIRTIO_STATUS_NEEDS_RESET))
 		device_reset("needs a reset (NEEDS_RESET)"); /* it says so with a config change */
 }
 
@@ -499,10 +500,8 @@ static long setup(const char **step)
 {
 	long err;
 
-	*step = "open the device";
-	err = tacet_device_open(&dev, NULL, 0, 0);
-	if (!err && (*step = "open the virtio device"))
-		err = virtio_open(&vdev, dev.regs, VIRTIO_ID_BLK, FEATURES);
+	*step = "open the virtio device";
+	err = virtio_probe(&dev, &vdev, VIRTIO_ID_BLK, FEATURES);
 	if (!err && (*step = "set up the request queue"))
 		err = virtio_queue_new(&vdev, 0, &queue, QUEUE_SIZE);
 	if (!err && (*step = "allocate the request headers"))
@@ -513,9 +512,10 @@ static long setup(const char **step)
 	rings_pa = queue.desc_pa;
 	capacity = virtio_config_read(&vdev, CONFIG_CAPACITY, 8);
 	virtio_driver_ok(&vdev);
-	printf("blk: virtio block device, %llu sectors of %u bytes%s%s, %u requests in flight\n",
-	       (unsigned long long)capacity, BLK_SECTOR, has(VIRTIO_BLK_F_RO) ? ", read-only" : "",
-	       has(VIRTIO_BLK_F_FLUSH) ? ", flush" : "", MAX_REQS);
+	printf("blk: virtio block device (%s), %llu sectors of %u bytes%s%s, %u requests in "
+	       "flight\n", vdev.transport->name, (unsigned long long)capacity, BLK_SECTOR,
+	       has(VIRTIO_BLK_F_RO) ? ", read-only" : "", has(VIRTIO_BLK_F_FLUSH) ? ", flush" : "",
+	       MAX_REQS);
 	if (tacet_instance()) /* restarted: was the device left quiet? */
 		printf("blk: instance %lu: the device's Status was %#x at start\n", tacet_instance(),
 		       (unsigned int)vdev.found);

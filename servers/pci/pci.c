@@ -9,7 +9,10 @@
  * whose pci_routes bit (the kernel's reading of interrupt-map) covers (device % 4, pin). Not
  * handled: I/O BARs (left disabled), buses behind bridges, prefetchable or 64-bit windows
  * (64-bit BARs go in the 32-bit window, upper half 0). Prints per function
- *   pci: 00:SS.F VVVV:DDDD class CCCCCC bar0 0xADDR size 0xSIZE irq N
+ *   pci: 00:SS.F VVVV:DDDD class CCCCCC bar0 0xADDR size 0xSIZE [barI 0xADDR size 0xSIZE] irq N
+ * (bar0 none when it is not a placed memory BAR; each other placed BAR after it). A driver that
+ * claimed a function reads its configuration space (PCI_CONFIG: virtio-pci's capabilities) and
+ * gets each memory BAR's frame (PCI_BAR); it never writes the configuration space.
  *
  * Rule: a function nobody has claimed is quiet (bus mastering and INTx off, command bit 10),
  * at enumeration and at every release. A claim (a driver's session, ended with its process:
@@ -42,6 +45,7 @@
 #define CMD_INTX_OFF (1u << 10) /* Interrupt Disable: the function does not assert INTx */
 #define STATUS_CAPS  (1u << 20) /* the status register's Capabilities List, as CFG_COMMAND reads */
 #define CFG_CAPS     0x34       /* the first capability's offset */
+#define CFG_SIZE     4096       /* a function's ECAM page: PCI_CONFIG reads inside it */
 #define MAX_CAPS     48         /* (256 - 64) / 4: a list that loops ends here */
 /* function-level reset (PCI Express Base Specification, 6.6.2), from one of two capabilities */
 #define CAP_EXP      0x10       /* PCI Express */
@@ -238,6 +242,9 @@ static void probe(unsigned int dev, unsigned int fn)
 		printf(" bar0 %#lx size %#lx", f->bar[0], f->size[0]);
 	else
 		printf(" bar0 none");
+	for (unsigned int i = 1; i < MAX_BARS; i++)
+		if (f->size[i])
+			printf(" bar%u %#lx size %#lx", i, f->bar[i], f->size[i]);
 	if (f->pin)
 		printf(" irq %u\n", intx[f->intx]->irq);
 	else
@@ -382,6 +389,15 @@ static long bar_derive(const struct pci_func *f, unsigned int i, unsigned long f
 				  (f->size[i] + TACET_PAGE_SIZE - 1) / TACET_PAGE_SIZE);
 }
 
+/* Has f a memory BAR the window holds? */
+static int has_memory_bar(const struct pci_func *f)
+{
+	for (unsigned int i = 0; i < MAX_BARS; i++)
+		if (f->size[i])
+			return 1;
+	return 0;
+}
+
 /* PCI_CLAIM: decode everything first, then the driver's session (its process watched: a claim
  * is always released when its driver ends), then BAR0's frame in the reply. */
 long pci_serve_claim(struct tacet_service *s, uint64_t vendor, uint64_t device, uint64_t index,
@@ -398,15 +414,15 @@ long pci_serve_claim(struct tacet_service *s, uint64_t vendor, uint64_t device, 
 		return -TACET_ENOENT;
 	if (f->claimed)
 		return -TACET_EBUSY;
-	if (!f->size[0] || !f->pin)
+	if (!has_memory_bar(f) || !f->pin)
 		return -TACET_EINVAL;
 	if (!tacet_session_is_open(&drivers, s->badge) &&
 	    (err = tacet_session_open(&drivers, s->badge, process)))
 		return err;
-	bar = tacet_service_reply_slot(s); /* freed once the reply has gone */
+	bar = f->size[0] ? tacet_service_reply_slot(s) : 0; /* freed once the reply has gone */
 	if (bar < 0)
 		return bar;
-	err = bar_derive(f, 0, (unsigned long)driver_window, (unsigned long)bar);
+	err = bar ? bar_derive(f, 0, (unsigned long)driver_window, (unsigned long)bar) : 0;
 	if (err)
 		return err;
 	f->claimed = 1;
@@ -454,6 +470,45 @@ long pci_serve_master(struct tacet_service *s, uint64_t vendor, uint64_t device,
 		return err;
 	printf("pci: 00:%02x.%x bus mastering on, command %#06x\n", f->dev, f->fn,
 	       command_update(f, CMD_MASTER, 0));
+	return 0;
+}
+
+/* PCI_BAR: memory BAR `bar`'s frame (without RELEASE), for the driver that claimed the device. */
+long pci_serve_bar(struct tacet_service *s, uint64_t vendor, uint64_t device, uint64_t index,
+		   uint64_t bar, uint64_t *size, unsigned long *frame)
+{
+	long err, slot;
+	struct pci_func *f = claimed_by(vendor, device, index, s->badge, &err);
+
+	if (!f)
+		return err;
+	if (bar >= MAX_BARS)
+		return -TACET_EINVAL;
+	if (!f->size[bar])
+		return -TACET_ENOENT;
+	slot = tacet_service_reply_slot(s); /* freed once the reply has gone */
+	if (slot < 0)
+		return slot;
+	err = bar_derive(f, (unsigned int)bar, (unsigned long)driver_window, (unsigned long)slot);
+	if (err)
+		return err;
+	*frame = (unsigned long)slot;
+	*size = f->size[bar];
+	return 0;
+}
+
+/* PCI_CONFIG: a configuration word of the device, for the driver that claimed it. */
+long pci_serve_config(struct tacet_service *s, uint64_t vendor, uint64_t device, uint64_t index,
+		      uint64_t offset, uint64_t *value)
+{
+	long err;
+	struct pci_func *f = claimed_by(vendor, device, index, s->badge, &err);
+
+	if (!f)
+		return err;
+	if (offset % 4 || offset >= CFG_SIZE)
+		return -TACET_EINVAL;
+	*value = cfg_read(f->dev, f->fn, (unsigned int)offset);
 	return 0;
 }
 

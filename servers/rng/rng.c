@@ -1,13 +1,14 @@
-/* rng: the virtio-rng driver (device ID 4, init.run= `rng:virtio-rng`) and the entropy service
- * "rng" (<tacet/rng_proto.h>; dispatch generated from lib/proto/rng.proto). Owns the device's one
- * virtqueue (requestq) with NCHUNKS chunks of CHUNK bytes kept offered; a filled chunk waits in
- * ready[] until clients have taken all of it (each byte to one client, once, wiped when taken),
- * then is offered again. One thread, no locking: the kit's service loop takes calls and the
- * interrupt (InterruptStatus cleared, used ring drained, then the line acknowledged). A client
- * asking for more than is ready waits inside its call while the driver waits for the device
- * (IPC answers the caller last received); others queue on the endpoint meanwhile. Prints only
- * through the kernel's debug output: the console calls this server (`random`), so a call back
- * to it would deadlock. */
+/* rng: the virtio-rng driver (device ID 4: init.run= `rng:virtio-rng` over virtio-mmio, or `rng`
+ * alone beside the pci server for a virtio-rng-pci function: virtio_probe) and the entropy
+ * service "rng" (<tacet/rng_proto.h>; dispatch generated from lib/proto/rng.proto). Owns the
+ * device's one virtqueue (requestq) with NCHUNKS chunks of CHUNK bytes kept offered; a filled
+ * chunk waits in ready[] until clients have taken all of it (each byte to one client, once,
+ * wiped when taken), then is offered again. One thread, no locking: the kit's service loop
+ * takes calls and the interrupt (the transport's interrupt status cleared, used ring drained,
+ * then the line acknowledged). A client asking for more than is ready waits inside its call
+ * while the driver waits for the device (IPC answers the caller last received); others queue on
+ * the endpoint meanwhile. Prints only through the kernel's debug output: the console calls this
+ * server (`random`), so a call back to it would deadlock. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,10 +171,8 @@ static long setup(const char **step, struct tacet_service *service)
 	struct tacet_dma buf;
 	long err;
 
-	*step = "open the device";
-	err = tacet_device_open(&io, VIRTIO_MMIO_COMPATIBLE, 0, 0);
-	if (!err && (*step = "open the virtio device"))
-		err = virtio_open(&dev, io.regs, VIRTIO_ID_RNG, VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX));
+	*step = "open the virtio device";
+	err = virtio_probe(&io, &dev, VIRTIO_ID_RNG, VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX));
 	if (!err && (*step = "set up the request queue"))
 		err = virtio_queue_new(&dev, 0, &queue, NCHUNKS);
 	if (!err && (*step = "allocate the buffers"))
@@ -187,8 +186,8 @@ static long setup(const char **step, struct tacet_service *service)
 	offer_free();
 	/* before publishing: the call to init lets the console in, whose prompt should come last
 	 * at boot */
-	printf("rng: virtio entropy device on line %u, %u requests of %u bytes offered%s\n", io.irq,
-	       NCHUNKS, CHUNK, queue.event_idx ? ", event idx" : "");
+	printf("rng: virtio entropy device (%s) on line %u, %u requests of %u bytes offered%s\n",
+	       dev.transport->name, io.irq, NCHUNKS, CHUNK, queue.event_idx ? ", event idx" : "");
 	if (tacet_instance()) /* restarted: was the device left quiet? */
 		printf("rng: instance %lu: the device's Status was %#x at start\n", tacet_instance(),
 		       (unsigned int)dev.found);

@@ -49,6 +49,10 @@ SERVER_SRCS_msibad := servers/tests/msibad.c
 SERVERS += forger
 SERVER_SRCS_forger := servers/tests/forger.c servers/bench/bench.c servers/edu/edu_dev.c
 
+# pcibad: a driver's PCI_BAR and PCI_CONFIG calls with bad arguments, each refused.
+SERVERS += pcibad
+SERVER_SRCS_pcibad := servers/tests/pcibad.c
+
 # thief: a hostile server that tries to receive on what it looked up and to take another
 # driver's device (least privilege).
 SERVERS += thief

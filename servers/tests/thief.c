@@ -4,8 +4,8 @@
  * receive on them (were a lookup to give every right, a server receiving on "pci" would take
  * another driver's claim with that driver's whole process capability in it); widens
  * its copies; publishes with READ; waits until an edu driver has claimed the edu device and
- * asks pci for that device's interrupt and for the device itself; offers pci its whole process
- * capability. Every attempt must be refused, and at the end the only process capability it
+ * asks pci for that device's interrupt, bus mastering, a BAR, a configuration read and the
+ * device itself; offers pci its whole process capability. Every attempt must be refused, and at the end the only process capability it
  * holds is its own and none of its endpoints or notifications can receive. The edu driver
  * beside it must finish its 1000 interrupts undisturbed.
  * Start it with `init.run=^uart=console:ns16550a,pci:...,edu@1,thief@2` and `-device edu`.
@@ -98,6 +98,12 @@ static void try_pci(void)
 		      tacet_cap_info(SLOT_TAKE, NULL, NULL) == -TACET_EEMPTY);
 	err = pci_call(TACET_TAG(PCI_MASTER, 3), &m);
 	check("PCI_MASTER for the device another driver claimed -> EPERM", err == -TACET_EPERM);
+	err = pci_call(TACET_TAG(PCI_BAR, 4), &m); /* BAR0 */
+	check("PCI_BAR for the device another driver claimed -> EPERM, nothing sent",
+	      err == -TACET_EPERM && !TACET_TAG_HAS_CAP(m.tag) &&
+		      tacet_cap_info(SLOT_TAKE, NULL, NULL) == -TACET_EEMPTY);
+	err = pci_call(TACET_TAG(PCI_CONFIG, 4), &m); /* its vendor and device ID */
+	check("PCI_CONFIG for the device another driver claimed -> EPERM", err == -TACET_EPERM);
 	tacet_cap_copy(TACET_CHILD_SELF, SLOT_SELF0, 0, 0);
 	err = pci_call(TACET_TAG_CAP(PCI_CLAIM, 3, SLOT_SELF0), &m);
 	check("PCI_CLAIM of that device -> EBUSY", err == -TACET_EBUSY);

@@ -70,6 +70,16 @@ long demo_serve_claim(struct tacet_service *s, uint64_t x, unsigned long proc, u
 	return 0;
 }
 
+/* The reply's capability is optional: x 0 sends none. */
+long demo_serve_maybe(struct tacet_service *s, uint64_t x, uint64_t *got, unsigned long *back)
+{
+	(void)s;
+	calls++;
+	*got = x + 1;
+	*back = x ? SERVER_CAP : 0;
+	return 0;
+}
+
 long demo_serve_info(struct tacet_service *s, uint64_t *w0, uint64_t *w1, uint64_t *w2,
 		     uint64_t *w3)
 {
@@ -290,6 +300,21 @@ static void test_stub_error_leaves_outs(void **state)
 	assert_int_equal(got, 9);
 }
 
+/* A reply capability written `cap NAME?`: a success without it is a success, outs filled. */
+static void test_stub_optional_reply_cap(void **state)
+{
+	uint64_t got = 9;
+
+	(void)state;
+	reset();
+	assert_int_equal(demo_call_maybe(EP_DEMO, 0, &got, 23), 0);
+	assert_int_equal(got, 1);
+	assert_int_equal(reply_into, 0);
+	assert_int_equal(demo_call_maybe(EP_DEMO, 4, &got, 23), 0);
+	assert_int_equal(got, 5);
+	assert_int_equal(reply_into, 23);
+}
+
 static void test_error_label(void **state)
 {
 	uint64_t b[4] = { 0 }, st[4] = { 0 };
@@ -403,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_well_formed_reaches_handler),
 		cmocka_unit_test(test_stubs_round_trip),
 		cmocka_unit_test(test_stub_error_leaves_outs),
+		cmocka_unit_test(test_stub_optional_reply_cap),
 		cmocka_unit_test(test_error_label),
 		cmocka_unit_test(test_init_hostile_refused_unhandled),
 		cmocka_unit_test(test_init_well_formed),

@@ -574,7 +574,7 @@ static uint64_t config_le(unsigned int offset, unsigned int size)
 
 static void test_config_write(void **state)
 {
-	struct virtio_device dev = { .regs = regs };
+	struct virtio_device dev = { .transport = &virtio_mmio_transport, .regs = regs };
 
 	(void)state;
 	memset(regs, 0, sizeof(regs));
@@ -596,7 +596,7 @@ static void test_config_write_bad(void **state)
 {
 	static const unsigned int bad[][2] = { { 0, 0 }, { 0, 3 }, { 0, 16 }, { 1, 2 }, { 2, 4 },
 					       { 4, 8 }, { 6, 4 } };
-	struct virtio_device dev = { .regs = regs };
+	struct virtio_device dev = { .transport = &virtio_mmio_transport, .regs = regs };
 
 	(void)state;
 	memset(regs, 0, sizeof(regs));

@@ -17,10 +17,13 @@ def storm_over_console_up(out):
     return prompt >= 0 and all(re.search(p, out[prompt:]) for p in STORM_OVER)
 
 
-# The edu driver (1000 raised interrupts and a factorial's completion) has ended, and init and
-# the kernel have said so (whole lines), so the shell's answers come alone.
+# The edu driver (1000 raised interrupts and a factorial's completion) has ended, and init, the
+# kernel and the PCI server (its release of the device, then, 100 ms later, of its DMA
+# quarantine) have said so (whole lines), so the shell's answers come alone.
 EDU_OVER = [r"edu 0: factorial[^\n]*\n", r"init: server edu finished with status 0\r?\n",
-            r"tacet: process edu ended \(status 0\)\r?\n"]
+            r"tacet: process edu ended \(status 0\)\r?\n",
+            r"pci: \S+ released \(its driver ended\)[^\n]*\n",
+            r"pci: \S+ [^\n]*DMA quarantine[^\n]*\n"]
 
 
 def edu_over_console_up(out):

@@ -96,6 +96,28 @@ DMA_KILL = [
          bootargs="init.run=blk_dying=blk:virtio-blk*1,^blkwaitdie@1[blk=0-99],"
                   "blkpoke@1[blk=100-199]",
          smp=2, qemu_args=DMA_KILL_BLK, needs=["build/blk-big.img"], timeout=60),
+    # The same death over virtio-pci: the rings and buffers were pinned to the function's BAR
+    # frame, so the pci server, not init, quiets the function (bus mastering off), waits, and
+    # only then releases them; the restarted driver claims it again once free, resets it before
+    # bus mastering comes back on, and serves. The canary's pages are untouched.
+    case("dma-kill-rng-pci",
+         [r"rng_dying: instance 0: a read waits for the device, which holds [1-8] buffers; "
+          r"faulting",
+          r"canary: instance 0 of \"rng\" ended \(the other side is gone at call \d+\); took "
+          r"\d+ free pages at once, each filled with a pattern",
+          r"pci: 00:02.0 released \(its driver ended\), command 0x0402",
+          r"pci: 00:02.0 no function-level reset \(it has none\); [2-9] pages back from its DMA "
+          r"quarantine",
+          r"rng: instance 1: the device's Status was 0xb at start",
+          r"canary: \"rng\" back as instance 1, which answers \(success\); \d+ pages checked, 0 "
+          r"changed: PASS",
+          r"canary: free pages \d+ before the death, \d+ after .*: PASS",
+          r"init: power off requested by canary_rng"],
+         bootargs="init.run=pci:pci-host-ecam-generic+pci-mmio32+pci-intx,rng_dying=rng*1,"
+                  "^canary_rng@1 init.budget=8000",
+         smp=2, qemu_args=DMA_KILL_RNG[:2] + ("-device", "virtio-rng-pci,rng=slowrng,"
+                                              "max-bytes=64,period=1000,addr=2"),
+         timeout=60, variants=CONTROLLERS),
 ]
 
 CASES = [
@@ -287,6 +309,9 @@ CASES = [
           spliced("thief: PCI_IRQ for the device another driver claimed -> EPERM, nothing sent: "
                   "PASS"),
           spliced("thief: PCI_MASTER for the device another driver claimed -> EPERM: PASS"),
+          spliced("thief: PCI_BAR for the device another driver claimed -> EPERM, nothing sent: "
+                  "PASS"),
+          spliced("thief: PCI_CONFIG for the device another driver claimed -> EPERM: PASS"),
           spliced("thief: PCI_CLAIM of that device -> EBUSY: PASS"),
           spliced("thief: pci refuses a process capability with rights (EPERM): PASS"),
           spliced("thief: it holds one process capability (its own) and nothing that receives: "

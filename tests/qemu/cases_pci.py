@@ -273,6 +273,24 @@ CASES = [
          variants=CONTROLLERS),
 ]
 
+# A driver's PCI_BAR and PCI_CONFIG with bad arguments: refused, each with its code, and
+# the calls still answer afterwards. Before the calls existed every one was EINVAL (an unknown
+# label), and the last two failed.
+CASES += [
+    case("pci-bar-config-bad",
+         [r"pcibad: PCI_BAR 6 \(past the six\) -> EINVAL: PASS",
+          r"pcibad: PCI_BAR 1 \(edu has BAR0 alone\) -> ENOENT: PASS",
+          r"pcibad: PCI_BAR of a function that does not exist -> ENOENT: PASS",
+          r"pcibad: PCI_CONFIG at 4096 \(past the function's page\) -> EINVAL: PASS",
+          r"pcibad: PCI_CONFIG at 2 \(not 4-aligned\) -> EINVAL: PASS",
+          r"pcibad: PCI_CONFIG of a function that does not exist -> ENOENT: PASS",
+          r"pcibad: then PCI_BAR 0 answers with its 1 MiB: PASS",
+          r"pcibad: and PCI_CONFIG at 0 with edu's IDs: PASS",
+          r"pcibad: 8 checks, 0 failed", r"init: power off requested by pcibad"],
+         bootargs="init.run=pci:pci-host-ecam-generic+pci-mmio32+pci-intx,^pcibad",
+         qemu_args=("-device", "edu"), smp=2, timeout=20),
+]
+
 # The single and the shared line again on the AIA's machine with IPIs through the IMSIC
 # (ipi=imsic): each wake-up of a driver on another hart is an identity in that hart's file,
 # taken by the claim before or between the lines' interrupts. On the deterministic machine

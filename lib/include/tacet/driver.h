@@ -189,6 +189,12 @@ long tacet_device_open(struct tacet_device *dev, const char *compatible, unsigne
  * finds it, without opening it (its description: regions, lines, capabilities); NULL if none.
  * For what a driver uses but does not drive, e.g. the PCI server's window and INTx lines. */
 const struct tacet_bootinfo_device *tacet_device_find(const char *compatible, unsigned int index);
+/* A device the server got from another server rather than from init (a PCI function claimed
+ * from "pci"): as tacet_device_open, its line (irq_slot, numbered irq) bound to a new
+ * notification, nothing mapped (regs NULL: the driver maps what it was given); frame_slot is
+ * recorded as the device's frame. 0 or the failing call's error. */
+long tacet_device_adopt(struct tacet_device *dev, unsigned long frame_slot,
+			unsigned long irq_slot, unsigned int irq, unsigned int flags);
 /* Unbind the line, unmap the registers, delete the notification. */
 void tacet_device_close(struct tacet_device *dev);
 /* Make the opened device quiet as this server's own description for it says (TACET_QUIESCE,

@@ -31,6 +31,7 @@ BAD = {
     "a required word after an optional one": "protocol p\nop a A (x?, y) -> ()\n",
     "an optional reply word": "protocol p\nop a A () -> (status, x?)\n",
     "a capability named as the stub's endpoint": "protocol p\nop a A (cap ep) -> ()\n",
+    "an optional request capability": "protocol p\nop a A (cap x?) -> ()\n",
 }
 
 

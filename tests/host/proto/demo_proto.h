@@ -7,5 +7,6 @@
 #define DEMO_GIVE  0x42
 #define DEMO_CLAIM 0x43
 #define DEMO_INFO  0x44
+#define DEMO_MAYBE 0x45
 
 #endif
