@@ -1,6 +1,7 @@
 /* rawudp.c: hand-written UDP/IPv4/Ethernet frames for a raw netdev client (rawudp.h). Pure
  * functions of their arguments but for the frames sent; the caller's thread, no locking. */
 #include <string.h>
+#include <tacet.h>
 #include <tacet/net_defs.h>
 
 #include "rawudp.h"
@@ -105,4 +106,20 @@ long rawudp_payload(const struct rawudp *r, const uint8_t *f, unsigned int len,
 		return -1;
 	*payload = udp + RAWUDP_UDP_HLEN;
 	return (long)(ulen - RAWUDP_UDP_HLEN);
+}
+
+long rawudp_client_open(struct netdev *d, unsigned long *ntfn, unsigned long *ip_ep,
+			unsigned long *net0_ep, unsigned long bit)
+{
+	long slot = tacet_slot_alloc(), a = tacet_slot_alloc(), b = tacet_slot_alloc(), err;
+
+	err = slot < 0 ? slot : a < 0 ? a : b < 0 ? b : tacet_ntfn_new((unsigned long)slot);
+	*ntfn = (unsigned long)slot, *ip_ep = (unsigned long)a, *net0_ep = (unsigned long)b;
+	if (!err)
+		err = tacet_lookup("ip", *ip_ep, 10000);
+	if (!err)
+		err = tacet_lookup("net0", *net0_ep, 10000);
+	if (!err)
+		err = netdev_open(d, "net1", 256, 2048, *ntfn, bit);
+	return err;
 }

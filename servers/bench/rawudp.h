@@ -57,5 +57,10 @@ int rawudp_arp_input(struct rawudp *r, const uint8_t *f, unsigned int len);
  * length (*payload set), or -1 if the frame is not that. */
 long rawudp_payload(const struct rawudp *r, const uint8_t *f, unsigned int len,
 		    const uint8_t **payload);
+/* A test client of the second card beside ip: a notification of its own (*ntfn), ip's and
+ * net0's endpoints looked up (*ip_ep, *net0_ep: waits up to 10 s for each), net1 opened on d
+ * (256 buffers of 2048 bytes, signalling bit). 0 or a negative TACET_E* code. */
+long rawudp_client_open(struct netdev *d, unsigned long *ntfn, unsigned long *ip_ep,
+			unsigned long *net0_ep, unsigned long bit);
 
 #endif

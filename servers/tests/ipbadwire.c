@@ -182,20 +182,13 @@ static int check(int ok, const char *what)
 
 int main(void)
 {
-	long slot = tacet_slot_alloc(), a = tacet_slot_alloc(), b = tacet_slot_alloc(), err;
+	long err;
 	uint64_t rx0, bad0, drop0, frag0, rx1, bad1, drop1, frag1, w[3], nd0, nd1;
 	unsigned long good = 0;
 	char line[160];
 	int ok = 1;
 
-	err = slot < 0 ? slot : a < 0 ? a : b < 0 ? b : tacet_ntfn_new((unsigned long)slot);
-	ntfn = (unsigned long)slot, ip_ep = (unsigned long)a, net0_ep = (unsigned long)b;
-	if (!err)
-		err = tacet_lookup("ip", ip_ep, 10000);
-	if (!err)
-		err = tacet_lookup("net0", net0_ep, 10000);
-	if (!err)
-		err = netdev_open(&d, "net1", 256, 2048, ntfn, NET_BIT);
+	err = rawudp_client_open(&d, &ntfn, &ip_ep, &net0_ep, NET_BIT);
 	if (err) {
 		printf("ipbadwire: cannot reach ip, net0 and net1: %s\n", tacet_strerror(err));
 		tacet_poweroff(1);

@@ -26,52 +26,15 @@
 #include <tacet/driver.h>
 #include <tacet/init_proto.h>
 #include <tacet/pci_proto.h>
-
-#define NVME_VENDOR 0x1b36 /* QEMU's (Red Hat's) */
-#define NVME_DEVICE 0x0010
+#include "nvme_regs.h"
 
 #define SLOT_PCI (TACET_CHILD_FIRST_FREE)
 #define SLOT_BAR (TACET_CHILD_FIRST_FREE + 1)
-
-/* controller registers (byte offsets in BAR0) */
-#define NVME_CAP  0x00
-#define NVME_VS   0x08
-#define NVME_CC   0x14
-#define NVME_CSTS 0x1c
-#define NVME_AQA  0x24
-#define NVME_ASQ  0x28
-#define NVME_ACQ  0x30
-#define CC_EN          (1u << 0)
-#define CC_IOSQES(n)   ((uint32_t)(n) << 16)
-#define CC_IOCQES(n)   ((uint32_t)(n) << 20)
-#define CSTS_RDY       (1u << 0)
-#define CSTS_CFS       (1u << 1)
-#define CAP_TO(lo)     (((lo) >> 24) & 0xff) /* 500 ms units */
-#define CAP_MPSMIN(hi) (((hi) >> 16) & 0xf)   /* bits 51:48 */
 
 #define QUEUE_ENTRIES 16 /* each queue: 16 x 64 bytes (submission), x 16 (completion) */
 #define QUEUE_PAGES   2  /* the submission queue's page, then the completion queue's */
 #define CLAIM_TRIES   1000
 #define CLAIM_PAUSE_NS 10000000ull /* 10 ms: pci is still resetting the previous instance's */
-#define NS_PER_MS     1000000ull
-
-static volatile uint8_t *regs;
-
-static uint32_t reg(unsigned int off)
-{
-	return mmio_read32(regs + off);
-}
-
-static void reg_set(unsigned int off, uint32_t v)
-{
-	mmio_write32(regs + off, v);
-}
-
-static void reg_set64(unsigned int off, uint64_t v)
-{
-	mmio_write32(regs + off, (uint32_t)v);
-	mmio_write32(regs + off + 4, (uint32_t)(v >> 32));
-}
 
 /* Claims the controller (waiting while pci still holds it for the previous instance) and maps
  * its BAR0: 0 or a negative TACET_E* code. */
@@ -99,19 +62,6 @@ static long open_controller(void)
 		tacet_dma_device(SLOT_BAR); /* its DMA frames are pinned to its part of the window */
 	}
 	return err;
-}
-
-/* Polls CSTS (1 ms apart, up to CAP.TO) until RDY is `ready`, or CFS: CSTS as last read. */
-static uint32_t wait_ready(uint32_t ready)
-{
-	unsigned long ms = 0, limit = CAP_TO(reg(NVME_CAP)) * 500ul;
-	uint32_t csts = reg(NVME_CSTS);
-
-	while ((csts & CSTS_RDY) != ready && !(csts & CSTS_CFS) && ms++ < limit) {
-		tacet_sleep_ns(NS_PER_MS);
-		csts = reg(NVME_CSTS);
-	}
-	return csts;
 }
 
 /* The controller (disabled) given admin queues in q and enabled: CSTS once RDY=1, or as it

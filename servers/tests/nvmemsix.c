@@ -21,9 +21,7 @@
 #include <tacet/driver.h>
 #include <tacet/init_proto.h>
 #include <tacet/pci_proto.h>
-
-#define NVME_VENDOR 0x1b36
-#define NVME_DEVICE 0x0010
+#include "nvme_regs.h"
 
 #define SLOT_PCI  (TACET_CHILD_FIRST_FREE)
 #define SLOT_BAR  (TACET_CHILD_FIRST_FREE + 1)
@@ -32,22 +30,6 @@
 #define IRQ_BADGE   1
 #define TIMER_BADGE 2
 #define LOST_NS     1000000000ull /* 1 s */
-#define NS_PER_MS   1000000ull
-
-#define NVME_CAP  0x00
-#define NVME_CC   0x14
-#define NVME_CSTS 0x1c
-#define NVME_AQA  0x24
-#define NVME_ASQ  0x28
-#define NVME_ACQ  0x30
-#define NVME_DOORBELLS 0x1000
-#define CC_EN          (1u << 0)
-#define CC_IOSQES(n)   ((uint32_t)(n) << 16)
-#define CC_IOCQES(n)   ((uint32_t)(n) << 20)
-#define CSTS_RDY       (1u << 0)
-#define CSTS_CFS       (1u << 1)
-#define CAP_TO(lo)     (((lo) >> 24) & 0xff)
-#define CAP_DSTRD(hi)  ((hi) & 0xf) /* bits 35:32 */
 
 #define QUEUE_ENTRIES   16
 #define SQ_ENTRY        64
@@ -57,24 +39,6 @@
 #define OPC_IDENTIFY    0x06
 #define CNS_CONTROLLER  1
 #define CQE_PHASE       (1u << 16)
-
-static volatile uint8_t *regs;
-
-static uint32_t reg(unsigned int off)
-{
-	return mmio_read32(regs + off);
-}
-
-static void reg_set(unsigned int off, uint32_t v)
-{
-	mmio_write32(regs + off, v);
-}
-
-static void reg_set64(unsigned int off, uint64_t v)
-{
-	mmio_write32(regs + off, (uint32_t)v);
-	mmio_write32(regs + off + 4, (uint32_t)(v >> 32));
-}
 
 /* Claims the controller, maps BAR0, bus mastering on, vector 0 as a line on this hart, bound.
  * 0 or a negative TACET_E* code; *line the line's number. */
@@ -106,18 +70,6 @@ static long open_controller(unsigned long *line)
 	if (!err)
 		err = tacet_irq_bind(SLOT_IRQ, SLOT_NTFN, IRQ_BADGE, 0);
 	return err;
-}
-
-static uint32_t wait_ready(uint32_t ready)
-{
-	unsigned long ms = 0, limit = CAP_TO(reg(NVME_CAP)) * 500ul;
-	uint32_t csts = reg(NVME_CSTS);
-
-	while ((csts & CSTS_RDY) != ready && !(csts & CSTS_CFS) && ms++ < limit) {
-		tacet_sleep_ns(NS_PER_MS);
-		csts = reg(NVME_CSTS);
-	}
-	return csts;
 }
 
 /* Identify command i into the submission queue's slot i % QUEUE_ENTRIES, the tail rung: the

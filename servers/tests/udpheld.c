@@ -284,19 +284,12 @@ static void resolve(void)
 
 int main(void)
 {
-	long slot = tacet_slot_alloc(), a = tacet_slot_alloc(), b = tacet_slot_alloc(), k = 0, err;
+	long k = 0, err;
 	uint32_t dead_at, before, back, lost = 0;
 	char line[160];
 	int ok = 1;
 
-	err = slot < 0 ? slot : a < 0 ? a : b < 0 ? b : tacet_ntfn_new((unsigned long)slot);
-	ntfn = (unsigned long)slot, ip_ep = (unsigned long)a, net0_ep = (unsigned long)b;
-	if (!err)
-		err = tacet_lookup("ip", ip_ep, 10000);
-	if (!err)
-		err = tacet_lookup("net0", net0_ep, 10000);
-	if (!err)
-		err = netdev_open(&d, "net1", 256, 2048, ntfn, NET_BIT);
+	err = rawudp_client_open(&d, &ntfn, &ip_ep, &net0_ep, NET_BIT);
 	if (!err && (k = tacet_slot_alloc()) >= 0) /* udpkeep's socket bound */
 		err = tacet_lookup("udpkeep", (unsigned long)k, 10000);
 	if (err || k < 0) {
