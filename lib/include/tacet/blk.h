@@ -84,7 +84,12 @@ long tacet_blk_wait(struct tacet_blk *b, long id);
  * negative TACET_E* code (-TACET_EINVAL: nothing in flight). */
 long tacet_blk_wait_any(struct tacet_blk *b, long *result);
 
-/* Submit one request and wait for it: 0 or a negative TACET_E* code. */
+/* Submit one request and wait for it: 0 or a negative TACET_E* code. -TACET_EBUSY (the timeout
+ * passed while the service still answers) leaves the request in flight, its id unknown to the
+ * caller: until it completes, the device may still write the buffer's range (a read's data can
+ * land there later, over what the caller put there since). Before reusing that range, drain:
+ * tacet_blk_wait_any until it says -TACET_EINVAL (nothing in flight). (Found by the fault
+ * campaign, docs/faults.md: a caller that reused the range at once saw stale reads.) */
 long tacet_blk_read(struct tacet_blk *b, uint64_t sector, unsigned long count,
 		    unsigned long offset);
 long tacet_blk_write(struct tacet_blk *b, uint64_t sector, unsigned long count,
