@@ -10,7 +10,6 @@ bool ratelimit_take(struct ratelimit *r, uint64_t now, uint64_t *missed)
 	}
 	if (r->printed >= r->burst) {
 		r->suppressed++;
-		r->total_suppressed++;
 		return false;
 	}
 	r->printed++;

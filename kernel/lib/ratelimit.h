@@ -18,7 +18,6 @@ struct ratelimit {
 	uint32_t printed;      /* in the current window */
 	uint64_t window_start; /* when the current window began */
 	uint64_t suppressed;   /* since the last line let through */
-	uint64_t total_suppressed;
 };
 
 #define RATELIMIT_INIT(iv, b) { .interval = (iv), .burst = (b) }
