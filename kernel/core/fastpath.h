@@ -147,7 +147,7 @@ static inline __attribute__((always_inline)) int fastpath_switch_away(struct har
 	if (rq_top(me->rq) < 0)
 		return FAST_SCHEDULE;
 	next = rq_take_first(me->rq);
-	sched_switch_direct(me, t, next);
+	sched_switch_ready(me, t, next);
 	trace_event(TACET_TRACE_SWITCH, NULL, TACET_TRACE_BY_WAIT, 0);
 	return FAST_DONE;
 }

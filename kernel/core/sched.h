@@ -76,33 +76,57 @@ static inline __attribute__((always_inline)) bool sched_may_switch_to(const stru
 	return next->hart == me->id && (!rq->nready || rq_top(rq) <= (int)next->prio);
 }
 
+/* next, made RUNNING, began to run: if an interrupt woke it (READY since), its wake-up latency
+ * is taken now. A thread taken from a wait never owes it: it has run since any wake-up. */
+static inline __attribute__((always_inline)) void sched_note_running(struct thread *next)
+{
+	if (next->irq_woken_by && !next->irq_running_at)
+		irq_note_running(next);
+}
+
 #ifdef TACET_HOST_TEST
 /* The host tests' fake records the switch (tests/host/fake_irqchip.c). */
 void sched_switch_direct(struct hart *me, struct thread *prev, struct thread *next);
 #else
 /* next becomes this hart's running thread (the previous one's FPU state is already saved). */
-static inline __attribute__((always_inline)) void sched_make_current(struct hart *me,
-								     struct thread *next)
+static inline __attribute__((always_inline)) void sched_set_current(struct hart *me,
+								    struct thread *next)
 {
 	arch_aspace_activate(next->proc->root); /* a no-op within one process */
 	arch_fp_restore(&next->ctx, &next->fp);
 	next->state = TACET_THREAD_RUNNING;
 	me->current = next;
 	me->user_ctx = &next->ctx;
-	if (next->irq_woken_by && !next->irq_running_at)
-		irq_note_running(next);
+}
+
+/* The scheduler's switch to next, a thread it took from the run queue. */
+static inline __attribute__((always_inline)) void sched_make_current(struct hart *me,
+								     struct thread *next)
+{
+	sched_set_current(me, next);
+	sched_note_running(next);
 }
 
 /* A fast path's switch from prev (blocked, or queued) to next, without a scheduler pass;
- * inline, as it is on every fast path. */
+ * inline, as it is on every fast path. next was blocked (a receiver, a caller waiting for its
+ * reply, a waiter: nothing owed, sched_note_running) or is the direct delivery's (counted). */
 static inline __attribute__((always_inline)) void sched_switch_direct(struct hart *me,
 								      struct thread *prev,
 								      struct thread *next)
 {
 	arch_fp_save(&prev->ctx, &prev->fp);
-	sched_make_current(me, next);
+	sched_set_current(me, next);
 }
 #endif
+
+/* The same to next taken from the run queue (READY: an interrupt may have woken it). */
+static inline __attribute__((always_inline)) void sched_switch_ready(struct hart *me,
+								     struct thread *prev,
+								     struct thread *next)
+{
+	sched_switch_direct(me, prev, next);
+	sched_note_running(next);
+}
 
 /* The running thread t gives way to a more urgent one: READY, first among its equals. */
 static inline __attribute__((always_inline)) void sched_preempted(struct hart *me,

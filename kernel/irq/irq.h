@@ -93,15 +93,17 @@ struct irq_desc {
 				     * the line */
 };
 
-/* A line's log2 histograms (<tacet/log2hist.h>), in cycles: one value per interrupt in top[],
- * per wake-up in wake[], per acknowledged wake-up in server[]. Per line, not per line and hart:
- * a line interrupts the one hart it is routed to, so per hart they would be mostly empty, and
- * per_hart[] says where the interrupts were taken. 768 bytes a line, every line the controller
- * has (96 on QEMU's virt: 96 KiB with the allocator's rounding), made at boot. */
+/* A line's histograms, in cycles: one value per interrupt in top[], per wake-up in wake[], per
+ * acknowledged wake-up in server[], each counted at the index of its leading zeros (64 for 0:
+ * one instruction where a log2 bucket would take five), folded into <tacet/log2hist.h>'s
+ * buckets when read (irq_hist_fold). Per line, not per line and hart: a line interrupts the one
+ * hart it is routed to, so per hart they would be mostly empty, and per_hart[] says where the
+ * interrupts were taken. 1,560 bytes a line, every line the controller has, made at boot. */
+#define IRQ_HIST_SLOTS 65
 struct irq_hist {
-	uint64_t top[TACET_LOG2HIST_BUCKETS];
-	uint64_t wake[TACET_LOG2HIST_BUCKETS];
-	uint64_t server[TACET_LOG2HIST_BUCKETS];
+	uint64_t top[IRQ_HIST_SLOTS];
+	uint64_t wake[IRQ_HIST_SLOTS];
+	uint64_t server[IRQ_HIST_SLOTS];
 };
 
 /* A descriptor for every line of the registered controller. Boot hart, after mm_init. */
@@ -205,6 +207,8 @@ void irq_release_owner(struct process *p);
  * no call). Out of line, a leaf built without frame-pointer set-up (the Makefile's
  * HOT_LEAVES). */
 void irq_note_running(struct thread *t);
+/* t ends: a wake-up it still owes its line's statistics is counted (irq_inline.h). */
+void irq_thread_gone(struct thread *t);
 /* Detection's rare branch: a threaded line's interrupt that nobody handled counts; whether
  * that disabled the line (irq_line_disable). BKL held. */
 bool irq_note_unhandled(struct irq_desc *d);

@@ -21,34 +21,51 @@
 #include "core/trace.h"
 
 
-/* One value (cycles) into a statistic: its maximum, its total and its histogram, whose sum is
- * the number of values. The bucket is arch_bitlen's (one instruction with Zbb). */
+/* One value (cycles) into a statistic: its maximum, its total and its histogram (struct
+ * irq_hist: indexed by the value's leading zeros, one instruction with Zbb), whose sum is the
+ * number of values. */
 static inline __attribute__((always_inline)) void irq_stat_add(uint64_t *max, uint64_t *total,
 							       uint64_t *hist, uint64_t v)
 {
 	if (v > *max)
 		*max = v;
 	*total += v;
-	hist[tacet_log2hist_bucket_of(arch_bitlen(v))]++;
+	hist[arch_clz(v)]++;
 }
 
-/* t, woken by d's delivery, runs now: its wake-up latency counts, from the end of the top half
- * that woke it (d->last_done: the line is PENDING until t acknowledges, so no later interrupt
- * of it has moved that stamp), whichever way it was delivered. */
+/* A wake-up's latency is counted off the path from the interrupt to its server: taken as the
+ * thread begins to run (irq_count_wake), it goes into the line's maximum, total and histogram
+ * when the thread acknowledges (irq_count_served), is woken again or ends (irq_settle_wake), so
+ * what the driver waits for costs a stamp and a subtraction, and the rest is paid after its
+ * work, by its acknowledgement. A top half's time is counted at once (irq_account): its reader
+ * sees every interrupt taken, and never more wake-ups than top halves. */
+
+/* t's wake-up by t->irq_woken_by, owed since it began to run, into that line's statistics. */
+static inline __attribute__((always_inline)) void irq_settle_wake(struct thread *t)
+{
+	struct irq_desc *d = t->irq_woken_by;
+
+	irq_stat_add(&d->wake_max, &d->wake_total, d->hist->wake, t->irq_wake);
+}
+
+/* t, woken by d's delivery, runs now: its wake-up latency, from the end of the top half that
+ * woke it (d->last_done: the line is PENDING until t acknowledges, so no later interrupt of it
+ * has moved that stamp), whichever way it was delivered; owed until irq_settle_wake. */
 static inline __attribute__((always_inline)) void irq_count_wake(struct irq_desc *d,
 								 struct thread *t)
 {
 	t->irq_running_at = arch_cycles();
-	irq_stat_add(&d->wake_max, &d->wake_total, d->hist->wake,
-		     t->irq_running_at - d->last_done);
+	t->irq_wake = t->irq_running_at - d->last_done;
 }
 
-/* t acknowledges d: if d's delivery got it running, the time since counts as its handling. */
+/* t acknowledges d: if d's delivery got it running, its wake-up counts, and the time since it
+ * began to run as its handling. */
 static inline __attribute__((always_inline)) void irq_count_served(struct irq_desc *d,
 								   struct thread *t)
 {
 	if (t->irq_woken_by != d || !t->irq_running_at)
 		return;
+	irq_settle_wake(t);
 	irq_stat_add(&d->server_max, &d->server_total, d->hist->server,
 		     arch_cycles() - t->irq_running_at);
 	t->irq_woken_by = NULL;
@@ -112,10 +129,12 @@ static inline __attribute__((always_inline)) void irq_binder_ack(struct irq_desc
 	irq_ack_one(d, handled);
 }
 
-/* w was woken by d's interrupt, on either way of delivery: its wake-up latency is counted
- * when it runs (irq_count_wake), from the end of d's top half. */
+/* w was woken by d's interrupt, on either way of delivery: its wake-up latency is taken when
+ * it runs (irq_count_wake), from the end of d's top half; one it still owes is counted first. */
 static inline __attribute__((always_inline)) void irq_woke(struct irq_desc *d, struct thread *w)
 {
+	if (__builtin_expect(w->irq_running_at != 0, 0)) /* (only with irq_woken_by set) */
+		irq_settle_wake(w); /* woken again before it acknowledged the last */
 	w->irq_woken_by = d;
 	w->irq_running_at = 0;
 }

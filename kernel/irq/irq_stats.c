@@ -2,7 +2,8 @@
  * external count, TACET_INFO_IRQ_HIST): per line and hart, totals summed when read, spurious
  * claims, and per line the top-half time, the wake-up latency of a woken server and its time
  * to the ack, each as a maximum, a total and a log2 histogram (struct irq_hist, whose sums are
- * the counts). Written under the BKL by the top half and the acks (irq.c, irq_inline.h); read
+ * the counts; a wake-up's is counted when its thread acknowledges, is woken again or ends:
+ * irq_inline.h). Written under the BKL by the top half and the acks (irq.c, irq_inline.h); read
  * here under the BKL too (a reader may see a torn maximum, no more). A line's timing (stamps,
  * times, histograms) goes only to its binders and to the trace authority's holders (syscall.c
  * decodes it): when a line fired, to the cycle, is what another server's input reveals (the
@@ -48,6 +49,14 @@ void irq_note_running(struct thread *t)
 
 	if (d && !t->irq_running_at)
 		irq_count_wake(d, t);
+}
+
+void irq_thread_gone(struct thread *t)
+{
+	if (t->irq_running_at) /* (only with irq_woken_by set) */
+		irq_settle_wake(t);
+	t->irq_woken_by = NULL;
+	t->irq_running_at = 0;
 }
 
 /* The line an info call names (any index: no truncation to a line number). */
@@ -110,14 +119,33 @@ long irq_info(unsigned long index, void *out, const struct process *viewer)
 
 _Static_assert(TACET_IRQ_HIST_BUCKETS == TACET_LOG2HIST_BUCKETS, "the ABI's buckets are the kernel's");
 
+/* A histogram of struct irq_hist (by leading zeros) into the ABI's log2 buckets (by bit
+ * length, the last taking every longer value). */
+static void irq_hist_fold(const uint64_t *slots, unsigned long *buckets)
+{
+	for (unsigned int k = 0; k < TACET_LOG2HIST_BUCKETS; k++)
+		buckets[k] = 0;
+	for (unsigned int zeros = 0; zeros < IRQ_HIST_SLOTS; zeros++)
+		buckets[tacet_log2hist_bucket_of(64 - zeros)] += slots[zeros];
+}
+
+static uint64_t hist_total(const uint64_t *slots)
+{
+	uint64_t n = 0;
+
+	for (unsigned int zeros = 0; zeros < IRQ_HIST_SLOTS; zeros++)
+		n += slots[zeros];
+	return n;
+}
+
 uint64_t irq_wakes(const struct irq_desc *d)
 {
-	return tacet_log2hist_total(d->hist->wake);
+	return hist_total(d->hist->wake);
 }
 
 uint64_t irq_served(const struct irq_desc *d)
 {
-	return tacet_log2hist_total(d->hist->server);
+	return hist_total(d->hist->server);
 }
 
 long irq_hist_info(unsigned long index, void *out, const struct process *viewer)
@@ -139,10 +167,8 @@ long irq_hist_info(unsigned long index, void *out, const struct process *viewer)
 	ih->top_sum = d->top_half_total;
 	ih->wake_sum = d->wake_total;
 	ih->server_sum = d->server_total;
-	for (unsigned int k = 0; k < TACET_LOG2HIST_BUCKETS; k++) {
-		ih->top[k] = d->hist->top[k];
-		ih->wake[k] = d->hist->wake[k];
-		ih->server[k] = d->hist->server[k];
-	}
+	irq_hist_fold(d->hist->top, ih->top);
+	irq_hist_fold(d->hist->wake, ih->wake);
+	irq_hist_fold(d->hist->server, ih->server);
 	return sizeof(*ih);
 }

@@ -20,6 +20,7 @@
 #include "object/reaper.h"
 #include "core/sched.h"
 #include "core/trace.h"
+#include "irq/irq.h"
 
 struct ilist all_threads = ILIST_INIT(all_threads);
 static unsigned int next_tid = 1;
@@ -107,6 +108,7 @@ void thread_reap(struct thread *t, long status)
 	if (t->state == TACET_THREAD_DEAD)
 		return;
 	thread_detach(t);
+	irq_thread_gone(t);
 	t->state = TACET_THREAD_DEAD;
 	if (t->held_frame) { /* a FRAME_NEW it will not finish: nobody saw the frame */
 		frame_free(t->held_frame);

@@ -55,10 +55,12 @@ struct thread {
 
 	struct notification *bound_ntfn; /* signals end this thread's RECV too (a reference) */
 	long exit_status;      /* thread_end's, while the thread waits on the reaper's queue */
-	/* Interrupt statistics (irq_inline.h): the line that woke it (its wake-up latency runs from
-	 * that line's last_done) and when it began to run. */
+	/* Interrupt statistics (irq_inline.h): the line that woke it, when it began to run (0: not
+	 * yet, and always 0 while irq_woken_by is NULL) and its wake-up latency from that line's
+	 * last_done, counted at its acknowledgement. */
 	struct irq_desc *irq_woken_by;
 	uint64_t irq_running_at;
+	uint64_t irq_wake;
 	bool irq_stamp_wanted; /* blocked in IRQ_ACK_WAIT: a delivery puts its trap time in a1 */
 	struct ilist_node all_link;  /* on all_threads */
 	struct list_node proc_link;  /* on proc->threads while it lives */

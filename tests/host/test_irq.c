@@ -1461,11 +1461,17 @@ static void test_service_loop_woken_by_top_half(void **state)
 	assert_int_equal(d->state, IRQ_PENDING);
 	fake_set_cycles(800);
 	irq_note_running(&waiting);
+	assert_int_equal(waiting.irq_wake, 300); /* taken as it runs, */
+	assert_int_equal(irq_wakes(d), 0);       /* counted later, off the way to it */
+	scheduled(&waiting);
+	assert_int_equal(ack(SLOT_IRQ), 0); /* (another thread's: waiting's wake-up stays owed) */
+	assert_int_equal(d->state, IRQ_IDLE);
+	irq_thread_gone(&waiting); /* it ends: the wake-up it owed counts */
 	assert_int_equal(irq_wakes(d), 1);
 	assert_int_equal(d->wake_total, 300);
-	scheduled(&waiting);
-	assert_int_equal(ack(SLOT_IRQ), 0);
-	assert_int_equal(d->state, IRQ_IDLE);
+	assert_null(waiting.irq_woken_by);
+	irq_thread_gone(&waiting); /* once */
+	assert_int_equal(irq_wakes(d), 1);
 
 	/* from user mode on hart 0, another receiver ahead of the loop's thread on the endpoint */
 	memset(d->per_hart, 0, sizeof(d->per_hart));
@@ -1557,10 +1563,12 @@ static void test_one_stamp_both_ways(void **state)
 	fake_set_cycles_step(10);
 	/* directly: the waiter on this hart runs next */
 	assert_ptr_equal(user_interrupt(LINE, 100, 0), &waiting);
-	assert_int_equal(irq_wakes(d), 1);
 	assert_true(waiting.irq_running_at > d->last_done);
-	assert_int_equal(d->wake_total, waiting.irq_running_at - d->last_done);
+	assert_int_equal(waiting.irq_wake, waiting.irq_running_at - d->last_done);
 	assert_int_equal(ack(SLOT_IRQ), 0);
+	irq_thread_gone(&waiting);
+	assert_int_equal(irq_wakes(d), 1);
+	assert_int_equal(d->wake_total, waiting.irq_wake);
 	/* through the scheduler: the general top half readies the waiter, which runs later */
 	wait_on(&w.thr, &w.ntfn);
 	fake_irqchip_raise(LINE);
@@ -1570,8 +1578,10 @@ static void test_one_stamp_both_ways(void **state)
 	assert_ptr_equal(fake_last_readied, &w.thr);
 	before = d->wake_total;
 	irq_note_running(&w.thr);
+	assert_int_equal(w.thr.irq_wake, w.thr.irq_running_at - d->last_done);
+	assert_int_equal(ack(SLOT_IRQ), 0); /* w.thr's own: its wake-up counts */
 	assert_int_equal(irq_wakes(d), 2);
-	assert_int_equal(d->wake_total - before, w.thr.irq_running_at - d->last_done);
+	assert_int_equal(d->wake_total - before, w.thr.irq_wake);
 	fake_set_cycles_step(0);
 }
 
@@ -2381,6 +2391,72 @@ static void viewers_of_timing(const struct tacet_irq_info *all, const struct tac
 	assert_memory_equal(&ih, &zero_ih, sizeof(ih)); /* maxima, histograms: none */
 }
 
+/* A wake-up is counted off the way to the driver, once: when its thread acknowledges, or, if
+ * it never does, when an interrupt wakes it again (another line here) or it ends. Without the
+ * count at the second wake-up, line LINE's would be lost; with a count at both, twice. */
+static void test_wake_owed_counted_once(void **state)
+{
+	struct irq_desc *d = desc(LINE), *d3 = desc(LINE3);
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	assert_int_equal(bind(SLOT_IRQ3, SLOT_NTFN2, 0x2), 0);
+	wait_on(&w.thr, &w.ntfn);
+	fake_set_cycles(100);
+	fake_irqchip_raise(LINE);
+	interrupt(0);
+	fake_set_cycles(350);
+	irq_note_running(&w.thr);
+	scheduled(&w.thr);
+	assert_int_equal(irq_wakes(d), 0); /* owed: 250 */
+	/* it waits for its other line without acknowledging the first; that one wakes it */
+	wait_on(&w.thr, &w.ntfn2);
+	fake_set_cycles(1000);
+	fake_irqchip_raise(LINE3);
+	interrupt(0);
+	assert_ptr_equal(w.thr.irq_woken_by, d3);
+	assert_int_equal(irq_wakes(d), 1);
+	assert_int_equal(d->wake_total, 250);
+	fake_set_cycles(1040);
+	irq_note_running(&w.thr);
+	scheduled(&w.thr);
+	assert_int_equal(ack(SLOT_IRQ3), 0);
+	assert_int_equal(irq_wakes(d3), 1);
+	assert_int_equal(d3->wake_total, 40);
+	assert_int_equal(ack(SLOT_IRQ), 0); /* nothing owed any more: no wake-up counted */
+	assert_int_equal(irq_wakes(d), 1);
+	assert_int_equal(irq_served(d), 0);
+	irq_thread_gone(&w.thr);
+	assert_int_equal(irq_wakes(d) + irq_wakes(d3), 2);
+}
+
+/* The kernel keeps its histograms by leading zeros and folds them into the ABI's log2 buckets
+ * when read: 0 in bucket 0, 1 in bucket 1, 2^30 - 1 in 30, and 2^30, 2^31 and 2^63 in the
+ * last (31), which takes every longer value. */
+static void test_histogram_fold(void **state)
+{
+	static const uint64_t tops[] = { 0, 1, (1ull << 30) - 1, 1ull << 30, 1ull << 31,
+					 1ull << 63 };
+	struct tacet_irq_hist ih = { 0 };
+
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, BADGE), 0);
+	for (unsigned int i = 0; i < sizeof(tops) / sizeof(tops[0]); i++) {
+		harts[0].trap_cycle = 1000; /* the trap's stamp, kept as set */
+		fake_set_cycles(1000 + tops[i]);
+		fake_irqchip_raise(LINE);
+		interrupt(0);
+		assert_int_equal(ack(SLOT_IRQ), 0);
+	}
+	assert_int_equal(irq_hist_info(LINE, &ih, NULL), sizeof(ih));
+	assert_int_equal(ih.top[0], 1);
+	assert_int_equal(ih.top[1], 1);
+	assert_int_equal(ih.top[30], 1);
+	assert_int_equal(ih.top[31], 3);
+	assert_int_equal(tacet_log2hist_total(ih.top), 6);
+	assert_int_equal(ih.top_max, 1ull << 63);
+}
+
 static void test_latency_statistics(void **state)
 {
 	struct irq_desc *d = desc(LINE);
@@ -2400,10 +2476,12 @@ static void test_latency_statistics(void **state)
 	fake_set_cycles(500);
 	irq_note_running(&w.thr); /* scheduled again: still the first time counts */
 	irq_note_running(&w.other_thr); /* not woken by an interrupt */
-	assert_int_equal(irq_wakes(d), 1);
+	assert_int_equal(w.thr.irq_wake, 250);
+	assert_int_equal(irq_wakes(d), 0); /* owed until its acknowledgement */
 	fake_set_cycles(1350);
 	assert_int_equal(ack(SLOT_IRQ), 0);
 	assert_null(w.thr.irq_woken_by);
+	assert_int_equal(irq_wakes(d), 1);
 	assert_int_equal(irq_served(d), 1);
 
 	scheduled(&w.thr);
@@ -3163,6 +3241,8 @@ int main(void)
 		IRQ_TEST(test_rebind_keeps_unhandled_streak),
 		IRQ_TEST(test_history_follows_processes),
 		IRQ_TEST(test_irq_info),
+		IRQ_TEST(test_wake_owed_counted_once),
+		IRQ_TEST(test_histogram_fold),
 		IRQ_TEST(test_latency_statistics),
 		IRQ_TEST(test_fast_handler),
 		IRQ_TEST(test_fast_handler_window),

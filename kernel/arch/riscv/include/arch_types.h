@@ -108,9 +108,9 @@ static inline int arch_irqs_masked(void)
 }
 
 uint64_t arch_cycles(void); /* the test's own clock */
-static inline unsigned long arch_bitlen(uint64_t v)
+static inline unsigned long arch_clz(uint64_t v)
 {
-	return tacet_bitlen(v);
+	return 64 - tacet_bitlen(v);
 }
 uint64_t arch_time_now(void);
 void arch_timer_set(uint64_t deadline);
@@ -226,17 +226,17 @@ static inline uint64_t arch_cycles(void)
 /* Every hart has Zbb (probe.c): clz is one instruction. */
 extern bool riscv_has_zbb;
 
-/* The bit length of v (<tacet/log2hist.h>), for the interrupt statistics' histograms, three
- * values an interrupt: 64 - clz(v) with Zbb (written as .insn: the kernel is built for rv64gc),
- * else the portable binary search. */
-static inline __attribute__((always_inline)) unsigned long arch_bitlen(uint64_t v)
+/* The leading zeros of v (64 for 0), the index of the interrupt statistics' histograms (three
+ * values an interrupt): clz with Zbb (written as .insn: the kernel is built for rv64gc), else
+ * 64 less the portable bit length (<tacet/log2hist.h>). */
+static inline __attribute__((always_inline)) unsigned long arch_clz(uint64_t v)
 {
 	unsigned long zeros;
 
 	if (!riscv_has_zbb)
-		return tacet_bitlen(v);
+		return 64 - tacet_bitlen(v);
 	__asm__(".insn i 0x13, 1, %0, %1, 0x600" : "=r"(zeros) : "r"(v)); /* clz */
-	return 64 - zeros;
+	return zeros;
 }
 
 /* sip.SEIP: the interrupt controller holds an external interrupt for this hart. */
