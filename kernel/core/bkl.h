@@ -76,13 +76,13 @@ static inline __attribute__((always_inline)) int bkl_contended(void)
  * this hart or another hart waits for the BKL, hand the lock to the first waiter, take the
  * interrupts (their top halves run now), and queue for the BKL again. So a hold lasts at most
  * BKL_YIELD_AFTER plus one step of the work, and a long teardown hands the lock over that
- * often, not at every step. A hold is bounded at 5,000 instructions: 2,000 here, and every
- * step between two points at most about 3,000 (a page zeroed, copied or mapped with its two
- * new tables, a frame's run given back to the pool, a table page of an ended process freed:
- * the longest measured, docs/benchmarks.md). Out of line. True if the
+ * often, not at every step. A hold is bounded at 5,000 instructions: 1,500 here, and every
+ * step between two points at most about 3,200 (a page zeroed, copied or mapped with its two
+ * new tables, a frame's run given back to the pool, a table page of an ended process freed, a
+ * thread's end: the longest measured, docs/benchmarks.md). Out of line. True if the
  * lock was let go (only then can a thread of this hart have been made ready meanwhile: every
  * wake-up takes the lock). */
-#define BKL_YIELD_AFTER 2000
+#define BKL_YIELD_AFTER 1500
 bool bkl_yield(void);
 
 /* Where interrupts are masked by construction (a trap entry from user mode, the idle wait's

@@ -33,6 +33,12 @@ bool sched_reap_point(void);
 /* The same, for a run on behalf of a system call (sched_reap_call): stops the run when a
  * thread more urgent than the caller is ready on this hart. */
 bool sched_reap_point_call(void);
+/* sched_reap's and sched_reap_call's runs (out of line: the queue is rarely pending). Each
+ * starts with its point, so that what came before on this hold (the system call's own work, a
+ * fault's or a thread's end) and the first object's end are two stretches of the lock, not
+ * one; sched_reap_call_run returns false when that point or a later one stopped the run. */
+void sched_reap_run(void);
+bool sched_reap_call_run(void);
 /* A thread more urgent than t, this hart's running thread, is ready here (after a preemption
  * point took an interrupt's top half, or another hart woke one): t's call is held back for it
  * where it can be (syscall_hold_back). */
@@ -46,7 +52,7 @@ static inline bool sched_more_urgent_here(const struct thread *t)
 static inline void sched_reap(void)
 {
 	if (__builtin_expect(reaper_pending(), 0))
-		reaper_run(sched_reap_point);
+		sched_reap_run();
 }
 /* At the start and end of a system call: the same, but a thread more urgent than the caller
  * made ready on this hart meanwhile (an interrupt's top half taken at a point, another hart's
@@ -54,7 +60,7 @@ static inline void sched_reap(void)
  * or its result held back, until a run ends the queue). Inline: every system call asks. */
 static inline bool sched_reap_call(void)
 {
-	return __builtin_expect(!reaper_pending(), 1) || reaper_run(sched_reap_point_call);
+	return __builtin_expect(!reaper_pending(), 1) || sched_reap_call_run();
 }
 /* Leave the kernel: pick the thread to run on this hart (idling until there is one), switch
  * to it and return to user mode. Called with the BKL held; releases it. */
