@@ -753,7 +753,8 @@ def wall_boots():
 def check_charts():
     """make bench's charts (tests/bench/plots.py) must be there, parse as XML (SVG) and name
     what they show: each its title, the latency chart every reference kernel and latency
-    figure, the histograms each figure they hold, the scaling chart each curve. (ok, why)."""
+    figure, the histograms each figure they hold, the scaling chart each curve, the
+    controllers chart each controller, path and figure. (ok, why)."""
     import xml.etree.ElementTree as ET
     sys.path.insert(0, os.path.join(ROOT, "tests", "bench"))
     sys.dont_write_bytecode = True
@@ -766,6 +767,9 @@ def check_charts():
                         *(f.latency for f in figures if f.latency)],
         "histograms.svg": ["Histograms", *(f.name for f in figures if f.histogram)],
         "scaling.svg": ["Scaling curves", *(f"{prefix}_N" for prefix in benchmarks.SCALING)],
+        "controllers.svg": ["Interrupt controllers", *benchmarks.CONTROLLERS,
+                            *(label for label, _ in benchmarks.CONTROLLER_PATHS),
+                            *(n for _, names in benchmarks.CONTROLLER_PATHS for n in names)],
     }
     for chart, wanted in names.items():
         path = os.path.join(ROOT, "build", "bench", chart)

@@ -368,6 +368,23 @@ WALL_CLOCK = [
 # a hart off its CPU, lock held or not, for a tick at a time). Noisy: never budgeted, never in
 # results.json nor the docs' table. (boot, -append, QEMU arguments, options as bench()'s: smp,
 # stressors).
+# The interrupt controllers side by side (tests/bench/plots.py's controllers.svg; make test's
+# bench/plots checks it names each): a path's figure on the PLIC, through the APLIC in MSI mode
+# (a wired line, delivered as a message into the hart's IMSIC file) and as a PCI MSI (the edu
+# device's own message), each measured by the same server on its machine (AIA_BUDGETS, the _msi
+# benchmarks).
+CONTROLLERS = ("PLIC", "APLIC (wired, MSI mode)", "PCI MSI")
+CONTROLLER_PATHS = [
+    ("raise -> top half done", ("irq_top_half", "irq_top_half_aia", "irq_top_half_msi")),
+    ("raise -> driver, same hart", ("irq_raise_to_server_same_hart",
+                                    "irq_raise_to_server_same_hart_aia",
+                                    "irq_raise_to_server_same_hart_msi")),
+    ("raise -> driver, across harts", ("irq_raise_to_server_cross_hart",
+                                       "irq_raise_to_server_cross_hart_aia",
+                                       "irq_raise_to_server_cross_hart_msi")),
+]
+
+
 WALL_STRESS_SMP = (2, 4)
 WALL_STRESSORS = [("ipc", "calls"), ("fuzz", "fuzz calls"), ("chains", "chains ended"),
                   ("procs", "processes ended"), ("frames", "frames made"),

@@ -9,10 +9,13 @@ after bench.py; `make test` checks what it writes, bench/plots):
                               (results.json's buckets)
   build/bench/scaling.svg     the scaling curves (benchmarks.SCALING): each figure against its
                               count
+  build/bench/controllers.svg the interrupt paths on each controller (benchmarks.CONTROLLERS,
+                              CONTROLLER_PATHS): PLIC, APLIC, PCI MSI side by side
 
   python3 tests/bench/plots.py [--docs]
 
---docs also writes the latency chart to docs/latency.svg (the README shows it): run it with the
+--docs also writes the latency chart to docs/latency.svg (the README shows it) and the
+controllers chart to docs/controllers.svg (docs/interrupts.md shows it): run it with the
 figures table (`python3 tests/bench/figures.py --write`) when the figures move.
 
 Each chart's text stays text (svg.fonttype none), so a chart names its figures where a reader
@@ -28,6 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 RESULTS = os.path.join(ROOT, "build", "bench", "results.json")
 OUT = os.path.join(ROOT, "build", "bench")
 DOCS_CHART = os.path.join(ROOT, "docs", "latency.svg")
+DOCS_CONTROLLERS = os.path.join(ROOT, "docs", "controllers.svg")
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 try:
@@ -59,7 +63,7 @@ REFERENCES = [
 ]
 # The histograms: the figures benchmarks.py declares with histogram=True.
 HISTOGRAMS = [f.name for f in benchmarks.figures() if f.histogram]
-CHARTS = ("latency.svg", "histograms.svg", "scaling.svg")
+CHARTS = ("latency.svg", "histograms.svg", "scaling.svg", "controllers.svg")
 
 
 def save(fig, path, title):
@@ -130,6 +134,30 @@ def scaling_chart(by_name, path):
     save(fig, path, "Scaling curves")
 
 
+def controllers_chart(by_name, path):
+    """Grouped bars: each path (a group) on each controller (a colour); a figure the run lacks
+    (bench.py -k) is left out."""
+    paths = benchmarks.CONTROLLER_PATHS
+    width = 0.8 / len(benchmarks.CONTROLLERS)
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    for i, controller in enumerate(benchmarks.CONTROLLERS):
+        xs = [p + (i - (len(benchmarks.CONTROLLERS) - 1) / 2) * width for p in range(len(paths))]
+        values = [by_name[names[i]]["median"] if names[i] in by_name else 0
+                  for _, names in paths]
+        ax.bar(xs, values, width, label=controller, color=f"C{i}")
+        for x, v in zip(xs, values):
+            if v:
+                ax.text(x, v, f"{v:,}", ha="center", va="bottom", fontsize=6)
+    ax.set_xticks(range(len(paths)), [f"{label}\n" + "\n".join(names) for label, names in paths],
+                  fontsize=6)
+    ax.set_ylabel("instructions (median; -icount)", fontsize=7)
+    ax.set_title("Interrupt controllers: each path on the PLIC, the APLIC and as a PCI MSI",
+                 fontsize=8)
+    ax.legend(fontsize=6)
+    fig.tight_layout()
+    save(fig, path, "Interrupt controllers")
+
+
 def write(results, docs=False):
     """Every chart into build/bench/ (and the latency chart into docs/ if docs); the paths."""
     by_name = {r["name"]: r for r in results}
@@ -138,9 +166,11 @@ def write(results, docs=False):
     latency_chart(by_name, paths[0])
     histogram_chart(by_name, paths[1])
     scaling_chart(by_name, paths[2])
+    controllers_chart(by_name, paths[3])
     if docs:
         latency_chart(by_name, DOCS_CHART)
-        paths.append(DOCS_CHART)
+        controllers_chart(by_name, DOCS_CONTROLLERS)
+        paths += [DOCS_CHART, DOCS_CONTROLLERS]
     return paths
 
 
