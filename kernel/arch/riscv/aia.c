@@ -16,12 +16,13 @@
  * operations) follow the wired ones: lines aplic_nsrc + 1 .. aplic_nsrc + msi_count, identity
  * line + ARCH_AIA_LINE_ID taken on every hart's file, so a line keeps its identity (its data)
  * wherever it moves and only the address changes. A device writes the identity straight into
- * a file, so a message-signalled line is masked in the file: the claim (aia_claim_msi, on the
- * line's hart, under the BKL) clears the identity's enable bit there, which is the top half's
- * mask; the unmask sets it again on the line's hart, through the CSRs when the ack runs there
- * and through an IPI (IPI_IRQ: arch_irq_sync_hart) when it runs elsewhere. A line not IDLE is
- * masked lazily (an unbind leaves the bit set: the next message is claimed, masked and counted
- * spurious, as for a wired line claimed while not IDLE). A move: the device writes the old
+ * a file, so a message-signalled line is masked in the file, and lazily (arch.h): its identity
+ * stays enabled while it is bound, the claim takes it (aia_claim_more) and masks nothing, and
+ * the ack's unmask finds it enabled and does nothing. A message claimed while the line is not
+ * IDLE is held (aia_hold, in the top half on the line's hart): the identity's enable bit
+ * cleared in the file and its pending bit set again; the unmask that ends the state sets the
+ * enable bit again on the line's hart, through the CSRs when it runs there and through an IPI
+ * (IPI_IRQ: arch_irq_sync_hart) when it runs elsewhere, and the held message signals. A move: the device writes the old
  * file until it is reprogrammed, so the old hart keeps the identity enabled and sends what it
  * claims there on to the line's file (a store to its seteipnum), where the bit the line's state
  * gives it decides: delivered, or held pending until the ack. Each hart's wanted enable bits
@@ -399,8 +400,6 @@ static __attribute__((noinline)) unsigned int claim_rest(unsigned int irq)
 		} else if (i < msi_count && msi_hart[i] != me->id) {
 			msi_send_on(irq);
 		} else {
-			if (i < msi_count)
-				msi_mask_here(me->id, irq);
 			return irq;
 		}
 		irq = imsic_claim();
@@ -409,19 +408,17 @@ static __attribute__((noinline)) unsigned int claim_rest(unsigned int irq)
 }
 
 /* The claim (arch_irq_claim, aia_take_ipi) found what is neither a wired line nor this hart's
- * IPI: a message-signalled line's identity: on the line's own hart, the top half's mask (the
- * identity's enable bit cleared in this file, and in msi_on) and the line returned; on
- * another, sent on to the line's file, and the claim goes on (claim_rest); or nothing (0 - 1).
- * Returns the next line, or none. Interrupts masked, BKL held (every claim's caller). The
- * common case, this hart's own message, is a leaf. */
+ * IPI: a message-signalled line's identity: on the line's own hart, the line, unmasked (an
+ * edge: masked only if the top half holds it, aia_hold); on another, sent on to the line's
+ * file, and the claim goes on (claim_rest); or nothing (0 - 1). Returns the next line, or
+ * none. Interrupts masked, BKL held (every claim's caller). The common case, this hart's own
+ * message, is a leaf. */
 unsigned int aia_claim_more(unsigned int irq)
 {
-	unsigned int i = irq - aplic_nsrc - 1, me = this_hart()->id;
+	unsigned int i = irq - aplic_nsrc - 1;
 
-	if (i < msi_count && msi_hart[i] == me) {
-		msi_mask_here(me, irq);
+	if (i < msi_count && msi_hart[i] == this_hart()->id)
 		return irq;
-	}
 	return claim_rest(irq);
 }
 
@@ -539,10 +536,27 @@ static void msi_enable_on(unsigned int h, unsigned int irq, bool on)
 	}
 }
 
-/* Unmask (aia_unmask's branch): enabled in its hart's file; held pending there, it signals. */
+/* Unmask (aia_unmask's branch): enabled in its hart's file; held pending there, it signals.
+ * Enabled already (nothing was held since the last unmask: the common ack), nothing to do. */
 static void msi_unmask(unsigned int irq)
 {
-	msi_enable_on(msi_hart[msi_index(irq)], irq, true);
+	unsigned int h = msi_hart[msi_index(irq)];
+
+	if (!msi_enabled(h, irq))
+		msi_enable_on(h, irq, true);
+}
+
+/* arch_irq_hold: message-signalled line irq, claimed on its own hart (claim_rest sends on the
+ * others) while it was not IDLE: masked in this file (and in msi_on, so the next unmask
+ * enables it again) and pending here again, for that unmask to deliver. More messages before
+ * then set the same pending bit: one interrupt. In the top half, BKL held. */
+void aia_hold(unsigned int irq)
+{
+	uint32_t id = msi_id(irq);
+
+	msi_mask_here(this_hart()->id, irq);
+	csr_write(0x150, IMSIC_EIP0 + 2 * (id / 64));
+	csr_set(0x151, 1ULL << (id % 64));
 }
 
 /* The claim took line irq's identity on another hart than the line's (a message its device

@@ -121,6 +121,7 @@ unsigned int arch_irq_claim(const struct arch_hart *a);
 void arch_irq_complete(const struct arch_hart *a, unsigned int irq);
 void arch_irq_mask(unsigned int irq);
 void arch_irq_unmask(unsigned int irq);
+void arch_irq_hold(unsigned int irq);
 void arch_cpu_relax(void); /* the test's: lets the other threads run */
 static inline bool arch_irq_claim_was_ipi(struct arch_hart *a)
 {
@@ -263,9 +264,11 @@ static inline __attribute__((always_inline)) bool arch_irq_external_pending(void
  * makes it active again, pends it if a level source asserts now or, for an edge source,
  * always (an edge while it was masked is not lost; one that did not come is an unhandled
  * interrupt), and enables it: pending, it is forwarded at once. A message-signalled line
- * (after the wired ones, its device writing the identity straight into a file) is masked by
- * the claim, in the file (aia.c: the store below goes to a source the APLIC does not have,
- * which ignores it), and unmasked through aia_unmask. */
+ * (after the wired ones, its device writing the identity straight into a file) is an edge,
+ * masked lazily (arch.h): the mask's store goes to a source the APLIC does not have, which
+ * ignores it, so the line stays enabled in its file; a message that comes while it is not IDLE
+ * is held (arch_irq_hold: masked in the file, pending again there, aia.c), and the unmask
+ * (aia_unmask) enables it again only then. */
 extern volatile uint32_t *plic_priority_reg; /* the priority word of line 0; AIA: sourcecfg */
 extern uint32_t plic_line_priority[];        /* what unmask restores; 0: the AIA's unmask */
 extern bool riscv_aia;                       /* the controller is the AIA (aia.c) */
@@ -278,6 +281,7 @@ extern bool riscv_aia;                       /* the controller is the AIA (aia.c
 _Static_assert(ARCH_AIA_IPI_ID == ARCH_AIA_LINE_ID, "the IPI's identity is line 0's");
 
 void aia_unmask(unsigned int irq);  /* aia.c: the AIA's unmask */
+void aia_hold(unsigned int irq);    /* aia.c: arch_irq_hold */
 /* aia.c: a claim that found a message-signalled line or nothing (aia_claim_more), or this
  * hart's IPI (aia_take_ipi); the claim goes on */
 unsigned int aia_claim_more(unsigned int irq);
@@ -333,6 +337,12 @@ static inline __attribute__((always_inline)) void arch_irq_unmask(unsigned int i
 		return;
 	}
 	plic_priority_reg[irq] = prio;
+}
+
+/* Only message-signalled lines are held (irq.c), and only the AIA has them. */
+static inline void arch_irq_hold(unsigned int irq)
+{
+	aia_hold(irq);
 }
 
 /* The timebase (rdtime): inline, as the scheduler's slice and the timers read it on every
