@@ -3174,6 +3174,45 @@ static void test_msi_edge_held_until_bind(void **state)
 	assert_int_equal(spurious_since_setup(), 0);
 }
 
+/* A free revokes every capability of the lending, wherever copies went: another process's copy
+ * reaches the line until it is freed, and nothing after, not even once the same line (the same
+ * identity) is lent again, when only the new lending's capability binds it. */
+static void test_msi_free_revokes_copies(void **state)
+{
+	const struct cap *mine = &w.proc.cspace->slots[SLOT_MSI];
+	struct cap *copy = &w.other.cspace->slots[SLOT_FREE];
+	uint64_t addr, data, line;
+
+	(void)state;
+	install_buses();
+	assert_int_equal(msi_new(SLOT_BUS, 0, SLOT_MSI, &addr, &data, &line), 0);
+	assert_int_not_equal(mine->badge, 0);
+	cap_install(copy, mine->obj, mine->rights, mine->badge); /* as CAP_COPY or a transfer */
+	assert_int_equal(bind_as(&w.other_thr, SLOT_FREE, SLOT_NTFN, BADGE, 0), 0);
+	assert_int_equal(unbind_as(&w.other_thr, SLOT_FREE), 0);
+	assert_int_equal(msi_free(SLOT_BUS, SLOT_MSI), 0);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_FREE, SLOT_NTFN, BADGE, 0), -TACET_EINVAL);
+
+	/* the same line lent again, into another slot: the old copies stay dead */
+	assert_int_equal(msi_new(SLOT_BUS, 0, SLOT_MSI + 1, &addr, &data, &line), 0);
+	assert_int_equal(line, MSI_FIRST);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_FREE, SLOT_NTFN, BADGE, 0), -TACET_EINVAL);
+	assert_int_equal(bind(SLOT_MSI, SLOT_NTFN, BADGE), -TACET_EINVAL); /* the first cap */
+	assert_int_equal(call(sys_irq_set_affinity, &w.other_thr, SLOT_FREE, 1, 0, 0),
+			 -TACET_EINVAL);
+	assert_int_equal(msi_free(SLOT_BUS, SLOT_MSI), -TACET_EINVAL);
+	assert_int_equal(desc(MSI_FIRST)->nbinders, 0);
+	assert_true(desc(MSI_FIRST)->lent);
+	assert_int_equal(bind(SLOT_MSI + 1, SLOT_NTFN, BADGE), 0);
+	fake_irqchip_raise(MSI_FIRST);
+	interrupt(0);
+	assert_int_equal(ack_as(&w.other_thr, SLOT_FREE, true), -TACET_EINVAL);
+	assert_int_equal(desc(MSI_FIRST)->state, IRQ_PENDING);
+	assert_int_equal(ack(SLOT_MSI + 1), 0);
+	assert_int_equal(msi_free(SLOT_BUS, SLOT_MSI + 1), 0);
+	cap_clear(copy);
+}
+
 /* The pool runs out with ENOMEM and nothing changes; a freed line is the next lent. */
 static void test_msi_pool_exhausted(void **state)
 {
@@ -3210,6 +3249,7 @@ int main(void)
 		MSI_TEST(test_msi_pool_exhausted),
 		MSI_TEST(test_msi_edge_held_until_ack),
 		MSI_TEST(test_msi_edge_held_until_bind),
+		MSI_TEST(test_msi_free_revokes_copies),
 		IRQ_TEST(test_bind_routes_and_unmasks),
 		IRQ_TEST(test_bind_twice_is_busy),
 		IRQ_TEST(test_bind_bad_badge_or_flags),
