@@ -106,13 +106,16 @@ static volatile uint32_t *ipi_reg[MAX_HARTS]; /* each hart's seteipnum, by logic
 static bool claim_took_ipi[MAX_HARTS];
 
 static struct irqchip aia_chip; /* the operations, defined below */
+static unsigned int msi_index(unsigned int irq);
 
 static uint64_t imsic_pa;       /* hart index i's file at imsic_pa + i pages: an MSI address */
 static uint32_t msi_count;      /* message-signalled lines aplic_nsrc + 1 .. + msi_count */
+unsigned int aia_msi_lines;     /* msi_count, read by arch_irq_claim (arch_types.h) */
 static uint64_t eie_fixed[IMSIC_WORDS]; /* every file's enables of the lines and the IPI */
 /* By line - aplic_nsrc - 1, BKL: the hart whose file the line's device writes (its
  * affinity), and whether it is lent. */
 static uint8_t msi_hart[AIA_MSI_MAX];
+volatile uint32_t *aia_msi_claim[AIA_MSI_MAX]; /* the same hart's claim word (arch_types.h) */
 static bool msi_lent[AIA_MSI_MAX];
 /* By logical hart id: the message-signalled identities its file should enable (written under
  * the BKL, any hart, each word with one 64-bit store: the hart reads it without the lock; a
@@ -299,10 +302,25 @@ int aia_probe(const struct fdt *fdt)
 	if (aplic_nsrc + msi_count >= APLIC_MAX_SOURCES) /* masking stores to sourcecfg[line] */
 		msi_count = APLIC_MAX_SOURCES - 1 - aplic_nsrc;
 	aia_wired_lines = aplic_nsrc;
+	aia_msi_lines = msi_count;
 	aia_chip.nr_irqs = aplic_nsrc;
 	aia_chip.nr_msi = msi_count;
 	irqchip_register(&aia_chip);
 	return 1;
+}
+
+/* Hart h's claim word (struct arch_hart's irq_claim): a reserved word of its file, which reads
+ * 0 and ignores writes. */
+static volatile uint32_t *claim_word(unsigned int h)
+{
+	return (volatile uint32_t *)(imsic_base + IMSIC_FILE_SIZE * hart_index[h] + IMSIC_RESERVED);
+}
+
+/* Line irq's device writes hart h's file (BKL held): msi_hart, and the claim's copy. */
+static void msi_set_hart(unsigned int irq, unsigned int h)
+{
+	msi_hart[msi_index(irq)] = (uint8_t)h;
+	aia_msi_claim[msi_index(irq)] = claim_word(h);
 }
 
 /* This hart's file: delivery on, threshold 0 (every identity), nothing pending, the lines'
@@ -321,8 +339,7 @@ void aia_init_hart(struct hart *h)
 		siselect_write(IMSIC_EIE0 + id / 32, eie_fixed[id / 64]);
 	}
 	siselect_write(IMSIC_EIDELIVERY, 1);
-	h->arch.irq_claim = (volatile uint32_t *)(imsic_base + IMSIC_FILE_SIZE * hart_index[h->id] +
-						  IMSIC_RESERVED);
+	h->arch.irq_claim = claim_word(h->id);
 }
 
 /* IPIs through the IMSIC (ipi.c's arch_ipi_send when aia_ipi): the identity into the target
@@ -590,7 +607,7 @@ static long aia_msi_alloc(unsigned int hart, uint64_t *addr, uint32_t *data)
 		if (hart_index[h] >= 0)
 			imsic_ids_reserve(&hart_ids[h], msi_id(irq));
 	msi_lent[i] = true;
-	msi_hart[i] = (uint8_t)hart;
+	msi_set_hart(irq, hart);
 	*addr = aia_msi_address(irq, hart);
 	*data = msi_id(irq);
 	return irq;
@@ -632,7 +649,7 @@ static void aia_set_affinity(unsigned int irq, unsigned int hart)
 	old = msi_hart[i];
 	if (old == hart)
 		return;
-	msi_hart[i] = (uint8_t)hart;
+	msi_set_hart(irq, hart);
 	if (msi_enabled(old, irq))
 		msi_enable_on(hart, irq, true); /* not masked: enabled where it goes */
 	msi_enable_on(old, irq, true);

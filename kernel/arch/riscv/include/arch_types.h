@@ -288,6 +288,21 @@ unsigned int aia_claim_more(unsigned int irq);
 unsigned int aia_take_ipi(void);
 bool aia_claim_took_ipi(void);      /* aia.c: arch_irq_claim_was_ipi's answer, consumed */
 extern unsigned int aia_wired_lines; /* aia.c: the APLIC's lines 1..aia_wired_lines */
+/* aia.c: the message-signalled lines after them, and by line - aia_wired_lines - 1 the claim
+ * word (struct arch_hart's irq_claim) of the hart whose file the line's device writes */
+extern unsigned int aia_msi_lines;
+extern volatile uint32_t *aia_msi_claim[];
+
+/* Whether the claim's identity is a message-signalled line's, taken on the line's own hart (the
+ * common case: then it is the line). Anything else above the wired lines (this hart's IPI, a
+ * message sent before a move, none) is aia.c's. */
+static inline __attribute__((always_inline)) bool aia_msi_here(const struct arch_hart *a,
+								unsigned int irq)
+{
+	unsigned int i = irq - aia_wired_lines - 1;
+
+	return i < aia_msi_lines && aia_msi_claim[i] == a->irq_claim;
+}
 
 static inline __attribute__((always_inline)) unsigned int
 arch_irq_claim(const struct arch_hart *a)
@@ -295,16 +310,21 @@ arch_irq_claim(const struct arch_hart *a)
 	unsigned int irq = *a->irq_claim;
 
 	/* the IMSIC's claim, inline: stopei swapped with zero, the identity (bits 26:16) kept, its
-	 * line the identity less ARCH_AIA_LINE_ID (none pending: 0 - 1, no line); anything but a
-	 * wired line (this hart's IPI, "line" 0; a message-signalled line; none) is aia.c's, with
-	 * one compare on a wired line's way (the fast handlers' budget has room for no more) */
+	 * line the identity less ARCH_AIA_LINE_ID (none pending: 0 - 1, no line); a message-
+	 * signalled line on its own hart is the line too (aia_msi_here); anything else (this
+	 * hart's IPI, "line" 0; a message sent before a move; none) is aia.c's, with one compare
+	 * on a wired line's way (the fast handlers' budget has room for no more) */
 	if (__builtin_expect(!irq, 0) && riscv_aia) {
 		__asm__ volatile("csrrw %0, 0x15c, zero\n\tsrliw %0, %0, 16\n\taddiw %0, %0, %1"
 				 : "+r"(irq)
 				 : "i"(-ARCH_AIA_LINE_ID)
 				 : "memory");
-		if (__builtin_expect(irq - 1 >= aia_wired_lines, 0))
-			irq = irq ? aia_claim_more(irq) : aia_take_ipi();
+		if (__builtin_expect(irq - 1 >= aia_wired_lines, 0)) {
+			if (!irq)
+				irq = aia_take_ipi();
+			else if (!aia_msi_here(a, irq))
+				irq = aia_claim_more(irq);
+		}
 	}
 	return irq;
 }
