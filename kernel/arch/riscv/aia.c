@@ -45,6 +45,7 @@
 #include "core/console.h"
 #include "lib/fdt.h"
 #include "core/hart.h"
+#include "irq/irq.h"
 #include "irq/irqchip.h"
 #include "riscv.h"
 #include "riscv_platform.h"
@@ -245,6 +246,24 @@ static void aplic_setup(void)
 	*reg(APLIC_DOMAINCFG) = APLIC_DOMAINCFG_IE | APLIC_DOMAINCFG_DM;
 }
 
+extern char arch_idle_external_call[]; /* trap.S: arch_idle_wait's call of irq_external_idle */
+
+/* The call (auipc ra, jalr ra) at `at` made one of `to`. Boot hart, before arch_vm_init makes
+ * text read-only and before the other harts start (they fetch the new text). */
+static void patch_call(char *at, void (*to)(void))
+{
+	long off = (long)((uintptr_t)to - (uintptr_t)at);
+	uint32_t auipc = (uint32_t)((off + 0x800) & ~0xfffL) | 1u << 7 | 0x17;
+	uint32_t jalr = (uint32_t)(off & 0xfff) << 20 | 1u << 15 | 1u << 7 | 0x67;
+	volatile uint16_t *p = (volatile uint16_t *)at; /* 2-byte aligned: compressed code */
+
+	p[0] = (uint16_t)auipc;
+	p[1] = (uint16_t)(auipc >> 16);
+	p[2] = (uint16_t)jalr;
+	p[3] = (uint16_t)(jalr >> 16);
+	__asm__ volatile("fence.i" : : : "memory");
+}
+
 /* The boot arguments ask for IPIs through the IMSIC (ipi=imsic). */
 static bool ipi_asked(void)
 {
@@ -291,6 +310,8 @@ int aia_probe(const struct fdt *fdt)
 							   IMSIC_SETEIPNUM_LE);
 	}
 	aplic_setup();
+	if (aia_ipi) /* an idle hart takes its IPI as the ACLINT's, without the BKL */
+		patch_call(arch_idle_external_call, aia_idle_external);
 	for (uint32_t id = 0; id <= imsic_nids; id += 64) /* the lines', and the IPIs': */
 		eie_fixed[id / 64] = hart_ids[0].taken[id / 64] &
 				     ~(imsic_ipi_id != ARCH_AIA_IPI_ID && imsic_ipi_id / 64 == id / 64
@@ -437,6 +458,25 @@ unsigned int aia_claim_more(unsigned int irq)
 	if (i < msi_count && msi_hart[i] == this_hart()->id)
 		return irq;
 	return claim_rest(irq);
+}
+
+/* arch_idle_wait's call for an external interrupt alone when IPIs come through the IMSIC
+ * (aia_probe patches its call of irq_external_idle into one of this): this hart's IPI, the top
+ * identity whenever it is pending (identity 1: nothing outranks it, so the claim that follows
+ * the look takes it), is taken as the ACLINT's software interrupt is, hart_handle_ipi() without
+ * the BKL; anything else, or anything more, goes on to irq_external_idle. Idle, interrupts
+ * masked, no lock held. */
+void aia_idle_external(void)
+{
+	unsigned long top = csr_read(0x15c); /* stopei, read only: claims nothing */
+
+	if (top >> 16 == ARCH_AIA_IPI_ID) {
+		csr_write(0x15c, 0); /* the claim: identity 1's pending bit cleared */
+		hart_handle_ipi();
+		if (!arch_irq_external_pending())
+			return;
+	}
+	irq_external_idle();
 }
 
 bool aia_claim_took_ipi(void)
