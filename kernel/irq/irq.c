@@ -42,7 +42,8 @@
  * but the line is masked instead of unmasked). An interrupt that comes while the line is
  * UNBOUND (or PENDING, or DISABLED) stays pending in the controller, masked, and reaches the
  * next binder when a bind or ack unmasks the line; one the top half finds while the line is not
- * IDLE is counted spurious. Nothing is dropped without being delivered or counted.
+ * IDLE is counted spurious (a message-signalled line's is held, and counted when given again).
+ * Nothing is dropped without being delivered or counted.
  *
  * Detection history (unhandled_streak, the rate window, and whether detection disabled the
  * line) belongs to the line: unbinding and binding again keep it, so a driver cannot dodge

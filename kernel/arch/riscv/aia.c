@@ -374,8 +374,8 @@ void aia_ipi_send(const struct hart *target)
 
 static void msi_send_on(unsigned int irq);
 
-/* The top half's mask of message-signalled line irq, claimed on its own hart me: its enable
- * bit cleared in this file and in msi_on. BKL held. */
+/* The hold's mask of message-signalled line irq, claimed on its own hart me (aia_hold): its
+ * enable bit cleared in this file and in msi_on. BKL held. */
 static inline __attribute__((always_inline)) void msi_mask_here(unsigned int me, unsigned int irq)
 {
 	uint32_t id = irq + ARCH_AIA_LINE_ID;
@@ -673,8 +673,8 @@ static void aia_msi_free(unsigned int irq)
 /* The line's MSIs go to hart's file from the next one on: one in flight is already in the old
  * file, where that hart claims it, so none is lost. A message-signalled line: its device
  * writes the new file once reprogrammed (the caller's part); the old file keeps the identity
- * enabled meanwhile and sends on what it claims (aia_claim_msi); the new one enables it if
- * the line is not masked. */
+ * enabled meanwhile and sends on what it claims (claim_rest); the new one enables it if
+ * the line is not masked (held). */
 static void aia_set_affinity(unsigned int irq, unsigned int hart)
 {
 	unsigned int i = msi_index(irq), old;
