@@ -17,19 +17,21 @@
  * line + ARCH_AIA_LINE_ID taken on every hart's file, so a line keeps its identity (its data)
  * wherever it moves and only the address changes. A device writes the identity straight into
  * a file, so a message-signalled line is masked in the file, and lazily (arch.h): its identity
- * stays enabled while it is bound, the claim takes it (aia_claim_more) and masks nothing, and
- * the ack's unmask finds it enabled and does nothing. A message claimed while the line is not
- * IDLE is held (aia_hold, in the top half on the line's hart): the identity's enable bit
- * cleared in the file and its pending bit set again; the unmask that ends the state sets the
- * enable bit again on the line's hart, through the CSRs when it runs there and through an IPI
- * (IPI_IRQ: arch_irq_sync_hart) when it runs elsewhere, and the held message signals. A move: the device writes the old
- * file until it is reprogrammed, so the old hart keeps the identity enabled and sends what it
- * claims there on to the line's file (a store to its seteipnum), where the bit the line's state
- * gives it decides: delivered, or held pending until the ack. Each hart's wanted enable bits
- * (msi_on) are written under the BKL by any hart and put into the file by the hart itself.
+ * stays enabled while it is bound, the claim takes it (arch_irq_claim's aia_msi_here, or
+ * aia_claim_more) and masks nothing, and the ack's unmask finds it enabled and does nothing. A
+ * message claimed while the line is not IDLE is held (aia_hold, in the top half on the line's
+ * hart): the identity's enable bit cleared in the file and its pending bit set again; the
+ * unmask that ends the state sets the enable bit again on the line's hart, through the CSRs
+ * when it runs there and through an IPI (IPI_IRQ: arch_irq_sync_hart) when it runs elsewhere,
+ * and the held message signals. A move: the device writes the old file until it is
+ * reprogrammed, so the old hart keeps the identity enabled and sends what it claims there on
+ * to the line's file (a store to its seteipnum), where the bit the line's state gives it
+ * decides: delivered, or held pending until the ack. Each hart's wanted enable bits (msi_on)
+ * are written under the BKL by any hart and put into the file by the hart itself.
  * IPIs, when every hart has a file and the boot arguments say ipi=imsic, are identity
  * ARCH_AIA_IPI_ID written into the target's seteipnum (one MMIO store, no SBI call:
- * aia_ipi_send); the target's claim takes it (aia_claim_more) and its IPI wait lets it alone
+ * aia_ipi_send); an idle target takes it without the BKL (aia_idle_external, which aia_probe
+ * patches into the idle wait), a busy one by its claim (aia_take_ipi); its IPI wait lets it alone
  * through (aia_ipi_wait). ipi.c picks them. Not the default: QEMU 7.2's IMSIC, with one host
  * thread a hart, can lose a message that lands while the target hart's own access to its file
  * (a claim, an enable or pending bit) re-evaluates the file: the identity stays pending, the
@@ -40,7 +42,8 @@
  * names one line (its sourcecfg or target word, or its number in setipnum and setienum), so
  * two harts may mask and unmask different lines at once without a lock; one line's state is
  * the interrupt layer's, under the BKL. Called at boot (probe, each hart's bring-up), from
- * the acknowledgements (aia_unmask), any hart, interrupts masked. */
+ * the top half (the claim, aia_hold) and the acknowledgements (aia_unmask), any hart, and from
+ * the idle wait (aia_idle_external, no lock held); interrupts masked. */
 #include "arch.h"
 #include "core/console.h"
 #include "lib/fdt.h"
