@@ -25,7 +25,12 @@ uintptr_t arch_stack_pointer(void);
  * arch_hart (struct hart's `arch`: &me->arch):
  *   arch_irq_claim(a): this hart's next pending line, 0 if none (another hart took it);
  *   arch_irq_complete(a, irq): the claimed line is done (it may interrupt again);
- *   arch_irq_mask(irq) / arch_irq_unmask(irq): keep it from interrupting / let it. */
+ *   arch_irq_mask(irq) / arch_irq_unmask(irq): keep it from interrupting / let it;
+ *   arch_irq_hold(irq): a message-signalled line (an edge) claimed while it was not IDLE:
+ *       the controller keeps that interrupt, masked, and gives it again at the next unmask.
+ * A message-signalled line is masked lazily: arch_irq_mask leaves it able to interrupt, and
+ * only a message that comes while it is not IDLE masks it (arch_irq_hold), so the common
+ * interrupt costs neither a mask nor an unmask. */
 /* The controller's state of this hart that another hart changed (IPI_IRQ: the AIA's enables of
  * message-signalled lines in this hart's file) made real. On the hart, interrupts masked. */
 void arch_irq_sync_hart(void);

@@ -31,12 +31,19 @@
  *           own leaving) end the interrupt and detection counts it
  *   any --the last binder leaves--> UNBOUND (masked)
  *
+ * A message-signalled line (irq_msi.c) is an edge: the controller does not mask it when it
+ * fires (the mask is lazy, arch.h); a message that comes while it is PENDING (or UNBOUND, or
+ * DISABLED) is held by the controller, masked, and given again at the unmask that ends that
+ * state, once (Linux's handle_edge_irq keeps such an edge as IRQS_PENDING and replays it the
+ * same way). So the common interrupt pays neither the mask nor the unmask.
+ *
  * Release: a binder that leaves never leaves the line stuck. If it owed an ack, that ack is
  * settled as "not handled" (with the last binder gone, detection still counts the interrupt,
  * but the line is masked instead of unmasked). An interrupt that comes while the line is
  * UNBOUND (or PENDING, or DISABLED) stays pending in the controller, masked, and reaches the
  * next binder when a bind or ack unmasks the line; one the top half finds while the line is not
- * IDLE is counted spurious. Nothing is dropped without being delivered or counted.
+ * IDLE is counted spurious (a message-signalled line's is held, and counted when given again).
+ * Nothing is dropped without being delivered or counted.
  *
  * Detection history (unhandled_streak, the rate window, and whether detection disabled the
  * line) belongs to the line: unbinding and binding again keep it, so a driver cannot dodge
@@ -92,16 +99,30 @@ void irq_init(void)
 	}
 }
 
-/* A threaded line fired: IDLE -> PENDING, every binder signalled with the trap's stamp.
- * Any other state is spurious: the line was masked and should not have fired. */
-static void deliver(struct hart *me, struct irq_desc *d)
+/* A threaded line fired: IDLE -> PENDING, every binder signalled with the trap's stamp. Out of
+ * line: inline, the top half's three callers (the fast handlers' way in among them) would keep
+ * one more register each. */
+static __attribute__((noinline)) void deliver(struct hart *me, struct irq_desc *d)
 {
-	if (d->state != IRQ_IDLE) {
-		arch_irq_mask(d->irq);
-		__atomic_fetch_add(&irq_spurious_total, 1, __ATOMIC_RELAXED);
-		return;
-	}
 	irq_line_pend(me, d, NULL);
+}
+
+/* A threaded line fired while not IDLE: a wired line was masked and should not have fired
+ * (masked again, counted spurious); a message-signalled line is an edge masked lazily, and its
+ * message is held by the controller, masked, until the unmask that ends the state (the last
+ * ack, a bind, irq_enable) gives it again: then it is delivered and counted, once however many
+ * came meanwhile. Returns whether it held it (then its claim is complete, and it is not
+ * counted now). */
+static __attribute__((noinline)) bool fired_not_idle(struct hart *me, struct irq_desc *d)
+{
+	if (d->msi) {
+		arch_irq_hold(d->irq);
+		arch_irq_complete(&me->arch, d->irq);
+		return true;
+	}
+	arch_irq_mask(d->irq);
+	__atomic_fetch_add(&irq_spurious_total, 1, __ATOMIC_RELAXED);
+	return false;
 }
 
 /* The top half of a claimed line (NULL: the claim found none). BKL held. Inline: it is the
@@ -121,8 +142,10 @@ static inline __attribute__((always_inline)) void top_half(struct hart *me, stru
 		d->handler(d->irq);
 		irq_hardirq_exit(saved);
 		irq_fast_storm_check(d);
-	} else {
+	} else if (d->state == IRQ_IDLE) {
 		deliver(me, d);
+	} else if (fired_not_idle(me, d)) {
+		return; /* held: counted when it is given again */
 	}
 	arch_irq_complete(&me->arch, d->irq);
 	irq_account(d, me);

@@ -62,6 +62,9 @@ struct irq_desc {
 				     * pool, after its wired lines */
 	bool lent;                  /* msi: lent to a device by IRQ_MSI_NEW (until IRQ_MSI_FREE);
 				     * only a lent line may be bound or moved */
+	uint64_t lending;           /* msi: the number of its latest lending (never 0), which every
+				     * capability that lending made carries as its badge
+				     * (irq_cap_live) */
 	struct irq_binder binders[IRQ_MAX_BINDERS];
 	unsigned int nbinders;
 	bool shared;                /* bound with TACET_IRQ_SHARED: more binders may join */
@@ -118,6 +121,18 @@ void irq_external_idle(void);
  * this for everything but the direct delivery: the top half of claimed line d (NULL: the claim
  * found none). BKL held. */
 void irq_top_half(struct hart *me, struct irq_desc *d);
+/* Whether an IRQ handler capability whose badge is badge still reaches line d. A message-
+ * signalled line's capabilities carry the number of the lending that made them as their badge
+ * (IRQ_MSI_NEW; a copy or a transfer keeps a capability's badge, and a set badge cannot be
+ * changed), so those of a lending IRQ_MSI_FREE has ended reach nothing, even once the line is
+ * lent again: they are revoked without a walk of every capability table. A wired line's
+ * always reach it. The system calls' decode checks it; IRQ_ACK's and IRQ_ACK_WAIT's fast
+ * paths need not: they act only for the line's binder, which bound it through a live
+ * capability, so a stale one in its table gives it nothing it lacks. */
+static inline bool irq_cap_live(const struct irq_desc *d, uint64_t badge)
+{
+	return !d->msi || (d->lent && badge == d->lending);
+}
 /* The descriptor of line irq (NULL if the controller has no such line). */
 extern struct irq_desc *irq_descs[IRQ_MAX];
 static inline struct irq_desc *irq_desc_get(unsigned int irq)

@@ -84,11 +84,17 @@ static struct irq_binder *binder_of(struct irq_desc *d, const struct thread *t)
 	return NULL;
 }
 
+/* The line t's call names in argument 0 (WRITE), or NULL with *err; a capability to a message-
+ * signalled line freed since it was made reaches nothing (TACET_EINVAL, as for a line free). */
 static struct irq_desc *decode(struct thread *t, long *err)
 {
 	struct cap *c = cap_lookup(t->proc->cspace, syscall_arg(t, 0), TACET_CAP_IRQ,
 				   TACET_RIGHT_WRITE, err);
 
+	if (c && !irq_cap_live((struct irq_desc *)c->obj, c->badge)) {
+		*err = TACET_EINVAL;
+		return NULL;
+	}
 	return c ? (struct irq_desc *)c->obj : NULL;
 }
 
@@ -144,8 +150,8 @@ static long decode_bind(struct thread *t, struct irq_desc **d, struct cap **n)
 		return TACET_EINVAL; /* the badge is signalled */
 	if ((*d)->handler)
 		return TACET_EBUSY; /* the kernel handles it (fast path) */
-	if ((*d)->msi && (!(*d)->lent || shared))
-		return TACET_EINVAL; /* in the pool, or shared: a message is one function's */
+	if ((*d)->msi && shared)
+		return TACET_EINVAL; /* a message is one function's (one in the pool: decode's) */
 	if ((*d)->nbinders && (!shared || !(*d)->shared || binder_of(*d, t)))
 		return TACET_EBUSY; /* bound already, and not both ways shared */
 	if ((*d)->nbinders == IRQ_MAX_BINDERS)
@@ -317,7 +323,7 @@ void sys_irq_set_affinity(struct thread *t)
 	struct irq_desc *d = decode(t, &err);
 	unsigned long hart = syscall_arg(t, 1);
 
-	if (!d || hart >= nharts || !harts[hart].online || (d->msi && !d->lent)) {
+	if (!d || hart >= nharts || !harts[hart].online) {
 		syscall_ret(t, d ? -TACET_EINVAL : -err);
 		return;
 	}

@@ -6,7 +6,9 @@
  * device's address names (hart_chosen stays set: a binder does not move it). The authority is
  * the PCI bus's: a device frame with TACET_RIGHT_RELEASE (init gives the bus window so to the
  * bus server alone), which hands the line's capability to the function's driver as it hands
- * an INTx line. BKL held (system calls). */
+ * an INTx line. A free ends every capability the lending made, wherever copies went: each
+ * carries the lending's number as its badge, and a call through one of an ended lending fails
+ * (irq_cap_live), also once the line is lent again. BKL held (system calls). */
 #include "irq/irq.h"
 #include "irq/irqchip.h"
 #include "object/cap.h"
@@ -15,6 +17,8 @@
 #include "core/panic.h"
 #include "core/syscall.h"
 #include <tacet/abi.h>
+
+static uint64_t lendings; /* IRQ_MSI_NEW's so far: each lending's number (irq_cap_live) */
 
 /* The bus authority in argument 0: a device frame with TACET_RIGHT_RELEASE; 0 or the error. */
 static long decode_bus(struct thread *t)
@@ -57,8 +61,10 @@ void sys_irq_msi_new(struct thread *t)
 	KASSERT(d && d->msi && !d->lent && d->state == IRQ_UNBOUND,
 		"irq_msi_new: the controller lent line %ld, not one of its pool", line);
 	d->lent = true;
+	d->lending = ++lendings;
 	d->hart = (unsigned int)hart;
-	cap_install(dst, &d->obj, TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_RIGHT_GRANT, 0);
+	cap_install(dst, &d->obj, TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_RIGHT_GRANT,
+		    d->lending);
 	syscall_ret(t, 0);
 	arch_ctx_set_ret(&t->ctx, 1, addr);
 	arch_ctx_set_ret(&t->ctx, 2, data);
@@ -73,8 +79,8 @@ void sys_irq_msi_free(struct thread *t)
 						TACET_RIGHT_WRITE, &err);
 	struct irq_desc *d = c ? (struct irq_desc *)c->obj : NULL;
 
-	if (d && (!d->msi || !d->lent))
-		err = TACET_EINVAL; /* a wired line, or one in the pool already */
+	if (d && (!d->msi || !irq_cap_live(d, c->badge)))
+		err = TACET_EINVAL; /* a wired line, or one freed since this capability was made */
 	if (err) {
 		syscall_ret(t, -err);
 		return;

@@ -327,3 +327,9 @@ SERVER_SRCS_udpkeep := servers/tests/udpkeep.c
 # and an endless loop (init's liveness thread).
 SERVERS += injectbad
 SERVER_SRCS_injectbad := servers/tests/injectbad.c servers/faults/target.c
+
+# msirevoke, msistale: a message-signalled line's freeing revokes a copy of its capability
+# another process holds, also once the line is lent again.
+SERVERS += msirevoke msistale
+SERVER_SRCS_msirevoke := servers/tests/msirevoke.c
+SERVER_SRCS_msistale := servers/tests/msistale.c

@@ -66,12 +66,33 @@ static void log_event(struct fake_event e)
 
 /* --- the controller --- */
 
-/* the four operations of every interrupt: the port's inline arch_irq_*() in the kernel */
+static bool msi_mode; /* fake_irqchip_msi(): the last FAKE_NR_MSI lines are message-signalled */
+
+/* A message-signalled line: an edge the controller masks only by arch_irq_hold (the AIA's
+ * IMSIC: the mask's store goes to a source the APLIC does not have). */
+static bool is_msi(unsigned int irq)
+{
+	return msi_mode && irq > FAKE_NR_IRQS - FAKE_NR_MSI;
+}
+
+/* the operations of every interrupt: the port's inline arch_irq_*() in the kernel */
 void arch_irq_mask(unsigned int irq)
 {
-	line(irq)->masked = true;
+	if (!is_msi(irq))
+		line(irq)->masked = true;
 	line(irq)->masks++;
 	log_event((struct fake_event){ .op = FAKE_MASK, .irq = irq, .hart = fake_hart() });
+}
+
+/* A message-signalled line's message claimed while the line was not IDLE: masked, pending
+ * again, for the next unmask. */
+void arch_irq_hold(unsigned int irq)
+{
+	if (!is_msi(irq))
+		fail_msg("fake irqchip: hold of line %u, which is not message-signalled", irq);
+	line(irq)->masked = true;
+	line(irq)->pending = true;
+	log_event((struct fake_event){ .op = FAKE_HOLD, .irq = irq, .hart = fake_hart() });
 }
 
 void arch_irq_unmask(unsigned int irq)
@@ -191,8 +212,13 @@ static void fake_msi_free(unsigned int irq)
 
 	if (i >= FAKE_NR_MSI || !msi_lent[i])
 		fail_msg("fake irqchip: line %u freed, not lent", irq);
-	if (!line(irq)->masked)
-		fail_msg("fake irqchip: message-signalled line %u freed unmasked", irq);
+	if (line(irq)->claimed_by >= 0)
+		fail_msg("fake irqchip: message-signalled line %u freed with its claim open", irq);
+	/* as the AIA's: disabled in every file, a message pending there dropped and counted */
+	line(irq)->masked = true;
+	if (line(irq)->pending)
+		irq_spurious_add(1);
+	line(irq)->pending = false;
 	msi_lent[i] = false;
 	msi_frees++;
 }
@@ -212,6 +238,9 @@ void fake_irqchip_msi(void)
 {
 	memset(msi_lent, 0, sizeof(msi_lent));
 	msi_frees = 0;
+	msi_mode = true;
+	for (unsigned int i = 0; i < FAKE_NR_MSI; i++) /* a free line: disabled in every file */
+		lines[FAKE_NR_IRQS - FAKE_NR_MSI + 1 + i].masked = true;
 	irqchip_register(&fake_msi_chip);
 }
 
@@ -242,6 +271,7 @@ bool arch_irq_external_pending(void)
 void fake_irqchip_reset(void)
 {
 	seip_visible = false;
+	msi_mode = false;
 	memset(lines, 0, sizeof(lines));
 	for (unsigned int irq = 0; irq <= FAKE_NR_IRQS; irq++)
 		lines[irq].claimed_by = -1;
@@ -331,6 +361,7 @@ const char *fake_op_name(enum fake_op op)
 		[FAKE_SIGNAL] = "signal",
 		[FAKE_IRQ_ENABLE] = "irq_enable",
 		[FAKE_IRQ_DISABLE] = "irq_disable",
+		[FAKE_HOLD] = "hold",
 	};
 
 	return op < sizeof(names) / sizeof(names[0]) && names[op] ? names[op] : "?";

@@ -31,7 +31,9 @@
 #define FAKE_NR_IRQS 32 /* lines 1..FAKE_NR_IRQS */
 #define FAKE_NHARTS  4  /* harts 0..FAKE_NHARTS-1, all online after fake_irqchip_reset() */
 /* fake_irqchip_msi(): the last FAKE_NR_MSI lines are message-signalled, lent by msi_alloc; the
- * address a line's device writes for hart h is FAKE_MSI_ADDR + h pages, its data line + 1 */
+ * address a line's device writes for hart h is FAKE_MSI_ADDR + h pages, its data line + 1. As
+ * on the AIA, such a line is an edge masked lazily: arch_irq_mask leaves it unmasked, and only
+ * arch_irq_hold masks it (with its message pending again) until the next arch_irq_unmask. */
 #define FAKE_NR_MSI   4
 #define FAKE_MSI_ADDR 0x28000000UL
 #define FAKE_LOG_MAX 1024
@@ -51,6 +53,7 @@ enum fake_op {
 	FAKE_SIGNAL,      /* notification_signal_stamped(ntfn, bits, stamp), the real one's entry */
 	FAKE_IRQ_ENABLE,  /* arch_local_irq_enable(): a handler opened its window */
 	FAKE_IRQ_DISABLE, /* arch_local_irq_disable() */
+	FAKE_HOLD,        /* arch_irq_hold(): a message-signalled line's message kept, masked */
 };
 
 struct fake_event {

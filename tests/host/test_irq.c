@@ -184,7 +184,9 @@ static int check_machine(void **state)
 		if (l->stray_completes)
 			fail_msg("line %u: %u completions without a claim", irq,
 				 l->stray_completes);
-		if (d && l->masked != (d->state != IRQ_IDLE))
+		/* a message-signalled line is masked lazily: not IDLE, it may be unmasked */
+		if (d && (d->msi ? l->masked && d->state == IRQ_IDLE
+				 : l->masked != (d->state != IRQ_IDLE)))
 			fail_msg("line %u: state %d but the controller has it %s", irq, d->state,
 				 l->masked ? "masked" : "unmasked");
 		if (d) {
@@ -375,6 +377,7 @@ static bool same_event(const struct fake_event *got, const struct fake_event *wa
 		return got->ntfn == want->ntfn && got->bits == want->bits;
 	case FAKE_MASK:
 	case FAKE_UNMASK:
+	case FAKE_HOLD:
 		return got->irq == want->irq;
 	default:
 		return true;
@@ -3161,6 +3164,133 @@ static void test_msi_line_lifecycle(void **state)
 	assert_int_equal(desc(MSI_FIRST)->unhandled_streak, 0);
 }
 
+/* A message-signalled line is an edge, masked lazily: it fires without being masked, and the
+ * messages that come while it is PENDING are held by the controller (the first claimed, masked
+ * and pending again; the next joins it), neither delivered nor counted nor spurious; the ack's
+ * unmask gives them again as one interrupt, delivered and counted once, then nothing more. */
+static void test_msi_edge_held_until_ack(void **state)
+{
+	const struct fake_line *l = fake_irqchip_line(MSI_FIRST);
+	struct irq_desc *d = desc(MSI_FIRST);
+	uint64_t addr, data, line;
+
+	(void)state;
+	install_buses();
+	assert_int_equal(msi_new(SLOT_BUS, 0, SLOT_MSI, &addr, &data, &line), 0);
+	assert_int_equal(line, MSI_FIRST);
+	assert_int_equal(bind(SLOT_MSI, SLOT_NTFN, BADGE), 0);
+	fake_log_clear();
+	fake_irqchip_raise(MSI_FIRST);
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, MSI_FIRST, 0), SIGNAL(&w.ntfn, BADGE),
+		   EV(FAKE_MASK, MSI_FIRST, 0), EV(FAKE_COMPLETE, MSI_FIRST, 0));
+	assert_false(l->masked); /* the mask is lazy: the line stays on */
+	assert_int_equal(d->state, IRQ_PENDING);
+
+	/* two messages during the driver's work: the first held, the second one with it */
+	fake_irqchip_raise(MSI_FIRST);
+	fake_log_clear();
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, MSI_FIRST, 0), EV(FAKE_HOLD, MSI_FIRST, 0),
+		   EV(FAKE_COMPLETE, MSI_FIRST, 0));
+	fake_irqchip_raise(MSI_FIRST);
+	fake_log_clear();
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, 0, 0));
+	assert_true(l->masked);
+	assert_true(l->pending);
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(irq_count(d), 1);
+	assert_int_equal(d->top_half_max, d->top_half_total); /* one top half timed */
+	assert_int_equal(spurious_since_setup(), 1); /* the empty claim: the held are not */
+
+	/* the ack unmasks it: the held interrupt comes once, and is counted once */
+	fake_log_clear();
+	assert_int_equal(ack(SLOT_MSI), 0);
+	assert_int_equal(d->state, IRQ_IDLE);
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_UNMASK, MSI_FIRST, 0), EV(FAKE_CLAIM, MSI_FIRST, 0),
+		   SIGNAL(&w.ntfn, BADGE), EV(FAKE_MASK, MSI_FIRST, 0),
+		   EV(FAKE_COMPLETE, MSI_FIRST, 0));
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(irq_count(d), 2);
+	fake_log_clear();
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, 0, 0));
+	assert_int_equal(ack(SLOT_MSI), 0);
+	interrupt(0);
+	assert_int_equal(irq_count(d), 2);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 0);
+	assert_int_equal(spurious_since_setup(), 3); /* the three empty claims */
+	assert_int_equal(d->unhandled, 0);
+}
+
+/* A message that comes while the line is UNBOUND is held the same way: the next bind's unmask
+ * delivers it to the new binder. */
+static void test_msi_edge_held_until_bind(void **state)
+{
+	struct irq_desc *d = desc(MSI_FIRST);
+	uint64_t addr, data, line;
+
+	(void)state;
+	install_buses();
+	assert_int_equal(msi_new(SLOT_BUS, 0, SLOT_MSI, &addr, &data, &line), 0);
+	assert_int_equal(bind(SLOT_MSI, SLOT_NTFN, BADGE), 0);
+	assert_int_equal(unbind(SLOT_MSI), 0);
+	assert_int_equal(d->state, IRQ_UNBOUND);
+	fake_irqchip_raise(MSI_FIRST);
+	fake_log_clear();
+	interrupt(0);
+	EXPECT_LOG(EV(FAKE_CLAIM, MSI_FIRST, 0), EV(FAKE_HOLD, MSI_FIRST, 0),
+		   EV(FAKE_COMPLETE, MSI_FIRST, 0));
+	assert_int_equal(irq_count(d), 0);
+	assert_int_equal(bind(SLOT_MSI, SLOT_NTFN, BADGE), 0);
+	interrupt(0);
+	assert_int_equal(irq_count(d), 1);
+	assert_int_equal(d->state, IRQ_PENDING);
+	assert_int_equal(fake_log_count(FAKE_SIGNAL), 1);
+	assert_int_equal(spurious_since_setup(), 0);
+}
+
+/* A free revokes every capability of the lending, wherever copies went: another process's copy
+ * reaches the line until it is freed, and nothing after, not even once the same line (the same
+ * identity) is lent again, when only the new lending's capability binds it. */
+static void test_msi_free_revokes_copies(void **state)
+{
+	const struct cap *mine = &w.proc.cspace->slots[SLOT_MSI];
+	struct cap *copy = &w.other.cspace->slots[SLOT_FREE];
+	uint64_t addr, data, line;
+
+	(void)state;
+	install_buses();
+	assert_int_equal(msi_new(SLOT_BUS, 0, SLOT_MSI, &addr, &data, &line), 0);
+	assert_int_not_equal(mine->badge, 0);
+	cap_install(copy, mine->obj, mine->rights, mine->badge); /* as CAP_COPY or a transfer */
+	assert_int_equal(bind_as(&w.other_thr, SLOT_FREE, SLOT_NTFN, BADGE, 0), 0);
+	assert_int_equal(unbind_as(&w.other_thr, SLOT_FREE), 0);
+	assert_int_equal(msi_free(SLOT_BUS, SLOT_MSI), 0);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_FREE, SLOT_NTFN, BADGE, 0), -TACET_EINVAL);
+
+	/* the same line lent again, into another slot: the old copies stay dead */
+	assert_int_equal(msi_new(SLOT_BUS, 0, SLOT_MSI + 1, &addr, &data, &line), 0);
+	assert_int_equal(line, MSI_FIRST);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_FREE, SLOT_NTFN, BADGE, 0), -TACET_EINVAL);
+	assert_int_equal(bind(SLOT_MSI, SLOT_NTFN, BADGE), -TACET_EINVAL); /* the first cap */
+	assert_int_equal(call(sys_irq_set_affinity, &w.other_thr, SLOT_FREE, 1, 0, 0),
+			 -TACET_EINVAL);
+	assert_int_equal(msi_free(SLOT_BUS, SLOT_MSI), -TACET_EINVAL);
+	assert_int_equal(desc(MSI_FIRST)->nbinders, 0);
+	assert_true(desc(MSI_FIRST)->lent);
+	assert_int_equal(bind(SLOT_MSI + 1, SLOT_NTFN, BADGE), 0);
+	fake_irqchip_raise(MSI_FIRST);
+	interrupt(0);
+	assert_int_equal(ack_as(&w.other_thr, SLOT_FREE, true), -TACET_EINVAL);
+	assert_int_equal(desc(MSI_FIRST)->state, IRQ_PENDING);
+	assert_int_equal(ack(SLOT_MSI + 1), 0);
+	assert_int_equal(msi_free(SLOT_BUS, SLOT_MSI + 1), 0);
+	cap_clear(copy);
+}
+
 /* The pool runs out with ENOMEM and nothing changes; a freed line is the next lent. */
 static void test_msi_pool_exhausted(void **state)
 {
@@ -3195,6 +3325,9 @@ int main(void)
 		MSI_TEST(test_msi_new_refusals),
 		MSI_TEST(test_msi_line_lifecycle),
 		MSI_TEST(test_msi_pool_exhausted),
+		MSI_TEST(test_msi_edge_held_until_ack),
+		MSI_TEST(test_msi_edge_held_until_bind),
+		MSI_TEST(test_msi_free_revokes_copies),
 		IRQ_TEST(test_bind_routes_and_unmasks),
 		IRQ_TEST(test_bind_twice_is_busy),
 		IRQ_TEST(test_bind_bad_badge_or_flags),

@@ -295,6 +295,27 @@ CASES = [
               r"msibad: 25 checks, 0 failed")],
           r"init: all 1 servers done; powering off"],
          bootargs="init.run=msibad:pci-mmio32", variants=CONTROLLERS),
+    # A message-signalled line's freeing revokes its capability's copies: msirevoke lends a
+    # line, sends a copy to msistale (another process), which binds it; the line freed, each
+    # call through the copy (bind, ack, move) is refused, and still once the same line is lent
+    # again, whose new capability binds it. On the PLIC's machine nothing is lent.
+    case("irq-msi-free-revokes",
+         [{"aclint": r"msirevoke: no MSI controller: nothing to revoke",
+           "aia": r"msirevoke: line 97 lent"},
+          *[{"aclint": r"msirevoke: 0 checks, 0 failed", "aia": e} for e in (
+              r"msirevoke: send msistale a copy; it binds the line -> 0: PASS",
+              r"msirevoke: free the line \(msistale bound\) -> 0: PASS",
+              r"msirevoke: bind through the copy, freed -> invalid argument: PASS",
+              r"msirevoke: ack through the copy, freed -> invalid argument: PASS",
+              r"msirevoke: move through the copy, freed -> invalid argument: PASS",
+              r"msirevoke: the same line lent again -> 0: PASS",
+              r"msirevoke: bind through the copy, lent again -> invalid argument: PASS",
+              r"msirevoke: ack through the copy, lent again -> invalid argument: PASS",
+              r"msirevoke: move through the copy, lent again -> invalid argument: PASS",
+              r"msirevoke: bind through the new lending's -> 0: PASS",
+              r"msirevoke: 15 checks, 0 failed")],
+          r"init: all 2 servers done; powering off"],
+         bootargs="init.run=msirevoke:pci-mmio32,msistale", variants=CONTROLLERS),
     # The fast path's escape with two PLIC lines (two edu devices, the kernel's own handlers):
     # line A's handler raises line B and calls irq_enable_in_hardirq(): B nests into A, 100 of
     # 100 times, at depth 2; with 9 KiB of the interrupt stack in use the call is refused (and

@@ -16,19 +16,22 @@
  * operations) follow the wired ones: lines aplic_nsrc + 1 .. aplic_nsrc + msi_count, identity
  * line + ARCH_AIA_LINE_ID taken on every hart's file, so a line keeps its identity (its data)
  * wherever it moves and only the address changes. A device writes the identity straight into
- * a file, so a message-signalled line is masked in the file: the claim (aia_claim_msi, on the
- * line's hart, under the BKL) clears the identity's enable bit there, which is the top half's
- * mask; the unmask sets it again on the line's hart, through the CSRs when the ack runs there
- * and through an IPI (IPI_IRQ: arch_irq_sync_hart) when it runs elsewhere. A line not IDLE is
- * masked lazily (an unbind leaves the bit set: the next message is claimed, masked and counted
- * spurious, as for a wired line claimed while not IDLE). A move: the device writes the old
- * file until it is reprogrammed, so the old hart keeps the identity enabled and sends what it
- * claims there on to the line's file (a store to its seteipnum), where the bit the line's state
- * gives it decides: delivered, or held pending until the ack. Each hart's wanted enable bits
- * (msi_on) are written under the BKL by any hart and put into the file by the hart itself.
+ * a file, so a message-signalled line is masked in the file, and lazily (arch.h): its identity
+ * stays enabled while it is bound, the claim takes it (arch_irq_claim's aia_msi_here, or
+ * aia_claim_more) and masks nothing, and the ack's unmask finds it enabled and does nothing. A
+ * message claimed while the line is not IDLE is held (aia_hold, in the top half on the line's
+ * hart): the identity's enable bit cleared in the file and its pending bit set again; the
+ * unmask that ends the state sets the enable bit again on the line's hart, through the CSRs
+ * when it runs there and through an IPI (IPI_IRQ: arch_irq_sync_hart) when it runs elsewhere,
+ * and the held message signals. A move: the device writes the old file until it is
+ * reprogrammed, so the old hart keeps the identity enabled and sends what it claims there on
+ * to the line's file (a store to its seteipnum), where the bit the line's state gives it
+ * decides: delivered, or held pending until the ack. Each hart's wanted enable bits (msi_on)
+ * are written under the BKL by any hart and put into the file by the hart itself.
  * IPIs, when every hart has a file and the boot arguments say ipi=imsic, are identity
  * ARCH_AIA_IPI_ID written into the target's seteipnum (one MMIO store, no SBI call:
- * aia_ipi_send); the target's claim takes it (aia_claim_more) and its IPI wait lets it alone
+ * aia_ipi_send); an idle target takes it without the BKL (aia_idle_external, which aia_probe
+ * patches into the idle wait), a busy one by its claim (aia_take_ipi); its IPI wait lets it alone
  * through (aia_ipi_wait). ipi.c picks them. Not the default: QEMU 7.2's IMSIC, with one host
  * thread a hart, can lose a message that lands while the target hart's own access to its file
  * (a claim, an enable or pending bit) re-evaluates the file: the identity stays pending, the
@@ -39,11 +42,13 @@
  * names one line (its sourcecfg or target word, or its number in setipnum and setienum), so
  * two harts may mask and unmask different lines at once without a lock; one line's state is
  * the interrupt layer's, under the BKL. Called at boot (probe, each hart's bring-up), from
- * the acknowledgements (aia_unmask), any hart, interrupts masked. */
+ * the top half (the claim, aia_hold) and the acknowledgements (aia_unmask), any hart, and from
+ * the idle wait (aia_idle_external, no lock held); interrupts masked. */
 #include "arch.h"
 #include "core/console.h"
 #include "lib/fdt.h"
 #include "core/hart.h"
+#include "irq/irq.h"
 #include "irq/irqchip.h"
 #include "riscv.h"
 #include "riscv_platform.h"
@@ -105,13 +110,16 @@ static volatile uint32_t *ipi_reg[MAX_HARTS]; /* each hart's seteipnum, by logic
 static bool claim_took_ipi[MAX_HARTS];
 
 static struct irqchip aia_chip; /* the operations, defined below */
+static unsigned int msi_index(unsigned int irq);
 
 static uint64_t imsic_pa;       /* hart index i's file at imsic_pa + i pages: an MSI address */
 static uint32_t msi_count;      /* message-signalled lines aplic_nsrc + 1 .. + msi_count */
+unsigned int aia_msi_lines;     /* msi_count, read by arch_irq_claim (arch_types.h) */
 static uint64_t eie_fixed[IMSIC_WORDS]; /* every file's enables of the lines and the IPI */
 /* By line - aplic_nsrc - 1, BKL: the hart whose file the line's device writes (its
  * affinity), and whether it is lent. */
 static uint8_t msi_hart[AIA_MSI_MAX];
+volatile uint32_t *aia_msi_claim[AIA_MSI_MAX]; /* the same hart's claim word (arch_types.h) */
 static bool msi_lent[AIA_MSI_MAX];
 /* By logical hart id: the message-signalled identities its file should enable (written under
  * the BKL, any hart, each word with one 64-bit store: the hart reads it without the lock; a
@@ -241,6 +249,24 @@ static void aplic_setup(void)
 	*reg(APLIC_DOMAINCFG) = APLIC_DOMAINCFG_IE | APLIC_DOMAINCFG_DM;
 }
 
+extern char arch_idle_external_call[]; /* trap.S: arch_idle_wait's call of irq_external_idle */
+
+/* The call (auipc ra, jalr ra) at `at` made one of `to`. Boot hart, before arch_vm_init makes
+ * text read-only and before the other harts start (they fetch the new text). */
+static void patch_call(char *at, void (*to)(void))
+{
+	long off = (long)((uintptr_t)to - (uintptr_t)at);
+	uint32_t auipc = (uint32_t)((off + 0x800) & ~0xfffL) | 1u << 7 | 0x17;
+	uint32_t jalr = (uint32_t)(off & 0xfff) << 20 | 1u << 15 | 1u << 7 | 0x67;
+	volatile uint16_t *p = (volatile uint16_t *)at; /* 2-byte aligned: compressed code */
+
+	p[0] = (uint16_t)auipc;
+	p[1] = (uint16_t)(auipc >> 16);
+	p[2] = (uint16_t)jalr;
+	p[3] = (uint16_t)(jalr >> 16);
+	__asm__ volatile("fence.i" : : : "memory");
+}
+
 /* The boot arguments ask for IPIs through the IMSIC (ipi=imsic). */
 static bool ipi_asked(void)
 {
@@ -287,6 +313,8 @@ int aia_probe(const struct fdt *fdt)
 							   IMSIC_SETEIPNUM_LE);
 	}
 	aplic_setup();
+	if (aia_ipi) /* an idle hart takes its IPI as the ACLINT's, without the BKL */
+		patch_call(arch_idle_external_call, aia_idle_external);
 	for (uint32_t id = 0; id <= imsic_nids; id += 64) /* the lines', and the IPIs': */
 		eie_fixed[id / 64] = hart_ids[0].taken[id / 64] &
 				     ~(imsic_ipi_id != ARCH_AIA_IPI_ID && imsic_ipi_id / 64 == id / 64
@@ -298,10 +326,25 @@ int aia_probe(const struct fdt *fdt)
 	if (aplic_nsrc + msi_count >= APLIC_MAX_SOURCES) /* masking stores to sourcecfg[line] */
 		msi_count = APLIC_MAX_SOURCES - 1 - aplic_nsrc;
 	aia_wired_lines = aplic_nsrc;
+	aia_msi_lines = msi_count;
 	aia_chip.nr_irqs = aplic_nsrc;
 	aia_chip.nr_msi = msi_count;
 	irqchip_register(&aia_chip);
 	return 1;
+}
+
+/* Hart h's claim word (struct arch_hart's irq_claim): a reserved word of its file, which reads
+ * 0 and ignores writes. */
+static volatile uint32_t *claim_word(unsigned int h)
+{
+	return (volatile uint32_t *)(imsic_base + IMSIC_FILE_SIZE * hart_index[h] + IMSIC_RESERVED);
+}
+
+/* Line irq's device writes hart h's file (BKL held): msi_hart, and the claim's copy. */
+static void msi_set_hart(unsigned int irq, unsigned int h)
+{
+	msi_hart[msi_index(irq)] = (uint8_t)h;
+	aia_msi_claim[msi_index(irq)] = claim_word(h);
 }
 
 /* This hart's file: delivery on, threshold 0 (every identity), nothing pending, the lines'
@@ -320,8 +363,7 @@ void aia_init_hart(struct hart *h)
 		siselect_write(IMSIC_EIE0 + id / 32, eie_fixed[id / 64]);
 	}
 	siselect_write(IMSIC_EIDELIVERY, 1);
-	h->arch.irq_claim = (volatile uint32_t *)(imsic_base + IMSIC_FILE_SIZE * hart_index[h->id] +
-						  IMSIC_RESERVED);
+	h->arch.irq_claim = claim_word(h->id);
 }
 
 /* IPIs through the IMSIC (ipi.c's arch_ipi_send when aia_ipi): the identity into the target
@@ -335,8 +377,8 @@ void aia_ipi_send(const struct hart *target)
 
 static void msi_send_on(unsigned int irq);
 
-/* The top half's mask of message-signalled line irq, claimed on its own hart me: its enable
- * bit cleared in this file and in msi_on. BKL held. */
+/* The hold's mask of message-signalled line irq, claimed on its own hart me (aia_hold): its
+ * enable bit cleared in this file and in msi_on. BKL held. */
 static inline __attribute__((always_inline)) void msi_mask_here(unsigned int me, unsigned int irq)
 {
 	uint32_t id = irq + ARCH_AIA_LINE_ID;
@@ -399,8 +441,6 @@ static __attribute__((noinline)) unsigned int claim_rest(unsigned int irq)
 		} else if (i < msi_count && msi_hart[i] != me->id) {
 			msi_send_on(irq);
 		} else {
-			if (i < msi_count)
-				msi_mask_here(me->id, irq);
 			return irq;
 		}
 		irq = imsic_claim();
@@ -409,20 +449,37 @@ static __attribute__((noinline)) unsigned int claim_rest(unsigned int irq)
 }
 
 /* The claim (arch_irq_claim, aia_take_ipi) found what is neither a wired line nor this hart's
- * IPI: a message-signalled line's identity: on the line's own hart, the top half's mask (the
- * identity's enable bit cleared in this file, and in msi_on) and the line returned; on
- * another, sent on to the line's file, and the claim goes on (claim_rest); or nothing (0 - 1).
- * Returns the next line, or none. Interrupts masked, BKL held (every claim's caller). The
- * common case, this hart's own message, is a leaf. */
+ * IPI: a message-signalled line's identity: on the line's own hart, the line, unmasked (an
+ * edge: masked only if the top half holds it, aia_hold); on another, sent on to the line's
+ * file, and the claim goes on (claim_rest); or nothing (0 - 1). Returns the next line, or
+ * none. Interrupts masked, BKL held (every claim's caller). The common case, this hart's own
+ * message, is a leaf. */
 unsigned int aia_claim_more(unsigned int irq)
 {
-	unsigned int i = irq - aplic_nsrc - 1, me = this_hart()->id;
+	unsigned int i = irq - aplic_nsrc - 1;
 
-	if (i < msi_count && msi_hart[i] == me) {
-		msi_mask_here(me, irq);
+	if (i < msi_count && msi_hart[i] == this_hart()->id)
 		return irq;
-	}
 	return claim_rest(irq);
+}
+
+/* arch_idle_wait's call for an external interrupt alone when IPIs come through the IMSIC
+ * (aia_probe patches its call of irq_external_idle into one of this): this hart's IPI, the top
+ * identity whenever it is pending (identity 1: nothing outranks it, so the claim that follows
+ * the look takes it), is taken as the ACLINT's software interrupt is, hart_handle_ipi() without
+ * the BKL; anything else, or anything more, goes on to irq_external_idle. Idle, interrupts
+ * masked, no lock held. */
+void aia_idle_external(void)
+{
+	unsigned long top = csr_read(0x15c); /* stopei, read only: claims nothing */
+
+	if (top >> 16 == ARCH_AIA_IPI_ID) {
+		csr_write(0x15c, 0); /* the claim: identity 1's pending bit cleared */
+		hart_handle_ipi();
+		if (!arch_irq_external_pending())
+			return;
+	}
+	irq_external_idle();
 }
 
 bool aia_claim_took_ipi(void)
@@ -539,10 +596,27 @@ static void msi_enable_on(unsigned int h, unsigned int irq, bool on)
 	}
 }
 
-/* Unmask (aia_unmask's branch): enabled in its hart's file; held pending there, it signals. */
+/* Unmask (aia_unmask's branch): enabled in its hart's file; held pending there, it signals.
+ * Enabled already (nothing was held since the last unmask: the common ack), nothing to do. */
 static void msi_unmask(unsigned int irq)
 {
-	msi_enable_on(msi_hart[msi_index(irq)], irq, true);
+	unsigned int h = msi_hart[msi_index(irq)];
+
+	if (!msi_enabled(h, irq))
+		msi_enable_on(h, irq, true);
+}
+
+/* arch_irq_hold: message-signalled line irq, claimed on its own hart (claim_rest sends on the
+ * others) while it was not IDLE: masked in this file (and in msi_on, so the next unmask
+ * enables it again) and pending here again, for that unmask to deliver. More messages before
+ * then set the same pending bit: one interrupt. In the top half, BKL held. */
+void aia_hold(unsigned int irq)
+{
+	uint32_t id = msi_id(irq);
+
+	msi_mask_here(this_hart()->id, irq);
+	csr_write(0x150, IMSIC_EIP0 + 2 * (id / 64));
+	csr_set(0x151, 1ULL << (id % 64));
 }
 
 /* The claim took line irq's identity on another hart than the line's (a message its device
@@ -576,7 +650,7 @@ static long aia_msi_alloc(unsigned int hart, uint64_t *addr, uint32_t *data)
 		if (hart_index[h] >= 0)
 			imsic_ids_reserve(&hart_ids[h], msi_id(irq));
 	msi_lent[i] = true;
-	msi_hart[i] = (uint8_t)hart;
+	msi_set_hart(irq, hart);
 	*addr = aia_msi_address(irq, hart);
 	*data = msi_id(irq);
 	return irq;
@@ -602,8 +676,8 @@ static void aia_msi_free(unsigned int irq)
 /* The line's MSIs go to hart's file from the next one on: one in flight is already in the old
  * file, where that hart claims it, so none is lost. A message-signalled line: its device
  * writes the new file once reprogrammed (the caller's part); the old file keeps the identity
- * enabled meanwhile and sends on what it claims (aia_claim_msi); the new one enables it if
- * the line is not masked. */
+ * enabled meanwhile and sends on what it claims (claim_rest); the new one enables it if
+ * the line is not masked (held). */
 static void aia_set_affinity(unsigned int irq, unsigned int hart)
 {
 	unsigned int i = msi_index(irq), old;
@@ -618,7 +692,7 @@ static void aia_set_affinity(unsigned int irq, unsigned int hart)
 	old = msi_hart[i];
 	if (old == hart)
 		return;
-	msi_hart[i] = (uint8_t)hart;
+	msi_set_hart(irq, hart);
 	if (msi_enabled(old, irq))
 		msi_enable_on(hart, irq, true); /* not masked: enabled where it goes */
 	msi_enable_on(old, irq, true);

@@ -21,6 +21,7 @@ void aia_init_hart(struct hart *h);
 extern bool aia_ipi;
 void aia_ipi_send(const struct hart *target);
 void aia_ipi_wait(void);
+void aia_idle_external(void); /* arch_idle_wait's external interrupt with IMSIC IPIs */
 
 /* Top of hart id's static overflow stack (cpu.c), used once a guard page is hit. */
 uintptr_t arch_overflow_stack_top(unsigned int id);

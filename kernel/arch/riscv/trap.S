@@ -289,7 +289,14 @@ arch_idle_wait:
 	mv	sp, t1
 	li	t1, SIP_SEIP_BIT
 	bne	t0, t1, 1f
+	/* aia.c patches this call into one of aia_idle_external when IPIs come through the IMSIC
+	 * (then an IPI is an external interrupt): auipc and jalr, whatever the assembler's relaxing */
+	.globl	arch_idle_external_call
+arch_idle_external_call:
+	.option push
+	.option norelax
 	call	irq_external_idle
+	.option pop
 	j	2f
 1:	li	t1, SIP_SSIP_BIT
 	bne	t0, t1, 4f

@@ -121,6 +121,7 @@ unsigned int arch_irq_claim(const struct arch_hart *a);
 void arch_irq_complete(const struct arch_hart *a, unsigned int irq);
 void arch_irq_mask(unsigned int irq);
 void arch_irq_unmask(unsigned int irq);
+void arch_irq_hold(unsigned int irq);
 void arch_cpu_relax(void); /* the test's: lets the other threads run */
 static inline bool arch_irq_claim_was_ipi(struct arch_hart *a)
 {
@@ -263,9 +264,11 @@ static inline __attribute__((always_inline)) bool arch_irq_external_pending(void
  * makes it active again, pends it if a level source asserts now or, for an edge source,
  * always (an edge while it was masked is not lost; one that did not come is an unhandled
  * interrupt), and enables it: pending, it is forwarded at once. A message-signalled line
- * (after the wired ones, its device writing the identity straight into a file) is masked by
- * the claim, in the file (aia.c: the store below goes to a source the APLIC does not have,
- * which ignores it), and unmasked through aia_unmask. */
+ * (after the wired ones, its device writing the identity straight into a file) is an edge,
+ * masked lazily (arch.h): the mask's store goes to a source the APLIC does not have, which
+ * ignores it, so the line stays enabled in its file; a message that comes while it is not IDLE
+ * is held (arch_irq_hold: masked in the file, pending again there, aia.c), and the unmask
+ * (aia_unmask) enables it again only then. */
 extern volatile uint32_t *plic_priority_reg; /* the priority word of line 0; AIA: sourcecfg */
 extern uint32_t plic_line_priority[];        /* what unmask restores; 0: the AIA's unmask */
 extern bool riscv_aia;                       /* the controller is the AIA (aia.c) */
@@ -278,12 +281,28 @@ extern bool riscv_aia;                       /* the controller is the AIA (aia.c
 _Static_assert(ARCH_AIA_IPI_ID == ARCH_AIA_LINE_ID, "the IPI's identity is line 0's");
 
 void aia_unmask(unsigned int irq);  /* aia.c: the AIA's unmask */
+void aia_hold(unsigned int irq);    /* aia.c: arch_irq_hold */
 /* aia.c: a claim that found a message-signalled line or nothing (aia_claim_more), or this
  * hart's IPI (aia_take_ipi); the claim goes on */
 unsigned int aia_claim_more(unsigned int irq);
 unsigned int aia_take_ipi(void);
 bool aia_claim_took_ipi(void);      /* aia.c: arch_irq_claim_was_ipi's answer, consumed */
 extern unsigned int aia_wired_lines; /* aia.c: the APLIC's lines 1..aia_wired_lines */
+/* aia.c: the message-signalled lines after them, and by line - aia_wired_lines - 1 the claim
+ * word (struct arch_hart's irq_claim) of the hart whose file the line's device writes */
+extern unsigned int aia_msi_lines;
+extern volatile uint32_t *aia_msi_claim[];
+
+/* Whether the claim's identity is a message-signalled line's, taken on the line's own hart (the
+ * common case: then it is the line). Anything else above the wired lines (this hart's IPI, a
+ * message sent before a move, none) is aia.c's. */
+static inline __attribute__((always_inline)) bool aia_msi_here(const struct arch_hart *a,
+								unsigned int irq)
+{
+	unsigned int i = irq - aia_wired_lines - 1;
+
+	return i < aia_msi_lines && aia_msi_claim[i] == a->irq_claim;
+}
 
 static inline __attribute__((always_inline)) unsigned int
 arch_irq_claim(const struct arch_hart *a)
@@ -291,16 +310,21 @@ arch_irq_claim(const struct arch_hart *a)
 	unsigned int irq = *a->irq_claim;
 
 	/* the IMSIC's claim, inline: stopei swapped with zero, the identity (bits 26:16) kept, its
-	 * line the identity less ARCH_AIA_LINE_ID (none pending: 0 - 1, no line); anything but a
-	 * wired line (this hart's IPI, "line" 0; a message-signalled line; none) is aia.c's, with
-	 * one compare on a wired line's way (the fast handlers' budget has room for no more) */
+	 * line the identity less ARCH_AIA_LINE_ID (none pending: 0 - 1, no line); a message-
+	 * signalled line on its own hart is the line too (aia_msi_here); anything else (this
+	 * hart's IPI, "line" 0; a message sent before a move; none) is aia.c's, with one compare
+	 * on a wired line's way (the fast handlers' budget has room for no more) */
 	if (__builtin_expect(!irq, 0) && riscv_aia) {
 		__asm__ volatile("csrrw %0, 0x15c, zero\n\tsrliw %0, %0, 16\n\taddiw %0, %0, %1"
 				 : "+r"(irq)
 				 : "i"(-ARCH_AIA_LINE_ID)
 				 : "memory");
-		if (__builtin_expect(irq - 1 >= aia_wired_lines, 0))
-			irq = irq ? aia_claim_more(irq) : aia_take_ipi();
+		if (__builtin_expect(irq - 1 >= aia_wired_lines, 0)) {
+			if (!irq)
+				irq = aia_take_ipi();
+			else if (!aia_msi_here(a, irq))
+				irq = aia_claim_more(irq);
+		}
 	}
 	return irq;
 }
@@ -333,6 +357,12 @@ static inline __attribute__((always_inline)) void arch_irq_unmask(unsigned int i
 		return;
 	}
 	plic_priority_reg[irq] = prio;
+}
+
+/* Only message-signalled lines are held (irq.c), and only the AIA has them. */
+static inline void arch_irq_hold(unsigned int irq)
+{
+	aia_hold(irq);
 }
 
 /* The timebase (rdtime): inline, as the scheduler's slice and the timers read it on every
