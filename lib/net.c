@@ -269,11 +269,14 @@ static uint64_t deadline_of(uint64_t timeout_ns)
 }
 
 /* Sleep until ip signals or the deadline (ticks; 0: none) passes: 0 (look again),
- * -TACET_EBUSY (the deadline passed). want_tx: a free transmit buffer is awaited too. */
-static long wait(struct tacet_net *n, uint64_t deadline, int want_tx)
+ * -TACET_EBUSY (the deadline passed). tx_only: a free transmit buffer alone is awaited (a send,
+ * which takes nothing received: messages waiting in rx_used must not keep it awake, or it
+ * spins while ip waits for net); else a received message (and, while sockets wait to be
+ * closed, a transmit buffer's return). */
+static long wait(struct tacet_net *n, uint64_t deadline, int tx_only)
 {
-	int rx = ring_consumer_sleep(&n->rx_used);
-	int tx = want_tx || n->nclosing ? ring_consumer_sleep(&n->tx_done) : 1;
+	int rx = tx_only ? 1 : ring_consumer_sleep(&n->rx_used);
+	int tx = tx_only || n->nclosing ? ring_consumer_sleep(&n->tx_done) : 1;
 	long got;
 
 	if (!rx || !tx)

@@ -343,6 +343,11 @@ int netdev_sleep_ok(struct netdev *nd)
 	return rx && tx;
 }
 
+int netdev_tx_sleep_ok(struct netdev *nd)
+{
+	return !nd->tx_nfree && ring_consumer_sleep(&nd->tx_done);
+}
+
 long netdev_wait_ready(struct netdev *nd, int want_tx, uint64_t timeout_ns)
 {
 	uint64_t deadline = timeout_ns ? tacet_time() + tacet_ns_to_ticks(timeout_ns) : 0;

@@ -130,6 +130,13 @@ static struct pbuf *ref_take(struct buf_ref *r, struct netdev *nd, void *frame, 
 	return p;
 }
 
+int ip_netif_tx_free(struct netif *n)
+{
+	struct netdev *nd = n->state;
+
+	return nd->tx_nfree || (netdev_poll(nd, 0) >= 0 && nd->tx_nfree);
+}
+
 struct pbuf *ip_netif_udp_pbuf(struct netif *n, u16_t len)
 {
 	struct netdev *nd = n->state;
@@ -163,7 +170,9 @@ static struct buf_ref *tx_in_place(struct pbuf *p)
 
 /* A transmit buffer: one free now, or after net has sent some (waiting up to TX_WAIT_NS on ip's
  * notification, ip_wait: what the waits bring is kept for ip's loop); NULL if net frees none
- * in time. */
+ * in time. The wait is for a transmit buffer alone: frames net has received meanwhile wait for
+ * ip's loop and must not keep ip awake (a thread that spins here keeps its hart from net
+ * wherever they share one, and under -icount from every other hart until a timer fires). */
 static void *tx_buffer(struct netdev *nd)
 {
 	uint64_t deadline = 0;
@@ -178,7 +187,7 @@ static void *tx_buffer(struct netdev *nd)
 			deadline = tacet_time() + tacet_ns_to_ticks(TX_WAIT_NS);
 		else if (tacet_time() >= deadline)
 			return NULL;
-		if (netdev_sleep_ok(nd))
+		if (netdev_tx_sleep_ok(nd))
 			ip_wait(deadline);
 	}
 	return frame;

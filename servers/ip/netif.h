@@ -13,10 +13,8 @@ err_t ip_netif_init(struct netif *n);
 #define IP_NETIF_NBUFS 128
 
 /* Receive buffers of net's that sockets may keep as received datagrams (sock.c's queues); the
- * rest stay net's to fill. Half: with three quarters kept, one build of the UDP echo benchmark
- * at 256 in flight stalled for more than 20 ms with everything in flight (all of it echoed
- * later), deterministically; the cause is not yet found (docs/net.md). */
-#define IP_NETIF_RX_KEPT_MAX (IP_NETIF_NBUFS / 2)
+ * rest stay net's to fill: a quarter, so that frames keep coming while clients are slow. */
+#define IP_NETIF_RX_KEPT_MAX (IP_NETIF_NBUFS * 3 / 4)
 
 /* Hand every frame the device has received to lwIP: an unfragmented UDP datagram in place (a
  * pbuf over net's buffer, given back to net when lwIP frees it: lwIP's UDP paths free it before
@@ -32,6 +30,11 @@ int ip_netif_rx_may_keep(const struct pbuf *p);
 /* Is received pbuf p over a buffer that went back to net with a session net ended (1: the
  * next instance may be writing it, its data is not to be read), or not (0)? */
 int ip_netif_rx_stale(const struct pbuf *p);
+
+/* Is a transmit buffer free now (net's returns taken first)? 1, or 0: every one is in flight,
+ * and a send would wait in the link for net to give one back (ip's loop sleeps instead:
+ * netdev_sleep_ok waits for their return when none is free). */
+int ip_netif_tx_free(struct netif *n);
 
 /* A pbuf for a UDP datagram of len bytes whose headers lwIP writes in front of it in a transmit
  * buffer net lent, which the link then sends as it is (no copy); given back to net unsent if

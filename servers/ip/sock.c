@@ -4,7 +4,8 @@
  *
  * Calls (ip_serve_*, from ip.c's handlers) set up: open, attach, start, socket, bind,
  * listen, connect, close. Data never comes by a call: sock_work, run by ip's loop at every
- * pass, takes the messages the client put in IP_RING_TX_READY (UDP datagrams sent at once; TCP
+ * pass, takes the messages the client put in IP_RING_TX_READY (UDP datagrams sent at once, or
+ * left there while net holds every transmit buffer, until it gives one back; TCP
  * bytes written as lwIP's send buffer takes them, the message kept until all are in, its
  * buffer given back then: the client's buffers are its flow control) and hands over, into the
  * receive buffers the client offers, what lwIP's callbacks recorded: TCP bytes kept as lwIP's
@@ -515,6 +516,8 @@ static void take_messages(struct session *s)
 			continue;
 		}
 		if (k->type == SOCK_UDP) {
+			if (!ip_netif_tx_free(udp_netif))
+				return; /* net holds every transmit buffer: the message waits */
 			udp_send_msg(s, k, &m, s->tx_area + s->cur.offset + sizeof(m));
 		} else if (!tcp_send_msg(s, k, &m, s->tx_area + s->cur.offset + sizeof(m))) {
 			return; /* waits for acknowledgements: the next pass goes on */

@@ -112,6 +112,10 @@ long netdev_poll(struct netdev *nd, unsigned long bits);
 /* Before the caller sleeps: 1 = sleep (net will signal when a frame comes, or a transmit
  * buffer when none is free), 0 = do not (something came meanwhile). */
 int netdev_sleep_ok(struct netdev *nd);
+/* Before a caller that waits for a transmit buffer alone sleeps (it takes no frame until one is
+ * free: frames waiting to be taken must not keep it awake): 1 = sleep (none is free and net
+ * will signal when it gives one back), 0 = do not (one came back meanwhile: netdev_poll). */
+int netdev_tx_sleep_ok(struct netdev *nd);
 /* Until a frame has come or (if want_tx) a transmit buffer is free, or timeout_ns passed (0:
  * none): 1 (ready), 0 (timeout), or a negative code. Uses the notification alone (a timeout
  * arms its timer with nd->bits, replacing one the caller armed): other bits on it are lost, so
