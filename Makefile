@@ -305,15 +305,18 @@ test: deps
 
 # --- the fault injection campaign (make faults; docs/faults.md) ------------------------------
 # N faults (SEED, into DRIVERS: r rng, b blk, t rtc, u the console's uart) thrown by
-# servers/faults into the real drivers on the faults kernel while it uses them; the log goes to
-# build/faults/campaign-SEED.log and tools/faults.py prints its figures (`python3 tools/faults.py
-# table --write LOG...` writes docs/faults.md's table from logs). Not part of make test, which
-# runs a short seeded one (tests/qemu/cases_faults.py, faults-campaign).
+# servers/faults into the real drivers on the faults kernel while it uses them, shared among
+# JOBS QEMU instances at once (seeds SEED .. SEED+JOBS-1); the logs go to
+# build/faults/campaign-SEED.log, each run's summary to docs/faults/runs/SEED.json (commit it),
+# and tools/faults.py prints their figures (`python3 tools/faults.py table --write` writes
+# docs/faults.md's tables from every committed run). Not part of make test, which runs a short
+# seeded one (tests/qemu/cases_faults.py, faults-campaign).
 N ?= 1000
 SEED ?= 1
 DRIVERS ?= rbtu
+JOBS ?= 1
 faults: faults-kernel userspace $(BLK_TEST_IMG)
-	python3 tools/faults.py run --n $(N) --seed $(SEED) --drivers $(DRIVERS)
+	python3 tools/faults.py run --n $(N) --seed $(SEED) --drivers $(DRIVERS) --jobs $(JOBS)
 
 # --- the kernel's event trace (make trace; docs/tracing.md) ----------------------------------
 # Boots a scenario with trace=on under -icount, types `trace dump` once TRACE_UNTIL (a Python

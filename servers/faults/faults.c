@@ -8,7 +8,7 @@
  *     until written again); a read that succeeds with other data is a silent mismatch;
  *   - rng: a read of 16 bytes;
  *   - rtc: the time of day (later than 2020, never more than a second behind the last), and
- *     every ALARM_EVERY-th use an alarm 2 ms ahead, which must come within a second;
+ *     every ALARM_EVERY-th use an alarm 0.5 ms ahead, which must come within 25 ms;
  *   - console: CONSOLE_SYNC (a call the console server answers once its output is out).
  * Its parameters are the name its init.run= entry grants it, `faults=N.SEED.DRIVERS` (DRIVERS:
  * letters r, b, t, u for rng, blk, rtc, the console's uart), e.g.
@@ -42,10 +42,10 @@
 #define SHADOW_SECTORS 64
 #define RECOVER_NS 10000000000ull  /* a driver must answer well again within 10 s */
 #define RETRY_NS 1000000ull        /* between two uses that failed */
-#define BLK_TIMEOUT_NS 1000000000ull /* a blk request unanswered this long is reported */
+#define BLK_TIMEOUT_NS 25000000ull /* a blk request unanswered this long is reported */
 #define ALARM_EVERY 8
-#define ALARM_AHEAD_NS 2000000ull
-#define ALARM_WAIT_NS 1000000000ull
+#define ALARM_AHEAD_NS 500000ull
+#define ALARM_WAIT_NS 25000000ull
 #define RTC_YEAR_2020_NS 1577836800000000000ull
 #define INJECT_TRIES 100
 #define TIMES_KEPT 2048 /* the median is a sample's past that many (the worst is exact) */
@@ -55,7 +55,7 @@
 #define SLOT_WATCH (TACET_CHILD_FIRST_FREE + 3) /* the watcher's timer */
 #define WATCH_NS 500000000ull     /* the watcher looks twice a second... */
 #define SLOW_USE_NS 2000000000ull /* ...for a use under way this long */
-#define STUCK_NS 1000000000ull     /* errors for this long: the service is reported to init */
+#define STUCK_NS 25000000ull       /* errors for this long: the service is reported to init */
 #define ALARM_BIT 1ul
 #define ALARM_TIMEOUT_BIT 2ul
 
@@ -73,11 +73,13 @@ struct driver {
 	const char *process, *service;
 	long (*use)(struct driver *d); /* 0: answered well; else the error (MISMATCH_ERR too) */
 	unsigned long faults[TYPES], outcomes[OUTCOMES], latent, reports;
+	unsigned int tid; /* its thread when last used: another since is a latent restart */
 };
 
 #define MISMATCH_ERR (-1000) /* use_blk: a read answered with other data than the shadow's */
 
-static uint64_t rng_state;
+static uint64_t pick_state;   /* the faults' generator: which driver, type, where, value */
+static uint64_t client_state; /* the client's: blk's sectors and data, the times' sample */
 static struct tacet_blk blk;
 static uint8_t shadow[SHADOW_SECTORS][BLK_SECTOR];
 static uint8_t known[SHADOW_SECTORS];
@@ -85,12 +87,25 @@ static uint64_t last_rtc_ns;
 static unsigned long rtc_uses, console_instance, mismatches;
 static int console_open;
 
-static uint64_t next(void) /* xorshift64 */
+static uint64_t xorshift64(uint64_t *state)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
+/* The faults come from a generator of their own, which nothing but the picks draws from: a seed
+ * throws the same faults in every run, whatever the drivers answered (the client's draws
+ * depend on how many uses each recovery took). */
+static uint64_t pick(void)
+{
+	return xorshift64(&pick_state);
+}
+
+static uint64_t next(void)
+{
+	return xorshift64(&client_state);
 }
 
 static long use_rng(struct driver *d)
@@ -178,7 +193,10 @@ static long use_rtc(struct driver *d)
 	if (ns < RTC_YEAR_2020_NS || ns + 1000000000ull < last_rtc_ns)
 		return -TACET_ERANGE; /* garbage: answered, but not the time */
 	last_rtc_ns = ns;
-	return ++rtc_uses % ALARM_EVERY ? 0 : rtc_alarm(ns);
+	if ((rtc_uses + 1) % ALARM_EVERY == 0 && (err = rtc_alarm(ns)))
+		return err; /* the next use asks for an alarm again */
+	rtc_uses++;
+	return 0;
 }
 
 static long use_console(struct driver *d)
@@ -214,8 +232,8 @@ static const unsigned char saved_regs[] = { 8, 9, 18, 19, 20, 21, 22, 23, 24, 25
 /* The injector's arguments for a fault of type t: op, where, value. */
 static unsigned long fault_args(enum type t, unsigned long *where, unsigned long *value)
 {
-	*where = next();
-	*value = next() % 64;
+	*where = pick();
+	*value = pick() % 64;
 	switch (t) {
 	case REG_ARG:
 		*where = arg_regs[*where % sizeof(arg_regs)];
@@ -236,10 +254,10 @@ static unsigned long fault_args(enum type t, unsigned long *where, unsigned long
 		*value %= 32;
 		return TACET_INJECT_TEXT_FLIP;
 	case TEXT_SET:
-		*value = next() & 0xffffffffu;
+		*value = pick() & 0xffffffffu;
 		return TACET_INJECT_TEXT_SET;
 	case DATA:
-		*value = next();
+		*value = pick();
 		return TACET_INJECT_DATA;
 	default:
 		*value = 0;
@@ -347,31 +365,67 @@ static enum outcome recover(struct driver *d, unsigned long *errors)
 	}
 }
 
-/* Every chosen driver but `but` once: an error there is a latent fault's (an earlier one's). */
-static void round_of_uses(const struct driver *but)
+/* d used until it answers well (recover): RESTART if another instance answers than the one
+ * whose thread was `tid`. Its thread is kept for the next use. */
+static enum outcome use_after(struct driver *d, unsigned int tid, unsigned long *errors)
 {
-	for (unsigned int i = 0; i < nchosen; i++) {
-		unsigned long errors;
+	enum outcome got = recover(d, errors);
+	unsigned int now = target_thread(d->process);
 
-		if (chosen[i] == but)
-			continue;
-		if (recover(chosen[i], &errors) != NONE || errors)
-			chosen[i]->latent++;
-	}
+	if (got != UNRECOVERED && got != MISMATCH && now != tid)
+		got = RESTART;
+	d->tid = now;
+	return got;
 }
 
-/* Fault k: thrown at a random chosen driver, then that driver used until it answers well;
- * returns its time to a working driver (us), and the outcome into *o. */
-static uint64_t one_fault(unsigned long k, enum outcome *o)
+/* A latent fault of d (an earlier fault's), found after fault k: said in a line of its own,
+ * `faults: latent DRIVER after #K -> OUTCOME (E errors)`. */
+static void latent(struct driver *d, long k, enum outcome got, unsigned long errors)
 {
-	struct driver *d = chosen[next() % nchosen];
-	enum type t = (enum type)(next() % TYPES);
+	d->latent++;
+	printf("faults: latent %s after #%ld -> %s (%lu errors)\n", d->process, k,
+	       outcome_names[got], errors);
+}
+
+/* Every chosen driver but `but` once, after fault k (k < 0: outside the campaign's faults,
+ * nothing counted): an error or a restart there, or since its last use, is a latent fault's;
+ * returns how many did not answer well again. */
+static unsigned long round_of_uses(const struct driver *but, long k)
+{
+	unsigned long unrecovered = 0;
+
+	for (unsigned int i = 0; i < nchosen; i++) {
+		struct driver *d = chosen[i];
+		unsigned long errors;
+		enum outcome got;
+
+		if (d == but)
+			continue;
+		got = use_after(d, d->tid, &errors);
+		unrecovered += got == UNRECOVERED;
+		if (k >= 0 && (got != NONE || errors))
+			latent(d, k, got, errors);
+	}
+	return unrecovered;
+}
+
+/* Fault k: thrown at a random chosen driver, then that driver used until it answers well, then
+ * the others once; returns its time to a working driver (us), the outcome into *o, and adds the
+ * others that did not answer well again to *latent_unrecovered. */
+static uint64_t one_fault(unsigned long k, enum outcome *o, unsigned long *latent_unrecovered)
+{
+	struct driver *d = chosen[pick() % nchosen];
+	enum type t = (enum type)(pick() % TYPES);
 	unsigned long where, value, errors = 0, op = fault_args(t, &where, &value);
 	unsigned int tid = target_thread(d->process);
-	uint64_t start = tacet_time_ns(), took;
-	long r = tid ? target_inject(op, tid, where, value, INJECT_TRIES) : -TACET_ENOENT;
+	uint64_t start, took;
 	enum outcome got;
+	long r;
 
+	if (tid != d->tid)
+		latent(d, (long)k - 1, RESTART, 0); /* restarted since its last use */
+	start = tacet_time_ns();
+	r = tid ? target_inject(op, tid, where, value, INJECT_TRIES) : -TACET_ENOENT;
 	d->faults[t]++;
 	if (r < 0) {
 		*o = SKIPPED;
@@ -380,16 +434,14 @@ static uint64_t one_fault(unsigned long k, enum outcome *o)
 		       tacet_strerror(r));
 		return 0;
 	}
-	got = recover(d, &errors);
+	got = use_after(d, tid, &errors);
 	took = (tacet_time_ns() - start) / 1000;
-	if (got != UNRECOVERED && got != MISMATCH && target_thread(d->process) != tid)
-		got = RESTART;
 	*o = got;
 	d->outcomes[got]++;
 	printf("faults: #%lu %s %s where=%#lx value=%#lx -> %s in %llu us (%lu errors)\n", k,
 	       d->process, type_names[t], (unsigned long)r, value, outcome_names[got],
 	       (unsigned long long)took, errors);
-	round_of_uses(d);
+	*latent_unrecovered += round_of_uses(d, (long)k);
 	return took;
 }
 
@@ -409,7 +461,8 @@ static long parameters(unsigned long *n)
 	*n = strtoul(p, &end, 10);
 	if (*end != '.')
 		return -TACET_EINVAL;
-	rng_state = strtoull(end + 1, &end, 10) * 0x9e3779b97f4a7c15ull + 1;
+	pick_state = strtoull(end + 1, &end, 10) * 0x9e3779b97f4a7c15ull + 1;
+	client_state = pick_state ^ 0x5851f42d4c957f2dull;
 	if (*end != '.')
 		return -TACET_EINVAL;
 	for (p = end + 1; *p; p++)
@@ -479,7 +532,7 @@ static int final_checks(const struct tacet_mem_info *before, unsigned long unrec
 	int failed = 0, same;
 
 	for (unsigned int i = 0; i < ALARM_EVERY; i++)
-		round_of_uses(NULL); /* an alarm's session open again, as at the baseline */
+		round_of_uses(NULL, -1); /* an alarm's session open again, as at the baseline */
 	for (unsigned int i = 0; i < nchosen; i++) {
 		unsigned long errors;
 		int ok = recover(chosen[i], &errors) == NONE;
@@ -522,7 +575,7 @@ int main(void)
 	}
 	blk.timeout_ns = BLK_TIMEOUT_NS; /* then lib tells init (tacet_report_stuck) */
 	for (unsigned int i = 0; i < ALARM_EVERY; i++)
-		round_of_uses(NULL); /* every driver answering, an alarm's session open... */
+		round_of_uses(NULL, -1); /* every driver answering, an alarm's session open... */
 	tacet_sleep_ns(RETRY_NS); /* ...lib's sleep notification made... */
 	for (unsigned int s = 0; s < SHADOW_SECTORS && blk.sectors; s++)
 		if (!known[s] && !blk_one(BLK_READ, blk.first + s)) {
@@ -535,7 +588,7 @@ int main(void)
 	start = tacet_time_ns();
 	for (unsigned long k = 0; k < n; k++) {
 		enum outcome o;
-		uint64_t took = one_fault(k, &o);
+		uint64_t took = one_fault(k, &o, &unrecovered);
 
 		unrecovered += o == UNRECOVERED;
 		if (o == RESTART || o == ERROR)
