@@ -125,11 +125,19 @@ static void arm_restart_timer(void)
 }
 
 /* Server s's process ended: done for good, or (a failure, restarts left) due for a restart
- * after a pause that doubles while it keeps failing soon after its start. */
+ * after a pause that doubles while it keeps failing soon after its start. Any end of a `~`
+ * server is a failure. */
 static void server_ended(struct server *s)
 {
 	unsigned long now = tacet_time();
 
+	if (s->status == 0 && s->alive_ms) {
+		/* `~`: a service that answers as long as the system runs; whatever status it said,
+		 * its end is a failure (a fault can make a driver leave its loop and exit) */
+		printf("init: server %s ended, but its entry (~%u) says it answers for good: a "
+		       "failure\n", s->name, s->alive_ms);
+		s->status = -TACET_EDEAD;
+	}
 	if (s->status == 0 || s->restarts == s->restarts_max) {
 		if (s->status && s->restarts_max)
 			printf("init: server %s failed (status %ld) after %u restarts; giving up\n",

@@ -46,6 +46,17 @@ CASES = [
          [r"injectbad: no injector in this kernel \(.*\): PASS",
           r"init: power off requested by injectbad"],
          smp=2, bootargs=INJECTBAD_RUN, qemu_args=RNG, timeout=30),
+    # A server whose entry says `~` answers for as long as the system runs: its end is a
+    # failure whatever status it said, and `*N` restarts it (a text fault in the campaign made
+    # rtc leave its loop and exit with 0, and init left the service gone for good). hello
+    # exits 0 at once: restarted twice, then given up.
+    case("liveness-exit-is-failure",
+         [r"init: server hello finished with status 0",
+          r"init: server hello ended, but its entry \(~100\) says it answers for good: a failure",
+          r"init: restarting hello \(restart 2\)",
+          r"init: server hello failed \(status -12\) after 2 restarts; giving up"],
+         smp=2, bootargs="init.run=^%uart=console:ns16550a,hello*2~100",
+         console_input=(r"giving up", "poweroff\r"), timeout=30),
     case("faults-campaign",
          [r"faults: 1000 faults into 4 drivers, seed \"1000\.1\.rbtu\"",
           r"faults: 1000 faults in \d+ ms",
