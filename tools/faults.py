@@ -63,11 +63,13 @@ ALIVE_MS = 10       # each driver's `~MS`: asked every 2 ms, ended after 10 ms u
 HANG_REPORTED = "hang + restart (client's report)"
 MINIX_FAULTS = 3400000  # Herder et al., "Fault isolation for device drivers", DSN 2009
 
-FAULT_RE = re.compile(r"faults: #(\d+) (\S+) (\S+) (?:where=(\S+) value=(\S+) )?-> (\S+)"
-                      r"(?: in (\d+) us \((\d+) errors\))?")
+FAULT_RE = re.compile(r"faults: #(\d+) (\S+) (\S+) (?:where=(\S+) value=(\S+) )?(?:(at-work) )?"
+                      r"-> (\S+)(?: in (\d+) us \((\d+) errors\))?")
 LATENT_RE = re.compile(r"faults: latent (\S+) after #-?\d+ -> (\S+)")
-TYPES = ("reg-arg", "reg-saved", "reg-sp", "reg-ra", "reg-pc", "text-flip", "text-set", "data",
-         "hang")
+AT_REST = ("reg-arg", "reg-saved", "reg-sp", "reg-ra", "reg-pc", "text-flip", "text-set", "data",
+           "hang")
+AT_WORK = tuple(f"{t} at work" for t in AT_REST)  # thrown by the catcher while it worked
+TYPES = AT_REST + AT_WORK
 DRIVERS = ("rng", "blk", "rtc", "uart")
 OUTCOMES = ("no effect", "detected error", "crash + restart", "hang + restart",
             HANG_REPORTED, "data mismatch", "unrecovered", "skipped")
@@ -78,7 +80,7 @@ def bootargs(n, seed, drivers):
     return ("init.run=" + ",".join([
         "^%" + entry("uart=console:ns16550a"), entry("rng:virtio-rng"),
         entry("rtc:goldfish-rtc"), entry("blk:virtio-blk"),
-        f"^%faults={n}.{seed}.{drivers}@1[blk=0-63;rng=1;rtc=1;console=1]"])
+        f"^%faults={n}.{seed}.{drivers}@1/120[blk=0-63;rng=1;rtc=1;console=1]"])
         + " init.restart_max_ms=0")
 
 
@@ -154,7 +156,8 @@ def faults_of(text):
         if not m:
             since.append(line)
             continue
-        _, driver, ftype, _, _, got, us, errors = m.groups()
+        _, driver, ftype, _, _, at_work, got, us, errors = m.groups()
+        ftype += " at work" if at_work else ""
         between = "\n".join(since)
         since = []
         if got == "restart":  # init's lines about this driver say why
@@ -189,6 +192,7 @@ def summary(text, passed, batch=None):
             "campaign_ms": int(m.group(2)) if m else 0, "batch": batch or {},
             "counts": counts, "client_saw_error": visible, "latent": latent,
             "times_ms": times, "worst_us": worst,
+            "liveness_ends": len(re.findall(r"init: server \S+ has not answered", text)),
             "final": re.findall(r"faults: (.*: (?:PASS|FAIL))$", text, re.M)}
 
 
@@ -219,10 +223,10 @@ def table(runs):
     lines.append("| latent (another fault's round of uses) | " + " | ".join(
         f"{per('latent', d):,}" for d in DRIVERS)
         + f" | {sum(per('latent', d) for d in DRIVERS):,} |")
-    lines += ["", "| outcome by fault type | " + " | ".join(TYPES) + " |",
-              "|---|" + "---:|" * len(TYPES)]
-    for o in OUTCOMES:
-        lines.append(f"| {o} | " + " | ".join(f"{count(ftype=t, outcome=o):,}" for t in TYPES)
+    lines += ["", "| fault type | " + " | ".join(OUTCOMES) + " |",
+              "|---|" + "---:|" * len(OUTCOMES)]
+    for t in TYPES:
+        lines.append(f"| {t} | " + " | ".join(f"{count(ftype=t, outcome=o):,}" for o in OUTCOMES)
                      + " |")
     panics = sum(r["panics"] for r in runs)
     lines += ["", "| beside MINIX 3 | MINIX 3 (Herder et al., DSN 2009) | Tacet (these runs) |",
@@ -251,6 +255,9 @@ def table(runs):
               f"{sum(1 for r in runs if r['passed'])} passed); the largest "
               + (f"{largest['n']:,} faults (seed {largest['seed']})" if largest else "none")
               + f". Restarts: {count(outcome='crash + restart') + count(outcome='hang + restart') + count(outcome=HANG_REPORTED):,}. "
+              f"Ended by the liveness thread: {sum(r.get('liveness_ends', 0) for r in runs):,} "
+              f"(after a hang thrown: {count(ftype='hang', outcome='hang + restart') + count(ftype='hang at work', outcome='hang + restart'):,}; "
+              f"the rest after other faults or latent). "
               f"Time to a working driver after a restart or error: median {median} ms (whole ms), "
               f"worst {max((r['worst_us'] for r in runs), default=0) / 1000:.1f} ms. "
               f"Rate: {total / secs if secs else 0:.1f} faults a second in one QEMU instance "

@@ -1,33 +1,42 @@
 /* faults: the fault injection campaign (make faults; the short seeded run of make test,
  * tests/qemu/cases_faults.py). On the faults kernel, with the trace authority (`%`), it throws
  * N faults at the real drivers (TACET_SYS_INJECT: enum tacet_inject_op), one at a time, each at
- * a driver picked at random among those its parameters name, while it is their client: after
- * each fault it uses that driver until it answers well again, then every other driver once.
+ * a driver picked at random among those its parameters name, while it is their client. A fault
+ * is thrown at rest (where the driver waits for work: almost always its service loop's
+ * receive) or at work (by the catcher, a thread of this server on the drivers' hart, while the
+ * campaign uses the driver: where an interrupt took it off its hart, TACET_INJECT_BUSY), half
+ * each. After each fault it uses that driver until it answers well again, then every other
+ * driver once (an error or a restart there, or a driver restarted since its last use, is a
+ * latent fault, said on a line of its own).
  *   - blk: a random write of a random sector of its grant, then a random read checked against
  *     the shadow copy it keeps of every sector (a write that failed makes its sector unknown
  *     until written again); a read that succeeds with other data is a silent mismatch;
  *   - rng: a read of 16 bytes;
  *   - rtc: the time of day (later than 2020, never more than a second behind the last), and
- *     every ALARM_EVERY-th use an alarm 0.5 ms ahead, which must come within 25 ms;
+ *     every ALARM_EVERY-th use an alarm 0.5 ms ahead, which must come within 25 ms (asked for
+ *     again until it does);
  *   - console: CONSOLE_SYNC (a call the console server answers once its output is out).
  * Its parameters are the name its init.run= entry grants it, `faults=N.SEED.DRIVERS` (DRIVERS:
- * letters r, b, t, u for rng, blk, rtc, the console's uart), e.g.
- *   init.run=^%uart=console:ns16550a*100000~200,rng:virtio-rng*100000~200,
- *            rtc:goldfish-rtc*100000~200,blk:virtio-blk*100000~200,
- *            ^%faults=1000.1.rbtu@1[blk=0-63;rng=1;rtc=1;console=1]
- * (every driver restarted as often as it takes, asked whether it is alive every 50 ms; the
- * grants let it report a service that answers only with errors, or leaves a request
- * unanswered, for a second: INIT_STUCK, which ends that instance).
- * Per fault it prints one line, `faults: #K DRIVER TYPE where=W value=V -> OUTCOME in T us
- * (E errors)`, OUTCOME one of none (the driver answered well at once, same instance), error
+ * letters r, b, t, u for rng, blk, rtc, the console's uart), as tools/faults.py writes it:
+ *   init.run=^%uart=console:ns16550a*1000000~10,rng:virtio-rng*1000000~10,
+ *            rtc:goldfish-rtc*1000000~10,blk:virtio-blk*1000000~10,
+ *            ^%faults=1000.1.rbtu@1/120[blk=0-63;rng=1;rtc=1;console=1] init.restart_max_ms=0
+ * (every driver restarted at once as often as it takes, asked whether it is alive every 2 ms
+ * and ended after 10 ms unanswered; the grants let it report a service that answers only with
+ * errors, or leaves a request unanswered, for STUCK_NS: INIT_STUCK, which ends that instance;
+ * its priority, above the drivers', is the catcher's). The faults (driver, type, mode, where,
+ * value) come from a generator of their own: a seed throws the same ones in every run.
+ * Per fault it prints one line, `faults: #K DRIVER TYPE where=W value=V[ at-work] -> OUTCOME in
+ * T us (E errors)`, OUTCOME one of none (the driver answered well at once, same instance), error
  * (it answered with an error, same instance), restart (another instance answered: init's lines
  * in between say whether it crashed or stopped answering), mismatch (blk: a silent one),
- * unrecovered (no good answer within RECOVER_NS), skipped (the thread stayed running, or had
- * ended: nothing thrown); tools/faults.py makes the figures from these lines. At the end: each
- * driver answers, every page and kernel object is back (as after the warm-up rounds of uses,
- * before any fault; restarted drivers hold what their first instances held), the totals, and
- * `faults: PASS` or `faults: FAIL`, then it powers off. Two threads: the campaign, and a
- * watcher that says every thread's state when a use takes longer than 2 s. No IPC protocol. */
+ * unrecovered (no good answer within RECOVER_NS), skipped (the thread stayed running, or was
+ * never caught at work, or had ended: nothing thrown); tools/faults.py makes the figures from
+ * these lines. At the end: each driver answers, every page and kernel object is back (as after
+ * the warm-up rounds of uses, before any fault; restarted drivers hold what their first
+ * instances held), the totals, and `faults: PASS` or `faults: FAIL`, then it powers off. Three
+ * threads: the campaign, the catcher, and a watcher that says every thread's state when a use
+ * takes longer than 2 s. No IPC protocol. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +62,12 @@
 #define SLOT_ALARM (TACET_CHILD_FIRST_FREE + 1)
 #define SLOT_SCRATCH (TACET_CHILD_FIRST_FREE + 2)
 #define SLOT_WATCH (TACET_CHILD_FIRST_FREE + 3) /* the watcher's timer */
+#define SLOT_CATCH (TACET_CHILD_FIRST_FREE + 4) /* the catcher's: CATCH_GO and its timer */
+#define CATCH_GO 1ul
+#define CATCH_TIMER 2ul
+#define CATCH_HART 0          /* the drivers' (their entries name none) */
+#define CATCH_PAUSE_NS 50000  /* the catcher tries again within this (a random pause)... */
+#define CATCH_USES 200        /* ...while the campaign uses the driver up to this many times */
 #define WATCH_NS 500000000ull     /* the watcher looks twice a second... */
 #define SLOW_USE_NS 2000000000ull /* ...for a use under way this long */
 #define STUCK_NS 25000000ull       /* errors for this long: the service is reported to init */
@@ -60,6 +75,7 @@
 #define ALARM_TIMEOUT_BIT 2ul
 
 enum outcome { NONE, ERROR, RESTART, MISMATCH, UNRECOVERED, SKIPPED, OUTCOMES };
+enum mode { AT_REST, AT_WORK, MODES }; /* where the driver's thread was stopped */
 static const char *const outcome_names[OUTCOMES] = { "none", "error", "restart", "mismatch",
 						     "unrecovered", "skipped" };
 
@@ -72,7 +88,7 @@ struct driver {
 	char letter;
 	const char *process, *service;
 	long (*use)(struct driver *d); /* 0: answered well; else the error (MISMATCH_ERR too) */
-	unsigned long faults[TYPES], outcomes[OUTCOMES], latent, reports;
+	unsigned long faults[MODES][TYPES], outcomes[MODES][OUTCOMES], latent, reports;
 	unsigned int tid; /* its thread when last used: another since is a latent restart */
 };
 
@@ -336,6 +352,93 @@ static long start_watcher(void)
 	return err < 0 ? err : 0; /* else its thread id */
 }
 
+/* The catcher: a thread of the campaign on the drivers' hart, more urgent than they are, which
+ * throws a fault into a driver's thread while the campaign uses that driver, at a moment its
+ * work is under way (TACET_INJECT_BUSY: the kernel accepts only a thread an interrupt took off
+ * its hart; the catcher's own timer is that interrupt, after a random pause). It shares `catch`
+ * with the campaign's thread: the campaign writes the fault and arms it (CATCH_ARMED, then
+ * CATCH_GO); the catcher alone moves it to THROWN (the fault's result in `result`, written
+ * first); the campaign cancels an armed one (CANCEL, then CATCH_GO) and waits for the catcher
+ * to say IDLE or THROWN (it may have thrown it meanwhile). Only the state word changes
+ * concurrently: loads and stores of it are atomic, the rest is written before the state that
+ * publishes it. The catcher uses no stdio and none of lib's sleeps (the campaign's). */
+enum catch_state { CATCH_IDLE, CATCH_ARMED, CATCH_THROWN, CATCH_CANCEL };
+static struct {
+	unsigned long op, where, value;
+	unsigned int tid;
+	long result;
+	int state; /* enum catch_state */
+} catch;
+static uint64_t catch_pauses = 0x2545f4914f6cdd1dull; /* the catcher's own generator */
+static char catcher_stack[2 * TACET_PAGE_SIZE] __attribute__((aligned(16)));
+
+static void catcher(void *unused)
+{
+	(void)unused;
+	for (;;) {
+		int state;
+		long r;
+
+		tacet_wait(SLOT_CATCH);
+		state = __atomic_load_n(&catch.state, __ATOMIC_ACQUIRE);
+		if (state == CATCH_CANCEL)
+			__atomic_store_n(&catch.state, CATCH_IDLE, __ATOMIC_RELEASE);
+		if (state != CATCH_ARMED)
+			continue;
+		r = tacet_inject(catch.op | TACET_INJECT_BUSY, TACET_CHILD_TRACE, catch.tid,
+				 catch.where, catch.value);
+		if (r != -TACET_EBUSY) {
+			catch.result = r;
+			__atomic_store_n(&catch.state, CATCH_THROWN, __ATOMIC_RELEASE);
+			continue;
+		}
+		tacet_timer_set(SLOT_CATCH, CATCH_TIMER, tacet_time() + tacet_ns_to_ticks(
+					xorshift64(&catch_pauses) % CATCH_PAUSE_NS));
+	}
+}
+
+static long start_catcher(void)
+{
+	struct tacet_self self = { 0 };
+	long err = tacet_ntfn_new(SLOT_CATCH);
+
+	tacet_self(&self);
+	if (err)
+		return err;
+	err = tacet_thread_start(catcher, NULL, (unsigned long)catcher_stack + sizeof(catcher_stack),
+				 TACET_SCHED(self.prio, CATCH_HART));
+	return err < 0 ? err : 0; /* else its thread id */
+}
+
+/* The fault (op, where, value) into thread tid of d, thrown by the catcher while the campaign
+ * uses d, up to CATCH_USES times: where it struck (the injector's answer), or -TACET_EBUSY if
+ * the catcher never caught d at work; *err is the last use's answer (the first the fault may
+ * have touched) and *start when it began. */
+static long throw_at_work(struct driver *d, unsigned long op, unsigned int tid, unsigned long where,
+			  unsigned long value, long *err, uint64_t *start)
+{
+	int armed = CATCH_ARMED;
+
+	catch.op = op, catch.tid = tid, catch.where = where, catch.value = value;
+	__atomic_store_n(&catch.state, CATCH_ARMED, __ATOMIC_RELEASE);
+	tacet_signal(SLOT_CATCH, CATCH_GO);
+	for (unsigned int i = 0; i < CATCH_USES &&
+	     __atomic_load_n(&catch.state, __ATOMIC_ACQUIRE) == CATCH_ARMED; i++) {
+		*start = tacet_time_ns();
+		*err = d->use(d);
+	}
+	if (__atomic_compare_exchange_n(&catch.state, &armed, CATCH_CANCEL, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		tacet_signal(SLOT_CATCH, CATCH_GO);
+		while (__atomic_load_n(&catch.state, __ATOMIC_ACQUIRE) == CATCH_CANCEL)
+			tacet_sleep_ns(RETRY_NS / 10);
+	}
+	if (__atomic_load_n(&catch.state, __ATOMIC_ACQUIRE) != CATCH_THROWN)
+		return -TACET_EBUSY;
+	__atomic_store_n(&catch.state, CATCH_IDLE, __ATOMIC_RELEASE);
+	return catch.result;
+}
+
 /* Use d until it answers well, up to RECOVER_NS (reporting it to init once it has answered
  * with errors for STUCK_NS): NONE, ERROR or MISMATCH (what the errors were; how many in
  * *errors), or UNRECOVERED. */
@@ -409,37 +512,48 @@ static unsigned long round_of_uses(const struct driver *but, long k)
 	return unrecovered;
 }
 
-/* Fault k: thrown at a random chosen driver, then that driver used until it answers well, then
- * the others once; returns its time to a working driver (us), the outcome into *o, and adds the
- * others that did not answer well again to *latent_unrecovered. */
+/* Fault k: thrown at a random chosen driver, at rest (where it waits for work) or at work
+ * (the catcher's), then that driver used until it answers well, then the others once; returns
+ * its time to a working driver (us), the outcome into *o, and adds the others that did not
+ * answer well again to *latent_unrecovered. */
 static uint64_t one_fault(unsigned long k, enum outcome *o, unsigned long *latent_unrecovered)
 {
 	struct driver *d = chosen[pick() % nchosen];
 	enum type t = (enum type)(pick() % TYPES);
+	enum mode m = (enum mode)(pick() % MODES);
 	unsigned long where, value, errors = 0, op = fault_args(t, &where, &value);
 	unsigned int tid = target_thread(d->process);
-	uint64_t start, took;
+	const char *at = m == AT_WORK ? " at-work" : "";
+	uint64_t start = tacet_time_ns(), took;
+	long r, first = 0;
 	enum outcome got;
-	long r;
 
 	if (tid != d->tid)
 		latent(d, (long)k - 1, RESTART, 0); /* restarted since its last use */
-	start = tacet_time_ns();
-	r = tid ? target_inject(op, tid, where, value, INJECT_TRIES) : -TACET_ENOENT;
-	d->faults[t]++;
+	if (!tid)
+		r = -TACET_ENOENT;
+	else if (m == AT_WORK)
+		r = throw_at_work(d, op, tid, where, value, &first, &start);
+	else
+		r = target_inject(op, tid, where, value, INJECT_TRIES);
+	d->faults[m][t]++;
 	if (r < 0) {
 		*o = SKIPPED;
-		d->outcomes[SKIPPED]++;
-		printf("faults: #%lu %s %s -> skipped (%s)\n", k, d->process, type_names[t],
+		d->outcomes[m][SKIPPED]++;
+		d->tid = target_thread(d->process);
+		printf("faults: #%lu %s %s%s -> skipped (%s)\n", k, d->process, type_names[t], at,
 		       tacet_strerror(r));
 		return 0;
 	}
 	got = use_after(d, tid, &errors);
+	if (first && got == NONE) /* the use the fault struck in answered badly */
+		got = first == MISMATCH_ERR ? MISMATCH : ERROR;
+	errors += first != 0;
 	took = (tacet_time_ns() - start) / 1000;
 	*o = got;
-	d->outcomes[got]++;
-	printf("faults: #%lu %s %s where=%#lx value=%#lx -> %s in %llu us (%lu errors)\n", k,
-	       d->process, type_names[t], (unsigned long)r, value, outcome_names[got],
+	d->outcomes[m][got]++;
+	printf("faults: #%lu %s %s where=%#lx value=%#lx%s -> %s in %llu us (%lu errors)\n", k,
+	       d->process, type_names[t], (unsigned long)r, value, at, outcome_names[got],
 	       (unsigned long long)took, errors);
 	*latent_unrecovered += round_of_uses(d, (long)k);
 	return took;
@@ -498,21 +612,25 @@ static void keep_time(uint64_t us)
 
 static void print_totals(unsigned long n, uint64_t secs_us)
 {
+	static const char *const mode_names[MODES] = { "at rest", "at work" };
 	unsigned long kept = ntimes < TIMES_KEPT ? ntimes : TIMES_KEPT;
 	unsigned long total[OUTCOMES] = { 0 };
 
 	for (unsigned int i = 0; i < nchosen; i++) {
 		struct driver *d = chosen[i];
 
-		printf("faults: %s:", d->process);
-		for (unsigned int t = 0; t < TYPES; t++)
-			printf(" %s %lu", type_names[t], d->faults[t]);
-		printf(";");
-		for (unsigned int o = 0; o < OUTCOMES; o++) {
-			printf(" %s %lu", outcome_names[o], d->outcomes[o]);
-			total[o] += d->outcomes[o];
+		for (unsigned int m = 0; m < MODES; m++) {
+			printf("faults: %s %s:", d->process, mode_names[m]);
+			for (unsigned int t = 0; t < TYPES; t++)
+				printf(" %s %lu", type_names[t], d->faults[m][t]);
+			printf(";");
+			for (unsigned int o = 0; o < OUTCOMES; o++) {
+				printf(" %s %lu", outcome_names[o], d->outcomes[m][o]);
+				total[o] += d->outcomes[m][o];
+			}
+			printf("\n");
 		}
-		printf("; latent %lu; reported %lu\n", d->latent, d->reports);
+		printf("faults: %s: latent %lu; reported %lu\n", d->process, d->latent, d->reports);
 	}
 	qsort(times, kept, sizeof(*times), cmp_u64);
 	printf("faults: %lu faults in %llu ms (%llu a second):", n,
@@ -565,6 +683,8 @@ int main(void)
 		err = tacet_ntfn_new(SLOT_ALARM);
 	if (!err)
 		err = start_watcher();
+	if (!err)
+		err = start_catcher();
 	if (!err && chose('b'))
 		err = tacet_blk_open(&blk, BLK_SECTOR, 5000);
 	if (err || (chose('b') && blk.sectors < SHADOW_SECTORS)) {
