@@ -121,13 +121,14 @@ def run(args):
     jobs = max(1, args.jobs)
     shares = [args.n // jobs + (i < args.n % jobs) for i in range(jobs)]
     seeds = [args.seed + i for i in range(jobs)]
+    built = commit()  # now: the tree may change while the campaigns run
     started = time.time()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         done = list(pool.map(lambda i: campaign(shares[i], seeds[i], args.drivers, args.smp,
                                                 args.timeout), range(jobs)))
     wall = time.time() - started
     batch = {"jobs": jobs, "seeds": seeds, "faults": sum(shares), "wall_s": round(wall, 1)}
-    summaries = [summary(text, passed, batch) for _, text, passed in done]
+    summaries = [summary(text, passed, batch, built) for _, text, passed in done]
     if not args.no_record:
         os.makedirs(RUNS, exist_ok=True)
         for s in summaries:
@@ -170,8 +171,9 @@ def faults_of(text):
         yield driver, ftype, got, int(us or 0), int(errors or 0)
 
 
-def summary(text, passed, batch=None):
-    """A campaign log's summary (what docs/faults/runs/SEED.json holds)."""
+def summary(text, passed, batch=None, built=None):
+    """A campaign log's summary (what docs/faults/runs/SEED.json holds); `built`: the commit
+    its build came from (by default the tree's now)."""
     m = re.search(r"faults: (\d+) faults in (\d+) ms", text)
     p = re.search(r'faults: \d+ faults into \d+ drivers, seed "(\d+)\.(\d+)\.(\w+)"', text)
     counts, visible, latent, times, worst = {}, {}, {}, {}, 0
@@ -186,7 +188,7 @@ def summary(text, passed, batch=None):
             times[str(us // 1000)] = times.get(str(us // 1000), 0) + 1
             worst = max(worst, us)
     return {"n": int(p.group(1)) if p else 0, "seed": int(p.group(2)) if p else -1,
-            "drivers": p.group(3) if p else "", "commit": commit(),
+            "drivers": p.group(3) if p else "", "commit": built or commit(),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "passed": passed, "panics": text.count("PANIC"),
             "campaign_ms": int(m.group(2)) if m else 0, "batch": batch or {},
