@@ -252,18 +252,22 @@ def table(runs):
     secs = sum(r["campaign_ms"] for r in runs) / 1000
     fastest = max((r["batch"] for r in runs if r["batch"].get("wall_s")),
                   key=lambda b: b["faults"] / b["wall_s"], default=None)
-    largest = max(runs, key=lambda r: r["n"], default=None)
-    lines += ["", f"Runs: {len(runs)} (seeds {', '.join(str(r['seed']) for r in sorted(runs, key=lambda r: r['seed']))}; "
+    thrown = lambda r: sum(c for types in r["counts"].values()  # noqa: E731
+                           for outs in types.values() for c in outs.values())
+    largest = max(runs, key=thrown, default=None)
+    seeds = ", ".join(f"{r['seed']}" + ("" if r["passed"] else f" (failed after {thrown(r):,})")
+                      for r in sorted(runs, key=lambda r: r["seed"]))
+    lines += ["", f"Runs: {len(runs)} (seeds {seeds}; "
               f"{sum(1 for r in runs if r['passed'])} passed); the largest "
-              + (f"{largest['n']:,} faults (seed {largest['seed']})" if largest else "none")
+              + (f"{thrown(largest):,} faults (seed {largest['seed']})" if largest else "none")
               + f". Restarts: {count(outcome='crash + restart') + count(outcome='hang + restart') + count(outcome=HANG_REPORTED):,}. "
               f"Ended by the liveness thread: {sum(r.get('liveness_ends', 0) for r in runs):,} "
               f"(after a hang thrown: {count(ftype='hang', outcome='hang + restart') + count(ftype='hang at work', outcome='hang + restart'):,}; "
               f"the rest after other faults or latent). "
               f"Time to a working driver after a restart or error: median {median} ms (whole ms), "
               f"worst {max((r['worst_us'] for r in runs), default=0) / 1000:.1f} ms. "
-              f"Rate: {total / secs if secs else 0:.1f} faults a second in one QEMU instance "
-              f"(the campaigns' own time)"
+              f"Rate: {sum(thrown(r) for r in runs if r['campaign_ms']) / secs if secs else 0:.1f} "
+              f"faults a second in one QEMU instance (the finished campaigns' own time)"
               + (f"; {fastest['faults'] / fastest['wall_s']:.1f} over the wall clock with "
                  f"{fastest['jobs']} at once (seeds {', '.join(map(str, fastest['seeds']))}, boot "
                  f"included)" if fastest else "") + "."]
