@@ -304,8 +304,9 @@ test: deps
 	@python3 tests/run.py
 
 # --- the fault injection campaign (make faults; docs/faults.md) ------------------------------
-# N faults (SEED, into DRIVERS: r rng, b blk, t rtc, u the console's uart) thrown by
-# servers/faults into the real drivers on the faults kernel while it uses them, shared among
+# N faults (SEED, into DRIVERS: r rng, b blk, t rtc, u the console's uart, n net0's net)
+# thrown by servers/faults into the real drivers on the faults kernel while it uses them (with
+# n, a TCP stream from the host through net and ip to the echo service too), shared among
 # JOBS QEMU instances at once (seeds SEED .. SEED+JOBS-1); the logs go to
 # build/faults/campaign-SEED.log, each run's summary to docs/faults/runs/SEED.json (commit it),
 # and tools/faults.py prints their figures (`python3 tools/faults.py table --write` writes

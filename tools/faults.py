@@ -38,9 +38,12 @@ import datetime
 import glob
 import json
 import os
+import random
 import re
+import socket
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -58,7 +61,8 @@ DISK = "build/blk-test.img"  # relative: QEMU runs in ROOT
 DEVICES = ["-device", "virtio-rng-device", "-drive",
            f"file={DISK},if=none,format=raw,id=disk0,snapshot=on",
            "-device", "virtio-blk-device,drive=disk0"]
-RESTARTS = 1000000  # each driver's `*N`: as often as it takes
+RESTARTS = 99999  # each driver's `*N`: as often as it takes (a run's N/15 or so)
+BOOTARGS_MAX = 255  # TACET_BOOTINFO_BOOTARGS_MAX less its NUL: the kernel cuts the rest
 ALIVE_MS = 10       # each driver's `~MS`: asked every 2 ms, ended after 10 ms unanswered
 HANG_REPORTED = "hang + restart (client's report)"
 MINIX_FAULTS = 3400000  # Herder et al., "Fault isolation for device drivers", DSN 2009
@@ -70,43 +74,157 @@ AT_REST = ("reg-arg", "reg-saved", "reg-sp", "reg-ra", "reg-pc", "text-flip", "t
            "hang")
 AT_WORK = tuple(f"{t} at work" for t in AT_REST)  # thrown by the catcher while it worked
 TYPES = AT_REST + AT_WORK
-DRIVERS = ("rng", "blk", "rtc", "uart")
+DRIVERS = ("rng", "blk", "rtc", "uart", "net")
 OUTCOMES = ("no effect", "detected error", "crash + restart", "hang + restart",
             HANG_REPORTED, "data mismatch", "unrecovered", "skipped")
 
 
 def bootargs(n, seed, drivers):
+    """init.run= and init's other arguments for the campaign; the kernel keeps BOOTARGS_MAX
+    bytes (checked: nothing may be cut)."""
     entry = lambda name: f"{name}*{RESTARTS}~{ALIVE_MS}"  # noqa: E731
+    net = "n" in drivers  # net0's driver, and ip and the echo service over it (not faulted)
     return ("init.run=" + ",".join([
         "^%" + entry("uart=console:ns16550a"), entry("rng:virtio-rng"),
         entry("rtc:goldfish-rtc"), entry("blk:virtio-blk"),
-        f"^%faults={n}.{seed}.{drivers}@1/120[blk=0-63;rng=1;rtc=1;console=1]"])
+        *([entry("net=net0:virtio-net"), "ip@1*9", "echo@1*9"] if net else []),
+        f"^%faults={n}.{seed}.{drivers}@1/120[blk=0-63;rng=1;rtc=1;console=1"
+        + (";net0=1" if net else "") + "]"])
         + " init.restart_max_ms=0")
 
 
-def qemu_command(n, seed, drivers, smp):
-    dtb = dtb_for_machine(ROOT, "aclint", smp, "128M", DEVICES)
+def checked_bootargs(n, seed, drivers):
+    args = bootargs(n, seed, drivers)
+    if len(args) > BOOTARGS_MAX:
+        raise SystemExit(f"faults.py: boot arguments of {len(args)} bytes, the kernel keeps "
+                         f"{BOOTARGS_MAX}: {args}")
+    return args
+
+
+def net_devices(port=None):
+    """A virtio-net card on QEMU's user network, the host's 127.0.0.1:port forwarded to the
+    guest's TCP port 7 (the echo service); without a port, as the device tree's dump sees it."""
+    fwd = f",hostfwd=tcp:127.0.0.1:{port}-:7" if port else ""
+    return ["-netdev", f"user,id=n0{fwd}", "-device", "virtio-net-device,netdev=n0"]
+
+
+def qemu_command(n, seed, drivers, smp, port=None):
+    net = net_devices() if "n" in drivers else []
+    dtb = dtb_for_machine(ROOT, "aclint", smp, "128M", DEVICES + net)
     return ["qemu-system-riscv64", *MACHINES["aclint"], "-global",
             "virtio-mmio.force-legacy=false", "-smp", str(smp), "-m", "128M", "-display",
             "none", "-monitor", "none", "-serial", "stdio", "-bios", OPENSBI, "-kernel",
             kernel_image(ROOT, "faults"), "-dtb", dtb, "-initrd",
             os.path.join(ROOT, "build", "modules.img"), "-append",
-            bootargs(n, seed, drivers), *DEVICES]
+            checked_bootargs(n, seed, drivers), *DEVICES, *(net_devices(port) if net else [])]
+
+
+class TcpStream(threading.Thread):
+    """The host's TCP stream through the guest's echo service while net0's driver takes faults
+    (its frames; ip's TCP retransmits what a restart lost): chunks of seeded random bytes, each
+    read back whole before the next, compared byte for byte and into a digest of everything
+    sent and everything back. Connects once the echo answers a first chunk; a connection that
+    ends before the campaign has said its totals (in its log) is broken. Its figures: bytes
+    back, chunks that differed, the longest wait for a chunk, and what broke it."""
+    CHUNK = 4096
+
+    def __init__(self, port, seed, log):
+        super().__init__(daemon=True)
+        self.port, self.log, self.rng = port, log, random.Random(seed)
+        self.sent, self.back = __import__("hashlib").sha256(), __import__("hashlib").sha256()
+        self.bytes = self.differed = 0
+        self.longest = 0.0
+        self.broken = ""
+        self.pending = 0.0  # the chunk under way when the campaign ended: its wait so far
+        self.stopping = threading.Event()
+
+    def campaign_done(self):
+        return bool(re.search(r"faults: \d+ faults in", open(self.log, errors="replace").read()))
+
+    def connect(self):
+        while not self.stopping.is_set():
+            try:
+                s = socket.create_connection(("127.0.0.1", self.port), timeout=2)
+                s.sendall(b"hello")
+                if s.recv(5) == b"hello":
+                    return s
+                s.close()
+            except OSError:
+                pass
+            time.sleep(0.2)
+        return None
+
+    def run(self):
+        s = self.connect()
+        if not s:
+            return
+        s.settimeout(1)
+        while not self.stopping.is_set():
+            chunk, got = self.rng.randbytes(self.CHUNK), b""
+            started = time.time()
+            try:
+                s.sendall(chunk)
+                while len(got) < len(chunk) and not self.stopping.is_set():
+                    try:
+                        part = s.recv(len(chunk) - len(got))
+                    except socket.timeout:
+                        continue
+                    if not part:
+                        raise OSError("closed by the guest")
+                    got += part
+            except OSError as e:
+                if not self.stopping.is_set() and not self.campaign_done():
+                    self.broken = f"{e} after {self.bytes} bytes"
+                return
+            if len(got) < len(chunk):  # stopped mid-chunk: how long it has waited
+                self.pending = time.time() - started
+                return
+            self.longest = max(self.longest, time.time() - started)
+            self.sent.update(chunk)
+            self.back.update(got)
+            self.bytes += len(got)
+            self.differed += got != chunk
+
+    def figures(self):
+        return {"bytes": self.bytes, "chunks_differed": self.differed,
+                "digest_equal": self.sent.digest() == self.back.digest(),
+                "longest_wait_s": round(self.longest, 3),
+                "waiting_at_end_s": round(self.pending, 3), "broken": self.broken}
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def campaign(n, seed, drivers, smp, timeout):
-    """One QEMU instance's campaign: (its log's path, its text, whether it passed)."""
+    """One QEMU instance's campaign: (its log's path, its text, whether it passed, the TCP
+    stream's figures or None)."""
     log = os.path.join(ROOT, "build", "faults", f"campaign-{seed}.log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
+    port = free_port() if "n" in drivers else None
     with open(log, "w") as out:
+        stream = TcpStream(port, seed, log) if port else None
+        if stream:
+            stream.start()
         try:
-            code = subprocess.run(qemu_command(n, seed, drivers, smp), stdin=subprocess.DEVNULL,
-                                  stdout=out, stderr=subprocess.STDOUT, timeout=timeout,
+            code = subprocess.run(qemu_command(n, seed, drivers, smp, port),
+                                  stdin=subprocess.DEVNULL, stdout=out,
+                                  stderr=subprocess.STDOUT, timeout=timeout,
                                   cwd=ROOT).returncode
         except subprocess.TimeoutExpired:
             code = -1
+    if stream:
+        stream.stopping.set()
+        stream.join(5)
+    tcp = stream.figures() if stream else None
     text = open(log, errors="replace").read()
-    return log, text, code == 0 and "faults: PASS" in text and "PANIC" not in text
+    ok = code == 0 and "faults: PASS" in text and "PANIC" not in text
+    if tcp:
+        ok = ok and tcp["bytes"] > 0 and not tcp["chunks_differed"] and tcp["digest_equal"] \
+            and not tcp["broken"]
+    return log, text, ok, tcp
 
 
 def commit():
@@ -126,9 +244,12 @@ def run(args):
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         done = list(pool.map(lambda i: campaign(shares[i], seeds[i], args.drivers, args.smp,
                                                 args.timeout), range(jobs)))
+    for log, _, _, tcp in done:
+        if tcp:
+            print(f"{log}: the TCP stream through net0: {tcp}")
     wall = time.time() - started
     batch = {"jobs": jobs, "seeds": seeds, "faults": sum(shares), "wall_s": round(wall, 1)}
-    summaries = [summary(text, passed, batch, built) for _, text, passed in done]
+    summaries = [summary(text, passed, batch, built, tcp) for _, text, passed, tcp in done]
     if not args.no_record:
         os.makedirs(RUNS, exist_ok=True)
         for s in summaries:
@@ -138,9 +259,9 @@ def run(args):
     print("\n".join(table(summaries)))
     print(f"{sum(shares)} faults in {wall:.1f} s of wall clock with {jobs} QEMU instance(s): "
           f"{sum(shares) / wall:.1f} faults a second")
-    for log, _, passed in done:
+    for log, _, passed, _ in done:
         print(f"{log}: {'PASS' if passed else 'FAIL'}")
-    return 0 if all(p for _, _, p in done) else 1
+    return 0 if all(p for _, _, p, _ in done) else 1
 
 
 def faults_of(text):
@@ -171,7 +292,7 @@ def faults_of(text):
         yield driver, ftype, got, int(us or 0), int(errors or 0)
 
 
-def summary(text, passed, batch=None, built=None):
+def summary(text, passed, batch=None, built=None, tcp=None):
     """A campaign log's summary (what docs/faults/runs/SEED.json holds); `built`: the commit
     its build came from (by default the tree's now)."""
     m = re.search(r"faults: (\d+) faults in (\d+) ms", text)
@@ -195,6 +316,7 @@ def summary(text, passed, batch=None, built=None):
             "counts": counts, "client_saw_error": visible, "latent": latent,
             "times_ms": times, "worst_us": worst,
             "liveness_ends": len(re.findall(r"init: server \S+ has not answered", text)),
+            **({"tcp": tcp} if tcp else {}),
             "final": re.findall(r"faults: (.*: (?:PASS|FAIL))$", text, re.M)}
 
 
@@ -206,25 +328,26 @@ def table(runs):
                    for o, c in outs.items() if outcome in (None, o))
 
     total = count()
-    lines = ["| fault type | " + " | ".join(DRIVERS) + " | all |",
-             "|---|" + "---:|" * (len(DRIVERS) + 1)]
+    drivers = [d for d in DRIVERS if count(d)] or list(DRIVERS)
+    lines = ["| fault type | " + " | ".join(drivers) + " | all |",
+             "|---|" + "---:|" * (len(drivers) + 1)]
     for t in TYPES:
-        lines.append(f"| {t} | " + " | ".join(f"{count(d, t):,}" for d in DRIVERS)
+        lines.append(f"| {t} | " + " | ".join(f"{count(d, t):,}" for d in drivers)
                      + f" | {count(ftype=t):,} |")
-    lines.append("| **all** | " + " | ".join(f"{count(d):,}" for d in DRIVERS)
+    lines.append("| **all** | " + " | ".join(f"{count(d):,}" for d in drivers)
                  + f" | {total:,} |")
-    lines += ["", "| outcome | " + " | ".join(DRIVERS) + " | all |",
-              "|---|" + "---:|" * (len(DRIVERS) + 1)]
+    lines += ["", "| outcome | " + " | ".join(drivers) + " | all |",
+              "|---|" + "---:|" * (len(drivers) + 1)]
     for o in OUTCOMES:
-        lines.append(f"| {o} | " + " | ".join(f"{count(d, outcome=o):,}" for d in DRIVERS)
+        lines.append(f"| {o} | " + " | ".join(f"{count(d, outcome=o):,}" for d in drivers)
                      + f" | {count(outcome=o):,} |")
     per = lambda key, d: sum(r[key].get(d, 0) for r in runs)  # noqa: E731
     lines.append("| client saw an error first | " + " | ".join(
-        f"{per('client_saw_error', d):,}" for d in DRIVERS)
-        + f" | {sum(per('client_saw_error', d) for d in DRIVERS):,} |")
+        f"{per('client_saw_error', d):,}" for d in drivers)
+        + f" | {sum(per('client_saw_error', d) for d in drivers):,} |")
     lines.append("| latent (another fault's round of uses) | " + " | ".join(
-        f"{per('latent', d):,}" for d in DRIVERS)
-        + f" | {sum(per('latent', d) for d in DRIVERS):,} |")
+        f"{per('latent', d):,}" for d in drivers)
+        + f" | {sum(per('latent', d) for d in drivers):,} |")
     lines += ["", "| fault type | " + " | ".join(OUTCOMES) + " |",
               "|---|" + "---:|" * len(OUTCOMES)]
     for t in TYPES:
@@ -234,7 +357,7 @@ def table(runs):
     lines += ["", "| beside MINIX 3 | MINIX 3 (Herder et al., DSN 2009) | Tacet (these runs) |",
               "|---|---:|---:|",
               f"| faults injected | {MINIX_FAULTS:,} | {total:,} |",
-              f"| drivers | 4 Ethernet drivers | {len(DRIVERS)} ({', '.join(DRIVERS)}) |",
+              f"| drivers | 4 Ethernet drivers | {len(drivers)} ({', '.join(drivers)}) |",
               f"| system crashes (kernel panics) | 0 | {panics} |",
               f"| hangs not recovered | 1 (blamed on the hardware) | "
               f"{count(outcome='unrecovered'):,} |",
@@ -272,6 +395,14 @@ def table(runs):
               + (f"; {fastest['faults'] / fastest['wall_s']:.1f} over the wall clock with "
                  f"{fastest['jobs']} at once (seeds {', '.join(map(str, fastest['seeds']))}, boot "
                  f"included)" if fastest else "") + "."]
+    streams = [r["tcp"] for r in runs if r.get("tcp")]
+    if streams:
+        lines[-1] += (f" The TCP stream through net0 (host to the echo service and back): "
+                      f"{sum(t['bytes'] for t in streams):,} bytes back in {len(streams)} runs, "
+                      f"{sum(t['chunks_differed'] for t in streams)} chunks differed, "
+                      f"{sum(1 for t in streams if not t['digest_equal'])} digests differed, "
+                      f"{sum(1 for t in streams if t['broken'])} broken, the longest wait for a "
+                      f"chunk {max(t['longest_wait_s'] for t in streams):.1f} s.")
     return lines
 
 

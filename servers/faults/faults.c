@@ -15,9 +15,12 @@
  *   - rtc: the time of day (later than 2020, never more than a second behind the last), and
  *     every ALARM_EVERY-th use an alarm 0.5 ms ahead, which must come within 25 ms (asked for
  *     again until it does);
- *   - console: CONSOLE_SYNC (a call the console server answers once its output is out).
+ *   - console: CONSOLE_SYNC (a call the console server answers once its output is out);
+ *   - net: NET_STATS of net0 (its frames carry the host's TCP stream to the echo service
+ *     through ip, which tools/faults.py checks byte for byte, by digest).
  * Its parameters are the name its init.run= entry grants it, `faults=N.SEED.DRIVERS` (DRIVERS:
- * letters r, b, t, u for rng, blk, rtc, the console's uart), as tools/faults.py writes it:
+ * letters r, b, t, u, n for rng, blk, rtc, the console's uart, net0's net), as
+ * tools/faults.py writes it:
  *   init.run=^%uart=console:ns16550a*1000000~10,rng:virtio-rng*1000000~10,
  *            rtc:goldfish-rtc*1000000~10,blk:virtio-blk*1000000~10,
  *            ^%faults=1000.1.rbtu@1/120[blk=0-63;rng=1;rtc=1;console=1] init.restart_max_ms=0
@@ -44,6 +47,7 @@
 #include <tacet/blk.h>
 #include <tacet/console_client.h>
 #include <tacet/init_proto.h>
+#include <tacet/net_client.h>
 #include <tacet/random.h>
 #include <tacet/rtc.h>
 #include "target.h"
@@ -63,6 +67,7 @@
 #define SLOT_SCRATCH (TACET_CHILD_FIRST_FREE + 2)
 #define SLOT_WATCH (TACET_CHILD_FIRST_FREE + 3) /* the watcher's timer */
 #define SLOT_CATCH (TACET_CHILD_FIRST_FREE + 4) /* the catcher's: CATCH_GO and its timer */
+#define SLOT_NET (TACET_CHILD_FIRST_FREE + 5)
 #define CATCH_GO 1ul
 #define CATCH_TIMER 2ul
 #define CATCH_HART 0          /* the drivers' (their entries name none) */
@@ -102,6 +107,8 @@ static uint8_t known[SHADOW_SECTORS];
 static uint64_t last_rtc_ns;
 static unsigned long rtc_uses, console_instance, mismatches;
 static int console_open;
+static unsigned long net_instance;
+static int net_open;
 
 static uint64_t xorshift64(uint64_t *state)
 {
@@ -230,11 +237,57 @@ static long use_console(struct driver *d)
 	return err;
 }
 
+/* net0's NET_STATS, answered by the instance that runs now. Its frames are the host's TCP
+ * stream's to check (tools/faults.py: every byte echoed, by digest), not this use's. */
+static long use_net(struct driver *d)
+{
+	uint64_t rx, tx, irqs, drops;
+	long err = net_open ? 0 : tacet_lookup_instance("net0", SLOT_NET, 5000, &net_instance);
+
+	(void)d;
+	net_open = !err;
+	if (!err)
+		err = net_call_stats(SLOT_NET, &rx, &tx, &irqs, &drops);
+	if (err == -TACET_EDEAD &&
+	    tacet_reconnect_next("net0", SLOT_NET, 5000, &net_instance) == 0)
+		err = net_call_stats(SLOT_NET, &rx, &tx, &irqs, &drops);
+	return err;
+}
+
+/* With net chosen: the host's TCP stream flows (net0's instance that runs now has received
+ * STREAM_FRAMES more frames than `from`: DHCP's are a handful), within `ns`. The time it
+ * took (ns), or 0 if it did not. */
+#define STREAM_FRAMES 256
+#define STREAM_RESUME_NS 60000000000ull /* after the last fault: TCP's back-off may be long */
+static uint64_t stream_flows(uint64_t from, uint64_t ns)
+{
+	uint64_t start = tacet_time_ns(), rx = 0, tx, irqs, drops;
+
+	while (tacet_time_ns() - start < ns) {
+		if (use_net(NULL) == 0 && net_call_stats(SLOT_NET, &rx, &tx, &irqs, &drops) == 0 &&
+		    rx >= from + STREAM_FRAMES)
+			return tacet_time_ns() - start + 1;
+		tacet_sleep_ns(10 * RETRY_NS);
+	}
+	return 0;
+}
+
+/* net0's frames received by the instance that runs now (0 if it does not answer). */
+static uint64_t net_rx(void)
+{
+	uint64_t rx = 0, tx, irqs, drops;
+
+	if (use_net(NULL) || net_call_stats(SLOT_NET, &rx, &tx, &irqs, &drops))
+		return 0;
+	return rx;
+}
+
 static struct driver drivers[] = {
 	{ .letter = 'r', .process = "rng", .service = "rng", .use = use_rng },
 	{ .letter = 'b', .process = "blk", .service = "blk", .use = use_blk },
 	{ .letter = 't', .process = "rtc", .service = "rtc", .use = use_rtc },
 	{ .letter = 'u', .process = "uart", .service = "console", .use = use_console },
+	{ .letter = 'n', .process = "net", .service = "net0", .use = use_net },
 };
 #define NDRIVERS (sizeof(drivers) / sizeof(drivers[0]))
 
@@ -643,7 +696,11 @@ static void print_totals(unsigned long n, uint64_t secs_us)
 	       (unsigned long long)worst_time, ntimes);
 }
 
-/* After the campaign: each driver answers, memory is back. 0 if all is well. */
+#define SETTLE_NS 100000000ull /* memory not back yet: looked at again this much later... */
+#define SETTLE_TRIES 10        /* ...up to this many times */
+
+/* After the campaign: each driver answers, memory is back (within a second). 0 if all is
+ * well. */
 static int final_checks(const struct tacet_mem_info *before, unsigned long unrecovered)
 {
 	struct tacet_mem_info after;
@@ -658,10 +715,22 @@ static int final_checks(const struct tacet_mem_info *before, unsigned long unrec
 		printf("faults: %s answers at the end: %s\n", chosen[i]->process, ok ? "PASS" : "FAIL");
 		failed |= !ok;
 	}
-	tacet_info(TACET_INFO_MEM, 0, &after, sizeof(after));
-	same = before->free_pages + before->kernel_object_pages ==
-		       after.free_pages + after.kernel_object_pages &&
-	       before->kernel_objects == after.kernel_objects;
+	if (chose('n')) { /* after TCP's back-off, the host's stream comes through again */
+		uint64_t took = stream_flows(net_rx(), STREAM_RESUME_NS);
+
+		printf("faults: the TCP stream through net0 flows again after the last fault (in %llu "
+		       "ms): %s\n", (unsigned long long)(took / 1000000), took ? "PASS" : "FAIL");
+		failed |= !took;
+	}
+	for (unsigned int waited = 0;; waited++) { /* a restart's last steps may still be under way */
+		tacet_info(TACET_INFO_MEM, 0, &after, sizeof(after));
+		same = before->free_pages + before->kernel_object_pages ==
+			       after.free_pages + after.kernel_object_pages &&
+		       before->kernel_objects == after.kernel_objects;
+		if (same || waited == SETTLE_TRIES)
+			break;
+		tacet_sleep_ns(SETTLE_NS);
+	}
 	printf("faults: memory: free pages %lu -> %lu (object caches %lu -> %lu), kernel objects %lu "
 	       "-> %lu: %s\n", before->free_pages, after.free_pages, before->kernel_object_pages,
 	       after.kernel_object_pages, before->kernel_objects, after.kernel_objects,
@@ -685,8 +754,13 @@ int main(void)
 		err = start_watcher();
 	if (!err)
 		err = start_catcher();
-	if (!err && chose('b'))
-		err = tacet_blk_open(&blk, BLK_SECTOR, 5000);
+	for (uint64_t until = tacet_time_ns() + RECOVER_NS; !err && chose('b');) {
+		err = tacet_blk_open(&blk, BLK_SECTOR, 5000); /* blk may restart meanwhile */
+		if (err != -TACET_EDEAD || tacet_time_ns() > until)
+			break;
+		err = 0;
+		tacet_sleep_ns(RETRY_NS);
+	}
 	if (err || (chose('b') && blk.sectors < SHADOW_SECTORS)) {
 		printf("faults: cannot start (\"%s\": %s)\nfaults: FAIL\n", tacet_service_name(),
 		       tacet_strerror(err));
@@ -702,6 +776,11 @@ int main(void)
 			memcpy(shadow[s], (void *)blk.buf.va, BLK_SECTOR);
 			known[s] = 1;
 		} /* ...the blk shadow's sectors filled, before the baseline */
+	if (chose('n') && !stream_flows(0, RECOVER_NS)) {
+		printf("faults: no TCP stream through net0\nfaults: FAIL\n");
+		tacet_poweroff(1);
+		return 1;
+	}
 	tacet_info(TACET_INFO_MEM, 0, &before, sizeof(before));
 	printf("faults: %lu faults into %u drivers, seed \"%s\"\n", n, nchosen,
 	       tacet_service_name());
