@@ -12,7 +12,8 @@
  *     the shadow copy it keeps of every sector (a write that failed makes its sector unknown
  *     until written again); a read that succeeds with other data is a silent mismatch;
  *   - rng: a read of 16 bytes;
- *   - rtc: the time of day (later than 2020, never more than a second behind the last), and
+ *   - rtc: the time of day (later than 2020, within a second of the timebase's time plus the
+ *     difference the first use saw: a garbage answer never becomes the reference), and
  *     every ALARM_EVERY-th use an alarm 0.5 ms ahead, which must come within 25 ms (asked for
  *     again until it does);
  *   - console: CONSOLE_SYNC (a call the console server answers once its output is out);
@@ -60,6 +61,7 @@
 #define ALARM_AHEAD_NS 500000ull
 #define ALARM_WAIT_NS 25000000ull
 #define RTC_YEAR_2020_NS 1577836800000000000ull
+#define RTC_SLACK_NS 1000000000ull /* the RTC counts whole seconds */
 #define INJECT_TRIES 100
 #define TIMES_KEPT 2048 /* the median is a sample's past that many (the worst is exact) */
 #define SLOT_CONSOLE (TACET_CHILD_FIRST_FREE + 0)
@@ -104,7 +106,8 @@ static uint64_t client_state; /* the client's: blk's sectors and data, the times
 static struct tacet_blk blk;
 static uint8_t shadow[SHADOW_SECTORS][BLK_SECTOR];
 static uint8_t known[SHADOW_SECTORS];
-static uint64_t last_rtc_ns;
+static int64_t rtc_offset_ns; /* the time of day less the timebase's, at the first use */
+static int rtc_offset_known;
 static unsigned long rtc_uses, console_instance, mismatches;
 static int console_open;
 static unsigned long net_instance;
@@ -213,9 +216,19 @@ static long use_rtc(struct driver *d)
 	(void)d;
 	if (err)
 		return err;
-	if (ns < RTC_YEAR_2020_NS || ns + 1000000000ull < last_rtc_ns)
-		return -TACET_ERANGE; /* garbage: answered, but not the time */
-	last_rtc_ns = ns;
+	/* The RTC and the timebase both count real time: a time of day more than RTC_SLACK_NS
+	 * off the offset the first use saw is garbage (answered, but not the time). An answer is
+	 * checked against that offset, never against the last answer, which a fault may have
+	 * made garbage itself (a time years ahead once made every later true time "behind"). */
+	if (ns < RTC_YEAR_2020_NS)
+		return -TACET_ERANGE;
+	if (!rtc_offset_known) {
+		rtc_offset_ns = (int64_t)(ns - tacet_time_ns());
+		rtc_offset_known = 1;
+	}
+	if ((int64_t)(ns - tacet_time_ns()) - rtc_offset_ns > (int64_t)RTC_SLACK_NS ||
+	    rtc_offset_ns - (int64_t)(ns - tacet_time_ns()) > (int64_t)RTC_SLACK_NS)
+		return -TACET_ERANGE;
 	if ((rtc_uses + 1) % ALARM_EVERY == 0 && (err = rtc_alarm(ns)))
 		return err; /* the next use asks for an alarm again */
 	rtc_uses++;
