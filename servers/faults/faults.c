@@ -106,8 +106,11 @@ static uint64_t client_state; /* the client's: blk's sectors and data, the times
 static struct tacet_blk blk;
 static uint8_t shadow[SHADOW_SECTORS][BLK_SECTOR];
 static uint8_t known[SHADOW_SECTORS];
-static int64_t rtc_offset_ns; /* the time of day less the timebase's, at the first use */
+static int64_t rtc_offset_ns; /* the time of day less the timebase's: the reference */
 static int rtc_offset_known;
+static int64_t rtc_moved_to;  /* another difference the last use saw */
+static int rtc_moved_to_known;
+static unsigned long clock_moves;
 static unsigned long rtc_uses, console_instance, mismatches;
 static int console_open;
 static unsigned long net_instance;
@@ -208,6 +211,31 @@ static long rtc_alarm(uint64_t now_ns)
 	return bits > 0 && (bits & ALARM_BIT) ? 0 : -TACET_EBUSY;
 }
 
+/* Are two differences between the time of day and the timebase's the same, within a second? */
+static int near(int64_t a, int64_t b)
+{
+	return a - b <= (int64_t)RTC_SLACK_NS && b - a <= (int64_t)RTC_SLACK_NS;
+}
+
+/* A time of day `offset` away from the timebase's, not the reference's: garbage, unless the
+ * use before saw the same (-TACET_ERANGE until then). Twice the same is the device's clock
+ * itself moved (a faulty driver can write the goldfish RTC's time registers, and the device
+ * keeps it across restarts): said once, and the reference follows it. */
+static long rtc_moved(int64_t offset)
+{
+	if (!rtc_moved_to_known || !near(offset, rtc_moved_to)) {
+		rtc_moved_to = offset;
+		rtc_moved_to_known = 1;
+		return -TACET_ERANGE;
+	}
+	printf("faults: rtc's clock moved %lld s (its time registers written): the reference "
+	       "follows it\n", (long long)((offset - rtc_offset_ns) / 1000000000));
+	rtc_offset_ns = offset;
+	rtc_moved_to_known = 0;
+	clock_moves++;
+	return 0;
+}
+
 static long use_rtc(struct driver *d)
 {
 	uint64_t ns = 0;
@@ -217,18 +245,20 @@ static long use_rtc(struct driver *d)
 	if (err)
 		return err;
 	/* The RTC and the timebase both count real time: a time of day more than RTC_SLACK_NS
-	 * off the offset the first use saw is garbage (answered, but not the time). An answer is
-	 * checked against that offset, never against the last answer, which a fault may have
-	 * made garbage itself (a time years ahead once made every later true time "behind"). */
+	 * off the reference difference (the first use's) is garbage (answered, but not the
+	 * time), or the device's clock moved (rtc_moved). An answer is never checked against the
+	 * last answer, which a fault may have made garbage itself (a time years ahead once made
+	 * every later true time "behind"). */
 	if (ns < RTC_YEAR_2020_NS)
 		return -TACET_ERANGE;
 	if (!rtc_offset_known) {
 		rtc_offset_ns = (int64_t)(ns - tacet_time_ns());
 		rtc_offset_known = 1;
 	}
-	if ((int64_t)(ns - tacet_time_ns()) - rtc_offset_ns > (int64_t)RTC_SLACK_NS ||
-	    rtc_offset_ns - (int64_t)(ns - tacet_time_ns()) > (int64_t)RTC_SLACK_NS)
-		return -TACET_ERANGE;
+	if (!near((int64_t)(ns - tacet_time_ns()), rtc_offset_ns) &&
+	    (err = rtc_moved((int64_t)(ns - tacet_time_ns()))))
+		return err;
+	rtc_moved_to_known = 0;
 	if ((rtc_uses + 1) % ALARM_EVERY == 0 && (err = rtc_alarm(ns)))
 		return err; /* the next use asks for an alarm again */
 	rtc_uses++;
@@ -750,6 +780,7 @@ static int final_checks(const struct tacet_mem_info *before, unsigned long unrec
 	       same ? "PASS" : "FAIL");
 	printf("faults: unrecovered: %lu: %s\n", unrecovered, unrecovered ? "FAIL" : "PASS");
 	printf("faults: silent blk mismatches: %lu: %s\n", mismatches, mismatches ? "FAIL" : "PASS");
+	printf("faults: rtc's clock moved by a fault: %lu times\n", clock_moves);
 	return failed || !same || unrecovered || mismatches;
 }
 
