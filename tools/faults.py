@@ -3,6 +3,7 @@
 (docs/faults.md).
 
   python3 tools/faults.py run --n N --seed SEED --drivers rbtu [--jobs J] [--no-record]
+                             [--alive-ms MS]
       boot the faults kernel (build/faults/kernel.bin) with servers/faults as the campaign and
       the drivers restarted at once as often as it takes (init.restart_max_ms=0), each asked
       whether it is alive (`~ALIVE_MS`); J QEMU instances at once (seeds SEED .. SEED+J-1, the
@@ -27,7 +28,8 @@ driver not faulted just then that answered badly in the round of uses after faul
 counted per driver, and init's lines before them are theirs, not the next fault's.
 
 A summary (docs/faults/runs/SEED.json) holds the run's parameters, the commit it ran, whether it
-passed, its panics, and its counts: `counts[driver][type][outcome]`, the client-visible errors
+passed (and, for a run stopped before its end, `stopped`: why, and the faults it kept), its
+panics, and its counts: `counts[driver][type][outcome]`, the client-visible errors
 and latent faults per driver, the times to a working driver as a histogram of whole ms (the
 worst exact), the campaign's time (guest) and the wall time of the batch it ran in. A seed
 throws the same faults (driver, type, where, value) in every run: the campaign draws them from
@@ -79,10 +81,10 @@ OUTCOMES = ("no effect", "detected error", "crash + restart", "hang + restart",
             HANG_REPORTED, "data mismatch", "unrecovered", "skipped")
 
 
-def bootargs(n, seed, drivers):
+def bootargs(n, seed, drivers, alive_ms=ALIVE_MS):
     """init.run= and init's other arguments for the campaign; the kernel keeps BOOTARGS_MAX
     bytes (checked: nothing may be cut)."""
-    entry = lambda name: f"{name}*{RESTARTS}~{ALIVE_MS}"  # noqa: E731
+    entry = lambda name: f"{name}*{RESTARTS}~{alive_ms}"  # noqa: E731
     net = "n" in drivers  # net0's driver, and ip and the echo service over it (not faulted)
     return ("init.run=" + ",".join([
         "^%" + entry("uart=console:ns16550a"), entry("rng:virtio-rng"),
@@ -93,8 +95,8 @@ def bootargs(n, seed, drivers):
         + " init.restart_max_ms=0")
 
 
-def checked_bootargs(n, seed, drivers):
-    args = bootargs(n, seed, drivers)
+def checked_bootargs(n, seed, drivers, alive_ms):
+    args = bootargs(n, seed, drivers, alive_ms)
     if len(args) > BOOTARGS_MAX:
         raise SystemExit(f"faults.py: boot arguments of {len(args)} bytes, the kernel keeps "
                          f"{BOOTARGS_MAX}: {args}")
@@ -108,7 +110,7 @@ def net_devices(port=None):
     return ["-netdev", f"user,id=n0{fwd}", "-device", "virtio-net-device,netdev=n0"]
 
 
-def qemu_command(n, seed, drivers, smp, port=None):
+def qemu_command(n, seed, drivers, smp, alive_ms, port=None):
     net = net_devices() if "n" in drivers else []
     dtb = dtb_for_machine(ROOT, "aclint", smp, "128M", DEVICES + net)
     return ["qemu-system-riscv64", *MACHINES["aclint"], "-global",
@@ -116,7 +118,8 @@ def qemu_command(n, seed, drivers, smp, port=None):
             "none", "-monitor", "none", "-serial", "stdio", "-bios", OPENSBI, "-kernel",
             kernel_image(ROOT, "faults"), "-dtb", dtb, "-initrd",
             os.path.join(ROOT, "build", "modules.img"), "-append",
-            checked_bootargs(n, seed, drivers), *DEVICES, *(net_devices(port) if net else [])]
+            checked_bootargs(n, seed, drivers, alive_ms), *DEVICES,
+            *(net_devices(port) if net else [])]
 
 
 class TcpStream(threading.Thread):
@@ -198,7 +201,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def campaign(n, seed, drivers, smp, timeout):
+def campaign(n, seed, drivers, smp, timeout, alive_ms=ALIVE_MS):
     """One QEMU instance's campaign: (its log's path, its text, whether it passed, the TCP
     stream's figures or None)."""
     log = os.path.join(ROOT, "build", "faults", f"campaign-{seed}.log")
@@ -209,7 +212,7 @@ def campaign(n, seed, drivers, smp, timeout):
         if stream:
             stream.start()
         try:
-            code = subprocess.run(qemu_command(n, seed, drivers, smp, port),
+            code = subprocess.run(qemu_command(n, seed, drivers, smp, alive_ms, port),
                                   stdin=subprocess.DEVNULL, stdout=out,
                                   stderr=subprocess.STDOUT, timeout=timeout,
                                   cwd=ROOT).returncode
@@ -243,12 +246,13 @@ def run(args):
     started = time.time()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         done = list(pool.map(lambda i: campaign(shares[i], seeds[i], args.drivers, args.smp,
-                                                args.timeout), range(jobs)))
+                                                args.timeout, args.alive_ms), range(jobs)))
     for log, _, _, tcp in done:
         if tcp:
             print(f"{log}: the TCP stream through net0: {tcp}")
     wall = time.time() - started
-    batch = {"jobs": jobs, "seeds": seeds, "faults": sum(shares), "wall_s": round(wall, 1)}
+    batch = {"jobs": jobs, "seeds": seeds, "faults": sum(shares), "wall_s": round(wall, 1),
+             "alive_ms": args.alive_ms}
     summaries = [summary(text, passed, batch, built, tcp) for _, text, passed, tcp in done]
     if not args.no_record:
         os.makedirs(RUNS, exist_ok=True)
@@ -373,13 +377,15 @@ def table(runs):
             median = ms
             break
     secs = sum(r["campaign_ms"] for r in runs) / 1000
-    whole = [r["batch"] for r in runs if r["batch"].get("wall_s") and all(  # every run of it
-        o["passed"] for o in runs if o["batch"].get("seeds") == r["batch"]["seeds"])]
+    whole = [r["batch"] for r in runs if r["batch"].get("wall_s") and all(  # every run ended
+        o["campaign_ms"] for o in runs if o["batch"].get("seeds") == r["batch"]["seeds"])]
     fastest = max(whole, key=lambda b: b["faults"] / b["wall_s"], default=None)
     thrown = lambda r: sum(c for types in r["counts"].values()  # noqa: E731
                            for outs in types.values() for c in outs.values())
     largest = max(runs, key=thrown, default=None)
-    seeds = ", ".join(f"{r['seed']}" + ("" if r["passed"] else f" (failed after {thrown(r):,})")
+    seeds = ", ".join(f"{r['seed']}" + ("" if r["passed"] else
+                                        f" (stopped after {thrown(r):,})" if r.get("stopped")
+                                        else " (failed)")
                       for r in sorted(runs, key=lambda r: r["seed"]))
     lines += ["", f"Runs: {len(runs)} (seeds {seeds}; "
               f"{sum(1 for r in runs if r['passed'])} passed); the largest "
@@ -429,6 +435,7 @@ def main():
     r.add_argument("--jobs", type=int, default=1)
     r.add_argument("--smp", type=int, default=2)
     r.add_argument("--no-record", action="store_true")
+    r.add_argument("--alive-ms", type=int, default=ALIVE_MS)  # longer on a loaded host
     r.add_argument("--timeout", type=int, default=None)
     t = sub.add_parser("table")
     t.add_argument("--write", action="store_true")
