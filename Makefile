@@ -304,16 +304,24 @@ test: deps
 	@python3 tests/run.py
 
 # --- the fault injection campaign (make faults; docs/faults.md) ------------------------------
-# N faults (SEED, into DRIVERS: r rng, b blk, t rtc, u the console's uart) thrown by
-# servers/faults into the real drivers on the faults kernel while it uses them; the log goes to
-# build/faults/campaign-SEED.log and tools/faults.py prints its figures (`python3 tools/faults.py
-# table --write LOG...` writes docs/faults.md's table from logs). Not part of make test, which
-# runs a short seeded one (tests/qemu/cases_faults.py, faults-campaign).
+# N faults (SEED, into DRIVERS: r rng, b blk, t rtc, u the console's uart, n net0's net)
+# thrown by servers/faults into the real drivers on the faults kernel while it uses them (with
+# n, a TCP stream from the host through net and ip to the echo service too), shared among
+# JOBS QEMU instances at once (seeds SEED .. SEED+JOBS-1); the logs go to
+# build/faults/campaign-SEED.log, each run's summary to docs/faults/runs/SEED.json (commit it),
+# and tools/faults.py prints their figures (`python3 tools/faults.py table --write` writes
+# docs/faults.md's tables from every committed run). ALIVE_MS: the drivers' liveness limit
+# (longer on a loaded host, where a stalled QEMU makes the liveness thread end healthy drivers).
+# Not part of make test, which runs a short seeded one (tests/qemu/cases_faults.py,
+# faults-campaign).
 N ?= 1000
 SEED ?= 1
 DRIVERS ?= rbtu
+JOBS ?= 1
+ALIVE_MS ?= 10
 faults: faults-kernel userspace $(BLK_TEST_IMG)
-	python3 tools/faults.py run --n $(N) --seed $(SEED) --drivers $(DRIVERS)
+	python3 tools/faults.py run --n $(N) --seed $(SEED) --drivers $(DRIVERS) --jobs $(JOBS) \
+		--alive-ms $(ALIVE_MS)
 
 # --- the kernel's event trace (make trace; docs/tracing.md) ----------------------------------
 # Boots a scenario with trace=on under -icount, types `trace dump` once TRACE_UNTIL (a Python

@@ -1,29 +1,53 @@
 #!/usr/bin/env python3
-"""faults.py: the fault injection campaign's runner and its figures (docs/faults.md).
+"""faults.py: the fault injection campaign's runner, its runs' summaries and its figures
+(docs/faults.md).
 
-  python3 tools/faults.py run --n N --seed SEED --drivers rbtu [--log LOG]
-      boot the faults kernel (build/faults/kernel.bin) with servers/faults as the campaign
-      (N faults, that seed, into rng, blk, rtc and the console's uart: letters r b t u) and the
-      drivers restarted as often as it takes, each asked whether it is alive (`~200`); the
-      serial output goes to LOG (build/faults/campaign-SEED.log); prints the figures; exits 1
-      unless the campaign said `faults: PASS`. `make faults [N=... SEED=... DRIVERS=...]`.
-  python3 tools/faults.py table LOG...
-      the figures of the campaigns in those logs, as the markdown table docs/faults.md holds.
-  python3 tools/faults.py table --write LOG...
-      rewrite that table in docs/faults.md (between MARK_BEGIN and MARK_END; never by hand).
+  python3 tools/faults.py run --n N --seed SEED --drivers rbtu [--jobs J] [--no-record]
+                             [--alive-ms MS]
+      boot the faults kernel (build/faults/kernel.bin) with servers/faults as the campaign and
+      the drivers restarted at once as often as it takes (init.restart_max_ms=0), each asked
+      whether it is alive (`~ALIVE_MS`); J QEMU instances at once (seeds SEED .. SEED+J-1, the
+      N faults shared among them), each's serial output into build/faults/campaign-SEED.log and
+      its summary into docs/faults/runs/SEED.json (not with --no-record); prints their figures
+      and the rate over the wall clock; exits 1 unless every campaign said `faults: PASS`.
+      `make faults [N=... SEED=... DRIVERS=... JOBS=...]`.
+  python3 tools/faults.py table [--write] [LOG...]
+      the figures of every committed run (docs/faults/runs/*.json), or of those campaign logs,
+      as the markdown tables docs/faults.md holds; --write rewrites them there (between
+      MARK_BEGIN and MARK_END; never by hand).
+  python3 tools/faults.py summary LOG
+      a log's summary, as run writes it.
 
 A campaign's log has one line per fault (servers/faults/faults.c): `faults: #K DRIVER TYPE ...
 -> OUTCOME in T us (E errors)`. A restart's cause is in init's lines between that fault's line
 and the one before it: "faulted" (the driver crashed: crash + restart), "has not answered"
 (init's liveness thread: hang + restart), "says it left a request unanswered" (a client's
 report, INIT_STUCK: hang + restart, told by the client). A fault whose client saw errors before
-a good answer counts as client-visible too."""
+a good answer counts as client-visible too. `faults: latent DRIVER after #K -> ...` lines (a
+driver not faulted just then that answered badly in the round of uses after fault K) are
+counted per driver, and init's lines before them are theirs, not the next fault's.
+
+A summary (docs/faults/runs/SEED.json) holds the run's parameters, the commit it ran, whether it
+passed (and, for a run stopped before its end, `stopped`: why, and the faults it kept), its
+panics, and its counts: `counts[driver][type][outcome]`, the client-visible errors
+and latent faults per driver, the times to a working driver as a histogram of whole ms (the
+worst exact), the campaign's time (guest) and the wall time of the batch it ran in. A seed
+throws the same faults (driver, type, where, value) in every run: the campaign draws them from
+a generator of their own. Their outcomes depend on timing (where the driver was stopped, when a
+restart came), so a seed's outcome counts vary a little between runs."""
 import argparse
+import datetime
+import glob
+import json
 import os
+import random
 import re
-import statistics
+import socket
 import subprocess
 import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
@@ -31,6 +55,7 @@ sys.dont_write_bytecode = True
 from machine import MACHINES, dtb_for_machine, kernel_image  # noqa: E402
 
 DOC = os.path.join(ROOT, "docs", "faults.md")
+RUNS = os.path.join(ROOT, "docs", "faults", "runs")
 MARK_BEGIN = "<!-- faults:begin -->"
 MARK_END = "<!-- faults:end -->"
 OPENSBI = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin"
@@ -38,61 +63,232 @@ DISK = "build/blk-test.img"  # relative: QEMU runs in ROOT
 DEVICES = ["-device", "virtio-rng-device", "-drive",
            f"file={DISK},if=none,format=raw,id=disk0,snapshot=on",
            "-device", "virtio-blk-device,drive=disk0"]
-RESTARTS = 1000000  # each driver's `*N`: as often as it takes
-ALIVE_MS = 200      # each driver's `~MS`
+RESTARTS = 99999  # each driver's `*N`: as often as it takes (a run's N/15 or so)
+BOOTARGS_MAX = 255  # TACET_BOOTINFO_BOOTARGS_MAX less its NUL: the kernel cuts the rest
+ALIVE_MS = 10       # each driver's `~MS`: asked every 2 ms, ended after 10 ms unanswered
+HANG_REPORTED = "hang + restart (client's report)"
 MINIX_FAULTS = 3400000  # Herder et al., "Fault isolation for device drivers", DSN 2009
 
-FAULT_RE = re.compile(r"faults: #(\d+) (\S+) (\S+) (?:where=(\S+) value=(\S+) )?-> (\S+)"
-                      r"(?: in (\d+) us \((\d+) errors\))?")
-TYPES = ("reg-arg", "reg-saved", "reg-sp", "reg-ra", "reg-pc", "text-flip", "text-set", "data",
-         "hang")
-DRIVERS = ("rng", "blk", "rtc", "uart")
+FAULT_RE = re.compile(r"faults: #(\d+) (\S+) (\S+) (?:where=(\S+) value=(\S+) )?(?:(at-work) )?"
+                      r"-> (\S+)(?: in (\d+) us \((\d+) errors\))?")
+LATENT_RE = re.compile(r"faults: latent (\S+) after #-?\d+ -> (\S+)")
+AT_REST = ("reg-arg", "reg-saved", "reg-sp", "reg-ra", "reg-pc", "text-flip", "text-set", "data",
+           "hang")
+AT_WORK = tuple(f"{t} at work" for t in AT_REST)  # thrown by the catcher while it worked
+TYPES = AT_REST + AT_WORK
+DRIVERS = ("rng", "blk", "rtc", "uart", "net")
 OUTCOMES = ("no effect", "detected error", "crash + restart", "hang + restart",
-            "hang + restart (client's report)", "data mismatch", "unrecovered", "skipped")
+            HANG_REPORTED, "data mismatch", "unrecovered", "skipped")
 
 
-def bootargs(n, seed, drivers):
-    entry = lambda name: f"{name}*{RESTARTS}~{ALIVE_MS}"  # noqa: E731
+def bootargs(n, seed, drivers, alive_ms=ALIVE_MS):
+    """init.run= and init's other arguments for the campaign; the kernel keeps BOOTARGS_MAX
+    bytes (checked: nothing may be cut)."""
+    entry = lambda name: f"{name}*{RESTARTS}~{alive_ms}"  # noqa: E731
+    net = "n" in drivers  # net0's driver, and ip and the echo service over it (not faulted)
     return ("init.run=" + ",".join([
         "^%" + entry("uart=console:ns16550a"), entry("rng:virtio-rng"),
         entry("rtc:goldfish-rtc"), entry("blk:virtio-blk"),
-        f"^%faults={n}.{seed}.{drivers}@1[blk=0-63;rng=1;rtc=1;console=1]"]))
+        *([entry("net=net0:virtio-net"), "ip@1*9", "echo@1*9"] if net else []),
+        f"^%faults={n}.{seed}.{drivers}@1/120[blk=0-63;rng=1;rtc=1;console=1"
+        + (";net0=1" if net else "") + "]"])
+        + " init.restart_max_ms=0")
+
+
+def checked_bootargs(n, seed, drivers, alive_ms):
+    args = bootargs(n, seed, drivers, alive_ms)
+    if len(args) > BOOTARGS_MAX:
+        raise SystemExit(f"faults.py: boot arguments of {len(args)} bytes, the kernel keeps "
+                         f"{BOOTARGS_MAX}: {args}")
+    return args
+
+
+def net_devices(port=None):
+    """A virtio-net card on QEMU's user network, the host's 127.0.0.1:port forwarded to the
+    guest's TCP port 7 (the echo service); without a port, as the device tree's dump sees it."""
+    fwd = f",hostfwd=tcp:127.0.0.1:{port}-:7" if port else ""
+    return ["-netdev", f"user,id=n0{fwd}", "-device", "virtio-net-device,netdev=n0"]
+
+
+def qemu_command(n, seed, drivers, smp, alive_ms, port=None):
+    net = net_devices() if "n" in drivers else []
+    dtb = dtb_for_machine(ROOT, "aclint", smp, "128M", DEVICES + net)
+    return ["qemu-system-riscv64", *MACHINES["aclint"], "-global",
+            "virtio-mmio.force-legacy=false", "-smp", str(smp), "-m", "128M", "-display",
+            "none", "-monitor", "none", "-serial", "stdio", "-bios", OPENSBI, "-kernel",
+            kernel_image(ROOT, "faults"), "-dtb", dtb, "-initrd",
+            os.path.join(ROOT, "build", "modules.img"), "-append",
+            checked_bootargs(n, seed, drivers, alive_ms), *DEVICES,
+            *(net_devices(port) if net else [])]
+
+
+class TcpStream(threading.Thread):
+    """The host's TCP stream through the guest's echo service while net0's driver takes faults
+    (its frames; ip's TCP retransmits what a restart lost): chunks of seeded random bytes, each
+    read back whole before the next, compared byte for byte and into a digest of everything
+    sent and everything back. Connects once the echo answers a first chunk; a connection that
+    ends before the campaign has said its totals (in its log) is broken. Its figures: bytes
+    back, chunks that differed, the longest wait for a chunk, and what broke it."""
+    CHUNK = 4096
+
+    def __init__(self, port, seed, log):
+        super().__init__(daemon=True)
+        self.port, self.log, self.rng = port, log, random.Random(seed)
+        self.sent, self.back = __import__("hashlib").sha256(), __import__("hashlib").sha256()
+        self.bytes = self.differed = 0
+        self.longest = 0.0
+        self.broken = ""
+        self.pending = 0.0  # the chunk under way when the campaign ended: its wait so far
+        self.stopping = threading.Event()
+
+    def campaign_done(self):
+        return bool(re.search(r"faults: \d+ faults in", open(self.log, errors="replace").read()))
+
+    def connect(self):
+        while not self.stopping.is_set():
+            try:
+                s = socket.create_connection(("127.0.0.1", self.port), timeout=2)
+                s.sendall(b"hello")
+                if s.recv(5) == b"hello":
+                    return s
+                s.close()
+            except OSError:
+                pass
+            time.sleep(0.2)
+        return None
+
+    def run(self):
+        s = self.connect()
+        if not s:
+            return
+        s.settimeout(1)
+        while not self.stopping.is_set():
+            chunk, got = self.rng.randbytes(self.CHUNK), b""
+            started = time.time()
+            try:
+                s.sendall(chunk)
+                while len(got) < len(chunk) and not self.stopping.is_set():
+                    try:
+                        part = s.recv(len(chunk) - len(got))
+                    except socket.timeout:
+                        continue
+                    if not part:
+                        raise OSError("closed by the guest")
+                    got += part
+            except OSError as e:
+                if not self.stopping.is_set() and not self.campaign_done():
+                    self.broken = f"{e} after {self.bytes} bytes"
+                return
+            if len(got) < len(chunk):  # stopped mid-chunk: how long it has waited
+                self.pending = time.time() - started
+                return
+            self.longest = max(self.longest, time.time() - started)
+            self.sent.update(chunk)
+            self.back.update(got)
+            self.bytes += len(got)
+            self.differed += got != chunk
+
+    def figures(self):
+        return {"bytes": self.bytes, "chunks_differed": self.differed,
+                "digest_equal": self.sent.digest() == self.back.digest(),
+                "longest_wait_s": round(self.longest, 3),
+                "waiting_at_end_s": round(self.pending, 3), "broken": self.broken}
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def campaign(n, seed, drivers, smp, timeout, alive_ms=ALIVE_MS):
+    """One QEMU instance's campaign: (its log's path, its text, whether it passed, the TCP
+    stream's figures or None)."""
+    log = os.path.join(ROOT, "build", "faults", f"campaign-{seed}.log")
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    port = free_port() if "n" in drivers else None
+    with open(log, "w") as out:
+        stream = TcpStream(port, seed, log) if port else None
+        if stream:
+            stream.start()
+        try:
+            code = subprocess.run(qemu_command(n, seed, drivers, smp, alive_ms, port),
+                                  stdin=subprocess.DEVNULL, stdout=out,
+                                  stderr=subprocess.STDOUT, timeout=timeout,
+                                  cwd=ROOT).returncode
+        except subprocess.TimeoutExpired:
+            code = -1
+    if stream:
+        stream.stopping.set()
+        stream.join(5)
+    tcp = stream.figures() if stream else None
+    text = open(log, errors="replace").read()
+    ok = code == 0 and "faults: PASS" in text and "PANIC" not in text
+    if tcp:
+        ok = ok and tcp["bytes"] > 0 and not tcp["chunks_differed"] and tcp["digest_equal"] \
+            and not tcp["broken"]
+    return log, text, ok, tcp
+
+
+def commit():
+    """The commit the build came from, `+` if the tree differs from it."""
+    git = lambda *a: subprocess.run(["git", *a], cwd=ROOT, capture_output=True,  # noqa: E731
+                                    text=True).stdout.strip()
+    return git("rev-parse", "--short=12", "HEAD") + ("+" if git("status", "--porcelain",
+                                                                 "--untracked-files=no") else "")
 
 
 def run(args):
-    log = args.log or os.path.join(ROOT, "build", "faults", f"campaign-{args.seed}.log")
-    os.makedirs(os.path.dirname(log), exist_ok=True)
-    dtb = dtb_for_machine(ROOT, "aclint", args.smp, "128M", DEVICES)
-    cmd = ["qemu-system-riscv64", *MACHINES["aclint"], "-global",
-           "virtio-mmio.force-legacy=false", "-smp", str(args.smp), "-m", "128M", "-display",
-           "none", "-monitor", "none", "-serial", "stdio", "-bios", OPENSBI, "-kernel",
-           kernel_image(ROOT, "faults"), "-dtb", dtb, "-initrd",
-           os.path.join(ROOT, "build", "modules.img"), "-append",
-           bootargs(args.n, args.seed, args.drivers), *DEVICES]
-    with open(log, "w") as out:
-        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                              timeout=args.timeout, cwd=ROOT)
-    text = open(log, errors="replace").read()
-    print("\n".join(table([text])))
-    ok = proc.returncode == 0 and "faults: PASS" in text and "PANIC" not in text
-    print(f"{log}: {'PASS' if ok else 'FAIL'}")
-    return 0 if ok else 1
+    jobs = max(1, args.jobs)
+    shares = [args.n // jobs + (i < args.n % jobs) for i in range(jobs)]
+    seeds = [args.seed + i for i in range(jobs)]
+    built = commit()  # now: the tree may change while the campaigns run
+    started = time.time()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        done = list(pool.map(lambda i: campaign(shares[i], seeds[i], args.drivers, args.smp,
+                                                args.timeout, args.alive_ms), range(jobs)))
+    for log, _, _, tcp in done:
+        if tcp:
+            print(f"{log}: the TCP stream through net0: {tcp}")
+    wall = time.time() - started
+    batch = {"jobs": jobs, "seeds": seeds, "faults": sum(shares), "wall_s": round(wall, 1),
+             "alive_ms": args.alive_ms}
+    summaries = [summary(text, passed, batch, built, tcp) for _, text, passed, tcp in done]
+    if not args.no_record:
+        os.makedirs(RUNS, exist_ok=True)
+        for s in summaries:
+            with open(os.path.join(RUNS, f"{s['seed']}.json"), "w") as f:
+                json.dump(s, f, indent=1, sort_keys=True)
+                f.write("\n")
+    print("\n".join(table(summaries)))
+    print(f"{sum(shares)} faults in {wall:.1f} s of wall clock with {jobs} QEMU instance(s): "
+          f"{sum(shares) / wall:.1f} faults a second")
+    for log, _, passed, _ in done:
+        print(f"{log}: {'PASS' if passed else 'FAIL'}")
+    return 0 if all(p for _, _, p, _ in done) else 1
 
 
 def faults_of(text):
-    """Each fault of a campaign's log: (driver, type, outcome, us, errors)."""
+    """Each fault of a campaign's log: (driver, type, outcome, us, errors); a latent fault's
+    line as (driver, None, its outcome, 0, 0)."""
     since = []
     for line in text.splitlines():
+        latent = LATENT_RE.search(line)
+        if latent:
+            since = []
+            yield latent.group(1), None, latent.group(2), 0, 0
+            continue
         m = FAULT_RE.search(line)
         if not m:
             since.append(line)
             continue
-        _, driver, ftype, _, _, got, us, errors = m.groups()
+        _, driver, ftype, _, _, at_work, got, us, errors = m.groups()
+        ftype += " at work" if at_work else ""
         between = "\n".join(since)
         since = []
-        if got == "restart":
-            got = ("hang + restart (client's report)" if "left a request unanswered" in between
-                   else "hang + restart" if "has not answered" in between
+        if got == "restart":  # init's lines about this driver say why
+            got = (HANG_REPORTED if f"client of {driver} says it left" in between
+                   else "hang + restart" if f"server {driver} has not answered" in between
                    else "crash + restart")
         else:
             got = {"none": "no effect", "error": "detected error", "mismatch": "data mismatch",
@@ -100,61 +296,131 @@ def faults_of(text):
         yield driver, ftype, got, int(us or 0), int(errors or 0)
 
 
-def totals_of(text):
-    """The campaign's own totals line: (faults, ms, rate, its parameters N.SEED.DRIVERS)."""
-    m = re.search(r"faults: (\d+) faults in (\d+) ms \((\d+) a second\)", text)
-    seed = re.search(r'faults: \d+ faults into \d+ drivers, seed "([^"]+)"', text)
-    return (tuple(int(g) for g in m.groups()) if m else (0, 0, 0)) + \
-        (seed.group(1) if seed else "?",)
+def summary(text, passed, batch=None, built=None, tcp=None):
+    """A campaign log's summary (what docs/faults/runs/SEED.json holds); `built`: the commit
+    its build came from (by default the tree's now)."""
+    m = re.search(r"faults: (\d+) faults in (\d+) ms", text)
+    p = re.search(r'faults: \d+ faults into \d+ drivers, seed "(\d+)\.(\d+)\.(\w+)"', text)
+    counts, visible, latent, times, worst = {}, {}, {}, {}, 0
+    for driver, ftype, got, us, errors in faults_of(text):
+        if ftype is None:
+            latent[driver] = latent.get(driver, 0) + 1
+            continue
+        by_type = counts.setdefault(driver, {}).setdefault(ftype, {})
+        by_type[got] = by_type.get(got, 0) + 1
+        visible[driver] = visible.get(driver, 0) + (errors > 0)
+        if got not in ("no effect", "skipped", "unrecovered"):
+            times[str(us // 1000)] = times.get(str(us // 1000), 0) + 1
+            worst = max(worst, us)
+    return {"n": int(p.group(1)) if p else 0, "seed": int(p.group(2)) if p else -1,
+            "drivers": p.group(3) if p else "", "commit": built or commit(),
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "passed": passed, "panics": text.count("PANIC"),
+            "campaign_ms": int(m.group(2)) if m else 0, "batch": batch or {},
+            "counts": counts, "client_saw_error": visible, "latent": latent,
+            "times_ms": times, "worst_us": worst,
+            "liveness_ends": len(re.findall(r"init: server \S+ has not answered", text)),
+            **({"tcp": tcp} if tcp else {}),
+            "final": re.findall(r"faults: (.*: (?:PASS|FAIL))$", text, re.M)}
 
 
-def table(texts):
-    faults = [f for t in texts for f in faults_of(t)]
-    runs = [totals_of(t) for t in texts]
-    count = lambda pred: sum(1 for f in faults if pred(f))  # noqa: E731
-    lines = ["| fault type | " + " | ".join(DRIVERS) + " | all |",
-             "|---|" + "---:|" * (len(DRIVERS) + 1)]
+def table(runs):
+    """The markdown figures of these summaries, summed."""
+    def count(driver=None, ftype=None, outcome=None):
+        return sum(c for r in runs for d, types in r["counts"].items() if driver in (None, d)
+                   for t, outs in types.items() if ftype in (None, t)
+                   for o, c in outs.items() if outcome in (None, o))
+
+    total = count()
+    drivers = [d for d in DRIVERS if count(d)] or list(DRIVERS)
+    lines = ["| fault type | " + " | ".join(drivers) + " | all |",
+             "|---|" + "---:|" * (len(drivers) + 1)]
     for t in TYPES:
-        cells = [count(lambda f: f[0] == d and f[1] == t) for d in DRIVERS]
-        lines.append(f"| {t} | " + " | ".join(map(str, cells)) + f" | {sum(cells)} |")
-    lines.append("| **all** | " + " | ".join(str(count(lambda f: f[0] == d)) for d in DRIVERS)
-                 + f" | {len(faults)} |")
-    lines += ["", "| outcome | " + " | ".join(DRIVERS) + " | all |",
-              "|---|" + "---:|" * (len(DRIVERS) + 1)]
+        lines.append(f"| {t} | " + " | ".join(f"{count(d, t):,}" for d in drivers)
+                     + f" | {count(ftype=t):,} |")
+    lines.append("| **all** | " + " | ".join(f"{count(d):,}" for d in drivers)
+                 + f" | {total:,} |")
+    lines += ["", "| outcome | " + " | ".join(drivers) + " | all |",
+              "|---|" + "---:|" * (len(drivers) + 1)]
     for o in OUTCOMES:
-        cells = [count(lambda f: f[0] == d and f[2] == o) for d in DRIVERS]
-        lines.append(f"| {o} | " + " | ".join(map(str, cells)) + f" | {sum(cells)} |")
-    visible = [count(lambda f: f[0] == d and f[4] > 0) for d in DRIVERS]
-    lines.append("| client saw an error first | " + " | ".join(map(str, visible))
-                 + f" | {sum(visible)} |")
-    panics = sum(t.count("PANIC") for t in texts)
+        lines.append(f"| {o} | " + " | ".join(f"{count(d, outcome=o):,}" for d in drivers)
+                     + f" | {count(outcome=o):,} |")
+    per = lambda key, d: sum(r[key].get(d, 0) for r in runs)  # noqa: E731
+    lines.append("| client saw an error first | " + " | ".join(
+        f"{per('client_saw_error', d):,}" for d in drivers)
+        + f" | {sum(per('client_saw_error', d) for d in drivers):,} |")
+    lines.append("| latent (another fault's round of uses) | " + " | ".join(
+        f"{per('latent', d):,}" for d in drivers)
+        + f" | {sum(per('latent', d) for d in drivers):,} |")
+    lines += ["", "| fault type | " + " | ".join(OUTCOMES) + " |",
+              "|---|" + "---:|" * len(OUTCOMES)]
+    for t in TYPES:
+        lines.append(f"| {t} | " + " | ".join(f"{count(ftype=t, outcome=o):,}" for o in OUTCOMES)
+                     + " |")
+    panics = sum(r["panics"] for r in runs)
     lines += ["", "| beside MINIX 3 | MINIX 3 (Herder et al., DSN 2009) | Tacet (these runs) |",
               "|---|---:|---:|",
-              f"| faults injected | {MINIX_FAULTS:,} | {len(faults):,} |",
-              f"| drivers | 4 Ethernet drivers | {len(DRIVERS)} ({', '.join(DRIVERS)}) |",
+              f"| faults injected | {MINIX_FAULTS:,} | {total:,} |",
+              f"| drivers | 4 Ethernet drivers | {len(drivers)} ({', '.join(drivers)}) |",
               f"| system crashes (kernel panics) | 0 | {panics} |",
               f"| hangs not recovered | 1 (blamed on the hardware) | "
-              f"{count(lambda f: f[2] == 'unrecovered')} |",
-              f"| silent data mismatches | not measured | "
-              f"{count(lambda f: f[2] == 'data mismatch')} |"]
-    back = sorted(f[3] for f in faults if f[2] not in ("no effect", "skipped", "unrecovered"))
-    secs = sum(r[1] for r in runs) / 1000
-    lines += ["", f"Runs: {len(runs)} ({', '.join(f'{r[0]} faults as {r[3]}' for r in runs)}: "
-              "N.SEED.DRIVERS); "
-              f"the largest {max((r[0] for r in runs), default=0)}. "
-              f"Restarts: {count(lambda f: 'restart' in f[2])}. "
-              f"Time to a working driver after a restart or error: median "
-              f"{statistics.median(back) / 1000 if back else 0:.1f} ms, worst "
-              f"{(back[-1] if back else 0) / 1000:.1f} ms. "
-              f"Rate: {len(faults) / secs if secs else 0:.1f} faults a second."]
+              f"{count(outcome='unrecovered'):,} |",
+              f"| silent data mismatches | not measured | {count(outcome='data mismatch'):,} |"]
+    hist = {}
+    for r in runs:
+        for ms, c in r["times_ms"].items():
+            hist[int(ms)] = hist.get(int(ms), 0) + c
+    back, seen, median = sum(hist.values()), 0, 0
+    for ms in sorted(hist):
+        seen += hist[ms]
+        if 2 * seen >= back:
+            median = ms
+            break
+    secs = sum(r["campaign_ms"] for r in runs) / 1000
+    whole = [r["batch"] for r in runs if r["batch"].get("wall_s") and all(  # every run ended
+        o["campaign_ms"] for o in runs if o["batch"].get("seeds") == r["batch"]["seeds"])]
+    fastest = max(whole, key=lambda b: b["faults"] / b["wall_s"], default=None)
+    thrown = lambda r: sum(c for types in r["counts"].values()  # noqa: E731
+                           for outs in types.values() for c in outs.values())
+    largest = max(runs, key=thrown, default=None)
+    seeds = ", ".join(f"{r['seed']}" + ("" if r["passed"] else
+                                        f" (stopped after {thrown(r):,})" if r.get("stopped")
+                                        else " (failed)")
+                      for r in sorted(runs, key=lambda r: r["seed"]))
+    lines += ["", f"Runs: {len(runs)} (seeds {seeds}; "
+              f"{sum(1 for r in runs if r['passed'])} passed); the largest "
+              + (f"{thrown(largest):,} faults (seed {largest['seed']})" if largest else "none")
+              + f". Restarts: {count(outcome='crash + restart') + count(outcome='hang + restart') + count(outcome=HANG_REPORTED):,}. "
+              f"Ended by the liveness thread: {sum(r.get('liveness_ends', 0) for r in runs):,} "
+              f"(after a hang thrown: {count(ftype='hang', outcome='hang + restart') + count(ftype='hang at work', outcome='hang + restart'):,}; "
+              f"the rest after other faults or latent). "
+              f"Time to a working driver after a restart or error: median {median} ms (whole ms), "
+              f"worst {max((r['worst_us'] for r in runs), default=0) / 1000:.1f} ms. "
+              f"Rate: {sum(thrown(r) for r in runs if r['campaign_ms']) / secs if secs else 0:.1f} "
+              f"faults a second in one QEMU instance (the finished campaigns' own time)"
+              + (f"; {fastest['faults'] / fastest['wall_s']:.1f} over the wall clock with "
+                 f"{fastest['jobs']} at once (seeds {', '.join(map(str, fastest['seeds']))}, boot "
+                 f"included)" if fastest else "") + "."]
+    streams = [r["tcp"] for r in runs if r.get("tcp")]
+    if streams:
+        lines[-1] += (f" The TCP stream through net0 (host to the echo service and back): "
+                      f"{sum(t['bytes'] for t in streams):,} bytes back in {len(streams)} runs, "
+                      f"{sum(t['chunks_differed'] for t in streams)} chunks differed, "
+                      f"{sum(1 for t in streams if not t['digest_equal'])} digests differed, "
+                      f"{sum(1 for t in streams if t['broken'])} broken, the longest wait for a "
+                      f"chunk {max(t['longest_wait_s'] for t in streams):.1f} s.")
     return lines
+
+
+def committed_runs():
+    return [json.load(open(p)) for p in sorted(glob.glob(os.path.join(RUNS, "*.json")))]
 
 
 def write(lines):
     doc = open(DOC).read()
     begin, end = doc.index(MARK_BEGIN), doc.index(MARK_END)
-    note = ("<!-- generated by `python3 tools/faults.py table --write LOG...` from campaign "
-            "logs; do not edit by hand -->")
+    note = ("<!-- generated by `python3 tools/faults.py table --write` from docs/faults/runs/; "
+            "do not edit by hand -->")
     doc = doc[:begin] + MARK_BEGIN + "\n" + note + "\n" + "\n".join(lines) + "\n" + doc[end:]
     open(DOC, "w").write(doc)
 
@@ -166,16 +432,27 @@ def main():
     r.add_argument("--n", type=int, default=1000)
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--drivers", default="rbtu")
+    r.add_argument("--jobs", type=int, default=1)
     r.add_argument("--smp", type=int, default=2)
-    r.add_argument("--log")
+    r.add_argument("--no-record", action="store_true")
+    r.add_argument("--alive-ms", type=int, default=ALIVE_MS)  # longer on a loaded host
     r.add_argument("--timeout", type=int, default=None)
     t = sub.add_parser("table")
     t.add_argument("--write", action="store_true")
-    t.add_argument("logs", nargs="+")
+    t.add_argument("logs", nargs="*")
+    s = sub.add_parser("summary")
+    s.add_argument("log")
     args = ap.parse_args()
     if args.cmd == "run":
         return run(args)
-    lines = table([open(p, errors="replace").read() for p in args.logs])
+    if args.cmd == "summary":
+        text = open(args.log, errors="replace").read()
+        print(json.dumps(summary(text, "faults: PASS" in text), indent=1, sort_keys=True))
+        return 0
+    runs = ([summary(t, "faults: PASS" in t) for t in
+             (open(p, errors="replace").read() for p in args.logs)] if args.logs
+            else committed_runs())
+    lines = table(runs)
     if args.write:
         write(lines)
     print("\n".join(lines))

@@ -5,7 +5,8 @@
  * kernels answer ENOSYS. The authority is the trace capability (init gives it to `%` servers
  * only): the injector is a test server (servers/faults). BKL held, like every call; the target
  * thread is not running (EBUSY otherwise), so its context is the one saved in its TCB and
- * nothing of its process changes under the call. Decode (the authority, the thread, the op's
+ * nothing of its process changes under the call; with TACET_INJECT_BUSY it must have been
+ * taken off its hart by an interrupt (a random moment of its work, not its receive). Decode (the authority, the thread, the op's
  * arguments, the word picked) changes nothing; then one store. */
 #include "inject/inject.h"
 #include "arch.h"
@@ -25,15 +26,18 @@
 struct inject {
 	struct thread *t;
 	unsigned long op, where, value;
+	bool busy;     /* TACET_INJECT_BUSY: only into a thread an interrupt took off its hart */
 	uintptr_t va;  /* the word's user address (a register fault: none) */
 	void *word;    /* its kernel alias */
 };
 
 /* Thread tid, alive, of a driver: a process with an interrupt line bound, neither the caller's
- * nor the root server. all_threads is in creation order, so in tid order: the walk stops at
- * tid, O(threads older than it) (this kernel's alone; a boot of the faults kernel holds a few
- * dozen). */
-static long decode_thread(struct thread *caller, unsigned long tid, struct thread **out)
+ * nor the root server; not running, and with `busy` ready to run again where an interrupt
+ * stopped it (its context is then that of a random moment of its work). all_threads is in
+ * creation order, so in tid order: the walk stops at tid, O(threads older than it) (this
+ * kernel's alone; a boot of the faults kernel holds a few dozen). */
+static long decode_thread(struct thread *caller, unsigned long tid, bool busy,
+			  struct thread **out)
 {
 	struct thread *t = NULL;
 
@@ -52,6 +56,8 @@ static long decode_thread(struct thread *caller, unsigned long tid, struct threa
 	if (t->proc == caller->proc || t->proc->is_root_server || !t->proc->irq_refs)
 		return TACET_EPERM;
 	if (t->state == TACET_THREAD_RUNNING)
+		return TACET_EBUSY;
+	if (busy && (t->state != TACET_THREAD_READY || !arch_ctx_interrupted(&t->ctx)))
 		return TACET_EBUSY;
 	*out = t;
 	return 0;
@@ -172,12 +178,13 @@ static void invoke(struct inject *in)
 
 void sys_inject(struct thread *t)
 {
-	struct inject in = { .op = syscall_arg(t, 0), .where = syscall_arg(t, 3),
-			     .value = syscall_arg(t, 4) };
+	struct inject in = { .op = syscall_arg(t, 0) & ~TACET_INJECT_BUSY,
+			     .busy = syscall_arg(t, 0) & TACET_INJECT_BUSY,
+			     .where = syscall_arg(t, 3), .value = syscall_arg(t, 4) };
 	long err = trace_authorized(t->proc, syscall_arg(t, 1)) ? 0 : TACET_EPERM;
 
 	if (!err)
-		err = decode_thread(t, syscall_arg(t, 2), &in.t);
+		err = decode_thread(t, syscall_arg(t, 2), in.busy, &in.t);
 	if (!err)
 		err = decode_op(&in);
 	if (err) {

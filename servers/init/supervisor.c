@@ -3,7 +3,8 @@
  * with only the capabilities listed in <tacet/init_proto.h>, then supervises them: it reports
  * every fault (and ends the faulting server, every thread of it), restarts a server that failed
  * (a fault, an exit with a non-zero status, or an end without INIT_EXIT) if its entry allows (`*N`: up to N times; the pause before each restart
- * doubles from 1 ms to 100 ms while it keeps failing within a second of its start), and powers
+ * doubles from 1 ms to 100 ms while it keeps failing within a second of its start; the boot
+ * argument init.restart_max_ms= sets that 100, and 0 restarts at once), and powers
  * the machine off once every server it started has finished for good. A restarted server gets
  * the same number (badge), devices, hart, priority and names; the names its last instance
  * published are withdrawn when it ends, so its clients' lookups wait for the new instance's.
@@ -52,7 +53,7 @@
 #include "init.h"
 
 #define RESTART_QUICK_MS 1000    /* a server that failed sooner than this after its start... */
-#define RESTART_DELAY_MAX_MS 100 /* ...waits twice as long as last time, up to this */
+#define RESTART_DELAY_MAX_MS 100 /* ...waits twice as long as last time, up to this (default) */
 
 const struct tacet_bootinfo *bi;
 struct server servers[MAX_SERVERS];
@@ -60,6 +61,7 @@ unsigned int nservers;
 unsigned long exits_slot;
 unsigned long budget = SERVER_BUDGET;
 unsigned int start_failures;
+static unsigned long restart_max_ms = RESTART_DELAY_MAX_MS; /* init.restart_max_ms=; 0: no pause */
 static struct tacet_slot_pool super_slots; /* the supervisor's: below SERVICE_FIRST_SLOT */
 
 static int all_done(void)
@@ -123,11 +125,19 @@ static void arm_restart_timer(void)
 }
 
 /* Server s's process ended: done for good, or (a failure, restarts left) due for a restart
- * after a pause that doubles while it keeps failing soon after its start. */
+ * after a pause that doubles while it keeps failing soon after its start. Any end of a `~`
+ * server is a failure. */
 static void server_ended(struct server *s)
 {
 	unsigned long now = tacet_time();
 
+	if (s->status == 0 && s->alive_ms) {
+		/* `~`: a service that answers as long as the system runs; whatever status it said,
+		 * its end is a failure (a fault can make a driver leave its loop and exit) */
+		printf("init: server %s ended, but its entry (~%u) says it answers for good: a "
+		       "failure\n", s->name, s->alive_ms);
+		s->status = -TACET_EDEAD;
+	}
 	if (s->status == 0 || s->restarts == s->restarts_max) {
 		if (s->status && s->restarts_max)
 			printf("init: server %s failed (status %ld) after %u restarts; giving up\n",
@@ -135,11 +145,14 @@ static void server_ended(struct server *s)
 		s->state = SERVER_DONE;
 		return;
 	}
-	if (now - s->started_at >= tacet_ns_to_ticks(RESTART_QUICK_MS * NS_PER_MS) || !s->delay_ms)
+	if (!restart_max_ms)
+		s->delay_ms = 0;
+	else if (now - s->started_at >= tacet_ns_to_ticks(RESTART_QUICK_MS * NS_PER_MS) ||
+		 !s->delay_ms)
 		s->delay_ms = 1;
-	else if (s->delay_ms < RESTART_DELAY_MAX_MS)
-		s->delay_ms = 2 * s->delay_ms < RESTART_DELAY_MAX_MS ? 2 * s->delay_ms
-								     : RESTART_DELAY_MAX_MS;
+	else if (s->delay_ms < restart_max_ms)
+		s->delay_ms = 2 * s->delay_ms < restart_max_ms ? 2 * s->delay_ms
+							       : (unsigned int)restart_max_ms;
 	s->state = SERVER_WAITING;
 	s->restart_at = now + tacet_ns_to_ticks(s->delay_ms * NS_PER_MS);
 	printf("init: server %s failed (status %ld); restarting it in %u ms (restart %u of %u)\n",
@@ -205,6 +218,7 @@ int main(void)
 	tacet_slot_pool_use(&super_slots);
 	tacet_slot_pool_add(TACET_SLOT_FIRST_FREE, SERVICE_FIRST_SLOT - TACET_SLOT_FIRST_FREE);
 	budget = boot_number("init.budget=", SERVER_BUDGET);
+	restart_max_ms = boot_number("init.restart_max_ms=", RESTART_DELAY_MAX_MS);
 	tacet_self(&self);
 	service_prio = (unsigned int)boot_number("init.service_priority=", SERVICE_PRIORITY);
 	if (service_prio > self.prio)

@@ -385,6 +385,24 @@ CASES = [
           r"init: power off requested by uart"],
          bootargs=f"{PCI_RUN},edu_crash@1*50", qemu_args=("-device", "edu"),
          console_input=(r"giving up", "poweroff\r"), timeout=120),
+    # The same driver with init.restart_max_ms=0 (the fault campaign's setting, where every
+    # end is thrown on purpose): each restart at once, without the pause that doubles while a
+    # server keeps failing soon after its start (1, 2, 4... ms by default), and the memory the
+    # same at every restart.
+    case("restart-no-pause",
+         [r"edu_crash: instance 10: 99 interrupts handled, each delivered once; faulting on "
+          r"interrupt 100: PASS",
+          r"init: server edu_crash failed \(status -7\); restarting it in 0 ms \(restart 2 of "
+          r"10\)",
+          r"init: server edu_crash failed \(status -7\); restarting it in 0 ms \(restart 10 of "
+          r"10\)",
+          r"init: server edu_crash failed \(status -7\) after 10 restarts; giving up",
+          r"init: restarting edu_crash \(restart 2\): free pages (\d+), object caches (\d+), "
+          r"kernel objects (\d+)[\s\S]*init: restarting edu_crash \(restart 10\): "
+          r"free pages \1, object caches \2, kernel objects \3",
+          r"init: power off requested by uart"],
+         bootargs=f"{PCI_RUN},edu_crash@1*10 init.restart_max_ms=0", qemu_args=("-device", "edu"),
+         console_input=(r"giving up", "poweroff\r"), timeout=120),
 ]
 
 # init's authority, with hostile servers beside a default boot's drivers (the overlay's

@@ -351,7 +351,10 @@ enum tacet_fault_reply {
  * not the caller's, not init), which must not be running (EBUSY: try again). Errors: EPERM (no
  * authority, or not a driver's thread), ENOENT (no such thread), EDEAD (it has ended), EINVAL
  * (op, register or bit out of range), EBUSY. The text and data picked are the process's own
- * pages (init loads a copy for each); `where` picks a word among all of them (modulo). */
+ * pages (init loads a copy for each); `where` picks a word among all of them (modulo).
+ * `op | TACET_INJECT_BUSY`: only into a thread stopped at a random moment of its work, ready
+ * to run but taken off its hart by an interrupt (a more urgent thread woken there), not one
+ * waiting in, or just woken from, a system call (EBUSY). */
 enum tacet_inject_op {
 	TACET_INJECT_REG = 0,   /* flip bit `value` (0..63) of register `where` (1..31: x1..x31,
 				 * TACET_INJECT_REG_PC: the pc it resumes at); -> where */
@@ -365,5 +368,6 @@ enum tacet_inject_op {
 	TACET_INJECT_OPS
 };
 #define TACET_INJECT_REG_PC 32
+#define TACET_INJECT_BUSY 0x100ul /* an op flag: see above */
 
 #endif

@@ -75,6 +75,13 @@ static inline unsigned long arch_ctx_cause(const struct trap_frame *tf)
 	return tf->scause;
 }
 
+/* Did the context last trap by an interrupt, at whatever instruction it was running, rather
+ * than by a system call or an exception? */
+static inline bool arch_ctx_interrupted(const struct trap_frame *tf)
+{
+	return (long)tf->scause < 0; /* scause's top bit: an interrupt */
+}
+
 static inline unsigned long arch_ctx_pc(const struct trap_frame *tf)
 {
 	return tf->sepc;
