@@ -3,9 +3,10 @@
  * (virtio_pci_transport) over the structures the capability walk found and the probe mapped
  * (dev->pci): the common configuration (features, status, queues with 64-bit addresses), the
  * notify structure (each queue's address from its queue_notify_off), the ISR (read to
- * acknowledge) and the device configuration. Interrupts come by MSI-X where the probe got a
- * line for the vector (queue i on vector i; configuration changes on none), else by INTx (every
- * vector VIRTIO_PCI_NO_VECTOR). State lives in the caller's struct virtio_device;
+ * acknowledge) and the device configuration. Interrupts come by MSI-X where the driver holds a
+ * line for the queue's vector (queue_vector[i]: vector 0, the probe's, unless the driver chose
+ * another with virtio_msix_queue; configuration changes on none), else by INTx (every vector
+ * VIRTIO_PCI_NO_VECTOR). State lives in the caller's struct virtio_device;
  * one thread per device, no locks. The generic sequence above it is virtio.c's. */
 #include <tacet.h>
 #include <tacet/virtio.h>
@@ -62,11 +63,14 @@ static void write64(struct virtio_device *dev, unsigned int off, uint64_t v)
 	mmio_write32(common(dev, off + 4), (uint32_t)(v >> 32));
 }
 
-/* Queue index's MSI-X vector: index itself if the driver has a line for it, else none. The
- * device answers VIRTIO_PCI_NO_VECTOR when it cannot take a vector: 0, or -1 after saying so. */
+/* Queue index's MSI-X vector: queue_vector[index] if the driver holds its line, else none.
+ * The device answers VIRTIO_PCI_NO_VECTOR when it cannot take a vector: 0, or -1 after saying
+ * so. */
 static int queue_vector(struct virtio_device *dev, unsigned int index)
 {
-	uint16_t vector = index < dev->pci.msix_vectors ? (uint16_t)index : VIRTIO_PCI_NO_VECTOR;
+	unsigned int v = dev->pci.queue_vector[index];
+	uint16_t vector = v < 32 && (dev->pci.msix_held & (1u << v)) ? (uint16_t)v
+								      : VIRTIO_PCI_NO_VECTOR;
 
 	mmio_write16(common(dev, VIRTIO_PCI_COMMON_Q_MSIX), vector);
 	if (mmio_read16(common(dev, VIRTIO_PCI_COMMON_Q_MSIX)) == vector)

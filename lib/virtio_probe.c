@@ -177,7 +177,8 @@ static long pci_start(struct tacet_device *io, struct virtio_device *dev, struct
 					 msix ? 0 : TACET_DEVICE_SHARED);
 	if (!err)
 		err = virtio_pci_open(dev, m, device_id, features);
-	dev->pci.msix_vectors = msix > 0 ? 1 : 0;
+	dev->pci.msix_held = msix > 0 ? 1 : 0;
+	dev->pci.pci_ep = f->pci, dev->pci.pci_device = f->device, dev->pci.pci_index = f->index;
 	dev->found = found;
 	return err;
 }

@@ -1,5 +1,6 @@
-/* net: the virtio-net driver (device ID 1, init.run= `net=net0:virtio-net#0`) and the network
- * device service it publishes under its entry's first name (<tacet/net_proto.h>, decoded by the
+/* net: the virtio-net driver (device ID 1: a virtio-mmio transport, init.run=
+ * `net=net0:virtio-net#0`, else a virtio-net-pci function claimed from the "pci" server; the
+ * kit's virtio_probe picks) and the network device service it publishes under its entry's first name (<tacet/net_proto.h>, decoded by the
  * dispatch generated from lib/proto/net.proto; docs/net.md explains the design).
  *
  * Owns the device's receive and transmit queues (QUEUE_SIZE one-descriptor chains each: a
@@ -508,7 +509,7 @@ static void device_reset(const char *why)
 
 	printf("net: %s: resetting the device: %s\n", tacet_service_name(), why);
 	resets++;
-	err = virtio_open(&vdev, dev.regs, VIRTIO_ID_NET, FEATURES);
+	err = virtio_negotiate(&vdev, FEATURES);
 	if (!err)
 		err = queues_attach();
 	if (err) {
@@ -555,7 +556,7 @@ static void event(struct tacet_device *d, long ev)
 		if (rxq.q.broken || txq.q.broken)
 			reset_soon("the device returned a buffer it was not given");
 		else if ((status & VIRTIO_INT_CONFIG) &&
-			 (mmio_read32(dev.regs + VIRTIO_MMIO_STATUS) & VIRTIO_STATUS_NEEDS_RESET))
+			 (virtio_status(&vdev) & VIRTIO_STATUS_NEEDS_RESET))
 			reset_soon("the device needs a reset (NEEDS_RESET)");
 		pass();
 		return;
@@ -816,10 +817,8 @@ static long setup(const char **step)
 {
 	long err;
 
-	*step = "open the device";
-	err = tacet_device_open(&dev, NULL, 0, 0);
-	if (!err && (*step = "open the virtio device"))
-		err = virtio_open(&vdev, dev.regs, VIRTIO_ID_NET, FEATURES);
+	*step = "open the virtio device";
+	err = virtio_probe(&dev, &vdev, VIRTIO_ID_NET, FEATURES);
 	if (!err && (*step = "set up the receive queue"))
 		err = queue_new(RXQ, &rxq);
 	if (!err && (*step = "set up the transmit queue"))
@@ -834,6 +833,9 @@ static long setup(const char **step)
 	printf("net: %s: virtio-net %02x:%02x:%02x:%02x:%02x:%02x, link %s, %u buffers a queue\n",
 	       tacet_service_name(), mac[0], mac[1], mac[2], mac[3], mac[4], mac[5],
 	       link_up() ? "up" : "down", QUEUE_SIZE);
+	if (vdev.transport == &virtio_pci_transport)
+		printf("net: %s: over virtio-pci, %s line %u\n", tacet_service_name(),
+		       vdev.pci.msix_held ? "MSI-X vector 0 for both queues on" : "INTx", dev.irq);
 	if (tacet_instance()) /* restarted: was the device left quiet? */
 		printf("net: %s: instance %lu: the device's Status was %#x at start\n",
 		       tacet_service_name(), tacet_instance(), (unsigned int)vdev.found);

@@ -164,9 +164,14 @@ struct virtio_pci_mapped {
 	volatile uint8_t *common, *notify, *isr, *device;
 	uint32_t notify_length, device_length, notify_multiplier;
 	uint16_t queue_notify_off[VIRTIO_PCI_MAX_QUEUES]; /* each attached queue's */
-	/* MSI-X vectors the driver has a line for: queue i signals vector i for i below it;
-	 * 0: INTx and the ISR (every queue VIRTIO_PCI_NO_VECTOR) */
-	uint16_t msix_vectors;
+	/* MSI-X: bit v set if the driver holds a line for vector v (0: none; INTx and the ISR,
+	 * every queue VIRTIO_PCI_NO_VECTOR); queue i signals vector queue_vector[i] if that is
+	 * held (the probe holds vector 0, which every queue signals unless told otherwise), else
+	 * none. Configuration changes signal no vector. */
+	uint32_t msix_held;
+	uint8_t queue_vector[VIRTIO_PCI_MAX_QUEUES];
+	/* the function, for the "pci" server's calls after the probe (virtio_msix_new) */
+	unsigned long pci_ep, pci_device, pci_index;
 };
 
 struct virtio_device {
