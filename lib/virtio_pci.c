@@ -5,9 +5,9 @@
  * notify structure (each queue's address from its queue_notify_off), the ISR (read to
  * acknowledge) and the device configuration. Interrupts come by MSI-X where the driver holds a
  * line for the queue's vector (queue_vector[i]: vector 0, the probe's, unless the driver chose
- * another with virtio_msix_queue; configuration changes on none), else by INTx (every vector
- * VIRTIO_PCI_NO_VECTOR). State lives in the caller's struct virtio_device;
- * one thread per device, no locks. The generic sequence above it is virtio.c's. */
+ * another with virtio_msix_queue; configuration changes on none unless it chose one,
+ * virtio_msix_config), else by INTx (every vector VIRTIO_PCI_NO_VECTOR). State lives in the
+ * caller's struct virtio_device; one thread per device at a time, no locks. The generic sequence above it is virtio.c's. */
 #include <tacet.h>
 #include <tacet/virtio.h>
 
@@ -69,8 +69,8 @@ static void write64(struct virtio_device *dev, unsigned int off, uint64_t v)
 static int queue_vector(struct virtio_device *dev, unsigned int index)
 {
 	unsigned int v = dev->pci.queue_vector[index];
-	uint16_t vector = v < 32 && (dev->pci.msix_held & (1u << v)) ? (uint16_t)v
-								      : VIRTIO_PCI_NO_VECTOR;
+	uint16_t vector = v < VIRTIO_MSIX_MAX && (dev->pci.msix_held & (1u << v))
+				  ? (uint16_t)v : VIRTIO_PCI_NO_VECTOR;
 
 	mmio_write16(common(dev, VIRTIO_PCI_COMMON_Q_MSIX), vector);
 	if (mmio_read16(common(dev, VIRTIO_PCI_COMMON_Q_MSIX)) == vector)
@@ -140,6 +140,37 @@ static volatile uint8_t *pci_config(struct virtio_device *dev, unsigned int offs
 	    size > dev->pci.device_length - offset)
 		return NULL;
 	return dev->pci.device + offset;
+}
+
+long virtio_msix_decode(const struct virtio_device *dev, unsigned int vector)
+{
+	if (dev->transport != &virtio_pci_transport || !dev->pci.msix_held)
+		return -TACET_ENODEV;
+	return vector < VIRTIO_MSIX_MAX ? 0 : -TACET_ERANGE;
+}
+
+long virtio_msix_queue(struct virtio_device *dev, unsigned int index, unsigned int vector)
+{
+	long err = virtio_msix_decode(dev, vector);
+
+	if (err)
+		return err;
+	if (index >= VIRTIO_PCI_MAX_QUEUES || !(dev->pci.msix_held & (1u << vector)))
+		return -TACET_EINVAL;
+	dev->pci.queue_vector[index] = (uint8_t)vector;
+	return 0;
+}
+
+long virtio_msix_config(struct virtio_device *dev, unsigned int vector)
+{
+	long err = virtio_msix_decode(dev, vector);
+
+	if (err)
+		return err;
+	if (!(dev->pci.msix_held & (1u << vector)))
+		return -TACET_EINVAL;
+	mmio_write16(common(dev, VIRTIO_PCI_COMMON_MSIX), (uint16_t)vector);
+	return mmio_read16(common(dev, VIRTIO_PCI_COMMON_MSIX)) == vector ? 0 : -TACET_ERANGE;
 }
 
 const struct virtio_transport virtio_pci_transport = {

@@ -397,6 +397,35 @@ static void test_transport_msix_per_queue(void **state)
 	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_MSIX), 0); /* configuration: untouched */
 }
 
+/* virtio_msix_queue and virtio_msix_config: a queue, or the configuration, is given only a
+ * vector the driver holds, on virtio-pci with MSI-X; the INTx function (nothing held) and a
+ * virtio-mmio device have none to give. */
+static void test_msix_queue(void **state)
+{
+	static const struct virtio_transport other = { .name = "mmio" };
+	struct virtio_device dev, mmio = { .transport = &other };
+	struct virtq q;
+
+	(void)state;
+	fake_open(&dev, 0);
+	assert_int_equal(virtio_msix_queue(&dev, 1, 0), -TACET_ENODEV); /* INTx: none held */
+	assert_int_equal(virtio_msix_queue(&mmio, 1, 0), -TACET_ENODEV);
+	dev.pci.msix_held = 1u << 0 | 1u << 2;
+	assert_int_equal(virtio_msix_queue(&dev, 1, 1), -TACET_EINVAL); /* not held */
+	assert_int_equal(virtio_msix_queue(&dev, VIRTIO_PCI_MAX_QUEUES, 2), -TACET_EINVAL);
+	assert_int_equal(virtio_msix_queue(&dev, 1, VIRTIO_MSIX_MAX), -TACET_ERANGE);
+	assert_int_equal(virtio_msix_queue(&dev, 1, 2), 0);
+	assert_int_equal(virtq_init(&q, 16, rings, QPA, 1), 0);
+	assert_int_equal(virtio_queue_attach(&dev, 1, &q), 0);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_Q_MSIX), 2);
+	/* the configuration's vector: only one held */
+	assert_int_equal(virtio_msix_config(&dev, 1), -TACET_EINVAL);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_MSIX), 0);
+	assert_int_equal(virtio_msix_config(&dev, 2), 0);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_MSIX), 2);
+	assert_int_equal(virtio_msix_config(&mmio, 0), -TACET_ENODEV);
+}
+
 static void test_transport_hostile_queue(void **state)
 {
 	struct virtio_device dev;
@@ -455,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_transport_queue),
 		cmocka_unit_test(test_transport_msix_vector),
 		cmocka_unit_test(test_transport_msix_per_queue),
+		cmocka_unit_test(test_msix_queue),
 		cmocka_unit_test(test_transport_hostile_queue),
 		cmocka_unit_test(test_transport_isr_and_config),
 	};
