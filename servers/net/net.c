@@ -155,6 +155,7 @@ static struct virtio_device vdev;
 static struct pair pairs[PAIRS_MAX];
 static unsigned int npairs = 1, max_pairs = 1, nharts = 1, main_hart;
 static uint64_t dev_base; /* the device's line's count at this instance's start */
+static unsigned int rx_kept; /* a receive queue's descriptors kept free: QUEUE_SIZE - its share */
 static struct {
 	struct virtq q;
 	unsigned int index; /* 0: no control queue */
@@ -344,17 +345,18 @@ static void sweep(void)
 
 /* --- the queues ------------------------------------------------------------------------------ */
 
-/* Offer the device buffer d of s on queue q (the device writes it: rx; reads it: tx). */
-static void offer(struct queue *q, struct session *s, const struct ring_desc *d)
+/* Offer the device buffer d of s on queue q (rx, a constant where it is inlined: q is a receive
+ * queue, the device writes the buffer; else it reads it). */
+static void offer(struct queue *q, struct session *s, const struct ring_desc *d, int rx)
 {
-	const struct area *a = q->rx ? &s->rx : &s->tx;
+	const struct area *a = rx ? &s->rx : &s->tx;
 	struct buf *b = q->free[--q->nfree];
 	struct virtq_buf vb = { a->pa + d->offset - NET_HEADROOM, d->len + NET_HEADROOM };
 
 	b->s = s;
 	b->d = *d;
-	virtq_add(&q->q, &vb, q->rx ? 0 : 1, q->rx ? 1 : 0, b); /* one descriptor: always fits */
-	if (q->rx)
+	virtq_add(&q->q, &vb, rx ? 0 : 1, rx ? 1 : 0, b); /* one descriptor: always fits */
+	if (rx)
 		s->at_rx++;
 	else
 		s->at_tx++;
@@ -362,13 +364,13 @@ static void offer(struct queue *q, struct session *s, const struct ring_desc *d)
 
 /* A buffer is off the device; a session that ended is freed by the next sweep once the device
  * holds none of its buffers. */
-static void retire(struct queue *q, struct buf *b)
+static void retire(struct queue *q, struct buf *b, int rx)
 {
 	struct session *s = b->s;
 
 	b->s = NULL;
 	q->free[q->nfree++] = b;
-	if (q->rx)
+	if (rx)
 		s->at_rx--;
 	else
 		s->at_tx--;
@@ -400,7 +402,7 @@ static void received(struct queue *q, struct buf *b, uint32_t len)
 				    len > b->d.len + NET_HEADROOM;
 
 	if (!live(s)) {
-		retire(q, b);
+		retire(q, b, 1);
 		return;
 	}
 	if (bad)
@@ -411,15 +413,15 @@ static void received(struct queue *q, struct buf *b, uint32_t len)
 		drops++;
 	if (r == -TACET_EBUSY && receiver() == s) {
 		d = b->d;
-		retire(q, b);
-		offer(q, s, &d);
+		retire(q, b, 1);
+		offer(q, s, &d, 1);
 		return;
 	}
 	if (bad && give_back(s, b) == -TACET_EINVAL)
 		r = -TACET_EINVAL;
 	if (r == -TACET_EINVAL)
 		session_stop(s, "its rx_used head is garbage");
-	retire(q, b);
+	retire(q, b, 1);
 	if (r == 0 && net_received)
 		net_received(rx_packets);
 }
@@ -433,7 +435,7 @@ static void sent(struct queue *q, struct buf *b)
 		s->put_tx = 1;
 	else if (live(s))
 		session_stop(s, "its tx_done is full or its head garbage");
-	retire(q, b);
+	retire(q, b, 0);
 }
 
 /* Up to BUDGET completions of each of p's queues; 1 if either had more. */
@@ -485,13 +487,11 @@ static void release(struct session *s, struct ring *r)
 		tacet_signal(s->ntfn, s->bits);
 }
 
-/* Room for the receiver's buffers on a receive queue: all of it with one pair, else a share,
- * so that every pair's queue has some. */
-static unsigned int rx_room(const struct queue *q)
+/* Room for the receiver's buffers on a receive queue: all of it with one pair, else a share
+ * (rx_kept descriptors stay free), so that every pair's queue has some. */
+static int rx_room(const struct queue *q)
 {
-	unsigned int held = QUEUE_SIZE - q->nfree, share = QUEUE_SIZE / npairs;
-
-	return held < share ? share - held : 0;
+	return q->nfree > rx_kept;
 }
 
 /* Every live session's frames to send onto p's transmit queue, one session after another from
@@ -507,7 +507,7 @@ static void fill(struct pair *p)
 		int got = 0, t;
 
 		while (live(s) && p->tx.nfree && (t = take(s, &s->tx_ready, &d, 0)) == 1) {
-			offer(&p->tx, s, &d);
+			offer(&p->tx, s, &d, 0);
 			got++;
 		}
 		if (got && live(s))
@@ -518,7 +518,7 @@ static void fill(struct pair *p)
 		int got = 0;
 
 		while (live(r) && rx_room(&p->rx) && take(r, &r->rx_free, &d, 1) == 1) {
-			offer(&p->rx, r, &d);
+			offer(&p->rx, r, &d, 1);
 			got++;
 		}
 		if (got && live(r))
@@ -591,13 +591,30 @@ static int pair_pass(struct pair *p)
 	return more;
 }
 
-/* The main thread's pass: a reset that is due, every pair, then the sweep; another pass is
- * asked for if a pair had work left. */
-static void pass(void)
+static int queues_broken(void);
+
+/* On the device's interrupt (the one line's, or the configuration's vector), the lock held:
+ * counted, and a reset made due if the device broke a queue or asks for one. */
+static void interrupted(uint32_t status, int handled)
+{
+	irqs += handled;
+	if (queues_broken())
+		reset_soon("the device returned a buffer it was not given");
+	else if ((status & VIRTIO_INT_CONFIG) &&
+		 (virtio_status(&vdev) & VIRTIO_STATUS_NEEDS_RESET))
+		reset_soon("the device needs a reset (NEEDS_RESET)");
+}
+
+/* The main thread's pass (after the device's interrupt: irq, its status and whether it was
+ * the device's): a reset that is due, every pair, then the sweep; another pass is asked for if
+ * a pair had work left. */
+static void pass(int irq, uint32_t status, int handled)
 {
 	int more = 0;
 
 	lock();
+	if (irq)
+		interrupted(status, handled);
 	if (reset_why) {
 		const char *why = reset_why;
 
@@ -735,14 +752,14 @@ static void pair_reoffer(struct pair *p)
 			sent(&p->tx, &p->tx.bufs[i]);
 		if (p->rx.bufs[i].s) {
 			held[nheld++] = p->rx.bufs[i];
-			retire(&p->rx, &p->rx.bufs[i]);
+			retire(&p->rx, &p->rx.bufs[i], 1);
 		}
 	}
 	for (unsigned int i = 0; i < nheld; i++) {
 		if (!live(held[i].s))
 			continue;
 		if (receiver() == held[i].s)
-			offer(&p->rx, held[i].s, &held[i].d);
+			offer(&p->rx, held[i].s, &held[i].d, 1);
 		else if (give_back(held[i].s, &held[i]) == -TACET_EINVAL)
 			session_stop(held[i].s, "its rx_used head is garbage");
 	}
@@ -789,19 +806,11 @@ static void event(struct tacet_device *d, long ev)
 		int handled = status != 0 || pairs[0].ntfn;
 
 		tacet_device_ack(d, handled);
-		lock();
-		irqs += handled;
-		if (queues_broken())
-			reset_soon("the device returned a buffer it was not given");
-		else if ((status & VIRTIO_INT_CONFIG) &&
-			 (virtio_status(&vdev) & VIRTIO_STATUS_NEEDS_RESET))
-			reset_soon("the device needs a reset (NEEDS_RESET)");
-		unlock();
-		pass();
+		pass(1, status, handled);
 		return;
 	}
 	if ((unsigned long)ev & (POLL_BIT | SESSION_BITS))
-		pass();
+		pass(0, 0, 0);
 }
 
 /* --- the calls ------------------------------------------------------------------------------- */
@@ -1168,6 +1177,7 @@ static void pairs_choose(void)
 			break;
 	}
 	npairs = k ? k : 1;
+	rx_kept = QUEUE_SIZE - QUEUE_SIZE / npairs;
 }
 
 static long pairs_new(void)
