@@ -7,7 +7,8 @@
  * line for the queue's vector (queue_vector[i]: vector 0, the probe's, unless the driver chose
  * another with virtio_msix_queue; configuration changes on none unless it chose one,
  * virtio_msix_config), else by INTx (every vector VIRTIO_PCI_NO_VECTOR). State lives in the
- * caller's struct virtio_device; one thread per device at a time, no locks. The generic sequence above it is virtio.c's. */
+ * caller's struct virtio_device; one thread per device at a time, no locks. The generic
+ * sequence above it is virtio.c's. */
 #include <tacet.h>
 #include <tacet/virtio.h>
 

@@ -304,8 +304,8 @@ PCI_NET_READY = {
            r"transmit queue on line 99 \(count 0 at the start\)\n"}
 
 
-QUEUE_LINE = re.compile(r"^  queue (\d+) \(pair \d+ (?:receive|transmit)\): line (\d+), hart (\d+): "
-                        r"(\d+) interrupts, (\d+) completions$", re.M)
+QUEUE_LINE = re.compile(r"^  queue (\d+) \(pair \d+ (?:receive|transmit)\): line (\d+), "
+                        r"hart (\d+): (\d+) interrupts, (\d+) completions$", re.M)
 
 
 def irqs_tables(out):
