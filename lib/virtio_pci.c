@@ -3,10 +3,12 @@
  * (virtio_pci_transport) over the structures the capability walk found and the probe mapped
  * (dev->pci): the common configuration (features, status, queues with 64-bit addresses), the
  * notify structure (each queue's address from its queue_notify_off), the ISR (read to
- * acknowledge) and the device configuration. Interrupts come by MSI-X where the probe got a
- * line for the vector (queue i on vector i; configuration changes on none), else by INTx (every
- * vector VIRTIO_PCI_NO_VECTOR). State lives in the caller's struct virtio_device;
- * one thread per device, no locks. The generic sequence above it is virtio.c's. */
+ * acknowledge) and the device configuration. Interrupts come by MSI-X where the driver holds a
+ * line for the queue's vector (queue_vector[i]: vector 0, the probe's, unless the driver chose
+ * another with virtio_msix_queue; configuration changes on none unless it chose one,
+ * virtio_msix_config), else by INTx (every vector VIRTIO_PCI_NO_VECTOR). State lives in the
+ * caller's struct virtio_device; one thread per device at a time, no locks. The generic
+ * sequence above it is virtio.c's. */
 #include <tacet.h>
 #include <tacet/virtio.h>
 
@@ -62,11 +64,14 @@ static void write64(struct virtio_device *dev, unsigned int off, uint64_t v)
 	mmio_write32(common(dev, off + 4), (uint32_t)(v >> 32));
 }
 
-/* Queue index's MSI-X vector: index itself if the driver has a line for it, else none. The
- * device answers VIRTIO_PCI_NO_VECTOR when it cannot take a vector: 0, or -1 after saying so. */
+/* Queue index's MSI-X vector: queue_vector[index] if the driver holds its line, else none.
+ * The device answers VIRTIO_PCI_NO_VECTOR when it cannot take a vector: 0, or -1 after saying
+ * so. */
 static int queue_vector(struct virtio_device *dev, unsigned int index)
 {
-	uint16_t vector = index < dev->pci.msix_vectors ? (uint16_t)index : VIRTIO_PCI_NO_VECTOR;
+	unsigned int v = dev->pci.queue_vector[index];
+	uint16_t vector = v < VIRTIO_MSIX_MAX && (dev->pci.msix_held & (1u << v))
+				  ? (uint16_t)v : VIRTIO_PCI_NO_VECTOR;
 
 	mmio_write16(common(dev, VIRTIO_PCI_COMMON_Q_MSIX), vector);
 	if (mmio_read16(common(dev, VIRTIO_PCI_COMMON_Q_MSIX)) == vector)
@@ -136,6 +141,37 @@ static volatile uint8_t *pci_config(struct virtio_device *dev, unsigned int offs
 	    size > dev->pci.device_length - offset)
 		return NULL;
 	return dev->pci.device + offset;
+}
+
+long virtio_msix_decode(const struct virtio_device *dev, unsigned int vector)
+{
+	if (dev->transport != &virtio_pci_transport || !dev->pci.msix_held)
+		return -TACET_ENODEV;
+	return vector < VIRTIO_MSIX_MAX ? 0 : -TACET_ERANGE;
+}
+
+long virtio_msix_queue(struct virtio_device *dev, unsigned int index, unsigned int vector)
+{
+	long err = virtio_msix_decode(dev, vector);
+
+	if (err)
+		return err;
+	if (index >= VIRTIO_PCI_MAX_QUEUES || !(dev->pci.msix_held & (1u << vector)))
+		return -TACET_EINVAL;
+	dev->pci.queue_vector[index] = (uint8_t)vector;
+	return 0;
+}
+
+long virtio_msix_config(struct virtio_device *dev, unsigned int vector)
+{
+	long err = virtio_msix_decode(dev, vector);
+
+	if (err)
+		return err;
+	if (!(dev->pci.msix_held & (1u << vector)))
+		return -TACET_EINVAL;
+	mmio_write16(common(dev, VIRTIO_PCI_COMMON_MSIX), (uint16_t)vector);
+	return mmio_read16(common(dev, VIRTIO_PCI_COMMON_MSIX)) == vector ? 0 : -TACET_ERANGE;
 }
 
 const struct virtio_transport virtio_pci_transport = {

@@ -2,9 +2,11 @@
  * behind (<tacet/virtio.h>, virtio_probe): a virtio-mmio transport init gave the server, else a
  * virtio-pci function claimed from the "pci" server (servers/pci), whose BARs, configuration
  * reads, bus mastering and interrupt (MSI-X vector 0 where the machine has MSIs, else INTx)
- * come through that server's protocol (<tacet/pci_proto.h>).
- * Called once, at a driver's start, from the thread that will wait on the device. No state of
- * its own; the slots it takes stay the driver's for its life. */
+ * come through that server's protocol (<tacet/pci_proto.h>); so do a driver's further MSI-X
+ * vectors (virtio_msix_new).
+ * Called once, at a driver's start, from the thread that will wait on the device (and
+ * virtio_msix_new from one thread at a time, as lib's slots are). No state of its own; the
+ * slots it takes stay the driver's for its life. */
 #include <tacet.h>
 #include <tacet/init_proto.h>
 #include <tacet/pci_proto.h>
@@ -177,7 +179,8 @@ static long pci_start(struct tacet_device *io, struct virtio_device *dev, struct
 					 msix ? 0 : TACET_DEVICE_SHARED);
 	if (!err)
 		err = virtio_pci_open(dev, m, device_id, features);
-	dev->pci.msix_vectors = msix > 0 ? 1 : 0;
+	dev->pci.msix_held = msix > 0 ? 1 : 0;
+	dev->pci.pci_ep = f->pci, dev->pci.pci_device = f->device, dev->pci.pci_index = f->index;
 	dev->found = found;
 	return err;
 }
@@ -213,6 +216,34 @@ static long probe_pci(struct tacet_device *io, struct virtio_device *dev, uint32
 		return err;
 	tacet_dma_device(f.bar[l.common.bar]); /* buffers pinned to the function's frame */
 	return pci_start(io, dev, &f, &m, device_id, features);
+}
+
+long virtio_msix_new(struct virtio_device *dev, unsigned int vector, unsigned int hart,
+		     unsigned long ntfn, unsigned long bits, unsigned long *irq_slot,
+		     unsigned int *line)
+{
+	long slot, err = virtio_msix_decode(dev, vector);
+	unsigned long number = 0;
+
+	if (!err && (dev->pci.msix_held & (1u << vector)))
+		err = -TACET_EBUSY;
+	if (err)
+		return err;
+	slot = tacet_slot_alloc();
+	if (slot < 0)
+		return slot;
+	err = tacet_pci_msi(dev->pci.pci_ep, VIRTIO_PCI_VENDOR, dev->pci.pci_device,
+			    dev->pci.pci_index, vector, hart, (unsigned long)slot, &number);
+	if (!err)
+		err = tacet_irq_bind((unsigned long)slot, ntfn, bits, 0);
+	if (err) {
+		tacet_slot_free((unsigned long)slot); /* PCI_MSI's line stays the function's */
+		return err;
+	}
+	dev->pci.msix_held |= 1u << vector;
+	*irq_slot = (unsigned long)slot;
+	*line = (unsigned int)number;
+	return 0;
 }
 
 long virtio_probe(struct tacet_device *io, struct virtio_device *dev, uint32_t device_id,

@@ -1,26 +1,46 @@
-/* net: the virtio-net driver (device ID 1, init.run= `net=net0:virtio-net#0`) and the network
- * device service it publishes under its entry's first name (<tacet/net_proto.h>, decoded by the
- * dispatch generated from lib/proto/net.proto; docs/net.md explains the design).
+/* net: the virtio-net driver (device ID 1: a virtio-mmio transport, init.run=
+ * `net=net0:virtio-net#0`, else a virtio-net-pci function claimed from the "pci" server; the
+ * kit's virtio_probe picks) and the network device service it publishes under its entry's
+ * first name (<tacet/net_proto.h>, decoded by the dispatch generated from lib/proto/net.proto;
+ * docs/net.md explains the design).
  *
- * Owns the device's receive and transmit queues (QUEUE_SIZE one-descriptor chains each: a
- * client's buffer, its NET_HEADROOM bytes of virtio-net header first) and the sessions (lib's
+ * Owns the device's queue pairs (a receive and a transmit queue each, QUEUE_SIZE one-descriptor
+ * chains a queue: a client's buffer, its NET_HEADROOM bytes of virtio-net header first) and the
+ * sessions (lib's
  * <tacet/session.h> table; a session's four rings are in a frame the client granted, mapped
  * here; its two data areas are pinned to the device and never mapped: no frame is copied or
  * read). The receive queue is stocked from one session, the receiver: of the live sessions, one
  * whose client's init.run= entry grants it `[NAME=receive]` (asked with INIT_GRANT), else the
  * earliest started; every session sends.
  *
- * Interrupt mitigation (NAPI): a pass over the queues runs with both queues' interrupts off and
- * takes at most BUDGET completions a queue; a pass that used its budget asks for another
- * (POLL_BIT on its own notification, so that calls are answered in between); one that did not
- * turns the interrupts on, sets the clients' rings' asleep flags, and looks again, so that
- * nothing that came meanwhile waits for an interrupt that will not come.
+ * Queue pairs (VIRTIO_NET_F_MQ): where the device has MSI-X (virtio-pci on the AIA's machine),
+ * one pair a hart, up to the device's max_virtqueue_pairs and PAIRS_MAX (pair k on hart k, set
+ * with the control queue's VQ_PAIRS_SET): each queue signals a vector of its own (queue i:
+ * vector i + 1) on its pair's hart, served by a thread of this server pinned there (pair_run);
+ * vector 0, the probe's, on the main thread's hart, takes configuration changes. Elsewhere
+ * (virtio-mmio, INTx) one pair, whose queues signal the device's one line, which the main
+ * thread serves. Which receive queue a frame lands in is the device's choice; frames to send
+ * are taken from every session by whichever thread passes over its pair.
+ *
+ * Interrupt mitigation (NAPI): a pass over a pair runs with both its queues' interrupts off
+ * and takes at most BUDGET completions a queue; a pass that used its budget asks for another
+ * (a poll bit on its thread's notification, so that calls are answered in between); one that
+ * did not turns the interrupts on, sets the clients' rings' asleep flags, and looks again, so
+ * that nothing that came meanwhile waits for an interrupt that will not come. The main thread
+ * passes over every pair when a client signals.
  *
  * A session whose rings lie is stopped (nothing more taken from it or given to it); an ended or
  * stopped session's areas are unpinned once the device holds none of its buffers (the receiver's
  * receive buffers are taken back at once by a device reset, after which the device holds
- * nothing). Locking: none; one thread does everything (the kit's loop takes the calls, the
- * interrupt and the clients' signals). Prints only through the kernel's debug output. */
+ * nothing).
+ *
+ * Locking: one lock (lock(), a word threads take in turn, yielding while another holds it)
+ * over everything but the kit's own state: the main thread (the kit's loop: calls, the
+ * configuration's or the one line's interrupt, the clients' signals) takes it for each call
+ * and pass, a pair's thread for each pass over its pair. Only the main thread touches lib's
+ * slots, stdio outside the lock, and the device's reset: a pair's thread leaves what needs
+ * them (a session to detach or free, a reset) to it (sweep, reset_soon). Prints only through
+ * the kernel's debug output. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +51,18 @@
 #include <tacet/virtio.h>
 
 #define QUEUE_SIZE   128 /* the most one page takes */
-#define RXQ          0
-#define TXQ          1
+#define PAIRS_MAX    4   /* queue pairs: one a hart */
+#define RXQ(k)       (2 * (k))     /* pair k's queues' indices */
+#define TXQ(k)       (2 * (k) + 1)
 #define BUDGET       64  /* completions a queue, a pass */
+#define CTRL_SIZE    8   /* the control queue's entries: one command at a time */
+#define CTRL_POLLS   1000 /* a command's answer looked for this often, */
+#define CTRL_PAUSE_NS 1000000ull /* 1 ms apart */
+#define STACK_BYTES  16384 /* a pair thread's stack */
+#define CONFIG_VECTOR 0  /* MSI-X: configuration changes (the probe's vector, the main thread) */
+#define PAIR_RX_BIT   1ul /* a pair thread's notification: its receive queue's vector, */
+#define PAIR_TX_BIT   2ul /* its transmit queue's, */
+#define PAIR_POLL_BIT 4ul /* another pass is due */
 #define MAX_CLIENTS  TACET_SESSIONS_MAX
 #define MAX_SESSIONS 16  /* open, or ended with buffers at the device */
 #define SESSION_BIT(i) (1ul << (40 + (i))) /* a session's signal: above the table's watches */
@@ -43,14 +72,22 @@
 /* virtio-net (virtio 1.x, "Network Device") */
 #define VIRTIO_NET_F_MAC     5
 #define VIRTIO_NET_F_STATUS  16
+#define VIRTIO_NET_F_CTRL_VQ 17
+#define VIRTIO_NET_F_MQ      22
 #define CONFIG_MAC           0 /* 6 bytes */
 #define CONFIG_STATUS        6 /* le16 */
+#define CONFIG_MAX_PAIRS     8 /* le16, with VIRTIO_NET_F_MQ */
 #define VIRTIO_NET_S_LINK_UP 1
+#define CTRL_MQ              4 /* the control queue's class, */
+#define CTRL_MQ_VQ_PAIRS_SET 0 /* command (a le16: the pairs), */
+#define CTRL_OK              0 /* and the device's answer */
 #define FEATURES (VIRTIO_FEATURE(VIRTIO_NET_F_MAC) | VIRTIO_FEATURE(VIRTIO_NET_F_STATUS) | \
-		  VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX))
+		  VIRTIO_FEATURE(VIRTIO_F_EVENT_IDX) | VIRTIO_FEATURE(VIRTIO_NET_F_CTRL_VQ) | \
+		  VIRTIO_FEATURE(VIRTIO_NET_F_MQ))
 
 _Static_assert(NET_HEADROOM == 12, "the virtio-net header with VIRTIO_F_VERSION_1");
 _Static_assert(40 + MAX_SESSIONS <= 62, "the sessions' bits below POLL_BIT");
+_Static_assert(2 * PAIRS_MAX + 1 <= VIRTIO_MSIX_MAX, "a vector a queue, and the configuration's");
 
 /* Defined only by the test build net_dying (servers/tests/netdying.c): told the frames received
  * so far, it faults, so that net dies with the client's buffers at the device. */
@@ -74,8 +111,9 @@ struct session {
 	uint32_t capacity;
 	unsigned long ntfn, bits; /* the client's notification (a slot) and what to signal */
 	struct ring rx_free, rx_used, tx_ready, tx_done;
-	unsigned int at_rx, at_tx; /* its buffers the device holds, on each queue */
+	unsigned int at_rx, at_tx; /* its buffers the device holds, on each kind of queue */
 	int put_rx, put_tx;       /* descriptors put since the last publish */
+	int detach_due;           /* stopped by a pass: 1, 2 if it was the receiver; sweep() */
 };
 
 struct buf { /* a chain at the device (its token) */
@@ -85,18 +123,47 @@ struct buf { /* a chain at the device (its token) */
 
 struct queue {
 	struct virtq q;
+	unsigned int index;           /* the device's number for it */
+	int rx;                       /* a receive queue (else transmit) */
 	struct buf bufs[QUEUE_SIZE];
 	struct buf *free[QUEUE_SIZE]; /* bufs not at the device */
 	unsigned int nfree;
 	void *mem;                    /* the rings' memory, laid out again after a reset */
 	uint64_t pa;
+	unsigned long irq_slot;       /* its own vector's line (a pair thread's), 0: the one line */
+	unsigned int line;
+	uint64_t base;                /* the line's count (the kernel's) at this instance's start */
+	uint64_t irqs, done;          /* interrupts handled on its own line; completions taken */
+};
+
+struct pair {
+	struct queue rx, tx;
+	unsigned int hart;  /* its thread's, and its vectors' */
+	unsigned long ntfn; /* its thread's notification (0: no thread, the main one serves it) */
+};
+
+struct ctrl_cmd { /* the control queue's one command: what the device reads, then writes */
+	uint8_t class, command;
+	uint16_t pairs;
+	uint8_t ack;
 };
 
 static struct tacet_device dev;
 static struct tacet_service svc;
 static struct tacet_sessions table;
 static struct virtio_device vdev;
-static struct queue rxq, txq;
+static struct pair pairs[PAIRS_MAX];
+static unsigned int npairs = 1, max_pairs = 1, nharts = 1, main_hart;
+static uint64_t dev_base; /* the device's line's count at this instance's start */
+static unsigned int rx_kept; /* a receive queue's descriptors kept free: QUEUE_SIZE - its share */
+static struct {
+	struct virtq q;
+	unsigned int index; /* 0: no control queue */
+	struct tacet_dma cmd; /* a struct ctrl_cmd */
+} ctrl;
+static uint8_t stacks[PAIRS_MAX][STACK_BYTES] __attribute__((aligned(16)));
+static int busy; /* the lock's word */
+static int sweep_due; /* a session to detach or free: the main thread's next pass */
 static struct session sessions[MAX_SESSIONS];
 static struct session *clients[MAX_CLIENTS]; /* badge b's open session */
 static signed char may_receive[MAX_CLIENTS]; /* badge b's `[NAME=receive]`: 1, 0, -1 not asked */
@@ -106,6 +173,21 @@ static unsigned int client_slots, resets, next_tx; /* next_tx: the first session
 static const char *reset_why; /* a reset is due at the next pass's start: why */
 
 #define has(bit) (!!(vdev.features & VIRTIO_FEATURE(bit)))
+
+/* --- the lock -------------------------------------------------------------------------------- */
+
+/* Taken by one thread at a time, never twice by one; a thread that finds it held gives its
+ * hart to whoever is ready there (the holder, if it runs on the same hart). */
+static void lock(void)
+{
+	while (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+		tacet_yield();
+}
+
+static void unlock(void)
+{
+	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+}
 
 /* --- capability slots for what clients give: lib's pool, counted (NET_USAGE) ------------- */
 
@@ -208,21 +290,26 @@ static void session_detach(struct session *s, int was_receiver)
 		session_free(s);
 }
 
-/* Badge's session ended (lib's table: its process ended, NET_CLOSE, or a new NET_OPEN). */
+/* Badge's session ended (lib's table: its process ended, NET_CLOSE, or a new NET_OPEN). The
+ * main thread's, without the lock. */
 static void ended(struct tacet_sessions *t, unsigned long badge, void *state)
 {
-	struct session *s = clients[badge - 1];
-	int was_receiver = s && receiver() == s;
+	struct session *s = clients[badge - 1]; /* only the main thread writes clients[] */
+	int was_receiver;
 
 	(void)t, (void)state;
 	if (!s)
 		return;
+	lock();
+	was_receiver = receiver() == s;
 	clients[badge - 1] = NULL;
 	s->open = 0;
 	session_detach(s, was_receiver);
+	unlock();
 }
 
-/* s lied in its rings (why): stopped, counted once; the client closes or opens again. */
+/* s lied in its rings (why): stopped, counted once; the client closes or opens again. Any
+ * thread, the lock held: the detach is the main thread's (sweep). */
 static void session_stop(struct session *s, const char *why)
 {
 	int was_receiver = receiver() == s;
@@ -233,12 +320,33 @@ static void session_stop(struct session *s, const char *why)
 	       why);
 	s->stopped = 1;
 	stopped++;
-	session_detach(s, was_receiver);
+	s->detach_due = 1 + was_receiver;
+	sweep_due = 1;
+}
+
+/* The main thread's, the lock held: stopped sessions detached, ended ones the device holds
+ * nothing of any more freed. */
+static void sweep(void)
+{
+	sweep_due = 0;
+	for (unsigned int i = 0; i < MAX_SESSIONS; i++) {
+		struct session *s = &sessions[i];
+		int due = s->detach_due;
+
+		if (!s->badge)
+			continue;
+		s->detach_due = 0;
+		if (due)
+			session_detach(s, due > 1);
+		else if (!s->open && !s->at_rx && !s->at_tx)
+			session_free(s);
+	}
 }
 
 /* --- the queues ------------------------------------------------------------------------------ */
 
-/* Offer the device buffer d of s on queue q (the device writes it: rx; reads it: tx). */
+/* Offer the device buffer d of s on queue q (rx, a constant where it is inlined: q is a receive
+ * queue, the device writes the buffer; else it reads it). */
 static void offer(struct queue *q, struct session *s, const struct ring_desc *d, int rx)
 {
 	const struct area *a = rx ? &s->rx : &s->tx;
@@ -254,19 +362,20 @@ static void offer(struct queue *q, struct session *s, const struct ring_desc *d,
 		s->at_tx++;
 }
 
-/* A buffer is off the device. */
-static void retire(struct queue *q, struct buf *b)
+/* A buffer is off the device; a session that ended is freed by the next sweep once the device
+ * holds none of its buffers. */
+static void retire(struct queue *q, struct buf *b, int rx)
 {
 	struct session *s = b->s;
 
 	b->s = NULL;
 	q->free[q->nfree++] = b;
-	if (q == &rxq)
+	if (rx)
 		s->at_rx--;
 	else
 		s->at_tx--;
 	if (!s->at_rx && !s->at_tx && !s->open)
-		session_free(s);
+		sweep_due = 1;
 }
 
 /* Buffer b of live session s back to it empty (a descriptor of length 0 in rx_used), where the
@@ -285,7 +394,7 @@ static int give_back(struct session *s, const struct buf *b)
  * malformed one (shorter than an Ethernet header) is dropped; so is one for a client whose
  * rx_used is full (it does not consume); the buffer then goes to the device again (the
  * receiver's) or back to its session empty (any other's). */
-static void received(struct buf *b, uint32_t len)
+static void received(struct queue *q, struct buf *b, uint32_t len)
 {
 	struct session *s = b->s;
 	struct ring_desc d = { b->d.offset, len - NET_HEADROOM };
@@ -293,7 +402,7 @@ static void received(struct buf *b, uint32_t len)
 				    len > b->d.len + NET_HEADROOM;
 
 	if (!live(s)) {
-		retire(&rxq, b);
+		retire(q, b, 1);
 		return;
 	}
 	if (bad)
@@ -304,20 +413,20 @@ static void received(struct buf *b, uint32_t len)
 		drops++;
 	if (r == -TACET_EBUSY && receiver() == s) {
 		d = b->d;
-		retire(&rxq, b);
-		offer(&rxq, s, &d, 1);
+		retire(q, b, 1);
+		offer(q, s, &d, 1);
 		return;
 	}
 	if (bad && give_back(s, b) == -TACET_EINVAL)
 		r = -TACET_EINVAL;
 	if (r == -TACET_EINVAL)
 		session_stop(s, "its rx_used head is garbage");
-	retire(&rxq, b);
+	retire(q, b, 1);
 	if (r == 0 && net_received)
 		net_received(rx_packets);
 }
 
-static void sent(struct buf *b)
+static void sent(struct queue *q, struct buf *b)
 {
 	struct session *s = b->s;
 
@@ -326,24 +435,26 @@ static void sent(struct buf *b)
 		s->put_tx = 1;
 	else if (live(s))
 		session_stop(s, "its tx_done is full or its head garbage");
-	retire(&txq, b);
+	retire(q, b, 0);
 }
 
-/* Up to BUDGET completions of each queue; 1 if either had more. */
-static int reap(void)
+/* Up to BUDGET completions of each of p's queues; 1 if either had more. */
+static int reap(struct pair *p)
 {
 	unsigned int n = 0, m = 0;
 	uint32_t len = 0;
 	struct buf *b;
 
-	while (n < BUDGET && (b = virtq_get(&rxq.q, &len))) {
-		received(b, len);
+	while (n < BUDGET && (b = virtq_get(&p->rx.q, &len))) {
+		received(&p->rx, b, len);
 		n++;
 	}
-	while (m < BUDGET && (b = virtq_get(&txq.q, NULL))) {
-		sent(b);
+	while (m < BUDGET && (b = virtq_get(&p->tx.q, NULL))) {
+		sent(&p->tx, b);
 		m++;
 	}
+	p->rx.done += n;
+	p->tx.done += m;
 	return n == BUDGET || m == BUDGET;
 }
 
@@ -376,20 +487,27 @@ static void release(struct session *s, struct ring *r)
 		tacet_signal(s->ntfn, s->bits);
 }
 
-/* Every live session's frames to send, one session after another from next_tx, while the
- * transmit queue has room; then the receiver's free buffers while the receive queue has. */
-static void fill(void)
+/* Room for the receiver's buffers on a receive queue: all of it with one pair, else a share
+ * (rx_kept descriptors stay free), so that every pair's queue has some. */
+static int rx_room(const struct queue *q)
+{
+	return q->nfree > rx_kept;
+}
+
+/* Every live session's frames to send onto p's transmit queue, one session after another from
+ * next_tx, while it has room; then the receiver's free buffers onto p's receive queue. */
+static void fill(struct pair *p)
 {
 	struct session *r = receiver();
 	struct ring_desc d;
 	unsigned int inflight;
 
-	for (unsigned int k = 0; k < MAX_SESSIONS && txq.nfree; k++) {
+	for (unsigned int k = 0; k < MAX_SESSIONS && p->tx.nfree; k++) {
 		struct session *s = &sessions[(next_tx + k) % MAX_SESSIONS];
 		int got = 0, t;
 
-		while (live(s) && txq.nfree && (t = take(s, &s->tx_ready, &d, 0)) == 1) {
-			offer(&txq, s, &d, 0);
+		while (live(s) && p->tx.nfree && (t = take(s, &s->tx_ready, &d, 0)) == 1) {
+			offer(&p->tx, s, &d, 0);
 			got++;
 		}
 		if (got && live(s))
@@ -399,20 +517,20 @@ static void fill(void)
 	if (r) {
 		int got = 0;
 
-		while (live(r) && rxq.nfree && take(r, &r->rx_free, &d, 1) == 1) {
-			offer(&rxq, r, &d, 1);
+		while (live(r) && rx_room(&p->rx) && take(r, &r->rx_free, &d, 1) == 1) {
+			offer(&p->rx, r, &d, 1);
 			got++;
 		}
 		if (got && live(r))
 			release(r, &r->rx_free);
 	}
-	inflight = QUEUE_SIZE - txq.nfree;
+	inflight = QUEUE_SIZE - p->tx.nfree;
 	if (inflight > most)
 		most = inflight;
-	if (virtq_kick_needed(&txq.q))
-		virtio_notify(&vdev, TXQ);
-	if (virtq_kick_needed(&rxq.q))
-		virtio_notify(&vdev, RXQ);
+	if (virtq_kick_needed(&p->tx.q))
+		virtio_notify(&vdev, p->tx.index);
+	if (virtq_kick_needed(&p->rx.q))
+		virtio_notify(&vdev, p->rx.index);
 }
 
 /* What was put into the clients' rings this pass made visible, each client woken if it
@@ -435,105 +553,240 @@ static void publish(void)
 	}
 }
 
-/* Before this side sleeps: the live sessions' rings this side would take from now marked
- * asleep (a client's publish then signals). 1 = sleep, 0 = something came meanwhile. */
-static int clients_sleep(void)
+/* Before p's side sleeps: the live sessions' rings it would take from now marked asleep (a
+ * client's publish then signals). 1 = sleep, 0 = something came meanwhile. */
+static int clients_sleep(struct pair *p)
 {
 	struct session *r = receiver();
 
 	for (unsigned int i = 0; i < MAX_SESSIONS; i++) {
 		struct session *s = &sessions[i];
 
-		if (live(s) && txq.nfree && !ring_consumer_sleep(&s->tx_ready))
+		if (live(s) && p->tx.nfree && !ring_consumer_sleep(&s->tx_ready))
 			return 0;
 	}
-	return !(r && rxq.nfree && !ring_consumer_sleep(&r->rx_free));
+	return !(r && rx_room(&p->rx) && !ring_consumer_sleep(&r->rx_free));
 }
 
 static void device_reset(const char *why);
 
-/* One pass, the queues' interrupts off: completions, new work, the clients told; then either
- * another pass is asked for (work left, interrupts stay off) or interrupts go on and both
- * sides' wake-ups are armed, with a last look for what came meanwhile. */
-static void pass(void)
+/* One pass over p, its queues' interrupts off: completions, new work, the clients told; then
+ * either another pass is due (1: work left, interrupts stay off) or interrupts go on and both
+ * sides' wake-ups are armed, with a last look for what came meanwhile. The lock held. */
+static int pair_pass(struct pair *p)
 {
 	int more;
 
 	polls++;
+	virtq_irq_disable(&p->rx.q);
+	virtq_irq_disable(&p->tx.q);
+	more = reap(p);
+	fill(p);
+	publish();
+	if (!more) {
+		more = virtq_irq_enable(&p->rx.q);
+		more |= virtq_irq_enable(&p->tx.q);
+		more |= !clients_sleep(p);
+	}
+	return more;
+}
+
+static int queues_broken(void);
+
+/* On the device's interrupt (the one line's, or the configuration's vector), the lock held:
+ * counted, and a reset made due if the device broke a queue or asks for one. */
+static void interrupted(uint32_t status, int handled)
+{
+	irqs += handled;
+	if (queues_broken())
+		reset_soon("the device returned a buffer it was not given");
+	else if ((status & VIRTIO_INT_CONFIG) &&
+		 (virtio_status(&vdev) & VIRTIO_STATUS_NEEDS_RESET))
+		reset_soon("the device needs a reset (NEEDS_RESET)");
+}
+
+/* The main thread's pass (after the device's interrupt: irq, its status and whether it was
+ * the device's): a reset that is due, every pair, then the sweep; another pass is asked for if
+ * a pair had work left. */
+static void pass(int irq, uint32_t status, int handled)
+{
+	int more = 0;
+
+	lock();
+	if (irq)
+		interrupted(status, handled);
 	if (reset_why) {
 		const char *why = reset_why;
 
 		reset_why = NULL;
 		device_reset(why);
 	}
-	virtq_irq_disable(&rxq.q);
-	virtq_irq_disable(&txq.q);
-	more = reap();
-	fill();
-	publish();
-	if (!more) {
-		more = virtq_irq_enable(&rxq.q);
-		more |= virtq_irq_enable(&txq.q);
-		more |= !clients_sleep();
-	}
+	for (unsigned int k = 0; k < npairs; k++)
+		more |= pair_pass(&pairs[k]);
+	if (sweep_due)
+		sweep();
+	unlock();
 	if (more)
 		tacet_signal(dev.ntfn_slot, POLL_BIT);
 }
 
+static int queues_broken(void)
+{
+	for (unsigned int k = 0; k < npairs; k++)
+		if (pairs[k].rx.q.broken || pairs[k].tx.q.broken)
+			return 1;
+	return 0;
+}
+
+/* Pair p's thread, on p's hart: each wake-up (its queues' vectors, or a pass asked for) a pass
+ * over p, then its lines acknowledged; what only the main thread may do (a reset, a sweep) is
+ * left to it. */
+static void pair_run(void *arg)
+{
+	struct pair *p = arg;
+
+	for (;;) {
+		long bits = tacet_wait(p->ntfn);
+		int more = 0, main_due;
+
+		if (bits < 0)
+			continue;
+		lock();
+		if (bits & PAIR_RX_BIT)
+			p->rx.irqs++, irqs++;
+		if (bits & PAIR_TX_BIT)
+			p->tx.irqs++, irqs++;
+		if (queues_broken())
+			reset_soon("the device returned a buffer it was not given");
+		if (!reset_why)
+			more = pair_pass(p);
+		main_due = sweep_due;
+		unlock();
+		if (bits & PAIR_RX_BIT)
+			tacet_irq_ack(p->rx.irq_slot, 1);
+		if (bits & PAIR_TX_BIT)
+			tacet_irq_ack(p->tx.irq_slot, 1);
+		if (more)
+			tacet_signal(p->ntfn, PAIR_POLL_BIT);
+		if (main_due)
+			tacet_signal(dev.ntfn_slot, POLL_BIT);
+	}
+}
+
 /* --- the device ------------------------------------------------------------------------------ */
 
-static long queues_attach(void)
+/* The control queue's command: the queue pairs the device is to use, n. 0, or -TACET_EBUSY (the
+ * device said no, or never answered). */
+static long ctrl_pairs_set(unsigned int n)
 {
-	long err = virtq_init(&rxq.q, QUEUE_SIZE, rxq.mem, rxq.pa, has(VIRTIO_F_EVENT_IDX));
+	volatile struct ctrl_cmd *c = ctrl.cmd.va;
+	struct virtq_buf bufs[3] = { { ctrl.cmd.pa, 2 }, { ctrl.cmd.pa + 2, 2 },
+				     { ctrl.cmd.pa + 4, 1 } };
+	uint32_t len = 0;
+	void *done = NULL;
+
+	*c = (struct ctrl_cmd){ CTRL_MQ, CTRL_MQ_VQ_PAIRS_SET, (uint16_t)n, 0xff };
+	if (virtq_add(&ctrl.q, bufs, 2, 1, ctrl.cmd.va) < 0)
+		return -TACET_EBUSY;
+	virtq_kick_needed(&ctrl.q);
+	virtio_notify(&vdev, ctrl.index);
+	for (unsigned int i = 0; i < CTRL_POLLS && !(done = virtq_get(&ctrl.q, &len)); i++)
+		tacet_sleep_ns(CTRL_PAUSE_NS);
+	return done && c->ack == CTRL_OK ? 0 : -TACET_EBUSY;
+}
+
+/* The control queue (where VIRTIO_NET_F_MQ was negotiated: after the last pair's, unless that
+ * is past what the transport drives) laid out and attached, its interrupts off: a command's
+ * answer is polled for. */
+static long ctrl_attach(void)
+{
+	long err = virtq_init(&ctrl.q, CTRL_SIZE, ctrl.cmd.va + TACET_PAGE_SIZE / 2,
+			      ctrl.cmd.pa + TACET_PAGE_SIZE / 2, has(VIRTIO_F_EVENT_IDX));
 
 	if (!err)
-		err = virtq_init(&txq.q, QUEUE_SIZE, txq.mem, txq.pa, has(VIRTIO_F_EVENT_IDX));
+		err = virtio_queue_attach(&vdev, ctrl.index, &ctrl.q);
 	if (!err)
-		err = virtio_queue_attach(&vdev, RXQ, &rxq.q);
-	if (!err)
-		err = virtio_queue_attach(&vdev, TXQ, &txq.q);
+		virtq_irq_disable(&ctrl.q);
 	return err;
 }
 
-/* Reset the device and set the queues up again: it holds no buffer after it. Frames being sent
- * count as sent (to tx_done: lost on the wire); receive buffers of a session that is still the
- * receiver are offered again, those of another live session given back to it empty, the rest
- * retired. Gives up (exit: init may restart net) if the
- * device does not come back. */
-static void device_reset(const char *why)
+static long queue_attach(struct queue *q)
+{
+	long err = virtq_init(&q->q, QUEUE_SIZE, q->mem, q->pa, has(VIRTIO_F_EVENT_IDX));
+
+	return err ? err : virtio_queue_attach(&vdev, q->index, &q->q);
+}
+
+/* After a reset: the configuration's vector, every pair's queues, the control queue. The device
+ * is then told DRIVER_OK, and the pairs to use (VQ_PAIRS_SET). */
+static long queues_attach(void)
+{
+	long err = pairs[0].ntfn ? virtio_msix_config(&vdev, CONFIG_VECTOR) : 0;
+
+	for (unsigned int k = 0; k < npairs && !err; k++) {
+		err = queue_attach(&pairs[k].rx);
+		if (!err)
+			err = queue_attach(&pairs[k].tx);
+	}
+	if (!err && ctrl.index)
+		err = ctrl_attach();
+	return err;
+}
+
+static long pairs_start(void)
+{
+	virtio_driver_ok(&vdev);
+	return ctrl.index ? ctrl_pairs_set(npairs) : 0;
+}
+
+/* p's buffers off the device after a reset: frames being sent count as sent (to tx_done: lost on
+ * the wire); receive buffers of a session that is still the receiver are offered again, those
+ * of another live session given back to it empty, the rest retired. */
+static void pair_reoffer(struct pair *p)
 {
 	struct buf held[QUEUE_SIZE];
 	unsigned int nheld = 0;
-	long err;
 
-	printf("net: %s: resetting the device: %s\n", tacet_service_name(), why);
-	resets++;
-	err = virtio_open(&vdev, dev.regs, VIRTIO_ID_NET, FEATURES);
-	if (!err)
-		err = queues_attach();
-	if (err) {
-		printf("net: the device did not come back from its reset: %s; stopping\n",
-		       tacet_strerror(err));
-		virtio_fail(&vdev, "reset failed");
-		exit(1);
-	}
-	virtio_driver_ok(&vdev);
 	for (unsigned int i = 0; i < QUEUE_SIZE; i++) {
-		if (txq.bufs[i].s)
-			sent(&txq.bufs[i]);
-		if (rxq.bufs[i].s) {
-			held[nheld++] = rxq.bufs[i];
-			retire(&rxq, &rxq.bufs[i]);
+		if (p->tx.bufs[i].s)
+			sent(&p->tx, &p->tx.bufs[i]);
+		if (p->rx.bufs[i].s) {
+			held[nheld++] = p->rx.bufs[i];
+			retire(&p->rx, &p->rx.bufs[i], 1);
 		}
 	}
 	for (unsigned int i = 0; i < nheld; i++) {
 		if (!live(held[i].s))
 			continue;
 		if (receiver() == held[i].s)
-			offer(&rxq, held[i].s, &held[i].d, 1);
+			offer(&p->rx, held[i].s, &held[i].d, 1);
 		else if (give_back(held[i].s, &held[i]) == -TACET_EINVAL)
 			session_stop(held[i].s, "its rx_used head is garbage");
 	}
+}
+
+/* Reset the device and set the queues up again: it holds no buffer after it (pair_reoffer).
+ * Gives up (exit: init may restart net) if the device does not come back. The main thread's,
+ * the lock held. */
+static void device_reset(const char *why)
+{
+	long err;
+
+	printf("net: %s: resetting the device: %s\n", tacet_service_name(), why);
+	resets++;
+	err = virtio_negotiate(&vdev, FEATURES);
+	if (!err)
+		err = queues_attach();
+	if (!err)
+		err = pairs_start();
+	if (err) {
+		printf("net: the device did not come back from its reset: %s; stopping\n",
+		       tacet_strerror(err));
+		virtio_fail(&vdev, "reset failed");
+		exit(1);
+	}
+	for (unsigned int k = 0; k < npairs; k++)
+		pair_reoffer(&pairs[k]);
 	publish();
 }
 
@@ -543,25 +796,21 @@ static int link_up(void)
 	       (virtio_config_read(&vdev, CONFIG_STATUS, 2) & VIRTIO_NET_S_LINK_UP);
 }
 
-/* The device's notification: its interrupt (InterruptStatus cleared, then the line
- * acknowledged, then a pass), a pass asked for, or a client's signal. */
+/* The device's notification: its interrupt (the one line, or with MSI-X the configuration's
+ * vector: the interrupt status cleared, then the line acknowledged, then a pass), a pass asked
+ * for, or a client's signal. An MSI-X vector's message is the device's whatever the ISR says. */
 static void event(struct tacet_device *d, long ev)
 {
 	if (ev & TACET_DEVICE_IRQ) {
 		uint32_t status = virtio_interrupt_ack(&vdev);
+		int handled = status != 0 || pairs[0].ntfn;
 
-		irqs += status != 0;
-		tacet_device_ack(d, status != 0);
-		if (rxq.q.broken || txq.q.broken)
-			reset_soon("the device returned a buffer it was not given");
-		else if ((status & VIRTIO_INT_CONFIG) &&
-			 (mmio_read32(dev.regs + VIRTIO_MMIO_STATUS) & VIRTIO_STATUS_NEEDS_RESET))
-			reset_soon("the device needs a reset (NEEDS_RESET)");
-		pass();
+		tacet_device_ack(d, handled);
+		pass(1, status, handled);
 		return;
 	}
 	if ((unsigned long)ev & (POLL_BIT | SESSION_BITS))
-		pass();
+		pass(0, 0, 0);
 }
 
 /* --- the calls ------------------------------------------------------------------------------- */
@@ -585,17 +834,10 @@ long net_serve_info(struct tacet_service *s, uint64_t *mac_word, uint64_t *link,
 long net_serve_open(struct tacet_service *svc, unsigned long process)
 {
 	struct session *s = NULL;
-	long err = tacet_session_open(&table, svc->badge, process);
+	long err = tacet_session_open(&table, svc->badge, process); /* may end one: ended() */
 
 	if (err)
 		return err;
-	for (unsigned int i = 0; i < MAX_SESSIONS && !s; i++)
-		if (!sessions[i].badge)
-			s = &sessions[i];
-	if (!s) {
-		tacet_session_close(&table, svc->badge);
-		return -TACET_ENOMEM;
-	}
 	if (may_receive[svc->badge - 1] < 0) { /* once a badge: init answers below the drivers */
 		char arg[32] = ""; /* tacet_grant: 24 bytes and a NUL */
 
@@ -603,9 +845,20 @@ long net_serve_open(struct tacet_service *svc, unsigned long process)
 			tacet_grant(tacet_service_name(), svc->badge, arg, sizeof(arg)) == 0 &&
 			!strcmp(arg, "receive");
 	}
-	*s = (struct session){ .badge = svc->badge, .open = 1,
-			       .granted = may_receive[svc->badge - 1] };
-	clients[svc->badge - 1] = s;
+	lock();
+	for (unsigned int i = 0; i < MAX_SESSIONS && !s; i++)
+		if (!sessions[i].badge)
+			s = &sessions[i];
+	if (s) {
+		*s = (struct session){ .badge = svc->badge, .open = 1,
+				       .granted = may_receive[svc->badge - 1] };
+		clients[svc->badge - 1] = s;
+	}
+	unlock();
+	if (!s) {
+		tacet_session_close(&table, svc->badge);
+		return -TACET_ENOMEM;
+	}
 	return 0;
 }
 
@@ -682,7 +935,8 @@ static long attach_area(struct area *a, uint64_t size, unsigned long what)
 	return 0;
 }
 
-long net_serve_attach(struct tacet_service *svc, uint64_t kind, uint64_t arg, unsigned long what)
+static long attach_locked(struct tacet_service *svc, uint64_t kind, uint64_t arg,
+			  unsigned long what)
 {
 	struct session *s = session_of(svc);
 	unsigned long pages = 0;
@@ -693,6 +947,16 @@ long net_serve_attach(struct tacet_service *svc, uint64_t kind, uint64_t arg, un
 	if (kind == NET_AREA_RINGS)
 		return attach_rings(s, arg, what, pages);
 	return attach_area(kind == NET_AREA_RX ? &s->rx : &s->tx, arg, what);
+}
+
+long net_serve_attach(struct tacet_service *svc, uint64_t kind, uint64_t arg, unsigned long what)
+{
+	long err;
+
+	lock();
+	err = attach_locked(svc, kind, arg, what);
+	unlock();
+	return err;
 }
 
 /* The four rings set up on this side over the client's frame, with the sizes agreed here. */
@@ -728,8 +992,8 @@ static void displace(struct session *s)
 		}
 }
 
-long net_serve_start(struct tacet_service *svc, uint64_t bits, unsigned long ntfn,
-		     unsigned long *peer)
+static long start_locked(struct tacet_service *svc, uint64_t bits, unsigned long ntfn,
+			 unsigned long *peer)
 {
 	struct session *s = session_of(svc);
 	unsigned long info[5]; /* rights first */
@@ -765,11 +1029,24 @@ long net_serve_start(struct tacet_service *svc, uint64_t bits, unsigned long ntf
 	return 0;
 }
 
+long net_serve_start(struct tacet_service *svc, uint64_t bits, unsigned long ntfn,
+		     unsigned long *peer)
+{
+	long err;
+
+	lock();
+	err = start_locked(svc, bits, ntfn, peer);
+	unlock();
+	return err;
+}
+
 long net_serve_stats(struct tacet_service *s, uint64_t *rx, uint64_t *tx, uint64_t *handled,
 		     uint64_t *dropped)
 {
 	(void)s;
+	lock();
 	*rx = rx_packets, *tx = tx_packets, *handled = irqs, *dropped = drops;
+	unlock();
 	return 0;
 }
 
@@ -777,7 +1054,9 @@ long net_serve_errors(struct tacet_service *s, uint64_t *nstopped, uint64_t *sho
 		      uint64_t *passes, uint64_t *most_at_once)
 {
 	(void)s;
+	lock();
 	*nstopped = stopped, *short_frames = rx_short, *passes = polls, *most_at_once = most;
+	unlock();
 	return 0;
 }
 
@@ -788,20 +1067,45 @@ long net_serve_usage(struct tacet_service *s, uint64_t *open, uint64_t *ended_he
 	unsigned int nopen = 0, held = 0;
 
 	tacet_service_drain(s);
+	lock();
+	if (sweep_due)
+		sweep();
 	for (unsigned int i = 0; i < MAX_SESSIONS; i++) {
 		nopen += sessions[i].badge && sessions[i].open;
 		held += sessions[i].badge && !sessions[i].open;
 	}
 	*open = nopen, *ended_held = held, *slots = client_slots, *nresets = resets;
+	unlock();
+	return 0;
+}
+
+long net_serve_queue(struct tacet_service *s, uint64_t index, uint64_t *line, uint64_t *hart,
+		     uint64_t *nirqs, uint64_t *done)
+{
+	struct pair *p = index < 2 * npairs ? &pairs[index / 2] : NULL;
+	struct queue *q = p ? (index % 2 ? &p->tx : &p->rx) : NULL;
+
+	(void)s;
+	if (!q)
+		return -TACET_ENOENT;
+	lock();
+	*line = p->ntfn ? q->line : dev.irq;
+	*hart = p->ntfn ? p->hart : main_hart;
+	*nirqs = p->ntfn ? q->irqs : irqs;
+	*done = q->done;
+	unlock();
 	return 0;
 }
 
 /* --- start ----------------------------------------------------------------------------------- */
 
-static long queue_new(unsigned int index, struct queue *q)
+static long queue_new(unsigned int index, int rx, struct queue *q)
 {
-	long err = virtio_queue_new(&vdev, index, &q->q, QUEUE_SIZE);
+	long err;
 
+	q->index = index;
+	q->rx = rx;
+	err = virtio_queue_new(&vdev, index, &q->q, QUEUE_SIZE);
 	if (err)
 		return err;
 	q->mem = q->q.desc;
@@ -812,32 +1116,176 @@ static long queue_new(unsigned int index, struct queue *q)
 	return 0;
 }
 
+/* The harts the kernel runs (its hart records). */
+static unsigned int harts_count(void)
+{
+	struct tacet_hart_info info;
+	unsigned int n = 0;
+
+	while (n < 64 && tacet_info(TACET_INFO_HART, n, &info, sizeof(info)) >= 0)
+		n++;
+	return n ? n : 1;
+}
+
+/* Pair k's thread's notification, and its queues' vectors (queue i: vector i + 1) on its
+ * hart's interrupt file, bound to it. */
+static long pair_vectors(struct pair *p, unsigned int k)
+{
+	long slot = tacet_slot_alloc(), err;
+
+	if (slot < 0)
+		return slot;
+	err = tacet_ntfn_new((unsigned long)slot);
+	if (!err)
+		err = virtio_msix_new(&vdev, RXQ(k) + 1, p->hart, (unsigned long)slot, PAIR_RX_BIT,
+				      &p->rx.irq_slot, &p->rx.line);
+	if (!err)
+		err = virtio_msix_new(&vdev, TXQ(k) + 1, p->hart, (unsigned long)slot, PAIR_TX_BIT,
+				      &p->tx.irq_slot, &p->tx.line);
+	if (!err)
+		err = virtio_msix_queue(&vdev, RXQ(k), RXQ(k) + 1);
+	if (!err)
+		err = virtio_msix_queue(&vdev, TXQ(k), TXQ(k) + 1);
+	if (!err)
+		p->ntfn = (unsigned long)slot;
+	return err;
+}
+
+/* How many pairs, and their vectors: with MSI-X, one a hart (pair k on hart k) up to what the
+ * device offers (max_virtqueue_pairs, if the control queue can set it) and the vectors it
+ * takes; else one, on the device's one line. The control queue's place where MQ was
+ * negotiated. */
+static void pairs_choose(void)
+{
+	unsigned int want = 1, k;
+
+	nharts = harts_count();
+	if (has(VIRTIO_NET_F_MQ)) {
+		max_pairs = (unsigned int)virtio_config_read(&vdev, CONFIG_MAX_PAIRS, 2);
+		max_pairs = max_pairs ? max_pairs : 1;
+		ctrl.index = 2 * max_pairs < VIRTIO_PCI_MAX_QUEUES ? 2 * max_pairs : 0;
+	}
+	npairs = 1;
+	if (virtio_msix_decode(&vdev, 0))
+		return; /* virtio-mmio, or INTx */
+	if (ctrl.index)
+		want = max_pairs < nharts ? max_pairs : nharts;
+	want = want < PAIRS_MAX ? want : PAIRS_MAX;
+	for (k = 0; k < want; k++) {
+		pairs[k].hart = k;
+		if (pair_vectors(&pairs[k], k))
+			break;
+	}
+	npairs = k ? k : 1;
+	rx_kept = QUEUE_SIZE - QUEUE_SIZE / npairs;
+}
+
+static long pairs_new(void)
+{
+	long err = pairs[0].ntfn ? virtio_msix_config(&vdev, CONFIG_VECTOR) : 0;
+
+	for (unsigned int k = 0; k < npairs && !err; k++) {
+		err = queue_new(RXQ(k), 1, &pairs[k].rx);
+		if (!err)
+			err = queue_new(TXQ(k), 0, &pairs[k].tx);
+	}
+	if (!err && ctrl.index)
+		err = tacet_dma_alloc(TACET_PAGE_SIZE, &ctrl.cmd);
+	if (!err && ctrl.index)
+		err = ctrl_attach();
+	return err;
+}
+
+/* Each pair's thread on its hart, as urgent as this one. */
+static long pairs_run(void)
+{
+	struct tacet_self self = { 0 };
+
+	tacet_self(&self);
+	for (unsigned int k = 0; k < npairs && pairs[k].ntfn; k++) {
+		long tid = tacet_thread_start(pair_run, &pairs[k],
+					      (unsigned long)(stacks[k] + STACK_BYTES),
+					      TACET_SCHED(self.prio, pairs[k].hart));
+
+		if (tid < 0)
+			return tid;
+	}
+	return 0;
+}
+
+/* A line's count so far (a restarted driver's lines have its previous instance's). */
+static uint64_t line_count(unsigned int line)
+{
+	struct tacet_irq_info info = { 0 };
+
+	return tacet_info(TACET_INFO_IRQ, line, &info, sizeof(info)) < 0 ? 0 : info.count;
+}
+
+/* Before any queue can signal: each line's count, so that this instance's are told apart. */
+static void lines_counted(void)
+{
+	dev_base = line_count(dev.irq);
+	for (unsigned int k = 0; k < npairs && pairs[k].ntfn; k++) {
+		pairs[k].rx.base = line_count(pairs[k].rx.line);
+		pairs[k].tx.base = line_count(pairs[k].tx.line);
+	}
+}
+
+static void print_pairs(void)
+{
+	const char *name = tacet_service_name();
+
+	if (vdev.transport != &virtio_pci_transport)
+		return;
+	if (!pairs[0].ntfn) {
+		printf("net: %s: over virtio-pci, one queue pair, both queues on %s line %u (count "
+		       "%llu at the start)\n", name, vdev.pci.msix_held ? "MSI-X vector 0's" :
+		       "the INTx", dev.irq, (unsigned long long)dev_base);
+		return;
+	}
+	printf("net: %s: over virtio-pci, %u queue pair(s) (max_virtqueue_pairs %u, %u harts), "
+	       "configuration changes on line %u, hart %u\n", name, npairs, max_pairs, nharts,
+	       dev.irq, main_hart);
+	for (unsigned int k = 0; k < npairs; k++)
+		printf("net: %s: pair %u on hart %u: receive queue on line %u (count %llu at the "
+		       "start), transmit queue on line %u (count %llu at the start)\n", name, k,
+		       pairs[k].hart, pairs[k].rx.line, (unsigned long long)pairs[k].rx.base,
+		       pairs[k].tx.line, (unsigned long long)pairs[k].tx.base);
+}
+
 static long setup(const char **step)
 {
+	struct tacet_self self = { 0 };
 	long err;
 
-	*step = "open the device";
-	err = tacet_device_open(&dev, NULL, 0, 0);
-	if (!err && (*step = "open the virtio device"))
-		err = virtio_open(&vdev, dev.regs, VIRTIO_ID_NET, FEATURES);
-	if (!err && (*step = "set up the receive queue"))
-		err = queue_new(RXQ, &rxq);
-	if (!err && (*step = "set up the transmit queue"))
-		err = queue_new(TXQ, &txq);
+	tacet_self(&self);
+	main_hart = (unsigned int)self.hart;
+	*step = "open the virtio device";
+	err = virtio_probe(&dev, &vdev, VIRTIO_ID_NET, FEATURES);
+	if (!err && (*step = "set up the queues")) {
+		pairs_choose();
+		lines_counted();
+		err = pairs_new();
+	}
 	if (err)
 		return err;
 	for (unsigned int i = 0; i < ETH_ALEN; i++)
 		mac[i] = has(VIRTIO_NET_F_MAC) ?
 				 (uint8_t)virtio_config_read(&vdev, CONFIG_MAC + i, 1) :
 				 (uint8_t)(i == 0 ? 0x02 : i); /* a local address */
-	virtio_driver_ok(&vdev);
+	*step = "set the queue pairs";
+	err = pairs_start();
+	if (err)
+		return err;
 	printf("net: %s: virtio-net %02x:%02x:%02x:%02x:%02x:%02x, link %s, %u buffers a queue\n",
 	       tacet_service_name(), mac[0], mac[1], mac[2], mac[3], mac[4], mac[5],
 	       link_up() ? "up" : "down", QUEUE_SIZE);
+	print_pairs();
 	if (tacet_instance()) /* restarted: was the device left quiet? */
 		printf("net: %s: instance %lu: the device's Status was %#x at start\n",
 		       tacet_service_name(), tacet_instance(), (unsigned int)vdev.found);
-	return 0;
+	*step = "start the pairs' threads";
+	return pairs_run();
 }
 
 int main(void)

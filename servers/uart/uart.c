@@ -263,6 +263,20 @@ static void cmd_random(void)
 	printf("\n");
 }
 
+/* Each of the card's queues (NET_QUEUE, service in slot ep): the line its completions are
+ * signalled on, the hart serving it, interrupts handled there and completions taken. */
+static void net_queues(unsigned long ep)
+{
+	uint64_t line, hart, irqs, done;
+
+	for (uint64_t i = 0; net_call_queue(ep, i, &line, &hart, &irqs, &done) == 0; i++)
+		printf("  queue %llu (pair %llu %s): line %llu, hart %llu: %llu interrupts, %llu "
+		       "completions\n", (unsigned long long)i, (unsigned long long)(i / 2),
+		       i % 2 ? "transmit" : "receive", (unsigned long long)line,
+		       (unsigned long long)hart, (unsigned long long)irqs,
+		       (unsigned long long)done);
+}
+
 /* A network device service's card and counts (`net [NAME]`, "net0" by default): MAC, link,
  * frames each way, drops and the driver's interrupts per packet (<tacet/net_proto.h>). net never
  * calls the console, so these calls cannot come back to us. */
@@ -277,9 +291,9 @@ static void cmd_net(const char *name)
 		err = net_call_info((unsigned long)slot, &mac, &link, &mtu);
 	if (!err)
 		err = net_call_stats((unsigned long)slot, &rx, &tx, &irqs, &drops);
-	if (slot >= 0)
-		tacet_slot_free((unsigned long)slot);
 	if (err) {
+		if (slot >= 0)
+			tacet_slot_free((unsigned long)slot);
 		printf("net: %s: %s\n", name, tacet_strerror(err));
 		return;
 	}
@@ -292,6 +306,8 @@ static void cmd_net(const char *name)
 	       (unsigned long long)rx, (unsigned long long)tx, (unsigned long long)drops,
 	       (unsigned long long)irqs, (unsigned long long)(irqs / (rx + tx ? rx + tx : 1)),
 	       (unsigned long long)(irqs * 1000 / (rx + tx ? rx + tx : 1) % 1000));
+	net_queues((unsigned long)slot);
+	tacet_slot_free((unsigned long)slot);
 }
 
 /* Returns only if init refuses: init.run= did not give this server `^` (<tacet.h>). */

@@ -355,7 +355,7 @@ static void test_transport_queue(void **state)
 	assert_int_equal(virtio_queue_attach(&dev, 0, &q), -TACET_EBUSY);
 }
 
-/* With a line for MSI-X vector 0 (the probe's msix_vectors), queue 0 is given vector 0. */
+/* With a line for MSI-X vector 0 (the probe's msix_held), queue 0 is given vector 0. */
 static void test_transport_msix_vector(void **state)
 {
 	struct virtio_device dev;
@@ -363,11 +363,67 @@ static void test_transport_msix_vector(void **state)
 
 	(void)state;
 	fake_open(&dev, 0);
-	dev.pci.msix_vectors = 1;
+	dev.pci.msix_held = 1;
 	assert_int_equal(virtq_init(&q, 16, rings, QPA, 1), 0);
 	assert_int_equal(virtio_queue_attach(&dev, 0, &q), 0);
 	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_Q_MSIX), 0);
 	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_MSIX), 0); /* configuration: untouched */
+}
+
+/* Queues past 0: each signals the vector the driver chose for it if it holds that vector's
+ * line; by default vector 0 (the probe's); one whose vector is not held, none. */
+static void test_transport_msix_per_queue(void **state)
+{
+	struct virtio_device dev;
+	struct virtq q;
+
+	(void)state;
+	assert_int_equal(virtq_init(&q, 16, rings, QPA, 1), 0);
+	fake_open(&dev, 0);
+	dev.pci.msix_held = 1u << 0 | 1u << 3;
+	assert_int_equal(virtio_queue_attach(&dev, 1, &q), 0); /* not told: the probe's 0 */
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_Q_MSIX), 0);
+	fake_open(&dev, 0);
+	dev.pci.msix_held = 1u << 0 | 1u << 3;
+	dev.pci.queue_vector[5] = 3;
+	assert_int_equal(virtio_queue_attach(&dev, 5, &q), 0);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_Q_SELECT), 5);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_Q_MSIX), 3);
+	fake_open(&dev, 0);
+	dev.pci.msix_held = 1u << 0;
+	dev.pci.queue_vector[2] = 3; /* not held: no vector, where INTx cannot come either */
+	assert_int_equal(virtio_queue_attach(&dev, 2, &q), 0);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_Q_MSIX), VIRTIO_PCI_NO_VECTOR);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_MSIX), 0); /* configuration: untouched */
+}
+
+/* virtio_msix_queue and virtio_msix_config: a queue, or the configuration, is given only a
+ * vector the driver holds, on virtio-pci with MSI-X; the INTx function (nothing held) and a
+ * virtio-mmio device have none to give. */
+static void test_msix_queue(void **state)
+{
+	static const struct virtio_transport other = { .name = "mmio" };
+	struct virtio_device dev, mmio = { .transport = &other };
+	struct virtq q;
+
+	(void)state;
+	fake_open(&dev, 0);
+	assert_int_equal(virtio_msix_queue(&dev, 1, 0), -TACET_ENODEV); /* INTx: none held */
+	assert_int_equal(virtio_msix_queue(&mmio, 1, 0), -TACET_ENODEV);
+	dev.pci.msix_held = 1u << 0 | 1u << 2;
+	assert_int_equal(virtio_msix_queue(&dev, 1, 1), -TACET_EINVAL); /* not held */
+	assert_int_equal(virtio_msix_queue(&dev, VIRTIO_PCI_MAX_QUEUES, 2), -TACET_EINVAL);
+	assert_int_equal(virtio_msix_queue(&dev, 1, VIRTIO_MSIX_MAX), -TACET_ERANGE);
+	assert_int_equal(virtio_msix_queue(&dev, 1, 2), 0);
+	assert_int_equal(virtq_init(&q, 16, rings, QPA, 1), 0);
+	assert_int_equal(virtio_queue_attach(&dev, 1, &q), 0);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_Q_MSIX), 2);
+	/* the configuration's vector: only one held */
+	assert_int_equal(virtio_msix_config(&dev, 1), -TACET_EINVAL);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_MSIX), 0);
+	assert_int_equal(virtio_msix_config(&dev, 2), 0);
+	assert_int_equal(bar16(COMMON + VIRTIO_PCI_COMMON_MSIX), 2);
+	assert_int_equal(virtio_msix_config(&mmio, 0), -TACET_ENODEV);
 }
 
 static void test_transport_hostile_queue(void **state)
@@ -427,6 +483,8 @@ int main(void)
 		cmocka_unit_test(test_random_spaces),
 		cmocka_unit_test(test_transport_queue),
 		cmocka_unit_test(test_transport_msix_vector),
+		cmocka_unit_test(test_transport_msix_per_queue),
+		cmocka_unit_test(test_msix_queue),
 		cmocka_unit_test(test_transport_hostile_queue),
 		cmocka_unit_test(test_transport_isr_and_config),
 	};

@@ -78,6 +78,12 @@
  *       sessions ended whose buffers the device still holds, w2 = capability slots kept for
  *       clients, w3 = device resets so far. Answered after every process end signalled before
  *       the call.
+ *   NET_QUEUE (index): the device's queue `index` (receive queue of pair k: 2k, its transmit
+ *       queue: 2k + 1): reply w0 = the interrupt line its completions are signalled on (its
+ *       own MSI-X vector's, else the device's one line, which every queue then shares), w1 =
+ *       the hart of the driver thread that serves that line, w2 = interrupts handled on it
+ *       (for a shared line: every interrupt of the line), w3 = completions taken from the
+ *       queue. -TACET_ENOENT past the last queue the driver uses.
  */
 #ifndef TACET_NET_PROTO_H
 #define TACET_NET_PROTO_H
@@ -92,6 +98,7 @@
 #define NET_STATS  0x55
 #define NET_ERRORS 0x56
 #define NET_USAGE  0x57
+#define NET_QUEUE  0x58
 
 /* NET_ATTACH's what */
 #define NET_AREA_RINGS 0

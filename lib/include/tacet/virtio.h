@@ -125,6 +125,7 @@ struct tacet_device;
 #define VIRTIO_PCI_NO_VECTOR        0xffff /* no MSI-X vector: INTx and the ISR */
 #define VIRTIO_PCI_MAX_BARS         6
 #define VIRTIO_PCI_MAX_QUEUES       16 /* the queues a driver may set up over virtio-pci */
+#define VIRTIO_MSIX_MAX             32 /* MSI-X vectors a driver may hold (msix_held's bits) */
 
 /* One virtio structure a vendor capability places: in BAR `bar`, length bytes at offset. */
 struct virtio_pci_region {
@@ -164,9 +165,14 @@ struct virtio_pci_mapped {
 	volatile uint8_t *common, *notify, *isr, *device;
 	uint32_t notify_length, device_length, notify_multiplier;
 	uint16_t queue_notify_off[VIRTIO_PCI_MAX_QUEUES]; /* each attached queue's */
-	/* MSI-X vectors the driver has a line for: queue i signals vector i for i below it;
-	 * 0: INTx and the ISR (every queue VIRTIO_PCI_NO_VECTOR) */
-	uint16_t msix_vectors;
+	/* MSI-X: bit v set if the driver holds a line for vector v (0: none; INTx and the ISR,
+	 * every queue VIRTIO_PCI_NO_VECTOR); queue i signals vector queue_vector[i] if that is
+	 * held (the probe holds vector 0, which every queue signals unless told otherwise), else
+	 * none. Configuration changes signal none unless the driver says (virtio_msix_config). */
+	uint32_t msix_held;
+	uint8_t queue_vector[VIRTIO_PCI_MAX_QUEUES];
+	/* the function, for the "pci" server's calls after the probe (virtio_msix_new) */
+	unsigned long pci_ep, pci_device, pci_index;
 };
 
 struct virtio_device {
@@ -189,6 +195,30 @@ struct virtio_device {
  * either way. 0, or a negative TACET_E* code; dev->why says what was wrong with a device. */
 long virtio_probe(struct tacet_device *io, struct virtio_device *dev, uint32_t device_id,
 		  uint64_t features);
+
+/* MSI-X vectors past the probe's, for a driver with a queue (or a queue pair) per hart
+ * (virtio-pci on a machine with message-signalled interrupts; the probe holds vector 0 and
+ * every queue signals it until told otherwise). Each queue's vector is written when the queue
+ * is attached, so choose it before (virtio_msix_queue); the device must accept it.
+ * virtio_msix_new: vector's line on hart's interrupt file (the "pci" server's PCI_MSI), bound
+ * (not shared) to notification ntfn with badge bits; its IRQ handler capability (for
+ * tacet_irq_ack) into a new slot, *irq_slot, its number into *line. Held for the process's
+ * life (pci masks it and frees its line at the end). 0; -TACET_ENODEV (not virtio-pci, or no
+ * MSI-X: the probe's INTx line serves every queue), -TACET_EBUSY (held already),
+ * -TACET_ERANGE (beyond VIRTIO_MSIX_MAX, or past the function's MSI-X table), or the error of
+ * PCI_MSI or of the binding.
+ * virtio_msix_queue: queue index signals vector, which the driver holds. 0; -TACET_ENODEV as
+ * above, -TACET_EINVAL (no such queue, or a vector not held), -TACET_ERANGE.
+ * virtio_msix_config: configuration changes signal vector, which the driver holds (none
+ * otherwise; a device reset forgets it). 0; -TACET_ENODEV, -TACET_EINVAL as above,
+ * -TACET_ERANGE (the device refused it). */
+long virtio_msix_new(struct virtio_device *dev, unsigned int vector, unsigned int hart,
+		     unsigned long ntfn, unsigned long bits, unsigned long *irq_slot,
+		     unsigned int *line);
+long virtio_msix_queue(struct virtio_device *dev, unsigned int index, unsigned int vector);
+long virtio_msix_config(struct virtio_device *dev, unsigned int vector);
+/* virtio_msix_new's and virtio_msix_queue's first checks: 0, -TACET_ENODEV, -TACET_ERANGE. */
+long virtio_msix_decode(const struct virtio_device *dev, unsigned int vector);
 
 /* The capability walk of a virtio-pci function: `read` gives the configuration space's 32-bit
  * word at a 4-aligned offset below 256; bar_size[i] is BAR i's size (0: none). Follows the
