@@ -11,6 +11,7 @@
 #include <tacet/init_proto.h>
 #include <tacet/net_client.h>
 #include <tacet/netdev.h>
+#include <tacet/session.h>
 
 #define LOOKUP_TRIES      10000 /* ms for the service to be published */
 #define RECONNECT_TRIES   1000  /* lookups that may still reach the ended instance's name */
@@ -93,7 +94,7 @@ static long session(struct netdev *nd)
 	if (copy >= 0)
 		tacet_slot_free(c);
 	if (!err)
-		err = tacet_endpoint_watch(nd->ep, nd->ntfn, nd->bits);
+		err = tacet_endpoint_watch(nd->ep, nd->ntfn, nd->bits | NETDEV_WATCH_BIT);
 	return err;
 }
 
@@ -308,6 +309,9 @@ static int rx_waiting(const struct netdev *nd)
 	return *(volatile uint32_t *)nd->rx_used.shared != nd->rx_used.own;
 }
 
+_Static_assert(!(NETDEV_WATCH_BIT & (TACET_SESSION_BITS | TACET_NTFN_BIT_RESERVED)),
+	       "the watch's bit is none of the session table's, nor the kernel's");
+
 long netdev_poll(struct netdev *nd, unsigned long bits)
 {
 	struct ring_desc d;
@@ -325,14 +329,14 @@ long netdev_poll(struct netdev *nd, unsigned long bits)
 		return -TACET_EFAULT;
 	if (n && ring_release(&nd->tx_done))
 		kick(nd);
-	if (!(bits & nd->bits) || n || rx_waiting(nd))
+	if (!(bits & NETDEV_WATCH_BIT) && (!(bits & nd->bits) || n || rx_waiting(nd)))
 		return n;
-	/* woken with nothing new: the service's end (its endpoint's watch), a timeout, or a
-	 * signal of no consequence; one call tells */
+	/* the watch's bit (whatever else came with it), or woken with nothing new: the service's
+	 * end, a timeout, or a signal of no consequence; one call tells */
 	err = netdev_info(nd);
 	if (err == -TACET_EDEAD)
 		err = reconnect(nd);
-	return err < 0 ? err : 0;
+	return err < 0 ? err : n;
 }
 
 int netdev_sleep_ok(struct netdev *nd)

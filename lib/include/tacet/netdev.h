@@ -22,9 +22,12 @@
  * it all for a caller that waits for nothing else. net is signalled only when it sleeps, and
  * signals only when this side does.
  *
- * The service's end: net's endpoint is watched on the same notification with the same bits.
- * A wake-up that finds nothing new in the rings makes netdev_poll ask the service whether it
- * lives (one call); if it has ended, netdev reaches its next instance (init restarts it,
+ * The service's end: net's endpoint is watched on the same notification, with the same bits
+ * and NETDEV_WATCH_BIT. A wake-up with that bit, or one that finds nothing new in the rings,
+ * makes netdev_poll ask the service whether it lives (one call): a caller that hands
+ * netdev_poll every bit that came cannot take the end's wake-up for frames' that came with it
+ * (a lost wake-up: nothing would wake it again). If it has ended, netdev reaches its next
+ * instance (init restarts it,
  * after resetting the device: nothing of the old instance's can still be written into the
  * areas), opens the session again on the same areas, offers every receive buffer again and
  * counts every transmit buffer free: frames in flight at the death are lost (a stack
@@ -69,6 +72,10 @@ struct netdev {
 	unsigned long reconnects; /* times the service ended and this client reached the next */
 	unsigned long rx_frames, tx_frames; /* handed over by this client */
 };
+
+/* The bit lib's watch of net's endpoint adds to the device's (above the session table's, the
+ * kit's and the bits a server's own loop uses: not a caller's to give). */
+#define NETDEV_WATCH_BIT (1ul << 62)
 
 /* Open a session with service `name` (waiting up to 10 s for it to be published): nbufs
  * receive and nbufs transmit buffers of buf_size bytes (nbufs 1..NET_CAPACITY_MAX; buf_size
