@@ -82,7 +82,8 @@ static bool keep_running(struct hart *me, struct thread *cur)
 	return false;
 }
 
-/* The previous thread is off this hart: keep its FPU state; drop the last reference of a dead one. */
+/* The previous thread is off this hart: keep its FPU state; drop the last reference of a
+ * dead one. */
 /* prev leaves the hart; true if it was dead and its own reference went with it. */
 static bool switch_from(struct thread *prev)
 {

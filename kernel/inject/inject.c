@@ -6,8 +6,8 @@
  * only): the injector is a test server (servers/faults). BKL held, like every call; the target
  * thread is not running (EBUSY otherwise), so its context is the one saved in its TCB and
  * nothing of its process changes under the call; with TACET_INJECT_BUSY it must have been
- * taken off its hart by an interrupt (a random moment of its work, not its receive). Decode (the authority, the thread, the op's
- * arguments, the word picked) changes nothing; then one store. */
+ * taken off its hart by an interrupt (a random moment of its work, not its receive). Decode (the
+ * authority, the thread, the op's arguments, the word picked) changes nothing; then one store. */
 #include "inject/inject.h"
 #include "arch.h"
 #include "core/syscall.h"

@@ -2,7 +2,8 @@
  * by the boot argument `init.run=a,b,...` from the boot module archive, each in its own process
  * with only the capabilities listed in <tacet/init_proto.h>, then supervises them: it reports
  * every fault (and ends the faulting server, every thread of it), restarts a server that failed
- * (a fault, an exit with a non-zero status, or an end without INIT_EXIT) if its entry allows (`*N`: up to N times; the pause before each restart
+ * (a fault, an exit with a non-zero status, or an end without INIT_EXIT) if its entry allows
+ * (`*N`: up to N times; the pause before each restart
  * doubles from 1 ms to 100 ms while it keeps failing within a second of its start; the boot
  * argument init.restart_max_ms= sets that 100, and 0 restarts at once), and powers
  * the machine off once every server it started has finished for good. A restarted server gets
@@ -25,7 +26,8 @@
  *    servers[] (but `status`, below), nservers, device_owner, virtio_ids, the scratch and probe
  *    pages, super_slots, and names[] until SERVICE_GO (it writes the grants); the service thread
  *    owns names[] from then on, refusals[], service_slots (each thread takes its slots from
- *    a pool of its own, lib's tacet_slot_pool_use). No lock: the service thread reads servers[i].process_slot only while server i's caller is blocked in its call to it (so
+ *    a pool of its own, lib's tacet_slot_pool_use). No lock: the service thread reads
+ *    servers[i].process_slot only while server i's caller is blocked in its call to it (so
  *    that instance lives, and the supervisor does not touch its entry: it restarts a server only
  *    after its end), and nservers and what init.run= says (name, power_off) only after
  *    SERVICE_GO, sent once every server of init.run= has started: none of these change after

@@ -5,7 +5,8 @@
  * input returns, and sockets' queues keep at most IP_NETIF_RX_KEPT_MAX such buffers (sock.c
  * copies the rest), so net always has a quarter of its buffers to fill. Any other frame is
  * copied into a pbuf of lwIP's pool and its buffer given back at once (a TCP queue or a
- * reassembly may keep pbufs for long). Transmit: a UDP datagram's pbuf may be a custom one over a transmit buffer
+ * reassembly may keep pbufs for long). Transmit: a UDP datagram's pbuf may be a custom one over a
+ * transmit buffer
  * net lent (ip_netif_udp_pbuf), whose headers lwIP writes in place and which linkoutput sends as
  * it is; any other pbuf chain is copied into a buffer netdev lends. (lwIP adds a header to a
  * PBUF_RAM pbuf only if the header stays above the pbuf's struct: net's areas are mapped above

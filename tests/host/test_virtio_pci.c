@@ -9,7 +9,8 @@
  * read outside the header's 256 bytes nor unaligned, and must end. Then the transport
  * (lib/virtio_pci.c under lib/virtio.c) against a fake BAR of memory in QEMU's layout: the
  * negotiation, a queue's set-up (64-bit addresses as halves, no MSI-X vector without a line,
- * vector 0 for queue 0 with one, its notify address), a notification, the ISR, the configuration space's bounds, and a device that puts a
+ * vector 0 for queue 0 with one, its notify address), a notification, the ISR, the configuration
+ * space's bounds, and a device that puts a
  * queue's notify address past its notify structure or offers no such queue: refused, the queue
  * left disabled. */
 #include <stdarg.h>

@@ -106,7 +106,8 @@ bool riscv_aia; /* read by arch_irq_claim (arch_types.h) */
 unsigned int aia_wired_lines; /* aplic_nsrc, read by arch_irq_claim (arch_types.h) */
 bool aia_ipi;   /* IPIs through the IMSIC: asked for, every hart has a file (read by ipi.c) */
 static volatile uint32_t *ipi_reg[MAX_HARTS]; /* each hart's seteipnum, by logical hart id */
-/* by logical hart id, each hart its own: its last claim took its IPI or sent a message on, and found nothing more (aia_claim_more) */
+/* by logical hart id, each hart its own: its last claim took its IPI or sent a message on, and
+ * found nothing more (aia_claim_more) */
 static bool claim_took_ipi[MAX_HARTS];
 
 static struct irqchip aia_chip; /* the operations, defined below */
