@@ -205,6 +205,25 @@ static bool heir_sleep(struct hart *me, bool *slept)
 	return requests;
 }
 
+/* One look of an interrupt's entry that found the heir's place another interrupt's: the lock
+ * taken if it is free, else a look, or a sleep once the holder is asked to wake it (a release
+ * wakes every such sleeper, bkl_wake_next). True if it took the lock. It claims the place again
+ * at each look (bkl_lock_urgent_slow), so it goes in right after that other one, before the
+ * queue: behind it, an interrupt waits for two holds, not for every queued hart's. */
+static bool urgent_second_look(struct hart *me, unsigned int *looks, bool *requests,
+			       bool *slept)
+{
+	hart_tlb_flush_if_asked();
+	if (!__atomic_load_n(&bkl.locked, __ATOMIC_ACQUIRE) &&
+	    arch_cas_from_zero_acquire(&bkl.locked, me->bkl_token) == 0)
+		return true;
+	if ((*looks)++ < HART_WAIT_LOOKS)
+		arch_cpu_relax();
+	else if (heir_sleep(me, slept))
+		*requests = true;
+	return false;
+}
+
 void bkl_lock_urgent_slow(void)
 {
 	struct hart *me = this_hart();
@@ -216,10 +235,12 @@ void bkl_lock_urgent_slow(void)
 	if (KDEBUG && bkl_held())
 		bkl_misuse("already held by this hart");
 	__atomic_store_n(&me->bkl_urgent, true, __ATOMIC_SEQ_CST); /* before the claim */
-	if (!claim_heir(me, true)) {
-		__atomic_store_n(&me->bkl_urgent, false, __ATOMIC_RELAXED);
-		queue_wait(me, start); /* another interrupt's hart is the heir */
-		return;
+	while (!claim_heir(me, true)) { /* another interrupt's hart is the heir */
+		if (urgent_second_look(me, &looks, &requests, &slept)) {
+			__atomic_store_n(&me->bkl_urgent, false, __ATOMIC_RELAXED);
+			taken(me, start, requests, slept);
+			return;
+		}
 	}
 	for (;;) {
 		hart_tlb_flush_if_asked();
@@ -251,8 +272,9 @@ static struct hart *queue_head(void)
 	return NULL;
 }
 
-/* Interrupt the head if it sleeps (one that only looks finds the lock by itself), and the heir
- * (an interrupt's hart, not in the queue: heir_sleep). */
+/* Interrupt the head if it sleeps (one that only looks finds the lock by itself), and every
+ * interrupt's hart asleep outside the queue (heir_sleep): the heir, and one waiting for the
+ * heir's place (urgent_second_look). */
 void bkl_wake_next(struct hart *me)
 {
 	struct hart *h;
@@ -262,9 +284,12 @@ void bkl_wake_next(struct hart *me)
 	h = queue_head();
 	if (h && __atomic_load_n(&h->bkl_asleep, __ATOMIC_RELAXED))
 		arch_ipi_send(h); /* a bare wake-up: arch_ipi_wait() takes it */
-	h = __atomic_load_n(&bkl.heir, __ATOMIC_SEQ_CST);
-	if (h && __atomic_load_n(&h->bkl_asleep, __ATOMIC_SEQ_CST))
-		arch_ipi_send(h); /* an interrupt's heir (heir_sleep) */
+	for (unsigned int i = 0; i < nharts; i++) {
+		h = &harts[i];
+		if (h != me && __atomic_load_n(&h->bkl_urgent, __ATOMIC_SEQ_CST) &&
+		    __atomic_load_n(&h->bkl_asleep, __ATOMIC_SEQ_CST))
+			arch_ipi_send(h); /* an interrupt's heir, or one waiting for its place */
+	}
 }
 
 /* The lock stays taken and becomes the heir's: the word names it (head_try). The place is

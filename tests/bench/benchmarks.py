@@ -339,7 +339,11 @@ BENCHMARKS += ([on_aia(b) for b in BENCHMARKS
 # A set apart from BENCHMARKS: the stressors take seconds where the rest take a fraction of one.
 # A stress figure's budget is its maximum's only.
 STRESS_MACHINES = ((4, "stress"), (8, "stress8"))  # (harts, the prefix of its figures' names)
-STRESS_SAME_HART_BUDGET = 311
+# A same-hart raise under stress is the idle figure (283) unless, under -icount's round robin,
+# another hart was switched out holding the BKL: the interrupt's entry then waits for that hold
+# (it is the heir, or right after the heir: bkl_lock_urgent), at most a hold (5,000, the hold
+# budget) and the path: 898 in one stress8_procs sample.
+STRESS_SAME_HART_BUDGET = 6000
 STRESS_HOLD_BUDGET = 5000  # the target: BKL_YIELD_AFTER 1,500 + the longest step, ~3,200
 # (stressor, unit of its count, the cross-hart figure's budget on each machine by its prefix).
 # A cross-hart sample's tail is where QEMU's round robin was: under -icount the woken driver's

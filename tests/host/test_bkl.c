@@ -412,8 +412,15 @@ static void test_wait_record(void **state)
 /* An interrupt's entry (bkl_lock_urgent) behind a holder and three queued waiters goes in
  * first, as the heir (in the place of the head, which here has waited past BKL_STARVE and
  * claimed it: 20 us of this clock), asleep when the holder lets go (so the hand-over's IPI
- * must wake it); a second one, finding the place an interrupt's, queues behind the others;
- * the FIFO order holds. */
+ * must wake it); a second one, finding the place an interrupt's, does not queue: it sleeps
+ * outside the queue (asleep, not queued, while the first holds the place), is woken at each
+ * release it asked for and claims the place again, so it goes in after the hold under way and
+ * that place's, where queued behind every waiter, as it once was, it waited for every queued
+ * hart's hold (69,554 instructions in one 8-hart stress boot, 898 now: bench --stress). Where
+ * it lands among the queued three depends on how soon this host runs its thread once woken
+ * (a head that has waited BKL_STARVE, 20 us here, takes the place first): the order is not
+ * checked here, only that it never queues, that everyone gets in and that the queue keeps its
+ * order. */
 static void test_urgent_goes_first(void **state)
 {
 	pthread_t t[NH];
@@ -432,18 +439,21 @@ static void test_urgent_goes_first(void **state)
 		sched_yield();
 	}
 	pthread_create(&t[5], NULL, urgent_waiter, (void *)(uintptr_t)5);
-	wait_until_queued(4); /* the second one queued: the heir was taken */
-	while (!__atomic_load_n(&harts[4].bkl_asleep, __ATOMIC_SEQ_CST))
+	while (!__atomic_load_n(&harts[4].bkl_asleep, __ATOMIC_SEQ_CST) ||
+	       !__atomic_load_n(&harts[5].bkl_asleep, __ATOMIC_SEQ_CST))
 		sched_yield();
+	assert_false(__atomic_load_n(&harts[5].bkl_queued, __ATOMIC_SEQ_CST));
+	assert_ptr_equal(__atomic_load_n(&bkl.heir, __ATOMIC_SEQ_CST), &harts[4]);
 	bkl_unlock();
 	for (unsigned int h = 1; h <= 5; h++)
 		pthread_join(t[h], NULL);
 	assert_int_equal(norder, 5);
 	assert_int_equal(order[0], 4);
-	for (unsigned int i = 1; i <= 3; i++)
-		assert_int_equal(order[i], i);
-	assert_int_equal(order[4], 5);
+	for (unsigned int i = 1, next = 1; i < 5; i++)
+		if (order[i] != 5)
+			assert_int_equal(order[i], next++); /* the queue in its order */
 	assert_int_equal(bkl_waits[4].slept, 1);
+	assert_int_equal(bkl_waits[5].slept, 1);
 	assert_null(bkl.heir);
 	assert_int_equal(bkl.qnext, bkl.qhead);
 	assert_false(bkl_is_locked());
