@@ -64,7 +64,7 @@ DEVICES = ["-device", "virtio-rng-device", "-drive",
            f"file={DISK},if=none,format=raw,id=disk0,snapshot=on",
            "-device", "virtio-blk-device,drive=disk0"]
 RESTARTS = 99999  # each driver's `*N`: as often as it takes (a run's N/15 or so)
-BOOTARGS_MAX = 255  # TACET_BOOTINFO_BOOTARGS_MAX less its NUL: the kernel cuts the rest
+BOOTARGS_MAX = 1023  # TACET_BOOTINFO_BOOTARGS_MAX less its NUL: the kernel cuts the rest
 ALIVE_MS = 10       # each driver's `~MS`: asked every 2 ms, ended after 10 ms unanswered
 HANG_REPORTED = "hang + restart (client's report)"
 MINIX_FAULTS = 3400000  # Herder et al., "Fault isolation for device drivers", DSN 2009

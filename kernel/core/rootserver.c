@@ -24,6 +24,19 @@
 #include <tacet/bootinfo.h>
 #include <tacet/modules.h>
 
+/* The boot arguments into init's bootinfo (dst of size bytes, NUL-terminated): false if they
+ * did not fit and were cut (the boot says so: init would otherwise run a cut init.run= as if
+ * it were whole). */
+static bool copy_bootargs(char *dst, size_t size, const char *src)
+{
+	size_t i;
+
+	for (i = 0; i < size - 1 && src[i]; i++)
+		dst[i] = src[i];
+	dst[i] = 0;
+	return !src[i];
+}
+
 #define INIT_MAX_SEGMENTS 8
 #define INIT_STACK_PAGES 16
 #define INIT_STACK_TOP 0x0000003fff000000ul
@@ -242,8 +255,10 @@ static int map_bootinfo(struct process *p, uint64_t archive_size)
 	bi->modules_vaddr = TACET_MODULES_VADDR;
 	bi->modules_size = archive_size;
 	bi->dtb_size = platform.fdt.size;
-	for (size_t i = 0; i < sizeof(bi->bootargs) - 1 && platform.bootargs[i]; i++)
-		bi->bootargs[i] = platform.bootargs[i];
+	if (!copy_bootargs(bi->bootargs, sizeof(bi->bootargs), platform.bootargs))
+		kprintf("tacet: the boot arguments are longer than %lu bytes: init gets the first "
+			"%lu, the rest is cut\n", (unsigned long)sizeof(bi->bootargs) - 1,
+			(unsigned long)sizeof(bi->bootargs) - 1);
 	give_devices(p, bi);
 	if (arch_aspace_map(p->root, TACET_BOOTINFO_VADDR, pa, TACET_RIGHT_READ) < 0)
 		return -1;

@@ -344,6 +344,14 @@ CASES += [
                         r"init: leak check: .*: PASS",
                         r"init: all 1 servers done; powering off"],
          bootargs="init.run=hello"),
+    # Boot arguments longer than init's copy (TACET_BOOTINFO_BOOTARGS_MAX, 1,024 with the NUL):
+    # the kernel says it cut them (init would otherwise take a cut init.run= for a whole one, as
+    # the fault campaign once did at 256), and init still runs what it got.
+    case("bootargs-too-long",
+         [r"tacet: the boot arguments are longer than 1023 bytes: init gets the first 1023, "
+          r"the rest is cut", r"init: server hello finished with status 0",
+          r"init: all 1 servers done; powering off"],
+         bootargs="init.run=hello pad=" + "x" * 1100),
     case("user-hello-every-hart",
          [r"(?s)(init: server hello finished with status 0.*){4}",
           r"init: leak check: .*: PASS", r"init: all 4 servers done; powering off"],

@@ -8,7 +8,7 @@
 #define TACET_BOOTINFO_VADDR 0x0000000000001000ul
 #define TACET_MODULES_VADDR  0x0000001000000000ul /* the module archive, read-only */
 #define TACET_BOOTINFO_MAX_DEVICES 32
-#define TACET_BOOTINFO_BOOTARGS_MAX 256
+#define TACET_BOOTINFO_BOOTARGS_MAX 1024 /* with its NUL; the kernel says so if it cut them */
 
 /* init's fixed slots */
 enum tacet_init_slot {
