@@ -85,6 +85,13 @@ static inline __attribute__((always_inline)) int bkl_contended(void)
 #define BKL_YIELD_AFTER 1500
 bool bkl_yield(void);
 
+/* Whether this hart's hold has lasted BKL_YIELD_AFTER: bkl_yield's first test, inline for the
+ * points that mostly only look (preempt_point, the reaper's first point: sched.c). */
+static inline __attribute__((always_inline)) bool bkl_hold_is_long(void)
+{
+	return arch_cycles() - this_hart()->bkl_since >= BKL_YIELD_AFTER;
+}
+
 /* Where interrupts are masked by construction (a trap entry from user mode, the idle wait's
  * handlers): one compare-and-swap when the lock is free, the common case on every kernel
  * entry; taken, the contended path slow() waits. A hart that holds it already finds it taken,

@@ -27,7 +27,7 @@ bool preempt_urgent(const struct thread *t); /* and their own urgent thread */
 
 static inline __attribute__((always_inline)) bool preempt_point(void)
 {
-	return arch_cycles() - this_hart()->bkl_since >= BKL_YIELD_AFTER && bkl_yield();
+	return bkl_hold_is_long() && bkl_yield();
 }
 
 static inline bool preempt_urgent(const struct thread *t)

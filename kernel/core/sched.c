@@ -137,23 +137,16 @@ bool sched_reap_point_call(void)
 	return cur && sched_more_urgent_here(cur);
 }
 
-/* Whether the hold under way is long enough for a point to let the lock go (bkl_yield's own
- * first test, made here so that a short one costs no call). */
-static bool hold_is_long(void)
-{
-	return arch_cycles() - this_hart()->bkl_since >= BKL_YIELD_AFTER;
-}
-
 void sched_reap_run(void)
 {
-	if (hold_is_long())
+	if (bkl_hold_is_long()) /* a short hold: no call */
 		sched_reap_point();
 	reaper_run(sched_reap_point);
 }
 
 bool sched_reap_call_run(void)
 {
-	if (hold_is_long() && sched_reap_point_call())
+	if (bkl_hold_is_long() && sched_reap_point_call())
 		return false;
 	return reaper_run(sched_reap_point_call);
 }
