@@ -75,6 +75,24 @@ void ip_wait(uint64_t deadline)
 		deferred |= (unsigned long)got;
 }
 
+/* Frames and connections lost inside ip, said when their total first passes 1, 2, 4, 8, ...
+ * (a flood says a line per doubling, not a line per frame): transmits with no buffer back from
+ * net in time, receives with no pbuf, and connections with no TCP PCB free (their SYN dropped
+ * unanswered). A lost RST is the one loss TCP does not repair: its peer stays connected until
+ * it sends. */
+static void drops_report(void)
+{
+	static unsigned long said;
+	unsigned long tx = ip_netif_stats.tx_full, rx = ip_netif_stats.rx_nomem,
+		      tcp = lwip_stats.memp[MEMP_TCP_PCB]->err, now = tx + rx + tcp;
+
+	if (now <= said || now < 2 * said)
+		return;
+	said = now;
+	printf("ip: lost so far: %lu frames with no transmit buffer in time, %lu with no receive "
+	       "pbuf, %lu SYNs with no TCP PCB free\n", tx, rx, tcp);
+}
+
 /* Everything there is to do: frames from net, lwIP's timers, the clients' rings; until netdev
  * and every session say to sleep. bits: what woke ip, less the session table's (taken by the
  * service loop); those among the bits a wait elsewhere took (ip_wait) go to the table here. */
@@ -99,6 +117,7 @@ static void ip_work(unsigned long bits)
 		if (netdev_sleep_ok(&nd) && sock_sleep_ok())
 			break;
 	}
+	drops_report();
 	timer_arm();
 }
 
