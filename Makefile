@@ -69,6 +69,12 @@ $(foreach f,$(HOT_LEAVES),$(eval KERNEL_CFLAGS_$(f) := -fomit-frame-pointer))
 # call's fast path with a few compares; as a jump table (GCC's choice from five cases up) the
 # hottest paths would each pay ~6 instructions more.
 $(foreach f,$(wildcard kernel/core/*.c),$(eval KERNEL_CFLAGS_$(f) += -fno-jump-tables))
+# The trap entries (entry.c) are called only by trap.S, on an empty stack, and never return: no
+# caller needs the callee-saved registers kept, so their prologues need not save them (GCC saves
+# them even for a _Noreturn function). s0 stays the frame pointer. Nothing outside trap.S may
+# call a function of entry.c: tools/callcycles.py checks it in the call graph.
+ENTRY_CALL_USED := $(foreach r,1 2 3 4 5 6 7 8 9 10 11,-fcall-used-s$(r))
+KERNEL_CFLAGS_kernel/core/entry.c += $(ENTRY_CALL_USED)
 
 # $(call kernel_objs,DIR,SOURCES): where the objects of SOURCES go in object tree DIR
 # (DIR/kernel/core/main.c.o); kernel_callgraphs: their call graphs (DIR/kernel/core/main.c.ci).

@@ -10,7 +10,12 @@ shipped kernel) and build/test (the test kernel: the same sources and kernel/tes
 through function pointers (the system call table, timer callbacks, the interrupt chip) are not
 in the graph; none of their targets calls back into its caller.
 
-  python3 tools/callcycles.py [BUILD_DIR...]     exit status 1 if a cycle is left
+It also checks the one file built with its callee-saved registers treated as scratch (the
+Makefile's ENTRY_CALL_USED: its functions' prologues save none, so nothing but trap.S, which
+never expects them kept, may call them): no function it defines outside a static one is the
+target of a call from any other file.
+
+  python3 tools/callcycles.py [BUILD_DIR...]     exit status 1 if a cycle or such a call is left
 """
 import os
 import re
@@ -25,6 +30,10 @@ ALLOWED = {
     ("recurse", "recurse"): "ktest's stack-overflow test recurses on purpose",
 }
 
+# Built with -fcall-used-s1..s11 (the Makefile's ENTRY_CALL_USED): called from trap.S only.
+CALL_USED_SOURCES = ["kernel/core/entry.c"]
+
+NODE = re.compile(r'node: \{ title: "([^"]+)" label: "[^"]*" \}')
 EDGE = re.compile(r'edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)" label: "([^"]+)"')
 CLONE = re.compile(r"\.(isra|constprop|part|cold|lto_priv)\.\d+")
 
@@ -90,6 +99,30 @@ def cycles(edges):
     return found
 
 
+def call_used_callers(build, files):
+    """Calls from another file into a function a CALL_USED_SOURCES file defines (its globals:
+    a static one cannot be reached from outside), as 'caller -> callee (where)' lines."""
+    defined, bad = {}, []
+    for path in files:
+        for src in CALL_USED_SOURCES:
+            if path.endswith(src + ".ci"):
+                with open(path) as f:
+                    for title in NODE.findall(f.read()):
+                        if ":" not in title:
+                            defined[title] = src
+    for path in files:
+        with open(path) as f:
+            text = f.read()
+        for caller, callee, label in EDGE.findall(text):
+            src = defined.get(callee)
+            if src and not path.endswith(src + ".ci"):
+                bad.append(f"{name(caller)} -> {callee} ({label})")
+    for line in bad:
+        print(f"callcycles: {build}: a call into {', '.join(CALL_USED_SOURCES)}, whose "
+              f"functions keep no callee-saved register: {line}")
+    return not bad
+
+
 def check(build):
     """Prints the cycles of the kernel whose object tree is build; whether it has none."""
     files, edges, where = read_graph(build)
@@ -106,7 +139,7 @@ def check(build):
     calls = sum(len(v) for v in edges.values())
     print(f"callcycles: {build}: {len(files)} files, {len(edges)} functions, {calls} calls: "
           f"{len(found)} cycle(s) besides the {len(ALLOWED)} allowed calls")
-    return not found
+    return call_used_callers(build, files) and not found
 
 
 def main():

@@ -2,7 +2,8 @@
  * (kernel/arch/riscv/trap.S) saves the running thread's registers into tf (its struct
  * trap_frame), switches to the hart's kernel stack and calls the one that fits; none returns
  * (each leaves through arch_return_to_user into whichever thread runs next). Interrupts masked;
- * each takes the BKL. */
+ * each takes the BKL. entry.c is built with its callee-saved registers as scratch (the
+ * Makefile's ENTRY_CALL_USED: no prologue saves them), so no C code may call these. */
 #ifndef KERNEL_CORE_ENTRY_H
 #define KERNEL_CORE_ENTRY_H
 
