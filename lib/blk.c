@@ -349,3 +349,30 @@ long tacet_blk_flush(struct tacet_blk *b)
 {
 	return blk_sync(b, BLK_FLUSH, 0, 0, 0);
 }
+
+/* The range [offset, offset + count sectors) inside the buffer? */
+static int in_buffer(const struct tacet_blk *b, unsigned long count, unsigned long offset)
+{
+	return count && offset <= b->bytes && count <= (b->bytes - offset) / BLK_SEAL_SECTOR;
+}
+
+long tacet_blk_write_sealed(struct tacet_blk *b, uint64_t sector, unsigned long count,
+			    unsigned long offset, uint32_t gen)
+{
+	if (!in_buffer(b, count, offset))
+		return -TACET_EINVAL;
+	blk_seal((uint8_t *)b->buf.va + offset, sector, count, gen);
+	return blk_sync(b, BLK_WRITE, sector, count, offset);
+}
+
+long tacet_blk_read_sealed(struct tacet_blk *b, uint64_t sector, unsigned long count,
+			   unsigned long offset, uint32_t min_gen, struct blk_seal_fault *f)
+{
+	long err;
+
+	if (!in_buffer(b, count, offset))
+		return -TACET_EINVAL;
+	if ((err = blk_sync(b, BLK_READ, sector, count, offset)))
+		return err;
+	return blk_seal_check((uint8_t *)b->buf.va + offset, sector, count, min_gen, NULL, f);
+}

@@ -30,8 +30,8 @@ LIBTACET_SRCS += lib/virtio.c lib/virtio_mmio.c lib/virtio_pci.c lib/virtio_pci_
 LIBTACET_SRCS += lib/virtio_probe.c lib/virtio_queue.c lib/virtio_id.c
 # the entropy service's client (servers/rng)
 LIBTACET_SRCS += lib/random.c
-# the block service's client (servers/blk)
-LIBTACET_SRCS += lib/blk.c
+# the block service's client (servers/blk), its sealed sectors (<tacet/blk_seal.h>)
+LIBTACET_SRCS += lib/blk.c lib/blk_seal.c
 # the interrupt and hart figures as text: the shell's tables, Prometheus (<tacet/metrics.h>)
 LIBTACET_SRCS += lib/metrics.c lib/metrics_kernel.c lib/clock.c lib/sink.c
 # an HTTP/1.0 request parser and responder, no network code (<tacet/http.h>)

@@ -22,6 +22,7 @@ static const char *const tacet_errors[TACET_ERRNO_COUNT] = {
 	[TACET_EBUSY] = "object busy",
 	[TACET_EDISABLED] = "interrupt line disabled by the kernel",
 	[TACET_ENODEV] = "no such device on this machine",
+	[TACET_ECORRUPT] = "data failed its check (not what was written)",
 };
 
 /* "unknown error " and a long in decimal. */

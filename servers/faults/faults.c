@@ -10,7 +10,11 @@
  * latent fault, said on a line of its own).
  *   - blk: a random write of a random sector of its grant, then a random read checked against
  *     the shadow copy it keeps of every sector (a write that failed makes its sector unknown
- *     until written again); a read that succeeds with other data is a silent mismatch;
+ *     until written again); every sector is sealed (<tacet/blk_seal.h>: written with its
+ *     number, a generation and a CRC), so a read whose seal fails (other data, another
+ *     sector's, an older write's) is an error the client found, and the sector is written
+ *     again; a read that passes its seal with other data than the shadow's is a silent
+ *     mismatch;
  *   - rng: a read of 16 bytes;
  *   - rtc: the time of day (later than 2020, within a second of the timebase's time plus the
  *     difference the first use saw: a garbage answer never becomes the reference), and
@@ -106,6 +110,9 @@ static uint64_t client_state; /* the client's: blk's sectors and data, the times
 static struct tacet_blk blk;
 static uint8_t shadow[SHADOW_SECTORS][BLK_SECTOR];
 static uint8_t known[SHADOW_SECTORS];
+static uint32_t sealed_gen[SHADOW_SECTORS]; /* the generation of its last write that succeeded */
+static uint32_t generation;                 /* the last generation written, any sector */
+static unsigned long seal_failures;         /* reads whose seal failed: told, not silent */
 static int64_t rtc_offset_ns; /* the time of day less the timebase's: the reference */
 static int rtc_offset_known;
 static int64_t rtc_moved_to;  /* another difference the last use saw */
@@ -164,27 +171,60 @@ static long blk_one(unsigned int op, uint64_t sector)
 	return err;
 }
 
-/* A write of a random sector, then a read of a random sector checked against the shadow. */
+/* Sector s (of the shadow's) written sealed from the buffer's start, whose first BLK_SEAL_DATA
+ * bytes hold its data: the shadow takes it if the write succeeded, else s is unknown. */
+static long blk_write_sealed(unsigned int s)
+{
+	uint8_t *buf = (uint8_t *)blk.buf.va;
+	long err;
+
+	blk_seal(buf, blk.first + s, 1, ++generation);
+	err = blk_one(BLK_WRITE, blk.first + s);
+	known[s] = !err; /* a write that failed may or may not have landed */
+	if (!err) {
+		memcpy(shadow[s], buf, BLK_SECTOR);
+		sealed_gen[s] = generation;
+	}
+	return err;
+}
+
+/* A read of sector r whose seal failed: said, and r written again (from the shadow, or new
+ * data if r is unknown), so that the damage is found once, by the fault that made it. */
+static long blk_seal_failed(unsigned int r, const struct blk_seal_fault *f)
+{
+	static const char *const why[] = { "?", "its data", "another sector's", "an older write" };
+	uint8_t *buf = (uint8_t *)blk.buf.va;
+
+	seal_failures++;
+	printf("faults: blk sector %u failed its seal: %s (generation %u, at least %u)\n", r,
+	       why[f->why], f->gen, sealed_gen[r]);
+	if (known[r])
+		memcpy(buf, shadow[r], BLK_SEAL_DATA);
+	blk_write_sealed(r);
+	return -TACET_ECORRUPT;
+}
+
+/* A write of a random sector, then a read of a random sector checked: its seal, then against
+ * the shadow. */
 static long use_blk(struct driver *d)
 {
 	unsigned int w = (unsigned int)(next() % SHADOW_SECTORS), r;
 	uint8_t *buf = (uint8_t *)blk.buf.va;
+	struct blk_seal_fault f;
 	long err;
 
 	(void)d;
-	for (unsigned int i = 0; i < BLK_SECTOR; i += 8) {
+	for (unsigned int i = 0; i < BLK_SEAL_DATA; i += 8) {
 		uint64_t v = next();
 
 		memcpy(buf + i, &v, 8);
 	}
-	err = blk_one(BLK_WRITE, blk.first + w);
-	known[w] = !err; /* a write that failed may or may not have landed */
-	if (!err)
-		memcpy(shadow[w], buf, BLK_SECTOR);
-	if (err)
+	if ((err = blk_write_sealed(w)))
 		return err;
 	r = (unsigned int)(next() % SHADOW_SECTORS);
 	err = blk_one(BLK_READ, blk.first + r);
+	if (!err && blk_seal_check(buf, blk.first + r, 1, sealed_gen[r], NULL, &f))
+		return blk_seal_failed(r, &f);
 	if (!err && known[r] && memcmp(shadow[r], buf, BLK_SECTOR)) {
 		mismatches++; /* once: the shadow takes what the disk holds */
 		memcpy(shadow[r], buf, BLK_SECTOR);
@@ -781,6 +821,7 @@ static int final_checks(const struct tacet_mem_info *before, unsigned long unrec
 	       after.kernel_object_pages, before->kernel_objects, after.kernel_objects,
 	       same ? "PASS" : "FAIL");
 	printf("faults: unrecovered: %lu: %s\n", unrecovered, unrecovered ? "FAIL" : "PASS");
+	printf("faults: blk reads whose seal failed (the client told): %lu\n", seal_failures);
 	printf("faults: silent blk mismatches: %lu: %s\n", mismatches, mismatches ? "FAIL" : "PASS");
 	printf("faults: rtc's clock moved by a fault: %lu times\n", clock_moves);
 	return failed || !same || unrecovered || mismatches;
@@ -814,11 +855,21 @@ int main(void)
 		return 1;
 	}
 	blk.timeout_ns = BLK_TIMEOUT_NS; /* then lib tells init (tacet_report_stuck) */
+	for (unsigned int s = 0; s < SHADOW_SECTORS && blk.sectors && !err; s++) {
+		memset((void *)blk.buf.va, (int)s, BLK_SEAL_DATA);
+		err = blk_write_sealed(s); /* every sector sealed before its first read */
+	}
+	if (err) {
+		printf("faults: cannot seal blk's sectors: %s\nfaults: FAIL\n", tacet_strerror(err));
+		tacet_poweroff(1);
+		return 1;
+	}
 	for (unsigned int i = 0; i < ALARM_EVERY; i++)
 		round_of_uses(NULL, -1); /* every driver answering, an alarm's session open... */
 	tacet_sleep_ns(RETRY_NS); /* ...lib's sleep notification made... */
 	for (unsigned int s = 0; s < SHADOW_SECTORS && blk.sectors; s++)
-		if (!known[s] && !blk_one(BLK_READ, blk.first + s)) {
+		if (!known[s] && !blk_one(BLK_READ, blk.first + s) &&
+		    !blk_seal_check((void *)blk.buf.va, blk.first + s, 1, sealed_gen[s], NULL, NULL)) {
 			memcpy(shadow[s], (void *)blk.buf.va, BLK_SECTOR);
 			known[s] = 1;
 		} /* ...the blk shadow's sectors filled, before the baseline */

@@ -153,6 +153,8 @@ enum tacet_err {
 	TACET_EBUSY = 15,   /* the object is in a state that does not allow this */
 	TACET_EDISABLED = 16, /* the kernel disabled the interrupt line (IRQ_ENABLE restores) */
 	TACET_ENODEV = 17,  /* the machine has no such device (no MSI controller) */
+	TACET_ECORRUPT = 18, /* data failed its check: not what was written there (lib's sealed
+			      * sectors, <tacet/blk_seal.h>); the kernel never says it */
 	TACET_ERRNO_COUNT
 };
 

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <tacet.h>
 #include <tacet/blk_proto.h>
+#include <tacet/blk_seal.h>
 
 struct tacet_blk_req { /* a request in flight, as submitted: what a reconnect submits again */
 	unsigned int op;
@@ -95,5 +96,16 @@ long tacet_blk_read(struct tacet_blk *b, uint64_t sector, unsigned long count,
 long tacet_blk_write(struct tacet_blk *b, uint64_t sector, unsigned long count,
 		     unsigned long offset);
 long tacet_blk_flush(struct tacet_blk *b);
+
+/* Sealed sectors (<tacet/blk_seal.h>): the disk's mistakes found by the client. The write seals
+ * count sectors at `offset` (each's first BLK_SEAL_DATA bytes the data) for their numbers and
+ * generation gen, then writes them; the read reads them and checks each's seal, its number and
+ * a generation of at least min_gen (the last the caller knows it wrote; 0: any). Else as
+ * tacet_blk_write and tacet_blk_read, and -TACET_ECORRUPT when a sector read fails its check
+ * (*f, if f, says the first and why: the data, another sector's, an older generation). */
+long tacet_blk_write_sealed(struct tacet_blk *b, uint64_t sector, unsigned long count,
+			    unsigned long offset, uint32_t gen);
+long tacet_blk_read_sealed(struct tacet_blk *b, uint64_t sector, unsigned long count,
+			   unsigned long offset, uint32_t min_gen, struct blk_seal_fault *f);
 
 #endif
