@@ -188,8 +188,8 @@ static long blk_write_sealed(unsigned int s)
 	return err;
 }
 
-/* A read of sector r whose seal failed: said, and r written again (from the shadow, or new
- * data if r is unknown), so that the damage is found once, by the fault that made it. */
+/* A read of sector r (known: its last write succeeded) whose seal failed: said, and r written
+ * again from the shadow, so that the damage is found once, by the fault that made it. */
 static long blk_seal_failed(unsigned int r, const struct blk_seal_fault *f)
 {
 	static const char *const why[] = { "?", "its data", "another sector's", "an older write" };
@@ -198,8 +198,7 @@ static long blk_seal_failed(unsigned int r, const struct blk_seal_fault *f)
 	seal_failures++;
 	printf("faults: blk sector %u failed its seal: %s (generation %u, at least %u)\n", r,
 	       why[f->why], f->gen, sealed_gen[r]);
-	if (known[r])
-		memcpy(buf, shadow[r], BLK_SEAL_DATA);
+	memcpy(buf, shadow[r], BLK_SEAL_DATA);
 	blk_write_sealed(r);
 	return -TACET_ECORRUPT;
 }
@@ -223,8 +222,12 @@ static long use_blk(struct driver *d)
 		return err;
 	r = (unsigned int)(next() % SHADOW_SECTORS);
 	err = blk_one(BLK_READ, blk.first + r);
-	if (!err && blk_seal_check(buf, blk.first + r, 1, sealed_gen[r], NULL, &f))
-		return blk_seal_failed(r, &f);
+	if (!err && blk_seal_check(buf, blk.first + r, 1, sealed_gen[r], NULL, &f)) {
+		if (known[r])
+			return blk_seal_failed(r, &f);
+		blk_write_sealed(r); /* a write that failed may have left it torn: no news */
+		return 0;
+	}
 	if (!err && known[r] && memcmp(shadow[r], buf, BLK_SECTOR)) {
 		mismatches++; /* once: the shadow takes what the disk holds */
 		memcpy(shadow[r], buf, BLK_SECTOR);
