@@ -300,6 +300,7 @@ def summary(text, passed, batch=None, built=None, tcp=None):
     """A campaign log's summary (what docs/faults/runs/SEED.json holds); `built`: the commit
     its build came from (by default the tree's now)."""
     m = re.search(r"faults: (\d+) faults in (\d+) ms", text)
+    sealed = re.search(r"faults: blk reads whose seal failed \(the client told\): (\d+)", text)
     p = re.search(r'faults: \d+ faults into \d+ drivers, seed "(\d+)\.(\d+)\.(\w+)"', text)
     counts, visible, latent, times, worst = {}, {}, {}, {}, 0
     for driver, ftype, got, us, errors in faults_of(text):
@@ -321,6 +322,7 @@ def summary(text, passed, batch=None, built=None, tcp=None):
             "times_ms": times, "worst_us": worst,
             "liveness_ends": len(re.findall(r"init: server \S+ has not answered", text)),
             **({"tcp": tcp} if tcp else {}),
+            **({"seal_failures": int(sealed.group(1))} if sealed else {}),
             "final": re.findall(r"faults: (.*: (?:PASS|FAIL))$", text, re.M)}
 
 
@@ -365,7 +367,10 @@ def table(runs):
               f"| system crashes (kernel panics) | 0 | {panics} |",
               f"| hangs not recovered | 1 (blamed on the hardware) | "
               f"{count(outcome='unrecovered'):,} |",
-              f"| silent data mismatches | not measured | {count(outcome='data mismatch'):,} |"]
+              f"| silent data mismatches | not measured | {count(outcome='data mismatch'):,} |",
+              f"| blk reads whose seal failed (told to the client; runs that sealed: "
+              f"{sum('seal_failures' in r for r in runs)}) | - | "
+              f"{sum(r.get('seal_failures', 0) for r in runs):,} |"]
     hist = {}
     for r in runs:
         for ms, c in r["times_ms"].items():
