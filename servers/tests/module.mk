@@ -160,6 +160,9 @@ SERVER_SRCS_rngtest := servers/tests/rngtest.c
 # blktest: a client of the block service on the test disk (build/blk-test.img).
 SERVERS += blktest
 SERVER_SRCS_blktest := servers/tests/blktest.c
+# blkseal: lib's sealed sectors through the block service, the driver's mistakes made by hand.
+SERVERS += blkseal
+SERVER_SRCS_blkseal := servers/tests/blkseal.c
 
 # blkrand: a block service client with many requests in flight (1,000 random ones, checked).
 SERVERS += blkrand
