@@ -59,7 +59,8 @@ long blk_seal_check(const void *buf, uint64_t sector, unsigned long count, uint3
 	struct blk_seal_fault first = { 0 };
 
 	for (unsigned long i = 0; i < count; i++) {
-		const uint8_t *s = (const uint8_t *)buf + i * BLK_SEAL_SECTOR, *t = s + BLK_SEAL_DATA;
+		const uint8_t *s = (const uint8_t *)buf + i * BLK_SEAL_SECTOR;
+		const uint8_t *t = s + BLK_SEAL_DATA;
 		uint64_t named = get32(t + 8) | (uint64_t)get32(t + 12) << 32;
 		uint32_t gen = get32(t + 4);
 		enum blk_seal_why why = get32(t) != seal_crc(s) ? BLK_SEAL_CRC :

@@ -863,7 +863,8 @@ int main(void)
 		err = blk_write_sealed(s); /* every sector sealed before its first read */
 	}
 	if (err) {
-		printf("faults: cannot seal blk's sectors: %s\nfaults: FAIL\n", tacet_strerror(err));
+		printf("faults: cannot seal blk's sectors: %s\nfaults: FAIL\n",
+		       tacet_strerror(err));
 		tacet_poweroff(1);
 		return 1;
 	}
@@ -872,7 +873,8 @@ int main(void)
 	tacet_sleep_ns(RETRY_NS); /* ...lib's sleep notification made... */
 	for (unsigned int s = 0; s < SHADOW_SECTORS && blk.sectors; s++)
 		if (!known[s] && !blk_one(BLK_READ, blk.first + s) &&
-		    !blk_seal_check((void *)blk.buf.va, blk.first + s, 1, sealed_gen[s], NULL, NULL)) {
+		    !blk_seal_check((void *)blk.buf.va, blk.first + s, 1, sealed_gen[s], NULL,
+				    NULL)) {
 			memcpy(shadow[s], (void *)blk.buf.va, BLK_SECTOR);
 			known[s] = 1;
 		} /* ...the blk shadow's sectors filled, before the baseline */

@@ -60,9 +60,11 @@ static void mistakes(void)
 	      "a bit of sector 11 flipped: refused, its data");
 	blk_seal(memset(old12, 0x5a, SECTOR), 12, 1, 1); /* what generation 1 had been */
 	memcpy(buf, old12, SECTOR);
-	check(tacet_blk_write(&b, 12, 1, 0) == 0 && tacet_blk_read_sealed(&b, 12, 1, 0, 1, NULL) == 0 &&
+	check(tacet_blk_write(&b, 12, 1, 0) == 0 &&
+		      tacet_blk_read_sealed(&b, 12, 1, 0, 1, NULL) == 0 &&
 		      refused(12, 2, BLK_SEAL_STALE),
-	      "sector 12 back at generation 1: fine for at least 1, refused for at least 2 (stale)");
+	      "sector 12 back at generation 1: fine for at least 1, refused for at least 2 "
+	      "(stale)");
 	check(refused(30, 0, BLK_SEAL_CRC), "sector 30, never sealed: refused");
 	check(tacet_blk_read_sealed(&b, 13, 1, 0, 1, NULL) == 0,
 	      "sector 13, untouched by all that, still reads sealed");
