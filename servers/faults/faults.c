@@ -203,6 +203,21 @@ static long blk_seal_failed(unsigned int r, const struct blk_seal_fault *f)
 	return -TACET_ECORRUPT;
 }
 
+/* A silent mismatch on sector r (the read passed its seal): what the read holds against the
+ * shadow, for the log (the write before it was of sector w). */
+static void blk_mismatch_said(unsigned int r, unsigned int w, const uint8_t *buf)
+{
+	uint32_t gen = 0, was = 0;
+	unsigned int at = 0;
+
+	blk_seal_check(buf, blk.first + r, 1, 0, &gen, NULL);
+	blk_seal_check(shadow[r], blk.first + r, 1, 0, &was, NULL);
+	while (at < BLK_SECTOR && buf[at] == shadow[r][at])
+		at++;
+	printf("faults: blk sector %u (after a write of %u): sealed generation %u, the shadow's %u, "
+	       "first different byte %u\n", r, w, gen, was, at);
+}
+
 /* A write of a random sector, then a read of a random sector checked: its seal, then against
  * the shadow. */
 static long use_blk(struct driver *d)
@@ -229,6 +244,7 @@ static long use_blk(struct driver *d)
 		return 0;
 	}
 	if (!err && known[r] && memcmp(shadow[r], buf, BLK_SECTOR)) {
+		blk_mismatch_said(r, w, buf);
 		mismatches++; /* once: the shadow takes what the disk holds */
 		memcpy(shadow[r], buf, BLK_SECTOR);
 		return MISMATCH_ERR;
