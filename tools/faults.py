@@ -3,14 +3,19 @@
 (docs/faults.md).
 
   python3 tools/faults.py run --n N --seed SEED --drivers rbtu [--jobs J] [--no-record]
-                             [--alive-ms MS]
+                             [--alive-ms MS] [--dma] [--from K --no-record]
       boot the faults kernel (build/faults/kernel.bin) with servers/faults as the campaign and
       the drivers restarted at once as often as it takes (init.restart_max_ms=0), each asked
       whether it is alive (`~ALIVE_MS`); J QEMU instances at once (seeds SEED .. SEED+J-1, the
       N faults shared among them), each's serial output into build/faults/campaign-SEED.log and
       its summary into docs/faults/runs/SEED.json (not with --no-record); prints their figures
       and the rate over the wall clock; exits 1 unless every campaign said `faults: PASS`.
-      `make faults [N=... SEED=... DRIVERS=... JOBS=...]`.
+      `make faults [N=... SEED=... DRIVERS=... JOBS=...]`. --dma: data faults into words in
+      frames pinned for DMA too (by default the injector refuses them, and they count as
+      skipped: with no IOMMU a device DMAs wherever a corrupted descriptor says, the kernel's
+      memory too, and nothing in the kernel can stop it). --from K: faults K to K+N-1 of the
+      seed (the generator drawn past the first K, nothing thrown), on a fresh boot: a replay of
+      a run's end, with --no-record.
   python3 tools/faults.py table [--write] [LOG...]
       the figures of every committed run (docs/faults/runs/*.json), or of those campaign logs,
       as the markdown tables docs/faults.md holds; --write rewrites them there (between
@@ -65,12 +70,13 @@ DEVICES = ["-device", "virtio-rng-device", "-drive",
            "-device", "virtio-blk-device,drive=disk0"]
 RESTARTS = 99999  # each driver's `*N`: as often as it takes (a run's N/15 or so)
 BOOTARGS_MAX = 1023  # TACET_BOOTINFO_BOOTARGS_MAX less its NUL: the kernel cuts the rest
+NAME_MAX = 23  # the service name init keeps: N.SEED.DRIVERS and the options
 ALIVE_MS = 10       # each driver's `~MS`: asked every 2 ms, ended after 10 ms unanswered
 HANG_REPORTED = "hang + restart (client's report)"
 MINIX_FAULTS = 3400000  # Herder et al., "Fault isolation for device drivers", DSN 2009
 
-FAULT_RE = re.compile(r"faults: #(\d+) (\S+) (\S+) (?:where=(\S+) value=(\S+) )?(?:(at-work) )?"
-                      r"-> (\S+)(?: in (\d+) us \((\d+) errors\))?")
+FAULT_RE = re.compile(r"faults: #(\d+) (\S+) (\S+) (?:where=(\S+) value=(\S+) )?(?:dma-\S+ )*"
+                      r"(?:(at-work) )?-> (\S+)(?: in (\d+) us \((\d+) errors\))?")
 LATENT_RE = re.compile(r"faults: latent (\S+) after #-?\d+ -> (\S+)")
 AT_REST = ("reg-arg", "reg-saved", "reg-sp", "reg-ra", "reg-pc", "text-flip", "text-set", "data",
            "hang")
@@ -81,22 +87,27 @@ OUTCOMES = ("no effect", "detected error", "crash + restart", "hang + restart",
             HANG_REPORTED, "data mismatch", "unrecovered", "skipped")
 
 
-def bootargs(n, seed, drivers, alive_ms=ALIVE_MS):
-    """init.run= and init's other arguments for the campaign; the kernel keeps BOOTARGS_MAX
-    bytes (checked: nothing may be cut)."""
+def bootargs(n, seed, drivers, alive_ms=ALIVE_MS, options=""):
+    """init.run= and init's other arguments for the campaign (options: the campaign's, each
+    after a dot: `.d`, `.fK`); the kernel keeps BOOTARGS_MAX bytes, init NAME_MAX of the
+    campaign's name (checked: nothing may be cut)."""
     entry = lambda name: f"{name}*{RESTARTS}~{alive_ms}"  # noqa: E731
     net = "n" in drivers  # net0's driver, and ip and the echo service over it (not faulted)
     return ("init.run=" + ",".join([
         "^%" + entry("uart=console:ns16550a"), entry("rng:virtio-rng"),
         entry("rtc:goldfish-rtc"), entry("blk:virtio-blk"),
         *([entry("net=net0:virtio-net"), "ip@1*9", "echo@1*9"] if net else []),
-        f"^%faults={n}.{seed}.{drivers}@1/120[blk=0-63;rng=1;rtc=1;console=1"
+        f"^%faults={n}.{seed}.{drivers}{options}@1/120[blk=0-63;rng=1;rtc=1;console=1"
         + (";net0=1" if net else "") + "]"])
         + " init.restart_max_ms=0")
 
 
-def checked_bootargs(n, seed, drivers, alive_ms):
-    args = bootargs(n, seed, drivers, alive_ms)
+def checked_bootargs(n, seed, drivers, alive_ms, options=""):
+    name = f"{n}.{seed}.{drivers}{options}"
+    if len(name) > NAME_MAX:
+        raise SystemExit(f"faults.py: the campaign's name {name} is longer than init keeps "
+                         f"({NAME_MAX} bytes)")
+    args = bootargs(n, seed, drivers, alive_ms, options)
     if len(args) > BOOTARGS_MAX:
         raise SystemExit(f"faults.py: boot arguments of {len(args)} bytes, the kernel keeps "
                          f"{BOOTARGS_MAX}: {args}")
@@ -110,7 +121,7 @@ def net_devices(port=None):
     return ["-netdev", f"user,id=n0{fwd}", "-device", "virtio-net-device,netdev=n0"]
 
 
-def qemu_command(n, seed, drivers, smp, alive_ms, port=None):
+def qemu_command(n, seed, drivers, smp, alive_ms, port=None, options=""):
     net = net_devices() if "n" in drivers else []
     dtb = dtb_for_machine(ROOT, "aclint", smp, "128M", DEVICES + net)
     return ["qemu-system-riscv64", *MACHINES["aclint"], "-global",
@@ -118,7 +129,7 @@ def qemu_command(n, seed, drivers, smp, alive_ms, port=None):
             "none", "-monitor", "none", "-serial", "stdio", "-bios", OPENSBI, "-kernel",
             kernel_image(ROOT, "faults"), "-dtb", dtb, "-initrd",
             os.path.join(ROOT, "build", "modules.img"), "-append",
-            checked_bootargs(n, seed, drivers, alive_ms), *DEVICES,
+            checked_bootargs(n, seed, drivers, alive_ms, options), *DEVICES,
             *(net_devices(port) if net else [])]
 
 
@@ -201,7 +212,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def campaign(n, seed, drivers, smp, timeout, alive_ms=ALIVE_MS):
+def campaign(n, seed, drivers, smp, timeout, alive_ms=ALIVE_MS, options=""):
     """One QEMU instance's campaign: (its log's path, its text, whether it passed, the TCP
     stream's figures or None)."""
     log = os.path.join(ROOT, "build", "faults", f"campaign-{seed}.log")
@@ -212,7 +223,7 @@ def campaign(n, seed, drivers, smp, timeout, alive_ms=ALIVE_MS):
         if stream:
             stream.start()
         try:
-            code = subprocess.run(qemu_command(n, seed, drivers, smp, alive_ms, port),
+            code = subprocess.run(qemu_command(n, seed, drivers, smp, alive_ms, port, options),
                                   stdin=subprocess.DEVNULL, stdout=out,
                                   stderr=subprocess.STDOUT, timeout=timeout,
                                   cwd=ROOT).returncode
@@ -240,13 +251,17 @@ def commit():
 
 def run(args):
     jobs = max(1, args.jobs)
+    options = (".d" if args.dma else "") + (f".f{args.first}" if args.first else "")
+    if args.first and not args.no_record:
+        raise SystemExit("faults.py: --from replays part of a seed: with --no-record only")
     shares = [args.n // jobs + (i < args.n % jobs) for i in range(jobs)]
     seeds = [args.seed + i for i in range(jobs)]
     built = commit()  # now: the tree may change while the campaigns run
     started = time.time()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         done = list(pool.map(lambda i: campaign(shares[i], seeds[i], args.drivers, args.smp,
-                                                args.timeout, args.alive_ms), range(jobs)))
+                                                args.timeout, args.alive_ms, options),
+                             range(jobs)))
     for log, _, _, tcp in done:
         if tcp:
             print(f"{log}: the TCP stream through net0: {tcp}")
@@ -300,7 +315,8 @@ def summary(text, passed, batch=None, built=None, tcp=None):
     """A campaign log's summary (what docs/faults/runs/SEED.json holds); `built`: the commit
     its build came from (by default the tree's now)."""
     m = re.search(r"faults: (\d+) faults in (\d+) ms", text)
-    p = re.search(r'faults: \d+ faults into \d+ drivers, seed "(\d+)\.(\d+)\.(\w+)"', text)
+    p = re.search(r'faults: \d+ faults into \d+ drivers, seed "(\d+)\.(\d+)\.([a-z]+)[^"]*"',
+                  text)
     counts, visible, latent, times, worst = {}, {}, {}, {}, 0
     for driver, ftype, got, us, errors in faults_of(text):
         if ftype is None:
@@ -437,6 +453,8 @@ def main():
     r.add_argument("--no-record", action="store_true")
     r.add_argument("--alive-ms", type=int, default=ALIVE_MS)  # longer on a loaded host
     r.add_argument("--timeout", type=int, default=None)
+    r.add_argument("--dma", action="store_true")  # words pinned for DMA too (no IOMMU here)
+    r.add_argument("--from", dest="first", type=int, default=0)
     t = sub.add_parser("table")
     t.add_argument("--write", action="store_true")
     t.add_argument("logs", nargs="*")

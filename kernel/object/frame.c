@@ -100,6 +100,27 @@ void frame_unpin(struct frame *f)
 	f->pinned_to = NULL;
 }
 
+bool frame_dma_visible(const struct frame *f)
+{
+	const struct frame *root = f->parent ? f->parent : f;
+
+	return root->pinned_to != NULL;
+}
+
+bool frame_pins_hold(const struct frame *dev, uint64_t pa, unsigned int *budget)
+{
+	const struct frame *root = dev->parent ? dev->parent : dev;
+
+	for (const struct list_node *l = root->pins.next; l != &root->pins && *budget;
+	     l = l->next, --*budget) {
+		const struct frame *f = list_entry(l, struct frame, pin_link);
+
+		if (f->obj.type == TACET_CAP_FRAME && pa - f->pa < f->pages * PAGE_SIZE)
+			return true; /* (not a release walk's cursor) */
+	}
+	return false;
+}
+
 /* f ended pinned: into the quarantine, its object the record. */
 static void quarantine(struct frame *f)
 {
