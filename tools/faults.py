@@ -94,7 +94,7 @@ def bootargs(n, seed, drivers, alive_ms=ALIVE_MS, options=""):
     entry = lambda name: f"{name}*{RESTARTS}~{alive_ms}"  # noqa: E731
     net = "n" in drivers  # net0's driver, and ip and the echo service over it (not faulted)
     return ("init.run=" + ",".join([
-        "^%" + entry("uart=console:ns16550a"), entry("rng:virtio-rng"),
+        entry("uart=console:ns16550a"), entry("rng:virtio-rng"),
         entry("rtc:goldfish-rtc"), entry("blk:virtio-blk"),
         *([entry("net=net0:virtio-net"), "ip@1*9", "echo@1*9"] if net else []),
         f"^%faults={n}.{seed}.{drivers}{options}@1/120[blk=0-63;rng=1;rtc=1;console=1"

@@ -22,7 +22,7 @@
  * Its parameters are the name its init.run= entry grants it, `faults=N.SEED.DRIVERS[.OPTION...]`
  * (DRIVERS: letters r, b, t, u, n for rng, blk, rtc, the console's uart, net0's net; OPTIONs:
  * options()), as tools/faults.py writes it:
- *   init.run=^%uart=console:ns16550a*1000000~10,rng:virtio-rng*1000000~10,
+ *   init.run=uart=console:ns16550a*1000000~10,rng:virtio-rng*1000000~10,
  *            rtc:goldfish-rtc*1000000~10,blk:virtio-blk*1000000~10,
  *            ^%faults=1000.1.rbtu@1/120[blk=0-63;rng=1;rtc=1;console=1] init.restart_max_ms=0
  * (every driver restarted at once as often as it takes, asked whether it is alive every 2 ms
