@@ -22,6 +22,11 @@
       MARK_BEGIN and MARK_END; never by hand).
   python3 tools/faults.py summary LOG
       a log's summary, as run writes it.
+  python3 tools/faults.py replay LOG [--back M] [--tries T]
+      after a run that ended in a kernel panic: each of its last M faults (16; the one under
+      way at the end first) thrown alone, faults K to K of its seed, on T fresh boots each (2;
+      logs build/faults/replay-SEED-K.log): the faults that panic the kernel by themselves in
+      every boot. Exits 1 if none does.
 
 A campaign's log has one line per fault (servers/faults/faults.c): `faults: #K DRIVER TYPE ...
 -> OUTCOME in T us (E errors)`. A restart's cause is in init's lines between that fault's line
@@ -212,10 +217,10 @@ def free_port():
         return s.getsockname()[1]
 
 
-def campaign(n, seed, drivers, smp, timeout, alive_ms=ALIVE_MS, options=""):
+def campaign(n, seed, drivers, smp, timeout, alive_ms=ALIVE_MS, options="", log=None):
     """One QEMU instance's campaign: (its log's path, its text, whether it passed, the TCP
     stream's figures or None)."""
-    log = os.path.join(ROOT, "build", "faults", f"campaign-{seed}.log")
+    log = log or os.path.join(ROOT, "build", "faults", f"campaign-{seed}.log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
     port = free_port() if "n" in drivers else None
     with open(log, "w") as out:
@@ -281,6 +286,30 @@ def run(args):
     for log, _, passed, _ in done:
         print(f"{log}: {'PASS' if passed else 'FAIL'}")
     return 0 if all(p for _, _, p, _ in done) else 1
+
+
+def replay(args):
+    """Each of the last `back` faults of a campaign's log (the one under way when it ended
+    first) thrown alone on fresh boots, `tries` each: which panic the kernel by themselves."""
+    text = open(args.log, errors="replace").read()
+    p = re.search(r'faults: \d+ faults into \d+ drivers, seed "\d+\.(\d+)\.([a-z]+)((?:\.d)?)',
+                  text)
+    if not p:
+        raise SystemExit(f"faults.py: {args.log} is no campaign's log")
+    seed, drivers, dma = int(p.group(1)), p.group(2), p.group(3)
+    last = max((int(k) for k in re.findall(r"faults: #(\d+) ", text)), default=-1)
+    alone = []
+    for k in range(last + 1, max(-1, last + 1 - args.back), -1):
+        log = os.path.join(ROOT, "build", "faults", f"replay-{seed}-{k}.log")
+        runs = [campaign(1, seed, drivers, args.smp, 120, ALIVE_MS, f"{dma}.f{k}", log)[1]
+                for _ in range(args.tries)]
+        panics = sum("PANIC" in t for t in runs)
+        line = re.search(rf"faults: #{k} .*", runs[-1])
+        print(f"fault #{k} ({line.group(0) if line else 'not thrown'}): "
+              f"the kernel panicked in {panics} of {args.tries} fresh boots")
+        alone += [k] if panics == args.tries else []
+    print(f"panic alone in every boot: {', '.join(f'#{k}' for k in alone) or 'none'}")
+    return 0 if alone else 1
 
 
 def faults_of(text):
@@ -460,9 +489,16 @@ def main():
     t.add_argument("logs", nargs="*")
     s = sub.add_parser("summary")
     s.add_argument("log")
+    p = sub.add_parser("replay")
+    p.add_argument("log")
+    p.add_argument("--back", type=int, default=16)
+    p.add_argument("--tries", type=int, default=2)
+    p.add_argument("--smp", type=int, default=2)
     args = ap.parse_args()
     if args.cmd == "run":
         return run(args)
+    if args.cmd == "replay":
+        return replay(args)
     if args.cmd == "summary":
         text = open(args.log, errors="replace").read()
         print(json.dumps(summary(text, "faults: PASS" in text), indent=1, sort_keys=True))
