@@ -365,6 +365,8 @@ def summary(text, passed, batch=None, built=None, tcp=None):
             "counts": counts, "client_saw_error": visible, "latent": latent,
             "times_ms": times, "worst_us": worst,
             "liveness_ends": len(re.findall(r"init: server \S+ has not answered", text)),
+            "dma_refused": len(re.findall(r"-> skipped \(DMA", text)),
+            "dma_thrown": len(re.findall(r" dma-(?:pinned|address) ", text)),
             **({"tcp": tcp} if tcp else {}),
             "final": re.findall(r"faults: (.*: (?:PASS|FAIL))$", text, re.M)}
 
@@ -436,6 +438,9 @@ def table(runs):
               f"{sum(1 for r in runs if r['passed'])} passed); the largest "
               + (f"{thrown(largest):,} faults (seed {largest['seed']})" if largest else "none")
               + f". Restarts: {count(outcome='crash + restart') + count(outcome='hang + restart') + count(outcome=HANG_REPORTED):,}. "
+              f"Faults into what a device is given (a word pinned for DMA, or a DMA address), "
+              f"refused by the injector: {sum(r.get('dma_refused', 0) for r in runs):,} "
+              f"(skipped), thrown (--dma): {sum(r.get('dma_thrown', 0) for r in runs):,}. "
               f"Ended by the liveness thread: {sum(r.get('liveness_ends', 0) for r in runs):,} "
               f"(after a hang thrown: {count(ftype='hang', outcome='hang + restart') + count(ftype='hang at work', outcome='hang + restart'):,}; "
               f"the rest after other faults or latent). "
