@@ -3,7 +3,8 @@
  * charged like its object to the account that asked; a derived frame holds a reference to the
  * root frame whose pages it names (derivation is one level deep); a RAM frame pinned for DMA
  * holds one to the device frame it is pinned to (the DMA quarantine, below). BKL held. Called
- * from the system call table, kobj.c (an object's end), rootserver.c and thread.c. */
+ * from the system call table, kobj.c (an object's end), rootserver.c, thread.c and the faults
+ * kernel's injector (what a device is given: frame_dma_visible, frame_pins_hold). */
 #include "object/frame.h"
 #include "core/preempt.h"
 #include "core/syscall.h"
