@@ -7,7 +7,7 @@
  * thread is not running (EBUSY otherwise), so its context is the one saved in its TCB and
  * nothing of its process changes under the call; with TACET_INJECT_BUSY it must have been
  * taken off its hart by an interrupt (a random moment of its work, not its receive). Decode (the
- * authority, the thread, the op's arguments, the word picked and what it lies in) changes
+ * authority, the thread, the op's arguments, the word picked and what it held) changes
  * nothing; then one store (none for TACET_INJECT_PROBE).
  *
  * A fault that would hand the driver's device an address of its making is refused (ENODEV)
@@ -36,11 +36,11 @@ struct inject {
 	struct thread *t;
 	unsigned long op, where, value;
 	bool busy;     /* TACET_INJECT_BUSY: only into a thread an interrupt took off its hart */
-	bool dma;      /* TACET_INJECT_DMA: a word in a frame pinned for DMA may change */
+	bool dma;      /* TACET_INJECT_DMA: what the device is given may change (decode_dma) */
 	bool probe;    /* TACET_INJECT_PROBE: decode only */
 	uintptr_t va;  /* the word's user address (a register fault: none) */
 	void *word;    /* its kernel alias */
-	unsigned long found; /* TACET_INJECT_FOUND_*: what the word lies in */
+	unsigned long found; /* TACET_INJECT_FOUND_*: what the word or register held */
 };
 
 /* Thread tid, alive, of a driver: a process with an interrupt line bound, neither the caller's
