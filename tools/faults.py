@@ -23,7 +23,7 @@
   python3 tools/faults.py summary LOG
       a log's summary, as run writes it.
   python3 tools/faults.py replay LOG [--back M] [--tries T]
-      after a run that ended in a kernel panic: each of its last M faults (16; the one under
+      after a run that ended in a kernel panic: each of its last M faults (32; the one under
       way at the end first) thrown alone, faults K to K of its seed, on T fresh boots each (2;
       logs build/faults/replay-SEED-K.log): the faults that panic the kernel by themselves in
       every boot. Exits 1 if none does.
@@ -496,7 +496,7 @@ def main():
     s.add_argument("log")
     p = sub.add_parser("replay")
     p.add_argument("log")
-    p.add_argument("--back", type=int, default=16)
+    p.add_argument("--back", type=int, default=32)
     p.add_argument("--tries", type=int, default=2)
     p.add_argument("--smp", type=int, default=2)
     args = ap.parse_args()
