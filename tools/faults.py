@@ -3,20 +3,30 @@
 (docs/faults.md).
 
   python3 tools/faults.py run --n N --seed SEED --drivers rbtu [--jobs J] [--no-record]
-                             [--alive-ms MS]
+                             [--alive-ms MS] [--dma] [--from K --no-record]
       boot the faults kernel (build/faults/kernel.bin) with servers/faults as the campaign and
       the drivers restarted at once as often as it takes (init.restart_max_ms=0), each asked
       whether it is alive (`~ALIVE_MS`); J QEMU instances at once (seeds SEED .. SEED+J-1, the
       N faults shared among them), each's serial output into build/faults/campaign-SEED.log and
       its summary into docs/faults/runs/SEED.json (not with --no-record); prints their figures
       and the rate over the wall clock; exits 1 unless every campaign said `faults: PASS`.
-      `make faults [N=... SEED=... DRIVERS=... JOBS=...]`.
+      `make faults [N=... SEED=... DRIVERS=... JOBS=...]`. --dma: data faults into words in
+      frames pinned for DMA too (by default the injector refuses them, and they count as
+      skipped: with no IOMMU a device DMAs wherever a corrupted descriptor says, the kernel's
+      memory too, and nothing in the kernel can stop it). --from K: faults K to K+N-1 of the
+      seed (the generator drawn past the first K, nothing thrown), on a fresh boot: a replay of
+      a run's end, with --no-record.
   python3 tools/faults.py table [--write] [LOG...]
       the figures of every committed run (docs/faults/runs/*.json), or of those campaign logs,
       as the markdown tables docs/faults.md holds; --write rewrites them there (between
       MARK_BEGIN and MARK_END; never by hand).
   python3 tools/faults.py summary LOG
       a log's summary, as run writes it.
+  python3 tools/faults.py replay LOG [--back M] [--tries T]
+      after a run that ended in a kernel panic: each of its last M faults (32; the one under
+      way at the end first) thrown alone, faults K to K of its seed, on T fresh boots each (2;
+      logs build/faults/replay-SEED-K.log): the faults that panic the kernel by themselves in
+      every boot. Exits 1 if none does.
 
 A campaign's log has one line per fault (servers/faults/faults.c): `faults: #K DRIVER TYPE ...
 -> OUTCOME in T us (E errors)`. A restart's cause is in init's lines between that fault's line
@@ -65,12 +75,13 @@ DEVICES = ["-device", "virtio-rng-device", "-drive",
            "-device", "virtio-blk-device,drive=disk0"]
 RESTARTS = 99999  # each driver's `*N`: as often as it takes (a run's N/15 or so)
 BOOTARGS_MAX = 1023  # TACET_BOOTINFO_BOOTARGS_MAX less its NUL: the kernel cuts the rest
+NAME_MAX = 23  # the service name init keeps: N.SEED.DRIVERS and the options
 ALIVE_MS = 10       # each driver's `~MS`: asked every 2 ms, ended after 10 ms unanswered
 HANG_REPORTED = "hang + restart (client's report)"
 MINIX_FAULTS = 3400000  # Herder et al., "Fault isolation for device drivers", DSN 2009
 
-FAULT_RE = re.compile(r"faults: #(\d+) (\S+) (\S+) (?:where=(\S+) value=(\S+) )?(?:(at-work) )?"
-                      r"-> (\S+)(?: in (\d+) us \((\d+) errors\))?")
+FAULT_RE = re.compile(r"faults: #(\d+) (\S+) (\S+) (?:where=(\S+) value=(\S+) )?(?:dma-\S+ )*"
+                      r"(?:(at-work) )?-> (\S+)(?: in (\d+) us \((\d+) errors\))?")
 LATENT_RE = re.compile(r"faults: latent (\S+) after #-?\d+ -> (\S+)")
 AT_REST = ("reg-arg", "reg-saved", "reg-sp", "reg-ra", "reg-pc", "text-flip", "text-set", "data",
            "hang")
@@ -81,22 +92,27 @@ OUTCOMES = ("no effect", "detected error", "crash + restart", "hang + restart",
             HANG_REPORTED, "data mismatch", "unrecovered", "skipped")
 
 
-def bootargs(n, seed, drivers, alive_ms=ALIVE_MS):
-    """init.run= and init's other arguments for the campaign; the kernel keeps BOOTARGS_MAX
-    bytes (checked: nothing may be cut)."""
+def bootargs(n, seed, drivers, alive_ms=ALIVE_MS, options=""):
+    """init.run= and init's other arguments for the campaign (options: the campaign's, each
+    after a dot: `.d`, `.fK`); the kernel keeps BOOTARGS_MAX bytes, init NAME_MAX of the
+    campaign's name (checked: nothing may be cut)."""
     entry = lambda name: f"{name}*{RESTARTS}~{alive_ms}"  # noqa: E731
     net = "n" in drivers  # net0's driver, and ip and the echo service over it (not faulted)
     return ("init.run=" + ",".join([
-        "^%" + entry("uart=console:ns16550a"), entry("rng:virtio-rng"),
+        entry("uart=console:ns16550a"), entry("rng:virtio-rng"),
         entry("rtc:goldfish-rtc"), entry("blk:virtio-blk"),
         *([entry("net=net0:virtio-net"), "ip@1*9", "echo@1*9"] if net else []),
-        f"^%faults={n}.{seed}.{drivers}@1/120[blk=0-63;rng=1;rtc=1;console=1"
+        f"^%faults={n}.{seed}.{drivers}{options}@1/120[blk=0-63;rng=1;rtc=1;console=1"
         + (";net0=1" if net else "") + "]"])
         + " init.restart_max_ms=0")
 
 
-def checked_bootargs(n, seed, drivers, alive_ms):
-    args = bootargs(n, seed, drivers, alive_ms)
+def checked_bootargs(n, seed, drivers, alive_ms, options=""):
+    name = f"{n}.{seed}.{drivers}{options}"
+    if len(name) > NAME_MAX:
+        raise SystemExit(f"faults.py: the campaign's name {name} is longer than init keeps "
+                         f"({NAME_MAX} bytes)")
+    args = bootargs(n, seed, drivers, alive_ms, options)
     if len(args) > BOOTARGS_MAX:
         raise SystemExit(f"faults.py: boot arguments of {len(args)} bytes, the kernel keeps "
                          f"{BOOTARGS_MAX}: {args}")
@@ -110,7 +126,7 @@ def net_devices(port=None):
     return ["-netdev", f"user,id=n0{fwd}", "-device", "virtio-net-device,netdev=n0"]
 
 
-def qemu_command(n, seed, drivers, smp, alive_ms, port=None):
+def qemu_command(n, seed, drivers, smp, alive_ms, port=None, options=""):
     net = net_devices() if "n" in drivers else []
     dtb = dtb_for_machine(ROOT, "aclint", smp, "128M", DEVICES + net)
     return ["qemu-system-riscv64", *MACHINES["aclint"], "-global",
@@ -118,7 +134,7 @@ def qemu_command(n, seed, drivers, smp, alive_ms, port=None):
             "none", "-monitor", "none", "-serial", "stdio", "-bios", OPENSBI, "-kernel",
             kernel_image(ROOT, "faults"), "-dtb", dtb, "-initrd",
             os.path.join(ROOT, "build", "modules.img"), "-append",
-            checked_bootargs(n, seed, drivers, alive_ms), *DEVICES,
+            checked_bootargs(n, seed, drivers, alive_ms, options), *DEVICES,
             *(net_devices(port) if net else [])]
 
 
@@ -201,10 +217,10 @@ def free_port():
         return s.getsockname()[1]
 
 
-def campaign(n, seed, drivers, smp, timeout, alive_ms=ALIVE_MS):
+def campaign(n, seed, drivers, smp, timeout, alive_ms=ALIVE_MS, options="", log=None):
     """One QEMU instance's campaign: (its log's path, its text, whether it passed, the TCP
     stream's figures or None)."""
-    log = os.path.join(ROOT, "build", "faults", f"campaign-{seed}.log")
+    log = log or os.path.join(ROOT, "build", "faults", f"campaign-{seed}.log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
     port = free_port() if "n" in drivers else None
     with open(log, "w") as out:
@@ -212,7 +228,7 @@ def campaign(n, seed, drivers, smp, timeout, alive_ms=ALIVE_MS):
         if stream:
             stream.start()
         try:
-            code = subprocess.run(qemu_command(n, seed, drivers, smp, alive_ms, port),
+            code = subprocess.run(qemu_command(n, seed, drivers, smp, alive_ms, port, options),
                                   stdin=subprocess.DEVNULL, stdout=out,
                                   stderr=subprocess.STDOUT, timeout=timeout,
                                   cwd=ROOT).returncode
@@ -240,13 +256,17 @@ def commit():
 
 def run(args):
     jobs = max(1, args.jobs)
+    options = (".d" if args.dma else "") + (f".f{args.first}" if args.first else "")
+    if args.first and not args.no_record:
+        raise SystemExit("faults.py: --from replays part of a seed: with --no-record only")
     shares = [args.n // jobs + (i < args.n % jobs) for i in range(jobs)]
     seeds = [args.seed + i for i in range(jobs)]
     built = commit()  # now: the tree may change while the campaigns run
     started = time.time()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         done = list(pool.map(lambda i: campaign(shares[i], seeds[i], args.drivers, args.smp,
-                                                args.timeout, args.alive_ms), range(jobs)))
+                                                args.timeout, args.alive_ms, options),
+                             range(jobs)))
     for log, _, _, tcp in done:
         if tcp:
             print(f"{log}: the TCP stream through net0: {tcp}")
@@ -266,6 +286,30 @@ def run(args):
     for log, _, passed, _ in done:
         print(f"{log}: {'PASS' if passed else 'FAIL'}")
     return 0 if all(p for _, _, p, _ in done) else 1
+
+
+def replay(args):
+    """Each of the last `back` faults of a campaign's log (the one under way when it ended
+    first) thrown alone on fresh boots, `tries` each: which panic the kernel by themselves."""
+    text = open(args.log, errors="replace").read()
+    p = re.search(r'faults: \d+ faults into \d+ drivers, seed "\d+\.(\d+)\.([a-z]+)((?:\.d)?)',
+                  text)
+    if not p:
+        raise SystemExit(f"faults.py: {args.log} is no campaign's log")
+    seed, drivers, dma = int(p.group(1)), p.group(2), p.group(3)
+    last = max((int(k) for k in re.findall(r"faults: #(\d+) ", text)), default=-1)
+    alone = []
+    for k in range(last + 1, max(-1, last + 1 - args.back), -1):
+        log = os.path.join(ROOT, "build", "faults", f"replay-{seed}-{k}.log")
+        runs = [campaign(1, seed, drivers, args.smp, 120, ALIVE_MS, f"{dma}.f{k}", log)[1]
+                for _ in range(args.tries)]
+        panics = sum("PANIC" in t for t in runs)
+        line = re.search(rf"faults: #{k} .*", runs[-1])
+        print(f"fault #{k} ({line.group(0) if line else 'not thrown'}): "
+              f"the kernel panicked in {panics} of {args.tries} fresh boots")
+        alone += [k] if panics == args.tries else []
+    print(f"panic alone in every boot: {', '.join(f'#{k}' for k in alone) or 'none'}")
+    return 0 if alone else 1
 
 
 def faults_of(text):
@@ -301,7 +345,8 @@ def summary(text, passed, batch=None, built=None, tcp=None):
     its build came from (by default the tree's now)."""
     m = re.search(r"faults: (\d+) faults in (\d+) ms", text)
     sealed = re.search(r"faults: blk reads whose seal failed \(the client told\): (\d+)", text)
-    p = re.search(r'faults: \d+ faults into \d+ drivers, seed "(\d+)\.(\d+)\.(\w+)"', text)
+    p = re.search(r'faults: \d+ faults into \d+ drivers, seed "(\d+)\.(\d+)\.([a-z]+)[^"]*"',
+                  text)
     counts, visible, latent, times, worst = {}, {}, {}, {}, 0
     for driver, ftype, got, us, errors in faults_of(text):
         if ftype is None:
@@ -321,6 +366,8 @@ def summary(text, passed, batch=None, built=None, tcp=None):
             "counts": counts, "client_saw_error": visible, "latent": latent,
             "times_ms": times, "worst_us": worst,
             "liveness_ends": len(re.findall(r"init: server \S+ has not answered", text)),
+            "dma_refused": len(re.findall(r"-> skipped \(DMA", text)),
+            "dma_thrown": len(re.findall(r" dma-(?:pinned|address) ", text)),
             **({"tcp": tcp} if tcp else {}),
             **({"seal_failures": int(sealed.group(1))} if sealed else {}),
             "final": re.findall(r"faults: (.*: (?:PASS|FAIL))$", text, re.M)}
@@ -396,6 +443,9 @@ def table(runs):
               f"{sum(1 for r in runs if r['passed'])} passed); the largest "
               + (f"{thrown(largest):,} faults (seed {largest['seed']})" if largest else "none")
               + f". Restarts: {count(outcome='crash + restart') + count(outcome='hang + restart') + count(outcome=HANG_REPORTED):,}. "
+              f"Faults into what a device is given (a word pinned for DMA, or a DMA address), "
+              f"refused by the injector: {sum(r.get('dma_refused', 0) for r in runs):,} "
+              f"(skipped), thrown (--dma): {sum(r.get('dma_thrown', 0) for r in runs):,}. "
               f"Ended by the liveness thread: {sum(r.get('liveness_ends', 0) for r in runs):,} "
               f"(after a hang thrown: {count(ftype='hang', outcome='hang + restart') + count(ftype='hang at work', outcome='hang + restart'):,}; "
               f"the rest after other faults or latent). "
@@ -442,14 +492,23 @@ def main():
     r.add_argument("--no-record", action="store_true")
     r.add_argument("--alive-ms", type=int, default=ALIVE_MS)  # longer on a loaded host
     r.add_argument("--timeout", type=int, default=None)
+    r.add_argument("--dma", action="store_true")  # words pinned for DMA too (no IOMMU here)
+    r.add_argument("--from", dest="first", type=int, default=0)
     t = sub.add_parser("table")
     t.add_argument("--write", action="store_true")
     t.add_argument("logs", nargs="*")
     s = sub.add_parser("summary")
     s.add_argument("log")
+    p = sub.add_parser("replay")
+    p.add_argument("log")
+    p.add_argument("--back", type=int, default=32)
+    p.add_argument("--tries", type=int, default=2)
+    p.add_argument("--smp", type=int, default=2)
     args = ap.parse_args()
     if args.cmd == "run":
         return run(args)
+    if args.cmd == "replay":
+        return replay(args)
     if args.cmd == "summary":
         text = open(args.log, errors="replace").read()
         print(json.dumps(summary(text, "faults: PASS" in text), indent=1, sort_keys=True))

@@ -7,7 +7,15 @@
  * thread is not running (EBUSY otherwise), so its context is the one saved in its TCB and
  * nothing of its process changes under the call; with TACET_INJECT_BUSY it must have been
  * taken off its hart by an interrupt (a random moment of its work, not its receive). Decode (the
- * authority, the thread, the op's arguments, the word picked) changes nothing; then one store. */
+ * authority, the thread, the op's arguments, the word picked and what it held) changes
+ * nothing; then one store (none for TACET_INJECT_PROBE).
+ *
+ * A fault that would hand the driver's device an address of its making is refused (ENODEV)
+ * unless the op says TACET_INJECT_DMA: a word in a frame pinned for DMA (a virtqueue's
+ * descriptors and rings, a request's header: the device reads the addresses there), or a word
+ * or register whose value is a DMA address (the driver's record of one). With no IOMMU on the
+ * machine nothing confines a corrupted address to the driver's pages: the kernel's own memory
+ * is not protected from such a fault (docs/faults.md). */
 #include "inject/inject.h"
 #include "arch.h"
 #include "core/syscall.h"
@@ -21,14 +29,18 @@
 #define INSN_BYTES 4
 #define INSN_ALIGN 2           /* with the C extension an instruction starts at any halfword */
 #define INSN_LOOP 0xa001u      /* c.j 0: `j .` in 16 bits, whatever the pc's instruction was */
+#define PINS_LOOKED 64         /* is_dma_address's bound */
 
 /* A decoded call: the thread, and the user address and kernel alias of the word it changes. */
 struct inject {
 	struct thread *t;
 	unsigned long op, where, value;
 	bool busy;     /* TACET_INJECT_BUSY: only into a thread an interrupt took off its hart */
+	bool dma;      /* TACET_INJECT_DMA: what the device is given may change (decode_dma) */
+	bool probe;    /* TACET_INJECT_PROBE: decode only */
 	uintptr_t va;  /* the word's user address (a register fault: none) */
 	void *word;    /* its kernel alias */
+	unsigned long found; /* TACET_INJECT_FOUND_*: what the word or register held */
 };
 
 /* Thread tid, alive, of a driver: a process with an interrupt line bound, neither the caller's
@@ -93,13 +105,13 @@ static uintptr_t pick_word(const struct process *p, bool text, unsigned long pic
 	return 0;
 }
 
-/* Is va in one of p's executable pages? */
-static bool pc_is_text(const struct process *p, uintptr_t va)
+/* The mapping of p that holds user address va, or NULL. */
+static const struct mapping *mapping_at(const struct process *p, uintptr_t va)
 {
 	for (const struct mapping *m = p->mappings; m; m = m->next)
-		if ((m->rights & TACET_MAP_EXEC) && va - m->va < m->frame->pages * PAGE_SIZE)
-			return true;
-	return false;
+		if (va - m->va < m->frame->pages * PAGE_SIZE)
+			return m;
+	return NULL;
 }
 
 /* The kernel's alias of user address va in p, mapped with `need`, or NULL. */
@@ -112,6 +124,54 @@ static void *alias_of(const struct process *p, uintptr_t va, unsigned int need)
 	return (void *)arch_phys_to_virt(pa);
 }
 
+/* Does v lie in a frame pinned for DMA to a device p maps: an address its driver hands the
+ * device? Up to PINS_LOOKED pins, its devices' together (a device's pins are as many as its
+ * drivers' budgets allow; a driver of these machines has a few). */
+static bool is_dma_address(const struct process *p, unsigned long v)
+{
+	unsigned int budget = PINS_LOOKED;
+
+	for (const struct mapping *m = p->mappings; m && budget; m = m->next)
+		if (m->frame->device && frame_pins_hold(m->frame, v, &budget))
+			return true;
+	return false;
+}
+
+/* What the fault would hand the driver's device: a word in a frame pinned for DMA (which the
+ * device reads: descriptors, rings, headers), or an old value that is a DMA address (the
+ * driver's record of one, or a register holding one); either refused unless the op allows it
+ * (TACET_INJECT_DMA). */
+static long decode_dma(struct inject *in, bool pinned, unsigned long old)
+{
+	if (pinned)
+		in->found |= TACET_INJECT_FOUND_PINNED;
+	if (old && is_dma_address(in->t->proc, old))
+		in->found |= TACET_INJECT_FOUND_DMA_ADDRESS;
+	return in->found && !in->dma ? TACET_ENODEV : 0;
+}
+
+/* The word at in->va: mapped (a hang's in text); then decode_dma (a data word's old value). */
+static long decode_word(struct inject *in)
+{
+	const struct mapping *m = mapping_at(in->t->proc, in->va);
+
+	in->word = alias_of(in->t->proc, in->va, TACET_RIGHT_READ);
+	if (!m || !in->word || (in->op == TACET_INJECT_HANG && !(m->rights & TACET_MAP_EXEC)))
+		return TACET_EFAULT;
+	return decode_dma(in, frame_dma_visible(m->frame),
+			  in->op == TACET_INJECT_DATA ? *(volatile uint64_t *)in->word : 0);
+}
+
+/* A register op: a register and a bit in range; then decode_dma (the register's value; the
+ * pc's none). */
+static long decode_reg(struct inject *in)
+{
+	if (in->where < 1 || in->where > TACET_INJECT_REG_PC || in->value >= 64)
+		return TACET_EINVAL;
+	return decode_dma(in, false,
+			  in->where == TACET_INJECT_REG_PC ? 0 : in->t->ctx.regs[in->where]);
+}
+
 /* The op's arguments, and the word it changes. */
 static long decode_op(struct inject *in)
 {
@@ -119,8 +179,7 @@ static long decode_op(struct inject *in)
 
 	switch (in->op) {
 	case TACET_INJECT_REG:
-		return in->where >= 1 && in->where <= TACET_INJECT_REG_PC && in->value < 64
-			       ? 0 : TACET_EINVAL;
+		return decode_reg(in);
 	case TACET_INJECT_TEXT_FLIP:
 	case TACET_INJECT_TEXT_SET:
 		if ((in->op == TACET_INJECT_TEXT_FLIP && in->value >= 32) || in->value >> 32)
@@ -142,10 +201,7 @@ static long decode_op(struct inject *in)
 	}
 	if (!in->va)
 		return TACET_ENOENT;
-	in->word = alias_of(p, in->va, TACET_RIGHT_READ);
-	if (!in->word || (in->op == TACET_INJECT_HANG && !pc_is_text(p, in->va)))
-		return TACET_EFAULT;
-	return 0;
+	return decode_word(in);
 }
 
 static void invoke(struct inject *in)
@@ -178,8 +234,9 @@ static void invoke(struct inject *in)
 
 void sys_inject(struct thread *t)
 {
-	struct inject in = { .op = syscall_arg(t, 0) & ~TACET_INJECT_BUSY,
-			     .busy = syscall_arg(t, 0) & TACET_INJECT_BUSY,
+	unsigned long op = syscall_arg(t, 0);
+	struct inject in = { .op = op & ~TACET_INJECT_FLAGS, .busy = op & TACET_INJECT_BUSY,
+			     .dma = op & TACET_INJECT_DMA, .probe = op & TACET_INJECT_PROBE,
 			     .where = syscall_arg(t, 3), .value = syscall_arg(t, 4) };
 	long err = trace_authorized(t->proc, syscall_arg(t, 1)) ? 0 : TACET_EPERM;
 
@@ -191,6 +248,8 @@ void sys_inject(struct thread *t)
 		syscall_ret(t, -err);
 		return;
 	}
-	invoke(&in);
+	if (!in.probe)
+		invoke(&in);
+	arch_ctx_set_ret(&t->ctx, 1, in.found);
 	syscall_ret(t, in.op == TACET_INJECT_REG ? (long)in.where : (long)in.va);
 }

@@ -3,7 +3,8 @@
  * charged like its object to the account that asked; a derived frame holds a reference to the
  * root frame whose pages it names (derivation is one level deep); a RAM frame pinned for DMA
  * holds one to the device frame it is pinned to (the DMA quarantine, below). BKL held. Called
- * from the system call table, kobj.c (an object's end), rootserver.c and thread.c. */
+ * from the system call table, kobj.c (an object's end), rootserver.c, thread.c and the faults
+ * kernel's injector (what a device is given: frame_dma_visible, frame_pins_hold). */
 #include "object/frame.h"
 #include "core/preempt.h"
 #include "core/syscall.h"
@@ -98,6 +99,27 @@ void frame_unpin(struct frame *f)
 	list_remove(&f->pin_link);
 	kobj_put(&f->pinned_to->obj);
 	f->pinned_to = NULL;
+}
+
+bool frame_dma_visible(const struct frame *f)
+{
+	const struct frame *root = f->parent ? f->parent : f;
+
+	return root->pinned_to != NULL;
+}
+
+bool frame_pins_hold(const struct frame *dev, uint64_t pa, unsigned int *budget)
+{
+	const struct frame *root = dev->parent ? dev->parent : dev;
+
+	for (const struct list_node *l = root->pins.next; l != &root->pins && *budget;
+	     l = l->next, --*budget) {
+		const struct frame *f = list_entry(l, struct frame, pin_link);
+
+		if (f->obj.type == TACET_CAP_FRAME && pa - f->pa < f->pages * PAGE_SIZE)
+			return true; /* (not a release walk's cursor) */
+	}
+	return false;
 }
 
 /* f ended pinned: into the quarantine, its object the record. */

@@ -3,6 +3,7 @@
 #ifndef KERNEL_FRAME_H
 #define KERNEL_FRAME_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "object/kobj.h"
 #include "lib/list.h"
@@ -55,6 +56,11 @@ struct frame *frame_derive(struct account *acct, struct frame *f, uint64_t first
 void frame_pin(struct frame *f, struct frame *dev);
 void frame_unpin(struct frame *f);
 uint64_t frame_device_release(struct frame *d);
+/* Whether a device may read or write f's pages: its root is pinned for DMA. */
+bool frame_dma_visible(const struct frame *f);
+/* Whether physical address pa lies in a RAM frame pinned to device frame dev's root, living or
+ * in its quarantine, looking at up to *budget pins (*budget less those looked at). */
+bool frame_pins_hold(const struct frame *dev, uint64_t pa, unsigned int *budget);
 
 struct thread;
 void sys_frame_new(struct thread *t);

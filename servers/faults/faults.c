@@ -23,10 +23,10 @@
  *   - console: CONSOLE_SYNC (a call the console server answers once its output is out);
  *   - net: NET_STATS of net0 (its frames carry the host's TCP stream to the echo service
  *     through ip, which tools/faults.py checks byte for byte, by digest).
- * Its parameters are the name its init.run= entry grants it, `faults=N.SEED.DRIVERS` (DRIVERS:
- * letters r, b, t, u, n for rng, blk, rtc, the console's uart, net0's net), as
- * tools/faults.py writes it:
- *   init.run=^%uart=console:ns16550a*1000000~10,rng:virtio-rng*1000000~10,
+ * Its parameters are the name its init.run= entry grants it, `faults=N.SEED.DRIVERS[.OPTION...]`
+ * (DRIVERS: letters r, b, t, u, n for rng, blk, rtc, the console's uart, net0's net; OPTIONs:
+ * options()), as tools/faults.py writes it:
+ *   init.run=uart=console:ns16550a*1000000~10,rng:virtio-rng*1000000~10,
  *            rtc:goldfish-rtc*1000000~10,blk:virtio-blk*1000000~10,
  *            ^%faults=1000.1.rbtu@1/120[blk=0-63;rng=1;rtc=1;console=1] init.restart_max_ms=0
  * (every driver restarted at once as often as it takes, asked whether it is alive every 2 ms
@@ -106,6 +106,7 @@ struct driver {
 #define MISMATCH_ERR (-1000) /* use_blk: a read answered with other data than the shadow's */
 
 static uint64_t pick_state;   /* the faults' generator: which driver, type, where, value */
+static unsigned long inject_flags; /* TACET_INJECT_DMA with the `d` option */
 static uint64_t client_state; /* the client's: blk's sectors and data, the times' sample */
 static struct tacet_blk blk;
 static uint8_t shadow[SHADOW_SECTORS][BLK_SECTOR];
@@ -522,7 +523,8 @@ static struct {
 	unsigned long op, where, value;
 	unsigned int tid;
 	long result;
-	int state; /* enum catch_state */
+	unsigned long found; /* the injector's TACET_INJECT_FOUND_* */
+	int state;           /* enum catch_state */
 } catch;
 static uint64_t catch_pauses = 0x2545f4914f6cdd1dull; /* the catcher's own generator */
 static char catcher_stack[2 * TACET_PAGE_SIZE] __attribute__((aligned(16)));
@@ -540,8 +542,8 @@ static void catcher(void *unused)
 			__atomic_store_n(&catch.state, CATCH_IDLE, __ATOMIC_RELEASE);
 		if (state != CATCH_ARMED)
 			continue;
-		r = tacet_inject(catch.op | TACET_INJECT_BUSY, TACET_CHILD_TRACE, catch.tid,
-				 catch.where, catch.value);
+		r = tacet_inject_found(catch.op | TACET_INJECT_BUSY, TACET_CHILD_TRACE, catch.tid,
+				       catch.where, catch.value, &catch.found);
 		if (r != -TACET_EBUSY) {
 			catch.result = r;
 			__atomic_store_n(&catch.state, CATCH_THROWN, __ATOMIC_RELEASE);
@@ -566,11 +568,11 @@ static long start_catcher(void)
 }
 
 /* The fault (op, where, value) into thread tid of d, thrown by the catcher while the campaign
- * uses d, up to CATCH_USES times: where it struck (the injector's answer), or -TACET_EBUSY if
- * the catcher never caught d at work; *err is the last use's answer (the first the fault may
- * have touched) and *start when it began. */
+ * uses d, up to CATCH_USES times: where it struck (the injector's answer, what it found there
+ * into *found), or -TACET_EBUSY if the catcher never caught d at work; *err is the last use's
+ * answer (the first the fault may have touched) and *start when it began. */
 static long throw_at_work(struct driver *d, unsigned long op, unsigned int tid, unsigned long where,
-			  unsigned long value, long *err, uint64_t *start)
+			  unsigned long value, unsigned long *found, long *err, uint64_t *start)
 {
 	int armed = CATCH_ARMED;
 
@@ -590,6 +592,7 @@ static long throw_at_work(struct driver *d, unsigned long op, unsigned int tid, 
 	}
 	if (__atomic_load_n(&catch.state, __ATOMIC_ACQUIRE) != CATCH_THROWN)
 		return -TACET_EBUSY;
+	*found = catch.found;
 	__atomic_store_n(&catch.state, CATCH_IDLE, __ATOMIC_RELEASE);
 	return catch.result;
 }
@@ -667,16 +670,44 @@ static unsigned long round_of_uses(const struct driver *but, long k)
 	return unrecovered;
 }
 
+/* A fault as the generator draws it: the driver, type, mode and the injector's arguments. */
+struct fault {
+	struct driver *d;
+	enum type t;
+	enum mode m;
+	unsigned long op, where, value;
+};
+
+static struct fault draw(void)
+{
+	struct fault f = { .d = chosen[pick() % nchosen] };
+
+	f.t = (enum type)(pick() % TYPES);
+	f.m = (enum mode)(pick() % MODES);
+	f.op = fault_args(f.t, &f.where, &f.value) | inject_flags;
+	return f;
+}
+
+/* Why the injector refused a fault (the campaign's words for its codes). */
+static const char *refusal(long r)
+{
+	return r == -TACET_ENODEV ? "DMA: what the device is given, and no IOMMU confines it"
+				  : tacet_strerror(r);
+}
+
 /* Fault k: thrown at a random chosen driver, at rest (where it waits for work) or at work
  * (the catcher's), then that driver used until it answers well, then the others once; returns
  * its time to a working driver (us), the outcome into *o, and adds the others that did not
- * answer well again to *latent_unrecovered. */
+ * answer well again to *latent_unrecovered. With the `d` option, a fault into a word pinned
+ * for DMA says ` dma-pinned` on its line, one into a DMA address ` dma-address` (the injector's
+ * TACET_INJECT_FOUND_*; without the option it refuses them: skipped). */
 static uint64_t one_fault(unsigned long k, enum outcome *o, unsigned long *latent_unrecovered)
 {
-	struct driver *d = chosen[pick() % nchosen];
-	enum type t = (enum type)(pick() % TYPES);
-	enum mode m = (enum mode)(pick() % MODES);
-	unsigned long where, value, errors = 0, op = fault_args(t, &where, &value);
+	struct fault f = draw();
+	struct driver *d = f.d;
+	enum type t = f.t;
+	enum mode m = f.m;
+	unsigned long errors = 0, found = 0;
 	unsigned int tid = target_thread(d->process);
 	const char *at = m == AT_WORK ? " at-work" : "";
 	uint64_t start = tacet_time_ns(), took;
@@ -688,16 +719,16 @@ static uint64_t one_fault(unsigned long k, enum outcome *o, unsigned long *laten
 	if (!tid)
 		r = -TACET_ENOENT;
 	else if (m == AT_WORK)
-		r = throw_at_work(d, op, tid, where, value, &first, &start);
+		r = throw_at_work(d, f.op, tid, f.where, f.value, &found, &first, &start);
 	else
-		r = target_inject(op, tid, where, value, INJECT_TRIES);
+		r = target_inject_found(f.op, tid, f.where, f.value, INJECT_TRIES, &found);
 	d->faults[m][t]++;
 	if (r < 0) {
 		*o = SKIPPED;
 		d->outcomes[m][SKIPPED]++;
 		d->tid = target_thread(d->process);
 		printf("faults: #%lu %s %s%s -> skipped (%s)\n", k, d->process, type_names[t], at,
-		       tacet_strerror(r));
+		       refusal(r));
 		return 0;
 	}
 	got = use_after(d, tid, &errors);
@@ -707,9 +738,11 @@ static uint64_t one_fault(unsigned long k, enum outcome *o, unsigned long *laten
 	took = (tacet_time_ns() - start) / 1000;
 	*o = got;
 	d->outcomes[m][got]++;
-	printf("faults: #%lu %s %s where=%#lx value=%#lx%s -> %s in %llu us (%lu errors)\n", k,
-	       d->process, type_names[t], (unsigned long)r, value, at, outcome_names[got],
-	       (unsigned long long)took, errors);
+	printf("faults: #%lu %s %s where=%#lx value=%#lx%s%s%s -> %s in %llu us (%lu errors)\n",
+	       k, d->process, type_names[t], (unsigned long)r, f.value,
+	       found & TACET_INJECT_FOUND_PINNED ? " dma-pinned" : "",
+	       found & TACET_INJECT_FOUND_DMA_ADDRESS ? " dma-address" : "", at,
+	       outcome_names[got], (unsigned long long)took, errors);
 	*latent_unrecovered += round_of_uses(d, (long)k);
 	return took;
 }
@@ -721,8 +754,29 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* `N.SEED.DRIVERS` from the name init.run= grants: 0, or -TACET_EINVAL. */
-static long parameters(unsigned long *n)
+/* The options after `N.SEED.DRIVERS`, each after a dot (the name is short: init keeps 23
+ * bytes): `d` (faults into what a device is given too: TACET_INJECT_DMA), `fK` (faults K to
+ * K+N-1: the generator drawn past the first K). 0, or -TACET_EINVAL. */
+static long options(const char *p, unsigned long *first)
+{
+	char *end;
+
+	while (*p == '.') {
+		if (p[1] == 'd') {
+			inject_flags |= TACET_INJECT_DMA;
+			p += 2;
+		} else if (p[1] == 'f') {
+			*first = strtoul(p + 2, &end, 10);
+			p = end;
+		} else {
+			return -TACET_EINVAL;
+		}
+	}
+	return *p ? -TACET_EINVAL : 0;
+}
+
+/* `N.SEED.DRIVERS[.OPTION...]` from the name init.run= grants: 0, or -TACET_EINVAL. */
+static long parameters(unsigned long *n, unsigned long *first)
 {
 	const char *p = tacet_service_name();
 	char *end;
@@ -734,11 +788,11 @@ static long parameters(unsigned long *n)
 	client_state = pick_state ^ 0x5851f42d4c957f2dull;
 	if (*end != '.')
 		return -TACET_EINVAL;
-	for (p = end + 1; *p; p++)
+	for (p = end + 1; *p && *p != '.'; p++)
 		for (unsigned int i = 0; i < NDRIVERS; i++)
 			if (drivers[i].letter == *p && nchosen < NDRIVERS)
 				chosen[nchosen++] = &drivers[i];
-	return nchosen ? 0 : -TACET_EINVAL;
+	return nchosen ? options(p, first) : -TACET_EINVAL;
 }
 
 /* Did the parameters name the driver of this letter? */
@@ -848,10 +902,10 @@ static int final_checks(const struct tacet_mem_info *before, unsigned long unrec
 
 int main(void)
 {
-	unsigned long n = 0, unrecovered = 0;
+	unsigned long n = 0, first = 0, unrecovered = 0;
 	struct tacet_mem_info before;
 	uint64_t start;
-	long err = parameters(&n);
+	long err = parameters(&n, &first);
 	int failed;
 
 	if (!err)
@@ -902,8 +956,10 @@ int main(void)
 	tacet_info(TACET_INFO_MEM, 0, &before, sizeof(before));
 	printf("faults: %lu faults into %u drivers, seed \"%s\"\n", n, nchosen,
 	       tacet_service_name());
+	for (unsigned long k = 0; k < first; k++)
+		draw(); /* the faults before the first: drawn, not thrown */
 	start = tacet_time_ns();
-	for (unsigned long k = 0; k < n; k++) {
+	for (unsigned long k = first; k < first + n; k++) {
 		enum outcome o;
 		uint64_t took = one_fault(k, &o, &unrecovered);
 

@@ -17,14 +17,20 @@ unsigned int target_thread(const char *process)
 	return 0;
 }
 
-long target_inject(unsigned long op, unsigned int tid, unsigned long where, unsigned long value,
-		   unsigned int tries)
+long target_inject_found(unsigned long op, unsigned int tid, unsigned long where,
+			 unsigned long value, unsigned int tries, unsigned long *found)
 {
-	long r = tacet_inject(op, TACET_CHILD_TRACE, tid, where, value);
+	long r = tacet_inject_found(op, TACET_CHILD_TRACE, tid, where, value, found);
 
 	while (r == -TACET_EBUSY && tries--) {
 		tacet_sleep_ns(TARGET_PAUSE_NS);
-		r = tacet_inject(op, TACET_CHILD_TRACE, tid, where, value);
+		r = tacet_inject_found(op, TACET_CHILD_TRACE, tid, where, value, found);
 	}
 	return r;
+}
+
+long target_inject(unsigned long op, unsigned int tid, unsigned long where, unsigned long value,
+		   unsigned int tries)
+{
+	return target_inject_found(op, tid, where, value, tries, NULL);
 }

@@ -11,5 +11,8 @@ unsigned int target_thread(const char *process);
  * error. */
 long target_inject(unsigned long op, unsigned int tid, unsigned long where, unsigned long value,
 		   unsigned int tries);
+/* The same, and what the injector found at the word (TACET_INJECT_FOUND_*) into *found. */
+long target_inject_found(unsigned long op, unsigned int tid, unsigned long where,
+			 unsigned long value, unsigned int tries, unsigned long *found);
 
 #endif

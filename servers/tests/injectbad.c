@@ -2,7 +2,9 @@
  * code, and two faults it throws into the entropy driver are survived. Started as
  * `^%injectbad@1` beside `rng:virtio-rng*3~200` (the trace authority is the injector's; rng is
  * asked whether it is alive, 200 ms at most). Prints `injectbad: WHAT -> ERROR: PASS` per bad
- * call (and per bad PROCESS_END, init's end of a server that stopped answering); then rng's
+ * call (and per bad PROCESS_END, init's end of a server that stopped answering); then faults
+ * into what rng's device is given (a word of its rings, pinned for DMA, and its record of their
+ * physical address), found by probes and refused without TACET_INJECT_DMA; then rng's
  * stack pointer flipped (it faults at the next read, init restarts it, the read reconnects)
  * and an endless loop at rng's pc (init's liveness thread ends it, the read reconnects), each
  * `... : PASS`; then `injectbad: N checks, N failed` and powers off. On a
@@ -19,6 +21,8 @@
 #define TRIES 1000
 #define SLOT_EMPTY (TACET_CHILD_FIRST_FREE + 0)
 #define SLOT_WATCH_ONLY (TACET_CHILD_FIRST_FREE + 1)
+#define PROBE_WORDS (1ul << 16) /* more than rng's writable words: `where` wraps past them */
+#define NONE (~0ul)
 
 static unsigned int checks, failed;
 
@@ -98,6 +102,42 @@ static int read_ok(void)
 	return r == sizeof(buf);
 }
 
+/* The first data word of thread tid's process (its `where`) in which the injector finds `what`
+ * (TACET_INJECT_FOUND_*), by probes: nothing changed. NONE if none. */
+static unsigned long probe_for(unsigned int tid, unsigned long what)
+{
+	for (unsigned long w = 0; w < PROBE_WORDS; w++) {
+		unsigned long found = 0;
+		long r = target_inject_found(TACET_INJECT_DATA | TACET_INJECT_DMA | TACET_INJECT_PROBE,
+					     tid, w, 0, TRIES, &found);
+
+		if (r < 0)
+			return NONE;
+		if (found & what)
+			return w;
+	}
+	return NONE;
+}
+
+/* Data faults into what rng's device is given, refused without TACET_INJECT_DMA (the device
+ * would DMA where the word says, and nothing confines it): a word of a frame pinned for DMA
+ * (its virtqueue's rings) and a word holding a DMA address (lib's record of the rings'). rng
+ * answers on, the same instance. */
+static void dma_faults(unsigned int tid)
+{
+	unsigned long pinned = probe_for(tid, TACET_INJECT_FOUND_PINNED);
+	unsigned long address = probe_for(tid, TACET_INJECT_FOUND_DMA_ADDRESS);
+
+	expect_true("a probe finds a word of rng pinned for DMA", pinned != NONE);
+	expect_true("a probe finds a word of rng holding a DMA address", address != NONE);
+	expect("a data fault into the word pinned for DMA",
+	       target_inject(TACET_INJECT_DATA, tid, pinned, 0, TRIES), -TACET_ENODEV);
+	expect("a data fault into the DMA address",
+	       target_inject(TACET_INJECT_DATA, tid, address, 0, TRIES), -TACET_ENODEV);
+	expect_true("a read after both: answered by the same instance",
+		    read_ok() && target_thread("rng") == tid);
+}
+
 /* rng's thread now, once it is another than `old` (its restart), and in its service loop. */
 static unsigned int next_instance(unsigned int old)
 {
@@ -125,6 +165,7 @@ int main(void)
 	tid = target_thread("rng");
 	bad_calls(tid);
 	bad_ends();
+	dma_faults(tid);
 	r = target_inject(TACET_INJECT_REG, tid, 2, SP_BIT, TRIES);
 	expect_true("rng's sp, bit 40, flipped", r == 2);
 	expect_true("a read after rng's sp flipped: answered (by its next instance)", read_ok());

@@ -1,6 +1,8 @@
 """cases_faults.py: the fault injector (the faults kernel's TACET_SYS_INJECT, kernel/inject) and
 init's liveness thread (`~MS`, servers/init/liveness.c). injectbad (servers/tests/injectbad.c)
-throws bad calls at the injector, each refused with its code, then two faults at the entropy
+throws bad calls at the injector, each refused with its code, then data faults into what the
+entropy device is given (a word of its rings, pinned for DMA, and one holding a DMA address),
+found by probes and refused (ENODEV) without TACET_INJECT_DMA, then two faults at the entropy
 driver: its stack pointer flipped (it faults at the next read; init restarts it) and an endless
 loop at its pc (it stops answering; init's liveness thread ends it after 200 ms). The read
 after each is answered by the next instance. On the shipped kernel the call is ENOSYS.
@@ -31,6 +33,11 @@ CASES = [
           r"injectbad: PROCESS_END of an empty slot -> .*: PASS",
           r"injectbad: PROCESS_END of an endpoint -> .*: PASS",
           r"injectbad: PROCESS_END through a watch-only copy of itself -> .*: PASS",
+          r"injectbad: a probe finds a word of rng pinned for DMA: PASS",
+          r"injectbad: a probe finds a word of rng holding a DMA address: PASS",
+          r"injectbad: a data fault into the word pinned for DMA -> .*: PASS",
+          r"injectbad: a data fault into the DMA address -> .*: PASS",
+          r"injectbad: a read after both: answered by the same instance: PASS",
           r"injectbad: rng's sp, bit 40, flipped: PASS",
           r"init: server rng faulted: cause \d+",
           r"injectbad: a read after rng's sp flipped: answered \(by its next instance\): PASS",
@@ -38,7 +45,7 @@ CASES = [
           r"injectbad: an endless loop at rng's pc: PASS",
           r"init: server rng has not answered for 200 ms; ending it",
           r"injectbad: a read after rng's hang: answered \(by its next instance\): PASS",
-          r"injectbad: 22 checks, 0 failed",
+          r"injectbad: 27 checks, 0 failed",
           r"init: power off requested by injectbad"],
          smp=2, bootargs=INJECTBAD_RUN, qemu_args=RNG, kernel="faults", timeout=60),
     # the same server on the shipped kernel: no injector there

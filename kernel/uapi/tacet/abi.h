@@ -352,11 +352,21 @@ enum tacet_fault_reply {
  * `trace`, a fault into thread `tid` of a driver (a process that has an interrupt line bound,
  * not the caller's, not init), which must not be running (EBUSY: try again). Errors: EPERM (no
  * authority, or not a driver's thread), ENOENT (no such thread), EDEAD (it has ended), EINVAL
- * (op, register or bit out of range), EBUSY. The text and data picked are the process's own
- * pages (init loads a copy for each); `where` picks a word among all of them (modulo).
- * `op | TACET_INJECT_BUSY`: only into a thread stopped at a random moment of its work, ready
- * to run but taken off its hart by an interrupt (a more urgent thread woken there), not one
- * waiting in, or just woken from, a system call (EBUSY). */
+ * (op, register or bit out of range), EBUSY, ENODEV (a fault into what the device is given:
+ * below). The text and data picked are the process's own pages (init loads a copy for each);
+ * `where` picks a word among all of them (modulo). Its answer: a0 where it struck, a1
+ * TACET_INJECT_FOUND_* (what the word or register held). Op flags:
+ *  - TACET_INJECT_BUSY: only into a thread stopped at a random moment of its work, ready to run
+ *    but taken off its hart by an interrupt (a more urgent thread woken there), not one waiting
+ *    in, or just woken from, a system call (EBUSY);
+ *  - TACET_INJECT_DMA: the word may lie in a frame pinned for DMA (a device reads the
+ *    addresses there), and the word or register may hold a DMA address, one within a frame
+ *    pinned to a device the driver maps (else ENODEV, nothing changed). The device writes
+ *    where such an address says; the machine has no IOMMU to confine it to the driver's
+ *    pages, so such a fault may overwrite any memory, the kernel's too: the kernel is not
+ *    protected from it;
+ *  - TACET_INJECT_PROBE: decode only, nothing changed: the same answer (where, what it found,
+ *    or the error) the call would give. */
 enum tacet_inject_op {
 	TACET_INJECT_REG = 0,   /* flip bit `value` (0..63) of register `where` (1..31: x1..x31,
 				 * TACET_INJECT_REG_PC: the pc it resumes at); -> where */
@@ -370,6 +380,11 @@ enum tacet_inject_op {
 	TACET_INJECT_OPS
 };
 #define TACET_INJECT_REG_PC 32
-#define TACET_INJECT_BUSY 0x100ul /* an op flag: see above */
+#define TACET_INJECT_BUSY 0x100ul  /* op flags: see above */
+#define TACET_INJECT_DMA 0x200ul
+#define TACET_INJECT_PROBE 0x400ul
+#define TACET_INJECT_FLAGS (TACET_INJECT_BUSY | TACET_INJECT_DMA | TACET_INJECT_PROBE)
+#define TACET_INJECT_FOUND_PINNED 1ul      /* a1: the word lies in a frame pinned for DMA */
+#define TACET_INJECT_FOUND_DMA_ADDRESS 2ul /* a1: the word or register held a DMA address */
 
 #endif

@@ -645,11 +645,30 @@ static inline long tacet_process_end(unsigned long process)
 
 /* The faults kernel's injector (enum tacet_inject_op, <tacet/abi.h>): a fault into thread tid of
  * a driver, with the trace authority in slot trace; where it struck, or -TACET_E* (ENOSYS in
- * every other kernel). */
+ * every other kernel); *found (if not NULL) TACET_INJECT_FOUND_*, what the word lies in (0
+ * after an error). */
+static inline long tacet_inject_found(unsigned long op, unsigned long trace, unsigned long tid,
+				      unsigned long where, unsigned long value,
+				      unsigned long *found)
+{
+	register long a0 __asm__("a0") = (long)op;
+	register unsigned long a1 __asm__("a1") = trace;
+	register unsigned long a2 __asm__("a2") = tid;
+	register unsigned long a3 __asm__("a3") = where;
+	register unsigned long a4 __asm__("a4") = value;
+	register unsigned long a7 __asm__("a7") = TACET_SYS_INJECT;
+
+	__asm__ volatile("ecall" : "+r"(a0), "+r"(a1) : "r"(a2), "r"(a3), "r"(a4), "r"(a7)
+			 : "memory");
+	if (found)
+		*found = a0 < 0 ? 0 : a1;
+	return a0;
+}
+
 static inline long tacet_inject(unsigned long op, unsigned long trace, unsigned long tid,
 				unsigned long where, unsigned long value)
 {
-	return tacet_syscall6(TACET_SYS_INJECT, op, trace, tid, where, value, 0);
+	return tacet_inject_found(op, trace, tid, where, value, 0);
 }
 
 static inline long tacet_irq_unbind(unsigned long irq)
