@@ -63,14 +63,15 @@ console_input: (pattern, text): type text on the serial console once pattern app
 
 
 def for_variant(c, variant):
-    """Case c on one variant: an expectation, or the console input's text, that is a dict
-    (variant -> the value there) gives that variant's."""
+    """Case c on one variant: an expectation, the console input's text, or icount, that is a
+    dict (variant -> the value there) gives that variant's."""
     def pick(v):
         return v[variant] if isinstance(v, dict) else v
     given = c["input"]
     if isinstance(given, tuple):
         given = (given[0], pick(given[1]))
-    return dict(c, variant=variant, expect=[pick(e) for e in c["expect"]], input=given)
+    return dict(c, variant=variant, expect=[pick(e) for e in c["expect"]], input=given,
+                icount=pick(c["icount"]))
 
 
 def on_variants(c):

@@ -71,7 +71,10 @@ CASES = [
          qemu_args=("-device", "edu,addr=1", "-device", "edu,addr=2", "-device", "edu,addr=3",
                     "-device", "edu,addr=4"),
          console_input=(r"(edu \d: raised[^\n]*\n[\s\S]*){4}", "poweroff\r"), timeout=600,
-         variants=CONTROLLERS),
+         # the AIA's on the deterministic machine: QEMU 7.2's IMSIC, a host thread a hart, can
+         # strand a message that lands while the hart claims (docs/interrupts.md, "IPIs
+         # through the IMSIC"): an edu interrupt late by a second, once in about 20 loaded runs
+         variants=CONTROLLERS, icount={"aclint": False, "aia": True}),
     # The same by MSI on the AIA's machine (edu_flood_msi): each move is PCI_MSI_MOVE, the line
     # to the other hart's file and the device told the new address; a message sent before lands
     # in the old hart's file, whose claim sends it on to the new one, so every interrupt is
