@@ -38,14 +38,28 @@ static void program(void)
 	mmio_write32(rtc.regs + GOLDFISH_RTC_ALARM_LOW, (uint32_t)next);
 }
 
-/* The alarm fired (our only event): clear the device's interrupt, signal what is due, ack. */
+/* The earliest alarm due by `t`, or -1. */
+static int earliest_due(uint64_t t)
+{
+	int first = -1;
+
+	for (int i = 0; i < RTC_ALARMS_MAX; i++)
+		if (alarms[i].slot && alarms[i].at <= t &&
+		    (first < 0 || alarms[i].at < alarms[first].at))
+			first = i;
+	return first;
+}
+
+/* The alarm fired (our only event): clear the device's interrupt, signal what is due in the
+ * order of the alarms' times (several are due at once when this server ran late: a client
+ * woken by the first signal must not see a later alarm before an earlier one), ack. */
 static void event(struct tacet_device *dev, long ev)
 {
+	int i;
+
 	(void)ev;
 	mmio_write32(dev->regs + GOLDFISH_RTC_CLEAR_INTERRUPT, 1);
-	for (int i = 0; i < RTC_ALARMS_MAX; i++) {
-		if (!alarms[i].slot || alarms[i].at > now())
-			continue;
+	while ((i = earliest_due(now())) >= 0) {
 		tacet_signal(alarms[i].slot, alarms[i].bits);
 		tacet_slot_free(alarms[i].slot);
 		alarms[i].slot = 0;

@@ -1,6 +1,7 @@
 /* rtcalarm: a client of the "rtc" service (init.run=rtc:goldfish-rtc,rtcalarm): the time of day,
  * an alarm 50 ms ahead (fires once, not before its time), three alarms set out of order (each
- * once, each at its time), an alarm already past (at once), and the protocol's errors. Times are
+ * once, each at its time), three due at once (seen in the order of their times), an alarm
+ * already past (at once), and the protocol's errors. Times are
  * the RTC's own (tacet_rtc_time), so "not before its time" is the device's clock's word. At the
  * end it powers the machine off with its status (init.run=^rtcalarm; without ^ init refuses,
  * and it returns its status). */
@@ -80,6 +81,23 @@ static void three_alarms(void)
 	check(first[5] <= first[6] && first[6] <= first[4], "in the order of their times");
 }
 
+/* Three alarms due at once (1 ns apart, set latest first, so the server's table holds them out
+ * of order): the device's one alarm finds all three due, and each must still be seen in the
+ * order of its time, whichever wake-up shows it. */
+static void due_together(void)
+{
+	unsigned int count[64] = { 0 };
+	uint64_t first[64] = { 0 }, t = rtc_now() + 20 * MS;
+	int ok = 1;
+
+	for (int i = 0; i < 3; i++) /* bit 9 at t + 2, bit 8 at t + 1, bit 7 at t */
+		ok &= tacet_rtc_alarm(t + 2 - (uint64_t)i, (unsigned long)ntfn, 1ul << (9 - i)) == 0;
+	collect(300, 7ul << 7, count, first);
+	ok &= count[7] == 1 && count[8] == 1 && count[9] == 1;
+	check(ok && first[7] <= first[8] && first[8] <= first[9],
+	      "three alarms due at once, each seen in the order of its time");
+}
+
 static void errors(void)
 {
 	unsigned int count[64] = { 0 };
@@ -118,6 +136,7 @@ int main(void)
 	check(tacet_rtc_time(&t) == 0 && t > 1577836800ull * 1000 * MS, "the time of day, past 2020");
 	one_alarm();
 	three_alarms();
+	due_together();
 	errors();
 	printf("rtcalarm: %s\n", failures ? "FAIL" : "all checks passed");
 	tacet_poweroff(failures != 0);
