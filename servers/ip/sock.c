@@ -339,11 +339,34 @@ static int hand_data(struct session *s, struct sock *k)
 	return 1;
 }
 
+typedef uint32_t __attribute__((may_alias)) word32_t;
+
+/* n bytes of a datagram's payload from src to dst. In net's buffers a UDP payload starts 4
+ * bytes past an 8-byte boundary (the IP header 4-aligned, NETDEV_FRAME_OFFSET), in a client's
+ * buffer at an 8-aligned one (after struct ip_msg): lib's memcpy would build each word from two
+ * loads and shifts; two ends that are both 4-aligned are copied by 32-bit words instead. */
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) static void
+payload_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	if (((uintptr_t)dst | (uintptr_t)src) & 3 || !(((uintptr_t)dst ^ (uintptr_t)src) & 7)) {
+		memcpy(dst, src, n); /* unaligned, or aligned alike: memcpy's words are faster */
+		return;
+	}
+	for (; n >= 8; n -= 8, dst += 8, src += 8) {
+		word32_t a = ((const word32_t *)src)[0], b = ((const word32_t *)src)[1];
+
+		((word32_t *)dst)[0] = a;
+		((word32_t *)dst)[1] = b;
+	}
+	while (n--)
+		*dst++ = *src++;
+}
+
 /* p's bytes into dst: one copy for a single pbuf (a datagram usually), else lwIP's walk. */
 static uint32_t pbuf_copy_out(struct pbuf *p, uint8_t *dst)
 {
 	if (p->len == p->tot_len) {
-		memcpy(dst, p->payload, p->len);
+		payload_copy(dst, p->payload, p->len);
 		return p->len;
 	}
 	return pbuf_copy_partial(p, dst, p->tot_len, 0);
@@ -463,7 +486,7 @@ static void udp_send_msg(struct session *s, struct sock *k, const struct ip_msg 
 		return;
 	}
 	if (p->len == p->tot_len)
-		memcpy(p->payload, data, m->len);
+		payload_copy(p->payload, data, m->len);
 	else
 		pbuf_take(p, data, (u16_t)m->len);
 	if ((m->port ? udp_sendto(k->udp, p, &to, m->port) : udp_send(k->udp, p)) != ERR_OK)
