@@ -419,8 +419,9 @@ static void hand_over(struct session *s, struct sock *k)
 		k->closed_sent = 1;
 }
 
-/* A datagram for socket k: into a receive buffer of its client's, or held behind those it
- * holds already (UDP_QUEUE), else dropped and counted. p may be one of net's receive buffers
+/* A datagram for socket k: into a receive buffer of its client's (published to the client by
+ * the same pass of ip's loop, sock_work), or held behind those it holds already (UDP_QUEUE),
+ * else dropped and counted. p may be one of net's receive buffers
  * (netif.h): held as it is while netif says sockets may keep more, else copied into lwIP's
  * pool. */
 static void udp_recv_cb(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr_t *addr,
@@ -439,11 +440,8 @@ static void udp_recv_cb(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip
 		pbuf_free(p);
 		return;
 	}
-	if (k->held_tail == k->held_head && hand_one(s, k, &h)) {
-		if (ring_publish(&s->rx_used))
-			kick(s);
-		return;
-	}
+	if (k->held_tail == k->held_head && hand_one(s, k, &h))
+		return; /* published by the pass's sock_work, with the rest of the batch */
 	if (!ip_netif_rx_may_keep(p)) {
 		h.p = pbuf_clone(PBUF_RAW, PBUF_POOL, p);
 		pbuf_free(p);
