@@ -125,8 +125,8 @@ static struct pbuf *ref_take(struct buf_ref *r, struct netdev *nd, void *frame, 
 	uint8_t *mem = (uint8_t *)frame + l - LWIP_MEM_ALIGN_SIZE(l);
 	struct pbuf *p;
 
-	*r = (struct buf_ref){ .nd = nd, .frame = frame, .gen = nd->reconnects, .busy = 1 };
-	r->pc.custom_free_function = free_fn;
+	r->nd = nd, r->frame = frame, r->gen = nd->reconnects, r->sent = 0;
+	r->pc.custom_free_function = free_fn; /* the pbuf's fields are pbuf_alloced_custom's */
 	p = pbuf_alloced_custom(l, len, type, &r->pc, mem,
 				(u16_t)(LWIP_MEM_ALIGN_SIZE(l) + NETDEV_FRAME_ROOM(nd) - l));
 	r->busy = p != NULL;

@@ -283,7 +283,8 @@ static void kick(struct session *s)
 }
 
 /* A free receive buffer with room for the header and at least one byte: its descriptor, or 0. */
-static int rx_buffer(struct session *s, struct ring_desc *d)
+static inline __attribute__((always_inline)) int rx_buffer(struct session *s,
+							    struct ring_desc *d)
 {
 	int r = s->stopped ? 0 : ring_get(&s->rx_free, d);
 
@@ -300,7 +301,8 @@ static int rx_buffer(struct session *s, struct ring_desc *d)
 
 /* A buffer's start is 8-byte aligned (the areas follow the rings, whose sizes are multiples of 8;
  * buf_size is one too, attach checks): its header is moved by two stores or loads. */
-static void rx_put(struct session *s, struct ring_desc *d, const struct ip_msg *m)
+static inline __attribute__((always_inline)) void rx_put(struct session *s, struct ring_desc *d,
+							  const struct ip_msg *m)
 {
 	__builtin_memcpy(__builtin_assume_aligned(s->rx_area + d->offset, 8), m, sizeof(*m));
 	d->len = sizeof(*m) + m->len;
