@@ -354,12 +354,14 @@ payload_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
 		memcpy(dst, src, n); /* unaligned, or aligned alike: memcpy's words are faster */
 		return;
 	}
-	for (; n >= 8; n -= 8, dst += 8, src += 8) {
-		word32_t a = ((const word32_t *)src)[0], b = ((const word32_t *)src)[1];
+	for (const uint8_t *end = src + (n & ~15u); src != end; dst += 16, src += 16) {
+		const word32_t *s = (const word32_t *)src;
+		word32_t *d = (word32_t *)dst, a = s[0], b = s[1], c = s[2], e = s[3];
 
-		((word32_t *)dst)[0] = a;
-		((word32_t *)dst)[1] = b;
+		d[0] = a, d[1] = b, d[2] = c, d[3] = e;
 	}
+	for (n &= 15; n >= 4; n -= 4, dst += 4, src += 4)
+		*(word32_t *)dst = *(const word32_t *)src;
 	while (n--)
 		*dst++ = *src++;
 }
