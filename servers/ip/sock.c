@@ -344,9 +344,10 @@ static int hand_data(struct session *s, struct sock *k)
 typedef uint32_t __attribute__((may_alias)) word32_t;
 
 /* n bytes of a datagram's payload from src to dst. In net's buffers a UDP payload starts 4
- * bytes past an 8-byte boundary (the IP header 4-aligned, NETDEV_FRAME_OFFSET), in a client's
+ * bytes past an 8-byte boundary (the IP header 8-aligned, NETDEV_FRAME_OFFSET), in a client's
  * buffer at an 8-aligned one (after struct ip_msg): lib's memcpy would build each word from two
- * loads and shifts; two ends that are both 4-aligned are copied by 32-bit words instead. */
+ * loads and shifts; two ends that are both 4-aligned but not alike are copied by 32-bit words
+ * instead, 16 bytes a round. */
 __attribute__((optimize("no-tree-loop-distribute-patterns"))) static void
 payload_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
 {
