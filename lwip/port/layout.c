@@ -27,5 +27,7 @@ _Static_assert(sizeof(struct tcp_hdr) == TCP_HLEN && offsetof(struct tcp_hdr, se
 _Static_assert(sizeof(struct icmp_echo_hdr) == 8 && offsetof(struct icmp_echo_hdr, seqno) == 6,
 	       "icmp_echo_hdr: 8 bytes");
 _Static_assert(offsetof(struct dhcp_msg, xid) == 4 && offsetof(struct dhcp_msg, ciaddr) == 12 &&
-	       offsetof(struct dhcp_msg, chaddr) == 28 && offsetof(struct dhcp_msg, cookie) == 236 &&
-	       offsetof(struct dhcp_msg, options) == DHCP_OPTIONS_OFS, "dhcp_msg: RFC 2131's layout");
+	       offsetof(struct dhcp_msg, chaddr) == 28 &&
+	       offsetof(struct dhcp_msg, cookie) == 236 &&
+	       offsetof(struct dhcp_msg, options) == DHCP_OPTIONS_OFS,
+	       "dhcp_msg: RFC 2131's layout");

@@ -109,7 +109,8 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, 
 		} else if (!strncmp(argv[i], "stretch=", 8)) {
 			stretch = strtoul(argv[i] + 8, NULL, 0);
 		} else {
-			qemu_plugin_outs("hart_profile: unknown argument (out=PATH,hart=N,stretch=K)\n");
+			qemu_plugin_outs("hart_profile: unknown argument "
+					 "(out=PATH,hart=N,stretch=K)\n");
 			return -1;
 		}
 	}
