@@ -173,7 +173,14 @@ $(HART_SPLIT_PLUGIN): tools/qemu-plugins/hart_split.c tools/qemu-plugins/hart_sp
 		      tools/qemu-plugins/qemu_plugin_api.h Makefile
 	@mkdir -p $(@D)
 	$(HOST_CC) -shared -fPIC -O2 -Wall -Wextra -Werror -fvisibility=hidden -o $@ $<
-qemu-plugins: $(BKL_HOLDS_PLUGIN) $(HART_SPLIT_PLUGIN)
+# hart_profile.so: one hart's instructions by address over one marked stretch (tools/hartprof.py
+# runs it: where a component's share of a benchmark goes, by function).
+HART_PROFILE_PLUGIN := $(BUILD)/hart_profile.so
+$(HART_PROFILE_PLUGIN): tools/qemu-plugins/hart_profile.c tools/qemu-plugins/hart_split.h \
+			tools/qemu-plugins/qemu_plugin_api.h Makefile
+	@mkdir -p $(@D)
+	$(HOST_CC) -shared -fPIC -O2 -Wall -Wextra -Werror -fvisibility=hidden -o $@ $<
+qemu-plugins: $(BKL_HOLDS_PLUGIN) $(HART_SPLIT_PLUGIN) $(HART_PROFILE_PLUGIN)
 
 # --- device trees: QEMU's own tree for the machine, plus Tacet's overlay -------------------
 # QEMU describes in its tree the machine it was started as, and leaves a tree given with -dtb as

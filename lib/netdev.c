@@ -206,6 +206,23 @@ static long buffer_of(const struct netdev *nd, uint32_t offset)
 	return offset < nd->nbufs ? (long)offset : -1;
 }
 
+typedef uint16_t __attribute__((may_alias)) word16_t;
+typedef uint64_t __attribute__((may_alias)) word64_t;
+_Static_assert(NETDEV_FRAME_OFFSET == 18 && NET_HEADROOM == 12,
+	       "headroom_clear: the header at bytes 6..17 of an 8-aligned buffer");
+
+/* The virtio-net header in a transmit frame's headroom zeroed: no offload asked (net reads no
+ * frame data). A buffer is 8-aligned (the area is page-aligned, buf_size a multiple of 8), so
+ * the header's 12 bytes are three aligned stores, where memset's alignment-blind bytes took 12. */
+static void headroom_clear(void *frame)
+{
+	uint8_t *buf = (uint8_t *)frame - NETDEV_FRAME_OFFSET;
+
+	*(word16_t *)(buf + 6) = 0;
+	*(word64_t *)(buf + 8) = 0;
+	*(word16_t *)(buf + 16) = 0;
+}
+
 void *netdev_tx_buf(struct netdev *nd)
 {
 	if (!nd->tx_nfree)
@@ -223,8 +240,7 @@ long netdev_tx_send(struct netdev *nd, void *frame, unsigned int len)
 	    off > UINT32_MAX || len < NET_FRAME_MIN || len > NET_FRAME_MAX ||
 	    len > NETDEV_FRAME_ROOM(nd))
 		return -TACET_EINVAL;
-	/* the virtio-net header in the headroom: no offload asked (net reads no frame data) */
-	memset((uint8_t *)frame - NET_HEADROOM, 0, NET_HEADROOM);
+	headroom_clear(frame);
 	r = ring_put(&nd->tx_ready, &(struct ring_desc){ (uint32_t)off, len });
 	if (r < 0)
 		return -TACET_EFAULT; /* net's head is garbage (never full: a slot a buffer) */

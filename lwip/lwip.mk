@@ -20,7 +20,7 @@ LWIP_APP_FILES := apps/lwiperf/lwiperf.c apps/http/httpd.c apps/http/fs.c
 LWIP_SRCS := $(patsubst %,$(LWIP_DIR)/src/%,$(LWIP_FILES))
 LWIP_INCLUDES := -Ilwip/port -I$(LWIP_DIR)/src/include
 LWIP_NOWARN :=
-LWIP_PORT_SRCS := lwip/port/sys_tacet.c lwip/port/chksum.c
+LWIP_PORT_SRCS := lwip/port/sys_tacet.c lwip/port/chksum.c lwip/port/layout.c
 
 LWIP := $(BUILD)/lwip/liblwip.a
 LWIP_OBJS := $(patsubst %.c,$(BUILD)/lwip/obj/%.o,$(LWIP_FILES) $(LWIP_APP_FILES))

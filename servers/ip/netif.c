@@ -33,6 +33,8 @@
 
 #define TX_WAIT_NS 100000000ull /* how long a send waits for net to free a transmit buffer */
 
+#define ETH_ALIGN_PAD 2 /* before a frame copied into lwIP's pool: its IP header 8-aligned */
+
 /* A UDP datagram's headers in a frame (lwIP's PBUF_TRANSPORT leaves room for TCP's) */
 #define UDP_FRAME_HLEN (SIZEOF_ETH_HDR + IP_HLEN + UDP_HLEN + 0u)
 
@@ -123,8 +125,8 @@ static struct pbuf *ref_take(struct buf_ref *r, struct netdev *nd, void *frame, 
 	uint8_t *mem = (uint8_t *)frame + l - LWIP_MEM_ALIGN_SIZE(l);
 	struct pbuf *p;
 
-	*r = (struct buf_ref){ .nd = nd, .frame = frame, .gen = nd->reconnects, .busy = 1 };
-	r->pc.custom_free_function = free_fn;
+	r->nd = nd, r->frame = frame, r->gen = nd->reconnects, r->sent = 0;
+	r->pc.custom_free_function = free_fn; /* the pbuf's fields are pbuf_alloced_custom's */
 	p = pbuf_alloced_custom(l, len, type, &r->pc, mem,
 				(u16_t)(LWIP_MEM_ALIGN_SIZE(l) + NETDEV_FRAME_ROOM(nd) - l));
 	r->busy = p != NULL;
@@ -242,6 +244,20 @@ static int plain_udp(const uint8_t *frame, unsigned int len)
 	       !frame[SIZEOF_ETH_HDR + 7];
 }
 
+/* A copy of frame in a pbuf of lwIP's pool, 2 bytes into it: a pool pbuf's payload is 8-byte
+ * aligned, so the IP header (14 bytes in) lands at 16, as lwIP's unpacked headers and its
+ * reassembly want (lwip/port/arch/cc.h). NULL if the pool is empty. */
+static struct pbuf *pool_frame(const void *frame, unsigned int len)
+{
+	struct pbuf *p = pbuf_alloc(PBUF_RAW, (u16_t)(len + ETH_ALIGN_PAD), PBUF_POOL);
+
+	if (p && (pbuf_remove_header(p, ETH_ALIGN_PAD) || pbuf_take(p, frame, (u16_t)len))) {
+		pbuf_free(p);
+		p = NULL;
+	}
+	return p;
+}
+
 /* The received frame as a pbuf: in place for a plain UDP datagram, else a copy in lwIP's pool
  * (the buffer given back now); NULL if lwIP's pool is empty. */
 static struct pbuf *rx_pbuf(struct netdev *nd, void *frame, unsigned int len)
@@ -254,9 +270,7 @@ static struct pbuf *rx_pbuf(struct netdev *nd, void *frame, unsigned int len)
 		rx_refs_busy++;
 		return p;
 	}
-	p = pbuf_alloc(PBUF_RAW, (u16_t)len, PBUF_POOL);
-	if (p)
-		pbuf_take(p, frame, (u16_t)len);
+	p = pool_frame(frame, len);
 	netdev_rx_done(nd, frame);
 	return p;
 }

@@ -5,7 +5,8 @@
 # stream, malformed frames dropped and counted. lwIP's sources are passed through HOST_LIBS (they
 # exist only once fetched: the test waits for the stamp, which follows a new fetch).
 HOST_TESTS += lwip
-HOST_SRCS_lwip := lib/ring.c tests/host/lwip_echo.c servers/ip/ping.c lwip/port/chksum.c
+HOST_SRCS_lwip := lib/ring.c tests/host/lwip_echo.c servers/ip/ping.c lwip/port/chksum.c \
+	lwip/port/layout.c
 HOST_DEPS_lwip := $(LWIP_STAMP) lwip/port/lwipopts.h lwip/port/arch/cc.h tests/host/lwip_hooks.h \
 	tests/host/lwip_echo.h servers/ip/ping.h lib/include/tacet/ring.h
 HOST_CFLAGS_lwip := -Ilib/include -Ilwip/port -I$(LWIP_DIR)/src/include -Iservers/ip \

@@ -38,6 +38,16 @@
 #include "ping.h"
 
 #define SLOT 1536    /* data-area bytes per ring slot: one frame */
+/* A frame's bytes before an 8-byte boundary, where the frames lwIP gets and the ones built here
+ * start, so that the IP header after the Ethernet one is 8-aligned: lwIP's headers are unpacked
+ * structs (lwip/port/arch/cc.h) */
+#define FRAME_PAD 2
+#define FRAME_BYTES 256 /* a frame built here */
+/* A frame built here: frame_of(b) its first byte */
+struct frame_buf {
+	_Alignas(8) uint8_t bytes[FRAME_PAD + FRAME_BYTES];
+};
+#define frame_of(b) ((b)->bytes + FRAME_PAD)
 #define CAPACITY 64  /* frames in flight each way */
 #define ROUNDS 200000 /* a pump's limit: a wait that needs more has failed */
 
@@ -135,9 +145,11 @@ static int end_poll(struct end *e)
 	int n = 0;
 
 	while (ring_get(&e->rx->cons, &d) == 1) {
-		struct pbuf *p = pbuf_alloc(PBUF_RAW, (u16_t)d.len, PBUF_POOL);
+		/* 2 bytes in, as ip's link does: the IP header 8-aligned (lwip/port/arch/cc.h) */
+		struct pbuf *p = pbuf_alloc(PBUF_RAW, (u16_t)(d.len + FRAME_PAD), PBUF_POOL);
 
 		assert_non_null(p);
+		assert_int_equal(pbuf_remove_header(p, FRAME_PAD), 0);
 		assert_int_equal(pbuf_take(p, e->rx->data + d.offset, (u16_t)d.len), ERR_OK);
 		if (e->nif.input(p, &e->nif) != ERR_OK)
 			pbuf_free(p);
@@ -460,7 +472,8 @@ static void feed_b(const uint8_t *f, uint16_t len)
 
 static void test_bad_frames(void **state)
 {
-	uint8_t f[256];
+	struct frame_buf b;
+	uint8_t *f = frame_of(&b);
 	uint16_t len = udp_frame(f, 32);
 	unsigned long echoed = echo_stats.datagrams;
 	struct stats_ lw = lwip_stats;
@@ -497,7 +510,8 @@ static void test_arp_queue(void **state)
 {
 	const struct eth_addr peer_mac = { { 0x52, 0x55, 0x0a, 0x00, 0x00, 0x07 } };
 	ip4_addr_t peer;
-	uint8_t f[256];
+	struct frame_buf b;
+	uint8_t *f = frame_of(&b);
 	struct ring_desc d;
 	int requests = 0, echoes = 0, burst = 8;
 
@@ -520,7 +534,7 @@ static void test_arp_queue(void **state)
 	struct eth_hdr *eth = (void *)f;
 	struct etharp_hdr *arp = (void *)(f + SIZEOF_ETH_HDR);
 
-	memset(f, 0, sizeof(f));
+	memset(f, 0, FRAME_BYTES);
 	memcpy(eth->dest.addr, B.mac.addr, ETH_HWADDR_LEN);
 	memcpy(eth->src.addr, peer_mac.addr, ETH_HWADDR_LEN);
 	eth->type = PP_HTONS(ETHTYPE_ARP);

@@ -40,6 +40,16 @@ static inline uint32_t lwip_port_bswap32(uint32_t x)
 #define lwip_htons(x) ((u16_t)__builtin_bswap16((u16_t)(x)))
 #define lwip_htonl(x) ((u32_t)lwip_port_bswap32((u32_t)(x)))
 
+/* lwIP's protocol headers (lwip/prot/) as plain structs, not packed: their natural layout is
+ * the wire's (lwIP lays them out so; lwip/port/layout.c checks each size and offset), and gcc
+ * then reads and writes their 16- and 32-bit fields with one load or store each, where packed
+ * took each a byte at a time. What that needs, each header at its alignment (ip_hdr and tcp_hdr
+ * 4 bytes, eth_hdr and udp_hdr 2; reassembly lays a pointer over a fragment's IP header: 8), is
+ * where frames lie: lwIP's own pbufs put the IP header at 4 or 8, and a received frame's is put
+ * at 8 (servers/ip/netif.c, the host test's link likewise). */
+#define PACK_STRUCT_STRUCT
+#define LWIP_SKIP_PACKING_CHECK
+
 uint32_t lwip_port_rand(void);
 #define LWIP_RAND() lwip_port_rand()
 
