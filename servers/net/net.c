@@ -594,13 +594,9 @@ static int pair_pass(struct pair *p)
 static int queues_broken(void);
 
 /* On the device's interrupt (the one line's, or the configuration's vector), the lock held:
- * counted, and a reset made due if the device broke a queue or asks for one. Every interrupt
- * the line delivered counts, one that found the status already clear too (INTx on QEMU's
- * PLIC: a level it latched while the line was masked, whose status an earlier read took,
- * docs/net.md): the count is the line's, as the kernel's. */
+ * a reset made due if the device broke a queue or asks for one. */
 static void interrupted(uint32_t status)
 {
-	irqs++;
 	if (queues_broken())
 		reset_soon("the device returned a buffer it was not given");
 	else if ((status & VIRTIO_INT_CONFIG) &&
@@ -608,13 +604,17 @@ static void interrupted(uint32_t status)
 		reset_soon("the device needs a reset (NEEDS_RESET)");
 }
 
-/* The main thread's pass (after the device's interrupt: irq and its status): a reset that is
- * due, every pair, then the sweep; another pass is asked for if a pair had work left. */
+/* The main thread's pass (after the device's interrupt: irq 1 and its status): a reset that is
+ * due, every pair, then the sweep; another pass is asked for if a pair had work left. Every
+ * interrupt the line delivered counts, one that found the status already clear too (INTx on
+ * QEMU's PLIC: a level it latched while the line was masked, whose status an earlier read
+ * took; docs/net.md): the count is the line's, as the kernel's. */
 static void pass(int irq, uint32_t status)
 {
 	int more = 0;
 
 	lock();
+	irqs += (unsigned int)irq;
 	if (irq)
 		interrupted(status);
 	if (reset_why) {
