@@ -193,12 +193,16 @@ static struct tacet_net_held *held_at(struct tacet_net *n, uint32_t i)
 	return &n->held[(n->held_first + i) % IP_CAPACITY_MAX];
 }
 
-/* A received buffer offered to ip again. */
-static void give_back(struct tacet_net *n, uint32_t offset)
+/* A received buffer offered to ip again. 0, or -TACET_EFAULT: rx_free has no slot for it,
+ * which ip's side makes impossible (it releases a slot before it hands its buffer over, and
+ * there are as many buffers as slots) unless it lies; the buffer is not offered. */
+static long give_back(struct tacet_net *n, uint32_t offset)
 {
-	ring_put(&n->rx_free, &(struct ring_desc){ offset, n->buf_size });
+	if (ring_put(&n->rx_free, &(struct ring_desc){ offset, n->buf_size }))
+		return -TACET_EFAULT;
 	if (ring_publish(&n->rx_free))
 		kick(n);
+	return 0;
 }
 
 /* Received messages into held[], but for no socket of ours (one closed here, which ip sent
@@ -219,7 +223,12 @@ static long pull(struct tacet_net *n)
 		if (m.len != d.len - HDR)
 			return -TACET_EFAULT;
 		if (m.sock < 1 || m.sock > IP_SOCKETS_MAX || !n->type[m.sock]) {
-			give_back(n, d.offset); /* ip sent it before the socket's close */
+			/* ip sent it before the socket's close: given back, its slot released
+			 * first (ring.h, "Buffers handed back") */
+			if (ring_release(&n->rx_used))
+				kick(n);
+			if (give_back(n, d.offset))
+				return -TACET_EFAULT;
 			continue;
 		}
 		*held_at(n, n->nheld++) = (struct tacet_net_held){ .d = d, .m = m };
@@ -239,8 +248,8 @@ static struct ip_msg held_msg(struct tacet_net *n, uint32_t i)
 }
 
 /* The i-th oldest held message done: its buffer offered to ip again; the older ones move up a
- * place (none when it is the oldest, the usual case). */
-static void drop_held(struct tacet_net *n, uint32_t i)
+ * place (none when it is the oldest, the usual case). 0, or give_back's -TACET_EFAULT. */
+static long drop_held(struct tacet_net *n, uint32_t i)
 {
 	uint32_t offset = held_at(n, i)->d.offset;
 
@@ -248,7 +257,7 @@ static void drop_held(struct tacet_net *n, uint32_t i)
 		*held_at(n, i) = *held_at(n, i - 1);
 	n->held_first = (n->held_first + 1) % IP_CAPACITY_MAX;
 	n->nheld--;
-	give_back(n, offset);
+	return give_back(n, offset);
 }
 
 /* The oldest held message of sock whose kind is in `kinds` (bits 1 << kind), or -1. */
@@ -359,8 +368,7 @@ long tacet_net_accept(struct tacet_net *n, long sock, uint64_t timeout_ns)
 	if (i < 0)
 		return i;
 	m = held_msg(n, (uint32_t)i);
-	drop_held(n, (uint32_t)i);
-	if (m.addr < 1 || m.addr > IP_SOCKETS_MAX)
+	if (drop_held(n, (uint32_t)i) || m.addr < 1 || m.addr > IP_SOCKETS_MAX)
 		return -TACET_EFAULT;
 	n->type[m.addr] = IP_SOCK_TCP;
 	return (long)m.addr;
@@ -383,8 +391,7 @@ long tacet_net_connect(struct tacet_net *n, long sock, uint32_t addr, uint16_t p
 	m = held_msg(n, (uint32_t)i);
 	if (m.kind == IP_MSG_CLOSED)
 		return -TACET_EDEAD; /* kept: a recv says 0 */
-	drop_held(n, (uint32_t)i);
-	return 0;
+	return drop_held(n, (uint32_t)i);
 }
 
 long tacet_net_sock_close(struct tacet_net *n, long sock)
@@ -394,7 +401,8 @@ long tacet_net_sock_close(struct tacet_net *n, long sock)
 	if (sock < 1 || sock > IP_SOCKETS_MAX || !n->type[sock])
 		return ip_call_close(n->ep, (uint64_t)sock); /* ip's answer for no socket */
 	while ((i = find(n, sock, ~0u)) >= 0)
-		drop_held(n, (uint32_t)i);
+		if (drop_held(n, (uint32_t)i))
+			return -TACET_EFAULT;
 	n->type[sock] = 0;
 	if ((i = reclaim(n)))
 		return i;
@@ -424,7 +432,8 @@ static __attribute__((noinline)) long tx_wait(struct tacet_net *n, uint64_t *dea
 	return 0;
 }
 
-/* One message of len payload bytes to sock, in a free transmit buffer. */
+/* One message of len payload bytes to sock, in a free transmit buffer. 0, tx_wait's error, or
+ * -TACET_EFAULT: tx_ready has no slot for it (ip released too few: it lies). */
 static long send_one(struct tacet_net *n, long sock, const void *buf, uint32_t len,
 		     uint32_t addr, uint16_t port, uint64_t *deadline)
 {
@@ -438,7 +447,10 @@ static long send_one(struct tacet_net *n, long sock, const void *buf, uint32_t l
 	b = n->tx_free[--n->tx_nfree];
 	__builtin_memcpy(__builtin_assume_aligned(n->tx_area + b * n->buf_size, 8), &m, HDR);
 	memcpy(n->tx_area + b * n->buf_size + HDR, buf, len);
-	ring_put(&n->tx_ready, &(struct ring_desc){ b * n->buf_size, HDR + len });
+	if (ring_put(&n->tx_ready, &(struct ring_desc){ b * n->buf_size, HDR + len })) {
+		n->tx_free[n->tx_nfree++] = b;
+		return -TACET_EFAULT;
+	}
 	n->out[sock]++;
 	if (ring_publish(&n->tx_ready))
 		kick(n);
@@ -492,7 +504,8 @@ long tacet_net_recv(struct tacet_net *n, long sock, void *buf, size_t len, uint6
 	if (port)
 		*port = m.port;
 	h->taken += (uint32_t)copy;
-	if (n->type[sock] == IP_SOCK_UDP || h->taken == m.len) /* a datagram: whole, cut or not */
-		drop_held(n, (uint32_t)i);
+	if ((n->type[sock] == IP_SOCK_UDP || h->taken == m.len) && /* a datagram: whole or cut */
+	    drop_held(n, (uint32_t)i))
+		return -TACET_EFAULT;
 	return (long)copy;
 }

@@ -282,6 +282,21 @@ static void kick(struct session *s)
 	tacet_signal(s->peer, s->peer_bits);
 }
 
+/* What ip put into the client's rings made visible, the client woken if it sleeps. The slots
+ * ip took from tx_ready and rx_free are released first: the client has exactly a ring's
+ * capacity of buffers of each kind, so a buffer it gets back through tx_done or rx_used and
+ * puts in again must find its slot free (ring.h, "Buffers handed back"). */
+static void session_publish(struct session *s)
+{
+	int wake = ring_release(&s->tx_ready);
+
+	wake |= ring_release(&s->rx_free);
+	wake |= ring_publish(&s->rx_used);
+	wake |= ring_publish(&s->tx_done);
+	if (wake)
+		kick(s);
+}
+
 /* A free receive buffer with room for the header and at least one byte: its descriptor, or 0. */
 static inline __attribute__((always_inline)) int rx_buffer(struct session *s,
 							    struct ring_desc *d)
@@ -554,18 +569,12 @@ static void take_messages(struct session *s)
 
 static void session_work(struct session *s)
 {
-	int rx, tx;
-
 	take_messages(s);
 	for (unsigned int i = 0; i < IP_SOCKETS_MAX && !s->stopped; i++)
 		if (s->socks[i].type != SOCK_FREE)
 			hand_over(s, &s->socks[i]);
-	if (s->stopped)
-		return;
-	rx = ring_publish(&s->rx_used);
-	tx = ring_publish(&s->tx_done);
-	if (ring_release(&s->tx_ready) | ring_release(&s->rx_free) | rx | tx)
-		kick(s);
+	if (!s->stopped)
+		session_publish(s);
 }
 
 void sock_work(void)

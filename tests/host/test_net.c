@@ -7,7 +7,9 @@
  * back, even while received messages wait in rx_used (a send takes none of them: they must
  * not keep it awake). A client that spun there instead kept its hart from ip wherever they
  * share one, and under -icount every other hart, until a timer fired. A send that never
- * returns is caught by a watchdog (SIGALRM), which fails the test with what it means. */
+ * returns is caught by a watchdog (SIGALRM), which fails the test with what it means. A
+ * received buffer that finds no slot in rx_free when it is given back is an error the
+ * client's call says, not a buffer lost without a word. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -275,12 +277,34 @@ static void test_recv_after_the_wait(void **state)
 	assert_int_equal(buf[15], 0xab);
 }
 
+/* An ip that hands a datagram over before it releases the rx_free slot its buffer came by
+ * (ring.h, "Buffers handed back"): the client's four buffers were all offered, so giving this
+ * one back finds rx_free full. recv says so (-TACET_EFAULT) rather than dropping the buffer
+ * without a word (before: 16, and the client had one receive buffer fewer for good). */
+static void test_recv_says_when_its_buffer_finds_no_slot(void **state)
+{
+	struct ip_msg m = { .sock = SOCK, .kind = IP_MSG_DATA, .port = 7, .addr = 0x0a000001,
+			    .len = 16 };
+	struct ring_desc d;
+	uint8_t buf[64];
+
+	(void)state;
+	assert_int_equal(ring_get(&rx_free, &d), 1); /* taken, its slot not released */
+	memcpy(n.rx_area + d.offset, &m, sizeof(m));
+	d.len = sizeof(m) + m.len;
+	assert_int_equal(ring_put(&rx_used, &d), 0);
+	ring_publish(&rx_used);
+	assert_int_equal(tacet_net_recv(&n, SOCK, buf, sizeof(buf), 0, NULL, NULL), -TACET_EFAULT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_send_sleeps_for_a_buffer_while_rx_waits, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_recv_after_the_wait, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recv_says_when_its_buffer_finds_no_slot, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -68,8 +68,9 @@
  *       missing, bits 0 or with bit 63), -TACET_ETYPE, -TACET_EPERM, -TACET_EBUSY (started
  *       already), -TACET_ENOMEM.
  *   NET_STATS (no words): reply w0 = frames received (handed to a client), w1 = frames sent,
- *       w2 = interrupts the driver handled, w3 = frames dropped (received with no room in the
- *       receiver's rx_used, or malformed from the wire: shorter than an Ethernet header).
+ *       w2 = interrupts the driver took (one that found nothing to do too), w3 = frames
+ *       dropped (received with no room in the receiver's rx_used, or malformed from the
+ *       wire: shorter than an Ethernet header).
  *       Interrupts per packet: w2 / (w0 + w1).
  *   NET_ERRORS (no words): reply w0 = sessions stopped for lying in their rings, w1 =
  *       received frames too short (of w3 above), w2 = polls (passes of the driver's loop over
@@ -81,8 +82,8 @@
  *   NET_QUEUE (index): the device's queue `index` (receive queue of pair k: 2k, its transmit
  *       queue: 2k + 1): reply w0 = the interrupt line its completions are signalled on (its
  *       own MSI-X vector's, else the device's one line, which every queue then shares), w1 =
- *       the hart of the driver thread that serves that line, w2 = interrupts handled on it
- *       (for a shared line: every interrupt of the line), w3 = completions taken from the
+ *       the hart of the driver thread that serves that line, w2 = interrupts taken on it
+ *       (every interrupt the line delivered), w3 = completions taken from the
  *       queue. -TACET_ENOENT past the last queue the driver uses.
  */
 #ifndef TACET_NET_PROTO_H

@@ -22,6 +22,12 @@
  * The consumer reads the tail, then (a read barrier) the descriptors it covers, copied out
  * once and checked on the copy; ring_release publishes its head after the reads are done.
  *
+ * Buffers handed back: where a pair of rings carries buffers out and back (a free ring and a
+ * used one, as net's and ip's sessions have) and the buffers number the ring's capacity, their
+ * owner's put never finds the ring full only if the peer releases a slot before it publishes
+ * the buffer taken from it through the other ring. A peer that published first let the
+ * owner's put of a buffer just handed back find every slot taken (-TACET_EBUSY).
+ *
  * Wake-ups (either direction, same rule): a side that finds nothing to do calls
  * ring_*_sleep, which sets its asleep flag, fences, and looks again; it sleeps only if that
  * returns 1. The other side, after publishing its index and a fence, swaps the flag to 0: if
