@@ -119,31 +119,6 @@ long tacet_cap_info(unsigned long slot, unsigned long *rights, unsigned long *ba
 	return 0;
 }
 
-long tacet_cap_copy(unsigned long src, unsigned long dst, unsigned long rights,
-		    unsigned long badge)
-{
-	(void)src, (void)dst, (void)rights, (void)badge;
-	return 0;
-}
-
-long tacet_process_watch(unsigned long process, unsigned long ntfn, unsigned long badge)
-{
-	(void)process, (void)ntfn, (void)badge;
-	return 0;
-}
-
-static unsigned long next_slot = 100;
-
-long tacet_slot_alloc(void)
-{
-	return (long)next_slot++;
-}
-
-void tacet_slot_free(unsigned long slot)
-{
-	(void)slot;
-}
-
 /* ip's calls: every set-up call succeeds; START replies with a capability (ip's badged
  * notification), SOCKET with socket SOCK. */
 long tacet_call_cap(unsigned long ep, struct tacet_msg *msg, unsigned long reply_slot)

@@ -46,18 +46,6 @@
 
 static uint8_t *frame;     /* the client's frame: four rings, then the two areas */
 static unsigned long frame_pages;
-static unsigned long next_slot = 100;
-
-long tacet_slot_alloc(void)
-{
-	return (long)next_slot++;
-}
-
-void tacet_slot_free(unsigned long slot)
-{
-	(void)slot;
-}
-
 long tacet_cap_info(unsigned long slot, unsigned long *rights, unsigned long *badge)
 {
 	if (badge)
@@ -96,19 +84,6 @@ long tacet_frame_info(unsigned long slot, unsigned long *paddr, unsigned long *p
 long tacet_frame_is_ram(unsigned long slot)
 {
 	return slot == AREA;
-}
-
-long tacet_cap_copy(unsigned long src, unsigned long dst, unsigned long rights,
-		    unsigned long badge)
-{
-	(void)src, (void)dst, (void)rights, (void)badge;
-	return 0;
-}
-
-long tacet_process_watch(unsigned long process, unsigned long ntfn, unsigned long badge)
-{
-	(void)process, (void)ntfn, (void)badge;
-	return 0;
 }
 
 long tacet_call_cap(unsigned long ep, struct tacet_msg *msg, unsigned long reply_slot)
