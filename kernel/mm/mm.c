@@ -1,4 +1,5 @@
-/* mm.c: owns the global page pool; pool_lock guards every field of `pool`. The pool never
+/* mm.c: owns the global page pool and the record of where its two ends lie (the kernel's pages
+ * low, frames high: page_alloc.h, "Chunk classes"); pool_lock guards every field of both. The pool never
  * touches a page it manages (page_alloc.h: its bookkeeping sits in each large range's lowest
  * pages, mapped here before the range is added): a page is first written when
  * page_alloc_zeroed() or the owner of a run (page_alloc_run, page_zero) zeroes it, and boot time
@@ -16,6 +17,27 @@
 
 static struct page_pool pool;
 static struct spinlock pool_lock = SPINLOCK_INIT("page pool");
+/* Under pool_lock, since boot: the end of the highest page the kernel took, the lowest page a
+ * frame took, and how many allocations landed out of that order (a kernel page above a frame or
+ * a frame below a kernel page: the two ends met). */
+static uint64_t kernel_top, frames_bottom = UINT64_MAX;
+static uint64_t ends_met;
+
+/* Records where an allocation landed; pool_lock held. */
+static void mark(uint64_t pa, size_t pages, enum page_pool_use use)
+{
+	if (!pa)
+		return;
+	if (use == PAGE_POOL_KERNEL) {
+		if (pa + pages * PAGE_SIZE > kernel_top)
+			kernel_top = pa + pages * PAGE_SIZE;
+		ends_met += pa + pages * PAGE_SIZE > frames_bottom;
+	} else {
+		if (pa < frames_bottom)
+			frames_bottom = pa;
+		ends_met += pa < kernel_top;
+	}
+}
 
 void mm_init(void)
 {
@@ -61,20 +83,44 @@ uint64_t page_alloc_zeroed(void)
 
 	spin_lock(&pool_lock);
 	pa = page_pool_alloc(&pool);
+	mark(pa, 1, PAGE_POOL_KERNEL);
 	spin_unlock(&pool_lock);
 	if (pa)
 		page_zero(pa);
 	return pa;
 }
 
-uint64_t page_alloc_run(size_t pages)
+static uint64_t alloc_run(size_t pages, enum page_pool_use use)
 {
 	uint64_t pa;
 
 	spin_lock(&pool_lock);
-	pa = pages == 1 ? page_pool_alloc(&pool) : page_pool_alloc_run(&pool, pages);
+	if (pages == 1 && use == PAGE_POOL_KERNEL)
+		pa = page_pool_alloc(&pool);
+	else
+		pa = page_pool_alloc_run(&pool, pages, use);
+	mark(pa, pages, use);
 	spin_unlock(&pool_lock);
 	return pa;
+}
+
+uint64_t page_alloc_run(size_t pages)
+{
+	return alloc_run(pages, PAGE_POOL_KERNEL);
+}
+
+uint64_t page_alloc_frame(size_t pages)
+{
+	return alloc_run(pages, PAGE_POOL_DEVICE);
+}
+
+void mm_layout(uint64_t *kernel_end, uint64_t *frames_start, uint64_t *met)
+{
+	spin_lock(&pool_lock);
+	*kernel_end = kernel_top;
+	*frames_start = frames_bottom == UINT64_MAX ? 0 : frames_bottom;
+	*met = ends_met;
+	spin_unlock(&pool_lock);
 }
 
 void page_free(uint64_t pa)

@@ -112,14 +112,18 @@ int phys_ranges_subtract(const struct phys_range *mem, int nmem, const struct ph
 #define CHUNK_SHIFT  (PAGE_SHIFT + MAX_ORDER)
 #define CHUNK_WORDS  PAGE_POOL_CHUNK_WORDS
 #define CHUNK_BITS   (2 * CHUNK_PAGES) /* orders 0..7 use all but the last 2 */
-#define CHUNK_BIG    (CHUNK_BITS - 2)  /* the first of those: the chunk holds a 256-page run */
+#define CHUNK_DEVICE (CHUNK_BITS - 2)  /* the first of those: a device chunk */
+#define CHUNK_BIG    (CHUNK_BITS - 1)  /* the second: a device chunk a 256-page run took */
 #define TREE_FANOUT  64
 #define TREES        PAGE_POOL_TREES
-#define BIG_TREES    PAGE_POOL_ORDERS /* tree BIG_TREES + k: order k (< 8) in big chunks */
+#define DEVICE_TREES PAGE_POOL_ORDERS /* tree DEVICE_TREES + k: order k (< 8), device chunks */
+#define BIG_TREES    (DEVICE_TREES + MAX_ORDER) /* BIG_TREES + k: order k (< 8), big ones */
 
 _Static_assert(CHUNK_BITS == CHUNK_WORDS * 64, "a chunk's words hold its orders' bits");
 _Static_assert(PAGE_POOL_MAX_RANGES <= 32, "has_free has a bit per range");
-_Static_assert(CHUNK_BIG >= CHUNK_BITS - (CHUNK_BITS >> (MAX_ORDER - 1)) + 2, "a spare bit");
+_Static_assert(CHUNK_DEVICE >= CHUNK_BITS - (CHUNK_BITS >> (MAX_ORDER - 1)) + 2, "spare bits");
+_Static_assert(CHUNK_DEVICE / 64 == CHUNK_BIG / 64, "the class bits share a word");
+#define CLASS_BITS (1ULL << (CHUNK_DEVICE % 64) | 1ULL << (CHUNK_BIG % 64))
 
 #ifdef TACET_HOST_TEST
 uint64_t page_pool_steps;
@@ -163,8 +167,9 @@ static void bits_fill(uint64_t *words, uint64_t lo, uint64_t hi)
 
 /* --- a range's trees: per order and class, the chunks holding a free block of that order ---- */
 
-/* Tree t: t = k for order k in small chunks (k < 8) and for whole chunks (k = 8), BIG_TREES + k
- * for order k in big chunks (page_alloc.h, "Chunk classes"). */
+/* Tree t: t = k for order k in the kernel's chunks (k < 8) and for whole chunks (k = 8),
+ * DEVICE_TREES + k and BIG_TREES + k for order k in small and big device chunks (page_alloc.h,
+ * "Chunk classes"). */
 static uint64_t *tree(const struct page_pool_range *r, int t)
 {
 	return r->trees + (size_t)t * r->tree_words;
@@ -294,14 +299,18 @@ static int tree_of(const struct page_pool_range *r, int k, uint64_t c)
 {
 	const uint64_t *words = chunk(r, c);
 
-	if (k < MAX_ORDER && words[CHUNK_BIG / 64] >> (CHUNK_BIG % 64) & 1)
+	if (k == MAX_ORDER || !(words[CHUNK_DEVICE / 64] >> (CHUNK_DEVICE % 64) & 1))
+		return k;
+	if (words[CHUNK_BIG / 64] >> (CHUNK_BIG % 64) & 1)
 		return BIG_TREES + k;
+	return DEVICE_TREES + k;
 	return k;
 }
 
 /* Marks the order-k block at p free: its bit in its chunk's words (below the highest order;
- * a whole chunk's are left all 0, its class bit too), the chunk's bit in its class's tree of the order if it is the chunk's first such block, and
- * the range's bit in has_free if it is the range's first. */
+ * a whole chunk's are left all 0, its class bit too), the chunk's bit in its class's tree of
+ * the order if it is the chunk's first such block, and the range's bit in has_free if it is
+ * the range's first. */
 static void block_insert(struct page_pool *pool, int ri, int k, uint64_t p)
 {
 	struct page_pool_range *r = &pool->ranges[ri];
@@ -318,14 +327,14 @@ static void block_insert(struct page_pool *pool, int ri, int k, uint64_t p)
 		if (had)
 			return;
 	} else {
-		words[CHUNK_BIG / 64] &= ~(1ULL << (CHUNK_BIG % 64)); /* whole: of no class */
+		words[CHUNK_DEVICE / 64] &= ~CLASS_BITS; /* whole: of no class */
 	}
 	if (tree_set(r, t, c))
 		pool->has_free[t] |= 1U << ri;
 }
 
 /* Marks the free order-k block at p not free, the way block_insert() marked it. A whole chunk
- * taken becomes a small one (its words cleared); block_take_big() makes it big. */
+ * taken becomes the kernel's (its words cleared); block_take_device() makes it a device's. */
 static void block_remove(struct page_pool *pool, int ri, int k, uint64_t p)
 {
 	struct page_pool_range *r = &pool->ranges[ri];
@@ -392,21 +401,21 @@ static void span_insert(struct page_pool *pool, int ri, uint64_t from, uint64_t 
 
 /*
  * Takes a free block of the smallest order from `want` up to `last` that has one, looking in
- * trees first + order: in the first range that has one, its lowest (or, with `high`, the last
- * range's highest). Returns its order (-1 if there is none), its range in *ri and its first
- * page in *p.
+ * trees first + order of the ranges in `ranges` (a bit each): in the first range that has one,
+ * its lowest (or, with `high`, the last range's highest). Returns its order (-1 if there is
+ * none), its range in *ri and its first page in *p.
  */
-static int block_take_in(struct page_pool *pool, int first, int want, int last, bool high, int *ri,
-			 uint64_t *p)
+static int block_take_in(struct page_pool *pool, uint32_t ranges, int first, int want, int last,
+			 bool high, int *ri, uint64_t *p)
 {
 	for (int k = want; k <= last; k++) {
 		const struct page_pool_range *r;
 		uint64_t c;
 
 		STEP();
-		if (!pool->has_free[first + k])
+		if (!(pool->has_free[first + k] & ranges))
 			continue;
-		*ri = find_bit(pool->has_free[first + k], high);
+		*ri = find_bit(pool->has_free[first + k] & ranges, high);
 		r = &pool->ranges[*ri];
 		c = tree_find(r, first + k, high);
 		*p = c * CHUNK_PAGES;
@@ -418,23 +427,65 @@ static int block_take_in(struct page_pool *pool, int first, int want, int last, 
 	return -1;
 }
 
-/* A block for an allocation of order want < 8 (page_alloc.h, "Chunk classes"): from a small
- * chunk, else a whole chunk (which becomes small), else, the last resort, from a big chunk. */
-static int block_take_small(struct page_pool *pool, int want, bool high, int *ri, uint64_t *p)
-{
-	int k = block_take_in(pool, 0, want, MAX_ORDER, high, ri, p);
+#define ALL_RANGES UINT32_MAX
 
-	return k >= 0 ? k : block_take_in(pool, BIG_TREES, want, MAX_ORDER - 1, high, ri, p);
+/* The lowest (or highest) range with a free block in trees first + want .. first + last, or in
+ * a whole chunk, as a mask of its bit alone; 0 if none has. At most 9 masks. */
+static uint32_t range_with(const struct page_pool *pool, int first, int want, int last, bool high)
+{
+	uint32_t m = pool->has_free[MAX_ORDER];
+
+	for (int k = want; k <= last; k++)
+		m |= pool->has_free[first + k];
+	return m ? 1U << find_bit(m, high) : 0;
 }
 
-/* A whole chunk for a run of more than half a chunk: it becomes big, so that what the run
- * leaves free goes to small allocations only when nothing else is left. */
-static bool block_take_big(struct page_pool *pool, bool high, int *ri, uint64_t *p)
+/* A block for a kernel allocation of order want (page_alloc.h, "Chunk classes"): in the lowest
+ * range that has one, from the kernel's chunks, else the lowest whole chunk (which becomes the
+ * kernel's); the last resort, from a device chunk. */
+static int block_take_kernel(struct page_pool *pool, int want, int *ri, uint64_t *p)
 {
-	if (block_take_in(pool, 0, MAX_ORDER, MAX_ORDER, high, ri, p) < 0)
+	uint32_t lowest = range_with(pool, 0, want, MAX_ORDER, false);
+	int k = block_take_in(pool, lowest, 0, want, MAX_ORDER, false, ri, p);
+
+	if (k < 0 && want < MAX_ORDER)
+		k = block_take_in(pool, ALL_RANGES, DEVICE_TREES, want, MAX_ORDER - 1, false, ri, p);
+	if (k < 0 && want < MAX_ORDER)
+		k = block_take_in(pool, ALL_RANGES, BIG_TREES, want, MAX_ORDER - 1, false, ri, p);
+	return k;
+}
+
+/* Takes the highest whole chunk of `ranges` for a device, as a small or a big device chunk. */
+static bool whole_take_device(struct page_pool *pool, uint32_t ranges, uint64_t class, int *ri,
+			      uint64_t *p)
+{
+	if (block_take_in(pool, ranges, 0, MAX_ORDER, MAX_ORDER, true, ri, p) < 0)
 		return false;
-	chunk(&pool->ranges[*ri], *p / CHUNK_PAGES)[CHUNK_BIG / 64] |= 1ULL << (CHUNK_BIG % 64);
+	chunk(&pool->ranges[*ri], *p / CHUNK_PAGES)[CHUNK_DEVICE / 64] |= class;
 	return true;
+}
+
+/* A block for what a device may be given, of order want: a run of more than half a chunk takes
+ * a whole one (a big device chunk); anything smaller, in the highest range that has one, comes
+ * from a small device chunk, else the highest whole chunk (which becomes one); else from what
+ * big runs left free, and only then from the kernel's chunks. */
+static int block_take_device(struct page_pool *pool, int want, int *ri, uint64_t *p)
+{
+	const uint64_t small = 1ULL << (CHUNK_DEVICE % 64);
+	uint32_t highest;
+	int k;
+
+	if (want == MAX_ORDER)
+		return whole_take_device(pool, ALL_RANGES, CLASS_BITS, ri, p) ? MAX_ORDER : -1;
+	highest = range_with(pool, DEVICE_TREES, want, MAX_ORDER - 1, true);
+	k = block_take_in(pool, highest, DEVICE_TREES, want, MAX_ORDER - 1, true, ri, p);
+	if (k < 0 && whole_take_device(pool, highest, small, ri, p))
+		k = MAX_ORDER;
+	if (k < 0)
+		k = block_take_in(pool, ALL_RANGES, BIG_TREES, want, MAX_ORDER - 1, true, ri, p);
+	if (k < 0)
+		k = block_take_in(pool, ALL_RANGES, 0, want, MAX_ORDER - 1, true, ri, p);
+	return k;
 }
 
 /* Whether a chunk's order-k bits for blocks [j, j + n) of that order (j + n <= 256 >> k) hold
@@ -631,7 +682,7 @@ int page_pool_add_range(struct page_pool *pool, uint64_t start, uint64_t end)
 uint64_t page_pool_alloc(struct page_pool *pool)
 {
 	uint64_t p;
-	int ri, k = block_take_small(pool, 0, false, &ri, &p);
+	int ri, k = block_take_kernel(pool, 0, &ri, &p);
 
 	if (k < 0)
 		return 0;
@@ -685,7 +736,7 @@ int page_pool_free_run(struct page_pool *pool, uint64_t pa, size_t pages)
 	return 0;
 }
 
-uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages)
+uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages, enum page_pool_use use)
 {
 	uint64_t p, run;
 	int ri, k = 0, j;
@@ -694,10 +745,8 @@ uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages)
 		return 0;
 	while ((1ULL << k) < pages)
 		k++;
-	if (k == MAX_ORDER)
-		j = block_take_big(pool, true, &ri, &p) ? k : -1;
-	else
-		j = block_take_small(pool, k, true, &ri, &p);
+	j = use == PAGE_POOL_DEVICE ? block_take_device(pool, k, &ri, &p)
+				    : block_take_kernel(pool, k, &ri, &p);
 	if (j < 0)
 		return 0;
 	for (; j > k; j--) { /* split: the lower halves stay free */

@@ -34,9 +34,9 @@ int phys_ranges_subtract(const struct phys_range *mem, int nmem, const struct ph
 #define PAGE_POOL_RUN_MAX   256
 #define PAGE_POOL_MAX_ORDER 8 /* log2(PAGE_POOL_RUN_MAX) */
 #define PAGE_POOL_ORDERS    (PAGE_POOL_MAX_ORDER + 1)
-/* A tree per order for small chunks and whole ones, and per order below the highest for big
- * chunks (below: "Chunk classes"). */
-#define PAGE_POOL_TREES     (PAGE_POOL_ORDERS + PAGE_POOL_MAX_ORDER)
+/* A tree per order for the kernel's chunks and whole ones, and per order below the highest for
+ * small and for big device chunks (below: "Chunk classes"). */
+#define PAGE_POOL_TREES     (PAGE_POOL_ORDERS + 2 * PAGE_POOL_MAX_ORDER)
 _Static_assert(PAGE_POOL_RUN_MAX == 1 << PAGE_POOL_MAX_ORDER, "a run is one block at most");
 
 /*
@@ -60,32 +60,44 @@ _Static_assert(PAGE_POOL_RUN_MAX == 1 << PAGE_POOL_MAX_ORDER, "a run is one bloc
  * A whole chunk's words mean nothing (it may never have been split): they are cleared when it
  * is split, which is why setting up a range writes none of them but its edge chunks'.
  *
- * Chunk classes. A chunk that is not whole is small or big (a spare bit of its words): big if
- * a run of more than half a chunk (order 8) took it whole, small otherwise. Order 8 runs take
- * whole chunks only; anything smaller (a page, a run of up to 128 pages) comes from a small
- * chunk's free block, else from a whole chunk, which becomes small, and only when neither has
- * one from a big chunk's (what a big run left free). Per order below the highest, the range
- * keeps a tree for each class. Why: mixed, a 129-page run would break a whole chunk, a single
- * page then come from the 127 it left free (the smallest block), and the run go back: a chunk
- * held by one page. Repeated, 122 pages would hold one in each MiB of 128 MiB and leave no 1 MiB
- * run for a driver's DMA. Kept apart, a chunk turns small only when no small chunk has a free
- * block of the order asked for, so scattering pages one a chunk takes holding the chunks
- * already small full first: what a server can deny is about what it holds.
+ * Chunk classes. A chunk that is not whole is the kernel's, a small device chunk or a big one
+ * (two spare bits of its words). Device chunks hold what a device may be given to read or
+ * write (FRAME_NEW's frames: PAGE_POOL_DEVICE), the kernel's its own pages (page tables, object
+ * caches). A kernel allocation takes a free block from the kernel's chunks, else the lowest
+ * whole chunk, which becomes the kernel's, and only when neither has one from a device chunk.
+ * A device run of more than half a chunk (order 8) takes the highest whole chunk, which
+ * becomes big; anything smaller comes from a small device chunk's free block, else the
+ * highest whole chunk, which becomes small, else from what big runs left free, and only then
+ * from the kernel's chunks. Per order below the highest, the range keeps a tree for each
+ * class. Why:
+ *  - No IOMMU. A device writes wherever its driver says, and a driver made wrong (a fault, a
+ *    bug) may give its device a right address with a wrong length: the device then writes on
+ *    past the frame, upward. The kernel's pages fill memory from the bottom and the frames from
+ *    the top, so such a write goes through other frames and off the end of RAM (where the
+ *    device's access fails), not through page tables or kernel objects, until memory is so
+ *    full that the two meet (mm.c counts the kernel's pages above the lowest frame).
+ *  - Fragmentation. Mixed, a 129-page run would break a whole chunk, a single page then come
+ *    from the 127 it left free (the smallest block), and the run go back: a chunk held by one
+ *    page. Repeated, 122 pages would hold one in each MiB of 128 MiB and leave no 1 MiB run
+ *    for a driver's DMA. Kept apart, a chunk turns small only when no small chunk of the class
+ *    has a free block of the order asked for, so scattering pages one a chunk takes filling
+ *    the chunks already taken first: what a server can deny is about what it holds.
  *
  * Where the bookkeeping lives. A range of at most PAGE_POOL_INLINE_CHUNKS chunks keeps it in
  * its struct page_pool_range (inline_words). A larger one gives up its lowest pages for it:
  * PAGE_POOL_TREES trees of about nchunks / 64 words, then 8 words per chunk, about 64 KiB
  * per GiB (33 pages of a 2 GiB range, 3 of 128 MiB); those pages are never handed out, and
- * page_pool_add_range() writes only the trees and its two edge chunks' words: about 4.6 KiB
+ * page_pool_add_range() writes only the trees and its two edge chunks' words: about 6.6 KiB
  * for 2 GiB, so boot does not grow with the memory size.
  *
  * Costs, worst case, with L the levels of a range's trees (1 up to 64 chunks, 2 up to 4 GiB,
  * 3 up to 256 GiB, at most PAGE_POOL_TREE_LEVELS) and independent of how fragmented memory is
  * or how many pages are free: an allocation looks at the orders from the one asked for up,
- * in small chunks then big ones (at most 17 masks), walks one tree down (L words) and one chunk's order (at most 4 words),
- * then splits (at most 8 halves put back, each at most 4 + L words); a free looks at the page's
- * 9 possible blocks, then coalesces (at most 8 buddies, each at most 4 + L words). Adding a
- * range clears its trees: about 17 * nchunks / 64 words.
+ * in its class's chunks, whole ones, then the others' (at most 34 masks), walks one tree down
+ * (L words) and one chunk's order (at most 4 words), then splits (at most 8 halves put back,
+ * each at most 4 + L words); a free looks at the page's 9 possible blocks, then coalesces (at
+ * most 8 buddies, each at most 4 + L words). Adding a range clears its trees: about
+ * 25 * nchunks / 64 words.
  *
  * Physical address 0 is never handed out (0 is page_pool_alloc()'s "none left"): a range
  * starting at 0 is accepted, but its first page holds its bookkeeping or is skipped.
@@ -137,16 +149,22 @@ uint64_t page_pool_alloc(struct page_pool *pool);
  * outside the pages of every range of the pool, or is free already. Bounded (see above). */
 int page_pool_free(struct page_pool *pool, uint64_t pa);
 
+/* What a run is for (above: "Chunk classes"). */
+enum page_pool_use {
+	PAGE_POOL_KERNEL, /* the kernel's own: low memory */
+	PAGE_POOL_DEVICE, /* what a device may be given (a frame): high memory */
+};
+
 /*
  * Physical address of `pages` free pages that are physically contiguous (contents undefined),
  * or 0 if 0 or more than PAGE_POOL_RUN_MAX pages are asked for, or no free block of order
  * ceil(log2(pages)) is left (a free run that is not such a block does not count). The pages are
- * the top of the highest such block of the smallest order that has one (in the last range that
- * has one), leaving low memory to single pages; the rest of the block stays free. Each page
- * goes back on its own with page_pool_free(), or the run at once with page_pool_free_run().
- * Bounded (see above).
+ * the top of a block of the smallest order that has one in the class `use` asks for (above:
+ * "Chunk classes"), the kernel's lowest or a device's highest; the rest of the block stays
+ * free. Each page goes back on its own with page_pool_free(), or the run at once with
+ * page_pool_free_run(). Bounded (see above).
  */
-uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages);
+uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages, enum page_pool_use use);
 /*
  * Gives back `pages` pages from pa at once, each handed out (by page_pool_alloc() or
  * page_pool_alloc_run()), all in one range: as the largest aligned blocks that fit, each

@@ -103,7 +103,7 @@ uint64_t account_pages_alloc(struct account *a, size_t pages)
 
 	if (a && account_charge(a, (uint64_t)pages * PAGE_SIZE) < 0)
 		return 0;
-	pa = page_alloc_run(pages);
+	pa = page_alloc_frame(pages);
 	if (!pa && a)
 		account_refund(a, (uint64_t)pages * PAGE_SIZE);
 	return pa;

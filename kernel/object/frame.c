@@ -1,5 +1,5 @@
 /* frame.c: frame objects and the calls on them (FRAME_NEW, FRAME_DERIVE, FRAME_PIN, FRAME_UNPIN,
- * DEVICE_RELEASE). A RAM frame owns one physically contiguous run of pages (page_alloc_run),
+ * DEVICE_RELEASE). A RAM frame owns one physically contiguous run of pages (page_alloc_frame),
  * charged like its object to the account that asked; a derived frame holds a reference to the
  * root frame whose pages it names (derivation is one level deep); a RAM frame pinned for DMA
  * holds one to the device frame it is pinned to (the DMA quarantine, below). BKL held. Called

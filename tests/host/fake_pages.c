@@ -1,7 +1,7 @@
-/* fake_pages.c: host fakes of page_alloc_zeroed, page_free, page_alloc_run, page_free_run,
- * page_zero, arch_phys_to_virt and panic (see
- * fake_pages.h), for every host test of code that takes pages: fake_kernel.c's users and the
- * real object caches (test_kalloc.c). Single-threaded, like the tests. */
+/* fake_pages.c: host fakes of page_alloc_zeroed, page_free, page_alloc_run, page_alloc_frame,
+ * page_free_run, page_zero, arch_phys_to_virt and panic (see fake_pages.h), for every host
+ * test of code that takes pages: fake_kernel.c's users and the real object caches
+ * (test_kalloc.c). Single-threaded, like the tests. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -75,6 +75,12 @@ uint64_t page_alloc_run(size_t pages)
 	memset(p, FAKE_PAGES_DIRTY, pages * PAGE_SIZE);
 	pages_in_use += pages;
 	return (uintptr_t)p;
+}
+
+/* The kernel's takes a frame from the top of memory; here, as any run. */
+uint64_t page_alloc_frame(size_t pages)
+{
+	return page_alloc_run(pages);
 }
 
 void page_zero(uint64_t pa)

@@ -557,7 +557,8 @@ static void test_pool_bad_free_run(void **state)
 {
 	struct pool_fixture *f = *state;
 	struct page_pool fresh = f->pool;
-	uint64_t run = page_pool_alloc_run(&f->pool, 8), all = page_pool_alloc_run(&f->pool, 32);
+	uint64_t run = page_pool_alloc_run(&f->pool, 8, PAGE_POOL_DEVICE);
+	uint64_t all = page_pool_alloc_run(&f->pool, 32, PAGE_POOL_DEVICE);
 
 	assert_int_equal(run, arena_pa(f, 16));
 	assert_int_equal(all, arena_pa(f, HIGH_FIRST));
@@ -796,15 +797,14 @@ static size_t resident_pages(uint64_t start, size_t len)
 
 /*
  * What adding a range costs at boot: its bookkeeping is about 64 KiB per GiB, taken from its
- * bottom, of which page_pool_add_range() writes only the trees (17 words per 64 MiB: a tree per
- * order and chunk class) and the two edge chunks' words: 2 pages for 128 MiB, 3 for 2 GiB, 10
- * for 16 GiB (counted by the host
- * kernel: mincore). The rest of the range is PROT_NONE: a touch would crash.
+ * bottom, of which page_pool_add_range() writes only the trees (25 words per 64 MiB: a tree per
+ * order and chunk class) and the two edge chunks' words: 2 pages for 128 MiB, 3 for 2 GiB, 14
+ * for 16 GiB (counted by the host kernel: mincore). The rest of the range is PROT_NONE: a touch would crash.
  */
 static void test_pool_add_range_cost(void **state)
 {
 	static const uint64_t sizes[] = { 128 * MIB, 2 * GIB, 16 * GIB };
-	static const size_t written[] = { 2, 3, 10 };
+	static const size_t written[] = { 2, 3, 14 };
 
 	(void)state;
 	for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
@@ -828,7 +828,7 @@ static void test_pool_add_range_cost(void **state)
 		assert_int_equal(resident_pages(start, meta), written[s]);
 		/* A page and a chunk handed out: each writes one chunk's words at most. */
 		assert_int_not_equal(page_pool_alloc(&pool), 0);
-		assert_int_not_equal(page_pool_alloc_run(&pool, PAGE_POOL_RUN_MAX), 0);
+		assert_int_not_equal(page_pool_alloc_run(&pool, PAGE_POOL_RUN_MAX, PAGE_POOL_DEVICE), 0);
 		assert_true(resident_pages(start, meta) <= written[s] + 2);
 		print_message("add_range of %llu MiB: %zu bytes of bookkeeping, %zu pages written\n",
 			      (unsigned long long)(sizes[s] / MIB), meta, written[s]);
@@ -1015,7 +1015,7 @@ static void model_step_run(struct pool_model *m)
 
 	while ((1UL << k) < pages)
 		k++;
-	pa = page_pool_alloc_run(&m->pool, pages);
+	pa = page_pool_alloc_run(&m->pool, pages, PAGE_POOL_DEVICE);
 	if (!model_has_block(m, k)) {
 		assert_int_equal(pa, 0);
 		return;
@@ -1212,7 +1212,7 @@ static void test_run_fresh(void **state)
 {
 	struct pool_fixture *f = *state;
 	uint64_t pages[POOL_PAGES];
-	uint64_t run = page_pool_alloc_run(&f->pool, 8);
+	uint64_t run = page_pool_alloc_run(&f->pool, 8, PAGE_POOL_DEVICE);
 
 	assert_int_equal(run, arena_pa(f, 16));
 	assert_int_equal(f->pool.nfree, POOL_PAGES - 8);
@@ -1240,22 +1240,22 @@ static void test_run_limits(void **state)
 	struct pool_fixture *f = *state;
 	struct page_pool before = f->pool;
 
-	assert_int_equal(page_pool_alloc_run(&f->pool, 0), 0);
-	assert_int_equal(page_pool_alloc_run(&f->pool, PAGE_POOL_RUN_MAX + 1), 0);
+	assert_int_equal(page_pool_alloc_run(&f->pool, 0, PAGE_POOL_DEVICE), 0);
+	assert_int_equal(page_pool_alloc_run(&f->pool, PAGE_POOL_RUN_MAX + 1, PAGE_POOL_DEVICE), 0);
 	/* the high range has 32 pages, the low one 24: 33 fit nowhere, though 56 are free */
-	assert_int_equal(page_pool_alloc_run(&f->pool, ARENA_PAGES - HIGH_FIRST + 1), 0);
+	assert_int_equal(page_pool_alloc_run(&f->pool, ARENA_PAGES - HIGH_FIRST + 1, PAGE_POOL_DEVICE), 0);
 	assert_memory_equal(&before, &f->pool, sizeof(before));
-	assert_int_equal(page_pool_alloc_run(&f->pool, ARENA_PAGES - HIGH_FIRST),
+	assert_int_equal(page_pool_alloc_run(&f->pool, ARENA_PAGES - HIGH_FIRST, PAGE_POOL_DEVICE),
 			 arena_pa(f, HIGH_FIRST));
 	/* the high range is gone; the low one's 24 pages are blocks of 16 and 8 */
 	before = f->pool;
-	assert_int_equal(page_pool_alloc_run(&f->pool, LOW_PAGES), 0);
-	assert_int_equal(page_pool_alloc_run(&f->pool, 17), 0);
+	assert_int_equal(page_pool_alloc_run(&f->pool, LOW_PAGES, PAGE_POOL_DEVICE), 0);
+	assert_int_equal(page_pool_alloc_run(&f->pool, 17, PAGE_POOL_DEVICE), 0);
 	assert_memory_equal(&before, &f->pool, sizeof(before));
-	assert_int_equal(page_pool_alloc_run(&f->pool, 16), arena_pa(f, 0));
-	assert_int_equal(page_pool_alloc_run(&f->pool, 8), arena_pa(f, 16));
+	assert_int_equal(page_pool_alloc_run(&f->pool, 16, PAGE_POOL_DEVICE), arena_pa(f, 0));
+	assert_int_equal(page_pool_alloc_run(&f->pool, 8, PAGE_POOL_DEVICE), arena_pa(f, 16));
 	assert_int_equal(f->pool.nfree, 0);
-	assert_int_equal(page_pool_alloc_run(&f->pool, 1), 0);
+	assert_int_equal(page_pool_alloc_run(&f->pool, 1, PAGE_POOL_DEVICE), 0);
 }
 
 /* Every other page free: single pages but no run of two. */
@@ -1269,8 +1269,8 @@ static void test_run_fragmented(void **state)
 		if (arena_index(f, pages[i]) % 2 == 0)
 			assert_int_equal(page_pool_free(&f->pool, pages[i]), 0);
 	assert_int_equal(f->pool.nfree, POOL_PAGES / 2);
-	assert_int_equal(page_pool_alloc_run(&f->pool, 2), 0);
-	assert_int_equal(page_pool_alloc_run(&f->pool, 1), arena_pa(f, ARENA_PAGES - 2));
+	assert_int_equal(page_pool_alloc_run(&f->pool, 2, PAGE_POOL_DEVICE), 0);
+	assert_int_equal(page_pool_alloc_run(&f->pool, 1, PAGE_POOL_DEVICE), arena_pa(f, ARENA_PAGES - 2));
 	assert_int_equal(f->pool.nfree, POOL_PAGES / 2 - 1);
 }
 
@@ -1285,14 +1285,14 @@ static void test_run_best_fit(void **state)
 {
 	struct pool_fixture *f = *state;
 	struct page_pool fresh = f->pool;
-	uint64_t run = page_pool_alloc_run(&f->pool, 3);
+	uint64_t run = page_pool_alloc_run(&f->pool, 3, PAGE_POOL_DEVICE);
 
 	assert_int_equal(run, arena_pa(f, 21));
 	assert_int_equal(f->pool.nfree, POOL_PAGES - 3);
 	assert_int_equal(page_pool_alloc(&f->pool), arena_pa(f, 20));
-	assert_int_equal(page_pool_alloc_run(&f->pool, 4), arena_pa(f, 16));
+	assert_int_equal(page_pool_alloc_run(&f->pool, 4, PAGE_POOL_DEVICE), arena_pa(f, 16));
 	/* [0, 16) split: [0, 8) stays free, and [8, 16)'s bottom below the run, [8, 10) and [10] */
-	assert_int_equal(page_pool_alloc_run(&f->pool, 5), arena_pa(f, 11));
+	assert_int_equal(page_pool_alloc_run(&f->pool, 5, PAGE_POOL_DEVICE), arena_pa(f, 11));
 	assert_int_equal(page_pool_alloc(&f->pool), arena_pa(f, 10));
 	for (size_t i = 0; i < 10; i++)
 		expect_free_rejected(f, arena_pa(f, i));
@@ -1345,7 +1345,7 @@ static void test_run_random(void **state)
 		} else if (op == 2) {
 			bool possible = fixture_has_block(used, pages);
 
-			pa = page_pool_alloc_run(&f->pool, pages);
+			pa = page_pool_alloc_run(&f->pool, pages, PAGE_POOL_DEVICE);
 			if (!pa) {
 				if (possible)
 					fail_msg("round %d: no run of %zu, model has one", round,
@@ -1487,7 +1487,7 @@ static void hostile_script(struct script *s, bool hostile)
 		if (i % 5 == 1) {
 			size_t len = 1 + rng_below(PAGE_POOL_RUN_MAX);
 
-			script_take(s, pool, arena, page_pool_alloc_run(pool, len), len, hostile,
+			script_take(s, pool, arena, page_pool_alloc_run(pool, len, PAGE_POOL_DEVICE), len, hostile,
 				    later, &nlater);
 		} else if (i % 5 == 3) {
 			script_take(s, pool, arena, page_pool_alloc(pool), 1, hostile, later,
@@ -1501,7 +1501,7 @@ static void hostile_script(struct script *s, bool hostile)
 		record(s, (int64_t)pool->nfree);
 	}
 	assert_int_equal(pool->nfree, pool->ntotal);
-	while ((pa = page_pool_alloc_run(pool, PAGE_POOL_RUN_MAX)) != 0)
+	while ((pa = page_pool_alloc_run(pool, PAGE_POOL_RUN_MAX, PAGE_POOL_DEVICE)) != 0)
 		record(s, (int64_t)(pa - (uint64_t)(uintptr_t)arena));
 	record(s, (int64_t)pool->nfree);
 	free(arena);
@@ -1576,12 +1576,12 @@ static void test_pool_coalesce_any_order(void **state)
 		assert_memory_equal(meta_fresh, meta, PAGE_SIZE);
 
 		/* chunks 2 and 1 whole, then the highest free half chunk: [768, 896) of the top one */
-		assert_int_equal(page_pool_alloc_run(pool, PAGE_POOL_RUN_MAX),
+		assert_int_equal(page_pool_alloc_run(pool, PAGE_POOL_RUN_MAX, PAGE_POOL_DEVICE),
 				 (uint64_t)(uintptr_t)arena + 2 * CHUNK_BYTES);
-		assert_int_equal(page_pool_alloc_run(pool, PAGE_POOL_RUN_MAX),
+		assert_int_equal(page_pool_alloc_run(pool, PAGE_POOL_RUN_MAX, PAGE_POOL_DEVICE),
 				 (uint64_t)(uintptr_t)arena + 1 * CHUNK_BYTES);
-		assert_int_equal(page_pool_alloc_run(pool, PAGE_POOL_RUN_MAX), 0);
-		pa = page_pool_alloc_run(pool, PAGE_POOL_RUN_MAX / 2);
+		assert_int_equal(page_pool_alloc_run(pool, PAGE_POOL_RUN_MAX, PAGE_POOL_DEVICE), 0);
+		pa = page_pool_alloc_run(pool, PAGE_POOL_RUN_MAX / 2, PAGE_POOL_DEVICE);
 		assert_int_equal(pa, (uint64_t)(uintptr_t)arena + 3 * CHUNK_BYTES);
 		for (size_t i = 0; i < PAGE_POOL_RUN_MAX; i++) {
 			assert_int_equal(page_pool_free(pool, (uint64_t)(uintptr_t)arena + CHUNK_BYTES +
@@ -1646,10 +1646,10 @@ static void frag_measure(struct frag_pool *fp, struct frag_steps *st)
 	size_t nfree = fp->pool.nfree;
 
 	s = page_pool_steps;
-	assert_int_equal(page_pool_alloc_run(&fp->pool, PAGE_POOL_RUN_MAX), 0);
+	assert_int_equal(page_pool_alloc_run(&fp->pool, PAGE_POOL_RUN_MAX, PAGE_POOL_DEVICE), 0);
 	st->run_max = steps_since(s);
 	s = page_pool_steps;
-	assert_int_equal(page_pool_alloc_run(&fp->pool, 2), 0);
+	assert_int_equal(page_pool_alloc_run(&fp->pool, 2, PAGE_POOL_DEVICE), 0);
 	st->run_two = steps_since(s);
 	s = page_pool_steps;
 	pa = page_pool_alloc(&fp->pool);
@@ -1671,14 +1671,14 @@ static void frag_measure(struct frag_pool *fp, struct frag_steps *st)
 	assert_int_equal(page_pool_free(&fp->pool, pa), 0);
 	st->chunk_free = steps_since(s);
 	s = page_pool_steps;
-	assert_int_equal(page_pool_alloc_run(&fp->pool, PAGE_POOL_RUN_MAX), chunk);
+	assert_int_equal(page_pool_alloc_run(&fp->pool, PAGE_POOL_RUN_MAX, PAGE_POOL_DEVICE), chunk);
 	st->chunk_run = steps_since(s);
 	assert_int_equal(fp->pool.nfree, nfree + 1 + PAGE_POOL_RUN_MAX / 2 - PAGE_POOL_RUN_MAX);
 	/* the chunk back at once (a 256-page frame's end), then out again */
 	s = page_pool_steps;
 	assert_int_equal(page_pool_free_run(&fp->pool, chunk, PAGE_POOL_RUN_MAX), 0);
 	st->chunk_run_free = steps_since(s);
-	assert_int_equal(page_pool_alloc_run(&fp->pool, PAGE_POOL_RUN_MAX), chunk);
+	assert_int_equal(page_pool_alloc_run(&fp->pool, PAGE_POOL_RUN_MAX, PAGE_POOL_DEVICE), chunk);
 	/* the worst run for the walk: 255 pages, one block per order, 8 of them merging with
 	 * the free page below (the chunk's first, whose buddy chain the run completes) */
 	assert_int_equal(page_pool_free(&fp->pool, chunk), 0);
@@ -1686,7 +1686,7 @@ static void frag_measure(struct frag_pool *fp, struct frag_steps *st)
 	assert_int_equal(page_pool_free_run(&fp->pool, chunk + PAGE_SIZE, PAGE_POOL_RUN_MAX - 1),
 			 0);
 	st->run_free_worst = steps_since(s);
-	assert_int_equal(page_pool_alloc_run(&fp->pool, PAGE_POOL_RUN_MAX), chunk);
+	assert_int_equal(page_pool_alloc_run(&fp->pool, PAGE_POOL_RUN_MAX, PAGE_POOL_DEVICE), chunk);
 	assert_int_equal(fp->pool.nfree, nfree + 1 + PAGE_POOL_RUN_MAX / 2 - PAGE_POOL_RUN_MAX);
 }
 
@@ -1696,14 +1696,20 @@ static void frag_measure(struct frag_pool *fp, struct frag_steps *st)
  * allocation failed with 123 MiB free). Each round it takes as many runs as its budget allows,
  * of `run` pages each (a whole chunk each, or half of one), then one page for each run (which,
  * mixed, came from what the run left free in its chunk), then gives the runs back, keeping the
- * pages. With chunks kept apart by class (page_alloc.h), its pages share the small chunks and
- * every other chunk stays whole.
+ * pages: kernel pages (page tables its mappings need) or frames. With chunks kept apart by class
+ * (page_alloc.h), its pages share a chunk or two and every other chunk stays whole.
  */
 #define SCATTER_POOL_PAGES 32768 /* 128 MiB: 128 chunks */
 #define SCATTER_BUDGET     2048  /* a server's default budget, in pages */
 #define SCATTER_HELD       122
 
-static size_t scatter(struct page_pool *pool, size_t run, uint64_t *held)
+/* One page held, for the kernel (a page table) or for a device (a frame). */
+static uint64_t hold_page(struct page_pool *pool, enum page_pool_use use)
+{
+	return use == PAGE_POOL_KERNEL ? page_pool_alloc(pool) : page_pool_alloc_run(pool, 1, use);
+}
+
+static size_t scatter(struct page_pool *pool, size_t run, enum page_pool_use use, uint64_t *held)
 {
 	uint64_t runs[SCATTER_BUDGET];
 	size_t nheld = 0;
@@ -1712,12 +1718,12 @@ static size_t scatter(struct page_pool *pool, size_t run, uint64_t *held)
 		size_t nruns = 0;
 
 		while (nruns < SCATTER_HELD - nheld && nheld + (nruns + 1) * (run + 1) <= SCATTER_BUDGET &&
-		       (runs[nruns] = page_pool_alloc_run(pool, run)) != 0)
+		       (runs[nruns] = page_pool_alloc_run(pool, run, PAGE_POOL_DEVICE)) != 0)
 			nruns++;
 		if (!nruns)
 			break;
 		for (size_t i = 0; i < nruns; i++)
-			assert_int_not_equal(held[nheld++] = page_pool_alloc(pool), 0);
+			assert_int_not_equal(held[nheld++] = hold_page(pool, use), 0);
 		for (size_t i = 0; i < nruns; i++)
 			assert_int_equal(page_pool_free_run(pool, runs[i], run), 0);
 	}
@@ -1730,7 +1736,7 @@ static size_t whole_runs(struct page_pool *pool)
 	uint64_t runs[SCATTER_POOL_PAGES / PAGE_POOL_RUN_MAX];
 	size_t n = 0;
 
-	while ((runs[n] = page_pool_alloc_run(pool, PAGE_POOL_RUN_MAX)) != 0)
+	while ((runs[n] = page_pool_alloc_run(pool, PAGE_POOL_RUN_MAX, PAGE_POOL_DEVICE)) != 0)
 		n++;
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(page_pool_free_run(pool, runs[i], PAGE_POOL_RUN_MAX), 0);
@@ -1750,20 +1756,107 @@ static void test_scatter_keeps_runs(void **state)
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	assert_true(fp->map != MAP_FAILED);
 	base = ((uint64_t)(uintptr_t)fp->map + CHUNK_BYTES - 1) & ~(CHUNK_BYTES - 1);
-	for (size_t s = 0; s < sizeof(run_sizes) / sizeof(run_sizes[0]); s++) {
+	for (size_t s = 0; s < 2 * sizeof(run_sizes) / sizeof(run_sizes[0]); s++) {
+		enum page_pool_use use = s % 2 ? PAGE_POOL_DEVICE : PAGE_POOL_KERNEL;
 		size_t before, after, nheld;
 
 		page_pool_init(&fp->pool, 0);
 		assert_int_equal(page_pool_add_range(&fp->pool, base,
 						     base + SCATTER_POOL_PAGES * PAGE_SIZE), 0);
 		before = whole_runs(&fp->pool);
-		nheld = scatter(&fp->pool, run_sizes[s], held);
+		nheld = scatter(&fp->pool, run_sizes[s / 2], use, held);
 		after = whole_runs(&fp->pool);
-		print_message("scatter with runs of %zu: %zu pages held, 1 MiB runs %zu -> %zu\n",
-			      run_sizes[s], nheld, before, after);
+		print_message("scatter with runs of %zu, %s pages: %zu held, 1 MiB runs %zu -> %zu\n",
+			      run_sizes[s / 2], s % 2 ? "frame" : "kernel", nheld, before, after);
 		assert_int_equal(nheld, SCATTER_HELD);
-		assert_true(after + 1 >= before); /* all its pages in one chunk */
+		/* its pages in one chunk, or for frames two: what its last runs left free in theirs,
+		 * then a fresh one */
+		assert_true(after + (use == PAGE_POOL_DEVICE ? 2 : 1) >= before);
 	}
+	assert_int_equal(munmap(fp->map, fp->len), 0);
+	free(fp);
+}
+
+/*
+ * The kernel's pages low, frames high (page_alloc.h, "Chunk classes"): a device told a frame's
+ * address with too long a length writes on upward, through frames, never through the kernel's
+ * pages, while memory is not so full that the two meet. Random kernel pages and runs and frames
+ * of every size are taken and given back, in a 64 MiB pool never more than a quarter full:
+ * after each step, every kernel page lies below every frame. Then memory fills up: each side
+ * takes what the other left free (a kernel page from a device chunk, a frame from the kernel's),
+ * rather than fail while pages are free.
+ */
+#define ENDS_POOL_PAGES (64 * PAGE_POOL_RUN_MAX)
+#define ENDS_STEPS      40000
+#define ENDS_HELD       1024
+
+struct held_run {
+	uint64_t pa, pages;
+};
+
+/* The end of the highest kernel run at or below the lowest frame: true if none lies above. */
+static bool kernel_below_frames(const struct held_run *k, size_t nk, const struct held_run *d,
+				size_t nd)
+{
+	uint64_t top = 0, bottom = UINT64_MAX;
+
+	for (size_t i = 0; i < nk; i++)
+		top = k[i].pa + k[i].pages * PAGE_SIZE > top ? k[i].pa + k[i].pages * PAGE_SIZE : top;
+	for (size_t i = 0; i < nd; i++)
+		bottom = d[i].pa < bottom ? d[i].pa : bottom;
+	return top <= bottom;
+}
+
+static uint64_t take(struct page_pool *pool, enum page_pool_use use, uint64_t pages)
+{
+	if (use == PAGE_POOL_KERNEL && pages == 1)
+		return page_pool_alloc(pool);
+	return page_pool_alloc_run(pool, pages, use);
+}
+
+static void test_pool_kernel_low_frames_high(void **state)
+{
+	static struct held_run held[2][ENDS_HELD];
+	struct frag_pool *fp = calloc(1, sizeof(*fp));
+	size_t n[2] = { 0, 0 }, in_use = 0;
+	uint64_t pa;
+
+	(void)state;
+	assert_non_null(fp);
+	fp->len = ENDS_POOL_PAGES * PAGE_SIZE + CHUNK_BYTES;
+	fp->map = mmap(NULL, fp->len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	assert_true(fp->map != MAP_FAILED);
+	pa = ((uint64_t)(uintptr_t)fp->map + CHUNK_BYTES - 1) & ~(CHUNK_BYTES - 1);
+	page_pool_init(&fp->pool, 0);
+	assert_int_equal(page_pool_add_range(&fp->pool, pa, pa + ENDS_POOL_PAGES * PAGE_SIZE), 0);
+	rng_state = 0xe4d5ULL;
+	for (int step = 0; step < ENDS_STEPS; step++) {
+		int use = (int)rng_below(2);
+		uint64_t pages = rng_below(4) ? 1 + rng_below(8) : 1 + rng_below(PAGE_POOL_RUN_MAX);
+		struct held_run *h = held[use];
+
+		if (use == PAGE_POOL_KERNEL && rng_below(4))
+			pages = 1; /* mostly page tables and object caches */
+		if (n[use] < ENDS_HELD && in_use + pages <= ENDS_POOL_PAGES / 4 && rng_below(2)) {
+			pa = take(&fp->pool, (enum page_pool_use)use, pages);
+			assert_int_not_equal(pa, 0);
+			h[n[use]++] = (struct held_run){ pa, pages };
+			in_use += pages;
+		} else if (n[use]) {
+			size_t i = (size_t)rng_below(n[use]);
+
+			assert_int_equal(page_pool_free_run(&fp->pool, h[i].pa, h[i].pages), 0);
+			in_use -= h[i].pages;
+			h[i] = h[--n[use]];
+		}
+		assert_true(kernel_below_frames(held[0], n[0], held[1], n[1]));
+	}
+	/* Full: frames until none is left, then a kernel page comes from what they left free. */
+	while ((pa = page_pool_alloc_run(&fp->pool, 3, PAGE_POOL_DEVICE)) != 0)
+		;
+	assert_true(fp->pool.nfree > 0);
+	assert_int_not_equal(page_pool_alloc(&fp->pool), 0);
 	assert_int_equal(munmap(fp->map, fp->len), 0);
 	free(fp);
 }
@@ -1859,6 +1952,7 @@ int main(void)
 		cmocka_unit_test(test_pool_coalesce_any_order),
 		cmocka_unit_test(test_pool_bounded_work),
 		cmocka_unit_test(test_scatter_keeps_runs),
+		cmocka_unit_test(test_pool_kernel_low_frames_high),
 	};
 
 	return cmocka_run_group_tests_name("page_alloc", tests, NULL, NULL);

@@ -186,6 +186,16 @@ DEFAULT_LAST = (spliced(DEFAULT_LEASE), spliced("echo: echoing on UDP and TCP po
                 spliced("iperf: iperf 2 server on TCP port 5001"))
 
 
+def kernel_below_frames(out):
+    """The shell's `mem`: the end of the highest kernel page lies at or below the lowest
+    frame."""
+    m = re.search(r"kernel pages below (0x[0-9a-f]+), frames from (0x[0-9a-f]+)", out)
+    if not m:
+        return ["no `mem` line saying where the kernel's pages and the frames lie"]
+    top, bottom = int(m.group(1), 16), int(m.group(2), 16)
+    return [] if top <= bottom else [f"kernel pages up to {top:#x} lie above a frame at {bottom:#x}"]
+
+
 def default_boot_quiet(out):
     """The default boot's servers have printed their last start-up line."""
     return all(line(out) for line in DEFAULT_LAST)
@@ -392,6 +402,9 @@ CASES += [
           r"net: net0: virtio-net 52:54:00:12:34:56, link up, 128 buffers a queue",
           r"tacet> random\n([0-9a-f]{32})\n(?s:.*)tacet> random\n(?!\1)[0-9a-f]{32}\n",
           r"pages: \d+ total, \d+ free",
+          # the kernel's pages low, frames high: a device writing past a frame goes upward,
+          # through frames, never the kernel's pages (docs/drivers.md, "A wrong length")
+          r"kernel pages below 0x[0-9a-f]+, frames from 0x[0-9a-f]+; the two met 0 times",
           # hart 0 took the console's interrupts: its external count (summed over the lines'
           # per-hart counts) is not 0; it has held the BKL (a longest hold, and what held it)
           # and its waits for the lock: a count, two percentiles and how many slept
@@ -403,7 +416,7 @@ CASES += [
          qemu_args=DEFAULT_DEVICES, needs=DEFAULT_NEEDS,
          console_input=default_boot_input("random\rhelp\recho hello tacet\rps\rmem\rharts\r"
                                           "irqs\rrandom\rnet\rpoweroff\r"),
-         variants=CONTROLLERS),
+         check=kernel_below_frames, variants=CONTROLLERS),
 ]
 
 # QEMU's monitor (monitor_input): at the shell's first prompt the monitor resets the machine

@@ -300,6 +300,14 @@ struct tacet_mem_info {
 	unsigned long free_pages;
 	unsigned long kernel_objects;      /* live kernel objects */
 	unsigned long kernel_object_pages; /* pages the object caches hold now */
+	/* Where memory's two ends have lain since boot (the kernel's pages low, frames high, so
+	 * that a device writing past a frame's end, as no IOMMU stops it, runs through frames and
+	 * off the end of RAM): the end of the highest page the kernel took, the lowest frame's
+	 * physical address (0: none yet), and how many allocations landed where the other side
+	 * had been (0: every kernel page lay below every frame). */
+	unsigned long kernel_end;
+	unsigned long frames_start;
+	unsigned long ends_met;
 };
 
 struct tacet_hart_info {
