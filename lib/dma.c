@@ -1,4 +1,5 @@
-/* dma.c: DMA buffers (<tacet/driver.h>): a contiguous frame (FRAME_NEW with pages > 1), mapped
+/* dma.c: DMA buffers (<tacet/driver.h>): a contiguous frame made for DMA (FRAME_NEW's
+ * TACET_FRAME_DMA: the top of memory), mapped
  * at an address from tacet_va_alloc, pinned to the DMA device for its physical address (the
  * kernel's DMA quarantine: kernel/object/frame.c). */
 #include <string.h>
@@ -28,7 +29,7 @@ long tacet_dma_alloc(unsigned long size, struct tacet_dma *dma)
 	if (slot < 0)
 		return slot;
 	va = tacet_va_alloc(pages);
-	err = va ? tacet_frame_new((unsigned long)slot, pages) : -TACET_ENOMEM;
+	err = va ? tacet_frame_new_dma((unsigned long)slot, pages) : -TACET_ENOMEM;
 	dma->pa = 0;
 	if (!err && dma_device)
 		err = tacet_frame_pin((unsigned long)slot, dma_device, &dma->pa, &got);

@@ -127,7 +127,7 @@ static void sys_info(struct thread *t)
 		out.mem.free_pages = mm_free_pages();
 		out.mem.kernel_objects = kalloc_live();
 		out.mem.kernel_object_pages = kalloc_pages();
-		mm_layout(&out.mem.kernel_end, &out.mem.frames_start, &out.mem.ends_met);
+		mm_sides(&out.mem.low_end, &out.mem.dma_start, &out.mem.sides_met);
 		n = index ? -TACET_ENOENT : (long)sizeof(out.mem);
 	} else if (kind == TACET_INFO_HART) {
 		if (index >= nharts) {

@@ -1,5 +1,6 @@
-/* mm.c: owns the global page pool and the record of where its two ends lie (the kernel's pages
- * low, frames high: page_alloc.h, "Chunk classes"); pool_lock guards every field of both. The pool never
+/* mm.c: owns the global page pool and the record of where its two sides have lain (the
+ * kernel's pages and other frames low, DMA frames high: page_alloc.h, "Chunk classes");
+ * pool_lock guards every field of both. The pool never
  * touches a page it manages (page_alloc.h: its bookkeeping sits in each large range's lowest
  * pages, mapped here before the range is added): a page is first written when
  * page_alloc_zeroed() or the owner of a run (page_alloc_run, page_zero) zeroes it, and boot time
@@ -17,25 +18,25 @@
 
 static struct page_pool pool;
 static struct spinlock pool_lock = SPINLOCK_INIT("page pool");
-/* Under pool_lock, since boot: the end of the highest page the kernel took, the lowest page a
- * frame took, and how many allocations landed out of that order (a kernel page above a frame or
- * a frame below a kernel page: the two ends met). */
-static uint64_t kernel_top, frames_bottom = UINT64_MAX;
-static uint64_t ends_met;
+/* Under pool_lock, since boot: the end of the highest page the low side took (the kernel's
+ * pages, frames not for DMA), the lowest page a DMA frame took, and how many allocations landed
+ * out of that order (the two sides met: page_alloc.h, "Chunk classes"). */
+static uint64_t low_top, dma_bottom = UINT64_MAX;
+static uint64_t sides_met;
 
 /* Records where an allocation landed; pool_lock held. */
 static void mark(uint64_t pa, size_t pages, enum page_pool_use use)
 {
+	uint64_t end = pa + pages * PAGE_SIZE;
+
 	if (!pa)
 		return;
-	if (use == PAGE_POOL_KERNEL) {
-		if (pa + pages * PAGE_SIZE > kernel_top)
-			kernel_top = pa + pages * PAGE_SIZE;
-		ends_met += pa + pages * PAGE_SIZE > frames_bottom;
+	if (use == PAGE_POOL_LOW) {
+		low_top = end > low_top ? end : low_top;
+		sides_met += end > dma_bottom;
 	} else {
-		if (pa < frames_bottom)
-			frames_bottom = pa;
-		ends_met += pa < kernel_top;
+		dma_bottom = pa < dma_bottom ? pa : dma_bottom;
+		sides_met += pa < low_top;
 	}
 }
 
@@ -83,7 +84,7 @@ uint64_t page_alloc_zeroed(void)
 
 	spin_lock(&pool_lock);
 	pa = page_pool_alloc(&pool);
-	mark(pa, 1, PAGE_POOL_KERNEL);
+	mark(pa, 1, PAGE_POOL_LOW);
 	spin_unlock(&pool_lock);
 	if (pa)
 		page_zero(pa);
@@ -95,7 +96,7 @@ static uint64_t alloc_run(size_t pages, enum page_pool_use use)
 	uint64_t pa;
 
 	spin_lock(&pool_lock);
-	if (pages == 1 && use == PAGE_POOL_KERNEL)
+	if (pages == 1 && use == PAGE_POOL_LOW)
 		pa = page_pool_alloc(&pool);
 	else
 		pa = page_pool_alloc_run(&pool, pages, use);
@@ -106,20 +107,20 @@ static uint64_t alloc_run(size_t pages, enum page_pool_use use)
 
 uint64_t page_alloc_run(size_t pages)
 {
-	return alloc_run(pages, PAGE_POOL_KERNEL);
+	return alloc_run(pages, PAGE_POOL_LOW);
 }
 
-uint64_t page_alloc_frame(size_t pages)
+uint64_t page_alloc_frame(size_t pages, bool dma)
 {
-	return alloc_run(pages, PAGE_POOL_DEVICE);
+	return alloc_run(pages, dma ? PAGE_POOL_DMA : PAGE_POOL_LOW);
 }
 
-void mm_layout(uint64_t *kernel_end, uint64_t *frames_start, uint64_t *met)
+void mm_sides(uint64_t *low_end, uint64_t *dma_start, uint64_t *met)
 {
 	spin_lock(&pool_lock);
-	*kernel_end = kernel_top;
-	*frames_start = frames_bottom == UINT64_MAX ? 0 : frames_bottom;
-	*met = ends_met;
+	*low_end = low_top;
+	*dma_start = dma_bottom == UINT64_MAX ? 0 : dma_bottom;
+	*met = sides_met;
 	spin_unlock(&pool_lock);
 }
 

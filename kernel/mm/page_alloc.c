@@ -112,18 +112,25 @@ int phys_ranges_subtract(const struct phys_range *mem, int nmem, const struct ph
 #define CHUNK_SHIFT  (PAGE_SHIFT + MAX_ORDER)
 #define CHUNK_WORDS  PAGE_POOL_CHUNK_WORDS
 #define CHUNK_BITS   (2 * CHUNK_PAGES) /* orders 0..7 use all but the last 2 */
-#define CHUNK_DEVICE (CHUNK_BITS - 2)  /* the first of those: a device chunk */
-#define CHUNK_BIG    (CHUNK_BITS - 1)  /* the second: a device chunk a 256-page run took */
+#define CHUNK_DMA    (CHUNK_BITS - 2)  /* the first of those: a chunk of the DMA side */
+#define CHUNK_BIG    (CHUNK_BITS - 1)  /* the second: a chunk a 256-page run took */
 #define TREE_FANOUT  64
 #define TREES        PAGE_POOL_TREES
-#define DEVICE_TREES PAGE_POOL_ORDERS /* tree DEVICE_TREES + k: order k (< 8), device chunks */
-#define BIG_TREES    (DEVICE_TREES + MAX_ORDER) /* BIG_TREES + k: order k (< 8), big ones */
-
+/* Tree t (page_alloc.h, "Chunk classes"): order k (< 8) in the low side's small chunks, k; in
+ * whole chunks, 8; in the low side's big chunks, LOW_BIG_TREES + k; in the DMA side's small and
+ * big ones, DMA_TREES + k and DMA_BIG_TREES + k. */
+#define LOW_BIG_TREES PAGE_POOL_ORDERS
+#define DMA_TREES     (LOW_BIG_TREES + MAX_ORDER)
+#define DMA_BIG_TREES (DMA_TREES + MAX_ORDER)
 _Static_assert(CHUNK_BITS == CHUNK_WORDS * 64, "a chunk's words hold its orders' bits");
 _Static_assert(PAGE_POOL_MAX_RANGES <= 32, "has_free has a bit per range");
-_Static_assert(CHUNK_DEVICE >= CHUNK_BITS - (CHUNK_BITS >> (MAX_ORDER - 1)) + 2, "spare bits");
-_Static_assert(CHUNK_DEVICE / 64 == CHUNK_BIG / 64, "the class bits share a word");
-#define CLASS_BITS (1ULL << (CHUNK_DEVICE % 64) | 1ULL << (CHUNK_BIG % 64))
+_Static_assert(CHUNK_DMA >= CHUNK_BITS - (CHUNK_BITS >> (MAX_ORDER - 1)) + 2, "spare bits");
+_Static_assert(CHUNK_DMA / 64 == CHUNK_BIG / 64, "the class bits share a word");
+_Static_assert(DMA_BIG_TREES + MAX_ORDER == TREES, "a tree per order and class");
+#define CLASS_WORD (CHUNK_DMA / 64)
+#define DMA_BIT    (1ULL << (CHUNK_DMA % 64))
+#define BIG_BIT    (1ULL << (CHUNK_BIG % 64))
+#define CLASS_BITS (DMA_BIT | BIG_BIT)
 
 #ifdef TACET_HOST_TEST
 uint64_t page_pool_steps;
@@ -167,9 +174,6 @@ static void bits_fill(uint64_t *words, uint64_t lo, uint64_t hi)
 
 /* --- a range's trees: per order and class, the chunks holding a free block of that order ---- */
 
-/* Tree t: t = k for order k in the kernel's chunks (k < 8) and for whole chunks (k = 8),
- * DEVICE_TREES + k and BIG_TREES + k for order k in small and big device chunks (page_alloc.h,
- * "Chunk classes"). */
 static uint64_t *tree(const struct page_pool_range *r, int t)
 {
 	return r->trees + (size_t)t * r->tree_words;
@@ -294,17 +298,20 @@ static uint64_t page_address(const struct page_pool_range *r, uint64_t p)
 	return r->base + (p << PAGE_SHIFT);
 }
 
+/* The first tree of a class's (its class bits): order k's is that + k, for k < 8. */
+static int class_trees(uint64_t class)
+{
+	if (class & DMA_BIT)
+		return class & BIG_BIT ? DMA_BIG_TREES : DMA_TREES;
+	return class & BIG_BIT ? LOW_BIG_TREES : 0;
+}
+
 /* The tree of order k's free blocks in chunk c: its class's below the highest order. */
 static int tree_of(const struct page_pool_range *r, int k, uint64_t c)
 {
-	const uint64_t *words = chunk(r, c);
-
-	if (k == MAX_ORDER || !(words[CHUNK_DEVICE / 64] >> (CHUNK_DEVICE % 64) & 1))
-		return k;
-	if (words[CHUNK_BIG / 64] >> (CHUNK_BIG % 64) & 1)
-		return BIG_TREES + k;
-	return DEVICE_TREES + k;
-	return k;
+	if (k == MAX_ORDER)
+		return MAX_ORDER;
+	return class_trees(chunk(r, c)[CLASS_WORD] & CLASS_BITS) + k;
 }
 
 /* Marks the order-k block at p free: its bit in its chunk's words (below the highest order;
@@ -327,14 +334,14 @@ static void block_insert(struct page_pool *pool, int ri, int k, uint64_t p)
 		if (had)
 			return;
 	} else {
-		words[CHUNK_DEVICE / 64] &= ~CLASS_BITS; /* whole: of no class */
+		words[CLASS_WORD] &= ~CLASS_BITS; /* whole: of no class */
 	}
 	if (tree_set(r, t, c))
 		pool->has_free[t] |= 1U << ri;
 }
 
 /* Marks the free order-k block at p not free, the way block_insert() marked it. A whole chunk
- * taken becomes the kernel's (its words cleared); block_take_device() makes it a device's. */
+ * taken becomes the low side's and small (its words cleared); whole_take() gives it a class. */
 static void block_remove(struct page_pool *pool, int ri, int k, uint64_t p)
 {
 	struct page_pool_range *r = &pool->ranges[ri];
@@ -440,51 +447,45 @@ static uint32_t range_with(const struct page_pool *pool, int first, int want, in
 	return m ? 1U << find_bit(m, high) : 0;
 }
 
-/* A block for a kernel allocation of order want (page_alloc.h, "Chunk classes"): in the lowest
- * range that has one, from the kernel's chunks, else the lowest whole chunk (which becomes the
- * kernel's); the last resort, from a device chunk. */
-static int block_take_kernel(struct page_pool *pool, int want, int *ri, uint64_t *p)
+/* Takes the lowest (or highest) whole chunk of `ranges`, of class `class` from now on. */
+static bool whole_take(struct page_pool *pool, uint32_t ranges, bool high, uint64_t class, int *ri,
+		       uint64_t *p)
 {
-	uint32_t lowest = range_with(pool, 0, want, MAX_ORDER, false);
-	int k = block_take_in(pool, lowest, 0, want, MAX_ORDER, false, ri, p);
-
-	if (k < 0 && want < MAX_ORDER)
-		k = block_take_in(pool, ALL_RANGES, DEVICE_TREES, want, MAX_ORDER - 1, false, ri, p);
-	if (k < 0 && want < MAX_ORDER)
-		k = block_take_in(pool, ALL_RANGES, BIG_TREES, want, MAX_ORDER - 1, false, ri, p);
-	return k;
-}
-
-/* Takes the highest whole chunk of `ranges` for a device, as a small or a big device chunk. */
-static bool whole_take_device(struct page_pool *pool, uint32_t ranges, uint64_t class, int *ri,
-			      uint64_t *p)
-{
-	if (block_take_in(pool, ranges, 0, MAX_ORDER, MAX_ORDER, true, ri, p) < 0)
+	if (block_take_in(pool, ranges, 0, MAX_ORDER, MAX_ORDER, high, ri, p) < 0)
 		return false;
-	chunk(&pool->ranges[*ri], *p / CHUNK_PAGES)[CHUNK_DEVICE / 64] |= class;
+	chunk(&pool->ranges[*ri], *p / CHUNK_PAGES)[CLASS_WORD] |= class;
 	return true;
 }
 
-/* A block for what a device may be given, of order want: a run of more than half a chunk takes
- * a whole one (a big device chunk); anything smaller, in the highest range that has one, comes
- * from a small device chunk, else the highest whole chunk (which becomes one); else from what
- * big runs left free, and only then from the kernel's chunks. */
-static int block_take_device(struct page_pool *pool, int want, int *ri, uint64_t *p)
+/*
+ * A block of order want for one side (page_alloc.h, "Chunk classes"), the low side's lowest or
+ * the DMA side's highest: a run of more than half a chunk takes a whole one, which becomes big;
+ * anything smaller, in the first range that has one, comes from a small chunk of the side, else
+ * a whole chunk (which becomes one); else from what the side's big runs left free, and only
+ * then from the other side's chunks.
+ */
+static int block_take(struct page_pool *pool, bool dma, int want, int *ri, uint64_t *p)
 {
-	const uint64_t small = 1ULL << (CHUNK_DEVICE % 64);
-	uint32_t highest;
+	uint64_t side = dma ? DMA_BIT : 0, other = side ^ DMA_BIT;
+	int small = class_trees(side);
+	uint32_t first;
 	int k;
 
 	if (want == MAX_ORDER)
-		return whole_take_device(pool, ALL_RANGES, CLASS_BITS, ri, p) ? MAX_ORDER : -1;
-	highest = range_with(pool, DEVICE_TREES, want, MAX_ORDER - 1, true);
-	k = block_take_in(pool, highest, DEVICE_TREES, want, MAX_ORDER - 1, true, ri, p);
-	if (k < 0 && whole_take_device(pool, highest, small, ri, p))
+		return whole_take(pool, ALL_RANGES, dma, side | BIG_BIT, ri, p) ? MAX_ORDER : -1;
+	first = range_with(pool, small, want, MAX_ORDER - 1, dma);
+	k = block_take_in(pool, first, small, want, MAX_ORDER - 1, dma, ri, p);
+	if (k < 0 && whole_take(pool, first, dma, side, ri, p))
 		k = MAX_ORDER;
 	if (k < 0)
-		k = block_take_in(pool, ALL_RANGES, BIG_TREES, want, MAX_ORDER - 1, true, ri, p);
+		k = block_take_in(pool, ALL_RANGES, class_trees(side | BIG_BIT), want, MAX_ORDER - 1,
+				  dma, ri, p);
 	if (k < 0)
-		k = block_take_in(pool, ALL_RANGES, 0, want, MAX_ORDER - 1, true, ri, p);
+		k = block_take_in(pool, ALL_RANGES, class_trees(other), want, MAX_ORDER - 1, dma,
+				  ri, p);
+	if (k < 0)
+		k = block_take_in(pool, ALL_RANGES, class_trees(other | BIG_BIT), want,
+				  MAX_ORDER - 1, dma, ri, p);
 	return k;
 }
 
@@ -682,7 +683,7 @@ int page_pool_add_range(struct page_pool *pool, uint64_t start, uint64_t end)
 uint64_t page_pool_alloc(struct page_pool *pool)
 {
 	uint64_t p;
-	int ri, k = block_take_kernel(pool, 0, &ri, &p);
+	int ri, k = block_take(pool, false, 0, &ri, &p);
 
 	if (k < 0)
 		return 0;
@@ -745,8 +746,7 @@ uint64_t page_pool_alloc_run(struct page_pool *pool, size_t pages, enum page_poo
 		return 0;
 	while ((1ULL << k) < pages)
 		k++;
-	j = use == PAGE_POOL_DEVICE ? block_take_device(pool, k, &ri, &p)
-				    : block_take_kernel(pool, k, &ri, &p);
+	j = block_take(pool, use == PAGE_POOL_DMA, k, &ri, &p);
 	if (j < 0)
 		return 0;
 	for (; j > k; j--) { /* split: the lower halves stay free */

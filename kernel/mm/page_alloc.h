@@ -34,9 +34,9 @@ int phys_ranges_subtract(const struct phys_range *mem, int nmem, const struct ph
 #define PAGE_POOL_RUN_MAX   256
 #define PAGE_POOL_MAX_ORDER 8 /* log2(PAGE_POOL_RUN_MAX) */
 #define PAGE_POOL_ORDERS    (PAGE_POOL_MAX_ORDER + 1)
-/* A tree per order for the kernel's chunks and whole ones, and per order below the highest for
- * small and for big device chunks (below: "Chunk classes"). */
-#define PAGE_POOL_TREES     (PAGE_POOL_ORDERS + 2 * PAGE_POOL_MAX_ORDER)
+/* A tree per order for the low side's small chunks and whole ones, and per order below the
+ * highest for its big chunks and the DMA side's small and big ones (below: "Chunk classes"). */
+#define PAGE_POOL_TREES     (PAGE_POOL_ORDERS + 3 * PAGE_POOL_MAX_ORDER)
 _Static_assert(PAGE_POOL_RUN_MAX == 1 << PAGE_POOL_MAX_ORDER, "a run is one block at most");
 
 /*
@@ -60,26 +60,25 @@ _Static_assert(PAGE_POOL_RUN_MAX == 1 << PAGE_POOL_MAX_ORDER, "a run is one bloc
  * A whole chunk's words mean nothing (it may never have been split): they are cleared when it
  * is split, which is why setting up a range writes none of them but its edge chunks'.
  *
- * Chunk classes. A chunk that is not whole is the kernel's, a small device chunk or a big one
- * (two spare bits of its words). Device chunks hold what a device may be given to read or
- * write (FRAME_NEW's frames: PAGE_POOL_DEVICE), the kernel's its own pages (page tables, object
- * caches). A kernel allocation takes a free block from the kernel's chunks, else the lowest
- * whole chunk, which becomes the kernel's, and only when neither has one from a device chunk.
- * A device run of more than half a chunk (order 8) takes the highest whole chunk, which
- * becomes big; anything smaller comes from a small device chunk's free block, else the
- * highest whole chunk, which becomes small, else from what big runs left free, and only then
- * from the kernel's chunks. Per order below the highest, the range keeps a tree for each
- * class. Why:
+ * Chunk classes. Memory has two sides: the DMA side holds what a device may be given to read
+ * or write (frames made for DMA: PAGE_POOL_DMA), the low side everything else (the kernel's own
+ * pages, page tables and object caches, and every other frame: PAGE_POOL_LOW). A chunk that is
+ * not whole belongs to one side, and is small or big (two spare bits of its words). The low
+ * side takes from the bottom of memory, the DMA side from the top: a side's run of more than
+ * half a chunk (order 8) takes the lowest (highest) whole chunk, which becomes big; anything
+ * smaller, in the lowest (highest) range that has one, comes from a small chunk of the side,
+ * else that range's lowest (highest) whole chunk, which becomes small; else from what the
+ * side's big runs left free, and only then from the other side's chunks. Per order below the
+ * highest, the range keeps a tree for each class. Why:
  *  - No IOMMU. A device writes wherever its driver says, and a driver made wrong (a fault, a
  *    bug) may give its device a right address with a wrong length: the device then writes on
- *    past the frame, upward. The kernel's pages fill memory from the bottom and the frames from
- *    the top, so such a write goes through other frames and off the end of RAM (where the
- *    device's access fails), not through page tables or kernel objects, until memory is so
- *    full that the two meet (mm.c counts the kernel's pages above the lowest frame).
+ *    past the buffer, upward. Above a DMA frame lie only other DMA frames and the end of RAM
+ *    (where the device's access fails), never a page table, a kernel object or a server's own
+ *    memory, until memory is so full that the two sides meet (mm.c counts it).
  *  - Fragmentation. Mixed, a 129-page run would break a whole chunk, a single page then come
  *    from the 127 it left free (the smallest block), and the run go back: a chunk held by one
  *    page. Repeated, 122 pages would hold one in each MiB of 128 MiB and leave no 1 MiB run
- *    for a driver's DMA. Kept apart, a chunk turns small only when no small chunk of the class
+ *    for a driver's DMA. Kept apart, a chunk turns small only when no small chunk of the side
  *    has a free block of the order asked for, so scattering pages one a chunk takes filling
  *    the chunks already taken first: what a server can deny is about what it holds.
  *
@@ -87,17 +86,17 @@ _Static_assert(PAGE_POOL_RUN_MAX == 1 << PAGE_POOL_MAX_ORDER, "a run is one bloc
  * its struct page_pool_range (inline_words). A larger one gives up its lowest pages for it:
  * PAGE_POOL_TREES trees of about nchunks / 64 words, then 8 words per chunk, about 64 KiB
  * per GiB (33 pages of a 2 GiB range, 3 of 128 MiB); those pages are never handed out, and
- * page_pool_add_range() writes only the trees and its two edge chunks' words: about 6.6 KiB
+ * page_pool_add_range() writes only the trees and its two edge chunks' words: about 8.7 KiB
  * for 2 GiB, so boot does not grow with the memory size.
  *
  * Costs, worst case, with L the levels of a range's trees (1 up to 64 chunks, 2 up to 4 GiB,
  * 3 up to 256 GiB, at most PAGE_POOL_TREE_LEVELS) and independent of how fragmented memory is
  * or how many pages are free: an allocation looks at the orders from the one asked for up,
- * in its class's chunks, whole ones, then the others' (at most 34 masks), walks one tree down
+ * in its class's chunks, whole ones, then the others' (at most 42 masks), walks one tree down
  * (L words) and one chunk's order (at most 4 words), then splits (at most 8 halves put back,
  * each at most 4 + L words); a free looks at the page's 9 possible blocks, then coalesces (at
  * most 8 buddies, each at most 4 + L words). Adding a range clears its trees: about
- * 25 * nchunks / 64 words.
+ * 33 * nchunks / 64 words.
  *
  * Physical address 0 is never handed out (0 is page_pool_alloc()'s "none left"): a range
  * starting at 0 is accepted, but its first page holds its bookkeeping or is skipped.
@@ -141,26 +140,27 @@ int page_pool_add_range(struct page_pool *pool, uint64_t start, uint64_t end);
 /* The bytes of bookkeeping page_pool_add_range() takes from the bottom of [start, end) (whole
  * pages; 0 for a range small enough to keep it inline). */
 size_t page_pool_meta_bytes(uint64_t start, uint64_t end);
-/* Physical address of a free page (contents undefined: whatever was there), or 0 if none is
- * left. Bounded (see above): a page of the smallest free block, in the first range that has
- * one, at its lowest address. */
+/* Physical address of a free page of the low side (contents undefined: whatever was there), or
+ * 0 if none is left. Bounded (see above): a page of the smallest free block of the side's small
+ * chunks or whole ones (above: "Chunk classes"), in the first range that has one, at its lowest
+ * address. */
 uint64_t page_pool_alloc(struct page_pool *pool);
 /* Returns a page. Returns 0, or -1 (and changes nothing) if pa is not page aligned, is 0, lies
  * outside the pages of every range of the pool, or is free already. Bounded (see above). */
 int page_pool_free(struct page_pool *pool, uint64_t pa);
 
-/* What a run is for (above: "Chunk classes"). */
+/* What a run is for: its side of memory (above: "Chunk classes"). */
 enum page_pool_use {
-	PAGE_POOL_KERNEL, /* the kernel's own: low memory */
-	PAGE_POOL_DEVICE, /* what a device may be given (a frame): high memory */
+	PAGE_POOL_LOW, /* the kernel's own, or a frame no device is given: the bottom */
+	PAGE_POOL_DMA, /* what a device may be given: the top */
 };
 
 /*
  * Physical address of `pages` free pages that are physically contiguous (contents undefined),
  * or 0 if 0 or more than PAGE_POOL_RUN_MAX pages are asked for, or no free block of order
  * ceil(log2(pages)) is left (a free run that is not such a block does not count). The pages are
- * the top of a block of the smallest order that has one in the class `use` asks for (above:
- * "Chunk classes"), the kernel's lowest or a device's highest; the rest of the block stays
+ * the top of a block of the smallest order that the side `use` names has, taken as above
+ * ("Chunk classes"): the low side's lowest, the DMA side's highest; the rest of the block stays
  * free. Each page goes back on its own with page_pool_free(), or the run at once with
  * page_pool_free_run(). Bounded (see above).
  */

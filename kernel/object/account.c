@@ -97,13 +97,13 @@ void account_page_free(struct account *a, uint64_t pa)
 		account_refund(a, PAGE_SIZE);
 }
 
-uint64_t account_pages_alloc(struct account *a, size_t pages)
+uint64_t account_pages_alloc(struct account *a, size_t pages, bool dma)
 {
 	uint64_t pa;
 
 	if (a && account_charge(a, (uint64_t)pages * PAGE_SIZE) < 0)
 		return 0;
-	pa = page_alloc_frame(pages);
+	pa = page_alloc_frame(pages, dma);
 	if (!pa && a)
 		account_refund(a, (uint64_t)pages * PAGE_SIZE);
 	return pa;

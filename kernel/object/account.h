@@ -8,6 +8,7 @@
 #define KERNEL_ACCOUNT_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct account {
@@ -39,11 +40,11 @@ void *account_kalloc(struct account *a, size_t size);
 void account_kfree(struct account *a, void *obj, size_t size);
 uint64_t account_page_alloc(struct account *a);
 void account_page_free(struct account *a, uint64_t pa);
-/* page_alloc_frame / page_free_run of `pages` contiguous pages for a frame (high memory, away
- * from the kernel's pages), all charged to a (NULL: charged to nobody). 0 when a's limit would
- * be passed or no run is free. The pages are not zeroed: the caller zeroes them (page_zero)
- * before anyone else can reach them. */
-uint64_t account_pages_alloc(struct account *a, size_t pages);
+/* page_alloc_frame / page_free_run of `pages` contiguous pages for a frame (made for DMA or
+ * not: mm.h), all charged to a (NULL: charged to nobody). 0 when a's limit would be passed or
+ * no run is free. The pages are not zeroed: the caller zeroes them (page_zero) before anyone
+ * else can reach them. */
+uint64_t account_pages_alloc(struct account *a, size_t pages, bool dma);
 void account_pages_free(struct account *a, uint64_t pa, size_t pages);
 
 #endif

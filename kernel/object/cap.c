@@ -157,9 +157,9 @@ void sys_cap_delete(struct thread *t)
 /* (slot) -> type; a1 = rights, a2 = badge, a3..a5 by type: a frame's physical address (a
  * device frame's only: a RAM frame's is given with a pin, FRAME_PIN, frame.c's DMA
  * quarantine), size and kind (a5: TACET_FRAME_DEVICE when it is no RAM of FRAME_NEW's but
- * device MMIO or boot memory, which a driver must never give a device as a DMA buffer); a
- * process's kernel memory, what its account holds and may hold, in bytes; a line's number. a5
- * is 0 but for a device frame. */
+ * device MMIO or boot memory, which a driver must never give a device as a DMA buffer;
+ * TACET_FRAME_DMA for RAM made for DMA); a process's kernel memory, what its account holds and
+ * may hold, in bytes; a line's number. a5 is 0 but for a frame. */
 void sys_cap_info(struct thread *t)
 {
 	long err;
@@ -179,6 +179,7 @@ void sys_cap_info(struct thread *t)
 	arch_ctx_set_ret(&t->ctx, 2, c->badge);
 	arch_ctx_set_ret(&t->ctx, 3, f ? (f->device ? f->pa : 0) : p ? p->acct->used : d ? d->irq : 0);
 	arch_ctx_set_ret(&t->ctx, 4, f ? f->pages : p ? p->acct->limit : 0);
-	arch_ctx_set_ret(&t->ctx, 5, f && f->device ? TACET_FRAME_DEVICE : 0);
+	arch_ctx_set_ret(&t->ctx, 5, !f ? 0 : f->device ? TACET_FRAME_DEVICE :
+				     (f->parent ? f->parent : f)->dma ? TACET_FRAME_DMA : 0);
 	syscall_ret(t, c->obj->type);
 }

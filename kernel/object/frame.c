@@ -31,18 +31,20 @@ struct frame *frame_wrap(struct account *acct, uint64_t pa, uint64_t pages, int 
 	return f;
 }
 
-struct frame *frame_alloc(struct account *acct, uint64_t pages)
+struct frame *frame_alloc(struct account *acct, uint64_t pages, bool dma)
 {
 	struct frame *f;
 	uint64_t pa;
 
 	if (pages == 0 || pages > FRAME_MAX_PAGES)
 		return NULL;
-	pa = account_pages_alloc(acct, pages);
+	pa = account_pages_alloc(acct, pages, dma);
 	if (!pa)
 		return NULL;
 	f = frame_wrap(acct, pa, pages, 0);
-	if (!f)
+	if (f)
+		f->dma = dma;
+	else
 		account_pages_free(acct, pa, pages);
 	return f;
 }
@@ -272,7 +274,7 @@ static void frame_zero_from(struct thread *t, struct frame *f, unsigned long i, 
 /* (slot, pages): a new RAM frame of pages contiguous zeroed pages, charged to the caller. */
 void sys_frame_new(struct thread *t)
 {
-	unsigned long slot = syscall_arg(t, 0), pages = syscall_arg(t, 1);
+	unsigned long slot = syscall_arg(t, 0), pages = syscall_arg(t, 1), flags = syscall_arg(t, 2);
 	long err;
 	struct cap *dst = cap_empty_slot(t->proc->cspace, slot, &err);
 	struct frame *f;
@@ -281,11 +283,11 @@ void sys_frame_new(struct thread *t)
 		syscall_ret(t, -err);
 		return;
 	}
-	if (pages == 0 || pages > FRAME_MAX_PAGES) {
-		syscall_ret(t, -TACET_ERANGE);
+	if (pages == 0 || pages > FRAME_MAX_PAGES || (flags & ~TACET_FRAME_DMA)) {
+		syscall_ret(t, flags & ~TACET_FRAME_DMA ? -TACET_EINVAL : -TACET_ERANGE);
 		return;
 	}
-	f = frame_alloc(t->proc->acct, pages);
+	f = frame_alloc(t->proc->acct, pages, flags & TACET_FRAME_DMA);
 	if (!f) {
 		syscall_ret(t, -TACET_ENOMEM);
 		return;
@@ -354,7 +356,8 @@ static struct frame *decode_frame(struct thread *t, int i, uint32_t rights, long
 }
 
 /* FRAME_PIN's decode: a frame, and a device frame (WRITE); for a RAM frame, WRITE on it too (a
- * device writes it) and no pin to a device outside the one it is pinned to (TACET_EBUSY). */
+ * device writes it), made for DMA (TACET_EINVAL: docs/drivers.md, "A wrong length") and no pin
+ * to a device outside the one it is pinned to (TACET_EBUSY). */
 static long decode_pin(struct thread *t, struct frame **f, struct frame **dev)
 {
 	struct cspace *cs = t->proc->cspace;
@@ -375,6 +378,8 @@ static long decode_pin(struct thread *t, struct frame **f, struct frame **dev)
 		return 0; /* MMIO: its address is no secret, and it needs no pin */
 	if (!cap_has_rights(fc, TACET_RIGHT_WRITE))
 		return TACET_EPERM;
+	if (!root->dma)
+		return TACET_EINVAL; /* not made for DMA: among the kernel's pages and servers' */
 	if (root->pinned_to && !within(*dev, root->pinned_to))
 		return TACET_EBUSY;
 	return 0;

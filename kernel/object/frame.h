@@ -14,6 +14,7 @@ struct frame {
 	uint64_t pa;
 	uint64_t pages;
 	int device; /* MMIO: not RAM, not freed */
+	bool dma;   /* RAM made for DMA (the top of memory): the only RAM FRAME_PIN pins */
 	struct frame *parent; /* a derived frame: part of this root frame, never itself derived
 			       * (a reference); owns nothing */
 	/* DMA (a RAM root frame): the device frame it is pinned to, as the pin named it (a root
@@ -37,11 +38,11 @@ struct account;
 /* A frame object over existing physical memory (device MMIO, the module archive, the DTB),
  * the object charged to acct (NULL: the kernel's own). */
 struct frame *frame_wrap(struct account *acct, uint64_t pa, uint64_t pages, int device);
-/* `pages` (1..FRAME_MAX_PAGES) physically contiguous RAM pages, pages and object charged to
- * acct; NULL when there is no such run or acct's limit would be passed. The pages are not
- * zeroed: the caller zeroes them (page_zero) before anyone else can reach the frame (FRAME_NEW
- * does, a page at a time). */
-struct frame *frame_alloc(struct account *acct, uint64_t pages);
+/* `pages` (1..FRAME_MAX_PAGES) physically contiguous RAM pages, made for DMA or not (mm.h's
+ * page_alloc_frame), pages and object charged to acct; NULL when there is no such run or
+ * acct's limit would be passed. The pages are not zeroed: the caller zeroes them (page_zero)
+ * before anyone else can reach the frame (FRAME_NEW does, a page at a time). */
+struct frame *frame_alloc(struct account *acct, uint64_t pages, bool dma);
 void frame_free(struct frame *f);
 /* A frame covering pages [first, first + pages) of f (the object charged to acct); NULL when out
  * of memory. Its parent is f's root, not f: frames derived from derived frames never form a

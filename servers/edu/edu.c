@@ -158,7 +158,7 @@ static int dma(struct edu_run *r, uint64_t src, uint64_t dst, uint64_t len, int 
 static int dma_buffer(struct edu_run *r, unsigned long *pa)
 {
 	unsigned long pages = 0;
-	long err = tacet_frame_new(SLOT_DMA, 1);
+	long err = tacet_frame_new_dma(SLOT_DMA, 1);
 
 	if (!err)
 		err = tacet_map(TACET_CHILD_SELF, SLOT_DMA, DMA_VA,

@@ -897,11 +897,11 @@ static int final_checks(const struct tacet_mem_info *before, unsigned long unrec
 	printf("faults: blk reads whose seal failed (the client told): %lu\n", seal_failures);
 	printf("faults: silent blk mismatches: %lu: %s\n", mismatches, mismatches ? "FAIL" : "PASS");
 	printf("faults: rtc's clock moved by a fault: %lu times\n", clock_moves);
-	/* a device told too long a length writes upward from its frame: through frames only */
-	printf("faults: memory's two ends: kernel pages below %#lx, frames from %#lx, met %lu "
-	       "times: %s\n", after.kernel_end, after.frames_start, after.ends_met,
-	       after.ends_met ? "FAIL" : "PASS");
-	return failed || !same || unrecovered || mismatches || after.ends_met;
+	/* a device told too long a length writes upward from its frame: through DMA frames only */
+	printf("faults: memory's two sides: kernel and frames below %#lx, DMA frames from %#lx, "
+	       "met %lu times: %s\n", after.low_end, after.dma_start, after.sides_met,
+	       after.sides_met ? "FAIL" : "PASS");
+	return failed || !same || unrecovered || mismatches || after.sides_met;
 }
 
 int main(void)

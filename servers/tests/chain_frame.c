@@ -43,7 +43,7 @@ int main(void)
 		err = tacet_cap_delete(SLOT_FRAME);
 	mem_snapshot(&before);
 	if (!err)
-		err = tacet_frame_new(SLOT_FRAME, 1);
+		err = tacet_frame_new_dma(SLOT_FRAME, 1);
 	if (!err)
 		err = poke(SLOT_FRAME, &word, 1);
 	/* physical addresses come with a pin to a device (init gives one: the RTC's registers) */

@@ -4,8 +4,9 @@
  * 0 and more than TACET_FRAME_MAX_PAGES pages are ERANGE; 256-page frames until the budget
  * says ENOMEM, then one more once one went back. A RAM frame's physical address is given only
  * with a pin to a device (the DMA quarantine, kernel/object/frame.c): init gives framerun one
- * (the goldfish RTC's registers), to which it pins its runs to read their addresses, and from
- * which it unpins them before they go. No IPC protocol. */
+ * (the goldfish RTC's registers), to which it pins its runs (made for DMA) to read their
+ * addresses, and from which it unpins them before they go; a frame not made for DMA is not
+ * pinned, and DMA frames lie above every other page. No IPC protocol. */
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
@@ -39,7 +40,7 @@ static long make_run(unsigned long slot, unsigned long va, unsigned long *pa, un
 {
 	unsigned long pages = 0;
 	volatile unsigned long *w = (volatile unsigned long *)va;
-	long err = tacet_frame_new(slot, RUN_PAGES);
+	long err = tacet_frame_new_dma(slot, RUN_PAGES);
 	int zero = 1;
 
 	if (!err)
@@ -98,6 +99,35 @@ static void runs(void)
 	check(before - used_bytes() >= 2 * size, "32 pages given back");
 }
 
+/* Only a frame made for DMA is given to a device, and DMA frames lie above the kernel's pages
+ * and every other frame (docs/drivers.md, "A wrong length"). */
+static void dma_side(void)
+{
+	unsigned long pa = 0, pages = 0, info[5] = { 0 };
+	struct tacet_mem_info mi;
+
+	check(tacet_syscall3(TACET_SYS_FRAME_NEW, SLOT_A, 1, 4) == -TACET_EINVAL,
+	      "an unknown FRAME_NEW flag -> EINVAL");
+	check(tacet_frame_new(SLOT_A, 1) == 0 && tacet_cap_info_of(SLOT_A, TACET_CAP_FRAME, info) == 0 &&
+		      info[4] == 0 &&
+		      tacet_frame_pin(SLOT_A, TACET_CHILD_DEVICE, &pa, &pages) == -TACET_EINVAL &&
+		      pa == 0,
+	      "a frame not made for DMA: no pin, no address (EINVAL)");
+	tacet_cap_delete(SLOT_A);
+	check(tacet_frame_new_dma(SLOT_A, 1) == 0 &&
+		      tacet_cap_info_of(SLOT_A, TACET_CAP_FRAME, info) == 0 &&
+		      info[4] == TACET_FRAME_DMA &&
+		      tacet_frame_pin(SLOT_A, TACET_CHILD_DEVICE, &pa, &pages) == 0 && pa != 0,
+	      "a frame made for DMA: CAP_INFO says so, and it is pinned");
+	tacet_frame_unpin(SLOT_A, TACET_CHILD_DEVICE);
+	tacet_cap_delete(SLOT_A);
+	tacet_info(TACET_INFO_MEM, 0, &mi, sizeof(mi));
+	printf("framerun: kernel and frames below %#lx, DMA frames from %#lx, the sides met %lu "
+	       "times; this DMA frame at %#lx\n", mi.low_end, mi.dma_start, mi.sides_met, pa);
+	check(mi.low_end <= mi.dma_start && mi.dma_start <= pa && mi.sides_met == 0,
+	      "DMA frames above the kernel's pages and every other frame");
+}
+
 static void limits(void)
 {
 	unsigned long n = 0, limit = 0, used = 0;
@@ -125,6 +155,7 @@ static void limits(void)
 int main(void)
 {
 	runs();
+	dma_side();
 	limits();
 	printf("framerun: %s\n", failures ? "FAIL" : "all checks passed");
 	return failures != 0;

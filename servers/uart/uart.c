@@ -227,8 +227,8 @@ static void cmd_mem(void)
 	}
 	printf("pages: %lu total, %lu free (%lu KiB free); kernel objects: %lu\n", mi.total_pages,
 	       mi.free_pages, mi.free_pages * 4, mi.kernel_objects);
-	printf("kernel pages below %#lx, frames from %#lx; the two met %lu times\n", mi.kernel_end,
-	       mi.frames_start, mi.ends_met);
+	printf("kernel and frames below %#lx, DMA frames from %#lx; the sides met %lu times\n",
+	       mi.low_end, mi.dma_start, mi.sides_met);
 }
 
 /* The time of day from the "rtc" service, as UTC. The call blocks the console until the rtc

@@ -77,9 +77,10 @@ uint64_t page_alloc_run(size_t pages)
 	return (uintptr_t)p;
 }
 
-/* The kernel's takes a frame from the top of memory; here, as any run. */
-uint64_t page_alloc_frame(size_t pages)
+/* The kernel's takes a frame from its side of memory; here, as any run. */
+uint64_t page_alloc_frame(size_t pages, bool dma)
 {
+	(void)dma;
 	return page_alloc_run(pages);
 }
 

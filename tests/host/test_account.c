@@ -105,17 +105,17 @@ static void test_pages_run_charged_whole(void **state)
 	uint64_t pa;
 
 	(void)state;
-	assert_null((void *)(uintptr_t)account_pages_alloc(a, 17));
+	assert_null((void *)(uintptr_t)account_pages_alloc(a, 17, false));
 	assert_int_equal(a->used, 0);
-	pa = account_pages_alloc(a, 16);
+	pa = account_pages_alloc(a, 16, true);
 	assert_true(pa != 0);
 	assert_int_equal(a->used, 16 * PAGE_SIZE);
 	assert_int_equal(fake_pages_in_use(), 16);
-	assert_int_equal(account_pages_alloc(a, 1), 0);
+	assert_int_equal(account_pages_alloc(a, 1, false), 0);
 	account_pages_free(a, pa, 16);
 	assert_int_equal(a->used, 0);
 	fake_pages_set_limit(3);
-	assert_int_equal(account_pages_alloc(a, 4), 0);
+	assert_int_equal(account_pages_alloc(a, 4, true), 0);
 	assert_int_equal(a->used, 0);
 	fake_pages_set_limit(SIZE_MAX);
 	assert_int_equal(fake_pages_in_use(), 0);

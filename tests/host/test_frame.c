@@ -135,7 +135,7 @@ static void test_ram_root_outlives_its_capability(void **state)
 
 	(void)state;
 	assert_non_null(a);
-	root = frame_alloc(a, 1);
+	root = frame_alloc(a, 1, true);
 	assert_non_null(root);
 	root->obj.refs = 1;
 	d1 = derive(a, root, 0, 1);
@@ -513,7 +513,7 @@ static struct frame *q_setup(uint32_t dev_rights)
 	sc.proc.cspace = cspace_new();
 	sc.thread.proc = &sc.proc;
 	sc.thread.state = TACET_THREAD_RUNNING;
-	ram = frame_alloc(sc.acct, 4);
+	ram = frame_alloc(sc.acct, 4, true);
 	assert_non_null(ram);
 	cap_install(&sc.proc.cspace->slots[Q_DEV], &dev->obj, dev_rights, 0);
 	cap_install(&sc.proc.cspace->slots[Q_DEV2], &dev2->obj, dev_rights, 0);
@@ -630,7 +630,7 @@ static struct frame *parts_scene(void)
 	q_setup(TACET_RIGHT_READ | TACET_RIGHT_WRITE);
 	slots = sc.proc.cspace->slots;
 	win = frame_wrap(NULL, 0x40000000, 4, 1);
-	ram2 = frame_alloc(sc.acct, 2);
+	ram2 = frame_alloc(sc.acct, 2, true);
 	assert_non_null(ram2);
 	cap_install(&slots[Q_WIN], &win->obj,
 		    TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_RIGHT_RELEASE, 0);
@@ -710,7 +710,7 @@ static struct {
 
 static void release_meanwhile(void)
 {
-	many.late = frame_alloc(sc.acct, 1);
+	many.late = frame_alloc(sc.acct, 1, true);
 	assert_non_null(many.late);
 	frame_pin(many.late, many.dev);
 	frame_free(many.living[MANY - 1]); /* ahead of the walk: ends pinned, quarantined */
@@ -728,18 +728,18 @@ static void test_release_in_steps(void **state)
 	many.dev = q_setup(TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_RIGHT_RELEASE);
 	many.dev2 = (struct frame *)sc.proc.cspace->slots[Q_DEV2].obj;
 	for (int i = 0; i < MANY; i++) {
-		many.living[i] = frame_alloc(sc.acct, 1);
+		many.living[i] = frame_alloc(sc.acct, 1, true);
 		assert_non_null(many.living[i]);
 		frame_pin(many.living[i], many.dev);
 	}
 	for (int i = 0; i < 10; i++) { /* ten ended before the release: quarantined */
-		struct frame *f = frame_alloc(sc.acct, 2);
+		struct frame *f = frame_alloc(sc.acct, 2, true);
 
 		assert_non_null(f);
 		frame_pin(f, many.dev);
 		frame_free(f);
 	}
-	many.other = frame_alloc(sc.acct, 1);
+	many.other = frame_alloc(sc.acct, 1, true);
 	frame_pin(many.other, many.dev2);
 	assert_int_equal(many.dev->quarantined_pages, 20);
 	sc.release = true;

@@ -186,14 +186,15 @@ DEFAULT_LAST = (spliced(DEFAULT_LEASE), spliced("echo: echoing on UDP and TCP po
                 spliced("iperf: iperf 2 server on TCP port 5001"))
 
 
-def kernel_below_frames(out):
-    """The shell's `mem`: the end of the highest kernel page lies at or below the lowest
-    frame."""
-    m = re.search(r"kernel pages below (0x[0-9a-f]+), frames from (0x[0-9a-f]+)", out)
+def low_below_dma(out):
+    """The shell's `mem`: the end of the low side (the kernel's pages, frames not for DMA) lies
+    at or below the lowest DMA frame."""
+    m = re.search(r"kernel and frames below (0x[0-9a-f]+), DMA frames from (0x[0-9a-f]+)", out)
     if not m:
-        return ["no `mem` line saying where the kernel's pages and the frames lie"]
+        return ["no `mem` line saying where the kernel's pages and the DMA frames lie"]
     top, bottom = int(m.group(1), 16), int(m.group(2), 16)
-    return [] if top <= bottom else [f"kernel pages up to {top:#x} lie above a frame at {bottom:#x}"]
+    return [] if top <= bottom else [f"the low side up to {top:#x} lies above a DMA frame at "
+                                     f"{bottom:#x}"]
 
 
 def default_boot_quiet(out):
@@ -402,9 +403,10 @@ CASES += [
           r"net: net0: virtio-net 52:54:00:12:34:56, link up, 128 buffers a queue",
           r"tacet> random\n([0-9a-f]{32})\n(?s:.*)tacet> random\n(?!\1)[0-9a-f]{32}\n",
           r"pages: \d+ total, \d+ free",
-          # the kernel's pages low, frames high: a device writing past a frame goes upward,
-          # through frames, never the kernel's pages (docs/drivers.md, "A wrong length")
-          r"kernel pages below 0x[0-9a-f]+, frames from 0x[0-9a-f]+; the two met 0 times",
+          # the kernel's pages and other frames low, DMA frames high: a device writing past a
+          # DMA frame goes upward, through DMA frames only (docs/drivers.md, "A wrong length")
+          r"kernel and frames below 0x[0-9a-f]+, DMA frames from 0x[0-9a-f]+; the sides met 0 "
+          r"times",
           # hart 0 took the console's interrupts: its external count (summed over the lines'
           # per-hart counts) is not 0; it has held the BKL (a longest hold, and what held it)
           # and its waits for the lock: a count, two percentiles and how many slept
@@ -416,7 +418,7 @@ CASES += [
          qemu_args=DEFAULT_DEVICES, needs=DEFAULT_NEEDS,
          console_input=default_boot_input("random\rhelp\recho hello tacet\rps\rmem\rharts\r"
                                           "irqs\rrandom\rnet\rpoweroff\r"),
-         check=kernel_below_frames, variants=CONTROLLERS),
+         check=low_below_dma, variants=CONTROLLERS),
 ]
 
 # QEMU's monitor (monitor_input): at the shell's first prompt the monitor resets the machine

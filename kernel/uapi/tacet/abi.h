@@ -48,9 +48,10 @@ enum tacet_sys {
 	TACET_SYS_CAP_GIVE = 14,     /* (process, src, dst, rights) -> 0: copy into another cspace */
 	TACET_SYS_ENDPOINT_NEW = 15, /* (dst) -> 0 */
 	TACET_SYS_NTFN_NEW = 16,     /* (dst) -> 0 */
-	TACET_SYS_FRAME_NEW = 17,    /* (dst, pages) -> 0: zeroed RAM, physically contiguous;
-				      * 1..TACET_FRAME_MAX_PAGES pages (else ERANGE), ENOMEM when
-				      * the budget or the machine has no such run */
+	TACET_SYS_FRAME_NEW = 17,    /* (dst, pages, flags) -> 0: zeroed RAM, physically
+				      * contiguous; 1..TACET_FRAME_MAX_PAGES pages (else ERANGE),
+				      * ENOMEM when the budget or the machine has no such run;
+				      * flags: 0, or TACET_FRAME_DMA (else EINVAL) */
 	TACET_SYS_MAP = 18,          /* (process, frame, vaddr, rights) -> 0 */
 	TACET_SYS_UNMAP = 19,        /* (process, vaddr, pages) -> 0 */
 	TACET_SYS_PROCESS_NEW = 20,  /* (dst, fault_ep, name, budget, same_as) -> 0: empty address
@@ -97,7 +98,8 @@ enum tacet_sys {
 				      * returned does not live on in its other threads) */
 	TACET_SYS_FRAME_PIN = 38,    /* (frame, device) -> 0; a1 = the frame's physical address,
 				      * a2 = its pages: the frame is the device's to DMA into
-				      * (device: a device frame, WRITE); if it ends while pinned its
+				      * (device: a device frame, WRITE; a RAM frame made with
+				      * TACET_FRAME_DMA, else EINVAL); if it ends while pinned its
 				      * pages go to the device's quarantine, not back to the pool */
 	TACET_SYS_FRAME_UNPIN = 39,  /* (frame, device) -> 0: the device it is pinned to (this
 				      * one, or one within it) is done with it; EPERM for another */
@@ -181,8 +183,13 @@ enum tacet_cap_type {
  * PROCESS_NEW's children...); a process capability without rights can only be watched
  * (PROCESS_WATCH): what a server hands another so it can learn of its end and nothing more. */
 /* CAP_INFO's a5 for a frame: not RAM the kernel allocated (FRAME_NEW) but device MMIO or boot
- * memory (the module archive, the DTB) it wrapped; a5 is 0 for every other capability. */
+ * memory (the module archive, the DTB) it wrapped; or RAM made for DMA (part of one: a derived
+ * frame's root); a5 is 0 for every other capability. */
 #define TACET_FRAME_DEVICE 1ul
+/* FRAME_NEW's flag, and CAP_INFO's a5: RAM made for DMA, from the top of memory, where a device
+ * told a wrong length writes on into other DMA frames only (docs/drivers.md, "A wrong length");
+ * the only RAM FRAME_PIN gives a device (else TACET_EINVAL). */
+#define TACET_FRAME_DMA 2ul
 /* Mapping rights for TACET_SYS_MAP: READ, WRITE, and: */
 #define TACET_MAP_EXEC    (1u << 3) /* never together with WRITE (W^X) */
 
@@ -300,14 +307,15 @@ struct tacet_mem_info {
 	unsigned long free_pages;
 	unsigned long kernel_objects;      /* live kernel objects */
 	unsigned long kernel_object_pages; /* pages the object caches hold now */
-	/* Where memory's two ends have lain since boot (the kernel's pages low, frames high, so
-	 * that a device writing past a frame's end, as no IOMMU stops it, runs through frames and
-	 * off the end of RAM): the end of the highest page the kernel took, the lowest frame's
-	 * physical address (0: none yet), and how many allocations landed where the other side
-	 * had been (0: every kernel page lay below every frame). */
-	unsigned long kernel_end;
-	unsigned long frames_start;
-	unsigned long ends_met;
+	/* Where memory's two sides have lain since boot (the kernel's pages and frames not for DMA
+	 * low, DMA frames high, so that a device writing past a DMA frame's end, as no IOMMU stops
+	 * it, runs through DMA frames and off the end of RAM): the end of the highest page of the
+	 * low side, the lowest DMA frame's physical address (0: none yet), and how many
+	 * allocations landed where the other side had been (0: the low side lay below every DMA
+	 * frame). */
+	unsigned long low_end;
+	unsigned long dma_start;
+	unsigned long sides_met;
 };
 
 struct tacet_hart_info {

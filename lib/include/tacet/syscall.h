@@ -495,7 +495,14 @@ static inline long tacet_ntfn_new(unsigned long dst)
  * Returns 0. */
 static inline long tacet_frame_new(unsigned long dst, unsigned long pages)
 {
-	return tacet_syscall2(TACET_SYS_FRAME_NEW, dst, pages);
+	return tacet_syscall3(TACET_SYS_FRAME_NEW, dst, pages, 0);
+}
+
+/* As tacet_frame_new, for a frame a device will be given (FRAME_PIN takes no other RAM): from
+ * the top of memory, where a device told a wrong length writes on into DMA frames only. */
+static inline long tacet_frame_new_dma(unsigned long dst, unsigned long pages)
+{
+	return tacet_syscall3(TACET_SYS_FRAME_NEW, dst, pages, TACET_FRAME_DMA);
 }
 
 /* Maps the frame in slot frame at vaddr (page aligned) in the process in slot process, with
