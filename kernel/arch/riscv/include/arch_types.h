@@ -360,7 +360,16 @@ static inline __attribute__((always_inline)) void arch_irq_unmask(unsigned int i
 	uint32_t prio = plic_line_priority[irq];
 
 	if (__builtin_expect(!prio, 0)) {
-		aia_unmask(irq);
+		/* aia_unmask(irq), said as the call it is: it keeps s0-s11 as the ABI wants, which
+		 * a C call cannot tell the trap entries (core/entry.c is built to keep none, so
+		 * every value live across a C call there went to the stack) */
+		register unsigned long a0 __asm__("a0") = irq;
+
+		__asm__ volatile("call aia_unmask"
+				 : "+r"(a0)
+				 :
+				 : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3",
+				   "a4", "a5", "a6", "a7", "memory");
 		return;
 	}
 	plic_priority_reg[irq] = prio;
