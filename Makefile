@@ -72,8 +72,10 @@ $(foreach f,$(wildcard kernel/core/*.c),$(eval KERNEL_CFLAGS_$(f) += -fno-jump-t
 # The trap entries (entry.c) are called only by trap.S, on an empty stack, and never return: no
 # caller needs the callee-saved registers kept, so their prologues need not save them (GCC saves
 # them even for a _Noreturn function). s0 stays the frame pointer. Nothing outside trap.S may
-# call a function of entry.c: tools/callcycles.py checks it in the call graph.
-ENTRY_CALL_USED := $(foreach r,1 2 3 4 5 6 7 8 9 10 11,-fcall-used-s$(r))
+# call a function of entry.c: tools/callcycles.py checks it in the call graph. TACET_CALL_USED_S
+# tells the headers inlined there (arch_irq_unmask) that an s register is free to keep a value
+# across an assembly call.
+ENTRY_CALL_USED := $(foreach r,1 2 3 4 5 6 7 8 9 10 11,-fcall-used-s$(r)) -DTACET_CALL_USED_S
 KERNEL_CFLAGS_kernel/core/entry.c += $(ENTRY_CALL_USED)
 
 # $(call kernel_objs,DIR,SOURCES): where the objects of SOURCES go in object tree DIR

@@ -360,9 +360,12 @@ static inline __attribute__((always_inline)) void arch_irq_unmask(unsigned int i
 	uint32_t prio = plic_line_priority[irq];
 
 	if (__builtin_expect(!prio, 0)) {
-		/* aia_unmask(irq), said as the call it is: it keeps s0-s11 as the ABI wants, which
-		 * a C call cannot tell the trap entries (core/entry.c is built to keep none, so
-		 * every value live across a C call there went to the stack) */
+#ifdef TACET_CALL_USED_S
+		/* In the trap entries (core/entry.c, built to keep no s register: the Makefile's
+		 * ENTRY_CALL_USED), aia_unmask(irq) said as the call it is: it keeps s0-s11, as the
+		 * ABI wants, which a C call cannot tell them, and every value live across one went
+		 * to the stack. Elsewhere a C call: an asm that clobbers ra costs its save in the
+		 * prologue of the fast path too. */
 		register unsigned long a0 __asm__("a0") = irq;
 
 		__asm__ volatile("call aia_unmask"
@@ -370,6 +373,9 @@ static inline __attribute__((always_inline)) void arch_irq_unmask(unsigned int i
 				 :
 				 : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3",
 				   "a4", "a5", "a6", "a7", "memory");
+#else
+		aia_unmask(irq);
+#endif
 		return;
 	}
 	plic_priority_reg[irq] = prio;
