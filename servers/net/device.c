@@ -13,7 +13,8 @@
  *
  * Locking (net.h): setup runs before the loop, on the main thread alone; device_reset is the
  * main thread's, the lock held (pass.c's pass, net.c's NET_START); link_up reads the device's
- * configuration, any thread. Callers: net.c (setup, link_up), pass.c (device_reset). */
+ * configuration, any thread. Callers: net.c (setup, link_up, device_reset for a granted
+ * session that starts), pass.c (device_reset). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <tacet.h>

@@ -11,7 +11,9 @@
  *
  * Who passes: the main thread (event, from the kit's loop: the device's one line or its
  * configuration vector, a pass asked for, a client's signal) over every pair; a pair's thread
- * (pair_run, pinned on the pair's hart, woken by its queues' vectors) over its own. Locking
+ * (pair_run, pinned on the pair's hart, woken by its queues' vectors) over its own. Which
+ * receive queue a frame lands in is the device's choice; frames to send are taken from every
+ * session by whichever thread passes over its pair. Locking
  * (net.h): each pass under the lock; a pair's thread leaves a reset and a sweep to the main
  * thread (reset_soon, sweep_due). */
 #include <tacet.h>
