@@ -2,7 +2,8 @@
  * `net=net0:virtio-net#0`, else a virtio-net-pci function claimed from the "pci" server; the
  * kit's virtio_probe picks) and the network device service it publishes under its entry's
  * first name (<tacet/net_proto.h>, decoded by the dispatch generated from lib/proto/net.proto;
- * docs/net.md explains the design). This file is the service: its start and its calls.
+ * docs/net.md explains the design). This file is the service: its start and its calls (but
+ * the counts' three, NET_STATS, NET_ERRORS and NET_QUEUE: pass.c's, beside the counts).
  *
  * Owns the device's queue pairs (a receive and a transmit queue each, QUEUE_SIZE one-descriptor
  * chains a queue: a client's buffer, its NET_HEADROOM bytes of virtio-net header first) and the
@@ -17,8 +18,8 @@
  *
  * The other files: device.c, the device (bring-up, negotiation, the queue pairs and their
  * vectors, the control queue, the reset); pass.c, the data path (a pass over a queue pair,
- * interrupt mitigation, the threads that run passes); session.c, the sessions' slots and ends;
- * net.h, what they share.
+ * interrupt mitigation, the threads that run passes, the counts); session.c, the sessions'
+ * slots and ends; net.h, what they share.
  *
  * Locking (net.h's rule): every call is the main thread's; each takes the lock over what it
  * reads or changes of the sessions, queues and counts. Outside it: NET_INFO (the MAC, set
@@ -264,26 +265,6 @@ long net_serve_start(struct tacet_service *svc, uint64_t bits, unsigned long ntf
 	return err;
 }
 
-long net_serve_stats(struct tacet_service *s, uint64_t *rx, uint64_t *tx, uint64_t *handled,
-		     uint64_t *dropped)
-{
-	(void)s;
-	lock();
-	*rx = rx_packets, *tx = tx_packets, *handled = irqs, *dropped = drops;
-	unlock();
-	return 0;
-}
-
-long net_serve_errors(struct tacet_service *s, uint64_t *nstopped, uint64_t *short_frames,
-		      uint64_t *passes, uint64_t *most_at_once)
-{
-	(void)s;
-	lock();
-	*nstopped = stopped, *short_frames = rx_short, *passes = polls, *most_at_once = most;
-	unlock();
-	return 0;
-}
-
 /* NET_USAGE: after every end signalled before the call (taken first). */
 long net_serve_usage(struct tacet_service *s, uint64_t *open, uint64_t *ended_held,
 		     uint64_t *slots, uint64_t *nresets)
@@ -299,24 +280,6 @@ long net_serve_usage(struct tacet_service *s, uint64_t *open, uint64_t *ended_he
 		held += sessions[i].badge && !sessions[i].open;
 	}
 	*open = nopen, *ended_held = held, *slots = client_slots, *nresets = resets;
-	unlock();
-	return 0;
-}
-
-long net_serve_queue(struct tacet_service *s, uint64_t index, uint64_t *line, uint64_t *hart,
-		     uint64_t *nirqs, uint64_t *done)
-{
-	struct pair *p = index < 2 * npairs ? &pairs[index / 2] : NULL;
-	struct queue *q = p ? (index % 2 ? &p->tx : &p->rx) : NULL;
-
-	(void)s;
-	if (!q)
-		return -TACET_ENOENT;
-	lock();
-	*line = p->ntfn ? q->line : dev.irq;
-	*hart = p->ntfn ? p->hart : main_hart;
-	*nirqs = p->ntfn ? q->irqs : irqs;
-	*done = q->done;
 	unlock();
 	return 0;
 }

@@ -5,8 +5,8 @@
  * The files: net.c, the service (its start, its calls); device.c, the device (bring-up, feature
  * negotiation, the queue pairs' vectors and threads, the control queue, the reset); pass.c, the
  * data path (a pass over a pair: receive and transmit completions, new buffers to the device,
- * the clients told; the receiver's choice; the threads that run passes); session.c, the
- * sessions (the slots clients give, stop, detach, free).
+ * the clients told; the receiver's choice; the threads that run passes; the counts and their
+ * calls); session.c, the sessions (the slots clients give, stop, detach, free).
  *
  * Locking: one lock (lock(), a word threads take in turn, yielding while another holds it)
  * over everything but the kit's own state: the main thread (the kit's loop: calls, the
@@ -102,9 +102,6 @@ extern struct session sessions[MAX_SESSIONS];
 extern struct session *clients[MAX_CLIENTS]; /* badge b's open session */
 extern uint64_t stopped;
 extern unsigned int client_slots;
-
-/* pass.c's counts (NET_STATS, NET_ERRORS). */
-extern uint64_t rx_packets, tx_packets, irqs, drops, rx_short, polls, most;
 
 /* net.c's: the lock's word. */
 extern int busy;

@@ -7,7 +7,8 @@
  * that calls are answered in between); one that did not turns the interrupts on, sets the
  * clients' rings' asleep flags, and looks again, so that nothing that came meanwhile waits for
  * an interrupt that will not come. After a reset, the buffers the device held are sorted out
- * here too (pair_reoffer).
+ * here too (pair_reoffer). The data path's counts are this file's alone, and so are the calls
+ * that report them (NET_STATS, NET_ERRORS, NET_QUEUE).
  *
  * Who passes: the main thread (event, from the kit's loop: the device's one line or its
  * configuration vector, a pass asked for, a client's signal) over every pair; a pair's thread
@@ -17,6 +18,7 @@
  * (net.h): each pass under the lock; a pair's thread leaves a reset and a sweep to the main
  * thread (reset_soon, sweep_due). */
 #include <tacet.h>
+#include <tacet/net_server.h>
 #include "net.h"
 
 #define BUDGET       64  /* completions a queue, a pass */
@@ -27,7 +29,7 @@ _Static_assert(NET_HEADROOM == 12, "the virtio-net header with VIRTIO_F_VERSION_
  * so far, it faults, so that net dies with the client's buffers at the device. */
 void net_received(uint64_t frames) __attribute__((weak));
 
-uint64_t rx_packets, tx_packets, irqs, drops, rx_short, polls, most;
+static uint64_t rx_packets, tx_packets, irqs, drops, rx_short, polls, most;
 static unsigned int next_tx; /* the first session a pass sends */
 static const char *reset_why; /* a reset is due at the next pass's start: why */
 
@@ -429,4 +431,44 @@ void event(struct tacet_device *d, long ev)
 	}
 	if ((unsigned long)ev & (POLL_BIT | SESSION_BITS))
 		pass(0, 0);
+}
+
+/* --- the counts' calls (the main thread's, from net.c's dispatch) ---------------------------- */
+
+long net_serve_stats(struct tacet_service *s, uint64_t *rx, uint64_t *tx, uint64_t *handled,
+		     uint64_t *dropped)
+{
+	(void)s;
+	lock();
+	*rx = rx_packets, *tx = tx_packets, *handled = irqs, *dropped = drops;
+	unlock();
+	return 0;
+}
+
+long net_serve_errors(struct tacet_service *s, uint64_t *nstopped, uint64_t *short_frames,
+		      uint64_t *passes, uint64_t *most_at_once)
+{
+	(void)s;
+	lock();
+	*nstopped = stopped, *short_frames = rx_short, *passes = polls, *most_at_once = most;
+	unlock();
+	return 0;
+}
+
+long net_serve_queue(struct tacet_service *s, uint64_t index, uint64_t *line, uint64_t *hart,
+		     uint64_t *nirqs, uint64_t *done)
+{
+	struct pair *p = index < 2 * npairs ? &pairs[index / 2] : NULL;
+	struct queue *q = p ? (index % 2 ? &p->tx : &p->rx) : NULL;
+
+	(void)s;
+	if (!q)
+		return -TACET_ENOENT;
+	lock();
+	*line = p->ntfn ? q->line : dev.irq;
+	*hart = p->ntfn ? p->hart : main_hart;
+	*nirqs = p->ntfn ? q->irqs : irqs;
+	*done = q->done;
+	unlock();
+	return 0;
 }
