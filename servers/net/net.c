@@ -2,8 +2,8 @@
  * `net=net0:virtio-net#0`, else a virtio-net-pci function claimed from the "pci" server; the
  * kit's virtio_probe picks) and the network device service it publishes under its entry's
  * first name (<tacet/net_proto.h>, decoded by the dispatch generated from lib/proto/net.proto;
- * docs/net.md explains the design). This file is the service: its start and its calls (but
- * the counts' three, NET_STATS, NET_ERRORS and NET_QUEUE: pass.c's, beside the counts).
+ * docs/net.md explains the design). This file is the service: its start and its calls, but
+ * the three that report the data path's counts (NET_STATS, NET_ERRORS, NET_QUEUE: pass.c's).
  *
  * Owns the device's queue pairs (a receive and a transmit queue each, QUEUE_SIZE one-descriptor
  * chains a queue: a client's buffer, its NET_HEADROOM bytes of virtio-net header first) and the
@@ -36,7 +36,7 @@ int busy; /* the lock's word */
 static struct tacet_service svc;
 static struct tacet_sessions table;
 static signed char may_receive[MAX_CLIENTS]; /* badge b's `[NAME=receive]`: 1, 0, -1 not asked */
-static uint64_t seqs;
+static uint64_t seqs; /* NET_STARTs so far: a session's seq */
 
 /* --- the calls ------------------------------------------------------------------------------- */
 

@@ -86,17 +86,17 @@ struct pair {
 	unsigned long ntfn; /* its thread's notification (0: no thread, the main one serves it) */
 };
 
-/* device.c's: the device, found and set up before the loop starts (the main thread's alone
- * then); the rest under the lock. */
+/* device.c's: written by setup before the loop starts and only read after it, but the queues
+ * in pairs[] and the resets' count (under the lock). */
 extern struct tacet_device dev;
 extern struct virtio_device vdev;
 extern struct pair pairs[PAIRS_MAX];
 extern unsigned int npairs, main_hart;
-extern unsigned int rx_kept;
+extern unsigned int rx_kept; /* a receive queue's descriptors kept free: QUEUE_SIZE - its share */
 extern uint8_t mac[ETH_ALEN];
 extern unsigned int resets;
 
-/* session.c's. */
+/* session.c's, under the lock (clients[]: only the main thread writes it). */
 extern int sweep_due; /* a session to detach or free: the main thread's next pass */
 extern struct session sessions[MAX_SESSIONS];
 extern struct session *clients[MAX_CLIENTS]; /* badge b's open session */
@@ -121,6 +121,7 @@ static inline void unlock(void)
 	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 }
 
+/* A session the passes serve: open, started, not stopped. */
 static inline int live(const struct session *s)
 {
 	return s->badge && s->open && s->started && !s->stopped;
