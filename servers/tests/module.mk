@@ -288,7 +288,7 @@ SERVERS += netpair_hostile nethostile netpair_kill net_dying
 SERVER_SRCS_netpair_hostile := servers/tests/netpair.c servers/tests/netpair_hostile.c
 SERVER_SRCS_nethostile := servers/tests/nethostile.c
 SERVER_SRCS_netpair_kill := servers/tests/netpair.c servers/tests/netpair_kill.c
-SERVER_SRCS_net_dying := servers/net/net.c servers/tests/netdying.c
+SERVER_SRCS_net_dying = $(SERVER_SRCS_net) servers/tests/netdying.c
 # netarp: an ARP request for QEMU's user-network gateway through net0, and its reply.
 SERVERS += netarp
 SERVER_SRCS_netarp := servers/tests/netarp.c

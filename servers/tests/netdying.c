@@ -1,4 +1,4 @@
-/* netdying.c: with servers/net/net.c, the net_dying server: the network device service, whose
+/* netdying.c: with servers/net's files, the net_dying server: the network device service, whose
  * first instance faults once it has handed DIE_AT received frames to its client, its receive
  * queue stocked with the client's buffers (a driver killed with DMA offered into another
  * process's memory). Later instances are the plain service. The kill is the driver's own
