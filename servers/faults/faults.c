@@ -156,22 +156,32 @@ static long use_rng(struct driver *d)
 	return r == sizeof(buf) ? 0 : r < 0 ? r : -TACET_ERANGE;
 }
 
-/* The buffer no longer held what a write of sector s submitted when it completed: said, with
- * whose sector and generation it holds now. */
-static void blk_buffer_changed(unsigned int s, const uint8_t *buf)
+static long blk_one(unsigned int op, uint64_t sector);
+
+/* The buffer no longer held what a write of sector s submitted (sent) when it completed: said,
+ * with what it holds (the bytes that differ, whose seal) and what the disk holds, read back. */
+static void blk_buffer_changed(unsigned int s, const uint8_t *sent)
 {
+	const uint8_t *buf = (const uint8_t *)blk.buf.va;
+	unsigned int first = BLK_SECTOR, n = 0;
 	struct blk_seal_fault f;
 	uint32_t gen = 0;
+	char holds[48];
+	long err;
 
 	buffer_changed++;
-	if (blk_seal_check(buf, blk.first + s, 1, 0, &gen, &f) && f.why == BLK_SEAL_CRC) {
-		printf("faults: blk's buffer changed under a write of sector %u (generation %u): "
-		       "it holds no seal\n", s, generation);
-		return;
-	}
-	printf("faults: blk's buffer changed under a write of sector %u (generation %u): it holds "
-	       "sector %llu's generation %u\n", s, generation,
-	       (unsigned long long)((f.why ? f.named : blk.first + s) - blk.first), gen);
+	for (unsigned int i = 0; i < BLK_SECTOR; i++)
+		if (buf[i] != sent[i] && n++ == 0)
+			first = i;
+	if (blk_seal_check(buf, blk.first + s, 1, 0, &gen, &f) && f.why == BLK_SEAL_CRC)
+		snprintf(holds, sizeof(holds), "no seal");
+	else
+		snprintf(holds, sizeof(holds), "sector %llu's generation %u",
+			 (unsigned long long)((f.why ? f.named : blk.first + s) - blk.first), gen);
+	err = blk_one(BLK_READ, blk.first + s);
+	printf("faults: blk's buffer changed under a write of sector %u (generation %u): %u bytes "
+	       "from byte %u, %s; read back, the disk holds %s\n", s, generation, n, first, holds,
+	       err ? tacet_strerror(err) : memcmp(buf, sent, BLK_SECTOR) ? "other data" : "the write");
 }
 
 /* One request of one sector through the buffer's start, waited for until lib no longer holds
@@ -220,7 +230,7 @@ static long blk_write_sealed(unsigned int s)
 	if (err)
 		return err;
 	if (memcmp(sent, buf, BLK_SECTOR))
-		blk_buffer_changed(s, buf);
+		blk_buffer_changed(s, sent);
 	memcpy(shadow[s], sent, BLK_SECTOR);
 	sealed_gen[s] = generation;
 	return 0;
