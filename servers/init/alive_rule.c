@@ -1,0 +1,23 @@
+/* alive_rule.c: the liveness check's verdict on an unanswered question (alive_rule.h). No state,
+ * no system call: the supervisor (liveness.c) calls it, and the host tests. */
+#include <tacet/abi.h>
+#include "alive_rule.h"
+
+enum alive_verdict alive_verdict(const struct alive_look *l, unsigned long *again)
+{
+	unsigned long longest = ALIVE_WAIT_TIMES * l->limit;
+	int running = l->state == TACET_THREAD_RUNNING;
+	int ran = running || l->runs_now != l->runs_asked;
+	int wants_hart = running || l->state == TACET_THREAD_READY;
+
+	if (l->elapsed < l->limit) {
+		*again = l->limit;
+		return ALIVE_NOT_YET;
+	}
+	if (ran && wants_hart)
+		return ALIVE_END_RAN;
+	if (l->elapsed >= longest)
+		return ALIVE_END_WAITED;
+	*again = l->elapsed + l->limit < longest ? l->elapsed + l->limit : longest;
+	return ALIVE_NOT_YET;
+}
