@@ -7,17 +7,20 @@ enum alive_verdict alive_verdict(const struct alive_look *l, unsigned long *agai
 {
 	unsigned long longest = ALIVE_WAIT_TIMES * l->limit;
 	int running = l->state == TACET_THREAD_RUNNING;
-	int ran = running || l->runs_now != l->runs_asked;
-	int wants_hart = running || l->state == TACET_THREAD_READY;
+	int ran = running || l->runs_now != l->runs_then;
+	int in_a_wait = l->state == TACET_THREAD_BLOCKED_NTFN ||
+			l->state == TACET_THREAD_BLOCKED_RECV;
 
 	if (l->elapsed < l->limit) {
 		*again = l->limit;
 		return ALIVE_NOT_YET;
 	}
-	if (ran && wants_hart)
+	if (ran && (running || l->state == TACET_THREAD_READY))
 		return ALIVE_END_RAN;
+	if (!ran && in_a_wait)
+		return ALIVE_END_WAIT;
 	if (l->elapsed >= longest)
-		return ALIVE_END_WAITED;
+		return ALIVE_END_LONGEST;
 	*again = l->elapsed + l->limit < longest ? l->elapsed + l->limit : longest;
 	return ALIVE_NOT_YET;
 }

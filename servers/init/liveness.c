@@ -1,11 +1,12 @@
-/* liveness.c: init's liveness threads, which ask every server whose init.run= entry says `~MS`
+/* liveness.c: init's asking threads, which ask every server whose init.run= entry says `~MS`
  * whether it is alive (a TACET_LABEL_ALIVE call, which lib's service loop answers itself), and
- * the supervisor's side: a server that has not answered within MS ms although it ran since it
- * was asked is ended (PROCESS_END), a failure that its entry's `*N` may restart (supervisor.c).
- * A driver that spins, or waits for ever in a handler, stops taking calls: its clients, blocked
+ * the supervisor's side: a server that has not answered within MS ms is ended (PROCESS_END), a
+ * failure that its entry's `*N` may restart (supervisor.c), if it ran since it was asked and
+ * still wants its hart (it spins), or waited all that time in a wait that is not its loop's. A
+ * driver that spins, or waits for ever in a handler, stops taking calls: its clients, blocked
  * in theirs, get -TACET_EDEAD at its end and reconnect to the next instance. A client may also
  * say that a server's instance left its request unanswered (INIT_STUCK): the same end.
- * A server that did not run since it was asked (it waited for its hart behind a spinner of its
+ * A server kept from running since it was asked (it waited for its hart behind a spinner of its
  * priority, or in a call to init's service thread, which waits for that hart too) is not ended
  * at its limit: its question waits, looked at again every MS ms, up to ALIVE_WAIT_TIMES limits
  * (alive_rule.h). Each `~` server has an asking thread of its own, so that a question that waits
@@ -40,7 +41,8 @@ static unsigned long asked_runs[ALIVE_SERVERS_MAX];
 /* the supervisor's */
 static unsigned long ended_ask[ALIVE_SERVERS_MAX];   /* the question it last ended server n for */
 static unsigned long waiting_ask[ALIVE_SERVERS_MAX]; /* the question it lets wait, ... */
-static unsigned long look_at[ALIVE_SERVERS_MAX];     /* ...and when it looks at it again */
+static unsigned long look_at[ALIVE_SERVERS_MAX];     /* ...when it looks at it again, ... */
+static unsigned long looked_runs[ALIVE_SERVERS_MAX]; /* ...and the runs it saw last */
 
 static unsigned long ms_ticks(unsigned long ms)
 {
@@ -244,7 +246,8 @@ static void look(unsigned int n, unsigned long w, struct server *s, unsigned lon
 	unsigned long again = 0, per_ms = ms_ticks(1);
 	enum alive_verdict v;
 
-	l.runs_asked = __atomic_load_n(&asked_runs[n], __ATOMIC_RELAXED);
+	l.runs_then = waiting_ask[n] == w ? looked_runs[n]
+					  : __atomic_load_n(&asked_runs[n], __ATOMIC_RELAXED);
 	if (__atomic_load_n(&asking[n], __ATOMIC_ACQUIRE) != w)
 		return; /* answered meanwhile (asked_runs may be the next question's) */
 	tacet_process_info(s->process_slot, &pi);
@@ -253,15 +256,18 @@ static void look(unsigned int n, unsigned long w, struct server *s, unsigned lon
 	v = alive_verdict(&l, &again);
 	if (v == ALIVE_NOT_YET) {
 		if (waiting_ask[n] != w)
-			printf("init: server %s did not answer within %u ms, but has not run since it "
-			       "was asked (%s): its question waits, up to %u ms\n", s->name,
+			printf("init: server %s did not answer within %u ms, but was kept from "
+			       "running (%s): its question waits, up to %u ms\n", s->name,
 			       s->alive_ms, state_name(pi.state), ALIVE_WAIT_TIMES * s->alive_ms);
 		waiting_ask[n] = w;
 		look_at[n] = ASK_AT(w) + again;
+		looked_runs[n] = pi.runs;
 		return;
 	}
 	printf("init: server %s has not answered for %lu ms%s; ending it\n", s->name,
-	       l.elapsed / per_ms, v == ALIVE_END_RAN ? ", though it ran" : "");
+	       l.elapsed / per_ms, v == ALIVE_END_RAN    ? ", though it ran"
+				   : v == ALIVE_END_WAIT ? ", waiting in a wait all along"
+							 : "");
 	ended_ask[n] = w;
 	end_unanswering(s);
 }

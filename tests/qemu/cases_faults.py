@@ -96,7 +96,7 @@ CASES = [
           r"livespin: INFO_PROCESS of itself: its thread, running, its runs moved by a sleep: "
           r"PASS",
           r"livespin: an endless loop at rng's pc: PASS",
-          r"init: server blk did not answer within 10 ms, but has not run since it was asked "
+          r"init: server blk did not answer within 10 ms, but was kept from running "
           r"\(in a call\): its question waits, up to 40 ms",
           r"init: server rng has not answered for \d+ ms, though it ran; ending it",
           r"livespin: blk's open answered after \d+ ms",
