@@ -82,12 +82,10 @@ static inline __attribute__((always_inline)) bool sched_may_switch_to(const stru
 	return next->hart == me->id && (!rq->nready || rq_top(rq) <= (int)next->prio);
 }
 
-/* next, made RUNNING, began to run, taken from the run queue: counted (its `runs`), and if an
- * interrupt woke it (READY since), its wake-up latency is taken now. A thread taken from a wait
- * never owes it: it has run since any wake-up. */
+/* next, made RUNNING, began to run: if an interrupt woke it (READY since), its wake-up latency
+ * is taken now. A thread taken from a wait never owes it: it has run since any wake-up. */
 static inline __attribute__((always_inline)) void sched_note_running(struct thread *next)
 {
-	next->runs++;
 	if (next->irq_woken_by && !next->irq_running_at)
 		irq_note_running(next);
 }

@@ -114,8 +114,8 @@ static long decode_info_process(struct thread *t, unsigned long slot, struct pro
 	return 0;
 }
 
-/* The process in slot `index` (WRITE): its first live thread's runs and state (TACET_INFO_PROCESS).
- * O(1): the first thread on its list, the oldest. */
+/* The process in slot `index` (WRITE): its first live thread's preemptions and state
+ * (TACET_INFO_PROCESS). O(1): the first thread on its list, the oldest. */
 static long info_process(struct thread *t, unsigned long index, void *out)
 {
 	struct tacet_process_info *pi = out;
@@ -130,7 +130,7 @@ static long info_process(struct thread *t, unsigned long index, void *out)
 	if (list_empty(&p->threads))
 		return sizeof(*pi);
 	first = list_entry(p->threads.next, struct thread, proc_link);
-	pi->runs = first->runs;
+	pi->preemptions = first->preemptions;
 	pi->state = first->state;
 	pi->tid = first->tid;
 	pi->hart = first->hart;

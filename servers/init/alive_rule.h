@@ -14,28 +14,29 @@ enum alive_verdict {
 	ALIVE_NOT_YET,  /* not past its limit, or its server was kept from running: look again */
 	ALIVE_END_RAN,  /* it ran since the last look and wants its hart: it spins, or works
 			 * without going back to its loop */
-	ALIVE_END_WAIT, /* it waited a whole limit in a wait or a receive that is not its loop's
-			 * (a handler waiting for an event that does not come), not for a hart */
+	ALIVE_END_WAIT, /* it sat in a wait or a receive that is not its loop's (a handler
+			 * waiting for an event that does not come) at the last look and now,
+			 * not preempted between: it waits for an event, not for a hart */
 	ALIVE_END_LONGEST, /* ALIVE_WAIT_TIMES limits have passed, whatever it did */
 };
 
-/* What the supervisor saw of a question's server (any unit of time, the same for all). */
+/* What the supervisor saw of a question's server (any unit of time, the same for all): its
+ * first thread (TACET_INFO_PROCESS) at the last look, or when it was asked, and now. */
 struct alive_look {
-	unsigned long elapsed;   /* since the question was asked */
-	unsigned long limit;     /* the server's `~MS` */
-	unsigned long runs_then; /* its first thread's runs (TACET_INFO_PROCESS) at the last look,
-				  * or when it was asked */
-	unsigned long runs_now;  /* ...and now */
-	unsigned int state;      /* that thread's state now (enum tacet_thread_state) */
+	unsigned long elapsed;     /* since the question was asked */
+	unsigned long limit;       /* the server's `~MS` */
+	unsigned long preempted_then, preempted_now; /* its preemptions */
+	unsigned int state_then, state_now;          /* its state (enum tacet_thread_state) */
 };
 
 /* The verdict; for ALIVE_NOT_YET, *again is when (elapsed) to look again. The server ran since
- * the last look if its thread was taken from a run queue since (runs moved) or runs now. Past
- * the limit: one that ran and wants its hart (running or ready) is ended; one that did not run
- * and is in a wait or a receive (not its loop's: that one would have answered) has waited a
- * whole limit for an event, and is ended; one kept from running (ready, runs unchanged: the
- * hart is a spinner's), in a call (to init's service thread, which that spinner starves too),
- * or just gone into a wait, is looked at again a limit later, up to ALIVE_WAIT_TIMES limits. */
+ * the last look if the scheduler preempted it since (it had its hart, and wanted it on) or it
+ * runs now. Past the limit: one that ran and wants its hart (running or ready) is ended; one
+ * in a wait or a receive (not its loop's: that one would have answered) then and now, not
+ * preempted between, has waited for an event, and is ended; one kept from running (ready and
+ * not preempted: the hart is a spinner's), in a call (to init's service thread, which that
+ * spinner starves too), or gone into a wait since, is looked at again a limit later, up to
+ * ALIVE_WAIT_TIMES limits. */
 enum alive_verdict alive_verdict(const struct alive_look *l, unsigned long *again);
 
 #endif

@@ -2,7 +2,7 @@
  * whether it is alive (a TACET_LABEL_ALIVE call, which lib's service loop answers itself), and
  * the supervisor's side: a server that has not answered within MS ms is ended (PROCESS_END), a
  * failure that its entry's `*N` may restart (supervisor.c), if it ran since it was asked and
- * still wants its hart (it spins), or waited all that time in a wait that is not its loop's. A
+ * still wants its hart (it spins), or sat in a wait that is not its loop's all along. A
  * driver that spins, or waits for ever in a handler, stops taking calls: its clients, blocked
  * in theirs, get -TACET_EDEAD at its end and reconnect to the next instance. A client may also
  * say that a server's instance left its request unanswered (INIT_STUCK): the same end.
@@ -13,10 +13,11 @@
  * keeps no other server from being asked: the spinner's own question ends it.
  * Ownership, no lock (supervisor.c's rule): the service thread writes ALIVE_FIRST_SLOT + n (what
  * server n published last: liveness_published, liveness_withdrawn); server n's asking thread
- * only calls through it, and alone writes asking[n] and asked_runs[n]: the question it waits for
- * an answer to (its server, that server's instance, when it was asked; 0 between two), one word
- * stored and loaded whole (atomic on RV64), and the server's first thread's runs when it asked
- * (TACET_INFO_PROCESS), stored before the question's word. Before each question it signals the
+ * only calls through it, and alone writes asking[n], asked_preempted[n] and asked_state[n]: the
+ * question it waits for an answer to (its server, that server's instance, when it was asked; 0
+ * between two), one word stored and loaded whole (atomic on RV64), and the server's first
+ * thread's preemptions and state when it asked (TACET_INFO_PROCESS), stored before the
+ * question's word. Before each question it signals the
  * supervisor ALIVE_ASKED, which then reads every question's word and arms its timer for the
  * soonest look, and at the timer looks at each question past its due time (alive_verdict): the
  * same question still unanswered ends the server, or waits. No question is lost or made up by
@@ -35,14 +36,17 @@
 static unsigned int naskers;                          /* asking threads: `~` entries, at most
 						       * ALIVE_SERVERS_MAX */
 static unsigned long asker_ntfn[ALIVE_SERVERS_MAX];   /* asking thread k's notification */
-/* server n's asking thread's (the file's header) */
+/* server n's asking thread's (the file's header): the question, and its server's first thread
+ * when it asked */
 static unsigned long asking[ALIVE_SERVERS_MAX];     /* (at << 20) | (instance << 4) | n */
-static unsigned long asked_runs[ALIVE_SERVERS_MAX];
+static unsigned long asked_preempted[ALIVE_SERVERS_MAX];
+static unsigned int asked_state[ALIVE_SERVERS_MAX];
 /* the supervisor's */
 static unsigned long ended_ask[ALIVE_SERVERS_MAX];   /* the question it last ended server n for */
 static unsigned long waiting_ask[ALIVE_SERVERS_MAX]; /* the question it lets wait, ... */
 static unsigned long look_at[ALIVE_SERVERS_MAX];     /* ...when it looks at it again, ... */
-static unsigned long looked_runs[ALIVE_SERVERS_MAX]; /* ...and the runs it saw last */
+static unsigned long looked_preempted[ALIVE_SERVERS_MAX]; /* ...and what it saw last */
+static unsigned int looked_state[ALIVE_SERVERS_MAX];
 
 static unsigned long ms_ticks(unsigned long ms)
 {
@@ -50,7 +54,7 @@ static unsigned long ms_ticks(unsigned long ms)
 }
 
 /* Ask server n (its asking thread's): one call through what it last published, after taking
- * its first thread's runs. A restart under way (the instance changed meanwhile, its capability
+ * its first thread's preemptions and state. A restart under way (the instance changed meanwhile, its capability
  * gone): no question this round. */
 static void ask(unsigned int n)
 {
@@ -64,7 +68,8 @@ static void ask(unsigned int n)
 	    (servers[n].restarts & 0xffff) != instance)
 		return;
 	w = (tacet_time() << 20) | (instance << 4) | n;
-	__atomic_store_n(&asked_runs[n], pi.runs, __ATOMIC_RELAXED);
+	__atomic_store_n(&asked_preempted[n], pi.preemptions, __ATOMIC_RELAXED);
+	__atomic_store_n(&asked_state[n], pi.state, __ATOMIC_RELAXED);
 	__atomic_store_n(&asking[n], w, __ATOMIC_RELEASE);
 	tacet_signal(exits_slot, ALIVE_ASKED);
 	tacet_call(ALIVE_FIRST_SLOT + n, &msg); /* an answer, or the end of that instance */
@@ -158,6 +163,8 @@ long start_liveness(void)
 	unsigned int count = alive_entries();
 	long err = 0;
 
+	if (!count)
+		return 0;
 	tacet_self(&self);
 	if (count > ALIVE_SERVERS_MAX)
 		count = ALIVE_SERVERS_MAX;
@@ -217,7 +224,7 @@ unsigned long liveness_deadline(void)
 {
 	unsigned long soonest = 0;
 
-	for (unsigned int n = 0; n < nservers && n < ALIVE_SERVERS_MAX; n++) {
+	for (unsigned int n = 0; naskers && n < nservers && n < ALIVE_SERVERS_MAX; n++) {
 		unsigned long w = __atomic_load_n(&asking[n], __ATOMIC_ACQUIRE), at;
 		const struct server *s = asked(n, w);
 
@@ -246,13 +253,18 @@ static void look(unsigned int n, unsigned long w, struct server *s, unsigned lon
 	unsigned long again = 0, per_ms = ms_ticks(1);
 	enum alive_verdict v;
 
-	l.runs_then = waiting_ask[n] == w ? looked_runs[n]
-					  : __atomic_load_n(&asked_runs[n], __ATOMIC_RELAXED);
+	if (waiting_ask[n] == w) {
+		l.preempted_then = looked_preempted[n];
+		l.state_then = looked_state[n];
+	} else {
+		l.preempted_then = __atomic_load_n(&asked_preempted[n], __ATOMIC_RELAXED);
+		l.state_then = __atomic_load_n(&asked_state[n], __ATOMIC_RELAXED);
+	}
 	if (__atomic_load_n(&asking[n], __ATOMIC_ACQUIRE) != w)
-		return; /* answered meanwhile (asked_runs may be the next question's) */
+		return; /* answered meanwhile (asked_* may be the next question's) */
 	tacet_process_info(s->process_slot, &pi);
-	l.runs_now = pi.runs;
-	l.state = pi.state;
+	l.preempted_now = pi.preemptions;
+	l.state_now = pi.state;
 	v = alive_verdict(&l, &again);
 	if (v == ALIVE_NOT_YET) {
 		if (waiting_ask[n] != w)
@@ -261,7 +273,8 @@ static void look(unsigned int n, unsigned long w, struct server *s, unsigned lon
 			       s->alive_ms, state_name(pi.state), ALIVE_WAIT_TIMES * s->alive_ms);
 		waiting_ask[n] = w;
 		look_at[n] = ASK_AT(w) + again;
-		looked_runs[n] = pi.runs;
+		looked_preempted[n] = pi.preemptions;
+		looked_state[n] = pi.state;
 		return;
 	}
 	printf("init: server %s has not answered for %lu ms%s; ending it\n", s->name,
@@ -276,9 +289,9 @@ static void look(unsigned int n, unsigned long w, struct server *s, unsigned lon
  * next look). */
 void liveness_check(void)
 {
-	unsigned long now = tacet_time();
+	unsigned long now = naskers ? tacet_time() : 0;
 
-	for (unsigned int n = 0; n < nservers && n < ALIVE_SERVERS_MAX; n++) {
+	for (unsigned int n = 0; naskers && n < nservers && n < ALIVE_SERVERS_MAX; n++) {
 		unsigned long w = __atomic_load_n(&asking[n], __ATOMIC_ACQUIRE);
 		struct server *s = asked(n, w);
 

@@ -69,32 +69,34 @@ static void expect(const char *what, long got, long want)
 }
 
 /* TACET_INFO_PROCESS (init's look at its servers) refuses a bad slot or buffer with its code,
- * and tells this process's own first thread: running, its runs moved by a sleep. */
-static void process_info_calls(const struct tacet_self *self)
+ * and tells this process's own first thread: running, not preempted by a sleep (a wait is no
+ * preemption). */
+static void process_info_calls(const struct tacet_self *self, struct tacet_process_info *pi)
 {
-	struct tacet_process_info pi = { 0 }, after = { 0 };
+	struct tacet_process_info after = { 0 };
 	long err = tacet_cap_copy(TACET_CHILD_SELF, SLOT_SELF, 0, 0);
 
-	expect("INFO_PROCESS of slot 4096", tacet_process_info(4096, &pi), -TACET_EBADSLOT);
-	expect("INFO_PROCESS of an empty slot", tacet_process_info(SLOT_SELF + 1, &pi),
+	expect("INFO_PROCESS of slot 4096", tacet_process_info(4096, pi), -TACET_EBADSLOT);
+	expect("INFO_PROCESS of an empty slot", tacet_process_info(SLOT_SELF + 1, pi),
 	       -TACET_EEMPTY);
-	expect("INFO_PROCESS of an endpoint", tacet_process_info(TACET_CHILD_INIT, &pi),
+	expect("INFO_PROCESS of an endpoint", tacet_process_info(TACET_CHILD_INIT, pi),
 	       -TACET_ETYPE);
 	expect("INFO_PROCESS through a watch-only copy of itself",
-	       err ? err : tacet_process_info(SLOT_SELF, &pi), -TACET_EPERM);
+	       err ? err : tacet_process_info(SLOT_SELF, pi), -TACET_EPERM);
 	expect("INFO_PROCESS into too short a buffer",
-	       tacet_info(TACET_INFO_PROCESS, TACET_CHILD_SELF, &pi, sizeof(pi) - 1), -TACET_ERANGE);
+	       tacet_info(TACET_INFO_PROCESS, TACET_CHILD_SELF, pi, sizeof(*pi) - 1), -TACET_ERANGE);
 	expect("INFO_PROCESS into an unmapped buffer",
-	       tacet_info(TACET_INFO_PROCESS, TACET_CHILD_SELF, (void *)8, sizeof(pi)),
+	       tacet_info(TACET_INFO_PROCESS, TACET_CHILD_SELF, (void *)8, sizeof(*pi)),
 	       -TACET_EFAULT);
 	tacet_cap_delete(SLOT_SELF);
-	err = tacet_process_info(TACET_CHILD_SELF, &pi);
+	err = tacet_process_info(TACET_CHILD_SELF, pi);
 	tacet_sleep_ns(1000000);
 	if (!err)
 		err = tacet_process_info(TACET_CHILD_SELF, &after);
-	expect_true("INFO_PROCESS of itself: its thread, running, its runs moved by a sleep",
-		    !err && pi.tid == self->tid && pi.state == TACET_THREAD_RUNNING &&
-			    pi.threads == 1 && after.runs > pi.runs);
+	expect_true("INFO_PROCESS of itself: its thread, running, a sleep no preemption",
+		    !err && pi->tid == self->tid && pi->state == TACET_THREAD_RUNNING &&
+			    pi->threads == 1 && after.preemptions == pi->preemptions);
+	*pi = after;
 }
 
 /* BLK_OPEN on the blk endpoint looked up before the spin (the lookup is init's service
@@ -132,12 +134,13 @@ int main(void)
 {
 	static struct tacet_dma stack;
 	struct tacet_self self = { 0 };
+	struct tacet_process_info pi = { 0 }, after = { 0 };
 	uint64_t capacity = 0, size = 0, ro = 0, t0, blk_ms;
 	unsigned int tid;
 	long r;
 
 	tacet_self(&self);
-	process_info_calls(&self);
+	process_info_calls(&self, &pi);
 	expect_true("a first read of rng", read_ok());
 	r = tacet_lookup("blk", SLOT_BLK, 5000);
 	if (!r)
@@ -156,6 +159,9 @@ int main(void)
 		tacet_yield();
 	r = r < 0 ? r : open_blk();
 	blk_ms = (tacet_time_ns() - t0) / 1000000;
+	tacet_process_info(TACET_CHILD_SELF, &after);
+	expect_true("INFO_PROCESS of itself: its yield to the reader counted as a preemption",
+		    after.preemptions == pi.preemptions + 1);
 	printf("livespin: blk's open answered after %llu ms%s%s\n", (unsigned long long)blk_ms,
 	       r < 0 ? ": " : "", r < 0 ? tacet_strerror(r) : "");
 	expect_true("blk's open answered, within the bound", r == 0 && blk_ms < BOUND_MS);

@@ -1,10 +1,11 @@
 /* test_alive_rule.c: host unit tests of servers/init/alive_rule.c, the verdict init's supervisor
  * gives an unanswered liveness question: nothing before the limit; at it, the end of a server
- * that ran since it was asked (its runs moved, or it runs now) and still wants its hart (running
- * or ready), or that waited all along in a wait (not its loop's); a wait, looked at again every
- * limit up to ALIVE_WAIT_TIMES limits, for one that never got its hart (ready, runs unchanged)
- * or waits in a call (the spinner's neighbour, whose call to init's service thread the spinner
- * starves); the end of any at the longer limit. */
+ * that ran since the last look (preempted since, or running now) and still wants its hart
+ * (running or ready), or that sat in a wait (not its loop's) then and now, not preempted
+ * between; a wait, looked at again every limit up to ALIVE_WAIT_TIMES limits, for one that never
+ * got its hart (ready, not preempted) or waits in a call (the spinner's neighbour, whose call to
+ * init's service thread the spinner starves) or went into a wait since; the end of any at the
+ * longer limit. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,12 +16,17 @@
 #include "alive_rule.h"
 
 #define LIMIT 10ul
+#define READY TACET_THREAD_READY
+#define RUNNING TACET_THREAD_RUNNING
+#define IN_CALL TACET_THREAD_BLOCKED_REPLY
+#define IN_WAIT TACET_THREAD_BLOCKED_NTFN
 
-static enum alive_verdict verdict(unsigned long elapsed, unsigned long asked, unsigned long now,
-				  unsigned int state, unsigned long *again)
+/* The verdict at `elapsed`, the thread seen then (p0 preemptions, state s0) and now (p1, s1). */
+static enum alive_verdict verdict(unsigned long elapsed, unsigned long p0, unsigned int s0,
+				  unsigned long p1, unsigned int s1, unsigned long *again)
 {
-	struct alive_look l = { .elapsed = elapsed, .limit = LIMIT, .runs_then = asked,
-				.runs_now = now, .state = state };
+	struct alive_look l = { .elapsed = elapsed, .limit = LIMIT, .preempted_then = p0,
+				.preempted_now = p1, .state_then = s0, .state_now = s1 };
 
 	*again = 0;
 	return alive_verdict(&l, again);
@@ -33,34 +39,34 @@ static void test_before_the_limit(void **state)
 
 	(void)state;
 	for (unsigned int s = TACET_THREAD_RUNNING; s <= TACET_THREAD_DEAD; s++) {
-		assert_int_equal(verdict(LIMIT - 1, 3, 9, s, &again), ALIVE_NOT_YET);
+		assert_int_equal(verdict(LIMIT - 1, 3, s, 9, s, &again), ALIVE_NOT_YET);
 		assert_int_equal(again, LIMIT);
 	}
 }
 
-/* A spinner: it ran (on its hart now, or taken from the queue since) and wants its hart. */
+/* A spinner: it runs now, or the scheduler took its hart since (and it wants it back). */
 static void test_ran_and_wants_its_hart_is_ended(void **state)
 {
 	unsigned long again;
 
 	(void)state;
-	assert_int_equal(verdict(LIMIT, 5, 5, TACET_THREAD_RUNNING, &again), ALIVE_END_RAN);
-	assert_int_equal(verdict(LIMIT, 5, 6, TACET_THREAD_READY, &again), ALIVE_END_RAN);
-	assert_int_equal(verdict(3 * LIMIT, 5, 9, TACET_THREAD_READY, &again), ALIVE_END_RAN);
+	assert_int_equal(verdict(LIMIT, 5, RUNNING, 5, RUNNING, &again), ALIVE_END_RAN);
+	assert_int_equal(verdict(LIMIT, 5, READY, 6, READY, &again), ALIVE_END_RAN);
+	assert_int_equal(verdict(3 * LIMIT, 5, IN_CALL, 9, READY, &again), ALIVE_END_RAN);
 }
 
-/* Ready all along and never taken from the queue: it waits for its hart behind the spinner. */
+/* Ready all along and never preempted: it waits for its hart behind the spinner. */
 static void test_never_got_its_hart_waits(void **state)
 {
 	unsigned long again;
 
 	(void)state;
-	assert_int_equal(verdict(LIMIT, 5, 5, TACET_THREAD_READY, &again), ALIVE_NOT_YET);
+	assert_int_equal(verdict(LIMIT, 5, READY, 5, READY, &again), ALIVE_NOT_YET);
 	assert_int_equal(again, 2 * LIMIT);
-	assert_int_equal(verdict(2 * LIMIT + 1, 5, 5, TACET_THREAD_READY, &again), ALIVE_NOT_YET);
+	assert_int_equal(verdict(2 * LIMIT + 1, 5, READY, 5, READY, &again), ALIVE_NOT_YET);
 	assert_int_equal(again, 3 * LIMIT + 1);
 	/* the last look is at the longer limit, not past it */
-	assert_int_equal(verdict(3 * LIMIT + 5, 5, 5, TACET_THREAD_READY, &again), ALIVE_NOT_YET);
+	assert_int_equal(verdict(3 * LIMIT + 5, 5, READY, 5, READY, &again), ALIVE_NOT_YET);
 	assert_int_equal(again, ALIVE_WAIT_TIMES * LIMIT);
 }
 
@@ -74,27 +80,28 @@ static void test_waiting_in_a_call_waits(void **state)
 
 	(void)state;
 	for (unsigned int i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
-		assert_int_equal(verdict(LIMIT, 5, 5, calls[i], &again), ALIVE_NOT_YET);
-		assert_int_equal(verdict(LIMIT, 5, 7, calls[i], &again), ALIVE_NOT_YET);
+		assert_int_equal(verdict(LIMIT, 5, READY, 5, calls[i], &again), ALIVE_NOT_YET);
+		assert_int_equal(verdict(LIMIT, 5, calls[i], 7, calls[i], &again), ALIVE_NOT_YET);
 		assert_int_equal(again, 2 * LIMIT);
 	}
 }
 
-/* In a wait or a receive that is not its loop's: a whole limit without running is a handler
- * waiting for an event, not for a hart: ended. Gone into it since the last look (it ran): a
- * limit more. */
+/* In a wait or a receive that is not its loop's, then and now, not preempted between: it waits
+ * for an event, not for its hart: ended. Gone into it since it was kept from running (ready
+ * then): a limit more. */
 static void test_in_a_wait_all_along_is_ended(void **state)
 {
 	unsigned long again;
 
 	(void)state;
-	assert_int_equal(verdict(LIMIT, 5, 5, TACET_THREAD_BLOCKED_NTFN, &again), ALIVE_END_WAIT);
-	assert_int_equal(verdict(LIMIT, 5, 5, TACET_THREAD_BLOCKED_RECV, &again), ALIVE_END_WAIT);
-	assert_int_equal(verdict(LIMIT, 5, 6, TACET_THREAD_BLOCKED_NTFN, &again), ALIVE_NOT_YET);
+	assert_int_equal(verdict(LIMIT, 5, IN_WAIT, 5, IN_WAIT, &again), ALIVE_END_WAIT);
+	assert_int_equal(verdict(LIMIT, 5, TACET_THREAD_BLOCKED_RECV, 5,
+				 TACET_THREAD_BLOCKED_RECV, &again), ALIVE_END_WAIT);
+	assert_int_equal(verdict(LIMIT, 5, READY, 5, IN_WAIT, &again), ALIVE_NOT_YET);
 	assert_int_equal(again, 2 * LIMIT);
-	/* the next look compares with this one's runs */
-	assert_int_equal(verdict(2 * LIMIT, 6, 6, TACET_THREAD_BLOCKED_NTFN, &again),
-			 ALIVE_END_WAIT);
+	assert_int_equal(verdict(LIMIT, 5, IN_WAIT, 6, IN_WAIT, &again), ALIVE_NOT_YET);
+	/* the next look compares with this one */
+	assert_int_equal(verdict(2 * LIMIT, 6, IN_WAIT, 6, IN_WAIT, &again), ALIVE_END_WAIT);
 }
 
 /* At the longer limit any server is ended: one waiting for ever in a call too. */
@@ -103,24 +110,24 @@ static void test_longer_limit_ends_any(void **state)
 	unsigned long again;
 
 	(void)state;
-	assert_int_equal(verdict(ALIVE_WAIT_TIMES * LIMIT, 5, 5, TACET_THREAD_READY, &again),
+	assert_int_equal(verdict(ALIVE_WAIT_TIMES * LIMIT, 5, READY, 5, READY, &again),
 			 ALIVE_END_LONGEST);
-	assert_int_equal(verdict(ALIVE_WAIT_TIMES * LIMIT, 5, 8, TACET_THREAD_BLOCKED_REPLY,
-				 &again), ALIVE_END_LONGEST);
-	assert_int_equal(verdict(ALIVE_WAIT_TIMES * LIMIT + 100, 5, 6, TACET_THREAD_BLOCKED_NTFN,
-				 &again), ALIVE_END_LONGEST);
+	assert_int_equal(verdict(ALIVE_WAIT_TIMES * LIMIT, 5, IN_CALL, 8, IN_CALL, &again),
+			 ALIVE_END_LONGEST);
+	assert_int_equal(verdict(ALIVE_WAIT_TIMES * LIMIT + 100, 5, READY, 5, IN_WAIT, &again),
+			 ALIVE_END_LONGEST);
 	/* one that ran and wants its hart is ended for having run, at any look */
-	assert_int_equal(verdict(ALIVE_WAIT_TIMES * LIMIT, 5, 6, TACET_THREAD_RUNNING, &again),
+	assert_int_equal(verdict(ALIVE_WAIT_TIMES * LIMIT, 5, READY, 6, RUNNING, &again),
 			 ALIVE_END_RAN);
 }
 
-/* The count wraps: any change is a run. */
-static void test_runs_wrap(void **state)
+/* The count wraps: any change is a preemption. */
+static void test_preemptions_wrap(void **state)
 {
 	unsigned long again;
 
 	(void)state;
-	assert_int_equal(verdict(LIMIT, ~0ul, 0, TACET_THREAD_READY, &again), ALIVE_END_RAN);
+	assert_int_equal(verdict(LIMIT, ~0ul, READY, 0, READY, &again), ALIVE_END_RAN);
 }
 
 int main(void)
@@ -132,7 +139,7 @@ int main(void)
 		cmocka_unit_test(test_waiting_in_a_call_waits),
 		cmocka_unit_test(test_in_a_wait_all_along_is_ended),
 		cmocka_unit_test(test_longer_limit_ends_any),
-		cmocka_unit_test(test_runs_wrap),
+		cmocka_unit_test(test_preemptions_wrap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -93,19 +93,20 @@ CASES = [
           r"livespin: INFO_PROCESS through a watch-only copy of itself -> .*: PASS",
           r"livespin: INFO_PROCESS into too short a buffer -> .*: PASS",
           r"livespin: INFO_PROCESS into an unmapped buffer -> .*: PASS",
-          r"livespin: INFO_PROCESS of itself: its thread, running, its runs moved by a sleep: "
-          r"PASS",
+          r"livespin: INFO_PROCESS of itself: its thread, running, a sleep no preemption: PASS",
           r"livespin: an endless loop at rng's pc: PASS",
           r"init: server blk did not answer within 10 ms, but was kept from running "
           r"\(in a call\): its question waits, up to 40 ms",
           r"init: server rng has not answered for \d+ ms, though it ran; ending it",
+          r"livespin: INFO_PROCESS of itself: its yield to the reader counted as a preemption: "
+          r"PASS",
           r"livespin: blk's open answered after \d+ ms",
           r"livespin: blk's open answered, within the bound: PASS",
           r"livespin: rng answered again after \d+ ms",
           r"livespin: the read after rng's loop answered .*: PASS",
           r"livespin: rng's looping instance has ended: PASS",
           r"livespin: blk works \(a session, a sector read\): PASS",
-          r"livespin: 14 checks, 0 failed",
+          r"livespin: 15 checks, 0 failed",
           r"init: power off requested by livespin"],
          smp=2, bootargs=LIVESPIN_RUN, qemu_args=campaign.DEVICES, needs=["build/blk-test.img"],
          forbid=(r"PANIC", r"FAIL", r"init: server blk has not answered",

@@ -294,11 +294,12 @@ struct tacet_thread_info {
 
 /* A process's first thread that has not ended (the one its creator started: a server's
  * service loop), for its supervisor's liveness check: whether it ran since a question was
- * asked (runs moved, or it runs now) or never got its hart. */
+ * asked (preempted since, or running now) or never got its hart. */
 struct tacet_process_info {
-	unsigned long runs;   /* times it was taken from a run queue onto a hart: its waits for
-			       * a hart that ended (a blocked thread an IPC partner switched to
-			       * directly is not counted) */
+	unsigned long preemptions; /* times the scheduler took it off its hart while it could run
+				    * on (a more urgent thread, its slice's end, a yield); a fast
+				    * path's direct switch to an interrupt's driver or a signal's
+				    * waiter is not counted */
 	unsigned int state;   /* enum tacet_thread_state; TACET_THREAD_DEAD: no thread left */
 	unsigned int tid;
 	unsigned int hart;

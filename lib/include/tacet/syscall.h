@@ -556,7 +556,7 @@ static inline long tacet_info(unsigned long kind, unsigned long index, void *buf
 }
 
 /* The process whose capability (with WRITE: its supervisor's) is in slot: its first live
- * thread's state and the times it was taken from a run queue onto a hart (TACET_INFO_PROCESS);
+ * thread's state and the times the scheduler preempted it (TACET_INFO_PROCESS);
  * 0, or -TACET_EBADSLOT, -TACET_EEMPTY, -TACET_ETYPE, -TACET_EPERM, -TACET_EFAULT. */
 static inline long tacet_process_info(unsigned long slot, struct tacet_process_info *pi)
 {
