@@ -23,8 +23,10 @@ enum alive_verdict alive_verdict(const struct alive_look *l, unsigned long *agai
 		return ALIVE_END_RAN;
 	if (!ran && in_a_wait(l->state_then) && in_a_wait(l->state_now))
 		return ALIVE_END_WAIT;
-	if (l->elapsed >= longest)
+	if (l->elapsed >= longest && l->waited)
 		return ALIVE_END_LONGEST;
-	*again = l->elapsed + l->limit < longest ? l->elapsed + l->limit : longest;
+	*again = l->elapsed + l->limit;
+	if (l->elapsed < longest && *again > longest)
+		*again = longest;
 	return ALIVE_NOT_YET;
 }

@@ -17,7 +17,8 @@ enum alive_verdict {
 	ALIVE_END_WAIT, /* it sat in a wait or a receive that is not its loop's (a handler
 			 * waiting for an event that does not come) at the last look and now,
 			 * not preempted between: it waits for an event, not for a hart */
-	ALIVE_END_LONGEST, /* ALIVE_WAIT_TIMES limits have passed, whatever it did */
+	ALIVE_END_LONGEST, /* ALIVE_WAIT_TIMES limits have passed, and a look before this one
+			    * let it wait: whatever it did */
 };
 
 /* What the supervisor saw of a question's server (any unit of time, the same for all): its
@@ -27,6 +28,7 @@ struct alive_look {
 	unsigned long limit;       /* the server's `~MS` */
 	unsigned long preempted_then, preempted_now; /* its preemptions */
 	unsigned int state_then, state_now;          /* its state (enum tacet_thread_state) */
+	int waited; /* a look before this one let the question wait */
 };
 
 /* The verdict; for ALIVE_NOT_YET, *again is when (elapsed) to look again. The server ran since
@@ -36,7 +38,8 @@ struct alive_look {
  * preempted between, has waited for an event, and is ended; one kept from running (ready and
  * not preempted: the hart is a spinner's), in a call (to init's service thread, which that
  * spinner starves too), or gone into a wait since, is looked at again a limit later, up to
- * ALIVE_WAIT_TIMES limits. */
+ * ALIVE_WAIT_TIMES limits; a first look that comes later than that (the machine itself was
+ * stopped: a host that did not run it) lets it wait one limit more. */
 enum alive_verdict alive_verdict(const struct alive_look *l, unsigned long *again);
 
 #endif

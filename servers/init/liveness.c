@@ -253,7 +253,8 @@ static void look(unsigned int n, unsigned long w, struct server *s, unsigned lon
 	unsigned long again = 0, per_ms = ms_ticks(1);
 	enum alive_verdict v;
 
-	if (waiting_ask[n] == w) {
+	l.waited = waiting_ask[n] == w;
+	if (l.waited) {
 		l.preempted_then = looked_preempted[n];
 		l.state_then = looked_state[n];
 	} else {

@@ -21,12 +21,14 @@
 #define IN_CALL TACET_THREAD_BLOCKED_REPLY
 #define IN_WAIT TACET_THREAD_BLOCKED_NTFN
 
-/* The verdict at `elapsed`, the thread seen then (p0 preemptions, state s0) and now (p1, s1). */
+/* The verdict at `elapsed`, the thread seen then (p0 preemptions, state s0) and now (p1, s1),
+ * a look before this one having let it wait if elapsed is past the limit. */
 static enum alive_verdict verdict(unsigned long elapsed, unsigned long p0, unsigned int s0,
 				  unsigned long p1, unsigned int s1, unsigned long *again)
 {
 	struct alive_look l = { .elapsed = elapsed, .limit = LIMIT, .preempted_then = p0,
-				.preempted_now = p1, .state_then = s0, .state_now = s1 };
+				.preempted_now = p1, .state_then = s0, .state_now = s1,
+				.waited = elapsed > LIMIT };
 
 	*again = 0;
 	return alive_verdict(&l, again);
@@ -121,6 +123,25 @@ static void test_longer_limit_ends_any(void **state)
 			 ALIVE_END_RAN);
 }
 
+/* A first look later than the longer limit (the machine was not run meanwhile) lets a server
+ * kept from running wait one limit more; one that ran is ended at once. */
+static void test_late_first_look_waits_once(void **state)
+{
+	struct alive_look l = { .elapsed = 8 * LIMIT, .limit = LIMIT, .preempted_then = 5,
+				.preempted_now = 5, .state_then = READY, .state_now = READY };
+	unsigned long again = 0;
+
+	(void)state;
+	assert_int_equal(alive_verdict(&l, &again), ALIVE_NOT_YET);
+	assert_int_equal(again, 9 * LIMIT);
+	l.waited = 1;
+	l.elapsed = 9 * LIMIT;
+	assert_int_equal(alive_verdict(&l, &again), ALIVE_END_LONGEST);
+	l.waited = 0;
+	l.preempted_now = 6;
+	assert_int_equal(alive_verdict(&l, &again), ALIVE_END_RAN);
+}
+
 /* The count wraps: any change is a preemption. */
 static void test_preemptions_wrap(void **state)
 {
@@ -139,6 +160,7 @@ int main(void)
 		cmocka_unit_test(test_waiting_in_a_call_waits),
 		cmocka_unit_test(test_in_a_wait_all_along_is_ended),
 		cmocka_unit_test(test_longer_limit_ends_any),
+		cmocka_unit_test(test_late_first_look_waits_once),
 		cmocka_unit_test(test_preemptions_wrap),
 	};
 
