@@ -168,8 +168,11 @@ long start_liveness(void)
 	tacet_self(&self);
 	if (count > ALIVE_SERVERS_MAX)
 		count = ALIVE_SERVERS_MAX;
-	for (unsigned int k = 0; k < count && !err; k++, naskers = k)
+	for (unsigned int k = 0; k < count && !err; k++) {
 		err = start_asker(k, &self);
+		if (!err)
+			naskers = k + 1;
+	}
 	return err;
 }
 
