@@ -248,11 +248,8 @@ BENCHMARKS = [
     # kernel's share 170-195. ip's cost a datagram then went 2,847 -> 2,577 (docs/net.md, "ip's
     # cost a datagram"): 5,688, so the median's budget is the networking issue's target, 6,000
     # (a layout moves the median by +-25); the maximum's stays 7,800.
-    # udp_echo_16's maximum (and its median) move with the boot's timing: init making two
-    # system calls fewer at its start, nothing else changed, moves them from 7,368 and 6,837
-    # to 12,490 and 8,577 (and back with the two calls); the median's budget holds either way.
     bench("udp_echo", f"init.run={UDP_ECHO_RUN}",
-          [fig("udp_echo_1", 33000), fig("udp_echo_16", 12000, budget_max=13000),
+          [fig("udp_echo_1", 33000), fig("udp_echo_16", 12000),
            fig("udp_echo_256", 6000, budget_max=7800)], NET_HUB, smp=5, split=UDP_SPLIT),
     # The console server's first prompt (servers/bench/boot.c): boot time must not grow with
     # the memory size (the page allocator touches a page only when it first hands it out).
