@@ -134,6 +134,8 @@ long netdev_open(struct netdev *nd, const char *name, unsigned int nbufs, unsign
 	nd->tx_stack = malloc(nbufs * sizeof(*nd->tx_stack));
 	if (ep < 0 || peer < 0 || !nd->tx_stack)
 		err = -TACET_ENOMEM;
+	if (!err) /* the notification reconnect's pauses sleep on, made now: not at a reconnect */
+		err = tacet_sleep_ns(0);
 	if (!err)
 		err = tacet_lookup_instance(name, nd->ep, LOOKUP_TRIES, &nd->instance);
 	if (!err)
