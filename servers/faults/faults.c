@@ -22,7 +22,9 @@
  *     again until it does);
  *   - console: CONSOLE_SYNC (a call the console server answers once its output is out);
  *   - net: NET_STATS of net0 (its frames carry the host's TCP stream to the echo service
- *     through ip, which tools/faults.py checks byte for byte, by digest).
+ *     through ip, which tools/faults.py checks byte for byte, by digest); after a fault into
+ *     net, its data path too: the stream must move again (ip takes frames from net0) before
+ *     the next fault (stream_after).
  * Its parameters are the name its init.run= entry grants it, `faults=N.SEED.DRIVERS[.OPTION...]`
  * (DRIVERS: letters r, b, t, u, n for rng, blk, rtc, the console's uart, net0's net; OPTIONs:
  * options()), as tools/faults.py writes it:
