@@ -355,6 +355,8 @@ def summary(text, passed, batch=None, built=None, tcp=None):
     its build came from (by default the tree's now)."""
     m = re.search(r"faults: (\d+) faults in (\d+) ms", text)
     sealed = re.search(r"faults: blk reads whose seal failed \(the client told\): (\d+)", text)
+    held = re.search(r"faults: blk waits that failed with the request still held by lib: (\d+); "
+                     r"writes whose buffer changed before they completed: (\d+)", text)
     p = re.search(r'faults: \d+ faults into \d+ drivers, seed "(\d+)\.(\d+)\.([a-z]+)[^"]*"',
                   text)
     counts, visible, latent, times, worst = {}, {}, {}, {}, 0
@@ -380,6 +382,8 @@ def summary(text, passed, batch=None, built=None, tcp=None):
             "dma_thrown": len(re.findall(r" dma-(?:pinned|address) ", text)),
             **({"tcp": tcp} if tcp else {}),
             **({"seal_failures": int(sealed.group(1))} if sealed else {}),
+            **({"blk_held_by_lib": int(held.group(1)),
+                "blk_buffer_changed": int(held.group(2))} if held else {}),
             "final": re.findall(r"faults: (.*: (?:PASS|FAIL))$", text, re.M)}
 
 

@@ -118,6 +118,8 @@ static uint8_t known[SHADOW_SECTORS];
 static uint32_t sealed_gen[SHADOW_SECTORS]; /* the generation of its last write that succeeded */
 static uint32_t generation;                 /* the last generation written, any sector */
 static unsigned long seal_failures;         /* reads whose seal failed: told, not silent */
+static unsigned long held_by_lib;    /* blk waits that failed with the request still in lib */
+static unsigned long buffer_changed; /* blk writes whose buffer changed before they completed */
 static int64_t rtc_offset_ns; /* the time of day less the timebase's: the reference */
 static int rtc_offset_known;
 static int64_t rtc_moved_to;  /* another difference the last use saw */
@@ -158,11 +160,40 @@ static long use_rng(struct driver *d)
 	return r == sizeof(buf) ? 0 : r < 0 ? r : -TACET_ERANGE;
 }
 
-/* One request of one sector through the buffer's start, waited for until it is no longer in
- * flight: a wait's timeout (-TACET_EBUSY) leaves it in flight, and the device would later write
- * into the buffer (a read's data) or take from it (a write's) what the next request put there;
- * lib reports the stuck service meanwhile and submits the request again to its next instance.
- * Up to RECOVER_NS; past it the fault is unrecovered anyway. */
+static long blk_one(unsigned int op, uint64_t sector);
+
+/* The buffer no longer held what a write of sector s submitted (sent) when it completed: said,
+ * with what it holds (the bytes that differ, whose seal) and what the disk holds, read back. */
+static void blk_buffer_changed(unsigned int s, const uint8_t *sent)
+{
+	const uint8_t *buf = (const uint8_t *)blk.buf.va;
+	unsigned int first = BLK_SECTOR, n = 0;
+	struct blk_seal_fault f;
+	uint32_t gen = 0;
+	char holds[48];
+	long err;
+
+	buffer_changed++;
+	for (unsigned int i = 0; i < BLK_SECTOR; i++)
+		if (buf[i] != sent[i] && n++ == 0)
+			first = i;
+	if (blk_seal_check(buf, blk.first + s, 1, 0, &gen, &f) && f.why == BLK_SEAL_CRC)
+		snprintf(holds, sizeof(holds), "no seal");
+	else
+		snprintf(holds, sizeof(holds), "sector %llu's generation %u",
+			 (unsigned long long)((f.why ? f.named : blk.first + s) - blk.first), gen);
+	err = blk_one(BLK_READ, blk.first + s);
+	printf("faults: blk's buffer changed under a write of sector %u (generation %u): %u bytes "
+	       "from byte %u, %s; read back, the disk holds %s\n", s, generation, n, first, holds,
+	       err ? tacet_strerror(err) : memcmp(buf, sent, BLK_SECTOR) ? "other data" : "the write");
+}
+
+/* One request of one sector through the buffer's start, waited for until lib no longer holds
+ * it: a wait that ends in an error may leave it in flight (the timeout, -TACET_EBUSY) or kept
+ * by lib to be submitted again to the service's next instance (a reconnect that failed), and
+ * the device would later write into the buffer (a read's data) or take from it (a write's)
+ * what the next request put there. Up to RECOVER_NS; past it the fault is unrecovered anyway.
+ * Each wait that failed with the request still held by lib is counted and said (held_by_lib). */
 static long blk_one(unsigned int op, uint64_t sector)
 {
 	uint64_t until = tacet_time_ns() + RECOVER_NS;
@@ -170,27 +201,43 @@ static long blk_one(unsigned int op, uint64_t sector)
 
 	if (id < 0)
 		return id;
-	do
+	for (;;) {
 		err = tacet_blk_wait(&blk, id);
-	while (err == -TACET_EBUSY && tacet_time_ns() < until);
-	return err;
+		if (!(blk.busy & (1u << id)) || tacet_time_ns() >= until)
+			return err;
+		if (err == -TACET_EBUSY)
+			continue;
+		held_by_lib++;
+		printf("faults: blk %s of sector %llu: its wait failed (%s) with the request still "
+		       "held by lib: waited for again\n", op == BLK_READ ? "read" : "write",
+		       (unsigned long long)(sector - blk.first), tacet_strerror(err));
+		tacet_sleep_ns(RETRY_NS);
+	}
 }
 
 /* Sector s (of the shadow's) written sealed from the buffer's start, whose first BLK_SEAL_DATA
- * bytes hold its data: the shadow takes it if the write succeeded, else s is unknown. */
+ * bytes hold its data: if the write succeeded the shadow takes what was sealed and submitted
+ * (a copy taken before the request, never the buffer after it: a request lib submitted again
+ * may have landed a read's data there since the device took the write's), else s is unknown.
+ * A buffer that changed under the write is counted and said (buffer_changed); the disk's copy
+ * is then checked by the next read's seal like any other. */
 static long blk_write_sealed(unsigned int s)
 {
 	uint8_t *buf = (uint8_t *)blk.buf.va;
+	uint8_t sent[BLK_SECTOR];
 	long err;
 
 	blk_seal(buf, blk.first + s, 1, ++generation);
+	memcpy(sent, buf, BLK_SECTOR);
 	err = blk_one(BLK_WRITE, blk.first + s);
 	known[s] = !err; /* a write that failed may or may not have landed */
-	if (!err) {
-		memcpy(shadow[s], buf, BLK_SECTOR);
-		sealed_gen[s] = generation;
-	}
-	return err;
+	if (err)
+		return err;
+	if (memcmp(sent, buf, BLK_SECTOR))
+		blk_buffer_changed(s, sent);
+	memcpy(shadow[s], sent, BLK_SECTOR);
+	sealed_gen[s] = generation;
+	return 0;
 }
 
 /* A read of sector r (known: its last write succeeded) whose seal failed: said, and r written
@@ -224,11 +271,12 @@ static void blk_mismatch_said(unsigned int r, unsigned int w, const uint8_t *buf
 }
 
 /* A write of a random sector, then a read of a random sector checked: its seal, then against
- * the shadow. */
+ * the shadow, both on one copy of what the read brought (the buffer is the device's to write
+ * while lib holds any request). */
 static long use_blk(struct driver *d)
 {
 	unsigned int w = (unsigned int)(next() % SHADOW_SECTORS), r;
-	uint8_t *buf = (uint8_t *)blk.buf.va;
+	uint8_t *buf = (uint8_t *)blk.buf.va, got[BLK_SECTOR];
 	struct blk_seal_fault f;
 	long err;
 
@@ -241,24 +289,24 @@ static long use_blk(struct driver *d)
 	if ((err = blk_write_sealed(w)))
 		return err;
 	r = (unsigned int)(next() % SHADOW_SECTORS);
-	err = blk_one(BLK_READ, blk.first + r);
-	if (!err && blk_seal_check(buf, blk.first + r, 1, sealed_gen[r], NULL, &f)) {
+	if ((err = blk_one(BLK_READ, blk.first + r)))
+		return err;
+	memcpy(got, buf, BLK_SECTOR);
+	if (blk_seal_check(got, blk.first + r, 1, sealed_gen[r], NULL, &f)) {
 		if (known[r])
 			return blk_seal_failed(r, &f);
 		blk_write_sealed(r); /* a write that failed may have left it torn: no news */
 		return 0;
 	}
-	if (!err && known[r] && memcmp(shadow[r], buf, BLK_SECTOR)) {
-		blk_mismatch_said(r, w, buf);
+	if (known[r] && memcmp(shadow[r], got, BLK_SECTOR)) {
+		blk_mismatch_said(r, w, got);
 		mismatches++; /* once: the shadow takes what the disk holds */
-		memcpy(shadow[r], buf, BLK_SECTOR);
+		memcpy(shadow[r], got, BLK_SECTOR);
 		return MISMATCH_ERR;
 	}
-	if (!err && !known[r]) { /* what the disk holds now is what the shadow says */
-		memcpy(shadow[r], buf, BLK_SECTOR);
-		known[r] = 1;
-	}
-	return err;
+	memcpy(shadow[r], got, BLK_SECTOR); /* unknown: what the disk holds now */
+	known[r] = 1;
+	return 0;
 }
 
 /* An alarm ALARM_AHEAD_NS ahead, which must come within ALARM_WAIT_NS. */
@@ -942,6 +990,8 @@ static int final_checks(const struct tacet_mem_info *before, unsigned long unrec
 	       same ? "PASS" : "FAIL");
 	printf("faults: unrecovered: %lu: %s\n", unrecovered, unrecovered ? "FAIL" : "PASS");
 	printf("faults: blk reads whose seal failed (the client told): %lu\n", seal_failures);
+	printf("faults: blk waits that failed with the request still held by lib: %lu; writes "
+	       "whose buffer changed before they completed: %lu\n", held_by_lib, buffer_changed);
 	printf("faults: silent blk mismatches: %lu: %s\n", mismatches, mismatches ? "FAIL" : "PASS");
 	printf("faults: rtc's clock moved by a fault: %lu times\n", clock_moves);
 	/* a device told too long a length writes upward from its frame: through DMA frames only */

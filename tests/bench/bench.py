@@ -178,10 +178,13 @@ BENCH_RE = re.compile(r"^BENCH (\S+) samples=(\d+) min=(\d+) median=(\d+) max=(\
 HIST_RE = re.compile(r"^BENCHHIST (\S+) p90=(\d+) p99=(\d+)((?: \d+:\d+)+)\s*$", re.M)
 HIST_MAX_BUCKETS = 8  # TACET_HIST_MAX_BUCKETS
 OVERHEAD_RE = re.compile(r"^bench: rdcycle pair overhead (\d+) instructions", re.M)
-# A stressor's last line (servers/bench/stress.c): its count, or how it failed.
-STRESSOR_DONE_RE = re.compile(r"^stress (\S+): (\d+) (.+?) on hart (\d+)\s*$", re.M)
-STRESSOR_FAIL_RE = re.compile(r"^stress (\S+): FAIL after (\d+) (.+?) on hart (\d+): (.*?)\s*$",
+# A stressor's last line (servers/bench/stress.c): its count, or how it failed. It is one write,
+# but may land after another server's unfinished one (a prompt, a line longer than that
+# server's buffer) rather than at a line's start.
+STRESSOR_DONE_RE = re.compile(r"stress (\S+): (\d+) ([a-z ]+?) on hart (\d+)\s*$",
                               re.M)
+STRESSOR_FAIL_RE = re.compile(r"stress (\S+): FAIL after (\d+) ([a-z ]+?) on hart "
+                              r"(\d+): (.*?)\s*$", re.M)
 DONE_RE = re.compile(r"init: all \d+ servers done; powering off|"
                      r"init: power off requested by bench_|ktest: irq_\w+: PASS")
 

@@ -1611,15 +1611,21 @@ struct frag_pool {
 	struct page_pool pool;
 };
 
-static void frag_setup(struct frag_pool *fp, uint64_t pages)
+/* Host memory for a pool of `pages` (mapped lazily, never touched but by what writes it): the
+ * first chunk boundary in it. */
+static uint64_t frag_map(struct frag_pool *fp, uint64_t pages)
 {
-	uint64_t base, pa;
-
 	fp->len = pages * PAGE_SIZE + CHUNK_BYTES;
 	fp->map = mmap(NULL, fp->len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	assert_true(fp->map != MAP_FAILED);
-	base = ((uint64_t)(uintptr_t)fp->map + CHUNK_BYTES - 1) & ~(CHUNK_BYTES - 1);
+	return ((uint64_t)(uintptr_t)fp->map + CHUNK_BYTES - 1) & ~(CHUNK_BYTES - 1);
+}
+
+static void frag_setup(struct frag_pool *fp, uint64_t pages)
+{
+	uint64_t base = frag_map(fp, pages), pa;
+
 	page_pool_init(&fp->pool, 0);
 	assert_int_equal(page_pool_add_range(&fp->pool, base, base + pages * PAGE_SIZE), 0);
 	fp->first = fp->pool.ranges[0].first; /* the first page at an odd index */
@@ -1752,11 +1758,7 @@ static void test_scatter_keeps_runs(void **state)
 
 	(void)state;
 	assert_non_null(fp);
-	fp->len = SCATTER_POOL_PAGES * PAGE_SIZE + CHUNK_BYTES;
-	fp->map = mmap(NULL, fp->len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	assert_true(fp->map != MAP_FAILED);
-	base = ((uint64_t)(uintptr_t)fp->map + CHUNK_BYTES - 1) & ~(CHUNK_BYTES - 1);
+	base = frag_map(fp, SCATTER_POOL_PAGES);
 	for (size_t s = 0; s < 2 * sizeof(run_sizes) / sizeof(run_sizes[0]); s++) {
 		enum page_pool_use use = s % 2 ? PAGE_POOL_DMA : PAGE_POOL_LOW;
 		size_t before, after, nheld;
@@ -1768,7 +1770,7 @@ static void test_scatter_keeps_runs(void **state)
 		nheld = scatter(&fp->pool, run_sizes[s / 2], use, held);
 		after = whole_runs(&fp->pool);
 		print_message("scatter with runs of %zu, %s pages: %zu held, 1 MiB runs %zu -> %zu\n",
-			      run_sizes[s / 2], s % 2 ? "frame" : "kernel", nheld, before, after);
+			      run_sizes[s / 2], s % 2 ? "DMA" : "low", nheld, before, after);
 		assert_int_equal(nheld, SCATTER_HELD);
 		/* its pages in one chunk, or for frames two: what its last runs left free in theirs,
 		 * then a fresh one */
@@ -1779,13 +1781,13 @@ static void test_scatter_keeps_runs(void **state)
 }
 
 /*
- * The kernel's pages low, frames high (page_alloc.h, "Chunk classes"): a device told a frame's
- * address with too long a length writes on upward, through frames, never through the kernel's
- * pages, while memory is not so full that the two meet. Random kernel pages and runs and frames
- * of every size are taken and given back, in a 64 MiB pool never more than a quarter full:
- * after each step, every kernel page lies below every frame. Then memory fills up: each side
- * takes what the other left free (a kernel page from a device chunk, a frame from the kernel's),
- * rather than fail while pages are free.
+ * Memory's two sides (page_alloc.h, "Chunk classes"): a device told a DMA frame's address with
+ * too long a length writes on upward, through DMA frames, never through the low side (the
+ * kernel's pages, other frames), while memory is not so full that the two meet. Random pages
+ * and runs of the low side and DMA frames of every size are taken and given back, in a 64 MiB
+ * pool never more than a quarter full: after each step, the low side lies below every DMA
+ * frame. Then memory fills up: each side takes what the other left free (a page of the low
+ * side from a DMA chunk) rather than fail while pages are free.
  */
 #define ENDS_POOL_PAGES (64 * PAGE_POOL_RUN_MAX)
 #define ENDS_STEPS      40000
@@ -1795,9 +1797,9 @@ struct held_run {
 	uint64_t pa, pages;
 };
 
-/* The end of the highest kernel run at or below the lowest frame: true if none lies above. */
-static bool kernel_below_frames(const struct held_run *k, size_t nk, const struct held_run *d,
-				size_t nd)
+/* Whether the end of the highest run of the low side lies at or below the lowest DMA frame. */
+static bool low_below_dma(const struct held_run *k, size_t nk, const struct held_run *d,
+			  size_t nd)
 {
 	uint64_t top = 0, bottom = UINT64_MAX;
 
@@ -1815,7 +1817,7 @@ static uint64_t take(struct page_pool *pool, enum page_pool_use use, uint64_t pa
 	return page_pool_alloc_run(pool, pages, use);
 }
 
-static void test_pool_kernel_low_frames_high(void **state)
+static void test_pool_two_sides(void **state)
 {
 	static struct held_run held[2][ENDS_HELD];
 	struct frag_pool *fp = calloc(1, sizeof(*fp));
@@ -1824,11 +1826,7 @@ static void test_pool_kernel_low_frames_high(void **state)
 
 	(void)state;
 	assert_non_null(fp);
-	fp->len = ENDS_POOL_PAGES * PAGE_SIZE + CHUNK_BYTES;
-	fp->map = mmap(NULL, fp->len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	assert_true(fp->map != MAP_FAILED);
-	pa = ((uint64_t)(uintptr_t)fp->map + CHUNK_BYTES - 1) & ~(CHUNK_BYTES - 1);
+	pa = frag_map(fp, ENDS_POOL_PAGES);
 	page_pool_init(&fp->pool, 0);
 	assert_int_equal(page_pool_add_range(&fp->pool, pa, pa + ENDS_POOL_PAGES * PAGE_SIZE), 0);
 	rng_state = 0xe4d5ULL;
@@ -1851,9 +1849,9 @@ static void test_pool_kernel_low_frames_high(void **state)
 			in_use -= h[i].pages;
 			h[i] = h[--n[use]];
 		}
-		assert_true(kernel_below_frames(held[0], n[0], held[1], n[1]));
+		assert_true(low_below_dma(held[0], n[0], held[1], n[1]));
 	}
-	/* Full: frames until none is left, then a kernel page comes from what they left free. */
+	/* Full: DMA frames until none is left, then a low page comes from what they left free. */
 	while ((pa = page_pool_alloc_run(&fp->pool, 3, PAGE_POOL_DMA)) != 0)
 		;
 	assert_true(fp->pool.nfree > 0);
@@ -1953,7 +1951,7 @@ int main(void)
 		cmocka_unit_test(test_pool_coalesce_any_order),
 		cmocka_unit_test(test_pool_bounded_work),
 		cmocka_unit_test(test_scatter_keeps_runs),
-		cmocka_unit_test(test_pool_kernel_low_frames_high),
+		cmocka_unit_test(test_pool_two_sides),
 	};
 
 	return cmocka_run_group_tests_name("page_alloc", tests, NULL, NULL);
