@@ -62,6 +62,7 @@ static long rings_reset(struct netdev *nd)
 	for (uint32_t i = 0; i < nd->nbufs; i++)
 		nd->tx_stack[i] = nd->nbufs - 1 - i;
 	nd->tx_nfree = nd->nbufs;
+	nd->epoch++; /* every buffer back on this side: one lent before is no longer lent */
 	return err;
 }
 
@@ -133,6 +134,8 @@ long netdev_open(struct netdev *nd, const char *name, unsigned int nbufs, unsign
 	nd->tx_stack = malloc(nbufs * sizeof(*nd->tx_stack));
 	if (ep < 0 || peer < 0 || !nd->tx_stack)
 		err = -TACET_ENOMEM;
+	if (!err) /* the notification reconnect's pauses sleep on, made now: not at a reconnect */
+		err = tacet_sleep_ns(0);
 	if (!err)
 		err = tacet_lookup_instance(name, nd->ep, LOOKUP_TRIES, &nd->instance);
 	if (!err)
@@ -168,8 +171,21 @@ void netdev_close(struct netdev *nd)
 	memset(nd, 0, sizeof(*nd));
 }
 
+/* The instance nd->ep reaches refused the session (err, not its end): watched all the same, so
+ * that its end wakes the caller, whose next netdev_poll then reaches the instance after it. A
+ * faulty instance may refuse every session while it answers everything else; only its end
+ * (its supervisor's, on a client's report) brings the next one. err, or -TACET_EDEAD if it has
+ * ended already. */
+static long refused(struct netdev *nd, long err)
+{
+	long w = tacet_endpoint_watch(nd->ep, nd->ntfn, nd->bits | NETDEV_WATCH_BIT);
+
+	return w == -TACET_EDEAD ? -TACET_EDEAD : err;
+}
+
 /* The service ended: reach its next instance (init restarts it once the device is reset) and
- * open the session again over the same areas, everything offered again. 0, or why not. */
+ * open the session again over the same areas, everything offered again. 0, or why not (an
+ * instance that refused the session stays watched: refused). */
 static long reconnect(struct netdev *nd)
 {
 	unsigned long was = nd->instance;
@@ -184,8 +200,8 @@ static long reconnect(struct netdev *nd)
 		}
 		if (!err)
 			err = rings_reset(nd);
-		if (!err)
-			err = session(nd);
+		if (!err && (err = session(nd)) && err != -TACET_EDEAD)
+			err = refused(nd, err);
 	}
 	nd->reconnects += !err;
 	return err;

@@ -22,7 +22,9 @@
  *     again until it does);
  *   - console: CONSOLE_SYNC (a call the console server answers once its output is out);
  *   - net: NET_STATS of net0 (its frames carry the host's TCP stream to the echo service
- *     through ip, which tools/faults.py checks byte for byte, by digest).
+ *     through ip, which tools/faults.py checks byte for byte, by digest); after a fault into
+ *     net, its data path too: the stream must move again (ip takes frames from net0) before
+ *     the next fault (stream_after).
  * Its parameters are the name its init.run= entry grants it, `faults=N.SEED.DRIVERS[.OPTION...]`
  * (DRIVERS: letters r, b, t, u, n for rng, blk, rtc, the console's uart, net0's net; OPTIONs:
  * options()), as tools/faults.py writes it:
@@ -52,6 +54,7 @@
 #include <tacet/blk.h>
 #include <tacet/console_client.h>
 #include <tacet/init_proto.h>
+#include <tacet/ip_client.h>
 #include <tacet/net_client.h>
 #include <tacet/random.h>
 #include <tacet/rtc.h>
@@ -74,6 +77,7 @@
 #define SLOT_WATCH (TACET_CHILD_FIRST_FREE + 3) /* the watcher's timer */
 #define SLOT_CATCH (TACET_CHILD_FIRST_FREE + 4) /* the catcher's: CATCH_GO and its timer */
 #define SLOT_NET (TACET_CHILD_FIRST_FREE + 5)
+#define SLOT_IP (TACET_CHILD_FIRST_FREE + 6)
 #define CATCH_GO 1ul
 #define CATCH_TIMER 2ul
 #define CATCH_HART 0          /* the drivers' (their entries name none) */
@@ -124,7 +128,7 @@ static unsigned long clock_moves;
 static unsigned long rtc_uses, console_instance, mismatches;
 static int console_open;
 static unsigned long net_instance;
-static int net_open;
+static int net_open, ip_open;
 
 static uint64_t xorshift64(uint64_t *state)
 {
@@ -405,32 +409,38 @@ static long use_net(struct driver *d)
 	return err;
 }
 
-/* With net chosen: the host's TCP stream flows (net0's instance that runs now has received
- * STREAM_FRAMES more frames than `from`: DHCP's are a handful), within `ns`. The time it
- * took (ns), or 0 if it did not. */
+/* Frames ip has taken from net0 since its start (IP_COUNTS' received: lwIP's count, kept by ip,
+ * which no fault reaches), or 0 if ip does not answer. The host's TCP stream is net0's only
+ * traffic once the lease is taken (a few ARP and DHCP frames a minute), and it sends a chunk
+ * only when the last one came back whole: frames reaching ip steadily are the stream moving
+ * both ways through net. net0's own NET_STATS would not do: its counts are the faulted
+ * driver's, which a data fault may have written, and a restart starts them at 0. */
+static uint64_t ip_rx(void)
+{
+	uint64_t rx = 0, bad, dropped, frags;
+	long err = ip_open ? 0 : tacet_reconnect("ip", SLOT_IP, 5000);
+
+	ip_open = !err;
+	if (!err && (err = ip_call_counts(SLOT_IP, &rx, &bad, &dropped, &frags)) == -TACET_EDEAD)
+		ip_open = 0; /* ip restarted (it is not faulted, but its entry restarts it) */
+	return err ? 0 : rx;
+}
+
+/* With net chosen: the host's TCP stream flows (ip has taken STREAM_FRAMES more frames from
+ * net0 than `from`: DHCP's are a handful), within `ns`. The time it took (ns), or 0 if it did
+ * not. */
 #define STREAM_FRAMES 256
 #define STREAM_RESUME_NS 60000000000ull /* after the last fault: TCP's back-off may be long */
 static uint64_t stream_flows(uint64_t from, uint64_t ns)
 {
-	uint64_t start = tacet_time_ns(), rx = 0, tx, irqs, drops;
+	uint64_t start = tacet_time_ns();
 
 	while (tacet_time_ns() - start < ns) {
-		if (use_net(NULL) == 0 && net_call_stats(SLOT_NET, &rx, &tx, &irqs, &drops) == 0 &&
-		    rx >= from + STREAM_FRAMES)
+		if (ip_rx() >= from + STREAM_FRAMES)
 			return tacet_time_ns() - start + 1;
 		tacet_sleep_ns(10 * RETRY_NS);
 	}
 	return 0;
-}
-
-/* net0's frames received by the instance that runs now (0 if it does not answer). */
-static uint64_t net_rx(void)
-{
-	uint64_t rx = 0, tx, irqs, drops;
-
-	if (use_net(NULL) || net_call_stats(SLOT_NET, &rx, &tx, &irqs, &drops))
-		return 0;
-	return rx;
 }
 
 static struct driver drivers[] = {
@@ -687,6 +697,41 @@ static enum outcome use_after(struct driver *d, unsigned int tid, unsigned long 
 	return got;
 }
 
+/* After a fault into net (d), once it answers its calls: its data path, which its calls do not
+ * use, must carry the host's TCP stream again before the next fault (ip takes STREAM_MOVED
+ * frames from net0: ip_rx), else TCP's retransmissions would be lost to the next restarts too
+ * and its back-off grow without bound. A stream still for STREAM_STUCK_NS has the instance
+ * reported to init (INIT_STUCK: a fault can stop net's frames and leave its service loop
+ * answering); still for STREAM_WAIT_NS, the fault is unrecovered. got, RESTART if another
+ * instance answers now than the one whose thread was `tid`, or UNRECOVERED. */
+#define STREAM_MOVED 16
+#define STREAM_STUCK_NS 10000000000ull
+#define STREAM_WAIT_NS 30000000000ull
+static enum outcome stream_after(struct driver *d, unsigned int tid, enum outcome got)
+{
+	uint64_t start = tacet_time_ns(), from = ip_rx();
+	int reported = 0;
+	unsigned int now;
+
+	while (ip_rx() < from + STREAM_MOVED) {
+		if (tacet_time_ns() - start > STREAM_WAIT_NS) {
+			printf("faults: the TCP stream through net0 has not moved for %llu s\n",
+			       (unsigned long long)(STREAM_WAIT_NS / 1000000000));
+			return UNRECOVERED;
+		}
+		if (!reported && tacet_time_ns() - start > STREAM_STUCK_NS) {
+			report_stuck(d);
+			reported = 1;
+		}
+		tacet_sleep_ns(2 * RETRY_NS);
+	}
+	now = target_thread(d->process);
+	if ((got == NONE || got == ERROR) && now != tid)
+		got = RESTART;
+	d->tid = now;
+	return got;
+}
+
 /* A latent fault of d (an earlier fault's), found after fault k: said in a line of its own,
  * `faults: latent DRIVER after #K -> OUTCOME (E errors)`. */
 static void latent(struct driver *d, long k, enum outcome got, unsigned long errors)
@@ -783,6 +828,8 @@ static uint64_t one_fault(unsigned long k, enum outcome *o, unsigned long *laten
 	if (first && got == NONE) /* the use the fault struck in answered badly */
 		got = first == MISMATCH_ERR ? MISMATCH : ERROR;
 	errors += first != 0;
+	if (d->letter == 'n' && got != UNRECOVERED)
+		got = stream_after(d, tid, got); /* its data path too: the time includes it */
 	took = (tacet_time_ns() - start) / 1000;
 	*o = got;
 	d->outcomes[m][got]++;
@@ -920,7 +967,7 @@ static int final_checks(const struct tacet_mem_info *before, unsigned long unrec
 		failed |= !ok;
 	}
 	if (chose('n')) { /* after TCP's back-off, the host's stream comes through again */
-		uint64_t took = stream_flows(net_rx(), STREAM_RESUME_NS);
+		uint64_t took = stream_flows(ip_rx(), STREAM_RESUME_NS);
 
 		printf("faults: the TCP stream through net0 flows again after the last fault (in %llu "
 		       "ms): %s\n", (unsigned long long)(took / 1000000), took ? "PASS" : "FAIL");

@@ -12,9 +12,10 @@
  * PBUF_RAM pbuf only if the header stays above the pbuf's struct: net's areas are mapped above
  * ip's data. Were they not, lwIP would chain a header pbuf of its own, and the link copy.)
  *
- * A buffer taken before netdev reached a new instance of net (nd->reconnects moved) went back
- * with the old session: it is neither sent nor given back, and its received data is not read
- * (ip_netif_rx_stale). Runs in ip's one thread (called from lwIP and ip's loop), no locking. */
+ * A buffer taken before netdev gave every buffer back (nd->epoch moved: a new instance of net
+ * reached, or one that refused the session tried) went back with the old session: it is
+ * neither sent nor given back, and its received data is not read (ip_netif_rx_stale).
+ * Runs in ip's one thread (called from lwIP and ip's loop), no locking. */
 #include <string.h>
 
 #include <tacet.h>
@@ -46,7 +47,7 @@ struct buf_ref {
 	struct pbuf_custom pc;
 	struct netdev *nd;
 	void *frame;
-	unsigned long gen; /* nd->reconnects when it was taken */
+	unsigned long gen; /* nd->epoch when it was taken */
 	int busy, sent;
 };
 
@@ -73,7 +74,7 @@ static struct buf_ref *ref_of(struct buf_ref *refs, const struct netdev *nd, con
 
 static int ref_current(const struct buf_ref *r)
 {
-	return r->gen == r->nd->reconnects;
+	return r->gen == r->nd->epoch;
 }
 
 static void rx_ref_free(struct pbuf *p)
@@ -125,7 +126,7 @@ static struct pbuf *ref_take(struct buf_ref *r, struct netdev *nd, void *frame, 
 	uint8_t *mem = (uint8_t *)frame + l - LWIP_MEM_ALIGN_SIZE(l);
 	struct pbuf *p;
 
-	r->nd = nd, r->frame = frame, r->gen = nd->reconnects, r->sent = 0;
+	r->nd = nd, r->frame = frame, r->gen = nd->epoch, r->sent = 0;
 	r->pc.custom_free_function = free_fn; /* the pbuf's fields are pbuf_alloced_custom's */
 	p = pbuf_alloced_custom(l, len, type, &r->pc, mem,
 				(u16_t)(LWIP_MEM_ALIGN_SIZE(l) + NETDEV_FRAME_ROOM(nd) - l));

@@ -254,11 +254,17 @@ static long start_locked(struct tacet_service *svc, uint64_t bits, unsigned long
 	return 0;
 }
 
+/* Defined only by the test build net_refusing (servers/tests/netrefuse.c): an error to answer
+ * a NET_START with instead of starting the session (as a faulty instance may), or 0. */
+long net_start_refused(void) __attribute__((weak));
+
 long net_serve_start(struct tacet_service *svc, uint64_t bits, unsigned long ntfn,
 		     unsigned long *peer)
 {
 	long err;
 
+	if (net_start_refused && (err = net_start_refused()))
+		return err;
 	lock();
 	err = start_locked(svc, bits, ntfn, peer);
 	unlock();

@@ -289,6 +289,9 @@ SERVER_SRCS_netpair_hostile := servers/tests/netpair.c servers/tests/netpair_hos
 SERVER_SRCS_nethostile := servers/tests/nethostile.c
 SERVER_SRCS_netpair_kill := servers/tests/netpair.c servers/tests/netpair_kill.c
 SERVER_SRCS_net_dying = $(SERVER_SRCS_net) servers/tests/netdying.c
+# net_refusing: net_dying whose second instance refuses a session's start, then faults.
+SERVERS += net_refusing
+SERVER_SRCS_net_refusing = $(SERVER_SRCS_net) servers/tests/netdying.c servers/tests/netrefuse.c
 # netarp: an ARP request for QEMU's user-network gateway through net0, and its reply.
 SERVERS += netarp
 SERVER_SRCS_netarp := servers/tests/netarp.c

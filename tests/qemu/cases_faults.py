@@ -13,7 +13,10 @@ faults-campaign: the short seeded campaign (servers/faults/faults.c; make faults
 ones): 1,000 faults into rng, blk, rtc and the console's uart while the campaign uses them; no
 kernel panic, every fault followed by a working driver, every driver answering at the end, every
 page and kernel object back, no blk sector read back different from the shadow copy without an
-error. Its bootargs are tools/faults.py's, which `make faults` boots."""
+error. Its bootargs are tools/faults.py's, which `make faults` boots. faults-campaign-net: 200
+faults into the same drivers and net0's, while tools/faults.py's TCP stream runs from the host
+through the echo service: each fault into net waits for the stream to move again; none
+unrecovered, the stream flowing at the end, every chunk back whole, both digests equal."""
 import os
 import re
 import sys
@@ -23,6 +26,37 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 import faults as campaign  # noqa: E402 (tools/faults.py: the campaign's boot arguments)
 
 RNG = ("-device", "virtio-rng-device")
+NET_FAULTS, NET_SEED = 200, 1
+
+
+class NetStream:
+    """tools/faults.py's TCP stream for a case: started at the boot's first output (it
+    connects once the echo answers), done once the campaign has said its totals (its final
+    checks follow: the connection may end from then on), checked after the run."""
+    TOTALS = r"faults: \d+ faults in"
+
+    def __init__(self):
+        self.port = campaign.free_port()
+        self.totals_said = False
+        self.stream = campaign.TcpStream(self.port, NET_SEED,
+                                         campaign_done=lambda: self.totals_said)
+
+    def start(self, out):
+        if not self.stream.ident:
+            self.stream.start()
+        return True
+
+    def done(self, out):
+        self.totals_said = bool(re.search(self.TOTALS, out))
+        return self.totals_said
+
+    def check(self, out):
+        self.stream.stopping.set()
+        self.stream.join(5)
+        return self.stream.problems()
+
+
+NET_STREAM = NetStream()
 INJECTBAD_RUN = "init.run=^%uart=console:ns16550a,rng:virtio-rng*3~200,^%injectbad@1"
 LIVESPIN_RUN = ("init.run=uart=console:ns16550a@1,blk:virtio-blk*3~10,rng:virtio-rng*3~20,"
                 "^%livespin@1[blk=0-63]")
@@ -131,4 +165,18 @@ CASES = [
           r"init: power off requested by faults"],
          smp=2, bootargs=campaign.bootargs(1000, 1, "rbtu"), qemu_args=campaign.DEVICES,
          needs=["build/blk-test.img"], kernel="faults", timeout=600),
+    # The same with net0 among the drivers (DRIVERS=rbtun): its faults wait for the host's TCP
+    # stream, so fewer of them.
+    case("faults-campaign-net",
+         [rf"faults: {NET_FAULTS} faults into 5 drivers, seed \"{NET_FAULTS}\.{NET_SEED}\.rbtun\"",
+          rf"faults: {NET_FAULTS} faults in \d+ ms",
+          r"faults: net answers at the end: PASS",
+          r"faults: the TCP stream through net0 flows again after the last fault .*: PASS",
+          r"faults: memory: .*: PASS", r"faults: unrecovered: 0: PASS",
+          r"faults: silent blk mismatches: 0: PASS", r"faults: PASS",
+          r"init: power off requested by faults"],
+         smp=2, bootargs=campaign.bootargs(NET_FAULTS, NET_SEED, "rbtun"),
+         qemu_args=campaign.DEVICES + campaign.net_devices(NET_STREAM.port),
+         console_input=[(NET_STREAM.start, ""), (NET_STREAM.done, "")],
+         check=NET_STREAM.check, needs=["build/blk-test.img"], kernel="faults", timeout=600),
 ]

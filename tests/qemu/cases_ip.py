@@ -212,6 +212,20 @@ CASES = [
                       r"init: net_dying's devices: 1 reset, \d+ pages back from their DMA "
                       r"quarantine",
                       rf"echo: connection \d+ closed after {TCP_BYTES} bytes echoed"]),
+    # A new instance refuses the session: net_refusing's first instance faults as net_dying's,
+    # its second answers ip's NET_START with -TACET_EINVAL (as a faulty one may) and faults
+    # 200 ms later; ip says the refusal, keeps the refuser watched, and reaches the third
+    # instance at its end: the 10 MiB come back whole. (ip gave up on net0 at the refusal, and
+    # the stream stopped for good, when lib's netdev took a refusal for a final answer.)
+    echo_case("ip-tcp-echo-net-refuses", "tcp", lambda port: tcp_echo(port, TCP_BYTES), 300,
+              bootargs="init.run=^%uart=console:ns16550a,net_refusing=net0:virtio-net*2,ip,"
+                       "echo",
+              expect=[r"net_dying: instance 0: 300 frames received; faulting",
+                      r"net_refusing: instance 1: refusing a session's start",
+                      r"ip: net0: invalid argument",
+                      r"net_refusing: instance 1: faulting after its refusal",
+                      r"init: restarting net_refusing \(restart 2\)",
+                      rf"echo: connection \d+ closed after {TCP_BYTES} bytes echoed"]),
     # UDP datagrams held over the driver's death: udpheld, a raw client of net1 on the hub of
     # ip_static's card (net_dying on net0, faulting once it has handed ip 300 frames), keeps
     # 256 datagrams of 16 to 1,040 bytes in flight to the echo service, more than echo's

@@ -31,7 +31,10 @@
  * after resetting the device: nothing of the old instance's can still be written into the
  * areas), opens the session again on the same areas, offers every receive buffer again and
  * counts every transmit buffer free: frames in flight at the death are lost (a stack
- * retransmits). nd->instance says which instance is reached, nd->reconnects how often. A
+ * retransmits; a buffer lent before is not lent any more: nd->epoch moved). An instance that
+ * refuses the session (a faulty one may) is watched all the same: netdev_poll says why once,
+ * and its end, whoever ends it, brings the next instance. nd->instance says which instance is
+ * reached, nd->reconnects how often. A
  * notification watches one endpoint (the last netdev_open's): a caller with two devices on one
  * notification learns of the other's end by a wake-up with nothing new only, e.g. its own
  * timeout followed by netdev_poll(nd, nd->bits).
@@ -70,6 +73,8 @@ struct netdev {
 	unsigned int mtu;
 	unsigned long instance;   /* the service's instance reached (0: its first start) */
 	unsigned long reconnects; /* times the service ended and this client reached the next */
+	unsigned long epoch;      /* times every buffer came back to this side (open, reconnects):
+				   * a buffer lent in an earlier epoch is lent no more */
 	unsigned long rx_frames, tx_frames; /* handed over by this client */
 };
 
