@@ -322,6 +322,18 @@ def replay(args):
     return 0 if alone else 1
 
 
+OUTCOME_OF = {"none": "no effect", "error": "detected error", "mismatch": "data mismatch",
+              "unrecovered": "unrecovered", "skipped": "skipped"}
+
+
+def garbled_outcome(word):
+    """A fault line's outcome word that a fault into the console garbled (its echo written into
+    the middle of the campaign's line: `-> nona`, `e in 375 us` on the next line): the one
+    outcome it starts like, or None."""
+    like = [w for w in (*OUTCOME_OF, "restart") if w[:3] == word[:3]]
+    return like[0] if len(like) == 1 else None
+
+
 def faults_of(text):
     """Each fault of a campaign's log: (driver, type, outcome, us, errors); a latent fault's
     line as (driver, None, its outcome, 0, 0)."""
@@ -340,13 +352,14 @@ def faults_of(text):
         ftype += " at work" if at_work else ""
         between = "\n".join(since)
         since = []
+        if got not in (*OUTCOME_OF, "restart"):
+            got = garbled_outcome(got) or got
         if got == "restart":  # init's lines about this driver say why
             got = (HANG_REPORTED if f"client of {driver} says it left" in between
                    else "hang + restart" if f"server {driver} has not answered" in between
                    else "crash + restart")
         else:
-            got = {"none": "no effect", "error": "detected error", "mismatch": "data mismatch",
-                   "unrecovered": "unrecovered", "skipped": "skipped"}[got]
+            got = OUTCOME_OF.get(got, "garbled")
         yield driver, ftype, got, int(us or 0), int(errors or 0)
 
 
@@ -360,7 +373,11 @@ def summary(text, passed, batch=None, built=None, tcp=None):
     p = re.search(r'faults: \d+ faults into \d+ drivers, seed "(\d+)\.(\d+)\.([a-z]+)[^"]*"',
                   text)
     counts, visible, latent, times, worst = {}, {}, {}, {}, 0
+    garbled = 0
     for driver, ftype, got, us, errors in faults_of(text):
+        if got == "garbled":  # no outcome to read: counted apart
+            garbled += 1
+            continue
         if ftype is None:
             latent[driver] = latent.get(driver, 0) + 1
             continue
@@ -382,6 +399,7 @@ def summary(text, passed, batch=None, built=None, tcp=None):
             "dma_thrown": len(re.findall(r" dma-(?:pinned|address) ", text)),
             **({"tcp": tcp} if tcp else {}),
             **({"seal_failures": int(sealed.group(1))} if sealed else {}),
+            **({"garbled_lines": garbled} if garbled else {}),
             **({"blk_held_by_lib": int(held.group(1)),
                 "blk_buffer_changed": int(held.group(2))} if held else {}),
             "final": re.findall(r"faults: (.*: (?:PASS|FAIL))$", text, re.M)}
