@@ -230,6 +230,34 @@ def run_issue_number_check(results, pattern):
     results.report(name, not problems, detail)
 
 
+# Fault lines as the campaign prints them, one garbled by a faulted console's echo (a line in the
+# middle of another), one beyond reading; and what tools/faults.py must read from them.
+FAULT_LINES = ("faults: #1 uart reg-saved where=0x13 value=0x35 at-work -> nona\na\n"
+               "e in 375 us (0 errors)\n"
+               "faults: #2 blk reg-pc where=0x20 value=0x8 -> restart in 9 us (1 errors)\n"
+               "faults: #3 rng data where=0x10 value=0x1 -> zzz\n")
+FAULT_READ = [("uart", "reg-saved at work", "no effect", 0, 0),
+              ("blk", "reg-pc", "crash + restart", 9, 1), ("rng", "data", "garbled", 0, 0)]
+
+
+def run_fault_log_check(results, pattern):
+    """tools/faults-log: the campaign runner reads its fault lines, one a faulted console
+    garbled included, and counts one it cannot read apart (its summary once died on one)."""
+    name = "tools/faults-log"
+    if pattern and pattern not in name:
+        return
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    sys.dont_write_bytecode = True
+    import faults
+    try:
+        got = list(faults.faults_of(FAULT_LINES))
+        garbled = faults.summary(FAULT_LINES, False, built="fixture").get("garbled_lines")
+    except Exception as e:  # noqa: BLE001 (the runner's own failure is the finding)
+        got, garbled = f"{type(e).__name__}: {e}", None
+    results.report(name, got == FAULT_READ and garbled == 1,
+                   f"read {got}, garbled_lines {garbled}; want {FAULT_READ} and 1")
+
+
 def defined_symbols(*paths):
     """The names of the symbols the objects or ELFs define (nm --defined-only)."""
     out = subprocess.run([NM, "--defined-only", *paths], check=True, capture_output=True,
@@ -808,6 +836,7 @@ def main():
     run_docs_checks(results, args.pattern)
     run_line_count_checks(results, args.pattern)
     run_issue_number_check(results, args.pattern)
+    run_fault_log_check(results, args.pattern)
     if not args.no_host:
         run_host_tests(results, args.pattern)
         run_static_checks(results, args.pattern)
