@@ -5,7 +5,8 @@ callgraph`), the protocol generator's checks (proto/: tests/host/proto/check_gen
 check that the shipped kernel holds no in-kernel test (its symbols) and only the faults kernel
 the fault injector (build/injector-only-in-faults-kernel), the docs/
 check that README.md's tree names every folder of servers/ and kernel/, the style/ check that no
-code file names an issue number, the dtb/ checks of the Makefile's device trees, the trace/ checks
+code file names an issue number, tools/faults-log (the fault campaign's runner reads its log's
+lines), the dtb/ checks of the Makefile's device trees, the trace/ checks
 (the trace converter on a recorded ring, and `make trace`'s file: tests/trace/check.py), every
 QEMU case in tests/qemu/cases.py and the benchmarks' checks (bench/: the same figures twice,
 within their budgets, the stress benchmarks' likewise with their same-hart samples under the
