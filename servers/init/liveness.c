@@ -54,8 +54,8 @@ static unsigned long ms_ticks(unsigned long ms)
 }
 
 /* Ask server n (its asking thread's): one call through what it last published, after taking
- * its first thread's preemptions and state. A restart under way (the instance changed meanwhile, its capability
- * gone): no question this round. */
+ * its first thread's preemptions and state. A restart under way (the instance changed
+ * meanwhile, its capability gone): no question this round. */
 static void ask(unsigned int n)
 {
 	struct tacet_msg msg = { .tag = TACET_TAG(TACET_LABEL_ALIVE, 0) };

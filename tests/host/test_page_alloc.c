@@ -799,7 +799,8 @@ static size_t resident_pages(uint64_t start, size_t len)
  * What adding a range costs at boot: its bookkeeping is about 64 KiB per GiB, taken from its
  * bottom, of which page_pool_add_range() writes only the trees (33 words per 64 MiB: a tree per
  * order and chunk class) and the two edge chunks' words: 2 pages for 128 MiB, 4 for 2 GiB, 18
- * for 16 GiB (counted by the host kernel: mincore). The rest of the range is PROT_NONE: a touch would crash.
+ * for 16 GiB (counted by the host kernel: mincore). The rest of the range is PROT_NONE: a
+ * touch would crash.
  */
 static void test_pool_add_range_cost(void **state)
 {
