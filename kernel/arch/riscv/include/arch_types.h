@@ -365,14 +365,17 @@ static inline __attribute__((always_inline)) void arch_irq_unmask(unsigned int i
 		 * ENTRY_CALL_USED), aia_unmask(irq) said as the call it is: it keeps s0-s11, as the
 		 * ABI wants, which a C call cannot tell them, and every value live across one went
 		 * to the stack. Elsewhere a C call: an asm that clobbers ra costs its save in the
-		 * prologue of the fast path too. */
+		 * prologue of the fast path too. Its clobbers: every register the ABI lets a callee
+		 * change. */
 		register unsigned long a0 __asm__("a0") = irq;
 
 		__asm__ volatile("call aia_unmask"
 				 : "+r"(a0)
 				 :
 				 : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3",
-				   "a4", "a5", "a6", "a7", "memory");
+				   "a4", "a5", "a6", "a7", "ft0", "ft1", "ft2", "ft3", "ft4", "ft5",
+				   "ft6", "ft7", "ft8", "ft9", "ft10", "ft11", "fa0", "fa1", "fa2",
+				   "fa3", "fa4", "fa5", "fa6", "fa7", "memory");
 #else
 		aia_unmask(irq);
 #endif
