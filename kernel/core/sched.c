@@ -77,7 +77,6 @@ static bool keep_running(struct hart *me, struct thread *cur)
 		return true;
 	/* preempted: a higher priority goes first and cur keeps its place at the front; a spent
 	 * slice sends it behind its equals */
-	cur->preemptions++;
 	cur->state = TACET_THREAD_READY;
 	rq_push(me->rq, cur, top > cur->prio);
 	return false;

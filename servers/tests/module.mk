@@ -339,8 +339,3 @@ SERVER_SRCS_injectbad := servers/tests/injectbad.c servers/faults/target.c
 SERVERS += msirevoke msistale
 SERVER_SRCS_msirevoke := servers/tests/msirevoke.c
 SERVER_SRCS_msistale := servers/tests/msistale.c
-
-# livespin: init's liveness check ends a spinning rng, not blk, whose question it starves (blk
-# waits for init's service thread, which waits for the spinner's hart).
-SERVERS += livespin
-SERVER_SRCS_livespin := servers/tests/livespin.c servers/faults/target.c
