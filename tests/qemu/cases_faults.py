@@ -15,6 +15,7 @@ faults into the same drivers and net0's, while tools/faults.py's TCP stream runs
 through the echo service: each fault into net waits for the stream to move again; none
 unrecovered, the stream flowing at the end, every chunk back whole, both digests equal."""
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
