@@ -280,7 +280,7 @@ static void budget_race(void)
 }
 
 /*
- * The child: FRAME_NEW(1, 256), CAP_DELETE(1), again, for ever. Position-independent, no stack,
+ * The child: FRAME_NEW(1, 256, 0), CAP_DELETE(1), again, for ever. Position-independent, no stack,
  * no data; copied onto a page mapped at CHILD_VA in each child.
  */
 _Static_assert(TACET_SYS_FRAME_NEW == 17 && TACET_SYS_CAP_DELETE == 12 && BIG == 256,
@@ -291,7 +291,8 @@ __asm__(".pushsection .text\n"
 	"child_code:\n"
 	"1:	li	a0, 1\n"
 	"	li	a1, 256\n"
-	"	li	a7, 17\n"           /* FRAME_NEW(1, 256) */
+	"	li	a2, 0\n"            /* no flags */
+	"	li	a7, 17\n"           /* FRAME_NEW(1, 256, 0) */
 	"	ecall\n"
 	"	li	a0, 1\n"
 	"	li	a7, 12\n"           /* CAP_DELETE(1) */
