@@ -180,6 +180,6 @@ void sys_cap_info(struct thread *t)
 	arch_ctx_set_ret(&t->ctx, 3, f ? (f->device ? f->pa : 0) : p ? p->acct->used : d ? d->irq : 0);
 	arch_ctx_set_ret(&t->ctx, 4, f ? f->pages : p ? p->acct->limit : 0);
 	arch_ctx_set_ret(&t->ctx, 5, !f ? 0 : f->device ? TACET_FRAME_DEVICE :
-				     (f->parent ? f->parent : f)->dma ? TACET_FRAME_DMA : 0);
+				     frame_made_for_dma(f) ? TACET_FRAME_DMA : 0);
 	syscall_ret(t, c->obj->type);
 }

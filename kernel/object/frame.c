@@ -283,8 +283,12 @@ void sys_frame_new(struct thread *t)
 		syscall_ret(t, -err);
 		return;
 	}
-	if (pages == 0 || pages > FRAME_MAX_PAGES || (flags & ~TACET_FRAME_DMA)) {
-		syscall_ret(t, flags & ~TACET_FRAME_DMA ? -TACET_EINVAL : -TACET_ERANGE);
+	if (flags & ~TACET_FRAME_DMA) {
+		syscall_ret(t, -TACET_EINVAL);
+		return;
+	}
+	if (pages == 0 || pages > FRAME_MAX_PAGES) {
+		syscall_ret(t, -TACET_ERANGE);
 		return;
 	}
 	f = frame_alloc(t->proc->acct, pages, flags & TACET_FRAME_DMA);

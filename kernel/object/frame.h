@@ -59,6 +59,11 @@ void frame_unpin(struct frame *f);
 uint64_t frame_device_release(struct frame *d);
 /* Whether a device may read or write f's pages: its root is pinned for DMA. */
 bool frame_dma_visible(const struct frame *f);
+/* Whether f's pages are RAM made for DMA (its root's: FRAME_NEW's TACET_FRAME_DMA). */
+static inline bool frame_made_for_dma(const struct frame *f)
+{
+	return (f->parent ? f->parent : f)->dma;
+}
 /* Whether physical address pa lies in a RAM frame pinned to device frame dev's root, living or
  * in its quarantine, looking at up to *budget pins (*budget less those looked at). */
 bool frame_pins_hold(const struct frame *dev, uint64_t pa, unsigned int *budget);

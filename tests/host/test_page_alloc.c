@@ -1711,10 +1711,13 @@ static void frag_measure(struct frag_pool *fp, struct frag_steps *st)
 #define SCATTER_BUDGET     2048  /* a server's default budget, in pages */
 #define SCATTER_HELD       122
 
-/* One page held, for the kernel (a page table) or for a device (a frame). */
-static uint64_t hold_page(struct page_pool *pool, enum page_pool_use use)
+/* `pages` taken for one side, as mm.c takes them: a single page of the low side (a page table,
+ * an object cache's) with page_pool_alloc(), anything else as a run. */
+static uint64_t take(struct page_pool *pool, enum page_pool_use use, uint64_t pages)
 {
-	return use == PAGE_POOL_LOW ? page_pool_alloc(pool) : page_pool_alloc_run(pool, 1, use);
+	if (use == PAGE_POOL_LOW && pages == 1)
+		return page_pool_alloc(pool);
+	return page_pool_alloc_run(pool, pages, use);
 }
 
 static size_t scatter(struct page_pool *pool, size_t run, enum page_pool_use use, uint64_t *held)
@@ -1731,7 +1734,7 @@ static size_t scatter(struct page_pool *pool, size_t run, enum page_pool_use use
 		if (!nruns)
 			break;
 		for (size_t i = 0; i < nruns; i++)
-			assert_int_not_equal(held[nheld++] = hold_page(pool, use), 0);
+			assert_int_not_equal(held[nheld++] = take(pool, use, 1), 0);
 		for (size_t i = 0; i < nruns; i++)
 			assert_int_equal(page_pool_free_run(pool, runs[i], run), 0);
 	}
@@ -1809,13 +1812,6 @@ static bool low_below_dma(const struct held_run *k, size_t nk, const struct held
 	for (size_t i = 0; i < nd; i++)
 		bottom = d[i].pa < bottom ? d[i].pa : bottom;
 	return top <= bottom;
-}
-
-static uint64_t take(struct page_pool *pool, enum page_pool_use use, uint64_t pages)
-{
-	if (use == PAGE_POOL_LOW && pages == 1)
-		return page_pool_alloc(pool);
-	return page_pool_alloc_run(pool, pages, use);
 }
 
 static void test_pool_two_sides(void **state)
