@@ -9,8 +9,11 @@
  * lib submits an id the instance still holds: lib then thinks that id and its buffer range
  * free while the device may still complete the old request into them.
  *
- * What it checks: a submission that meets the service's end reaches the next instance and
- * submits every request in flight there again. */
+ * What it checks: a submission that meets the service's end and reconnects returns its own
+ * request's result, not another's refusal; no id is free in lib while an instance holds it;
+ * every request in flight is submitted again to the next instance, even after one of them is
+ * refused; a wait's reconnect gives the wait its own request's result; a refused request's
+ * wait says the refusal. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -274,10 +277,144 @@ static void test_reconnect_submits_every_request_again(void **state)
 	assert_no_misuse();
 }
 
+/* Ids 0 and 2 in flight, the service ends; the next submission (id 1, sector 1) meets the
+ * end, and its reconnect submits 0, 1 and 2 again; the next instance takes 0 and 1, and refuses
+ * 2 (sector 2). The submission's answer is its own request's: id 1, held by the next instance.
+ * Before: -TACET_EPERM (id 2's refusal), id 1 free again in lib while the instance held it. */
+static void test_submit_answers_for_its_own_request(void **state)
+{
+	long id;
+
+	(void)state;
+	in_flight_but_one(3);
+	restart_refusing(2, -TACET_EPERM);
+	id = read_at(1);
+	if (id != 1)
+		fail_msg("the submission that reconnected returned %ld, not its id 1: the next "
+			 "instance held its request (ids held 0x%x) and refused only id 2's", id,
+			 held);
+	assert_int_equal(held, 0x3);
+	assert_int_equal(tacet_blk_wait(&b, 2), -TACET_EPERM);
+	complete(0);
+	complete(1);
+	assert_int_equal(tacet_blk_wait(&b, 0), 0);
+	assert_int_equal(tacet_blk_wait(&b, 1), 0);
+	assert_int_equal(b.busy, 0);
+	assert_no_misuse();
+}
+
+/* As above; whatever that submission said, the next one must not take an id (and so a buffer
+ * range, in the caller's reckoning) that the running instance still holds. Before: it took
+ * id 1, which the instance refused as in flight (the real one completes the old request later:
+ * its bit would have been taken for the new one's). */
+static void test_no_id_taken_while_an_instance_holds_it(void **state)
+{
+	(void)state;
+	in_flight_but_one(3);
+	restart_refusing(2, -TACET_EPERM);
+	(void)read_at(1);
+	(void)read_at(5);
+	assert_no_misuse();
+}
+
+/* Ids 0, 2 and 3 in flight; the next instance refuses id 2's request: the ones after it (3)
+ * are submitted again all the same. Before: the reconnect stopped at the refusal, id 3 held by
+ * no instance and still waited for. */
+static void test_requests_after_a_refusal_are_submitted_again(void **state)
+{
+	(void)state;
+	in_flight_but_one(4);
+	restart_refusing(2, -TACET_EPERM);
+	(void)read_at(1);
+	if (held != 0xb)
+		fail_msg("after the reconnect the next instance holds ids 0x%x, not 0xb (0, 1 and "
+			 "3: only id 2 was refused)", held);
+	complete(3);
+	assert_int_equal(tacet_blk_wait(&b, 3), 0);
+	assert_no_misuse();
+}
+
+/* The new request itself refused by the next instance: its submission says so and its id is
+ * free again (no instance holds it); the others are held by the next instance. */
+static void test_submit_refused_itself_frees_its_id_only(void **state)
+{
+	(void)state;
+	in_flight_but_one(3);
+	restart_refusing(7, -TACET_EPERM);
+	assert_int_equal(read_at(7), -TACET_EPERM);
+	if (held != 0x5)
+		fail_msg("after the reconnect the next instance holds ids 0x%x, not 0x5 (0 and 2)",
+			 held);
+	assert_int_equal(b.busy, 0x5);
+	assert_no_misuse();
+}
+
+/* The next instance refuses id 2's request for the client's share for the whole timeout: the
+ * submission that reconnected still answers for its own (id 1), and id 2's wait says it failed
+ * (-TACET_EFAULT: no instance holds it; -TACET_EBUSY would say it is still in flight). Before:
+ * the submission returned -TACET_EBUSY, id 1 free again while the instance held it. */
+static void test_refused_for_the_share_fails_that_request_only(void **state)
+{
+	(void)state;
+	in_flight_but_one(3);
+	restart_refusing(2, -TACET_EBUSY);
+	assert_int_equal(read_at(1), 1);
+	assert_int_equal(tacet_blk_wait(&b, 2), -TACET_EFAULT);
+	complete(0);
+	complete(1);
+	assert_int_equal(tacet_blk_wait(&b, 0), 0);
+	assert_int_equal(tacet_blk_wait(&b, 1), 0);
+	assert_no_misuse();
+}
+
+static int waits;
+
+/* While the client waits: first the service ends (its next instance refusing sector 2), then
+ * the next instance completes id 0. */
+static void end_then_complete_0(void)
+{
+	if (waits++ == 0)
+		restart_refusing(2, -TACET_EPERM);
+	else if (held & 1u)
+		complete(0);
+}
+
+/* A wait for id 0 meets the service's end; its reconnect submits ids 0 and 2 again and the next
+ * instance refuses 2. The wait goes on and answers for id 0 (done); id 2's wait says the
+ * refusal. Before: the wait for id 0 returned -TACET_EPERM, id 2's. */
+static void test_wait_answers_for_its_own_request(void **state)
+{
+	long r;
+
+	(void)state;
+	in_flight_but_one(3);
+	waits = 0;
+	on_wait = end_then_complete_0;
+	r = tacet_blk_wait(&b, 0);
+	if (r != 0)
+		fail_msg("the wait for id 0 that reconnected returned %ld, not 0: the next instance "
+			 "took and completed id 0 and refused only id 2", r);
+	assert_int_equal(tacet_blk_wait(&b, 2), -TACET_EPERM);
+	assert_int_equal(b.busy, 0);
+	assert_no_misuse();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_reconnect_submits_every_request_again, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_submit_answers_for_its_own_request, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_no_id_taken_while_an_instance_holds_it, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_requests_after_a_refusal_are_submitted_again,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_submit_refused_itself_frees_its_id_only, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_refused_for_the_share_fails_that_request_only,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wait_answers_for_its_own_request, setup,
 						teardown),
 	};
 
