@@ -254,6 +254,8 @@ static long reconnect(struct tacet_blk *b)
 	return err;
 }
 
+/* Id free again: called only once no instance holds its request (its answer taken, or its
+ * submission refused). */
 static void release(struct tacet_blk *b, long id)
 {
 	b->busy &= ~(1u << id);
