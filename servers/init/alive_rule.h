@@ -10,6 +10,12 @@
  * call is still ended. */
 #define ALIVE_WAIT_TIMES 4
 
+/* A server's start, from when its asking thread first sees the instance until its first
+ * publish (before which there is no endpoint to ask through), is a question with this many
+ * times its limit: a driver's set-up (its device reset and opened, its buffers made) is longer
+ * than an answer, and one that spins there is ended all the same. */
+#define ALIVE_START_TIMES 4
+
 enum alive_verdict {
 	ALIVE_NOT_YET,  /* not past its limit, or its server was kept from running: look again */
 	ALIVE_END_RAN,  /* it ran since the last look and wants its hart: it spins, or works

@@ -11,34 +11,46 @@
  * at its limit: its question waits, looked at again every MS ms, up to ALIVE_WAIT_TIMES limits
  * (alive_rule.h). Each `~` server has an asking thread of its own, so that a question that waits
  * keeps no other server from being asked: the spinner's own question ends it.
+ * An instance that has published nothing yet has no endpoint to be asked through: its start is
+ * its question (from when its asking thread first sees it so), answered by its first publish,
+ * with ALIVE_START_TIMES limits, so that one that spins or waits for ever in its set-up is
+ * ended by the same rule.
  * Ownership, no lock (supervisor.c's rule): the service thread writes ALIVE_FIRST_SLOT + n (what
- * server n published last: liveness_published, liveness_withdrawn); server n's asking thread
- * only calls through it, and alone writes asking[n], asked_preempted[n] and asked_state[n]: the
- * question it waits for an answer to (its server, that server's instance, when it was asked; 0
- * between two), one word stored and loaded whole (atomic on RV64), and the server's first
- * thread's preemptions and state when it asked (TACET_INFO_PROCESS), stored before the
- * question's word. Before each question it signals the
- * supervisor ALIVE_ASKED, which then reads every question's word and arms its timer for the
- * soonest look, and at the timer looks at each question past its due time (alive_verdict): the
- * same question still unanswered ends the server, or waits. No question is lost or made up by
- * two signals coming together. The asking threads run on init's hart at init's priority, so that
- * a driver spinning there cannot keep them from asking; they never wait for another of init's
- * threads. They exist only in a boot whose init.run= has a `~` (started before the leak check's
+ * server n published last: liveness_published, liveness_withdrawn) and alive_published[n]
+ * (which instance that is); server n's asking thread only calls through it, and alone writes
+ * asking[n], asked_preempted[n] and asked_state[n]: the question it waits for an answer to (its
+ * server, that server's instance, when it was asked, whether it is the start's; 0 between two),
+ * one word stored and loaded whole (atomic on RV64), and the server's first thread's
+ * preemptions and state when it asked (TACET_INFO_PROCESS), stored before the question's word.
+ * Before each question it signals the supervisor ALIVE_ASKED, which then reads every question's
+ * word and arms its timer for the soonest look, and at the timer looks at each question past
+ * its due time (alive_verdict): the same question still unanswered ends the server, or waits.
+ * No question is lost or made up by two signals coming together. The asking threads run on
+ * init's hart at init's priority, so that a driver spinning there cannot keep them from asking;
+ * they never wait for another of init's threads (the service thread, below the drivers, may be
+ * the spinner's to starve: an ended instance's endpoint it has not withdrawn yet is not asked).
+ * They exist only in a boot whose init.run= has a `~` (started before the leak check's
  * baseline, like the service thread). */
 #include <stdio.h>
 #include <string.h>
 #include "alive_rule.h"
 #include "init.h"
 
+#define ASK_START (1ul << 3) /* in a question's word: its server's start's (ask_start) */
 #define ASK_INSTANCE(w) (((w) >> 4) & 0xffff)
 #define ASK_AT(w) ((w) >> 20)
+
+_Static_assert(ALIVE_SERVERS_MAX <= ASK_START, "a question's word holds its server in 3 bits");
 
 static unsigned int naskers;                          /* asking threads: `~` entries, at most
 						       * ALIVE_SERVERS_MAX */
 static unsigned long asker_ntfn[ALIVE_SERVERS_MAX];   /* asking thread k's notification */
+/* the service thread's: the instance (its restarts) + 1 whose endpoint ALIVE_FIRST_SLOT + n
+ * holds, stored after the copy and cleared before the delete; 0: none */
+static unsigned long alive_published[ALIVE_SERVERS_MAX];
 /* server n's asking thread's (the file's header): the question, and its server's first thread
  * when it asked */
-static unsigned long asking[ALIVE_SERVERS_MAX];     /* (at << 20) | (instance << 4) | n */
+static unsigned long asking[ALIVE_SERVERS_MAX]; /* (at << 20) | (instance << 4) | start | n */
 static unsigned long asked_preempted[ALIVE_SERVERS_MAX];
 static unsigned int asked_state[ALIVE_SERVERS_MAX];
 /* the supervisor's */
@@ -53,25 +65,48 @@ static unsigned long ms_ticks(unsigned long ms)
 	return tacet_ns_to_ticks(ms * NS_PER_MS);
 }
 
-/* Ask server n (its asking thread's): one call through what it last published, after taking
- * its first thread's preemptions and state. A restart under way (the instance changed
- * meanwhile, its capability gone): no question this round. */
+/* Server n's question w outstanding (its asking thread's), its first thread seen as pi: the
+ * supervisor is told. */
+static void post(unsigned int n, unsigned long w, const struct tacet_process_info *pi)
+{
+	__atomic_store_n(&asked_preempted[n], pi->preemptions, __ATOMIC_RELAXED);
+	__atomic_store_n(&asked_state[n], pi->state, __ATOMIC_RELAXED);
+	__atomic_store_n(&asking[n], w, __ATOMIC_RELEASE);
+	tacet_signal(exits_slot, ALIVE_ASKED);
+}
+
+/* Server n's instance `instance` has published nothing yet (its asking thread's): no endpoint
+ * to ask through, so its start is the question, asked when this thread first saw it so and
+ * answered by its first publish (the next ask() replaces it); it stands, unchanged, until
+ * then. */
+static void ask_start(unsigned int n, unsigned long instance, const struct tacet_process_info *pi)
+{
+	unsigned long w = __atomic_load_n(&asking[n], __ATOMIC_RELAXED);
+
+	if ((w & ASK_START) && ASK_INSTANCE(w) == instance)
+		return;
+	post(n, (tacet_time() << 20) | (instance << 4) | ASK_START | n, pi);
+}
+
+/* Ask server n (its asking thread's), after taking its first thread's preemptions and state:
+ * one call through what its instance published, or, if it has published nothing yet (an
+ * endpoint there is an ended instance's until the service thread withdraws it), the question
+ * its start is. A restart under way (the instance changed meanwhile): no question this
+ * round. */
 static void ask(unsigned int n)
 {
 	struct tacet_msg msg = { .tag = TACET_TAG(TACET_LABEL_ALIVE, 0) };
 	struct tacet_process_info pi = { 0 };
-	unsigned long instance = servers[n].restarts & 0xffff, w;
+	unsigned int restarts = servers[n].restarts;
+	unsigned long instance = restarts & 0xffff;
 
-	if (tacet_cap_info(ALIVE_FIRST_SLOT + n, NULL, NULL) != TACET_CAP_ENDPOINT)
-		return; /* not published (yet, or again) */
-	if (tacet_process_info(servers[n].process_slot, &pi) ||
-	    (servers[n].restarts & 0xffff) != instance)
+	if (tacet_process_info(servers[n].process_slot, &pi) || servers[n].restarts != restarts)
 		return;
-	w = (tacet_time() << 20) | (instance << 4) | n;
-	__atomic_store_n(&asked_preempted[n], pi.preemptions, __ATOMIC_RELAXED);
-	__atomic_store_n(&asked_state[n], pi.state, __ATOMIC_RELAXED);
-	__atomic_store_n(&asking[n], w, __ATOMIC_RELEASE);
-	tacet_signal(exits_slot, ALIVE_ASKED);
+	if (__atomic_load_n(&alive_published[n], __ATOMIC_ACQUIRE) != restarts + 1ul) {
+		ask_start(n, instance, &pi);
+		return;
+	}
+	post(n, (tacet_time() << 20) | (instance << 4) | n, &pi);
 	tacet_call(ALIVE_FIRST_SLOT + n, &msg); /* an answer, or the end of that instance */
 	__atomic_store_n(&asking[n], 0, __ATOMIC_RELEASE);
 }
@@ -215,11 +250,17 @@ static struct server *asked(unsigned int n, unsigned long w)
 	return s;
 }
 
+/* Question w's limit, in ms: its server's `~MS`; ALIVE_START_TIMES of them for its start. */
+static unsigned long limit_ms(unsigned long w, const struct server *s)
+{
+	return (w & ASK_START ? ALIVE_START_TIMES : 1) * (unsigned long)s->alive_ms;
+}
+
 /* When the supervisor looks at server n's question w next: at its limit, or where the last
  * look left it. */
 static unsigned long look_time(unsigned int n, unsigned long w, const struct server *s)
 {
-	return waiting_ask[n] == w ? look_at[n] : ASK_AT(w) + ms_ticks(s->alive_ms);
+	return waiting_ask[n] == w ? look_at[n] : ASK_AT(w) + ms_ticks(limit_ms(w, s));
 }
 
 /* The supervisor: when it must next look at a question outstanding (0: none is). */
@@ -252,8 +293,9 @@ static const char *state_name(unsigned int state)
 static void look(unsigned int n, unsigned long w, struct server *s, unsigned long now)
 {
 	struct tacet_process_info pi = { .state = TACET_THREAD_DEAD };
-	struct alive_look l = { .elapsed = now - ASK_AT(w), .limit = ms_ticks(s->alive_ms) };
+	struct alive_look l = { .elapsed = now - ASK_AT(w), .limit = ms_ticks(limit_ms(w, s)) };
 	unsigned long again = 0, per_ms = ms_ticks(1);
+	const char *start = w & ASK_START ? " (nothing published since its start)" : "";
 	enum alive_verdict v;
 
 	l.waited = waiting_ask[n] == w;
@@ -272,17 +314,18 @@ static void look(unsigned int n, unsigned long w, struct server *s, unsigned lon
 	v = alive_verdict(&l, &again);
 	if (v == ALIVE_NOT_YET) {
 		if (waiting_ask[n] != w)
-			printf("init: server %s did not answer within %u ms, but was kept from "
-			       "running (%s): its question waits, up to %u ms\n", s->name,
-			       s->alive_ms, state_name(pi.state), ALIVE_WAIT_TIMES * s->alive_ms);
+			printf("init: server %s did not answer within %lu ms%s, but was kept from "
+			       "running (%s): its question waits, up to %lu ms\n", s->name,
+			       limit_ms(w, s), start, state_name(pi.state),
+			       ALIVE_WAIT_TIMES * limit_ms(w, s));
 		waiting_ask[n] = w;
 		look_at[n] = ASK_AT(w) + again;
 		looked_preempted[n] = pi.preemptions;
 		looked_state[n] = pi.state;
 		return;
 	}
-	printf("init: server %s has not answered for %lu ms%s; ending it\n", s->name,
-	       l.elapsed / per_ms, v == ALIVE_END_RAN    ? ", though it ran"
+	printf("init: server %s has not answered for %lu ms%s%s; ending it\n", s->name,
+	       l.elapsed / per_ms, start, v == ALIVE_END_RAN    ? ", though it ran"
 				   : v == ALIVE_END_WAIT ? ", waiting in a wait all along"
 							 : "");
 	ended_ask[n] = w;
@@ -310,8 +353,10 @@ void liveness_published(unsigned int id, unsigned long slot)
 {
 	if (!servers[id].alive_ms || id >= ALIVE_SERVERS_MAX)
 		return;
+	__atomic_store_n(&alive_published[id], 0, __ATOMIC_RELEASE);
 	tacet_cap_delete(ALIVE_FIRST_SLOT + id);
-	tacet_cap_copy(slot, ALIVE_FIRST_SLOT + id, TACET_RIGHT_WRITE, 0);
+	if (!tacet_cap_copy(slot, ALIVE_FIRST_SLOT + id, TACET_RIGHT_WRITE, 0))
+		__atomic_store_n(&alive_published[id], servers[id].restarts + 1ul, __ATOMIC_RELEASE);
 }
 
 /* The service thread: INIT_STUCK from server `from`, about instance `instance` of server id,
@@ -336,5 +381,7 @@ long liveness_stuck(const struct server *from, unsigned int id, const char *serv
 /* The service thread: server id ended; its endpoint is not asked any more. */
 void liveness_withdrawn(unsigned int id)
 {
+	if (id < ALIVE_SERVERS_MAX)
+		__atomic_store_n(&alive_published[id], 0, __ATOMIC_RELEASE);
 	tacet_cap_delete(ALIVE_FIRST_SLOT + id);
 }

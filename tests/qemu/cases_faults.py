@@ -9,6 +9,9 @@ after each is answered by the next instance. On the shipped kernel the call is E
 liveness-spinner-not-neighbour: a spinner (rng, an endless loop thrown in) starves a healthy
 neighbour of its hart and priority (blk, waiting for init's service thread): init ends the
 spinner, never the neighbour (servers/tests/livespin.c).
+liveness-start-spinner: a `~` server that spins before it publishes anything (no endpoint to
+ask it through) is ended by the question its start is, its neighbour never
+(servers/tests/spinstart.c, livestart.c).
 faults-campaign: the short seeded campaign (servers/faults/faults.c; make faults runs longer
 ones): 1,000 faults into rng, blk, rtc and the console's uart while the campaign uses them; no
 kernel panic, every fault followed by a working driver, every driver answering at the end, every
@@ -65,6 +68,7 @@ NET_STREAM = NetStream()
 INJECTBAD_RUN = "init.run=^%uart=console:ns16550a,rng:virtio-rng*3~200,^%injectbad@1"
 LIVESPIN_RUN = ("init.run=uart=console:ns16550a@1,blk:virtio-blk*3~10,rng:virtio-rng*3~20,"
                 "^%livespin@1[blk=0-63]")
+LIVESTART_RUN = "init.run=rng:virtio-rng*3~20,spinstart*3~10,^livestart@1"
 
 
 def ends_counted(out, want):
@@ -152,6 +156,27 @@ CASES = [
                  r"blk ended while it waited"),
          check=lambda out: ends_counted(out, {"rng": 1, "blk": 0}),
          kernel="faults", icount=True, timeout=120),
+    # A server that spins before it publishes anything (a driver hung in its set-up: the
+    # campaign's endless loop thrown into rng while it opened its device) has no endpoint to be
+    # asked through: its start is its question, answered by its first publish, with a longer
+    # limit (ALIVE_START_TIMES of them). spinstart's first instance spins on hart 0 at the
+    # drivers' priority beside rng: init ends the spinner (before, it never asked it, and the
+    # lookup failed after its 1,000 tries), never rng; the second instance answers.
+    case("liveness-start-spinner",
+         [r"init: server spinstart has not answered for \d+ ms \(nothing published since its "
+          r"start\), though it ran; ending it",
+          r"init: restarting spinstart \(restart 1\)",
+          r"livestart: spinstart answered after \d+ ms",
+          r"livestart: spinstart looked up and called: PASS",
+          r"livestart: the answer is its second instance's: PASS",
+          r"livestart: within the bound: PASS",
+          r"livestart: a read of rng, its neighbour: PASS",
+          r"livestart: 4 checks, 0 failed",
+          r"init: power off requested by livestart"],
+         smp=2, bootargs=LIVESTART_RUN, qemu_args=RNG,
+         forbid=(r"PANIC", r"FAIL", r"init: server rng has not answered"),
+         check=lambda out: ends_counted(out, {"spinstart": 1, "rng": 0}),
+         icount=True, timeout=60),
     case("faults-campaign",
          [r"faults: 1000 faults into 4 drivers, seed \"1000\.1\.rbtu\"",
           r"faults: 1000 faults in \d+ ms",
