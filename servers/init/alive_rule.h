@@ -12,9 +12,10 @@
 
 /* A server's start, from when its asking thread first sees the instance until its first
  * publish (before which there is no endpoint to ask through), is a question with this many
- * times its limit: a driver's set-up (its device reset and opened, its buffers made) is longer
- * than an answer, and one that spins there is ended all the same. */
-#define ALIVE_START_TIMES 4
+ * times its limit: a driver's set-up (its device reset and opened, its buffers made, its lines
+ * printed) is far longer than an answer, and wants its hart all along, beside the set-ups of
+ * the others init restarts with it on that hart; one that spins there is ended all the same. */
+#define ALIVE_START_TIMES 20
 
 enum alive_verdict {
 	ALIVE_NOT_YET,  /* not past its limit, or its server was kept from running: look again */

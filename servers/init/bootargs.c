@@ -5,7 +5,8 @@
  * devices, no restarts, no liveness question, no grants). `~MS`: an asking thread asks the
  * server whether it is alive (TACET_LABEL_ALIVE, answered by its service loop); one that has not
  * answered within MS ms although it ran since, or within ALIVE_WAIT_TIMES limits, is ended, a
- * failure (liveness.c).
+ * failure (liveness.c); until its first publish its start is the question, with
+ * ALIVE_START_TIMES limits.
  * Names: `name+name...` (up to 23 bytes each; `=` alone: none). Grants:
  * `service=arg;service=arg...`, what the entry's server may use of each service (the block
  * service's sector range: `[blk=0-63]`): init keeps the text and tells it only to the server that

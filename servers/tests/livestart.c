@@ -12,7 +12,7 @@
 #include <tacet/random.h>
 
 #define LOOKUP_TRIES 1000 /* 1 ms apart: far past the spinner's limits */
-#define BOUND_MS 250      /* spinstart's start limit (4 x 10 ms), a round, its end and restart */
+#define BOUND_MS 400 /* spinstart's start limit (20 x 10 ms), a round, its end and restart */
 #define SLOT_SPIN TACET_CHILD_FIRST_FREE
 
 static unsigned int checks, failed;
