@@ -222,9 +222,13 @@ BENCHMARKS = [
            fig("net_packet_pci_16", 1710, printed="net_packet_16"),
            fig("net_packet_pci_256", 1500, budget_max=2010, printed="net_packet_256")],
           NET_HUB_PCI),
+    # net_packet_pci_16_aia's maximum is such a tail too: one block of 1,024 meets an event
+    # that costs about 1,000 instructions, or the block before it (net_packet_pci_1_aia's
+    # 12,425+) does, as the kernel's image moves the boot (INFO_PROCESS's code, never run
+    # there, takes it from 1,729 to 2,758; median, p90 and p99 unchanged).
     bench("net_packet_pci_aia", f"init.run={NET_PAIR_PCI},^bench_net@1",
           [fig("net_packet_pci_1_aia", 12850, printed="net_packet_1"),
-           fig("net_packet_pci_16_aia", 1830, printed="net_packet_16"),
+           fig("net_packet_pci_16_aia", 1830, budget_max=2900, printed="net_packet_16"),
            fig("net_packet_pci_256_aia", 1520, budget_max=2010, printed="net_packet_256")],
           NET_HUB_PCI, variant="aia"),
     # UDP echo through the IP stack (servers/bench/udp.c): bench_udp, a raw client of net1 that

@@ -306,7 +306,8 @@ struct tacet_process_info {
 	unsigned long preemptions; /* times the scheduler took it off its hart while it could run
 				    * on (a more urgent thread, its slice's end, a yield); a fast
 				    * path's direct switch to an interrupt's driver or a signal's
-				    * waiter is not counted */
+				    * waiter is not counted; modulo 2^32: compare two for a
+				    * change, not for their order */
 	unsigned int state;   /* enum tacet_thread_state; TACET_THREAD_DEAD: no thread left */
 	unsigned int tid;
 	unsigned int hart;
