@@ -85,6 +85,7 @@ static bool keep_running(struct hart *me, struct thread *cur)
 	/* preempted: a higher priority goes first, and cur waits first among its equals if it was
 	 * running in a slice of its own that is not over (it goes on with it), else behind them;
 	 * a spent slice sends it behind them too */
+	cur->preemptions++;
 	cur->state = TACET_THREAD_READY;
 	rq_push(me->rq, cur, top > cur->prio && own_slice(me, cur));
 	return false;

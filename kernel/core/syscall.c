@@ -1,6 +1,7 @@
 /* syscall.c: the system call table, and the calls that belong to no kernel object (the null
  * call, debug output, yield, the cycle counter, the system information for `ps`, `harts`,
- * `irqs` and `mem`). Every other call lives beside its object (syscall.h). BKL held. */
+ * `irqs` and `mem`, and a supervisor's look at its server: TACET_INFO_PROCESS). Every other call
+ * lives beside its object (syscall.h). BKL held. */
 #include "core/syscall.h"
 #include "object/account.h"
 #include "arch.h"
@@ -100,6 +101,42 @@ static long info_thread(unsigned long index, void *out)
 	return sizeof(*ti);
 }
 
+/* Decode: the process in caller t's slot, a capability with WRITE (its supervisor's). */
+static long decode_info_process(struct thread *t, unsigned long slot, struct process **p)
+{
+	long err;
+	struct cap *c = cap_lookup(t->proc->cspace, slot, TACET_CAP_PROCESS, TACET_RIGHT_WRITE,
+				   &err);
+
+	if (!c)
+		return -err;
+	*p = (struct process *)c->obj;
+	return 0;
+}
+
+/* The process in slot `index` (WRITE): its first live thread's preemptions and state
+ * (TACET_INFO_PROCESS). O(1): the first thread on its list, the oldest. */
+static long info_process(struct thread *t, unsigned long index, void *out)
+{
+	struct tacet_process_info *pi = out;
+	struct process *p = NULL;
+	const struct thread *first;
+	long err = decode_info_process(t, index, &p);
+
+	if (err)
+		return err;
+	pi->threads = p->nthreads;
+	pi->state = TACET_THREAD_DEAD;
+	if (list_empty(&p->threads))
+		return sizeof(*pi);
+	first = list_entry(p->threads.next, struct thread, proc_link);
+	pi->preemptions = first->preemptions;
+	pi->state = first->state;
+	pi->tid = first->tid;
+	pi->hart = first->hart;
+	return sizeof(*pi);
+}
+
 static void sys_info(struct thread *t)
 {
 	union {
@@ -109,6 +146,7 @@ static void sys_info(struct thread *t)
 		struct tacet_irq_info irq;
 		struct tacet_irq_hist irq_hist;
 		struct tacet_clock_info clock;
+		struct tacet_process_info process;
 	} out;
 	unsigned long kind = ARG(t, 0), index = ARG(t, 1), len = ARG(t, 3);
 	bool authority = trace_authorized(t->proc, ARG(t, 4));
@@ -154,6 +192,8 @@ static void sys_info(struct thread *t)
 		n = irq_hist_info(index, &out, authority ? NULL : t->proc);
 	} else if (kind == TACET_INFO_CLOCK) {
 		n = timer_clock_info(index, &out);
+	} else if (kind == TACET_INFO_PROCESS) {
+		n = info_process(t, index, &out);
 	} else {
 		n = -TACET_EINVAL;
 	}

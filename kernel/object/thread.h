@@ -26,6 +26,14 @@ struct thread {
 	uint8_t hart;          /* logical hart it runs on (affinity) */
 	uint8_t slice_seq;     /* its hart's slice_seq when a slice was last started for it */
 	enum tacet_thread_state state;
+	/* Times the scheduler took it off its hart while it could run on (sched.c's keep_running:
+	 * a more urgent thread ready, its slice's end, a yield); not a fast path's direct switch
+	 * (an interrupt's driver, a signal's waiter), which costs nothing more. TACET_INFO_PROCESS
+	 * reports it, for a supervisor to tell a server that did not answer although it ran (a
+	 * spinner is taken off its hart, and given it back) from one that never got its hart: a
+	 * count compared for a change, whose wrap no reader minds; 32 bits, in the padding before
+	 * the links (the struct's size unchanged by it). */
+	uint32_t preemptions;
 	struct thread *next, *prev; /* run queue or wait queue links */
 
 	/* A system call a more urgent thread of this hart interrupted (syscall_hold_back), kept

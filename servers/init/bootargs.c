@@ -2,9 +2,11 @@
  * boot_number).
  * `init.run=^%name=names@hart/priority:devices*restarts~ms[grants],...`: all but the name
  * optional (no power-off, no trace authority, the module's name, hart 0, priority 100, no
- * devices, no restarts, no liveness question, no grants). `~MS`: the liveness thread asks the
+ * devices, no restarts, no liveness question, no grants). `~MS`: an asking thread asks the
  * server whether it is alive (TACET_LABEL_ALIVE, answered by its service loop); one that has not
- * answered within MS ms is ended, a failure (liveness.c).
+ * answered within MS ms although it ran since, or within ALIVE_WAIT_TIMES limits, is ended, a
+ * failure (liveness.c); until its first publish its start is the question, with
+ * ALIVE_START_TIMES limits.
  * Names: `name+name...` (up to 23 bytes each; `=` alone: none). Grants:
  * `service=arg;service=arg...`, what the entry's server may use of each service (the block
  * service's sector range: `[blk=0-63]`): init keeps the text and tells it only to the server that

@@ -22,7 +22,8 @@
 /* the service thread's stack (and TLS block), with an unmapped page below as a guard */
 #define SERVICE_STACK_VA (SCRATCH_VA + 4 * TACET_PAGE_SIZE)
 #define ALIVE_STACK_PAGES 2
-#define ALIVE_STACK_VA (SCRATCH_VA + 8 * TACET_PAGE_SIZE) /* the liveness thread's, guarded */
+/* the asking threads' stacks (liveness.c), ALIVE_STACK_PAGES + 1 pages apart: each guarded */
+#define ALIVE_STACK_VA (SCRATCH_VA + 8 * TACET_PAGE_SIZE)
 /* init's slots, TACET_SLOT_FIRST_FREE..127, in two of lib's pools (tacet_slot_pool_use), one a
  * thread: the supervisor's below SERVICE_FIRST_SLOT, the service thread's from it (the names,
  * its receive slot, a mint). A slot allocation that fails gives a negative code, which every
@@ -30,12 +31,11 @@
 #define INIT_SLOTS 128
 #define SERVICE_FIRST_SLOT 108
 /* ALIVE_FIRST_SLOT + n: what server n (a `~` entry, n < ALIVE_SERVERS_MAX) last published,
- * for the liveness thread's calls: the service thread alone writes it (each publish, each end),
- * the liveness thread only calls through it. Then the liveness thread's notification. Slots the
- * kernel leaves free below its devices' (<tacet/bootinfo.h>), outside both pools. */
+ * for its asking thread's calls: the service thread alone writes it (each publish, each end),
+ * the asking thread only calls through it. Slots the kernel leaves free below its devices'
+ * (<tacet/bootinfo.h>), outside both pools. */
 #define ALIVE_FIRST_SLOT 7
 #define ALIVE_SERVERS_MAX 8
-#define ALIVE_NTFN_SLOT (ALIVE_FIRST_SLOT + ALIVE_SERVERS_MAX)
 #define SERVER_BUDGET 2048 /* pages of kernel memory per server (8 MiB), unless init.budget= */
 #define POWER_OFF_MARK '^' /* before an entry's name: the server may power the machine off */
 #define TRACE_MARK '%'     /* before an entry's name: the server gets the trace authority */
@@ -47,14 +47,14 @@
 #define POWEROFF_FAILED (1ul << 60) /* ...with a failure status */
 #define SERVICE_GO (1ul << 62)      /* service_ntfn: every server of init.run= has started */
 #define SERVICE_QUIT (1ul << 61)    /* service_ntfn: end with service_quit_status */
-/* exits_slot: the liveness thread asked a server whether it is alive (liveness.c); for server
+/* exits_slot: an asking thread asked its server whether it is alive (liveness.c); for server
  * n < ALIVE_SERVERS_MAX, the service thread heard from a client that n left a request
  * unanswered (INIT_STUCK) */
 #define ALIVE_ASKED (1ul << 16)
 #define ALIVE_STUCK(n) (1ul << (24 + (n)))
-#define ALIVE_GO (1ul << 0)   /* alive_ntfn: every server of init.run= has started */
-#define ALIVE_QUIT (1ul << 1) /* alive_ntfn: end */
-#define ALIVE_TICK (1ul << 2) /* alive_ntfn: its timer, the next round */
+#define ALIVE_GO (1ul << 0)   /* an asking thread's notification: every server has started */
+#define ALIVE_QUIT (1ul << 1) /* ...: end */
+#define ALIVE_TICK (1ul << 2) /* ...: its timer, the next question */
 
 enum server_state {
 	SERVER_RUNNING,
@@ -72,7 +72,7 @@ struct server {
 	int power_off;             /* `^`: it may ask init to power the machine off */
 	int trace;                 /* `%`: it is given the trace authority */
 	char grants[64];           /* `[service=arg;...]`, without the brackets (INIT_GRANT) */
-	unsigned int alive_ms;     /* `~MS`: it must answer the liveness thread within MS ms (0:
+	unsigned int alive_ms;     /* `~MS`: it must answer its asking thread within MS ms (0:
 				    * not asked) */
 	int grants_cut;            /* ...were longer than that: INIT_GRANT answers ERANGE */
 	/* the current instance */
@@ -117,7 +117,7 @@ void names_ended(unsigned int id);
 long start_service(void);
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* liveness.c: the liveness thread, and the supervisor's side of it */
+/* liveness.c: the asking threads, and the supervisor's side of them */
 long start_liveness(void);
 void liveness_go(void);
 void liveness_noted(unsigned long bits);

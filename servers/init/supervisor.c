@@ -41,13 +41,14 @@
  *    check once the service thread, having withdrawn every name, has answered. The service
  *    thread never prints through stdio (whose one line buffer is the supervisor's): say() writes
  *    whole lines with tacet_debug_write.
- * A third thread, the liveness thread (liveness.c), exists only in a boot whose init.run= has a
- *    `~MS` entry: it asks those servers whether they are alive, and the supervisor ends one that
- *    has not answered within MS ms (its timer, RESTART_TIMER, serves both).
+ * More threads, the asking threads (liveness.c, one per `~MS` entry), exist only in a boot whose
+ *    init.run= has such entries: each asks its server whether it is alive, and the supervisor
+ *    ends one that has not answered within MS ms although it ran since it was asked, or within
+ *    ALIVE_WAIT_TIMES limits (its timer, RESTART_TIMER, serves both).
  * init's files, one concern each: supervisor.c (main, faults, ends, the restart policy,
  * power-off), loader.c (a server's process and image), bootargs.c (init.run=),
  * devices.c (devices matched, given, quieted), names.c (the name service and its grants, with
- * the authority rules), service.c (the service thread), liveness.c (the liveness thread),
+ * the authority rules), service.c (the service thread), liveness.c (the asking threads),
  * leak.c (the leak check at the end). */
 #include <stdio.h>
 #include <string.h>
@@ -244,7 +245,7 @@ int main(void)
 	if (!err)
 		err = start_liveness(); /* likewise, if init.run= has a `~` */
 	if (err) {
-		printf("init: cannot start the service or liveness thread: %s; powering off\n",
+		printf("init: cannot start the service or asking threads: %s; powering off\n",
 		       tacet_strerror(err));
 		power_off(1);
 	}

@@ -344,3 +344,14 @@ SERVER_SRCS_msistale := servers/tests/msistale.c
 # the rest of its slice (a spinner, a busy thread above it, and a victim: cases_ipc.py).
 SERVERS += slicefair
 SERVER_SRCS_slicefair := servers/tests/slicefair.c
+
+# livespin: init's liveness check ends a spinning rng, not blk, whose question it starves (blk
+# waits for init's service thread, which waits for the spinner's hart).
+SERVERS += livespin
+SERVER_SRCS_livespin := servers/tests/livespin.c servers/faults/target.c
+
+# spinstart, livestart: init's liveness check ends a server that spins before it publishes
+# (spinstart's first instance), through the question its start is.
+SERVERS += spinstart livestart
+SERVER_SRCS_spinstart := servers/tests/spinstart.c
+SERVER_SRCS_livestart := servers/tests/livestart.c

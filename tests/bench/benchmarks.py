@@ -205,8 +205,11 @@ BENCHMARKS = [
     # 1, 16 and 256 in flight; each sample is the machine's instructions (both drivers, the
     # kernel, the client, every hart) per frame received over a block of frames. The drivers'
     # interrupts per packet are printed beside (NETIRQ lines; docs/net.md).
+    # net_packet_1's maximum is a tail: one block of frames that meets a rarer event, where
+    # the boot's length puts it (init's image 2.5 KiB longer, nothing else changed, moves it
+    # from 10,221 to 10,503, and net_packet_256's median from 1,410 to 1,134).
     bench("net_packet", f"init.run={NET_PAIR},^bench_net@1",
-          [fig("net_packet_1", 10400), fig("net_packet_16", 1730),
+          [fig("net_packet_1", 10400, budget_max=10600), fig("net_packet_16", 1730),
            fig("net_packet_256", 2010)], NET_HUB),
     # The same over virtio-net-pci (NET_HUB_PCI): on the PLIC's machine each device on its
     # INTx line, one queue pair, served by net's one thread as over virtio-mmio (the same
@@ -219,9 +222,13 @@ BENCHMARKS = [
            fig("net_packet_pci_16", 1710, printed="net_packet_16"),
            fig("net_packet_pci_256", 1500, budget_max=2010, printed="net_packet_256")],
           NET_HUB_PCI),
+    # net_packet_pci_16_aia's maximum is such a tail too: one block of 1,024 meets an event
+    # that costs about 1,000 instructions, or the block before it (net_packet_pci_1_aia's
+    # 12,425+) does, as the kernel's image moves the boot (INFO_PROCESS's code, never run
+    # there, takes it from 1,729 to 2,758; median, p90 and p99 unchanged).
     bench("net_packet_pci_aia", f"init.run={NET_PAIR_PCI},^bench_net@1",
           [fig("net_packet_pci_1_aia", 12850, printed="net_packet_1"),
-           fig("net_packet_pci_16_aia", 1830, printed="net_packet_16"),
+           fig("net_packet_pci_16_aia", 1830, budget_max=2900, printed="net_packet_16"),
            fig("net_packet_pci_256_aia", 1520, budget_max=2010, printed="net_packet_256")],
           NET_HUB_PCI, variant="aia"),
     # UDP echo through the IP stack (servers/bench/udp.c): bench_udp, a raw client of net1 that

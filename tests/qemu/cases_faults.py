@@ -1,11 +1,17 @@
 """cases_faults.py: the fault injector (the faults kernel's TACET_SYS_INJECT, kernel/inject) and
-init's liveness thread (`~MS`, servers/init/liveness.c). injectbad (servers/tests/injectbad.c)
+init's liveness check (`~MS`, servers/init/liveness.c). injectbad (servers/tests/injectbad.c)
 throws bad calls at the injector, each refused with its code, then data faults into what the
 entropy device is given (a word of its rings, pinned for DMA, and one holding a DMA address),
 found by probes and refused (ENODEV) without TACET_INJECT_DMA, then two faults at the entropy
 driver: its stack pointer flipped (it faults at the next read; init restarts it) and an endless
-loop at its pc (it stops answering; init's liveness thread ends it after 200 ms). The read
+loop at its pc (it stops answering although it runs; init ends it after 200 ms). The read
 after each is answered by the next instance. On the shipped kernel the call is ENOSYS.
+liveness-spinner-not-neighbour: a spinner (rng, an endless loop thrown in) starves a healthy
+neighbour of its hart and priority (blk, waiting for init's service thread): init ends the
+spinner, never the neighbour (servers/tests/livespin.c).
+liveness-start-spinner: a `~` server that spins before it publishes anything (no endpoint to
+ask it through) is ended by the question its start is, its neighbour never
+(servers/tests/spinstart.c, livestart.c).
 faults-campaign: the short seeded campaign (servers/faults/faults.c; make faults runs longer
 ones): 1,000 faults into rng, blk, rtc and the console's uart while the campaign uses them; no
 kernel panic, every fault followed by a working driver, every driver answering at the end, every
@@ -60,6 +66,29 @@ class NetStream:
 
 NET_STREAM = NetStream()
 INJECTBAD_RUN = "init.run=^%uart=console:ns16550a,rng:virtio-rng*3~200,^%injectbad@1"
+LIVESPIN_RUN = ("init.run=uart=console:ns16550a@1,blk:virtio-blk*3~10,rng:virtio-rng*3~20,"
+                "^%livespin@1[blk=0-63]")
+LIVESTART_RUN = "init.run=rng:virtio-rng*3~20,spinstart*3~10,^livestart@1"
+
+
+def ended_not_before(out, name, limit_ms):
+    """Every liveness end of server name in init's lines came at its limit or later (how much
+    later is the host's: a case off the deterministic machine, whose host stalls it, cannot
+    bound it): a list of problems."""
+    return [f"init ended {name} after {ms} ms, before its limit ({limit_ms} ms)"
+            for ms in map(int, re.findall(rf"init: server {name} has not answered for (\d+) ms",
+                                          out))
+            if ms < limit_ms]
+
+
+def ends_counted(out, want):
+    """The liveness ends of each server in init's lines ("has not answered"), against want
+    (server -> count): a list of problems, each with the count seen."""
+    return [f"init ended {name} {got} times for not answering (want {n})"
+            for name, n in want.items()
+            for got in [len(re.findall(rf"init: server {name} has not answered", out))]
+            if got != n]
+
 
 CASES = [
     case("inject-bad-calls",
@@ -83,11 +112,12 @@ CASES = [
           r"injectbad: a read after rng's sp flipped: answered \(by its next instance\): PASS",
           r"injectbad: the flipped thread has ended: refused: PASS",
           r"injectbad: an endless loop at rng's pc: PASS",
-          r"init: server rng has not answered for 200 ms; ending it",
+          r"init: server rng has not answered for \d+ ms, though it ran; ending it",
           r"injectbad: a read after rng's hang: answered \(by its next instance\): PASS",
           r"injectbad: 27 checks, 0 failed",
           r"init: power off requested by injectbad"],
-         smp=2, bootargs=INJECTBAD_RUN, qemu_args=RNG, kernel="faults", timeout=60),
+         smp=2, bootargs=INJECTBAD_RUN, qemu_args=RNG, kernel="faults", timeout=60,
+         check=lambda out: ended_not_before(out, "rng", 200)),
     # the same server on the shipped kernel: no injector there
     case("inject-none-in-shipped-kernel",
          [r"injectbad: no injector in this kernel \(.*\): PASS",
@@ -104,6 +134,60 @@ CASES = [
           r"init: server hello failed \(status -12\) after 2 restarts; giving up"],
          smp=2, bootargs="init.run=^%uart=console:ns16550a,hello*2~100",
          console_input=(r"giving up", "poweroff\r"), timeout=30),
+    # A spinner starves a healthy server's question: rng spins (an endless loop thrown in) on
+    # hart 0 at the drivers' priority while blk, on the same hart at the same priority, waits
+    # for init's service thread (this client's grant), which waits for that hart. blk's
+    # question passes its 10 ms unanswered although blk never ran since it was asked: init lets
+    # it wait and ends rng, whose question goes unanswered although it ran. Counted from init's
+    # lines: rng ended once, blk never (the old rule ended blk first, then rng).
+    case("liveness-spinner-not-neighbour",
+         [r"livespin: INFO_PROCESS of slot 4096 -> .*: PASS",
+          r"livespin: INFO_PROCESS of an empty slot -> .*: PASS",
+          r"livespin: INFO_PROCESS of an endpoint -> .*: PASS",
+          r"livespin: INFO_PROCESS through a watch-only copy of itself -> .*: PASS",
+          r"livespin: INFO_PROCESS into too short a buffer -> .*: PASS",
+          r"livespin: INFO_PROCESS into an unmapped buffer -> .*: PASS",
+          r"livespin: INFO_PROCESS of itself: its thread, running, a sleep no preemption: PASS",
+          r"livespin: an endless loop at rng's pc: PASS",
+          r"init: server blk did not answer within 10 ms, but was kept from running "
+          r"\(in a call\): its question waits, up to 40 ms",
+          r"init: server rng has not answered for \d+ ms, though it ran; ending it",
+          r"livespin: INFO_PROCESS of itself: its yield to the reader counted as a preemption: "
+          r"PASS",
+          r"livespin: blk's open answered after \d+ ms",
+          r"livespin: blk's open answered, within the bound: PASS",
+          r"livespin: rng answered again after \d+ ms",
+          r"livespin: the read after rng's loop answered .*: PASS",
+          r"livespin: rng's looping instance has ended: PASS",
+          r"livespin: blk works \(a session, a sector read\): PASS",
+          r"livespin: 15 checks, 0 failed",
+          r"init: power off requested by livespin"],
+         smp=2, bootargs=LIVESPIN_RUN, qemu_args=campaign.DEVICES, needs=["build/blk-test.img"],
+         forbid=(r"PANIC", r"FAIL", r"init: server blk has not answered",
+                 r"blk ended while it waited"),
+         check=lambda out: ends_counted(out, {"rng": 1, "blk": 0}),
+         kernel="faults", icount=True, timeout=120),
+    # A server that spins before it publishes anything (a driver hung in its set-up: the
+    # campaign's endless loop thrown into rng while it opened its device) has no endpoint to be
+    # asked through: its start is its question, answered by its first publish, with a longer
+    # limit (ALIVE_START_TIMES of them). spinstart's first instance spins on hart 0 at the
+    # drivers' priority beside rng: init ends the spinner (before, it never asked it, and the
+    # lookup failed after its 1,000 tries), never rng; the second instance answers.
+    case("liveness-start-spinner",
+         [r"init: server spinstart has not answered for \d+ ms \(nothing published since its "
+          r"start\), though it ran; ending it",
+          r"init: restarting spinstart \(restart 1\)",
+          r"livestart: spinstart answered after \d+ ms",
+          r"livestart: spinstart looked up and called: PASS",
+          r"livestart: the answer is its second instance's: PASS",
+          r"livestart: within the bound: PASS",
+          r"livestart: a read of rng, its neighbour: PASS",
+          r"livestart: 4 checks, 0 failed",
+          r"init: power off requested by livestart"],
+         smp=2, bootargs=LIVESTART_RUN, qemu_args=RNG,
+         forbid=(r"PANIC", r"FAIL", r"init: server rng has not answered"),
+         check=lambda out: ends_counted(out, {"spinstart": 1, "rng": 0}),
+         icount=True, timeout=60),
     case("faults-campaign",
          [r"faults: 1000 faults into 4 drivers, seed \"1000\.1\.rbtu\"",
           r"faults: 1000 faults in \d+ ms",

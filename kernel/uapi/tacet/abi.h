@@ -231,6 +231,9 @@ enum tacet_info {
 	TACET_INFO_CLOCK = 5,  /* struct tacet_clock_info (index 0) */
 	TACET_INFO_TRACE = 6,  /* struct tacet_trace_info and events (<tacet/trace.h>); needs
 				* the trace authority (INFO's trace slot; else EPERM) */
+	/* struct tacet_process_info of the process whose capability is in slot `index`, which
+	 * must be a process's with WRITE (its supervisor's): EBADSLOT, EEMPTY, ETYPE, EPERM */
+	TACET_INFO_PROCESS = 7,
 };
 
 #define TACET_INFO_MAX_HARTS 8
@@ -294,6 +297,21 @@ struct tacet_thread_info {
 	unsigned int hart;
 	unsigned int priority;
 	unsigned int state; /* enum tacet_thread_state */
+};
+
+/* A process's first thread that has not ended (the one its creator started: a server's
+ * service loop), for its supervisor's liveness check: whether it ran since a question was
+ * asked (preempted since, or running now) or never got its hart. */
+struct tacet_process_info {
+	unsigned long preemptions; /* times the scheduler took it off its hart while it could run
+				    * on (a more urgent thread, its slice's end, a yield); a fast
+				    * path's direct switch to an interrupt's driver or a signal's
+				    * waiter is not counted; modulo 2^32: compare two for a
+				    * change, not for their order */
+	unsigned int state;   /* enum tacet_thread_state; TACET_THREAD_DEAD: no thread left */
+	unsigned int tid;
+	unsigned int hart;
+	unsigned int threads; /* its threads that have not ended */
 };
 
 enum tacet_thread_state {

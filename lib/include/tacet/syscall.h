@@ -562,6 +562,16 @@ static inline long tacet_info(unsigned long kind, unsigned long index, void *buf
 	return tacet_syscall6(TACET_SYS_INFO, kind, index, (unsigned long)buf, len, 0, 0);
 }
 
+/* The process whose capability (with WRITE: its supervisor's) is in slot: its first live
+ * thread's state and the times the scheduler preempted it (TACET_INFO_PROCESS);
+ * 0, or -TACET_EBADSLOT, -TACET_EEMPTY, -TACET_ETYPE, -TACET_EPERM, -TACET_EFAULT. */
+static inline long tacet_process_info(unsigned long slot, struct tacet_process_info *pi)
+{
+	long n = tacet_info(TACET_INFO_PROCESS, slot, pi, sizeof(*pi));
+
+	return n < 0 ? n : 0;
+}
+
 /* tacet_info with the trace authority (a TACET_CAP_TRACE capability) in slot trace: init gives
  * it at TACET_CHILD_TRACE to the servers its init.run= entry marks with `%`. */
 static inline long tacet_info_traced(unsigned long trace, unsigned long kind, unsigned long index,
