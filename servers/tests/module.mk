@@ -157,6 +157,11 @@ SERVER_SRCS_devlist := servers/tests/devlist.c
 SERVERS += rngtest
 SERVER_SRCS_rngtest := servers/tests/rngtest.c
 
+# pcigone: a client of rng over virtio-pci that has init end the PCI server under it, then
+# reads again (rng's claim must not outlive the pci instance that granted it).
+SERVERS += pcigone
+SERVER_SRCS_pcigone := servers/tests/pcigone.c
+
 # blktest: a client of the block service on the test disk (build/blk-test.img).
 SERVERS += blktest
 SERVER_SRCS_blktest := servers/tests/blktest.c
