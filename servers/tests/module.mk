@@ -339,6 +339,10 @@ SERVER_SRCS_udpkeep := servers/tests/udpkeep.c
 SERVERS += injectbad
 SERVER_SRCS_injectbad := servers/tests/injectbad.c servers/faults/target.c
 
+# injectpci: the injector takes the PCI bus server for a driver; rng survives a fault into it
+SERVERS += injectpci
+SERVER_SRCS_injectpci := servers/tests/injectpci.c servers/faults/target.c
+
 # msirevoke, msistale: a message-signalled line's freeing revokes a copy of its capability
 # another process holds, also once the line is lent again.
 SERVERS += msirevoke msistale
