@@ -87,7 +87,7 @@ AT_REST = ("reg-arg", "reg-saved", "reg-sp", "reg-ra", "reg-pc", "text-flip", "t
            "hang")
 AT_WORK = tuple(f"{t} at work" for t in AT_REST)  # thrown by the catcher while it worked
 TYPES = AT_REST + AT_WORK
-DRIVERS = ("rng", "blk", "rtc", "uart", "net")
+DRIVERS = ("rng", "blk", "rtc", "uart", "net", "pci")
 OUTCOMES = ("no effect", "detected error", "crash + restart", "hang + restart",
             HANG_REPORTED, "data mismatch", "unrecovered", "skipped")
 
