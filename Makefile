@@ -326,7 +326,9 @@ test: deps
 # build/faults/campaign-SEED.log, each run's summary to docs/faults/runs/SEED.json (commit it),
 # and tools/faults.py prints their figures (`python3 tools/faults.py table --write` writes
 # docs/faults.md's tables from every committed run). ALIVE_MS: the drivers' liveness limit
-# (longer on a loaded host, where a stalled QEMU makes the liveness thread end healthy drivers).
+# (longer on a loaded host, where a stalled QEMU makes the liveness thread end healthy drivers);
+# PCI=1: rng and blk (and net) as virtio-pci functions behind the pci server; MACHINE=aia: the
+# AIA's interrupt controllers instead of the PLIC.
 # Not part of make test, which runs a short seeded one (tests/qemu/cases_faults.py,
 # faults-campaign).
 N ?= 1000
@@ -334,9 +336,11 @@ SEED ?= 1
 DRIVERS ?= rbtu
 JOBS ?= 1
 ALIVE_MS ?= 10
+PCI ?=
+MACHINE ?= aclint
 faults: faults-kernel userspace $(BLK_TEST_IMG)
 	python3 tools/faults.py run --n $(N) --seed $(SEED) --drivers $(DRIVERS) --jobs $(JOBS) \
-		--alive-ms $(ALIVE_MS)
+		--alive-ms $(ALIVE_MS) --machine $(MACHINE) $(if $(PCI),--pci)
 
 # --- the kernel's event trace (make trace; docs/tracing.md) ----------------------------------
 # Boots a scenario with trace=on under -icount, types `trace dump` once TRACE_UNTIL (a Python

@@ -3,7 +3,8 @@
 (docs/faults.md).
 
   python3 tools/faults.py run --n N --seed SEED --drivers rbtu [--jobs J] [--no-record]
-                             [--alive-ms MS] [--dma] [--from K --no-record]
+                             [--alive-ms MS] [--dma] [--pci] [--machine aia]
+                             [--from K --no-record]
       boot the faults kernel (build/faults/kernel.bin) with servers/faults as the campaign and
       the drivers restarted at once as often as it takes (init.restart_max_ms=0), each asked
       whether it is alive (`~ALIVE_MS`); J QEMU instances at once (seeds SEED .. SEED+J-1, the
@@ -13,7 +14,11 @@
       `make faults [N=... SEED=... DRIVERS=... JOBS=...]`. --dma: data faults into words in
       frames pinned for DMA too (by default the injector refuses them, and they count as
       skipped: with no IOMMU a device DMAs wherever a corrupted descriptor says, the kernel's
-      memory too, and nothing in the kernel can stop it). --from K: faults K to K+N-1 of the
+      memory too, and nothing in the kernel can stop it). --pci: rng, blk (and net) as
+      virtio-pci functions claimed from the pci server (INTx on the PLIC's machine, rng's and
+      blk's line shared; MSI-X on the AIA's), not virtio-mmio. --machine aia: QEMU's AIA
+      (APLIC and IMSICs) instead of the PLIC. Both are said in the campaign's name (`.p`,
+      `.a`), so its log and summary say them. --from K: faults K to K+N-1 of the
       seed (the generator drawn past the first K, nothing thrown), on a fresh boot: a replay of
       a run's end, with --no-record.
   python3 tools/faults.py table [--write] [LOG...]
@@ -70,9 +75,13 @@ MARK_BEGIN = "<!-- faults:begin -->"
 MARK_END = "<!-- faults:end -->"
 OPENSBI = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin"
 DISK = "build/blk-test.img"  # relative: QEMU runs in ROOT
-DEVICES = ["-device", "virtio-rng-device", "-drive",
-           f"file={DISK},if=none,format=raw,id=disk0,snapshot=on",
-           "-device", "virtio-blk-device,drive=disk0"]
+DRIVE = ["-drive", f"file={DISK},if=none,format=raw,id=disk0,snapshot=on"]
+DEVICES = ["-device", "virtio-rng-device", *DRIVE, "-device", "virtio-blk-device,drive=disk0"]
+# Over PCI: rng in slot 1 and blk in slot 5, which share an INTx line on the PLIC's machine
+# (device % 4 picks the bridge's line); net, when there, in slot 2. On the AIA's each has MSI-X.
+PCI_DEVICES = ["-device", "virtio-rng-pci,addr=1", *DRIVE,
+               "-device", "virtio-blk-pci,drive=disk0,addr=5"]
+PCI_RESOURCES = "pci-host-ecam-generic+pci-mmio32+pci-intx"
 RESTARTS = 99999  # each driver's `*N`: as often as it takes (a run's N/15 or so)
 BOOTARGS_MAX = 1023  # TACET_BOOTINFO_BOOTARGS_MAX less its NUL: the kernel cuts the rest
 NAME_MAX = 23  # the service name init keeps: N.SEED.DRIVERS and the options
@@ -92,16 +101,33 @@ OUTCOMES = ("no effect", "detected error", "crash + restart", "hang + restart",
             HANG_REPORTED, "data mismatch", "unrecovered", "skipped")
 
 
+def over_pci(options):
+    """Does the campaign's name say its virtio devices are PCI functions (`.p`)?"""
+    return ".p" in options.split(".f")[0]
+
+
+def machine_of(options):
+    """The machine the campaign's name says (`.a`: the AIA's, else the PLIC's with ACLINT)."""
+    return "aia" if ".a" in options.split(".f")[0] else "aclint"
+
+
 def bootargs(n, seed, drivers, alive_ms=ALIVE_MS, options=""):
     """init.run= and init's other arguments for the campaign (options: the campaign's, each
-    after a dot: `.d`, `.fK`); the kernel keeps BOOTARGS_MAX bytes, init NAME_MAX of the
-    campaign's name (checked: nothing may be cut)."""
+    after a dot: `.d`, `.p`, `.a`, `.fK`); the kernel keeps BOOTARGS_MAX bytes, init NAME_MAX
+    of the campaign's name (checked: nothing may be cut). Over PCI (`.p`) the virtio drivers'
+    entries name no virtio-mmio transport: each claims its function from the pci server
+    (lib's virtio_probe), which is there, restarted as often as it takes, and asked whether it
+    is alive when it is faulted too (`p`)."""
     entry = lambda name: f"{name}*{RESTARTS}~{alive_ms}"  # noqa: E731
     net = "n" in drivers  # net0's driver, and ip and the echo service over it (not faulted)
+    pci = over_pci(options)
+    mmio = lambda compatible: "" if pci else f":{compatible}"  # noqa: E731
+    bus = f"pci:{PCI_RESOURCES}*{RESTARTS}" + (f"~{alive_ms}" if "p" in drivers else "")
     return ("init.run=" + ",".join([
-        entry("uart=console:ns16550a"), entry("rng:virtio-rng"),
-        entry("rtc:goldfish-rtc"), entry("blk:virtio-blk"),
-        *([entry("net=net0:virtio-net"), "ip@1*9", "echo@1*9"] if net else []),
+        entry("uart=console:ns16550a"), *([bus] if pci else []),
+        entry("rng" + mmio("virtio-rng")), entry("rtc:goldfish-rtc"),
+        entry("blk" + mmio("virtio-blk")),
+        *([entry("net=net0" + mmio("virtio-net")), "ip@1*9", "echo@1*9"] if net else []),
         f"^%faults={n}.{seed}.{drivers}{options}@1/120[blk=0-63;rng=1;rtc=1;console=1"
         + (";net0=1" if net else "") + "]"])
         + " init.restart_max_ms=0")
@@ -119,23 +145,27 @@ def checked_bootargs(n, seed, drivers, alive_ms, options=""):
     return args
 
 
-def net_devices(port=None):
+def net_devices(port=None, pci=False):
     """A virtio-net card on QEMU's user network, the host's 127.0.0.1:port forwarded to the
     guest's TCP port 7 (the echo service); without a port, as the device tree's dump sees it."""
     fwd = f",hostfwd=tcp:127.0.0.1:{port}-:7" if port else ""
-    return ["-netdev", f"user,id=n0{fwd}", "-device", "virtio-net-device,netdev=n0"]
+    card = "virtio-net-pci,netdev=n0,addr=2,romfile=" if pci else "virtio-net-device,netdev=n0"
+    return ["-netdev", f"user,id=n0{fwd}", "-device", card]
 
 
 def qemu_command(n, seed, drivers, smp, alive_ms, port=None, options=""):
-    net = net_devices() if "n" in drivers else []
-    dtb = dtb_for_machine(ROOT, "aclint", smp, "128M", DEVICES + net)
-    return ["qemu-system-riscv64", *MACHINES["aclint"], "-global",
+    pci, machine = over_pci(options), machine_of(options)
+    devices = PCI_DEVICES if pci else DEVICES
+    net = "n" in drivers
+    dtb = dtb_for_machine(ROOT, machine, smp, "128M",
+                          devices + (net_devices(pci=pci) if net else []))
+    return ["qemu-system-riscv64", *MACHINES[machine], "-global",
             "virtio-mmio.force-legacy=false", "-smp", str(smp), "-m", "128M", "-display",
             "none", "-monitor", "none", "-serial", "stdio", "-bios", OPENSBI, "-kernel",
             kernel_image(ROOT, "faults"), "-dtb", dtb, "-initrd",
             os.path.join(ROOT, "build", "modules.img"), "-append",
-            checked_bootargs(n, seed, drivers, alive_ms, options), *DEVICES,
-            *(net_devices(port) if net else [])]
+            checked_bootargs(n, seed, drivers, alive_ms, options), *devices,
+            *(net_devices(port, pci) if net else [])]
 
 
 class TcpStream(threading.Thread):
@@ -266,7 +296,9 @@ def commit():
 
 def run(args):
     jobs = max(1, args.jobs)
-    options = (".d" if args.dma else "") + (f".f{args.first}" if args.first else "")
+    options = ((".d" if args.dma else "") + (".p" if args.pci else "")
+               + (".a" if args.machine == "aia" else "")
+               + (f".f{args.first}" if args.first else ""))
     if args.first and not args.no_record:
         raise SystemExit("faults.py: --from replays part of a seed: with --no-record only")
     shares = [args.n // jobs + (i < args.n % jobs) for i in range(jobs)]
@@ -302,16 +334,16 @@ def replay(args):
     """Each of the last `back` faults of a campaign's log (the one under way when it ended
     first) thrown alone on fresh boots, `tries` each: which panic the kernel by themselves."""
     text = open(args.log, errors="replace").read()
-    p = re.search(r'faults: \d+ faults into \d+ drivers, seed "\d+\.(\d+)\.([a-z]+)((?:\.d)?)',
-                  text)
+    p = re.search(r'faults: \d+ faults into \d+ drivers, seed "\d+\.(\d+)\.([a-z]+)'
+                  r'((?:\.[dpa])*)', text)
     if not p:
         raise SystemExit(f"faults.py: {args.log} is no campaign's log")
-    seed, drivers, dma = int(p.group(1)), p.group(2), p.group(3)
+    seed, drivers, opts = int(p.group(1)), p.group(2), p.group(3)
     last = max((int(k) for k in re.findall(r"faults: #(\d+) ", text)), default=-1)
     alone = []
     for k in range(last + 1, max(-1, last + 1 - args.back), -1):
         log = os.path.join(ROOT, "build", "faults", f"replay-{seed}-{k}.log")
-        runs = [campaign(1, seed, drivers, args.smp, 120, ALIVE_MS, f"{dma}.f{k}", log)[1]
+        runs = [campaign(1, seed, drivers, args.smp, 120, ALIVE_MS, f"{opts}.f{k}", log)[1]
                 for _ in range(args.tries)]
         panics = sum("PANIC" in t for t in runs)
         line = re.search(rf"faults: #{k} .*", runs[-1])
@@ -370,8 +402,9 @@ def summary(text, passed, batch=None, built=None, tcp=None):
     sealed = re.search(r"faults: blk reads whose seal failed \(the client told\): (\d+)", text)
     held = re.search(r"faults: blk waits that failed with the request still held by lib: (\d+); "
                      r"writes whose buffer changed before they completed: (\d+)", text)
-    p = re.search(r'faults: \d+ faults into \d+ drivers, seed "(\d+)\.(\d+)\.([a-z]+)[^"]*"',
+    p = re.search(r'faults: \d+ faults into \d+ drivers, seed "(\d+)\.(\d+)\.([a-z]+)([^"]*)"',
                   text)
+    options = p.group(4) if p else ""
     counts, visible, latent, times, worst = {}, {}, {}, {}, 0
     garbled = 0
     for driver, ftype, got, us, errors in faults_of(text):
@@ -389,6 +422,7 @@ def summary(text, passed, batch=None, built=None, tcp=None):
             worst = max(worst, us)
     return {"n": int(p.group(1)) if p else 0, "seed": int(p.group(2)) if p else -1,
             "drivers": p.group(3) if p else "", "commit": built or commit(),
+            "machine": machine_of(options), "transport": "pci" if over_pci(options) else "mmio",
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "passed": passed, "panics": text.count("PANIC"),
             "campaign_ms": int(m.group(2)) if m else 0, "batch": batch or {},
@@ -488,6 +522,14 @@ def table(runs):
               + (f"; {fastest['faults'] / fastest['wall_s']:.1f} over the wall clock with "
                  f"{fastest['jobs']} at once (seeds {', '.join(map(str, fastest['seeds']))}, boot "
                  f"included)" if fastest else "") + "."]
+    pci = [r for r in runs if r.get("transport") == "pci"]
+    aia = [r for r in runs if r.get("machine") == "aia"]
+    if pci or aia:
+        lines[-1] += (f" The virtio devices as PCI functions behind the pci server (--pci): "
+                      f"{len(pci)} runs, {sum(thrown(r) for r in pci):,} faults; on the AIA's "
+                      f"machine (--machine aia): {len(aia)} runs, "
+                      f"{sum(thrown(r) for r in aia):,} faults; the rest virtio-mmio on the "
+                      f"PLIC's.")
     streams = [r["tcp"] for r in runs if r.get("tcp")]
     if streams:
         lines[-1] += (f" The TCP stream through net0 (host to the echo service and back): "
@@ -526,6 +568,8 @@ def main():
     r.add_argument("--timeout", type=int, default=None)
     r.add_argument("--dma", action="store_true")  # words pinned for DMA too (no IOMMU here)
     r.add_argument("--from", dest="first", type=int, default=0)
+    r.add_argument("--pci", action="store_true")  # the virtio devices as PCI functions
+    r.add_argument("--machine", choices=("aclint", "aia"), default="aclint")
     t = sub.add_parser("table")
     t.add_argument("--write", action="store_true")
     t.add_argument("logs", nargs="*")

@@ -13,7 +13,11 @@ page and kernel object back, no blk sector read back different from the shadow c
 error. Its bootargs are tools/faults.py's, which `make faults` boots. faults-campaign-net: 200
 faults into the same drivers and net0's, while tools/faults.py's TCP stream runs from the host
 through the echo service: each fault into net waits for the stream to move again; none
-unrecovered, the stream flowing at the end, every chunk back whole, both digests equal."""
+unrecovered, the stream flowing at the end, every chunk back whole, both digests equal.
+faults-campaign-pci and -pci-aia: 300 faults into the same four drivers with rng and blk as
+virtio-pci functions claimed from the pci server (`--pci`): on the PLIC's machine their INTx
+line shared, on the AIA's an MSI-X vector each; every restart of either goes through pci's
+release (the function quieted, its DMA quarantine given back) and a new claim."""
 import os
 import re
 import sys
@@ -24,6 +28,7 @@ import faults as campaign  # noqa: E402 (tools/faults.py: the campaign's boot ar
 
 RNG = ("-device", "virtio-rng-device")
 NET_FAULTS, NET_SEED = 200, 1
+PCI_FAULTS, PCI_SEED = 300, 1
 
 
 class NetStream:
@@ -150,4 +155,25 @@ CASES = [
          qemu_args=campaign.DEVICES + campaign.net_devices(NET_STREAM.port),
          console_input=[(NET_STREAM.start, ""), (NET_STREAM.done, "")],
          check=NET_STREAM.check, needs=["build/blk-test.img"], kernel="faults", timeout=600),
+    # The same four drivers with rng and blk behind the pci server (tools/faults.py --pci):
+    # each restart of theirs is a release and a claim; rng and blk share INTx line 33 on the
+    # PLIC's machine (slots 1 and 5), each has its MSI-X vector on the AIA's.
+    *(case(f"faults-campaign-pci{suffix}",
+           [rf"faults: {PCI_FAULTS} faults into 4 drivers, seed "
+            rf"\"{PCI_FAULTS}\.{PCI_SEED}\.rbtu\.p{opt}\"",
+            r"pci: 00:01\.0 1af4:1005 .* irq 33", r"pci: 00:05\.0 1af4:1001 .* irq 33",
+            line_on, r"pci: 00:01\.0 released \(its driver ended\)",
+            r"pci: 00:05\.0 released \(its driver ended\)",
+            rf"faults: {PCI_FAULTS} faults in \d+ ms",
+            r"faults: rng answers at the end: PASS", r"faults: blk answers at the end: PASS",
+            r"faults: memory: .*: PASS", r"faults: unrecovered: 0: PASS",
+            r"faults: silent blk mismatches: 0: PASS", r"faults: PASS",
+            r"init: power off requested by faults"],
+           variant=machine, smp=2,
+           bootargs=campaign.bootargs(PCI_FAULTS, PCI_SEED, "rbtu", options=".p" + opt),
+           qemu_args=campaign.PCI_DEVICES, needs=["build/blk-test.img"], kernel="faults",
+           timeout=600)
+      for suffix, machine, opt, line_on in (
+          ("", "aclint", "", r"pci: 00:05\.0 INTx on"),
+          ("-aia", "aia", ".a", r"pci: 00:05\.0 vector 0: line \d+"))),
 ]
