@@ -36,6 +36,7 @@
  * (every driver restarted at once as often as it takes, asked whether it is alive every 2 ms
  * and ended after 10 ms unanswered; the grants let it report a service that answers only with
  * errors, or leaves a request unanswered, for STUCK_NS: INIT_STUCK, which ends that instance;
+ * with pci among the drivers, `;pci=1` too: bus_of);
  * its priority, above the drivers', is the catcher's). The faults (driver, type, mode, where,
  * value) come from a generator of their own: a seed throws the same ones in every run.
  * Per fault it prints one line, `faults: #K DRIVER TYPE where=W value=V[ at-work] -> OUTCOME in
@@ -89,6 +90,7 @@
 #define WATCH_NS 500000000ull     /* the watcher looks twice a second... */
 #define SLOW_USE_NS 2000000000ull /* ...for a use under way this long */
 #define STUCK_NS 25000000ull       /* errors for this long: the service is reported to init */
+#define BUS_STUCK_NS 2000000000ull /* pci: longer than a release and a claim (1.2 s at most) */
 #define ALARM_BIT 1ul
 #define ALARM_TIMEOUT_BIT 2ul
 
@@ -704,14 +706,32 @@ static long throw_at_work(struct driver *d, unsigned long op, unsigned int tid, 
 	return catch.result;
 }
 
+static int chose(char letter);
+
+/* With pci chosen, pci itself for pci and for each driver behind it (BEHIND_PCI): a pci that
+ * answers its question but no longer releases or grants their functions (a fault into its
+ * session handling) leaves them unable to claim, and only its end brings them back. NULL
+ * otherwise. */
+static struct driver *bus_of(const struct driver *d)
+{
+	if (!chose('p') || (d->letter != 'p' && !strchr(BEHIND_PCI, d->letter)))
+		return NULL;
+	for (unsigned int i = 0; i < NDRIVERS; i++)
+		if (drivers[i].letter == 'p')
+			return &drivers[i];
+	return NULL;
+}
+
 /* Use d until it answers well, up to RECOVER_NS (reporting it to init once it has answered
- * with errors for STUCK_NS): NONE, ERROR or MISMATCH (what the errors were; how many in
- * *errors), or UNRECOVERED. */
+ * with errors for STUCK_NS, and pci, bus_of(d), once it has for BUS_STUCK_NS): NONE, ERROR or
+ * MISMATCH (what the errors were; how many in *errors), or UNRECOVERED. pci is reported only
+ * then: before, errors are the drivers behind it claiming again from its next instance. */
 static enum outcome recover(struct driver *d, unsigned long *errors)
 {
 	uint64_t start = tacet_time_ns();
 	enum outcome worst = NONE;
-	int reported = 0;
+	int reported = d->letter == 'p', bus_reported = 0; /* pci: its bus report below */
+	struct driver *bus = bus_of(d);
 
 	for (*errors = 0;; ++*errors) {
 		long err;
@@ -728,6 +748,10 @@ static enum outcome recover(struct driver *d, unsigned long *errors)
 		if (!reported && tacet_time_ns() - start > STUCK_NS) {
 			report_stuck(d);
 			reported = 1;
+		}
+		if (bus && !bus_reported && tacet_time_ns() - start > BUS_STUCK_NS) {
+			report_stuck(bus);
+			bus_reported = 1;
 		}
 		tacet_sleep_ns(RETRY_NS);
 	}
