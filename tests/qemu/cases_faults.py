@@ -104,8 +104,8 @@ CASES = [
           r"injectpci: 6 checks, 0 failed",
           r"init: power off requested by injectpci"],
          smp=2, bootargs="init.run=^%uart=console:ns16550a,"
-                         "pci:pci-host-ecam-generic+pci-mmio32+pci-intx*3~1000,rng*3,ipc_server=ipc,"
-                         "^%injectpci@1",
+                         "pci:pci-host-ecam-generic+pci-mmio32+pci-intx*3~1000,rng*3,"
+                         "ipc_server=ipc,^%injectpci@1",
          qemu_args=("-device", "virtio-rng-pci,addr=2"), kernel="faults", timeout=60),
     # the same server on the shipped kernel: no injector there
     case("inject-none-in-shipped-kernel",

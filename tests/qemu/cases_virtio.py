@@ -158,11 +158,12 @@ CASES += [
          console_input=(r"init: server pcigone finished[^\n]*\n", "poweroff\r"), timeout=60,
          variants=CONTROLLERS),
     # pci answers while it releases a dead driver's function: rng_dying dies with its buffers
-    # offered (QEMU's entropy limited to 1024 bytes a second: rngtest's read waits for it); pci quiets the function and leaves it 100 ms (it has no function-level reset)
-    # before the DMA quarantine goes, on a timer, its loop answering meanwhile, so init's
-    # liveness question (`~80`) is answered and pci is not ended; rng's next instance claims
-    # the function once it is free and rngtest's read is answered. Without it pci slept in
-    # its loop: ended for not answering, with rng's next instance, which claimed from it.
+    # offered (QEMU's entropy limited to 1024 bytes a second: rngtest's read waits for it); pci
+    # quiets the function and leaves it 100 ms (it has no function-level reset) before the DMA
+    # quarantine goes, on a timer, its loop answering meanwhile, so init's liveness question (`~80`)
+    # is answered and pci is not ended; rng's next instance claims the function once it is free and
+    # rngtest's read is answered. Without it pci slept in its loop: ended for not answering, with
+    # rng's next instance, which claimed from it.
     case("pci-answers-while-releasing",
          [r"rng_dying: instance 0: a read waits for the device, which holds [1-8] buffers; "
           r"faulting",
