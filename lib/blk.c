@@ -9,7 +9,12 @@
  * for as long as it is not due). A service that ended is reached again on its next instance and
  * every request in flight submitted again (reconnect: b->req keeps them as submitted); a wait
  * learns of the end at once, by the kernel's watch of the service's endpoint (GONE_BIT), not at
- * its timeout. Not thread-safe: one thread per struct tacet_blk. */
+ * its timeout. An id is in b->busy for as long as any instance may hold its request: a request
+ * the next instance refuses when submitted again is done in lib with that refusal
+ * (b->req[id].refused, its wait's answer), the others submitted again all the same, and the
+ * submission or wait whose call met the end answers for its own request only. A submission
+ * that fails frees its id only when no instance holds it. Not thread-safe: one thread per
+ * struct tacet_blk. */
 #include <string.h>
 #include <tacet.h>
 #include <tacet/blk.h>
@@ -189,6 +194,22 @@ static long send(struct tacet_blk *b, long id)
 	return r;
 }
 
+/* Request id submitted again to the next instance: 0 when it is held there (or done), or when
+ * that instance refused it (the refusal kept for its wait, the id done: no instance holds it);
+ * -TACET_EDEAD when that instance ended too (the reconnect goes on to the next). */
+static long resend(struct tacet_blk *b, long id)
+{
+	long r = send(b, id);
+
+	if (r == -TACET_EDEAD)
+		return r;
+	if (r < 0) {
+		b->req[id].refused = r;
+		b->done |= 1u << id;
+	}
+	return 0;
+}
+
 /* Before the session on the next instance: the bits the ended one left on the notification
  * taken, its completions kept (they came before its end), the rest dropped (its watch's
  * GONE_BIT, a retry it offered; a timer that came), so that no wait on the next instance
@@ -206,7 +227,9 @@ static void forget_ended(struct tacet_blk *b)
 /* The service ended (a call said -TACET_EDEAD): reach its next instance (init restarts it), open
  * the session again and submit every request in flight again (the new instance knows nothing of
  * the old one's; a request the old device finished is done once more, which a read or a write
- * of the same data may be). Requests already seen complete stay so. 0, or why not. */
+ * of the same data may be). Requests already seen complete stay so; one the instance refuses is
+ * done with its refusal (resend). 0, or why no instance was reached: then none holds any
+ * request of this client (each instance that took one has ended). */
 static long reconnect(struct tacet_blk *b)
 {
 	unsigned long was = b->instance;
@@ -225,10 +248,18 @@ static long reconnect(struct tacet_blk *b)
 			err = session(b);
 		for (long id = 0; !err && id < BLK_IDS; id++)
 			if ((b->busy & ~b->done) & (1u << id))
-				err = send(b, id);
+				err = resend(b, id);
 		b->reconnects += !err;
 	}
 	return err;
+}
+
+/* Id free again: called only once no instance holds its request (its answer taken, or its
+ * submission refused). */
+static void release(struct tacet_blk *b, long id)
+{
+	b->busy &= ~(1u << id);
+	b->done &= ~(1u << id);
 }
 
 long tacet_blk_submit(struct tacet_blk *b, unsigned int op, uint64_t sector, unsigned long count,
@@ -240,14 +271,15 @@ long tacet_blk_submit(struct tacet_blk *b, unsigned int op, uint64_t sector, uns
 		id++;
 	if (id == BLK_IDS)
 		return -TACET_EBUSY;
-	b->req[id] = (struct tacet_blk_req){ op, sector, count, offset };
-	b->busy |= 1u << id; /* (a reconnect submits it again) */
+	b->req[id] = (struct tacet_blk_req){ op, sector, count, offset, 0 };
+	b->busy |= 1u << id;
 	r = send(b, id);
 	if (r == -TACET_EDEAD)
-		r = reconnect(b);
+		r = reconnect(b); /* id too: held by the next instance, or refused on its own */
+	if (r >= 0 && b->req[id].refused)
+		r = b->req[id].refused;
 	if (r < 0) {
-		b->busy &= ~(1u << id);
-		b->done &= ~(1u << id);
+		release(b, id); /* no instance holds it */
 		return r;
 	}
 	return id;
@@ -291,12 +323,16 @@ static long await(struct tacet_blk *b, uint32_t want)
 	return 0;
 }
 
+/* Request id's answer, its id free again: its status byte, or the refusal of its submission
+ * to a next instance (one for the share the whole timeout long: failed, -TACET_EFAULT). */
 static long collect(struct tacet_blk *b, long id)
 {
 	uint8_t status = b->status[id];
+	long refused = b->req[id].refused;
 
-	b->busy &= ~(1u << id);
-	b->done &= ~(1u << id);
+	release(b, id);
+	if (refused)
+		return refused == -TACET_EBUSY ? -TACET_EFAULT : refused;
 	return status == BLK_S_OK ? 0 : status == BLK_S_UNSUPP ? -TACET_ENOSYS : -TACET_EFAULT;
 }
 

@@ -15,9 +15,6 @@
 #include "core/trace.h"
 
 struct runqueue runqueues[MAX_HARTS];
-/* A hart's time slice (struct hart's slice): none armed (idle, or not yet started), running
- * (the slice timer is armed), or over (it fired, or the thread yielded). */
-enum sched_slice { SLICE_NONE, SLICE_RUNNING, SLICE_OVER };
 static uint64_t slice_ticks;
 
 void sched_ready(struct thread *t)
@@ -63,7 +60,17 @@ static inline __attribute__((always_inline)) void slice_start(struct hart *me)
 	if (!slice_ticks)
 		slice_ticks = timer_us_to_ticks(SCHED_SLICE_US);
 	me->slice = SLICE_RUNNING;
+	me->current->slice_seq = ++me->slice_seq; /* the slice is the running thread's own */
 	timer_arm_locked(me, timer_now() + slice_ticks, slice_end);
+}
+
+/* Is the hart's slice cur's own, and not over? A slice cur runs in without its own (another's,
+ * kept by a direct switch: the hart's after a more urgent thread blocked, or one renewed for
+ * that thread) is no turn of cur's: a spinner that gets the hart whenever a busy more urgent
+ * thread sleeps, and is preempted at its wake-up, must not keep the hart from its equals. */
+static bool own_slice(const struct hart *me, const struct thread *cur)
+{
+	return me->slice == SLICE_RUNNING && cur->slice_seq == me->slice_seq;
 }
 
 /* Keep running cur? Only if nothing better is READY (an equal one only once its slice ended). */
@@ -75,10 +82,11 @@ static bool keep_running(struct hart *me, struct thread *cur)
 		return false;
 	if (top < cur->prio || (top == cur->prio && me->slice != SLICE_OVER))
 		return true;
-	/* preempted: a higher priority goes first and cur keeps its place at the front; a spent
-	 * slice sends it behind its equals */
+	/* preempted: a higher priority goes first, and cur waits first among its equals if it was
+	 * running in a slice of its own that is not over (it goes on with it), else behind them;
+	 * a spent slice sends it behind them too */
 	cur->state = TACET_THREAD_READY;
-	rq_push(me->rq, cur, top > cur->prio);
+	rq_push(me->rq, cur, top > cur->prio && own_slice(me, cur));
 	return false;
 }
 

@@ -19,6 +19,11 @@ struct hart;
 
 #define SCHED_SLICE_US 5000
 
+/* A hart's time slice (struct hart's slice): none armed (idle, or not yet started), running
+ * (the slice timer is armed), or over (it fired, or the thread yielded). A slice belongs to the
+ * hart's current run of work: a direct switch (IPC, a woken driver) keeps it going. */
+enum sched_slice { SLICE_NONE, SLICE_RUNNING, SLICE_OVER };
+
 /* t becomes READY on its hart's queue; that hart is told to reschedule if t should preempt. */
 void sched_ready(struct thread *t);
 /* Take t off its run queue (it is READY) — for blocking, moving or killing it. */
@@ -134,7 +139,9 @@ static inline __attribute__((always_inline)) void sched_switch_ready(struct hart
 	sched_note_running(next);
 }
 
-/* The running thread t gives way to a more urgent one: READY, first among its equals. */
+/* The running thread t gives way to a more urgent one woken by its own signal or by a device
+ * interrupt (the fast paths' direct switches): READY, first among its equals. (The
+ * scheduler's own preemption, keep_running in sched.c, asks whether the slice was t's.) */
 static inline __attribute__((always_inline)) void sched_preempted(struct hart *me,
 								  struct thread *t)
 {

@@ -24,6 +24,7 @@ struct thread {
 	unsigned int tid;
 	uint8_t prio;          /* 0..TACET_PRIO_MAX, larger runs first */
 	uint8_t hart;          /* logical hart it runs on (affinity) */
+	uint8_t slice_seq;     /* its hart's slice_seq when a slice was last started for it */
 	enum tacet_thread_state state;
 	struct thread *next, *prev; /* run queue or wait queue links */
 

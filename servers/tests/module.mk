@@ -348,3 +348,8 @@ SERVER_SRCS_injectpci := servers/tests/injectpci.c servers/faults/target.c
 SERVERS += msirevoke msistale
 SERVER_SRCS_msirevoke := servers/tests/msirevoke.c
 SERVER_SRCS_msistale := servers/tests/msistale.c
+
+# slicefair: a thread preempted by a more urgent one keeps its place among its equals only for
+# the rest of its slice (a spinner, a busy thread above it, and a victim: cases_ipc.py).
+SERVERS += slicefair
+SERVER_SRCS_slicefair := servers/tests/slicefair.c

@@ -63,6 +63,19 @@ CASES = [
           r"init: all 3 servers done; powering off"],
          bootargs="init.run=prio_high=prio@1/150,prio_low@1/100,prio_signal=prio.done@2",
          icount=True, timeout=60),
+    # A thread preempted by a more urgent one keeps its place among its equals only for the
+    # rest of its slice: slicefair's victim, at a spinner's priority under a busy thread that
+    # works 6 ms (more than a slice) and sleeps 1 ms, gets the hart within 3 of the busy
+    # thread's rounds each time it asks (2 at most, seen). A preempted thread put back first in
+    # line in whatever slice it ran (the busy thread's, renewed) waited up to 22 rounds.
+    case("slice-after-preemption",
+         [r"slicefair: started: a spinner and the victim at 100, a busy thread at 101 on hart 1",
+          *(rf"slicefair: round {r}: the victim ran after \d+ of the busy thread's rounds"
+            for r in range(10)),
+          r"slicefair: 10 rounds, the longest wait [0-3] busy rounds \(at most 3\), the "
+          r"spinner ran too \(yes\): PASS",
+          r"init: server slicefair finished with status 0"],
+         bootargs="init.run=slicefair@1/101", smp=2, timeout=60),
     # Two servers fault (a load from 0, an illegal instruction), one finishes: init reports
     # both faults, ends the two, and powers off with status 1 since servers failed.
     case("fault-reported",

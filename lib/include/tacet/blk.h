@@ -16,7 +16,11 @@
  *
  * When the service ends (a call says -TACET_EDEAD, or a wait's timeout finds it gone), lib
  * reaches its restarted instance, opens the session again and submits every request in flight
- * again (a request is done at least once); b->instance says which instance it talks to.
+ * again (a request is done at least once); b->instance says which instance it talks to. A
+ * request that instance refuses is done with the refusal (its wait says it; the others are
+ * submitted again all the same), and the submission or wait that met the end answers for its
+ * own request only. An id lib has not given back (a submission's error, a wait's collection)
+ * is in flight: an instance may hold its request, and the device write its buffer range.
  *
  * Not thread-safe: one thread uses a struct tacet_blk at a time. The buffer is b->buf.va; a
  * request's data lives there from its byte offset on, and must not be touched while the
@@ -34,6 +38,7 @@ struct tacet_blk_req { /* a request in flight, as submitted: what a reconnect su
 	unsigned int op;
 	uint64_t sector;
 	unsigned long count, offset;
+	long refused; /* lib's: the next instance refused it when submitted again (0: it did not) */
 };
 
 struct tacet_blk {
@@ -70,16 +75,21 @@ void tacet_blk_close(struct tacet_blk *b);
 
 /* Queue a request: op BLK_READ or BLK_WRITE (count sectors from `sector`, the data at byte
  * `offset` of the buffer) or BLK_FLUSH (the other arguments 0). Returns its id (0..BLK_IDS-1),
- * or a negative TACET_E* code: the service's refusals (<tacet/blk_proto.h>), -TACET_EBUSY when
- * BLK_IDS requests are in flight already (at once), or when the service refused it for the
- * client's share for the whole timeout (it waits and submits again meanwhile; completions
- * that come then are kept for the waits). */
+ * or a negative TACET_E* code, and then no instance of the service holds the request (its
+ * buffer range is the caller's again): the service's refusals (<tacet/blk_proto.h>; after
+ * the service's end, its next instance's refusal of this request, never another's),
+ * -TACET_EBUSY when BLK_IDS requests are in flight already (at once), or when the service
+ * refused it for the client's share for the whole timeout (it waits and submits again
+ * meanwhile; completions that come then are kept for the waits), or the reconnect's error
+ * when no next instance was reached. */
 long tacet_blk_submit(struct tacet_blk *b, unsigned int op, uint64_t sector, unsigned long count,
 		      unsigned long offset);
 /* Wait for request id and collect it: 0, -TACET_EFAULT (the device reported an I/O error, or
  * the service failed the request when it reset the device), -TACET_ENOSYS (the device does not
  * support the request), -TACET_EINVAL (no such id in flight), -TACET_EBUSY (the timeout passed:
- * it is still in flight; wait again), or the wait's error. */
+ * it is still in flight; wait again), the service's next instance's refusal of the request
+ * submitted again after a restart (<tacet/blk_proto.h>'s codes; one for the client's share the
+ * whole timeout long: -TACET_EFAULT), or the wait's error (the request still in flight). */
 long tacet_blk_wait(struct tacet_blk *b, long id);
 /* Wait for any request and collect it: returns its id, its result (as above) in *result; or a
  * negative TACET_E* code (-TACET_EINVAL: nothing in flight). */
