@@ -16,11 +16,10 @@
  * (the other drivers on it wait for the last ack), and an ack still owed when the kit returns an
  * event without blocking or the device is closed.
  *
- * The bus watch (tacet_device_watch_bus): its bit is taken like any other, and ends the driver
- * before any event is reported (take): a device whose bus instance has ended is no longer the
- * driver's, whatever else came with it. */
-#include <stdio.h>
-#include <stdlib.h>
+ * The bus watch (tacet_device_watch_bus, device_bus.c): its bit is taken like any other, and
+ * ends the driver before any event is reported (take): a device whose bus instance has ended is
+ * no longer the driver's, whatever else came with it. The ending itself is device_bus.c's,
+ * reached through dev->bus_ended, so that a driver that watches no bus links none of it. */
 #include <string.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
@@ -184,41 +183,12 @@ static long report(struct tacet_device *dev, long ev)
 	return ev;
 }
 
-_Static_assert(!(TACET_DEVICE_BUS_ENDED & (TACET_SESSION_BITS | TACET_NTFN_BIT_RESERVED)),
-	       "the bus watch's bit is none of the session table's, nor the kernel's");
-
-long tacet_device_watch_bus(struct tacet_device *dev, unsigned long bus_ep, const char *bus)
-{
-	long err = dev->ntfn_slot ? tacet_endpoint_watch(bus_ep, dev->ntfn_slot,
-							 TACET_DEVICE_BUS_ENDED) : -TACET_EINVAL;
-
-	if (!err)
-		dev->bus = bus;
-	return err;
-}
-
-/* The bus instance that granted the device ended (tacet_device_watch_bus): the driver ends,
- * named as the kernel's thread list names its process. */
-static void __attribute__((noreturn)) bus_ended(const struct tacet_device *dev)
-{
-	struct tacet_thread_info ti;
-	struct tacet_self self = { 0 };
-	char name[sizeof(ti.process)] = "driver";
-
-	tacet_self(&self);
-	for (unsigned long i = 0; tacet_info(TACET_INFO_THREAD, i, &ti, sizeof(ti)) > 0; i++)
-		if (ti.tid == self.tid)
-			memcpy(name, ti.process, sizeof(name) - 1);
-	printf("%s: the %s instance that granted its device ended; ending\n", name, dev->bus);
-	exit(TACET_DEVICE_BUS_ENDED_STATUS);
-}
-
 /* Bits taken from dev's notification into dev->pending (a timeout's never: see the top); the
  * bus's end ends the driver here, before any event is reported. */
 static void take(struct tacet_device *dev, unsigned long bits)
 {
-	if ((bits & TACET_DEVICE_BUS_ENDED) && dev->bus)
-		bus_ended(dev);
+	if ((bits & TACET_DEVICE_BUS_ENDED) && dev->bus_ended)
+		dev->bus_ended(dev); /* does not return */
 	dev->pending |= bits & ~(TACET_DEVICE_TIMEOUT | TACET_DEVICE_BUS_ENDED);
 }
 

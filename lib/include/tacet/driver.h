@@ -173,6 +173,7 @@ struct tacet_device {
 	unsigned int flags;
 	unsigned int ack_owed;   /* the interrupt tacet_device_wait reported: its ack's state */
 	const char *bus;         /* the bus server watched (tacet_device_watch_bus); NULL: none */
+	void (*bus_ended)(const struct tacet_device *dev); /* its end's (does not return) */
 };
 
 /* Does a device's compatible string answer to `wanted`: whole, or without its vendor
