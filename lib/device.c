@@ -189,7 +189,7 @@ static void take(struct tacet_device *dev, unsigned long bits)
 {
 	if ((bits & TACET_DEVICE_BUS_ENDED) && dev->bus_ended)
 		dev->bus_ended(dev); /* does not return */
-	dev->pending |= bits & ~(TACET_DEVICE_TIMEOUT | TACET_DEVICE_BUS_ENDED);
+	dev->pending |= bits & ~TACET_DEVICE_TIMEOUT;
 }
 
 long tacet_device_wait(struct tacet_device *dev, uint64_t timeout_ns)
@@ -220,10 +220,20 @@ long tacet_device_wait(struct tacet_device *dev, uint64_t timeout_ns)
 	}
 }
 
+/* tacet_device_notified's rare case, out of its line (a call there would cost every call its
+ * saved registers): the bus watch's bit, which ends the driver. */
+static long __attribute__((noinline)) notified_bus(struct tacet_device *dev, unsigned long bits)
+{
+	take(dev, bits);
+	return tacet_device_notified(dev, bits & ~TACET_DEVICE_BUS_ENDED);
+}
+
 long tacet_device_notified(struct tacet_device *dev, unsigned long bits)
 {
+	if (bits & TACET_DEVICE_BUS_ENDED)
+		return notified_bus(dev, bits);
 	settle(dev); /* a driver that waited before its IPC loop; an error shows at its next ack */
-	take(dev, bits);
+	dev->pending |= bits & ~TACET_DEVICE_TIMEOUT;
 	return next_event(dev);
 }
 

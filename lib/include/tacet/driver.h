@@ -146,10 +146,11 @@ unsigned long tacet_dma_device_slot(void);
  * those bits too. */
 #define TACET_DEVICE_IRQ     (1ul << 0) /* the device's interrupt fired */
 #define TACET_DEVICE_TIMEOUT (1ul << 1) /* tacet_device_wait's timeout passed first */
-#define TACET_DEVICE_BUS_ENDED (1ul << 61) /* the bus instance that granted it ended (below,
-					    * tacet_device_watch_bus): the driver ends */
-#define TACET_DEVICE_OWN_BITS (~(TACET_DEVICE_IRQ | TACET_DEVICE_TIMEOUT |                     \
-				 TACET_DEVICE_BUS_ENDED | TACET_NTFN_BIT_RESERVED))
+#define TACET_DEVICE_OWN_BITS (~(TACET_DEVICE_IRQ | TACET_DEVICE_TIMEOUT | TACET_NTFN_BIT_RESERVED))
+/* The kit's too in a driver that watches a bus (tacet_device_watch_bus, below: the bus
+ * instance that granted its device ended, and the driver ends before any event is reported);
+ * a driver's own in one that does not. */
+#define TACET_DEVICE_BUS_ENDED (1ul << 61)
 
 /* tacet_device_open flags */
 #define TACET_DEVICE_SHARED  1u /* share the line with other drivers (TACET_IRQ_SHARED) */
