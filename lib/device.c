@@ -14,7 +14,12 @@
  * is one kernel entry per interrupt. Everything else acknowledges at once (tacet_irq_ack): an
  * interrupt from tacet_device_notified (an IPC loop cannot wait in the ack), a shared line's
  * (the other drivers on it wait for the last ack), and an ack still owed when the kit returns an
- * event without blocking or the device is closed. */
+ * event without blocking or the device is closed.
+ *
+ * The bus watch (tacet_device_watch_bus, device_bus.c): its bit is taken like any other, and
+ * ends the driver before any event is reported (take): a device whose bus instance has ended is
+ * no longer the driver's, whatever else came with it. The ending itself is device_bus.c's,
+ * reached through dev->bus_ended, so that a driver that watches no bus links none of it. */
 #include <string.h>
 #include <tacet.h>
 #include <tacet/init_proto.h>
@@ -178,6 +183,15 @@ static long report(struct tacet_device *dev, long ev)
 	return ev;
 }
 
+/* Bits taken from dev's notification into dev->pending (a timeout's never: see the top); the
+ * bus's end ends the driver here, before any event is reported. */
+static void take(struct tacet_device *dev, unsigned long bits)
+{
+	if ((bits & TACET_DEVICE_BUS_ENDED) && dev->bus_ended)
+		dev->bus_ended(dev); /* does not return */
+	dev->pending |= bits & ~TACET_DEVICE_TIMEOUT;
+}
+
 long tacet_device_wait(struct tacet_device *dev, uint64_t timeout_ns)
 {
 	uint64_t deadline = 0;
@@ -197,7 +211,7 @@ long tacet_device_wait(struct tacet_device *dev, uint64_t timeout_ns)
 		bits = device_block(dev);
 		if (bits < 0)
 			return bits;
-		dev->pending |= (unsigned long)bits & ~TACET_DEVICE_TIMEOUT;
+		take(dev, (unsigned long)bits);
 		if (dev->pending & (TACET_DEVICE_IRQ | TACET_DEVICE_OWN_BITS))
 			return report(dev, next_event(dev));
 		/* a timeout bit before this wait's deadline is an earlier wait's: not this one's */
@@ -206,8 +220,18 @@ long tacet_device_wait(struct tacet_device *dev, uint64_t timeout_ns)
 	}
 }
 
+/* tacet_device_notified's rare case, out of its line (a call there would cost every call its
+ * saved registers): the bus watch's bit, which ends the driver. */
+static long __attribute__((noinline)) notified_bus(struct tacet_device *dev, unsigned long bits)
+{
+	take(dev, bits);
+	return tacet_device_notified(dev, bits & ~TACET_DEVICE_BUS_ENDED);
+}
+
 long tacet_device_notified(struct tacet_device *dev, unsigned long bits)
 {
+	if (bits & TACET_DEVICE_BUS_ENDED)
+		return notified_bus(dev, bits);
 	settle(dev); /* a driver that waited before its IPC loop; an error shows at its next ack */
 	dev->pending |= bits & ~TACET_DEVICE_TIMEOUT;
 	return next_event(dev);

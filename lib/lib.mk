@@ -20,7 +20,8 @@ USER_CRT0 := $(BUILD)/lib/crt0.o
 LIBTACET := $(BUILD)/lib/libtacet.a
 # memcpy, memmove, memset by words, in place of picolibc's byte loops
 LIBTACET_SRCS := lib/string.c lib/stdio.c lib/exit.c lib/heap.S lib/strerror.c lib/names.c lib/console.c lib/pci.c
-LIBTACET_SRCS += lib/slot.c lib/va.c lib/dma.c lib/device.c lib/compatible.c lib/time.c
+LIBTACET_SRCS += lib/slot.c lib/va.c lib/dma.c lib/device.c lib/device_bus.c lib/compatible.c
+LIBTACET_SRCS += lib/time.c
 LIBTACET_SRCS += lib/service.c lib/session.c lib/rtc.c lib/thread.c
 # quiesce descriptions: the interpreter, and its MMIO side (<tacet/quiesce.h>)
 LIBTACET_SRCS += lib/quiesce.c lib/quiesce_mmio.c

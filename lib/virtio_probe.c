@@ -4,6 +4,10 @@
  * reads, bus mastering and interrupt (MSI-X vector 0 where the machine has MSIs, else INTx)
  * come through that server's protocol (<tacet/pci_proto.h>); so do a driver's further MSI-X
  * vectors (virtio_msix_new).
+ * A claim lives no longer than the instance of the PCI server that granted it: the kit watches
+ * that instance's endpoint on the device's notification and ends the driver when it ends
+ * (tacet_device_watch_bus), so that init restarts it and its next instance claims from the
+ * server's next instance (docs/drivers.md, "When the bus server ends").
  * Called once, at a driver's start, from the thread that will wait on the device (and
  * virtio_msix_new from one thread at a time, as lib's slots are). No state of its own; the
  * slots it takes stay the driver's for its life. */
@@ -16,6 +20,7 @@
 #define MAX_INDEX    32    /* functions of one vendor:device ID tried, in bus order */
 #define CLAIM_TRIES  1000  /* all claimed: tried again this often, */
 #define CLAIM_PAUSE_NS 10000000ull /* 10 ms apart */
+#define RECLAIM_TRIES 10   /* lookups past an ended instance of the PCI server */
 
 /* A claimed virtio-pci function, for the configuration reads of the walk. */
 struct pci_fn {
@@ -71,6 +76,23 @@ static long claim(struct pci_fn *f, uint32_t device_id, unsigned long bar0,
 	for (unsigned int i = 0; err == -TACET_EBUSY && i < CLAIM_TRIES; i++) {
 		tacet_sleep_ns(CLAIM_PAUSE_NS);
 		err = claim_once(f, device_id, bar0, info);
+	}
+	return err;
+}
+
+/* claim from the "pci" server's current instance: a lookup that still reached an ended one
+ * (init has not yet taken its end) is made again, past it, up to RECLAIM_TRIES times. */
+static long claim_current(struct pci_fn *f, uint32_t device_id, unsigned long bar0,
+			  struct tacet_pci_device *info)
+{
+	unsigned long instance = 0;
+	long err = tacet_lookup_instance("pci", f->pci, LOOKUP_TRIES, &instance);
+
+	for (unsigned int i = 0; !err; i++) {
+		err = claim(f, device_id, bar0, info);
+		if (err != -TACET_EDEAD || i == RECLAIM_TRIES)
+			break;
+		err = tacet_reconnect_next("pci", f->pci, LOOKUP_TRIES, &instance);
 	}
 	return err;
 }
@@ -177,6 +199,8 @@ static long pci_start(struct tacet_device *io, struct virtio_device *dev, struct
 	if (!err) /* an MSI-X line is the driver's alone; INTx lines are shared by slot */
 		err = tacet_device_adopt(io, tacet_dma_device_slot(), (unsigned long)irq_slot, irq,
 					 msix ? 0 : TACET_DEVICE_SHARED);
+	if (!err) /* the claim lives no longer than the instance that granted it */
+		err = tacet_device_watch_bus(io, f->pci, "pci");
 	if (!err)
 		err = virtio_pci_open(dev, m, device_id, features);
 	dev->pci.msix_held = msix > 0 ? 1 : 0;
@@ -199,9 +223,11 @@ static long probe_pci(struct tacet_device *io, struct virtio_device *dev, uint32
 	if (pci < 0 || bar0 < 0)
 		return pci < 0 ? pci : bar0;
 	f.pci = (unsigned long)pci;
-	err = tacet_lookup("pci", f.pci, LOOKUP_TRIES);
+	/* the notification claim's pauses sleep on, made whether it pauses or not: every
+	 * instance holds the same kernel objects (the fault campaign's leak check counts them) */
+	err = tacet_sleep_ns(0);
 	if (!err)
-		err = claim(&f, device_id, (unsigned long)bar0, &info);
+		err = claim_current(&f, device_id, (unsigned long)bar0, &info);
 	if (err)
 		return err;
 	if (info.bar0_size)

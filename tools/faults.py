@@ -96,7 +96,7 @@ AT_REST = ("reg-arg", "reg-saved", "reg-sp", "reg-ra", "reg-pc", "text-flip", "t
            "hang")
 AT_WORK = tuple(f"{t} at work" for t in AT_REST)  # thrown by the catcher while it worked
 TYPES = AT_REST + AT_WORK
-DRIVERS = ("rng", "blk", "rtc", "uart", "net")
+DRIVERS = ("rng", "blk", "rtc", "uart", "net", "pci")
 OUTCOMES = ("no effect", "detected error", "crash + restart", "hang + restart",
             HANG_REPORTED, "data mismatch", "unrecovered", "skipped")
 
@@ -129,7 +129,7 @@ def bootargs(n, seed, drivers, alive_ms=ALIVE_MS, options=""):
         entry("blk" + mmio("virtio-blk")),
         *([entry("net=net0" + mmio("virtio-net")), "ip@1*9", "echo@1*9"] if net else []),
         f"^%faults={n}.{seed}.{drivers}{options}@1/120[blk=0-63;rng=1;rtc=1;console=1"
-        + (";net0=1" if net else "") + "]"])
+        + (";net0=1" if net else "") + (";pci=1" if "p" in drivers else "") + "]"])
         + " init.restart_max_ms=0")
 
 

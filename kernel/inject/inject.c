@@ -43,8 +43,21 @@ struct inject {
 	unsigned long found; /* TACET_INJECT_FOUND_*: what the word or register held */
 };
 
-/* Thread tid, alive, of a driver: a process with an interrupt line bound, neither the caller's
- * nor the root server; not running, and with `busy` ready to run again where an interrupt
+/* Is p a driver: a process with an interrupt line bound, or with a device's registers mapped
+ * (a bus server, which hands its lines to the drivers of its functions and binds none)?
+ * O(p's mappings). */
+static bool is_driver(const struct process *p)
+{
+	if (p->irq_refs)
+		return true;
+	for (const struct mapping *m = p->mappings; m; m = m->next)
+		if (m->frame->device)
+			return true;
+	return false;
+}
+
+/* Thread tid, alive, of a driver (is_driver), neither the caller's nor the root server; not
+ * running, and with `busy` ready to run again where an interrupt
  * stopped it (its context is then that of a random moment of its work). all_threads is in
  * creation order, so in tid order: the walk stops at tid, O(threads older than it) (this
  * kernel's alone; a boot of the faults kernel holds a few dozen). */
@@ -65,7 +78,7 @@ static long decode_thread(struct thread *caller, unsigned long tid, bool busy,
 		return TACET_ENOENT;
 	if (t->state == TACET_THREAD_DEAD || !t->proc->cspace)
 		return TACET_EDEAD;
-	if (t->proc == caller->proc || t->proc->is_root_server || !t->proc->irq_refs)
+	if (t->proc == caller->proc || t->proc->is_root_server || !is_driver(t->proc))
 		return TACET_EPERM;
 	if (t->state == TACET_THREAD_RUNNING)
 		return TACET_EBUSY;

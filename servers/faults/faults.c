@@ -24,16 +24,19 @@
  *   - net: NET_STATS of net0 (its frames carry the host's TCP stream to the echo service
  *     through ip, which tools/faults.py checks byte for byte, by digest); after a fault into
  *     net, its data path too: the stream must move again (ip takes frames from net0) before
- *     the next fault (stream_after).
+ *     the next fault (stream_after);
+ *   - pci (the PCI bus server, in a boot where rng and blk are virtio-pci functions behind
+ *     it): its service loop's liveness answer, then each chosen driver behind it once (use_pci).
  * Its parameters are the name its init.run= entry grants it, `faults=N.SEED.DRIVERS[.OPTION...]`
- * (DRIVERS: letters r, b, t, u, n for rng, blk, rtc, the console's uart, net0's net; OPTIONs:
- * options()), as tools/faults.py writes it:
+ * (DRIVERS: letters r, b, t, u, n, p for rng, blk, rtc, the console's uart, net0's net, pci;
+ * OPTIONs: options()), as tools/faults.py writes it:
  *   init.run=uart=console:ns16550a*1000000~10,rng:virtio-rng*1000000~10,
  *            rtc:goldfish-rtc*1000000~10,blk:virtio-blk*1000000~10,
  *            ^%faults=1000.1.rbtu@1/120[blk=0-63;rng=1;rtc=1;console=1] init.restart_max_ms=0
  * (every driver restarted at once as often as it takes, asked whether it is alive every 2 ms
  * and ended after 10 ms unanswered; the grants let it report a service that answers only with
  * errors, or leaves a request unanswered, for STUCK_NS: INIT_STUCK, which ends that instance;
+ * with pci among the drivers, `;pci=1` too: bus_of);
  * its priority, above the drivers', is the catcher's). The faults (driver, type, mode, where,
  * value) come from a generator of their own: a seed throws the same ones in every run.
  * Per fault it prints one line, `faults: #K DRIVER TYPE where=W value=V[ at-work] -> OUTCOME in
@@ -78,6 +81,7 @@
 #define SLOT_CATCH (TACET_CHILD_FIRST_FREE + 4) /* the catcher's: CATCH_GO and its timer */
 #define SLOT_NET (TACET_CHILD_FIRST_FREE + 5)
 #define SLOT_IP (TACET_CHILD_FIRST_FREE + 6)
+#define SLOT_PCI (TACET_CHILD_FIRST_FREE + 7)
 #define CATCH_GO 1ul
 #define CATCH_TIMER 2ul
 #define CATCH_HART 0          /* the drivers' (their entries name none) */
@@ -86,6 +90,7 @@
 #define WATCH_NS 500000000ull     /* the watcher looks twice a second... */
 #define SLOW_USE_NS 2000000000ull /* ...for a use under way this long */
 #define STUCK_NS 25000000ull       /* errors for this long: the service is reported to init */
+#define BUS_STUCK_NS 2000000000ull /* pci: longer than a release and a claim (1.2 s at most) */
 #define ALARM_BIT 1ul
 #define ALARM_TIMEOUT_BIT 2ul
 
@@ -127,8 +132,8 @@ static int rtc_moved_to_known;
 static unsigned long clock_moves;
 static unsigned long rtc_uses, console_instance, mismatches;
 static int console_open;
-static unsigned long net_instance;
-static int net_open, ip_open;
+static unsigned long net_instance, pci_instance;
+static int net_open, ip_open, pci_open;
 
 static uint64_t xorshift64(uint64_t *state)
 {
@@ -443,17 +448,63 @@ static uint64_t stream_flows(uint64_t from, uint64_t ns)
 	return 0;
 }
 
+static long use_pci(struct driver *d);
+
 static struct driver drivers[] = {
 	{ .letter = 'r', .process = "rng", .service = "rng", .use = use_rng },
 	{ .letter = 'b', .process = "blk", .service = "blk", .use = use_blk },
 	{ .letter = 't', .process = "rtc", .service = "rtc", .use = use_rtc },
 	{ .letter = 'u', .process = "uart", .service = "console", .use = use_console },
 	{ .letter = 'n', .process = "net", .service = "net0", .use = use_net },
+	{ .letter = 'p', .process = "pci", .service = "pci", .use = use_pci },
 };
 #define NDRIVERS (sizeof(drivers) / sizeof(drivers[0]))
+#define BEHIND_PCI "rb" /* the drivers over virtio-pci in a boot with the PCI server */
 
 static struct driver *chosen[NDRIVERS];
 static unsigned int nchosen;
+
+/* The bus server's own loop: the liveness question (TACET_LABEL_ALIVE, which lib's service
+ * loop answers itself, for any caller, changing nothing): pci's protocol has no call for a
+ * client that claims nothing, and the campaign must not claim a function, which would take it
+ * from its driver. 0, or the call's error. */
+static long pci_alive(void)
+{
+	struct tacet_msg m = { .tag = TACET_TAG(TACET_LABEL_ALIVE, 0) };
+	long err = pci_open ? 0 : tacet_lookup_instance("pci", SLOT_PCI, 5000, &pci_instance);
+
+	pci_open = !err;
+	if (!err)
+		err = tacet_call(SLOT_PCI, &m);
+	if (err == -TACET_EDEAD &&
+	    tacet_reconnect_next("pci", SLOT_PCI, 5000, &pci_instance) == 0) {
+		m = (struct tacet_msg){ .tag = TACET_TAG(TACET_LABEL_ALIVE, 0) };
+		err = tacet_call(SLOT_PCI, &m);
+	}
+	return err;
+}
+
+/* pci answers (pci_alive), then every chosen driver behind it once (BEHIND_PCI): a pci
+ * instance's end ends them (a claim lives no longer than the instance that granted it), and
+ * they answer again once they have claimed from the next. When pci restarted since its last
+ * use, their restarts are its fault's: their threads are kept again here, so that the round of
+ * uses after it does not count them as latent faults of their own. */
+static long use_pci(struct driver *d)
+{
+	int restarted = target_thread(d->process) != d->tid;
+	long err = pci_alive();
+
+	for (unsigned int i = 0; i < nchosen && !err; i++) {
+		struct driver *b = chosen[i];
+
+		if (!strchr(BEHIND_PCI, b->letter))
+			continue;
+		err = b->use(b);
+		if (restarted)
+			b->tid = target_thread(b->process);
+	}
+	return err;
+}
 
 /* The registers of each role, by number: a0..a7, s0..s11. */
 static const unsigned char arg_regs[] = { 10, 11, 12, 13, 14, 15, 16, 17 };
@@ -655,14 +706,32 @@ static long throw_at_work(struct driver *d, unsigned long op, unsigned int tid, 
 	return catch.result;
 }
 
+static int chose(char letter);
+
+/* With pci chosen, pci itself for pci and for each driver behind it (BEHIND_PCI): a pci that
+ * answers its question but no longer releases or grants their functions (a fault into its
+ * session handling) leaves them unable to claim, and only its end brings them back. NULL
+ * otherwise. */
+static struct driver *bus_of(const struct driver *d)
+{
+	if (!chose('p') || (d->letter != 'p' && !strchr(BEHIND_PCI, d->letter)))
+		return NULL;
+	for (unsigned int i = 0; i < NDRIVERS; i++)
+		if (drivers[i].letter == 'p')
+			return &drivers[i];
+	return NULL;
+}
+
 /* Use d until it answers well, up to RECOVER_NS (reporting it to init once it has answered
- * with errors for STUCK_NS): NONE, ERROR or MISMATCH (what the errors were; how many in
- * *errors), or UNRECOVERED. */
+ * with errors for STUCK_NS, and pci, bus_of(d), once it has for BUS_STUCK_NS): NONE, ERROR or
+ * MISMATCH (what the errors were; how many in *errors), or UNRECOVERED. pci is reported only
+ * then: before, errors are the drivers behind it claiming again from its next instance. */
 static enum outcome recover(struct driver *d, unsigned long *errors)
 {
 	uint64_t start = tacet_time_ns();
 	enum outcome worst = NONE;
-	int reported = 0;
+	int reported = d->letter == 'p', bus_reported = 0; /* pci: its bus report below */
+	struct driver *bus = bus_of(d);
 
 	for (*errors = 0;; ++*errors) {
 		long err;
@@ -679,6 +748,10 @@ static enum outcome recover(struct driver *d, unsigned long *errors)
 		if (!reported && tacet_time_ns() - start > STUCK_NS) {
 			report_stuck(d);
 			reported = 1;
+		}
+		if (bus && !bus_reported && tacet_time_ns() - start > BUS_STUCK_NS) {
+			report_stuck(bus);
+			bus_reported = 1;
 		}
 		tacet_sleep_ns(RETRY_NS);
 	}

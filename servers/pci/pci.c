@@ -20,9 +20,11 @@
  * only with PCI_MASTER, after the driver has quieted what the device itself holds (this server
  * knows no device register). The server never holds a capability that could change a driver.
  *
- * Release, when a claim's driver ends (release): quiet, reset where the function can be
- * (func_reset), then the DMA frames its drivers pinned back from the window's quarantine
- * (kernel/object/frame.c); a restarted instance releases the whole window (release_window).
+ * Release, when a claim's driver ends (release): quiet at once, reset where the function can
+ * be (reset_start), then the DMA frames its drivers pinned back from the window's quarantine
+ * (kernel/object/frame.c); the waits between are deadlines on a timer (release_step), so that
+ * the loop answers meanwhile (init's liveness question among its calls); a restarted instance
+ * releases the whole window (release_window).
  * Each step prints a line (`pci: 00:SS.F ...`) the tests match; docs/drivers.md, "DMA and a
  * driver's death", has the devices tested.
  */
@@ -84,6 +86,22 @@
 #define MAX_BARS     6
 #define MAX_INTX     4
 
+/* Where f's function-level reset is asked: the register (its dword), the bits of it to keep
+ * when writing it, the Initiate bit and the Transactions Pending bit. */
+struct flr {
+	unsigned int off;
+	uint32_t keep, initiate, pending;
+};
+
+/* A release's steps (release, release_step): each wait of a reset (reset_start) is a deadline
+ * on the server's timer (RELEASE_TIMER), so that its loop answers its calls meanwhile. */
+enum release_step {
+	RELEASE_NONE,    /* not being released */
+	RELEASE_PENDING, /* with an FLR: its pending transactions waited for, until step_end */
+	RELEASE_SETTLE,  /* FLR_WAIT_MS after the reset began, or after the quieting without one */
+	RELEASE_READY,   /* with an FLR: its vendor ID waited for, until step_end */
+};
+
 struct pci_func {
 	unsigned int dev, fn;
 	uint16_t vendor, device;
@@ -96,7 +114,13 @@ struct pci_func {
 	unsigned long owner;          /* the claiming driver's badge (init's server number + 1) */
 	long msi_slot[MAX_VECTORS];   /* this server's copy of each vector's line, 0: none */
 	uint32_t msi_data[MAX_VECTORS]; /* and what the function writes for it */
+	enum release_step step;       /* claimed stays 1 until the release's last step */
+	uint64_t step_at, step_end;   /* timebase ticks: the next step's time, the wait's limit */
+	int has_flr;                  /* and flr, its function-level reset (flr_of) */
+	struct flr flr;
 };
+
+#define RELEASE_TIMER (1ul << 40) /* the ECAM's notification: a release's step is due */
 
 /* Defined only by the test build pci_dying (servers/tests/pcidying.c): told that a claimed
  * function's driver ended, before the function is quieted, its first instance faults, so
@@ -299,13 +323,6 @@ static unsigned int find_cap(const struct pci_func *f, unsigned int id)
 	return 0;
 }
 
-/* Where f's function-level reset is asked: the register (its dword), the bits of it to keep
- * when writing it, the Initiate bit and the Transactions Pending bit. */
-struct flr {
-	unsigned int off;
-	uint32_t keep, initiate, pending;
-};
-
 /* f's function-level reset, from its PCI Express capability (Device Capabilities says FLR) or
  * its Advanced Features capability: 1 and *r, or 0 if it has none. */
 static int flr_of(const struct pci_func *f, struct flr *r)
@@ -321,35 +338,72 @@ static int flr_of(const struct pci_func *f, struct flr *r)
 	return 1;
 }
 
-/* A function-level reset of f, bus mastering already off (func_quiesce); a function without
- * one is left FLR_WAIT_MS to finish what it had begun (a second line for a next driver that asks
- * for bus mastering before it has quieted the device). With a reset: up to FLR_PENDING_MS
- * for the transactions it has pending to end, the reset, FLR_WAIT_MS without touching it, then
- * up to FLR_READY_MS for its vendor ID to read back; then its BARs and line again (a reset
- * function forgets them), decoding on, quiet. (The Status half of Device Control's dword is
- * written 0: its error bits clear when written 1.) Returns 1 if the function answers again,
- * 0 if it does not, -1 if it has no function-level reset. */
-static int func_reset(const struct pci_func *f)
+static uint64_t ms_ticks(unsigned int ms)
 {
-	struct flr r;
-	unsigned int ms;
+	return tacet_ns_to_ticks(ms * NS_PER_MS);
+}
 
-	if (!flr_of(f, &r)) {
-		tacet_sleep_ns(FLR_WAIT_MS * NS_PER_MS); /* no reset: see above */
-		return -1;
+/* f's release goes to step s in ms milliseconds. */
+static void step_in(struct pci_func *f, enum release_step s, unsigned int ms)
+{
+	f->step = s;
+	f->step_at = tacet_time() + ms_ticks(ms);
+}
+
+/* A function-level reset of f, bus mastering already off (func_quiesce), in steps on the timer
+ * (release_step); a function without one is left FLR_WAIT_MS to finish what it had begun (a
+ * second line for a next driver that asks for bus mastering before it has quieted the device).
+ * With a reset: up to FLR_PENDING_MS for the transactions it has pending to end, the reset,
+ * FLR_WAIT_MS without touching it, then up to FLR_READY_MS for its vendor ID to read back; then
+ * its BARs and line again (a reset function forgets them), decoding on, quiet. (The Status half
+ * of Device Control's dword is written 0: its error bits clear when written 1.) */
+static void reset_start(struct pci_func *f)
+{
+	f->has_flr = flr_of(f, &f->flr);
+	f->step_end = tacet_time() + ms_ticks(FLR_PENDING_MS);
+	step_in(f, f->has_flr ? RELEASE_PENDING : RELEASE_SETTLE, f->has_flr ? 0 : FLR_WAIT_MS);
+}
+
+static void release_done(struct pci_func *f, int reset);
+
+/* f's release, its step due: the next wait (step_in), or the end (release_done: 1 the
+ * function answers after its reset, 0 it does not, -1 it has none). */
+static void release_step(struct pci_func *f)
+{
+	uint64_t now = tacet_time();
+	const struct flr *r = &f->flr;
+
+	switch (f->step) {
+	case RELEASE_PENDING:
+		if (now < f->step_end && (cfg_read(f->dev, f->fn, r->off) & r->pending)) {
+			step_in(f, RELEASE_PENDING, 1);
+			return;
+		}
+		cfg_write(f->dev, f->fn, r->off,
+			  (cfg_read(f->dev, f->fn, r->off) & r->keep) | r->initiate);
+		step_in(f, RELEASE_SETTLE, FLR_WAIT_MS);
+		return;
+	case RELEASE_SETTLE:
+		if (!f->has_flr) {
+			release_done(f, -1);
+			return;
+		}
+		f->step_end = now + ms_ticks(FLR_READY_MS);
+		__attribute__((fallthrough)); /* the vendor ID read at once */
+	case RELEASE_READY:
+		if ((cfg_read(f->dev, f->fn, CFG_ID) & 0xffff) == f->vendor) {
+			program(f);
+			command_update(f, CMD_MEMORY | CMD_INTX_OFF, CMD_MASTER);
+			release_done(f, 1);
+		} else if (now >= f->step_end) {
+			release_done(f, 0);
+		} else {
+			step_in(f, RELEASE_READY, 10);
+		}
+		return;
+	case RELEASE_NONE:
+		return;
 	}
-	for (ms = 0; ms < FLR_PENDING_MS && (cfg_read(f->dev, f->fn, r.off) & r.pending); ms++)
-		tacet_sleep_ns(NS_PER_MS);
-	cfg_write(f->dev, f->fn, r.off, (cfg_read(f->dev, f->fn, r.off) & r.keep) | r.initiate);
-	tacet_sleep_ns(FLR_WAIT_MS * NS_PER_MS);
-	for (ms = 0; (cfg_read(f->dev, f->fn, CFG_ID) & 0xffff) != f->vendor; ms += 10) {
-		if (ms >= FLR_READY_MS)
-			return 0;
-		tacet_sleep_ns(10 * NS_PER_MS);
-	}
-	program(f);
-	command_update(f, CMD_MEMORY | CMD_INTX_OFF, CMD_MASTER);
-	return 1;
 }
 
 static void enumerate(void)
@@ -436,13 +490,15 @@ long pci_serve_claim(struct tacet_service *s, uint64_t vendor, uint64_t device, 
 }
 
 /* The function a call names, if client is the driver that claimed it; else NULL and *err
- * (-TACET_ENOENT: no such function; -TACET_EPERM: not claimed, or by another). */
+ * (-TACET_ENOENT: no such function; -TACET_EPERM: not claimed, or by another, or its release
+ * under way: its driver ended, and a next instance, with the same badge, claims it again). */
 static struct pci_func *claimed_by(uint64_t vendor, uint64_t device, uint64_t index,
 				   unsigned long client, long *err)
 {
 	struct pci_func *f = find_func(vendor, device, index);
 
-	*err = !f ? -TACET_ENOENT : !f->claimed || f->owner != client ? -TACET_EPERM : 0;
+	*err = !f ? -TACET_ENOENT : !f->claimed || f->owner != client || f->step ? -TACET_EPERM
+									   : 0;
 	return *err ? NULL : f;
 }
 
@@ -714,44 +770,78 @@ static long func_release_dma(const struct pci_func *f)
 	return back;
 }
 
-/* A driver's session ended (its process ended): each function it claimed is made quiet (bus
- * mastering and INTx off), reset where it can be (func_reset), and only then are the frames its
- * driver pinned released from the DMA quarantine; the function is free again. */
-static void release(struct tacet_sessions *t, unsigned long badge, void *state)
+/* The release timer at the soonest step due (none: cancelled). */
+static void arm_release_timer(void)
+{
+	uint64_t soonest = 0;
+
+	for (unsigned int i = 0; i < nfuncs; i++)
+		if (funcs[i].step && (!soonest || funcs[i].step_at < soonest))
+			soonest = funcs[i].step_at;
+	tacet_timer_set(ecam.ntfn_slot, RELEASE_TIMER, soonest);
+}
+
+/* The last step of f's release: its driver's frames released from the DMA quarantine (f is
+ * quiet, its reset done or waited for), and the function free again. */
+static void release_done(struct pci_func *f, int reset)
 {
 	static const char *const resets[] = { "no function-level reset (it has none)",
 					      "function-level reset: it does not answer",
 					      "function-level reset: it answers again" };
+	long back = func_release_dma(f);
 
+	if (back < 0)
+		printf("pci: 00:%02x.%x %s; its DMA quarantine not released: %s\n", f->dev, f->fn,
+		       resets[reset + 1], tacet_strerror(back));
+	else
+		printf("pci: 00:%02x.%x %s; %ld pages back from its DMA quarantine\n", f->dev, f->fn,
+		       resets[reset + 1], back);
+	f->step = RELEASE_NONE;
+	f->claimed = 0;
+}
+
+/* A driver's session ended (its process ended): each function it claimed is made quiet (bus
+ * mastering and INTx off) at once, then reset where it can be (reset_start), and only then are
+ * the frames its driver pinned released from the DMA quarantine (release_done); the waits
+ * between are the timer's (release_event): the function stays claimed, its calls refused,
+ * until its release is done. */
+static void release(struct tacet_sessions *t, unsigned long badge, void *state)
+{
 	(void)t, (void)state;
 	for (unsigned int i = 0; i < nfuncs; i++) {
 		struct pci_func *f = &funcs[i];
-		long back;
-		int reset;
 
-		if (!f->claimed || f->owner != badge)
+		if (!f->claimed || f->owner != badge || f->step)
 			continue;
 		if (pci_driver_ended)
 			pci_driver_ended();
 		printf("pci: 00:%02x.%x released (its driver ended), command %#06x\n", f->dev, f->fn,
 		       func_quiesce(f));
 		msi_release(f);
-		reset = func_reset(f);
-		back = func_release_dma(f);
-		if (back < 0)
-			printf("pci: 00:%02x.%x %s; its DMA quarantine not released: %s\n", f->dev,
-			       f->fn, resets[reset + 1], tacet_strerror(back));
-		else
-			printf("pci: 00:%02x.%x %s; %ld pages back from its DMA quarantine\n", f->dev,
-			       f->fn, resets[reset + 1], back);
-		f->claimed = 0;
+		reset_start(f);
 	}
+	arm_release_timer();
+}
+
+/* The service loop's events: the release timer (the ECAM's notification has no line), each
+ * release's steps that are due. */
+static void release_event(struct tacet_device *dev, long ev)
+{
+	uint64_t now = tacet_time();
+
+	(void)dev;
+	if (!(ev & RELEASE_TIMER))
+		return;
+	for (unsigned int i = 0; i < nfuncs; i++)
+		if (funcs[i].step && funcs[i].step_at <= now)
+			release_step(&funcs[i]);
+	arm_release_timer();
 }
 
 /* A restart: the previous instance ended, perhaps with functions its drivers left running and
  * their frames in the window's DMA quarantine (init does not release a bus window: it cannot
  * quiet the functions). Every function is quiet now (enumerate: bus mastering off), so after
- * the wait a function without a reset gets (func_reset), the whole window's quarantine goes. */
+ * the wait a function without a reset gets (reset_start), the whole window's quarantine goes. */
 static void release_window(void)
 {
 	long back;
@@ -836,7 +926,7 @@ int main(void)
 		printf("pci: cannot publish \"pci\": %s\n", tacet_strerror(err));
 		return 1;
 	}
-	err = tacet_service_run(&service, pci_dispatch, NULL);
+	err = tacet_service_run(&service, pci_dispatch, release_event);
 	printf("pci: receive failed: %s\n", tacet_strerror(err));
 	return 1;
 }

@@ -157,6 +157,11 @@ SERVER_SRCS_devlist := servers/tests/devlist.c
 SERVERS += rngtest
 SERVER_SRCS_rngtest := servers/tests/rngtest.c
 
+# pcigone: a client of rng over virtio-pci that has init end the PCI server under it, then
+# reads again (rng's claim must not outlive the pci instance that granted it).
+SERVERS += pcigone
+SERVER_SRCS_pcigone := servers/tests/pcigone.c
+
 # blktest: a client of the block service on the test disk (build/blk-test.img).
 SERVERS += blktest
 SERVER_SRCS_blktest := servers/tests/blktest.c
@@ -333,6 +338,10 @@ SERVER_SRCS_udpkeep := servers/tests/udpkeep.c
 # and an endless loop (init's liveness thread).
 SERVERS += injectbad
 SERVER_SRCS_injectbad := servers/tests/injectbad.c servers/faults/target.c
+
+# injectpci: the injector takes the PCI bus server for a driver; rng survives a fault into it
+SERVERS += injectpci
+SERVER_SRCS_injectpci := servers/tests/injectpci.c servers/faults/target.c
 
 # msirevoke, msistale: a message-signalled line's freeing revokes a copy of its capability
 # another process holds, also once the line is lent again.

@@ -118,6 +118,25 @@ CASES = [
           r"init: power off requested by injectbad"],
          smp=2, bootargs=INJECTBAD_RUN, qemu_args=RNG, kernel="faults", timeout=60,
          check=lambda out: ended_not_before(out, "rng", 200)),
+    # The PCI bus server is a driver to the injector: it maps the bus's configuration space
+    # (a device's registers) though it binds no line; a server with neither is refused. A
+    # fault into pci (its stack pointer) ends it at its next call (init's question, `~1000`);
+    # rng, whose claim was that instance's, ends with it and comes back through the next.
+    case("inject-pci",
+         [r"injectpci: a first read of rng over virtio-pci: PASS",
+          r"injectpci: a probe into pci's thread \(the ECAM mapped, no line bound\) -> 0: PASS",
+          r"injectpci: a probe into ipc_server's thread \(no line, no device\) -> .*: PASS",
+          r"injectpci: pci's sp, bit 40, flipped: PASS",
+          r"init: server pci faulted: cause \d+[\s\S]*"
+          r"rng: the pci instance that granted its device ended; ending",
+          r"injectpci: rng ended with the pci instance and came back: PASS",
+          r"injectpci: a read after pci's fault: answered by rng's next instance: PASS",
+          r"injectpci: 6 checks, 0 failed",
+          r"init: power off requested by injectpci"],
+         smp=2, bootargs="init.run=^%uart=console:ns16550a,"
+                         "pci:pci-host-ecam-generic+pci-mmio32+pci-intx*3~1000,rng*3,"
+                         "ipc_server=ipc,^%injectpci@1",
+         qemu_args=("-device", "virtio-rng-pci,addr=2"), kernel="faults", timeout=60),
     # the same server on the shipped kernel: no injector there
     case("inject-none-in-shipped-kernel",
          [r"injectbad: no injector in this kernel \(.*\): PASS",

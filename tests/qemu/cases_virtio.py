@@ -130,6 +130,55 @@ CASES += [
          bootargs=f"{PCI_RUN},rng,rngtest@1", smp=2,
          qemu_args=("-device", "virtio-rng-pci,addr=2,disable-legacy=on"),
          console_input=(stats_seen(1), "poweroff\r")),
+    # The PCI server ends under a driver it granted a function to: pcigone reads 4096 bytes,
+    # has init end pci's instance (INIT_STUCK: its entry is granted "pci", pci's has `~MS`),
+    # waits for the next instance (which has quieted every function: rng's requests will not
+    # complete) and reads again. rng's claim lives no longer than the instance that granted
+    # it: lib's kit ends rng with a line, init restarts it, the next rng claims the function
+    # from the next pci and the read is answered. Without that the second read waits for
+    # ever (rng waits for its quiet device inside the call).
+    case("rng-pci-bus-ends",
+         [RNG_PCI_READY_ON,
+          r"pcigone: before pci's end: 4096 bytes in \d+ ms, \d+ distinct values: PASS",
+          r"pcigone: pci instance 0 reported to init: ended",
+          {v: r"init: a client of pci says it left a request unanswered; ending it\n[\s\S]*"
+              r"rng: the pci instance that granted its device ended; ending\n[\s\S]*"
+              r"init: server rng failed \(status 3\); restarting it[\s\S]*"
+              r"pci: 00:02.0 claimed[\s\S]*" + RNG_PCI_READY_ON[v].replace("97", r"9\d")
+           for v in CONTROLLERS},
+          r"pci: instance 1: every function quiet; \d+ pages back from the window's DMA "
+          r"quarantine",
+          r"pcigone: pci instance 1 answers",
+          r"pcigone: after pci's end: 4096 bytes in \d+ ms, \d+ distinct values: PASS",
+          r"pcigone: rng served again within 5000 ms of pci's next instance: PASS",
+          r"init: server pcigone finished with status 0", r"init: power off requested by uart"],
+         bootargs="init.run=^%uart=console:ns16550a,"
+                  "pci:pci-host-ecam-generic+pci-mmio32+pci-intx*1~1000,rng*2,pcigone@1[pci=0]",
+         smp=2, qemu_args=RNG_PCI,
+         console_input=(r"init: server pcigone finished[^\n]*\n", "poweroff\r"), timeout=60,
+         variants=CONTROLLERS),
+    # pci answers while it releases a dead driver's function: rng_dying dies with its buffers
+    # offered (QEMU's entropy limited to 1024 bytes a second: rngtest's read waits for it); pci
+    # quiets the function and leaves it 100 ms (it has no function-level reset) before the DMA
+    # quarantine goes, on a timer, its loop answering meanwhile, so init's liveness question (`~80`)
+    # is answered and pci is not ended; rng's next instance claims the function once it is free and
+    # rngtest's read is answered. Without it pci slept in its loop: ended for not answering, with
+    # rng's next instance, which claimed from it.
+    case("pci-answers-while-releasing",
+         [r"rng_dying: instance 0: a read waits for the device, which holds [1-8] buffers; "
+          r"faulting",
+          r"pci: 00:02.0 released \(its driver ended\), command 0x0402",
+          r"pci: 00:02.0 no function-level reset \(it has none\); [2-9] pages back from its DMA "
+          r"quarantine",
+          r"rng: instance 1: the device's Status was 0xb at start", BYTES.format(3),
+          r"init: power off requested by uart"],
+         bootargs="init.run=^%uart=console:ns16550a,"
+                  "pci:pci-host-ecam-generic+pci-mmio32+pci-intx*1~80,rng_dying=rng*1,rngtest@1",
+         smp=2, forbid=(r"PANIC", r"init: server pci has not answered"),
+         qemu_args=("-object", "rng-random,filename=/dev/urandom,id=slowrng", "-device",
+                    "virtio-rng-pci,rng=slowrng,max-bytes=1024,period=1000,addr=2"),
+         console_input=(r"rngtest 3: 4096 bytes[^\n]*\n", "poweroff\r"), timeout=60,
+         variants=CONTROLLERS),
 ]
 
 # The block service (servers/blk) on the disks the Makefile makes (servers/blk/module.mk):

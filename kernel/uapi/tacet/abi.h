@@ -383,11 +383,12 @@ enum tacet_fault_reply {
 };
 
 /* TACET_SYS_INJECT (the faults kernel's, kernel/inject/inject.c): with the trace authority in slot
- * `trace`, a fault into thread `tid` of a driver (a process that has an interrupt line bound,
- * not the caller's, not init), which must not be running (EBUSY: try again). Errors: EPERM (no
- * authority, or not a driver's thread), ENOENT (no such thread), EDEAD (it has ended), EINVAL
- * (op, register or bit out of range), EBUSY, ENODEV (a fault into what the device is given:
- * below). The text and data picked are the process's own pages (init loads a copy for each);
+ * `trace`, a fault into thread `tid` of a driver (a process that has an interrupt line bound or a
+ * device's registers mapped, not the caller's, not init), which must not be running (EBUSY: try
+ * again). Errors: EPERM (no authority, or not a driver's thread), ENOENT (no such thread), EDEAD
+ * (it has ended), EINVAL (op, register or bit out of range), EBUSY, ENODEV (a fault into what the
+ * device is given: below). The text and data picked are the process's own pages (init loads a copy
+ * for each);
  * `where` picks a word among all of them (modulo). Its answer: a0 where it struck, a1
  * TACET_INJECT_FOUND_* (what the word or register held). Op flags:
  *  - TACET_INJECT_BUSY: only into a thread stopped at a random moment of its work, ready to run

@@ -12,7 +12,8 @@
  *               interrupt bound to a notification; tacet_device_wait/ack: the interrupt loop;
  *               tacet_device_find: a device's description, for one the server uses unopened;
  *               tacet_device_quiesce: the device made quiet as the server's own quiesce
- *               description says (<tacet/quiesce.h>: TACET_QUIESCE, which init applies too).
+ *               description says (<tacet/quiesce.h>: TACET_QUIESCE, which init applies too);
+ *               tacet_device_watch_bus: the driver ends with the bus instance that granted it.
  *   services    tacet_service_open/run: an endpoint published under a name and the loop that
  *               answers its calls and takes the device's interrupts, in one thread.
  *   time        tacet_timebase_hz, tacet_time_ns, tacet_ns_to_ticks, tacet_sleep_ns.
@@ -146,6 +147,10 @@ unsigned long tacet_dma_device_slot(void);
 #define TACET_DEVICE_IRQ     (1ul << 0) /* the device's interrupt fired */
 #define TACET_DEVICE_TIMEOUT (1ul << 1) /* tacet_device_wait's timeout passed first */
 #define TACET_DEVICE_OWN_BITS (~(TACET_DEVICE_IRQ | TACET_DEVICE_TIMEOUT | TACET_NTFN_BIT_RESERVED))
+/* The kit's too in a driver that watches a bus (tacet_device_watch_bus, below: the bus
+ * instance that granted its device ended, and the driver ends before any event is reported);
+ * a driver's own in one that does not. */
+#define TACET_DEVICE_BUS_ENDED (1ul << 61)
 
 /* tacet_device_open flags */
 #define TACET_DEVICE_SHARED  1u /* share the line with other drivers (TACET_IRQ_SHARED) */
@@ -168,6 +173,8 @@ struct tacet_device {
 	unsigned long va_pages;  /* where regs are mapped: the range's size */
 	unsigned int flags;
 	unsigned int ack_owed;   /* the interrupt tacet_device_wait reported: its ack's state */
+	const char *bus;         /* the bus server watched (tacet_device_watch_bus); NULL: none */
+	void (*bus_ended)(const struct tacet_device *dev); /* its end's (does not return) */
 };
 
 /* Does a device's compatible string answer to `wanted`: whole, or without its vendor
@@ -197,6 +204,23 @@ long tacet_device_adopt(struct tacet_device *dev, unsigned long frame_slot,
 			unsigned long irq_slot, unsigned int irq, unsigned int flags);
 /* Unbind the line, unmap the registers, delete the notification. */
 void tacet_device_close(struct tacet_device *dev);
+/*
+ * The device was granted by a bus server (a PCI function claimed from "pci"), whose endpoint is
+ * in slot bus_ep, published as `bus`: the grant lives no longer than that instance of the bus
+ * server, whose next instance quiets every function and takes them back. Watches the endpoint
+ * on dev's notification (TACET_DEVICE_BUS_ENDED); when the instance ends, the kit ends the
+ * driver wherever it takes dev's bits (tacet_device_wait, tacet_device_notified: the service
+ * loop), with the line `NAME: the BUS instance that granted its device ended; ending` and exit
+ * status TACET_DEVICE_BUS_ENDED_STATUS, so that init restarts it and its next instance claims
+ * from the bus's next one. Its DMA frames, pinned within the bus's window, go to that window's
+ * quarantine, which the bus's next instance releases once every function is quiet (or, still
+ * alive then, are unpinned by that release and go back to the pool at the exit): the device
+ * never writes a page back in the pool. After tacet_device_open or tacet_device_adopt; 0,
+ * -TACET_EDEAD if the instance has ended already (the caller fails: init restarts it), or the
+ * kernel's error.
+ */
+#define TACET_DEVICE_BUS_ENDED_STATUS 3
+long tacet_device_watch_bus(struct tacet_device *dev, unsigned long bus_ep, const char *bus);
 /* Make the opened device quiet as this server's own description for it says (TACET_QUIESCE,
  * <tacet/quiesce.h>): the one init applies when the server ends. A driver calls it at its start,
  * before it sets the device up, so that it starts from what its last instance's death left. 1
