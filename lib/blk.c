@@ -28,6 +28,7 @@
 #define IDS_MASK  ((1ul << BLK_IDS) - 1)
 #define RECONNECT_TRIES   1000 /* lookups that may still reach the ended instance's name */
 #define RECONNECT_WAIT_MS 10000 /* for init to publish the next instance's */
+#define BLK_WAIT_REPORTS  4     /* instances one wait reports stuck, at most (await) */
 
 /* Into `copy` (a slot of lib's kept for one exchange): the capability in slot with only
  * `rights`, whatever the call before left there gone. */
@@ -296,18 +297,23 @@ static long alive(struct tacet_blk *b)
 /* Take the notification's bits until one of `want` has completed; when the service ends (its
  * endpoint's watch says so, or a timeout finds it gone), its next instance is reconnected to,
  * the requests submitted again, and the wait goes on. A timeout while the service still takes
- * calls is reported to init once (tacet_report_stuck): if init ends the instance for it, the
- * wait goes on until the end is seen; else the timeout is the wait's answer. */
+ * calls is reported to init once per instance (tacet_report_stuck): if init ends the instance
+ * for it, the wait goes on until the end is seen; else the timeout is the wait's answer. A
+ * wait reports at most BLK_WAIT_REPORTS instances: past them, the next timeout is its answer
+ * (-TACET_EBUSY, the request still in flight), so that a wait whose every instance is ended
+ * unanswered (its device starved by another's fault: a shared interrupt line held masked)
+ * still ends and its caller decides. */
 static long await(struct tacet_blk *b, uint32_t want)
 {
 	uint64_t deadline = 0;
-	int reported = 0;
+	int reported = 0, reports = 0;
 
 	while (!(b->done & want)) {
 		long err = wait_bits(b, &deadline);
 
-		if (err == -TACET_EBUSY && !reported && alive(b) == 0 &&
-		    tacet_report_stuck("blk", b->instance) == 0) {
+		if (err == -TACET_EBUSY && !reported && reports < BLK_WAIT_REPORTS &&
+		    alive(b) == 0 && tacet_report_stuck("blk", b->instance) == 0) {
+			reports++;
 			reported = 1;
 			deadline = 0;
 			continue;

@@ -145,10 +145,20 @@ long tacet_reconnect_instance(const char *name, unsigned long slot, unsigned int
 	return tacet_lookup_instance(name, slot, tries, instance);
 }
 
+static int ends_reported;      /* init ends an instance reported stuck (else: no liveness) */
+static unsigned int reports;   /* instances reported stuck */
+
+static void restart_refusing(uint64_t sector, long err);
+
 long tacet_report_stuck(const char *name, unsigned long instance)
 {
 	(void)name, (void)instance;
-	return -TACET_EPERM; /* no liveness for this service: the timeout is the wait's answer */
+	if (!ends_reported)
+		return -TACET_EPERM; /* no liveness for this service: the timeout is the answer */
+	if (++reports == 100)
+		fail_msg("a wait reported 100 instances stuck and waits on");
+	restart_refusing(NONE, 0); /* init ends it; the next one holds nothing yet */
+	return 0;
 }
 
 /* BLK_READ, BLK_WRITE, BLK_FLUSH (w: sector, count, offset, id): queued, or refused. */
@@ -226,6 +236,8 @@ static int setup(void **state)
 	refusal = 0;
 	misuse[0] = 0;
 	on_wait = NULL;
+	ends_reported = 0;
+	reports = 0;
 	assert_int_equal(tacet_blk_open(&b, SECTORS * BLK_SECTOR, 1), 0);
 	return 0;
 }
@@ -399,6 +411,23 @@ static void test_wait_answers_for_its_own_request(void **state)
 	assert_no_misuse();
 }
 
+/* Every instance leaves the request unanswered (its device starved: a shared interrupt line
+ * another driver holds masked), and init ends each one the wait reports. The wait reports 4,
+ * then its next timeout is its answer: -TACET_EBUSY, the request still in flight (every new
+ * instance was given it). Before: it reported instance after instance for ever. */
+static void test_wait_ends_when_every_instance_is_stuck(void **state)
+{
+	(void)state;
+	b.timeout_ns = 25000000;
+	assert_int_equal(read_at(0), 0);
+	ends_reported = 1;
+	assert_int_equal(tacet_blk_wait(&b, 0), -TACET_EBUSY);
+	assert_int_equal(reports, 4);
+	assert_int_equal(held, 1); /* the last instance holds it */
+	assert_int_equal(b.busy, 1);
+	assert_no_misuse();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +444,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refused_for_the_share_fails_that_request_only,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wait_answers_for_its_own_request, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_wait_ends_when_every_instance_is_stuck, setup,
 						teardown),
 	};
 

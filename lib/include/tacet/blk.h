@@ -12,7 +12,9 @@
  * lost to another client's load. Every wait ends after b->timeout_ns (TACET_BLK_TIMEOUT_NS
  * unless the client sets another; 0: none) with -TACET_EBUSY: the request is still in flight
  * (the service itself fails a request the device leaves unanswered for 5 s, so this is for a
- * service that is gone or stuck).
+ * service that is gone or stuck). A timeout while the service answers is first reported to
+ * init (tacet_report_stuck), and the wait goes on with the next instance if init ends that
+ * one; one wait reports at most 4 instances, then its next timeout is its answer.
  *
  * When the service ends (a call says -TACET_EDEAD, or a wait's timeout finds it gone), lib
  * reaches its restarted instance, opens the session again and submits every request in flight
