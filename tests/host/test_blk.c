@@ -45,25 +45,6 @@ static long refusal;
 static char misuse[160];       /* the first id lib submitted while the instance held it */
 static void (*on_wait)(void);  /* what the service does while the client waits */
 
-long tacet_dma_alloc(unsigned long size, struct tacet_dma *dma)
-{
-	size = (size + 4095) & ~4095ul;
-	dma->va = aligned_alloc(4096, size);
-	if (!dma->va)
-		return -TACET_ENOMEM;
-	memset(dma->va, 0, size);
-	dma->size = size;
-	dma->pa = 0;
-	dma->slot = 77;
-	return 0;
-}
-
-void tacet_dma_free(struct tacet_dma *dma)
-{
-	free(dma->va);
-	dma->va = NULL;
-}
-
 /* The bits waiting; none and nothing to come: the time jumps past any deadline and lib's
  * timer fires (a wait for a request no instance holds ends at its timeout). */
 long tacet_wait(unsigned long ntfn)

@@ -37,25 +37,6 @@
 static unsigned long waits, signals;
 static void (*on_wait)(void); /* what ip does while the client sleeps */
 
-long tacet_dma_alloc(unsigned long size, struct tacet_dma *dma)
-{
-	size = (size + 4095) & ~4095ul;
-	dma->va = aligned_alloc(4096, size);
-	if (!dma->va)
-		return -TACET_ENOMEM;
-	memset(dma->va, 0, size);
-	dma->size = size;
-	dma->pa = 0;
-	dma->slot = 77;
-	return 0;
-}
-
-void tacet_dma_free(struct tacet_dma *dma)
-{
-	free(dma->va);
-	dma->va = NULL;
-}
-
 long tacet_signal(unsigned long ntfn, unsigned long bits)
 {
 	(void)ntfn;
