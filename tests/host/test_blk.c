@@ -94,18 +94,6 @@ long tacet_sleep_ns(uint64_t ns)
 	return 0;
 }
 
-long tacet_cap_delete(unsigned long slot)
-{
-	(void)slot;
-	return 0;
-}
-
-long tacet_endpoint_watch(unsigned long ep, unsigned long ntfn, unsigned long badge)
-{
-	(void)ep, (void)ntfn, (void)badge;
-	return 0;
-}
-
 long tacet_ntfn_new(unsigned long dst)
 {
 	(void)dst;

@@ -82,18 +82,6 @@ long tacet_lookup(const char *name, unsigned long dst, unsigned int tries)
 	return 0;
 }
 
-long tacet_cap_delete(unsigned long slot)
-{
-	(void)slot;
-	return 0;
-}
-
-long tacet_endpoint_watch(unsigned long ep, unsigned long ntfn, unsigned long badge)
-{
-	(void)ep, (void)ntfn, (void)badge;
-	return 0;
-}
-
 long tacet_cap_info(unsigned long slot, unsigned long *rights, unsigned long *badge)
 {
 	(void)slot, (void)rights, (void)badge;

@@ -16,6 +16,8 @@ long tacet_cap_info(unsigned long slot, unsigned long *rights, unsigned long *ba
 long tacet_cap_copy(unsigned long src, unsigned long dst, unsigned long rights,
 		    unsigned long badge);
 long tacet_process_watch(unsigned long process, unsigned long ntfn, unsigned long badge);
+long tacet_cap_delete(unsigned long slot);
+long tacet_endpoint_watch(unsigned long ep, unsigned long ntfn, unsigned long badge);
 long tacet_call_cap(unsigned long ep, struct tacet_msg *msg, unsigned long reply_slot);
 long tacet_slot_alloc(void);
 void tacet_slot_free(unsigned long slot);
