@@ -39,7 +39,7 @@ struct hart {
 	struct thread *current; /* the user thread this hart runs, NULL when idle (BKL) */
 	struct runqueue *rq;    /* &runqueues[id], kept so the fast paths need no multiply */
 	bool need_resched;      /* pick again before returning to user mode */
-	uint8_t slice;          /* the running thread's time slice: enum sched_slice (sched.h) */
+	uint8_t slice;          /* the running thread's time slice: enum sched_slice (sched.c) */
 	bool bkl_urgent;        /* the BKL's heir for an interrupt (bkl.c; atomic, read by all) */
 	uint8_t slice_seq;      /* slices started here, modulo 256 (a thread's slice_seq) */
 	uint32_t bkl_token;     /* id + 1: what this hart's swap puts in the BKL's word (bkl.h) */

@@ -15,6 +15,10 @@
 #include "core/trace.h"
 
 struct runqueue runqueues[MAX_HARTS];
+/* A hart's time slice (struct hart's slice): none armed (idle, or not yet started), running
+ * (the slice timer is armed), or over (it fired, or the thread yielded). A slice belongs to the
+ * hart's current run of work: a direct switch (IPC, a woken driver) keeps it going. */
+enum sched_slice { SLICE_NONE, SLICE_RUNNING, SLICE_OVER };
 static uint64_t slice_ticks;
 
 void sched_ready(struct thread *t)

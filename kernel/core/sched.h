@@ -19,11 +19,6 @@ struct hart;
 
 #define SCHED_SLICE_US 5000
 
-/* A hart's time slice (struct hart's slice): none armed (idle, or not yet started), running
- * (the slice timer is armed), or over (it fired, or the thread yielded). A slice belongs to the
- * hart's current run of work: a direct switch (IPC, a woken driver) keeps it going. */
-enum sched_slice { SLICE_NONE, SLICE_RUNNING, SLICE_OVER };
-
 /* t becomes READY on its hart's queue; that hart is told to reschedule if t should preempt. */
 void sched_ready(struct thread *t);
 /* Take t off its run queue (it is READY) — for blocking, moving or killing it. */
