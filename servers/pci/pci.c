@@ -902,8 +902,9 @@ int main(void)
 
 	if (!err && (step = "map bus 0"))
 		err = map_bus0();
-	/* the notification a release's pauses sleep on, made now: a driver's end must cost no
-	 * kernel object (the fault campaign's leak check counts them) */
+	/* lib's sleep notification, made at every start: a restarted instance's window release
+	 * sleeps on it, and each instance must hold what the first held (the fault campaign's
+	 * leak check counts kernel objects) */
 	if (!err && (step = "make its sleep notification"))
 		err = tacet_sleep_ns(0);
 	if (err) {
