@@ -925,8 +925,9 @@ static int cmp_u64(const void *a, const void *b)
 /* The options after `N.SEED.DRIVERS`, each after a dot (the name is short: init keeps 23
  * bytes): `d` (faults into what a device is given too: TACET_INJECT_DMA), `fK` (faults K to
  * K+N-1: the generator drawn past the first K); `p` (the virtio devices are PCI functions
- * behind the pci server) and `a` (the AIA's machine) are the runner's, said in the name so
- * the log says them: the campaign is the same. 0, or -TACET_EINVAL. */
+ * behind the pci server), `s` (blk on rng's INTx line) and `a` (the AIA's machine) are the
+ * runner's, said in the name so the log says them: the campaign is the same. 0, or
+ * -TACET_EINVAL. */
 static long options(const char *p, unsigned long *first)
 {
 	char *end;
@@ -935,7 +936,7 @@ static long options(const char *p, unsigned long *first)
 		if (p[1] == 'd') {
 			inject_flags |= TACET_INJECT_DMA;
 			p += 2;
-		} else if (p[1] == 'p' || p[1] == 'a') {
+		} else if (p[1] == 'p' || p[1] == 's' || p[1] == 'a') {
 			p += 2;
 		} else if (p[1] == 'f') {
 			*first = strtoul(p + 2, &end, 10);
