@@ -82,6 +82,7 @@
 #define SLOT_NET (TACET_CHILD_FIRST_FREE + 5)
 #define SLOT_IP (TACET_CHILD_FIRST_FREE + 6)
 #define SLOT_PCI (TACET_CHILD_FIRST_FREE + 7)
+#define SLOT_WATCH_LOOKUP (TACET_CHILD_FIRST_FREE + 8) /* the watcher's report of pci */
 #define CATCH_GO 1ul
 #define CATCH_TIMER 2ul
 #define CATCH_HART 0          /* the drivers' (their entries name none) */
@@ -561,11 +562,18 @@ static void report_stuck(struct driver *d)
 
 /* The watcher (a thread of its own, on this hart): once a use has taken longer than
  * SLOW_USE_NS it writes every thread's state once, which says who held the harts meanwhile (it
- * found init's lookup bug: the campaign waiting on lookups while every driver was idle). It
- * shares only use_started (written by the campaign's thread, read here), writes through
+ * found init's lookup bug: the campaign waiting on lookups while every driver was idle). A use
+ * of pci, or of a driver behind it (bus_of), that has taken longer than BUS_STUCK_NS has pci
+ * reported from here, once (watcher_report): such a use may not return before RECOVER_NS (lib's
+ * blk client waits up to 10 s for an instance to publish, and an instance whose function a
+ * faulted pci never released hangs in its claim), so recover's report after it came too late,
+ * and every fault after it was unrecovered too. It shares use_started and use_of (written by
+ * the campaign's thread, read here) and bus_reported_at (written here), writes through
  * tacet_debug_write with a buffer of its own (stdio is the campaign's), and sleeps on a
  * notification of its own (lib's tacet_sleep_ns is the campaign's). */
 static volatile uint64_t use_started; /* ns; 0: no use under way */
+static struct driver *volatile use_of; /* the driver of that use, written before it */
+static volatile uint64_t bus_reported_at; /* ns: the watcher's last report of pci */
 static char watcher_stack[2 * TACET_PAGE_SIZE] __attribute__((aligned(16)));
 
 static void watcher_say_threads(uint64_t took_ns)
@@ -584,20 +592,45 @@ static void watcher_say_threads(uint64_t took_ns)
 	tacet_debug_write("\n", 1);
 }
 
+/* pci reported by the watcher (report_stuck's, through a slot of its own), said in a line. */
+static void watcher_report(struct driver *bus, const struct driver *d, uint64_t took_ns)
+{
+	unsigned long instance = 0;
+	char line[96];
+	int n;
+
+	if (tacet_lookup_instance(bus->service, SLOT_WATCH_LOOKUP, 0, &instance) == 0 &&
+	    tacet_report_stuck(bus->service, instance) == 0)
+		__atomic_fetch_add(&bus->reports, 1, __ATOMIC_RELAXED);
+	tacet_cap_delete(SLOT_WATCH_LOOKUP);
+	bus_reported_at = tacet_time_ns();
+	n = snprintf(line, sizeof(line), "faults: a use of %s has taken %llu ms: %s reported\n",
+		     d->process, (unsigned long long)(took_ns / 1000000), bus->process);
+	tacet_debug_write(line, (unsigned long)n);
+}
+
+static struct driver *bus_of(const struct driver *d);
+
 static void watcher(void *unused)
 {
-	uint64_t said_for = 0;
+	uint64_t said_for = 0, reported_for = 0;
 
 	(void)unused;
 	for (;;) {
 		uint64_t started = use_started;
+		struct driver *d = use_of, *bus = d ? bus_of(d) : NULL;
 
 		tacet_timer_set(SLOT_WATCH, 1, tacet_time() + tacet_ns_to_ticks(WATCH_NS));
 		tacet_wait(SLOT_WATCH);
-		if (started && started == use_started && started != said_for &&
-		    tacet_time_ns() - started > SLOW_USE_NS) {
+		if (!started || started != use_started)
+			continue; /* that use has returned */
+		if (started != said_for && tacet_time_ns() - started > SLOW_USE_NS) {
 			watcher_say_threads(tacet_time_ns() - started);
 			said_for = started;
+		}
+		if (bus && started != reported_for && tacet_time_ns() - started > BUS_STUCK_NS) {
+			watcher_report(bus, d, tacet_time_ns() - started);
+			reported_for = started;
 		}
 	}
 }
@@ -723,7 +756,8 @@ static struct driver *bus_of(const struct driver *d)
 }
 
 /* Use d until it answers well, up to RECOVER_NS (reporting it to init once it has answered
- * with errors for STUCK_NS, and pci, bus_of(d), once it has for BUS_STUCK_NS): NONE, ERROR or
+ * with errors for STUCK_NS, and pci, bus_of(d), once it has for BUS_STUCK_NS, or once one use
+ * has not returned for that long: the watcher's report): NONE, ERROR or
  * MISMATCH (what the errors were; how many in *errors), or UNRECOVERED. pci is reported only
  * then: before, errors are the drivers behind it claiming again from its next instance. */
 static enum outcome recover(struct driver *d, unsigned long *errors)
@@ -736,6 +770,7 @@ static enum outcome recover(struct driver *d, unsigned long *errors)
 	for (*errors = 0;; ++*errors) {
 		long err;
 
+		use_of = d;
 		use_started = tacet_time_ns();
 		err = d->use(d);
 		use_started = 0;
@@ -750,7 +785,8 @@ static enum outcome recover(struct driver *d, unsigned long *errors)
 			reported = 1;
 		}
 		if (bus && !bus_reported && tacet_time_ns() - start > BUS_STUCK_NS) {
-			report_stuck(bus);
+			if (bus_reported_at < start) /* else the watcher has, during a use */
+				report_stuck(bus);
 			bus_reported = 1;
 		}
 		tacet_sleep_ns(RETRY_NS);
