@@ -30,7 +30,11 @@ next (bus_claimed_again), and everything the other pci cases check.
 faults-pci-claim-held: seed 73's faults 317 to 320 replayed (`.f317`): a fault into pci (#317)
 leaves it answering but never releasing blk's function, so blk's next instance (after #320)
 hangs in its claim; the campaign's watcher reports pci once a use of blk has taken 2 s, and
-blk answers again (before: #320 unrecovered, every use after it failed)."""
+blk answers again (before: #320 unrecovered, every use after it failed).
+faults-blk-given-up: seed 73's faults 3 to 6 over the shared line (`.s.f3`): a faulted rng
+holds the line masked, and six uses of blk are given up at their 10 s with a request in flight;
+each is waited for again before the next request, so lib holds none at the end (before: 0x3f,
+and 16 such left no id for any request: every use of blk failed for good)."""
 import os
 import re
 import sys
@@ -322,4 +326,21 @@ CASES = [
          smp=2, bootargs=campaign.bootargs(4, 73, "rbp", 100, ".p.f317"),
          qemu_args=campaign.PCI_DEVICES, needs=["build/blk-test.img"], kernel="faults",
          timeout=180),
+    # Seed 73's faults 3 to 6 with rng and blk on one INTx line: #3 (a saved register of rng's
+    # service loop, the one holding the NOTIFY label: it takes its line's events for calls)
+    # leaves rng answering but owing the line's acknowledgement, so blk's completions stop until
+    # #6 crashes rng; meanwhile the campaign gives up six uses of blk (and of pci, whose use
+    # uses blk) at their limit with the request still in flight. Each is waited for again
+    # before the next request: lib holds none at the end. The run fails (those uses are
+    # unrecovered, QEMU exits 1): only what it shows about the given-up requests is asserted.
+    case("faults-blk-given-up",
+         [r"faults: 4 faults into 3 drivers, seed \"4\.73\.rbp\.p\.s\.f3\"",
+          r"faults: latent blk after #3 -> unrecovered",
+          r"faults: #6 rng reg-sp where=0x2 value=0x3c -> restart",
+          r"faults: blk answers at the end: PASS",
+          r"faults: blk requests lib still holds at the end: 0: PASS",
+          r"init: power off requested by faults"],
+         smp=2, bootargs=campaign.bootargs(4, 73, "rbp", 100, ".p.s.f3"),
+         qemu_args=campaign.PCI_DEVICES_SHARED, needs=["build/blk-test.img"],
+         kernel="faults", forbid=(r"PANIC",), status=1, timeout=300),
 ]
