@@ -764,7 +764,10 @@ static long throw_at_work(struct driver *d, unsigned long op, unsigned int tid, 
 	for (unsigned int i = 0; i < CATCH_USES &&
 	     __atomic_load_n(&catch.state, __ATOMIC_ACQUIRE) == CATCH_ARMED; i++) {
 		*start = tacet_time_ns();
+		use_of = d; /* watched as recover's are: the use the fault strikes may not return */
+		use_started = *start;
 		*err = d->use(d);
+		use_started = 0;
 	}
 	if (__atomic_compare_exchange_n(&catch.state, &armed, CATCH_CANCEL, 0, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
