@@ -60,8 +60,11 @@ struct irq_desc {
 				     * signalled line's: its device's address names the hart) */
 	bool msi;                   /* message-signalled (irq_msi.c): one of the controller's
 				     * pool, after its wired lines */
-	bool lent;                  /* msi: lent to a device by IRQ_MSI_NEW (until IRQ_MSI_FREE);
-				     * only a lent line may be bound or moved */
+	bool lent;                  /* msi: lent to a device by IRQ_MSI_NEW (until IRQ_MSI_FREE,
+				     * or its lender's end); only a lent line may be bound or
+				     * moved */
+	struct process *lender;     /* msi, lent: the bus server that lent it (counted in its
+				     * irq_refs): its end ends the lending (irq_release_owner) */
 	uint64_t lending;           /* msi: the number of its latest lending (never 0), which every
 				     * capability that lending made carries as its badge
 				     * (irq_cap_live) */
@@ -214,8 +217,17 @@ static inline __attribute__((always_inline)) void irq_report(void)
 int irq_enable_line(unsigned int irq);
 /* A process ends: unbind the lines it had bound, settling any acknowledgement it owed (as
  * not handled); a line left without binders is masked; a history charged to it passes to a
- * binder that stays, or starts afresh (BKL held). */
+ * binder that stays, or starts afresh; a message-signalled line it lent is taken back
+ * (irq_msi_end) (BKL held). */
 void irq_release_owner(struct process *p);
+/* Message-signalled line d's lending ends (IRQ_MSI_FREE, or its lender's end): every binder
+ * leaves, the controller has the line back, and every capability the lending made reaches
+ * nothing from now on (irq_cap_live). BKL held. */
+void irq_msi_end(struct irq_desc *d);
+/* The trap-entry stamp of the oldest interrupt of a shared line (bound by others too) that p
+ * was signalled and has not acknowledged, which holds the line masked for every binder; 0 if
+ * none (TACET_INFO_PROCESS's irq_held). Walks the lines only while some name p. BKL held. */
+uint64_t irq_held_shared(const struct process *p);
 
 /* The scheduler is about to run t: if an interrupt woke it and it has not run since, count the
  * wake-up latency (sched_make_current looks first, so that a switch to any other thread makes

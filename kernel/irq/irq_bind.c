@@ -35,7 +35,8 @@ void irq_unbind(struct irq_desc *d, struct irq_binder *b)
 }
 
 /* d's detection history is charged to p (or to nobody: NULL); each process counts the lines
- * that name it, as binder or as history's owner, in irq_refs. */
+ * that name it, as binder, as history's owner or as a message-signalled line's lender, in
+ * irq_refs. */
 static void history_set(struct irq_desc *d, struct process *p)
 {
 	if (d->history_of)
@@ -72,7 +73,31 @@ void irq_release_owner(struct process *p)
 				i++;
 		if (d->history_of == p)
 			history_pass(d); /* p's pointer must not outlive it */
+		if (d->msi && d->lender == p)
+			irq_msi_end(d); /* its device's driver, if still bound, is ended by the bus
+					 * watch (the bus server's end) */
 	}
+}
+
+uint64_t irq_held_shared(const struct process *p)
+{
+	uint64_t oldest = 0;
+	unsigned int seen = 0;
+
+	for (unsigned int irq = 1; seen < p->irq_refs && irq < IRQ_MAX && irq_descs[irq]; irq++) {
+		const struct irq_desc *d = irq_descs[irq];
+
+		seen += (d->history_of == p) + (d->msi && d->lender == p);
+		for (unsigned int i = 0; i < d->nbinders; i++) {
+			if (d->binders[i].owner != p)
+				continue;
+			seen++;
+			if (d->binders[i].waiting && d->nbinders > 1 &&
+			    (!oldest || d->last_trap < oldest))
+				oldest = d->last_trap;
+		}
+	}
+	return oldest;
 }
 
 /* The binder of d that belongs to t's process, or NULL. */

@@ -8,7 +8,9 @@
  * bus server alone), which hands the line's capability to the function's driver as it hands
  * an INTx line. A free ends every capability the lending made, wherever copies went: each
  * carries the lending's number as its badge, and a call through one of an ended lending fails
- * (irq_cap_live), also once the line is lent again. BKL held (system calls). */
+ * (irq_cap_live), also once the line is lent again. The lender's end frees what it lent
+ * (irq_release_owner): a bus server that is restarted lends afresh, and the pool never drains
+ * into lendings nobody can free. BKL held (system calls). */
 #include "irq/irq.h"
 #include "irq/irqchip.h"
 #include "object/cap.h"
@@ -62,6 +64,8 @@ void sys_irq_msi_new(struct thread *t)
 		"irq_msi_new: the controller lent line %ld, not one of its pool", line);
 	d->lent = true;
 	d->lending = ++lendings;
+	d->lender = t->proc;
+	t->proc->irq_refs++;
 	d->hart = (unsigned int)hart;
 	cap_install(dst, &d->obj, TACET_RIGHT_READ | TACET_RIGHT_WRITE | TACET_RIGHT_GRANT,
 		    d->lending);
@@ -85,10 +89,17 @@ void sys_irq_msi_free(struct thread *t)
 		syscall_ret(t, -err);
 		return;
 	}
+	irq_msi_end(d);
+	syscall_ret(t, 0);
+}
+
+void irq_msi_end(struct irq_desc *d)
+{
 	while (d->nbinders)
 		irq_unbind(d, &d->binders[0]); /* masked, UNBOUND once the last has left */
 	irq_chip->msi_free(d->irq);
 	irq_detect_reset(d); /* the next device's driver is not blamed for this one's record */
 	d->lent = false;
-	syscall_ret(t, 0);
+	d->lender->irq_refs--;
+	d->lender = NULL;
 }

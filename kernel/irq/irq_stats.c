@@ -112,6 +112,8 @@ long irq_info(unsigned long index, void *out, const struct process *viewer)
 	for (unsigned int h = 0; h < MAX_HARTS && h < TACET_INFO_MAX_HARTS; h++)
 		ii->per_hart[h] = d->per_hart[h];
 	ii->spurious_all = irq_spurious();
+	ii->msi = d->msi;
+	ii->lent = d->lent;
 	if (sees_timing(d, viewer))
 		info_timing(d, ii);
 	return sizeof(*ii);

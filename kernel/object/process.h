@@ -34,8 +34,9 @@ struct process {
 	struct cspace *cspace;
 	unsigned int nthreads;    /* live threads */
 	unsigned int ncaps;       /* capabilities naming it (see kobj_cap_removed) */
-	unsigned int irq_refs;    /* interrupt lines naming it, as a binder or as the owner of
-				   * their detection history (irq_bind.c); BKL */
+	unsigned int irq_refs;    /* interrupt lines naming it, as a binder, as the owner of
+				   * their detection history or as a message-signalled line's
+				   * lender (irq_bind.c); BKL */
 	unsigned int calls;       /* MAP, UNMAP and FRAME_NEW calls under way that keep what it
 				   * owns (its mappings, a frame charged to it) across a point:
 				   * its end is over only once none is (release_step) */

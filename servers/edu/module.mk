@@ -27,3 +27,8 @@ SERVER_SRCS_edu_msidie := servers/edu/edu_msidie.c servers/edu/edu_dev.c
 # edu_crash: faults on every 100th interrupt, for init to restart it (the restart test).
 SERVERS += edu_crash
 SERVER_SRCS_edu_crash := servers/edu/edu_crash.c servers/edu/edu_dev.c
+
+# edu_hold: binds its edu's INTx line shared and answers its calls, but never acknowledges an
+# interrupt (the liveness test of a shared line's holder).
+SERVERS += edu_hold
+SERVER_SRCS_edu_hold := servers/edu/edu_hold.c servers/edu/edu_dev.c

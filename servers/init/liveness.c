@@ -53,6 +53,9 @@ static unsigned long alive_published[ALIVE_SERVERS_MAX];
 static unsigned long asking[ALIVE_SERVERS_MAX]; /* (at << 20) | (instance << 4) | start | n */
 static unsigned long asked_preempted[ALIVE_SERVERS_MAX];
 static unsigned int asked_state[ALIVE_SERVERS_MAX];
+/* the shared line's interrupt (TACET_INFO_PROCESS's irq_held) server n held when it was asked
+ * and still held when it answered: the question stands until that changes (asking thread's) */
+static unsigned long held[ALIVE_SERVERS_MAX];
 /* the supervisor's */
 static unsigned long ended_ask[ALIVE_SERVERS_MAX];   /* the question it last ended server n for */
 static unsigned long waiting_ask[ALIVE_SERVERS_MAX]; /* the question it lets wait, ... */
@@ -88,26 +91,54 @@ static void ask_start(unsigned int n, unsigned long instance, const struct tacet
 	post(n, (tacet_time() << 20) | (instance << 4) | ASK_START | n, pi);
 }
 
+/* Whether server n's question w, answered, still stands because its server still holds the
+ * shared line's interrupt it held when asked (its asking thread's; pi: seen now). A driver
+ * that answers its calls but never acknowledges its interrupt keeps the line masked for the
+ * other drivers on it, whose clients then see them stuck: it is judged as not answering. */
+static int still_held(unsigned int n, unsigned long w, const struct tacet_process_info *pi)
+{
+	unsigned long h = __atomic_load_n(&held[n], __ATOMIC_RELAXED);
+
+	if (!h)
+		return 0;
+	if (ASK_INSTANCE(w) == (servers[n].restarts & 0xffff) && pi->irq_held == h)
+		return 1;
+	__atomic_store_n(&held[n], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&asking[n], 0, __ATOMIC_RELEASE); /* answered */
+	return 0;
+}
+
 /* Ask server n (its asking thread's), after taking its first thread's preemptions and state:
  * one call through what its instance published, or, if it has published nothing yet (an
  * endpoint there is an ended instance's until the service thread withdraws it), the question
- * its start is. A restart under way (the instance changed meanwhile): no question this
- * round. */
+ * its start is. A restart under way (the instance changed meanwhile): no question this round.
+ * A question is answered by the call's answer, and by the acknowledgement of a shared line's
+ * interrupt its server held when asked (still_held): until then it stands, and the
+ * supervisor's rule judges it like one unanswered. */
 static void ask(unsigned int n)
 {
 	struct tacet_msg msg = { .tag = TACET_TAG(TACET_LABEL_ALIVE, 0) };
 	struct tacet_process_info pi = { 0 };
 	unsigned int restarts = servers[n].restarts;
-	unsigned long instance = restarts & 0xffff;
+	unsigned long instance = restarts & 0xffff, w;
 
 	if (tacet_process_info(servers[n].process_slot, &pi) || servers[n].restarts != restarts)
+		return;
+	w = __atomic_load_n(&asking[n], __ATOMIC_RELAXED);
+	if (still_held(n, w, &pi))
 		return;
 	if (__atomic_load_n(&alive_published[n], __ATOMIC_ACQUIRE) != restarts + 1ul) {
 		ask_start(n, instance, &pi);
 		return;
 	}
-	post(n, (tacet_time() << 20) | (instance << 4) | n, &pi);
+	w = (tacet_time() << 20) | (instance << 4) | n;
+	post(n, w, &pi);
 	tacet_call(ALIVE_FIRST_SLOT + n, &msg); /* an answer, or the end of that instance */
+	__atomic_store_n(&held[n], pi.irq_held, __ATOMIC_RELAXED);
+	if (pi.irq_held && !tacet_process_info(servers[n].process_slot, &pi) &&
+	    still_held(n, w, &pi))
+		return;
+	__atomic_store_n(&held[n], 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&asking[n], 0, __ATOMIC_RELEASE);
 }
 
@@ -324,6 +355,9 @@ static void look(unsigned int n, unsigned long w, struct server *s, unsigned lon
 		looked_state[n] = pi.state;
 		return;
 	}
+	if (__atomic_load_n(&held[n], __ATOMIC_RELAXED))
+		start = " (it answers calls, but holds a shared line's interrupt unacknowledged: the "
+			"line's other drivers wait for it)";
 	printf("init: server %s has not answered for %lu ms%s%s; ending it\n", s->name,
 	       l.elapsed / per_ms, start, v == ALIVE_END_RAN    ? ", though it ran"
 				   : v == ALIVE_END_WAIT ? ", waiting in a wait all along"

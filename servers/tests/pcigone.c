@@ -3,8 +3,11 @@
  * reports pci's instance to init as stuck (its entry grants it "pci" and pci's has `~MS`: init
  * ends that instance and restarts it), waits until the next instance has published "pci" (it
  * has quieted every function by then: the device rng offered its requests to no longer does
- * DMA), then reads 4096 bytes again: they must come, and look random, within READ_MS. Exits 0
- * when every check passed. No IPC protocol of its own. */
+ * DMA), then reads 4096 bytes again: they must come, and look random, within READ_MS. The
+ * message-signalled lines lent to devices (TACET_INFO_IRQ's lent: rng's vector on the AIA's
+ * machine, none on the PLIC's) are as many after as before: the ended pci's lending ended with
+ * it, and its next instance lent rng's next claim a line afresh. Exits 0 when every check
+ * passed. No IPC protocol of its own. */
 #include <stdio.h>
 #include <tacet.h>
 #include <tacet/random.h>
@@ -31,6 +34,17 @@ static int read_random(const char *when, unsigned long *ms)
 	return got == BYTES && distinct >= MIN_DISTINCT;
 }
 
+/* The message-signalled lines lent to devices now. */
+static unsigned int lent_lines(void)
+{
+	struct tacet_irq_info ii;
+	unsigned int lent = 0;
+
+	for (unsigned long irq = 1; tacet_info(TACET_INFO_IRQ, irq, &ii, sizeof(ii)) > 0; irq++)
+		lent += ii.msi && ii.lent;
+	return lent;
+}
+
 /* pci's instance reported to init; 0 once its next instance has published, else the error. */
 static long end_pci(unsigned long *was, unsigned long *now)
 {
@@ -54,6 +68,7 @@ int main(void)
 {
 	unsigned long ms, was = 0, now = 0;
 	int ok = read_random("before pci's end", &ms);
+	unsigned int lent = lent_lines(), lent_after;
 	long err = end_pci(&was, &now);
 
 	if (err) {
@@ -65,5 +80,8 @@ int main(void)
 	ok &= ms < READ_MS;
 	printf("pcigone: rng served again within %d ms of pci's next instance: %s\n", READ_MS,
 	       ok ? "PASS" : "FAIL");
-	return !ok;
+	lent_after = lent_lines();
+	printf("pcigone: message-signalled lines lent: %u before pci's end, %u after: %s\n", lent,
+	       lent_after, lent_after == lent ? "PASS" : "FAIL");
+	return !ok || lent_after != lent;
 }

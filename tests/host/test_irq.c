@@ -146,8 +146,8 @@ static int setup_world(void)
 	return 0;
 }
 
-/* The lines naming p, as a binder or as the owner of the detection history: what p's
- * irq_refs must count. */
+/* The lines naming p, as a binder, as the owner of the detection history or as a message-
+ * signalled line's lender: what p's irq_refs must count. */
 static unsigned int lines_naming(const struct process *p)
 {
 	unsigned int k = 0;
@@ -158,6 +158,7 @@ static unsigned int lines_naming(const struct process *p)
 		for (unsigned int i = 0; d && i < d->nbinders; i++)
 			k += d->binders[i].owner == p;
 		k += d && d->history_of == p;
+		k += d && d->msi && d->lender == p;
 	}
 	return k;
 }
@@ -1083,6 +1084,52 @@ static void test_shared_line(void **state)
 	assert_int_equal(ack_as(&w.thr, SLOT_IRQ3, true), 0);
 	assert_int_equal(d->state, IRQ_IDLE);
 	assert_int_equal(irq_count(d), 4);
+}
+
+/* irq_held_shared (TACET_INFO_PROCESS's irq_held): the stamp of the shared line's interrupt a
+ * process owes, while it owes it; nothing for a line it has alone, nor once it acknowledged;
+ * the next interrupt another stamp. */
+static uint64_t held(const struct process *p)
+{
+	uint64_t h;
+
+	bkl_lock();
+	h = irq_held_shared(p);
+	bkl_unlock();
+	return h;
+}
+
+static void test_shared_line_held(void **state)
+{
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, 0x1), 0); /* LINE: alone */
+	fake_irqchip_raise(LINE);
+	harts[0].trap_cycle = 1000;
+	interrupt(0);
+	assert_int_equal(desc(LINE)->state, IRQ_PENDING);
+	assert_int_equal(held(&w.proc), 0); /* it keeps nobody else's interrupt */
+
+	assert_int_equal(bind_as(&w.thr, SLOT_IRQ3, SLOT_NTFN, 0x2, TACET_IRQ_SHARED), 0);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_IRQ, SLOT_NTFN, 0x4, TACET_IRQ_SHARED), 0);
+	fake_irqchip_raise(LINE3);
+	harts[0].trap_cycle = 2000;
+	interrupt(0);
+	assert_int_equal(held(&w.proc), 2000);
+	assert_int_equal(held(&w.other), 2000);
+	assert_int_equal(ack_as(&w.other_thr, SLOT_IRQ, true), 0);
+	assert_int_equal(held(&w.other), 0);
+	assert_int_equal(held(&w.proc), 2000); /* LINE3 waits for it alone now */
+	assert_int_equal(ack_as(&w.thr, SLOT_IRQ3, false), 0);
+	assert_int_equal(held(&w.proc), 0);
+
+	fake_irqchip_raise(LINE3);
+	harts[0].trap_cycle = 3000;
+	interrupt(0);
+	assert_int_equal(held(&w.proc), 3000); /* the next one: a new token */
+	assert_int_equal(unbind_as(&w.other_thr, SLOT_IRQ), 0);
+	assert_int_equal(held(&w.proc), 0); /* alone on it: it holds nobody's */
+	assert_int_equal(ack_as(&w.thr, SLOT_IRQ3, true), 0);
+	assert_int_equal(ack(SLOT_IRQ), 0);
 }
 
 /* A second process with capabilities to LINE3 and ntfn2, for the binders limit. */
@@ -3291,6 +3338,46 @@ static void test_msi_free_revokes_copies(void **state)
 	cap_clear(copy);
 }
 
+/* The lender's end ends its lendings, as IRQ_MSI_FREE would: a driver of another process
+ * bound to one, its interrupt pending, leaves (the ack it owed settled), every line goes back
+ * to the pool (the next lending takes the first again), and the driver's capability reaches
+ * nothing. Before, the lines stayed lent for good: a restarted bus server drained the pool. */
+static void test_msi_lender_end_ends_lendings(void **state)
+{
+	const struct cap *mine = &w.proc.cspace->slots[SLOT_MSI];
+	struct cap *copy = &w.other.cspace->slots[SLOT_FREE];
+	uint64_t addr, data, line;
+
+	(void)state;
+	install_buses();
+	assert_int_equal(msi_new(SLOT_BUS, 0, SLOT_MSI, &addr, &data, &line), 0);
+	assert_int_equal(msi_new(SLOT_BUS, 1, SLOT_MSI + 1, &addr, &data, &line), 0);
+	assert_int_equal(w.proc.irq_refs, 2);
+	cap_install(copy, mine->obj, mine->rights, mine->badge); /* handed to the driver */
+	assert_int_equal(bind_as(&w.other_thr, SLOT_FREE, SLOT_NTFN, BADGE, 0), 0);
+	fake_irqchip_raise(MSI_FIRST);
+	interrupt(0);
+	assert_int_equal(desc(MSI_FIRST)->state, IRQ_PENDING);
+	bkl_lock();
+	irq_release_owner(&w.proc);
+	bkl_unlock();
+	assert_int_equal(fake_irqchip_msi_frees(), 2);
+	for (unsigned int irq = MSI_FIRST; irq < MSI_FIRST + 2; irq++) {
+		assert_false(desc(irq)->lent);
+		assert_null(desc(irq)->lender);
+		assert_int_equal(desc(irq)->state, IRQ_UNBOUND);
+		assert_int_equal(desc(irq)->nbinders, 0);
+	}
+	assert_int_equal(desc(MSI_FIRST)->unhandled, 1); /* the driver's owed ack, settled */
+	assert_int_equal(w.proc.irq_refs, 0);
+	assert_int_equal(ack_as(&w.other_thr, SLOT_FREE, true), -TACET_EINVAL);
+	assert_int_equal(msi_new(SLOT_BUS, 0, SLOT_MSI + 2, &addr, &data, &line), 0);
+	assert_int_equal(line, MSI_FIRST);
+	assert_int_equal(bind_as(&w.other_thr, SLOT_FREE, SLOT_NTFN, BADGE, 0), -TACET_EINVAL);
+	assert_int_equal(msi_free(SLOT_BUS, SLOT_MSI + 2), 0);
+	cap_clear(copy);
+}
+
 /* The pool runs out with ENOMEM and nothing changes; a freed line is the next lent. */
 static void test_msi_pool_exhausted(void **state)
 {
@@ -3328,6 +3415,7 @@ int main(void)
 		MSI_TEST(test_msi_edge_held_until_ack),
 		MSI_TEST(test_msi_edge_held_until_bind),
 		MSI_TEST(test_msi_free_revokes_copies),
+		MSI_TEST(test_msi_lender_end_ends_lendings),
 		IRQ_TEST(test_bind_routes_and_unmasks),
 		IRQ_TEST(test_bind_twice_is_busy),
 		IRQ_TEST(test_bind_bad_badge_or_flags),
@@ -3348,6 +3436,7 @@ int main(void)
 		IRQ_TEST(test_unbind_drops_last_reference),
 		IRQ_TEST(test_release_owner),
 		IRQ_TEST(test_shared_line),
+		IRQ_TEST(test_shared_line_held),
 		IRQ_TEST(test_shared_bind_rules),
 		IRQ_TEST(test_unhandled_disables),
 		IRQ_TEST(test_busy_line_stays_on),

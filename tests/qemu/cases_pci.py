@@ -53,6 +53,26 @@ CASES = [
          qemu_args=("-device", "edu,addr=1", "-device", "edu,addr=5", "-device", "edu,addr=9"),
          console_input=(r"(edu \d: factorial[^\n]*\n[\s\S]*){3}", "poweroff\r"), timeout=60,
          variants=CONTROLLERS),
+    # A driver that answers its calls but never acknowledges its interrupt (edu_hold, `~10`)
+    # shares the INTx line with two edu_shared drivers: the first interrupt of theirs stays
+    # masked for all three until init ends edu_hold, whose liveness question stands while it
+    # holds a shared line's interrupt it held when asked (TACET_INFO_PROCESS's irq_held);
+    # then each edu_shared gets its 1000, every one handled once (a lost one waits 1 s and
+    # fails). Before, edu_hold answered every question and was never ended.
+    case("liveness-shared-line-holder",
+         [r"edu_hold: edu \d's line (\d+) bound shared; its interrupts are never acknowledged",
+          r"init: server edu_hold has not answered for \d+ ms \(it answers calls, but holds a "
+          r"shared line's interrupt unacknowledged: the line's other drivers wait for it\)"
+          r"(, [a-z ]+)?; ending it",
+          r"edu \d: raised 1000, handled 1000 \(\d+ for other devices\): PASS[\s\S]*"
+          r"edu \d: raised 1000, handled 1000 \(\d+ for other devices\): PASS",
+          r"init: power off requested by uart"],
+         bootargs="init.run=^%uart=console:ns16550a,pci:pci-host-ecam-generic+pci-mmio32+pci-intx,"
+                  "edu_hold~10,edu_shared@1,edu_shared@2",
+         qemu_args=("-device", "edu,addr=1", "-device", "edu,addr=5", "-device", "edu,addr=9"),
+         console_input=(r"(edu \d: factorial[^\n]*\n[\s\S]*){2}", "poweroff\r"), timeout=60,
+         forbid=(r"PANIC", r"FAIL", r"init: restarting edu_hold"),
+         variants=CONTROLLERS),
     # 100,000 interrupts: four edu devices in slots 1-4 (one INTx line each: 33, 34, 35, 32),
     # four edu_flood drivers on the four harts, 25,000 interrupts each; in every 2,500 each
     # driver moves its line to another hart for 25 and back, each move while an interrupt is in

@@ -136,7 +136,9 @@ CASES += [
     # complete) and reads again. rng's claim lives no longer than the instance that granted
     # it: lib's kit ends rng with a line, init restarts it, the next rng claims the function
     # from the next pci and the read is answered. Without that the second read waits for
-    # ever (rng waits for its quiet device inside the call).
+    # ever (rng waits for its quiet device inside the call). As many message-signalled lines
+    # are lent after as before: the ended pci's lendings end with it (before, on the AIA's
+    # machine rng's first vector stayed lent for good, one line of the pool lost a restart).
     case("rng-pci-bus-ends",
          [RNG_PCI_READY_ON,
           r"pcigone: before pci's end: 4096 bytes in \d+ ms, \d+ distinct values: PASS",
@@ -151,6 +153,8 @@ CASES += [
           r"pcigone: pci instance 1 answers",
           r"pcigone: after pci's end: 4096 bytes in \d+ ms, \d+ distinct values: PASS",
           r"pcigone: rng served again within 5000 ms of pci's next instance: PASS",
+          {"aclint": r"pcigone: message-signalled lines lent: 0 before pci's end, 0 after: PASS",
+           "aia": r"pcigone: message-signalled lines lent: 1 before pci's end, 1 after: PASS"},
           r"init: server pcigone finished with status 0", r"init: power off requested by uart"],
          bootargs="init.run=^%uart=console:ns16550a,"
                   "pci:pci-host-ecam-generic+pci-mmio32+pci-intx*1~1000,rng*2,pcigone@1[pci=0]",

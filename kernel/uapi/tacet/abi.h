@@ -255,6 +255,10 @@ struct tacet_irq_info {
 	/* The cycle counter at the latest interrupt's trap entry and at the end of its top half
 	 * (under -icount: retired instructions, so the benchmarks take latencies from them). */
 	unsigned long last_trap, last_done;
+	unsigned int msi;  /* a message-signalled line (the controller's pool, after its wired
+			    * ones) */
+	unsigned int lent; /* msi: lent to a device now (IRQ_MSI_NEW, until IRQ_MSI_FREE or the
+			    * lender's end) */
 };
 
 /* A line's log2 histograms (<tacet/log2hist.h>: bucket k counts the values of bit length k),
@@ -312,6 +316,11 @@ struct tacet_process_info {
 	unsigned int tid;
 	unsigned int hart;
 	unsigned int threads; /* its threads that have not ended */
+	/* The cycle counter at the trap entry of the oldest interrupt of a shared line (bound by
+	 * other servers too) that it was signalled and has not acknowledged: until it does, the
+	 * line stays masked for all of them. 0: none. A token, not a time to compare: the same
+	 * value later means that interrupt is still unacknowledged. */
+	unsigned long irq_held;
 };
 
 enum tacet_thread_state {
