@@ -3,7 +3,7 @@
 (docs/faults.md).
 
   python3 tools/faults.py run --n N --seed SEED --drivers rbtu [--jobs J] [--no-record]
-                             [--alive-ms MS] [--dma] [--pci] [--machine aia]
+                             [--alive-ms MS] [--dma] [--pci [--shared-line]] [--machine aia]
                              [--from K --no-record]
       boot the faults kernel (build/faults/kernel.bin) with servers/faults as the campaign and
       the drivers restarted at once as often as it takes (init.restart_max_ms=0), each asked
@@ -17,8 +17,10 @@
       memory too, and nothing in the kernel can stop it). --pci: rng, blk (and net) as
       virtio-pci functions claimed from the pci server (INTx on the PLIC's machine, rng's and
       blk's lines their own; MSI-X on the AIA's), not virtio-mmio. --machine aia: QEMU's AIA
-      (APLIC and IMSICs) instead of the PLIC. Both are said in the campaign's name (`.p`,
-      `.a`), so its log and summary say them. --from K: faults K to K+N-1 of the
+      (APLIC and IMSICs) instead of the PLIC. --shared-line (with --pci, on the PLIC's
+      machine): blk in slot 5, on rng's INTx line (docs/faults.md, "Over PCI": the shared
+      line's blame). Each is said in the campaign's name (`.p`, `.a`, `.s`), so its log, its
+      summary and a replay say them. --from K: faults K to K+N-1 of the
       seed (the generator drawn past the first K, nothing thrown), on a fresh boot: a replay of
       a run's end, with --no-record.
   python3 tools/faults.py table [--write] [LOG...]
@@ -83,6 +85,10 @@ DEVICES = ["-device", "virtio-rng-device", *DRIVE, "-device", "virtio-blk-device
 # AIA's each has MSI-X.
 PCI_DEVICES = ["-device", "virtio-rng-pci,addr=1", *DRIVE,
                "-device", "virtio-blk-pci,drive=disk0,addr=3"]
+# --shared-line: blk in slot 5 instead, on rng's line (5 % 4 == 1 % 4), to run the shared
+# line's case on purpose.
+PCI_DEVICES_SHARED = ["-device", "virtio-rng-pci,addr=1", *DRIVE,
+                      "-device", "virtio-blk-pci,drive=disk0,addr=5"]
 PCI_RESOURCES = "pci-host-ecam-generic+pci-mmio32+pci-intx"
 RESTARTS = 99999  # each driver's `*N`: as often as it takes (a run's N/15 or so)
 BOOTARGS_MAX = 1023  # TACET_BOOTINFO_BOOTARGS_MAX less its NUL: the kernel cuts the rest
@@ -108,6 +114,16 @@ def over_pci(options):
     return ".p" in options.split(".f")[0]
 
 
+def shared_line(options):
+    """Does the campaign's name say blk shares rng's INTx line (`.s`, with `.p`)?"""
+    return ".s" in options.split(".f")[0]
+
+
+def pci_devices(options):
+    """The PCI functions' QEMU arguments for the campaign's options (rng and blk)."""
+    return PCI_DEVICES_SHARED if shared_line(options) else PCI_DEVICES
+
+
 def machine_of(options):
     """The machine the campaign's name says (`.a`: the AIA's, else the PLIC's with ACLINT)."""
     return "aia" if ".a" in options.split(".f")[0] else "aclint"
@@ -115,7 +131,7 @@ def machine_of(options):
 
 def bootargs(n, seed, drivers, alive_ms=ALIVE_MS, options=""):
     """init.run= and init's other arguments for the campaign (options: the campaign's, each
-    after a dot: `.d`, `.p`, `.a`, `.fK`); the kernel keeps BOOTARGS_MAX bytes, init NAME_MAX
+    after a dot: `.d`, `.p`, `.s`, `.a`, `.fK`); the kernel keeps BOOTARGS_MAX bytes, init NAME_MAX
     of the campaign's name (checked: nothing may be cut). Over PCI (`.p`) the virtio drivers'
     entries name no virtio-mmio transport: each claims its function from the pci server
     (lib's virtio_probe), which is there, restarted as often as it takes, and asked whether it
@@ -157,7 +173,7 @@ def net_devices(port=None, pci=False):
 
 def qemu_command(n, seed, drivers, smp, alive_ms, port=None, options=""):
     pci, machine = over_pci(options), machine_of(options)
-    devices = PCI_DEVICES if pci else DEVICES
+    devices = pci_devices(options) if pci else DEVICES
     net = "n" in drivers
     dtb = dtb_for_machine(ROOT, machine, smp, "128M",
                           devices + (net_devices(pci=pci) if net else []))
@@ -298,8 +314,14 @@ def commit():
 
 def run(args):
     jobs = max(1, args.jobs)
+    if args.shared_line and not args.pci:
+        raise SystemExit("faults.py: --shared-line puts blk on rng's INTx line over PCI: "
+                         "with --pci only")
+    if args.shared_line and args.machine == "aia":
+        raise SystemExit("faults.py: --shared-line: on the AIA's machine each PCI function "
+                         "has its MSI-X vector, no INTx line to share")
     options = ((".d" if args.dma else "") + (".p" if args.pci else "")
-               + (".a" if args.machine == "aia" else "")
+               + (".s" if args.shared_line else "") + (".a" if args.machine == "aia" else "")
                + (f".f{args.first}" if args.first else ""))
     if args.first and not args.no_record:
         raise SystemExit("faults.py: --from replays part of a seed: with --no-record only")
@@ -337,7 +359,7 @@ def replay(args):
     first) thrown alone on fresh boots, `tries` each: which panic the kernel by themselves."""
     text = open(args.log, errors="replace").read()
     p = re.search(r'faults: \d+ faults into \d+ drivers, seed "\d+\.(\d+)\.([a-z]+)'
-                  r'((?:\.[dpa])*)', text)
+                  r'((?:\.[dpsa])*)', text)
     if not p:
         raise SystemExit(f"faults.py: {args.log} is no campaign's log")
     seed, drivers, opts = int(p.group(1)), p.group(2), p.group(3)
@@ -425,6 +447,7 @@ def summary(text, passed, batch=None, built=None, tcp=None):
     return {"n": int(p.group(1)) if p else 0, "seed": int(p.group(2)) if p else -1,
             "drivers": p.group(3) if p else "", "commit": built or commit(),
             "machine": machine_of(options), "transport": "pci" if over_pci(options) else "mmio",
+            **({"shared_line": True} if shared_line(options) else {}),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "passed": passed, "panics": text.count("PANIC"),
             "campaign_ms": int(m.group(2)) if m else 0, "batch": batch or {},
@@ -532,6 +555,10 @@ def table(runs):
                       f"machine (--machine aia): {len(aia)} runs, "
                       f"{sum(thrown(r) for r in aia):,} faults; the rest virtio-mmio on the "
                       f"PLIC's.")
+    shared = [r for r in runs if r.get("shared_line")]
+    if shared:
+        lines[-1] += (f" rng and blk on one INTx line (--shared-line): {len(shared)} runs, "
+                      f"{sum(thrown(r) for r in shared):,} faults.")
     streams = [r["tcp"] for r in runs if r.get("tcp")]
     if streams:
         lines[-1] += (f" The TCP stream through net0 (host to the echo service and back): "
@@ -571,6 +598,7 @@ def main():
     r.add_argument("--dma", action="store_true")  # words pinned for DMA too (no IOMMU here)
     r.add_argument("--from", dest="first", type=int, default=0)
     r.add_argument("--pci", action="store_true")  # the virtio devices as PCI functions
+    r.add_argument("--shared-line", action="store_true")  # blk on rng's INTx line (--pci)
     r.add_argument("--machine", choices=("aclint", "aia"), default="aclint")
     t = sub.add_parser("table")
     t.add_argument("--write", action="store_true")

@@ -82,6 +82,7 @@
 #define SLOT_NET (TACET_CHILD_FIRST_FREE + 5)
 #define SLOT_IP (TACET_CHILD_FIRST_FREE + 6)
 #define SLOT_PCI (TACET_CHILD_FIRST_FREE + 7)
+#define SLOT_WATCH_LOOKUP (TACET_CHILD_FIRST_FREE + 8) /* the watcher's report of pci */
 #define CATCH_GO 1ul
 #define CATCH_TIMER 2ul
 #define CATCH_HART 0          /* the drivers' (their entries name none) */
@@ -193,23 +194,29 @@ static void blk_buffer_changed(unsigned int s, const uint8_t *sent)
 	       err ? tacet_strerror(err) : memcmp(buf, sent, BLK_SECTOR) ? "other data" : "the write");
 }
 
-/* One request of one sector through the buffer's start, waited for until lib no longer holds
- * it: a wait that ends in an error may leave it in flight (the timeout, -TACET_EBUSY) or kept
- * by lib to be submitted again to the service's next instance (a reconnect that failed), and
- * the device would later write into the buffer (a read's data) or take from it (a write's)
- * what the next request put there. Up to RECOVER_NS; past it the fault is unrecovered anyway.
- * Each wait that failed with the request still held by lib is counted and said (held_by_lib). */
-static long blk_one(unsigned int op, uint64_t sector)
-{
-	uint64_t until = tacet_time_ns() + RECOVER_NS;
-	long id = tacet_blk_submit(&blk, op, sector, 1, 0), err;
+/* Requests blk_one stopped waiting for at its limit (RECOVER_NS: that fault unrecovered),
+ * which lib still holds: each is waited for again before any other is submitted (blk_settle). */
+static uint32_t given_up;
 
-	if (id < 0)
-		return id;
+/* Request id waited for until lib no longer holds it, up to `until`: a wait that ends in an
+ * error may leave it in flight (the timeout, -TACET_EBUSY) or kept by lib to be submitted again
+ * to the service's next instance (a reconnect that failed), and the device would later write
+ * into the buffer (a read's data) or take from it (a write's) what the next request put there.
+ * Still held at `until`: given up (given_up). Each wait that failed otherwise than by its
+ * timeout with the request still held is counted and said (held_by_lib). */
+static long blk_wait_for(long id, unsigned int op, uint64_t sector, uint64_t until)
+{
 	for (;;) {
-		err = tacet_blk_wait(&blk, id);
-		if (!(blk.busy & (1u << id)) || tacet_time_ns() >= until)
+		long err = tacet_blk_wait(&blk, id);
+
+		if (!(blk.busy & (1u << id))) {
+			given_up &= ~(1u << id);
 			return err;
+		}
+		if (tacet_time_ns() >= until) {
+			given_up |= 1u << id;
+			return err;
+		}
 		if (err == -TACET_EBUSY)
 			continue;
 		held_by_lib++;
@@ -218,6 +225,40 @@ static long blk_one(unsigned int op, uint64_t sector)
 		       (unsigned long long)(sector - blk.first), tacet_strerror(err));
 		tacet_sleep_ns(RETRY_NS);
 	}
+}
+
+/* The requests given up earlier, waited for again (up to `until`) before another is submitted:
+ * the device may still write the buffer for one of them, and lib frees an id only once its
+ * completion is collected (given up and never collected, BLK_IDS of them left no id: every
+ * later submission said -TACET_EBUSY and every use of blk failed for good, through every
+ * restart: seed 73 over the shared line, after 16 uses given up while a faulted rng held the
+ * line masked). 0, or the error of one still held. */
+static long blk_settle(uint64_t until)
+{
+	for (long id = 0; id < BLK_IDS; id++) {
+		long err;
+
+		if (!(given_up & (1u << id)))
+			continue;
+		err = blk_wait_for(id, blk.req[id].op, blk.req[id].sector, until);
+		if (given_up & (1u << id))
+			return err ? err : -TACET_EBUSY;
+	}
+	return 0;
+}
+
+/* One request of one sector through the buffer's start, after the requests given up earlier
+ * (blk_settle), waited for until lib no longer holds it (blk_wait_for), up to RECOVER_NS; past
+ * it the fault is unrecovered anyway. */
+static long blk_one(unsigned int op, uint64_t sector)
+{
+	uint64_t until = tacet_time_ns() + RECOVER_NS;
+	long id, err = blk_settle(until);
+
+	if (err)
+		return err;
+	id = tacet_blk_submit(&blk, op, sector, 1, 0);
+	return id < 0 ? id : blk_wait_for(id, op, sector, until);
 }
 
 /* Sector s (of the shadow's) written sealed from the buffer's start, whose first BLK_SEAL_DATA
@@ -561,11 +602,18 @@ static void report_stuck(struct driver *d)
 
 /* The watcher (a thread of its own, on this hart): once a use has taken longer than
  * SLOW_USE_NS it writes every thread's state once, which says who held the harts meanwhile (it
- * found init's lookup bug: the campaign waiting on lookups while every driver was idle). It
- * shares only use_started (written by the campaign's thread, read here), writes through
+ * found init's lookup bug: the campaign waiting on lookups while every driver was idle). A use
+ * of pci, or of a driver behind it (bus_of), that has taken longer than BUS_STUCK_NS has pci
+ * reported from here, once (watcher_report): such a use may not return before RECOVER_NS (lib's
+ * blk client waits up to 10 s for an instance to publish, and an instance whose function a
+ * faulted pci never released hangs in its claim), so recover's report after it came too late,
+ * and every fault after it was unrecovered too. It shares use_started and use_of (written by
+ * the campaign's thread, read here) and bus_reported_at (written here), writes through
  * tacet_debug_write with a buffer of its own (stdio is the campaign's), and sleeps on a
  * notification of its own (lib's tacet_sleep_ns is the campaign's). */
 static volatile uint64_t use_started; /* ns; 0: no use under way */
+static struct driver *volatile use_of; /* the driver of that use, written before it */
+static volatile uint64_t bus_reported_at; /* ns: the watcher's last report of pci */
 static char watcher_stack[2 * TACET_PAGE_SIZE] __attribute__((aligned(16)));
 
 static void watcher_say_threads(uint64_t took_ns)
@@ -584,20 +632,45 @@ static void watcher_say_threads(uint64_t took_ns)
 	tacet_debug_write("\n", 1);
 }
 
+/* pci reported by the watcher (report_stuck's, through a slot of its own), said in a line. */
+static void watcher_report(struct driver *bus, const struct driver *d, uint64_t took_ns)
+{
+	unsigned long instance = 0;
+	char line[96];
+	int n;
+
+	if (tacet_lookup_instance(bus->service, SLOT_WATCH_LOOKUP, 0, &instance) == 0 &&
+	    tacet_report_stuck(bus->service, instance) == 0)
+		__atomic_fetch_add(&bus->reports, 1, __ATOMIC_RELAXED);
+	tacet_cap_delete(SLOT_WATCH_LOOKUP);
+	bus_reported_at = tacet_time_ns();
+	n = snprintf(line, sizeof(line), "faults: a use of %s has taken %llu ms: %s reported\n",
+		     d->process, (unsigned long long)(took_ns / 1000000), bus->process);
+	tacet_debug_write(line, (unsigned long)n);
+}
+
+static struct driver *bus_of(const struct driver *d);
+
 static void watcher(void *unused)
 {
-	uint64_t said_for = 0;
+	uint64_t said_for = 0, reported_for = 0;
 
 	(void)unused;
 	for (;;) {
 		uint64_t started = use_started;
+		struct driver *d = use_of, *bus = d ? bus_of(d) : NULL;
 
 		tacet_timer_set(SLOT_WATCH, 1, tacet_time() + tacet_ns_to_ticks(WATCH_NS));
 		tacet_wait(SLOT_WATCH);
-		if (started && started == use_started && started != said_for &&
-		    tacet_time_ns() - started > SLOW_USE_NS) {
+		if (!started || started != use_started)
+			continue; /* that use has returned */
+		if (started != said_for && tacet_time_ns() - started > SLOW_USE_NS) {
 			watcher_say_threads(tacet_time_ns() - started);
 			said_for = started;
+		}
+		if (bus && started != reported_for && tacet_time_ns() - started > BUS_STUCK_NS) {
+			watcher_report(bus, d, tacet_time_ns() - started);
+			reported_for = started;
 		}
 	}
 }
@@ -691,7 +764,10 @@ static long throw_at_work(struct driver *d, unsigned long op, unsigned int tid, 
 	for (unsigned int i = 0; i < CATCH_USES &&
 	     __atomic_load_n(&catch.state, __ATOMIC_ACQUIRE) == CATCH_ARMED; i++) {
 		*start = tacet_time_ns();
+		use_of = d; /* watched as recover's are: the use the fault strikes may not return */
+		use_started = *start;
 		*err = d->use(d);
+		use_started = 0;
 	}
 	if (__atomic_compare_exchange_n(&catch.state, &armed, CATCH_CANCEL, 0, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
@@ -723,7 +799,8 @@ static struct driver *bus_of(const struct driver *d)
 }
 
 /* Use d until it answers well, up to RECOVER_NS (reporting it to init once it has answered
- * with errors for STUCK_NS, and pci, bus_of(d), once it has for BUS_STUCK_NS): NONE, ERROR or
+ * with errors for STUCK_NS, and pci, bus_of(d), once it has for BUS_STUCK_NS, or once one use
+ * has not returned for that long: the watcher's report): NONE, ERROR or
  * MISMATCH (what the errors were; how many in *errors), or UNRECOVERED. pci is reported only
  * then: before, errors are the drivers behind it claiming again from its next instance. */
 static enum outcome recover(struct driver *d, unsigned long *errors)
@@ -736,6 +813,7 @@ static enum outcome recover(struct driver *d, unsigned long *errors)
 	for (*errors = 0;; ++*errors) {
 		long err;
 
+		use_of = d;
 		use_started = tacet_time_ns();
 		err = d->use(d);
 		use_started = 0;
@@ -750,7 +828,8 @@ static enum outcome recover(struct driver *d, unsigned long *errors)
 			reported = 1;
 		}
 		if (bus && !bus_reported && tacet_time_ns() - start > BUS_STUCK_NS) {
-			report_stuck(bus);
+			if (bus_reported_at < start) /* else the watcher has, during a use */
+				report_stuck(bus);
 			bus_reported = 1;
 		}
 		tacet_sleep_ns(RETRY_NS);
@@ -925,8 +1004,9 @@ static int cmp_u64(const void *a, const void *b)
 /* The options after `N.SEED.DRIVERS`, each after a dot (the name is short: init keeps 23
  * bytes): `d` (faults into what a device is given too: TACET_INJECT_DMA), `fK` (faults K to
  * K+N-1: the generator drawn past the first K); `p` (the virtio devices are PCI functions
- * behind the pci server) and `a` (the AIA's machine) are the runner's, said in the name so
- * the log says them: the campaign is the same. 0, or -TACET_EINVAL. */
+ * behind the pci server), `s` (blk on rng's INTx line) and `a` (the AIA's machine) are the
+ * runner's, said in the name so the log says them: the campaign is the same. 0, or
+ * -TACET_EINVAL. */
 static long options(const char *p, unsigned long *first)
 {
 	char *end;
@@ -935,7 +1015,7 @@ static long options(const char *p, unsigned long *first)
 		if (p[1] == 'd') {
 			inject_flags |= TACET_INJECT_DMA;
 			p += 2;
-		} else if (p[1] == 'p' || p[1] == 'a') {
+		} else if (p[1] == 'p' || p[1] == 's' || p[1] == 'a') {
 			p += 2;
 		} else if (p[1] == 'f') {
 			*first = strtoul(p + 2, &end, 10);
@@ -1069,13 +1149,15 @@ static int final_checks(const struct tacet_mem_info *before, unsigned long unrec
 	printf("faults: blk reads whose seal failed (the client told): %lu\n", seal_failures);
 	printf("faults: blk waits that failed with the request still held by lib: %lu; writes "
 	       "whose buffer changed before they completed: %lu\n", held_by_lib, buffer_changed);
+	printf("faults: blk requests lib still holds at the end: %#x: %s\n", blk.busy,
+	       blk.busy ? "FAIL" : "PASS");
 	printf("faults: silent blk mismatches: %lu: %s\n", mismatches, mismatches ? "FAIL" : "PASS");
 	printf("faults: rtc's clock moved by a fault: %lu times\n", clock_moves);
 	/* a device told too long a length writes upward from its frame: through DMA frames only */
 	printf("faults: memory's two sides: kernel and frames below %#lx, DMA frames from %#lx, "
 	       "met %lu times: %s\n", after.low_end, after.dma_start, after.sides_met,
 	       after.sides_met ? "FAIL" : "PASS");
-	return failed || !same || unrecovered || mismatches || after.sides_met;
+	return failed || !same || unrecovered || mismatches || after.sides_met || blk.busy;
 }
 
 int main(void)

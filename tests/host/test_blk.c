@@ -7,13 +7,17 @@
  * refuses a request at refuse_sector with `refusal` (as a restarted instance may refuse what the
  * last one took: a grant that shrank, a faulted instance's answer), and records the first time
  * lib submits an id the instance still holds: lib then thinks that id and its buffer range
- * free while the device may still complete the old request into them.
+ * free while the device may still complete the old request into them. Its lookups find the
+ * running instance only once it has published (a driver hung in its set-up never does), and a
+ * lookup goes into its slot as the kernel's does: tacet_reconnect_instance empties the slot
+ * first, and a call through an empty slot says -TACET_EEMPTY.
  *
  * What it checks: a submission that meets the service's end and reconnects returns its own
  * request's result, not another's refusal; no id is free in lib while an instance holds it;
  * every request in flight is submitted again to the next instance, even after one of them is
  * refused; a wait's reconnect gives the wait its own request's result; a refused request's
- * wait says the refusal. */
+ * wait says the refusal; a reconnect that found no instance is tried again by the next
+ * submission or wait. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,6 +43,8 @@ static unsigned long bits;     /* on the client's notification */
 static uint64_t now;           /* the timebase */
 static unsigned long live;     /* the service's running instance */
 static unsigned long reached;  /* the instance lib's endpoint reaches */
+static int published;          /* the running instance has published its name */
+static unsigned long emptied;  /* a slot a reconnect emptied and no lookup filled (0: none) */
 static uint32_t held;          /* ids the running instance holds for the client */
 static uint64_t refuse_sector; /* the running instance refuses a request there (NONE: none) */
 static long refusal;
@@ -100,17 +106,24 @@ long tacet_ntfn_new(unsigned long dst)
 	return 0;
 }
 
+/* Its `tries` spent at once when the running instance has not published: -TACET_ENOENT. */
 long tacet_lookup_instance(const char *name, unsigned long dst, unsigned int tries,
 			   unsigned long *instance)
 {
-	(void)name, (void)dst, (void)tries;
+	(void)name, (void)tries;
+	if (!published)
+		return -TACET_ENOENT;
+	if (dst == emptied)
+		emptied = 0;
 	reached = *instance = live;
 	return 0;
 }
 
+/* lib/names.c's: the capability in slot dropped, then the lookup into it. */
 long tacet_reconnect_instance(const char *name, unsigned long slot, unsigned int tries,
 			      unsigned long *instance)
 {
+	emptied = slot;
 	return tacet_lookup_instance(name, slot, tries, instance);
 }
 
@@ -156,7 +169,9 @@ long tacet_call_cap(unsigned long ep, struct tacet_msg *msg, unsigned long reply
 	unsigned long label = TACET_TAG_LABEL(msg->tag);
 	uint64_t w[3] = { 0, 0, 0 };
 
-	(void)ep, (void)reply_slot;
+	(void)reply_slot;
+	if (ep == emptied)
+		return -TACET_EEMPTY;
 	if (reached != live)
 		return -TACET_EDEAD;
 	if (label == BLK_INFO) {
@@ -186,6 +201,7 @@ static void complete(unsigned int id)
 static void restart_refusing(uint64_t sector, long err)
 {
 	live++;
+	published = 1;
 	held = 0;
 	bits |= GONE_BIT; /* the endpoint's watch */
 	refuse_sector = sector;
@@ -200,6 +216,8 @@ static int setup(void **state)
 	bits = 0;
 	now = 1000;
 	live = reached = 0;
+	published = 1;
+	emptied = 0;
 	held = 0;
 	refuse_sector = NONE;
 	refusal = 0;
@@ -397,6 +415,74 @@ static void test_wait_ends_when_every_instance_is_stuck(void **state)
 	assert_no_misuse();
 }
 
+/* The running instance ends and the next one hangs in its set-up (pci left its function
+ * claimed: it never publishes). */
+static void restart_unpublished(void)
+{
+	restart_refusing(NONE, 0);
+	published = 0;
+}
+
+/* Id 0 in flight, the service ends, and its next instance does not publish within the
+ * reconnect's wait: the submission that met the end (id 1) says so (-TACET_ENOENT). Once an
+ * instance has published, the next submission reaches it and submits id 0 again. Before: the
+ * failed reconnect left lib's endpoint slot empty (tacet_reconnect_instance drops the ended
+ * instance's endpoint first), every later call said -TACET_EEMPTY, which lib did not take for
+ * the service's end, and the client never reached the service again (the fault campaign over
+ * PCI: every use of blk failed for good after one fault into pci). */
+static void test_reconnect_that_found_none_is_tried_again(void **state)
+{
+	long id;
+
+	(void)state;
+	assert_int_equal(read_at(0), 0);
+	restart_unpublished();
+	assert_int_equal(read_at(1), -TACET_ENOENT);
+	published = 1;
+	id = read_at(2);
+	if (id != 1)
+		fail_msg("the submission after a reconnect that found no instance returned %ld, "
+			 "not id 1: an instance has published since", id);
+	assert_int_equal(held, 0x3);
+	complete(0);
+	complete(1);
+	assert_int_equal(tacet_blk_wait(&b, 0), 0);
+	assert_int_equal(tacet_blk_wait(&b, 1), 0);
+	assert_int_equal(b.busy, 0);
+	assert_no_misuse();
+}
+
+/* While the client waits: the next instance publishes, then completes id 0. */
+static void publish_then_complete_0(void)
+{
+	published = 1;
+	if (held & 1u)
+		complete(0);
+}
+
+/* The same for a wait: the service ends while id 0 is in flight and the wait's reconnect finds
+ * no instance (-TACET_ENOENT, id 0 still held in lib); the next wait for id 0 reaches the
+ * instance that published since, submits id 0 again there and answers its completion. Before:
+ * the next wait's timeout asked an empty slot whether the service was alive (-TACET_EEMPTY,
+ * taken for yes) and answered -TACET_EBUSY, for good. */
+static void test_wait_after_a_reconnect_that_found_none(void **state)
+{
+	long r;
+
+	(void)state;
+	assert_int_equal(read_at(0), 0);
+	restart_unpublished();
+	assert_int_equal(tacet_blk_wait(&b, 0), -TACET_ENOENT);
+	assert_int_equal(b.busy, 1);
+	on_wait = publish_then_complete_0;
+	r = tacet_blk_wait(&b, 0);
+	if (r != 0)
+		fail_msg("the wait after a reconnect that found no instance returned %ld, not 0: "
+			 "an instance published since and completed id 0", r);
+	assert_int_equal(b.busy, 0);
+	assert_no_misuse();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +501,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_wait_answers_for_its_own_request, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_wait_ends_when_every_instance_is_stuck, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_reconnect_that_found_none_is_tried_again,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wait_after_a_reconnect_that_found_none, setup,
 						teardown),
 	};
 

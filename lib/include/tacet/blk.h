@@ -18,7 +18,9 @@
  *
  * When the service ends (a call says -TACET_EDEAD, or a wait's timeout finds it gone), lib
  * reaches its restarted instance, opens the session again and submits every request in flight
- * again (a request is done at least once); b->instance says which instance it talks to. A
+ * again (a request is done at least once); b->instance says which instance it talks to. If no
+ * instance is published within 10 s, that call answers the lookup's error (-TACET_ENOENT), and
+ * the next submission or wait tries again. A
  * request that instance refuses is done with the refusal (its wait says it; the others are
  * submitted again all the same), and the submission or wait that met the end answers for its
  * own request only. An id lib has not given back (a submission's error, a wait's collection)
