@@ -224,9 +224,10 @@ void irq_release_owner(struct process *p);
  * leaves, the controller has the line back, and every capability the lending made reaches
  * nothing from now on (irq_cap_live). BKL held. */
 void irq_msi_end(struct irq_desc *d);
-/* The trap-entry stamp of the oldest interrupt of a shared line (bound by others too) that p
- * was signalled and has not acknowledged, which holds the line masked for every binder; 0 if
- * none (TACET_INFO_PROCESS's irq_held). Walks the lines only while some name p. BKL held. */
+/* The trap-entry stamp of the oldest interrupt of a line bound shared that p was signalled and
+ * has not acknowledged, which holds the line masked for every binder, those bound now and those
+ * that bind it later (a restarted neighbour); 0 if none (TACET_INFO_PROCESS's irq_held). Walks
+ * the lines only while some name p. BKL held. */
 uint64_t irq_held_shared(const struct process *p);
 
 /* The scheduler is about to run t: if an interrupt woke it and it has not run since, count the

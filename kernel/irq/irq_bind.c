@@ -92,7 +92,7 @@ uint64_t irq_held_shared(const struct process *p)
 			if (d->binders[i].owner != p)
 				continue;
 			seen++;
-			if (d->binders[i].waiting && d->nbinders > 1 &&
+			if (d->binders[i].waiting && d->shared &&
 			    (!oldest || d->last_trap < oldest))
 				oldest = d->last_trap;
 		}

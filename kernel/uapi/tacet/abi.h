@@ -316,10 +316,11 @@ struct tacet_process_info {
 	unsigned int tid;
 	unsigned int hart;
 	unsigned int threads; /* its threads that have not ended */
-	/* The cycle counter at the trap entry of the oldest interrupt of a shared line (bound by
-	 * other servers too) that it was signalled and has not acknowledged: until it does, the
-	 * line stays masked for all of them. 0: none. A token, not a time to compare: the same
-	 * value later means that interrupt is still unacknowledged. */
+	/* The cycle counter at the trap entry of the oldest interrupt of a line bound shared
+	 * (TACET_IRQ_SHARED) that it was signalled and has not acknowledged: until it does, the
+	 * line stays masked for every server on it, also one that binds it later. 0: none. A
+	 * token, not a time to compare: the same value later means that interrupt is still
+	 * unacknowledged. */
 	unsigned long irq_held;
 };
 
