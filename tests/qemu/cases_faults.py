@@ -30,7 +30,9 @@ next (bus_claimed_again), and everything the other pci cases check.
 faults-pci-claim-held: seed 73's faults 317 to 320 replayed (`.f317`): a fault into pci (#317)
 leaves it answering but never releasing blk's function, so blk's next instance (after #320)
 hangs in its claim; the campaign's watcher reports pci once a use of blk has taken 2 s, and
-blk answers again (before: #320 unrecovered, every use after it failed).
+blk answers again (before: #320 unrecovered, every use after it failed). An at-work fault's
+effect depends on where it stops pci (under load #317 may crash it instead): both replays
+assert only the bound, nothing unrecovered and the last fault within 10 s.
 faults-pci-claim-refused: seed 73's faults 1478 and 1479 (`.f1478`): #1478 leaves pci refusing
 blk's claims (-TACET_EINVAL: its next instances exit at once), and #1479 strikes blk at work;
 the watcher watches that use too and reports pci after 2 s, so blk answers within the fault's
@@ -320,6 +322,11 @@ CASES = [
          smp=2, bootargs=campaign.bootargs(BUS_FAULTS, BUS_SEED, "rbtup", options=".p"),
          qemu_args=campaign.PCI_DEVICES, needs=["build/blk-test.img"], kernel="faults",
          check=bus_claimed_again, timeout=600),
+    # The next two replays throw an at-work fault into pci first, whose effect depends on the
+    # instruction the catcher stopped pci at: on an idle host it is seed 73's (the watcher's
+    # report of pci follows), under load it may crash pci instead (CI saw #317 restart it).
+    # So each asserts the campaign's bound whichever effect it had: nothing unrecovered, the
+    # last fault answered within its 10 s.
     # Seed 73's faults 317 to 320 (its run of 2,000 with `--alive-ms 100`): #317, pci's pc
     # flipped at work, leaves pci answering its question but releasing nothing, so after #320
     # (blk's pc: it crashes) blk's next instances hang in their claim and never publish. The
@@ -329,15 +336,13 @@ CASES = [
     # function and the fault is a restart.
     case("faults-pci-claim-held",
          [r"faults: 4 faults into 3 drivers, seed \"4\.73\.rbp\.p\.f317\"",
-          r"faults: #317 pci reg-pc where=0x20 value=0x8 at-work -> none",
-          r"faults: a use of blk has taken \d+ ms: pci reported",
-          r"init: a client of pci says it left a request unanswered; ending it",
+          r"faults: #317 pci reg-pc where=0x20 value=0x8 at-work -> ",
           r"faults: #320 blk reg-pc where=0x20 value=0xf -> restart in \d+ us",
           r"faults: blk answers at the end: PASS", r"faults: unrecovered: 0: PASS",
           r"faults: PASS", r"init: power off requested by faults"],
          smp=2, bootargs=campaign.bootargs(4, 73, "rbp", 100, ".p.f317"),
          qemu_args=campaign.PCI_DEVICES, needs=["build/blk-test.img"], kernel="faults",
-         timeout=180),
+         check=fault_took_under(320, 10000000), timeout=180),
     # Seed 73's faults 1478 and 1479 (own lines): #1478, pci's sp flipped at work, leaves it
     # refusing blk's claims (-TACET_EINVAL: each instance of blk exits at once, thousands of
     # them); #1479 is a hang thrown into blk at work, and the use it strikes waits in lib's
@@ -345,7 +350,6 @@ CASES = [
     # reports pci after 2 s: blk answers well within the fault's 10 s (the old campaign: 54.6 s).
     case("faults-pci-claim-refused",
          [r"faults: 2 faults into 3 drivers, seed \"2\.73\.rbp\.p\.f1478\"",
-          r"faults: a use of blk has taken \d+ ms: pci reported",
           r"faults: #1479 blk hang .* at-work -> restart in \d+ us",
           r"faults: unrecovered: 0: PASS", r"faults: PASS",
           r"init: power off requested by faults"],
