@@ -227,31 +227,6 @@ static void forget_ended(struct tacet_blk *b)
 		b->armed = 0; /* its timer came: none is armed now */
 }
 
-/* The endpoint of the instance of "blk" published now, looked up into a slot of its own (up to
- * RECONNECT_WAIT_MS for one to be published), into b->ep once found; none found: b->ep still
- * holds the ended instance's, whose every call says -TACET_EDEAD, so the next submission or
- * wait reconnects again. (tacet_reconnect_instance drops the slot's capability before its
- * lookup: after a lookup that found none, every call said -TACET_EEMPTY, which is no end of the
- * service, and the client never reached the service again: an instance hung in its set-up, its
- * device left claimed by a faulted pci, failed every later use of blk in the fault campaign.) */
-static long reach_next(struct tacet_blk *b)
-{
-	long slot = tacet_slot_alloc(), err = slot < 0 ? slot : 0;
-	unsigned long instance = b->instance;
-
-	if (!err)
-		err = tacet_lookup_instance("blk", (unsigned long)slot, RECONNECT_WAIT_MS, &instance);
-	if (err) {
-		if (slot >= 0)
-			tacet_slot_free((unsigned long)slot);
-		return err;
-	}
-	tacet_slot_free(b->ep); /* the ended instance's endpoint */
-	b->ep = (unsigned long)slot;
-	b->instance = instance;
-	return 0;
-}
-
 /* The service ended (a call said -TACET_EDEAD): reach its next instance (init restarts it), open
  * the session again and submit every request in flight again (the new instance knows nothing of
  * the old one's; a request the old device finished is done once more, which a read or a write
@@ -264,7 +239,8 @@ static long reconnect(struct tacet_blk *b)
 	long err = -TACET_EDEAD;
 
 	for (int tries = 0; err == -TACET_EDEAD && tries < RECONNECT_TRIES; tries++) {
-		err = reach_next(b);
+		/* none found: b->ep keeps the ended endpoint; the next call reconnects again */
+		err = tacet_reconnect_instance("blk", b->ep, RECONNECT_WAIT_MS, &b->instance);
 		if (!err && b->instance == was) { /* its name not withdrawn yet */
 			err = -TACET_EDEAD;
 			tacet_sleep_ns(1000000);

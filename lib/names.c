@@ -68,16 +68,33 @@ long tacet_lookup_instance(const char *name, unsigned long dst, unsigned int tri
 
 long tacet_reconnect(const char *name, unsigned long slot, unsigned int tries)
 {
-	unsigned long instance;
+	unsigned long instance = 0;
 
 	return tacet_reconnect_instance(name, slot, tries, &instance);
 }
 
+/* The lookup goes into a slot of the caller's pool, and only an endpoint found replaces the one
+ * in slot: a lookup that finds none (the next instance hung in its set-up, say) leaves the
+ * ended endpoint there, whose every call says -TACET_EDEAD, so the client's next call reconnects
+ * again. (Emptied first, as it once was, every later call said -TACET_EEMPTY, which no client
+ * takes for the service's end: it never reached the service again.) */
 long tacet_reconnect_instance(const char *name, unsigned long slot, unsigned int tries,
 			      unsigned long *instance)
 {
-	tacet_cap_delete(slot); /* a capability to an endpoint that has ended */
-	return tacet_lookup_instance(name, slot, tries, instance);
+	long found = tacet_slot_alloc(), err = found < 0 ? found : 0;
+	unsigned long got = *instance;
+
+	if (!err)
+		err = tacet_lookup_instance(name, (unsigned long)found, tries, &got);
+	if (!err) {
+		tacet_cap_delete(slot); /* a capability to an endpoint that has ended */
+		err = tacet_cap_copy((unsigned long)found, slot, TACET_RIGHTS_ALL, 0);
+	}
+	if (!err)
+		*instance = got;
+	if (found >= 0)
+		tacet_slot_free((unsigned long)found);
+	return err;
 }
 
 /* Has the endpoint in slot ended (its server with it)? A watch on it says so at once

@@ -193,8 +193,11 @@ class TcpStream(threading.Thread):
     sent and everything back. Connects once the echo answers a first chunk; a connection that
     ends before the campaign has said its totals (campaign_done(): in its log, by default) is
     broken. Its figures: bytes back, chunks that differed, the longest wait for a chunk, and
-    what broke it."""
+    what broke it; and, for the longest wait, how many times init restarted each server while
+    the chunk waited (from the campaign's log: a wait far longer than any one restart is TCP's
+    retransmission backing off, each restart losing the next try)."""
     CHUNK = 4096
+    RESTART_RE = re.compile(r"init: restarting (\S+) \(restart")
 
     def __init__(self, port, seed, log=None, campaign_done=None):
         super().__init__(daemon=True)
@@ -204,12 +207,31 @@ class TcpStream(threading.Thread):
         self.sent, self.back = __import__("hashlib").sha256(), __import__("hashlib").sha256()
         self.bytes = self.differed = 0
         self.longest = 0.0
+        self.longest_restarts = {}
         self.broken = ""
         self.pending = 0.0  # the chunk under way when the campaign ended: its wait so far
         self.stopping = threading.Event()
 
     def campaign_done(self):
         return bool(re.search(r"faults: \d+ faults in", open(self.log, errors="replace").read()))
+
+    def log_size(self):
+        try:
+            return os.path.getsize(self.log) if self.log else 0
+        except OSError:
+            return 0
+
+    def restarts_between(self, start, end):
+        """Restarts per server in the log's bytes start..end."""
+        if not self.log:
+            return {}
+        with open(self.log, "rb") as f:
+            f.seek(start)
+            text = f.read(end - start).decode(errors="replace")
+        counts = {}
+        for m in self.RESTART_RE.finditer(text):
+            counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+        return counts
 
     def connect(self):
         while not self.stopping.is_set():
@@ -231,7 +253,7 @@ class TcpStream(threading.Thread):
         s.settimeout(1)
         while not self.stopping.is_set():
             chunk, got = self.rng.randbytes(self.CHUNK), b""
-            started = time.time()
+            started, log_at = time.time(), self.log_size()
             try:
                 s.sendall(chunk)
                 while len(got) < len(chunk) and not self.stopping.is_set():
@@ -249,7 +271,9 @@ class TcpStream(threading.Thread):
             if len(got) < len(chunk):  # stopped mid-chunk: how long it has waited
                 self.pending = time.time() - started
                 return
-            self.longest = max(self.longest, time.time() - started)
+            if time.time() - started > self.longest:
+                self.longest = time.time() - started
+                self.longest_restarts = self.restarts_between(log_at, self.log_size())
             self.sent.update(chunk)
             self.back.update(got)
             self.bytes += len(got)
@@ -267,6 +291,7 @@ class TcpStream(threading.Thread):
         return {"bytes": self.bytes, "chunks_differed": self.differed,
                 "digest_equal": self.sent.digest() == self.back.digest(),
                 "longest_wait_s": round(self.longest, 3),
+                "longest_wait_restarts": self.longest_restarts,
                 "waiting_at_end_s": round(self.pending, 3), "broken": self.broken}
 
 

@@ -42,10 +42,12 @@ long tacet_lookup(const char *name, unsigned long dst, unsigned int tries);
  * machine whose servers have all finished powers off by itself.) */
 long tacet_poweroff(int status);
 
-/* A call on the endpoint in slot failed with TACET_EDEAD: its server ended. Drop the capability
- * and look name up again into slot, waiting up to `tries` ms for init to have restarted the
- * server (<tacet/init_proto.h>: a restarted server publishes its names anew). 0, or the
- * lookup's error (-TACET_ENOENT: it did not come back in time). */
+/* A call on the endpoint in slot failed with TACET_EDEAD: its server ended. Look name up again,
+ * waiting up to `tries` ms for init to have restarted the server (<tacet/init_proto.h>: a
+ * restarted server publishes its names anew), and put the endpoint found in slot in place of
+ * the ended one. 0, or the lookup's error (-TACET_ENOENT: it did not come back in time), the
+ * ended endpoint still in slot (its calls say -TACET_EDEAD: reconnect again). The lookup takes
+ * a slot of the calling thread's pool for a moment (<tacet/slot.h>). */
 long tacet_reconnect(const char *name, unsigned long slot, unsigned int tries);
 /* The same two, saying which instance of the server the capability reaches (0 its first
  * start, k after k restarts: tacet_instance() on its side): a client that reconnected knows
