@@ -328,7 +328,8 @@ test: deps
 # docs/faults.md's tables from every committed run). ALIVE_MS: the drivers' liveness limit
 # (longer on a loaded host, where a stalled QEMU makes the liveness thread end healthy drivers);
 # PCI=1: rng and blk (and net) as virtio-pci functions behind the pci server (SHARED=1 too: blk
-# on rng's INTx line); MACHINE=aia: the AIA's interrupt controllers instead of the PLIC.
+# on rng's INTx line); MACHINE=aia: the AIA's interrupt controllers instead of the PLIC;
+# GARBAGE=1: garbage in a driver's replies and a driver deaf to its notification drawn too.
 # Not part of make test, which runs a short seeded one (tests/qemu/cases_faults.py,
 # faults-campaign).
 N ?= 1000
@@ -338,11 +339,12 @@ JOBS ?= 1
 ALIVE_MS ?= 10
 PCI ?=
 SHARED ?=
+GARBAGE ?=
 MACHINE ?= aclint
 faults: faults-kernel userspace $(BLK_TEST_IMG)
 	python3 tools/faults.py run --n $(N) --seed $(SEED) --drivers $(DRIVERS) --jobs $(JOBS) \
 		--alive-ms $(ALIVE_MS) --machine $(MACHINE) $(if $(PCI),--pci) \
-		$(if $(SHARED),--shared-line)
+		$(if $(SHARED),--shared-line) $(if $(GARBAGE),--garbage)
 
 # --- the kernel's event trace (make trace; docs/tracing.md) ----------------------------------
 # Boots a scenario with trace=on under -icount, types `trace dump` once TRACE_UNTIL (a Python

@@ -3,7 +3,8 @@
 (docs/faults.md).
 
   python3 tools/faults.py run --n N --seed SEED --drivers rbtu [--jobs J] [--no-record]
-                             [--alive-ms MS] [--dma] [--pci [--shared-line]] [--machine aia]
+                             [--alive-ms MS] [--dma] [--garbage] [--pci [--shared-line]]
+                             [--machine aia]
                              [--from K --no-record]
       boot the faults kernel (build/faults/kernel.bin) with servers/faults as the campaign and
       the drivers restarted at once as often as it takes (init.restart_max_ms=0), each asked
@@ -14,15 +15,17 @@
       `make faults [N=... SEED=... DRIVERS=... JOBS=...]`. --dma: data faults into words in
       frames pinned for DMA too (by default the injector refuses them, and they count as
       skipped: with no IOMMU a device DMAs wherever a corrupted descriptor says, the kernel's
-      memory too, and nothing in the kernel can stop it). --pci: rng, blk (and net) as
-      virtio-pci functions claimed from the pci server (INTx on the PLIC's machine, rng's and
-      blk's lines their own; MSI-X on the AIA's), not virtio-mmio. --machine aia: QEMU's AIA
-      (APLIC and IMSICs) instead of the PLIC. --shared-line (with --pci, on the PLIC's
-      machine): blk in slot 5, on rng's INTx line (docs/faults.md, "Over PCI": the shared
-      line's blame). Each is said in the campaign's name (`.p`, `.a`, `.s`), so its log, its
-      summary and a replay say them. --from K: faults K to K+N-1 of the
-      seed (the generator drawn past the first K, nothing thrown), on a fresh boot: a replay of
-      a run's end, with --no-record.
+      memory too, and nothing in the kernel can stop it). --garbage: two fault types more,
+      garbage in a driver's next reply to a client (`reply`) and a driver that stops consuming
+      its rings, its notification unbound (`deaf`); a seed draws other faults then. --pci: rng,
+      blk (and net) as virtio-pci functions claimed from the pci server (INTx on the PLIC's
+      machine, rng's and blk's lines their own; MSI-X on the AIA's), not virtio-mmio. --machine
+      aia: QEMU's AIA (APLIC and IMSICs) instead of the PLIC. --shared-line (with --pci, on the
+      PLIC's machine): blk in slot 5, on rng's INTx line (docs/faults.md, "Over PCI": the shared
+      line's blame). Each is said in the campaign's name (`.g`, `.p`, `.a`, `.s`), so its log,
+      its summary and a replay say them. --from K: faults K to K+N-1 of the seed (the generator
+      drawn past the first K, nothing thrown), on a fresh boot: a replay of a run's end, with
+      --no-record.
   python3 tools/faults.py table [--write] [LOG...]
       the figures of every committed run (docs/faults/runs/*.json), or of those campaign logs,
       as the markdown tables docs/faults.md holds; --write rewrites them there (between
@@ -100,8 +103,9 @@ MINIX_FAULTS = 3400000  # Herder et al., "Fault isolation for device drivers", D
 FAULT_RE = re.compile(r"faults: #(\d+) (\S+) (\S+) (?:where=(\S+) value=(\S+) )?(?:dma-\S+ )*"
                       r"(?:(at-work) )?-> (\S+)(?: in (\d+) us \((\d+) errors\))?")
 LATENT_RE = re.compile(r"faults: latent (\S+) after #-?\d+ -> (\S+)")
-AT_REST = ("reg-arg", "reg-saved", "reg-sp", "reg-ra", "reg-pc", "text-flip", "text-set", "data",
-           "hang")
+FIRST_TYPES = ("reg-arg", "reg-saved", "reg-sp", "reg-ra", "reg-pc", "text-flip", "text-set",
+               "data", "hang")
+AT_REST = FIRST_TYPES + ("reply", "deaf")  # the last two with --garbage (.g) only
 AT_WORK = tuple(f"{t} at work" for t in AT_REST)  # thrown by the catcher while it worked
 TYPES = AT_REST + AT_WORK
 DRIVERS = ("rng", "blk", "rtc", "uart", "net", "pci")
@@ -131,9 +135,9 @@ def machine_of(options):
 
 def bootargs(n, seed, drivers, alive_ms=ALIVE_MS, options=""):
     """init.run= and init's other arguments for the campaign (options: the campaign's, each
-    after a dot: `.d`, `.p`, `.s`, `.a`, `.fK`); the kernel keeps BOOTARGS_MAX bytes, init NAME_MAX
-    of the campaign's name (checked: nothing may be cut). Over PCI (`.p`) the virtio drivers'
-    entries name no virtio-mmio transport: each claims its function from the pci server
+    after a dot: `.d`, `.g`, `.p`, `.s`, `.a`, `.fK`); the kernel keeps BOOTARGS_MAX bytes, init
+    NAME_MAX of the campaign's name (checked: nothing may be cut). Over PCI (`.p`) the virtio
+    drivers' entries name no virtio-mmio transport: each claims its function from the pci server
     (lib's virtio_probe), which is there, restarted as often as it takes, and asked whether it
     is alive when it is faulted too (`p`)."""
     entry = lambda name: f"{name}*{RESTARTS}~{alive_ms}"  # noqa: E731
@@ -345,7 +349,8 @@ def run(args):
     if args.shared_line and args.machine == "aia":
         raise SystemExit("faults.py: --shared-line: on the AIA's machine each PCI function "
                          "has its MSI-X vector, no INTx line to share")
-    options = ((".d" if args.dma else "") + (".p" if args.pci else "")
+    options = ((".d" if args.dma else "") + (".g" if args.garbage else "")
+               + (".p" if args.pci else "")
                + (".s" if args.shared_line else "") + (".a" if args.machine == "aia" else "")
                + (f".f{args.first}" if args.first else ""))
     if args.first and not args.no_record:
@@ -473,6 +478,7 @@ def summary(text, passed, batch=None, built=None, tcp=None):
             "drivers": p.group(3) if p else "", "commit": built or commit(),
             "machine": machine_of(options), "transport": "pci" if over_pci(options) else "mmio",
             **({"shared_line": True} if shared_line(options) else {}),
+            **({"garbage": True} if ".g" in options.split(".f")[0] else {}),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "passed": passed, "panics": text.count("PANIC"),
             "campaign_ms": int(m.group(2)) if m else 0, "batch": batch or {},
@@ -500,7 +506,8 @@ def table(runs):
     drivers = [d for d in DRIVERS if count(d)] or list(DRIVERS)
     lines = ["| fault type | " + " | ".join(drivers) + " | all |",
              "|---|" + "---:|" * (len(drivers) + 1)]
-    for t in TYPES:
+    types = [t for t in TYPES if t.replace(" at work", "") in FIRST_TYPES or count(ftype=t)]
+    for t in types:
         lines.append(f"| {t} | " + " | ".join(f"{count(d, t):,}" for d in drivers)
                      + f" | {count(ftype=t):,} |")
     lines.append("| **all** | " + " | ".join(f"{count(d):,}" for d in drivers)
@@ -519,7 +526,7 @@ def table(runs):
         + f" | {sum(per('latent', d) for d in drivers):,} |")
     lines += ["", "| fault type | " + " | ".join(OUTCOMES) + " |",
               "|---|" + "---:|" * len(OUTCOMES)]
-    for t in TYPES:
+    for t in types:
         lines.append(f"| {t} | " + " | ".join(f"{count(ftype=t, outcome=o):,}" for o in OUTCOMES)
                      + " |")
     panics = sum(r["panics"] for r in runs)
@@ -584,6 +591,10 @@ def table(runs):
     if shared:
         lines[-1] += (f" rng and blk on one INTx line (--shared-line): {len(shared)} runs, "
                       f"{sum(thrown(r) for r in shared):,} faults.")
+    garbage = [r for r in runs if r.get("garbage")]
+    if garbage:
+        lines[-1] += (f" With garbage in replies and deaf drivers (--garbage): {len(garbage)} "
+                      f"runs, {sum(thrown(r) for r in garbage):,} faults.")
     streams = [r["tcp"] for r in runs if r.get("tcp")]
     if streams:
         lines[-1] += (f" The TCP stream through net0 (host to the echo service and back): "
@@ -621,6 +632,7 @@ def main():
     r.add_argument("--alive-ms", type=int, default=ALIVE_MS)  # longer on a loaded host
     r.add_argument("--timeout", type=int, default=None)
     r.add_argument("--dma", action="store_true")  # words pinned for DMA too (no IOMMU here)
+    r.add_argument("--garbage", action="store_true")  # reply and deaf faults too
     r.add_argument("--from", dest="first", type=int, default=0)
     r.add_argument("--pci", action="store_true")  # the virtio devices as PCI functions
     r.add_argument("--shared-line", action="store_true")  # blk on rng's INTx line (--pci)

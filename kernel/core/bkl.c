@@ -9,6 +9,8 @@
 #include "core/console.h"
 #include "core/hart.h"
 #include "core/panic.h"
+#include "core/platform.h"
+#include "core/timer.h"
 #include "core/trace.h"
 
 struct bkl bkl;
@@ -205,21 +207,49 @@ static bool heir_sleep(struct hart *me, bool *slept)
 	return requests;
 }
 
+/* How long an interrupt's entry waiting for the lock looks before it sleeps, in timebase ticks
+ * past its HART_WAIT_LOOKS (boot argument bkl_spin_us=; 0, the default: sleep after those
+ * looks). Under -icount a hart that looks stalls the one it waits for (the harts run in turn),
+ * so there the looks must be few; where the harts run side by side the holder's hold goes on
+ * meanwhile, and a look that outlasts the hold spares the sleep's wake-up, an IPI and the
+ * waking of a halted hart (in QEMU's MTTCG, a host thread's). */
+static uint64_t urgent_spin_ticks;
+
+void bkl_spin_init(void)
+{
+	char arg[16];
+	const char *v = platform_bootarg("bkl_spin_us", arg, sizeof(arg));
+	uint64_t us = 0;
+
+	while (v && *v >= '0' && *v <= '9' && us < 1000000)
+		us = us * 10 + (uint64_t)(*v++ - '0');
+	urgent_spin_ticks = timer_us_to_ticks(us);
+}
+
+/* An urgent waiter's next look: a relax (true), or time to sleep (false). */
+static bool urgent_look(unsigned int *looks, uint64_t since)
+{
+	if ((*looks)++ < HART_WAIT_LOOKS ||
+	    (urgent_spin_ticks && arch_time_now() - since < urgent_spin_ticks)) {
+		arch_cpu_relax();
+		return true;
+	}
+	return false;
+}
+
 /* One look of an interrupt's entry that found the heir's place another interrupt's: the lock
  * taken if it is free, else a look, or a sleep once the holder is asked to wake it (a release
  * wakes every such sleeper, bkl_wake_next). True if it took the lock. It claims the place again
  * at each look (bkl_lock_urgent_slow), so it goes in right after that other one, before the
  * queue: behind it, an interrupt waits for two holds, not for every queued hart's. */
-static bool urgent_second_look(struct hart *me, unsigned int *looks, bool *requests,
-			       bool *slept)
+static bool urgent_second_look(struct hart *me, unsigned int *looks, uint64_t since,
+			       bool *requests, bool *slept)
 {
 	hart_tlb_flush_if_asked();
 	if (!__atomic_load_n(&bkl.locked, __ATOMIC_ACQUIRE) &&
 	    arch_cas_from_zero_acquire(&bkl.locked, me->bkl_token) == 0)
 		return true;
-	if ((*looks)++ < HART_WAIT_LOOKS)
-		arch_cpu_relax();
-	else if (heir_sleep(me, slept))
+	if (!urgent_look(looks, since) && heir_sleep(me, slept))
 		*requests = true;
 	return false;
 }
@@ -227,7 +257,7 @@ static bool urgent_second_look(struct hart *me, unsigned int *looks, bool *reque
 void bkl_lock_urgent_slow(void)
 {
 	struct hart *me = this_hart();
-	uint64_t start = arch_cycles();
+	uint64_t start = arch_cycles(), since = urgent_spin_ticks ? arch_time_now() : 0;
 	unsigned int looks = 0;
 	bool requests = false, slept = false;
 	uint32_t v;
@@ -236,7 +266,7 @@ void bkl_lock_urgent_slow(void)
 		bkl_misuse("already held by this hart");
 	__atomic_store_n(&me->bkl_urgent, true, __ATOMIC_SEQ_CST); /* before the claim */
 	while (!claim_heir(me, true)) { /* another interrupt's hart is the heir */
-		if (urgent_second_look(me, &looks, &requests, &slept)) {
+		if (urgent_second_look(me, &looks, since, &requests, &slept)) {
 			__atomic_store_n(&me->bkl_urgent, false, __ATOMIC_RELAXED);
 			taken(me, start, requests, slept);
 			return;
@@ -251,9 +281,7 @@ void bkl_lock_urgent_slow(void)
 			heir_done(me); /* free before its holder saw this hart as the heir */
 			break;
 		}
-		if (looks++ < HART_WAIT_LOOKS)
-			arch_cpu_relax();
-		else if (heir_sleep(me, &slept))
+		if (!urgent_look(&looks, since) && heir_sleep(me, &slept))
 			requests = true;
 	}
 	__atomic_store_n(&me->bkl_urgent, false, __ATOMIC_RELAXED);

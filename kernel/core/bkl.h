@@ -121,6 +121,9 @@ static inline __attribute__((always_inline)) void bkl_lock_masked(void)
  * before them. The place is taken at most once per release, so the queue goes on between two
  * interrupts. Out of line. */
 void bkl_lock_urgent_slow(void);
+/* The boot argument bkl_spin_us= (bkl.c: an interrupt's entry looks that long before it sleeps
+ * for the lock). At boot, before a second hart runs. */
+void bkl_spin_init(void);
 static inline __attribute__((always_inline)) void bkl_lock_urgent(void)
 {
 	bkl_take(bkl_lock_urgent_slow);

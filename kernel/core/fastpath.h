@@ -20,6 +20,7 @@
 #include "core/sched.h"
 #include "core/syscall.h"
 #include "core/trace.h"
+#include "inject/inject.h"
 
 /* The object of a capability in slot with type and right, or NULL (then the slow path reports
  * the error); the capability itself in *cap unless cap is NULL. */
@@ -97,7 +98,8 @@ fastpath_reply_recv(struct hart *me, struct thread *t)
 	unsigned long tag = syscall_arg(t, 1), recv_slot = syscall_arg(t, 6);
 	struct endpoint *ep;
 
-	if (!caller || caller->in_fault || TACET_TAG_HAS_CAP(tag) || !endpoint_tag_ok(tag))
+	if (!caller || caller->in_fault || TACET_TAG_HAS_CAP(tag) || !endpoint_tag_ok(tag) ||
+	    INJECT_REPLY_PENDING(t))
 		return 0;
 	ep = fastpath_recv_blocks(t, syscall_arg(t, 0), recv_slot);
 	if (!ep || !sched_may_switch_to(me, caller))

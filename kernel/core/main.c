@@ -106,6 +106,7 @@ void kmain(unsigned long hwid, uint64_t dtb_pa)
 	if (arch_platform_init(&platform.fdt) < 0)
 		platform_poweroff(PANIC_EXIT_CODE);
 	timer_clock_init();
+	bkl_spin_init();
 	mm_init();
 	trace_init(); /* before arch_vm_init makes text read-only */
 	irq_init();

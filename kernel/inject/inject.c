@@ -1,6 +1,7 @@
 /* inject.c: the fault injector, TACET_SYS_INJECT (enum tacet_inject_op in <tacet/abi.h>): a
  * register bit flipped in a driver thread's saved context, an instruction of its text flipped or
- * replaced, a word of its data, heap or stack replaced, an endless loop at its pc. Built only
+ * replaced, a word of its data, heap or stack replaced, an endless loop at its pc, garbage in
+ * its next reply to a client, its notification unbound (its rings no longer consumed). Built only
  * into the faults kernel (build/faults, -DCONFIG_FAULTS; inject.h): the shipped and test
  * kernels answer ENOSYS. The authority is the trace capability (init gives it to `%` servers
  * only): the injector is a test server (servers/faults). BKL held, like every call; the target
@@ -22,6 +23,7 @@
 #include "core/trace.h"
 #include "mm/page_alloc.h"
 #include "object/frame.h"
+#include "object/notification.h"
 #include "object/process.h"
 #include "object/thread.h"
 #include <tacet/abi.h>
@@ -185,12 +187,18 @@ static long decode_reg(struct inject *in)
 			  in->where == TACET_INJECT_REG_PC ? 0 : in->t->ctx.regs[in->where]);
 }
 
-/* The op's arguments, and the word it changes. */
+/* The op's arguments, and the word it changes (none for a reply's garbage or an unbinding). */
 static long decode_op(struct inject *in)
 {
 	const struct process *p = in->t->proc;
 
 	switch (in->op) {
+	case TACET_INJECT_REPLY:
+		return in->value ? 0 : TACET_EINVAL;
+	case TACET_INJECT_DEAF:
+		if (in->value)
+			return TACET_EINVAL;
+		return in->t->bound_ntfn ? 0 : TACET_ENOENT;
 	case TACET_INJECT_REG:
 		return decode_reg(in);
 	case TACET_INJECT_TEXT_FLIP:
@@ -240,9 +248,40 @@ static void invoke(struct inject *in)
 	case TACET_INJECT_HANG:
 		*(volatile uint16_t *)in->word = INSN_LOOP;
 		break;
+	case TACET_INJECT_REPLY:
+		in->t->inject_reply = in->value;
+		return;
+	case TACET_INJECT_DEAF: /* as the thread's end unbinds it */
+		in->t->bound_ntfn->bound = NULL;
+		kobj_put(&in->t->bound_ntfn->obj);
+		in->t->bound_ntfn = NULL;
+		return;
 	}
 	/* its next fetch sees the word (arch_user_text_changed says which harts' fetches) */
 	arch_user_text_changed();
+}
+
+/* splitmix64's finaliser: a word of garbage from the fault's value and the word's index. */
+static unsigned long garbage_word(unsigned long value, unsigned long i)
+{
+	uint64_t z = value + (i + 1) * 0x9e3779b97f4a7c15ull;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (unsigned long)(z ^ (z >> 31));
+}
+
+const unsigned long *inject_reply_words(struct thread *t, const unsigned long *w,
+					unsigned long tag, unsigned long *buf)
+{
+	unsigned long value = t->inject_reply;
+
+	if (!value)
+		return w;
+	t->inject_reply = 0;
+	for (unsigned long i = 0; i < TACET_MSG_WORDS; i++)
+		buf[i] = i < TACET_TAG_WORDS(tag) ? garbage_word(value, i) : w[i];
+	return buf;
 }
 
 void sys_inject(struct thread *t)

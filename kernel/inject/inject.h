@@ -9,8 +9,15 @@
 struct thread;
 void sys_inject(struct thread *t);
 #define INJECT_SYSCALL sys_inject
+/* TACET_INJECT_REPLY's: is garbage due in t's next reply (the reply fast path leaves it to the
+ * slow one)? The words that reply carries: w itself, or buf filled with the garbage. */
+#define INJECT_REPLY_PENDING(t) ((t)->inject_reply != 0)
+const unsigned long *inject_reply_words(struct thread *t, const unsigned long *w,
+					unsigned long tag, unsigned long *buf);
 #else
 #define INJECT_SYSCALL NULL
+#define INJECT_REPLY_PENDING(t) 0
+#define inject_reply_words(t, w, tag, buf) ((void)(buf), (w))
 #endif
 
 #endif

@@ -9,6 +9,7 @@
  * Each sys_* decodes everything first and changes nothing on an error. */
 #include "object/endpoint.h"
 #include "object/cap.h"
+#include "inject/inject.h"
 #include "core/syscall.h"
 #include "mm/kalloc.h"
 #include "object/notification.h"
@@ -262,7 +263,7 @@ void sys_recv(struct thread *t)
 static long reply_from(struct thread *t, int first)
 {
 	struct thread *caller = t->reply_to;
-	unsigned long tag = syscall_arg(t, first);
+	unsigned long tag = syscall_arg(t, first), garbage[TACET_MSG_WORDS];
 	long err;
 
 	if (!caller)
@@ -285,7 +286,7 @@ static long reply_from(struct thread *t, int first)
 		return 0;
 	}
 	endpoint_put_message(caller, transfer_cap(t, caller, tag),
-			     arch_ctx_args(&t->ctx) + first + 1);
+			     inject_reply_words(t, arch_ctx_args(&t->ctx) + first + 1, tag, garbage));
 	sched_ready(caller);
 	trace_event(TACET_TRACE_REPLY, caller, 0, 0);
 	return 0;

@@ -63,6 +63,9 @@ struct thread {
 	struct thread *replier;  /* the server that owes this (BLOCKED_REPLY) thread a reply */
 
 	struct notification *bound_ntfn; /* signals end this thread's RECV too (a reference) */
+#ifdef CONFIG_FAULTS
+	unsigned long inject_reply; /* garbage for its next reply (TACET_INJECT_REPLY; 0: none) */
+#endif
 	long exit_status;      /* thread_end's, while the thread waits on the reaper's queue */
 	/* Interrupt statistics (irq_inline.h): the line that woke it, when it began to run (0: not
 	 * yet, and always 0 while irq_woken_by is NULL) and its wake-up latency from that line's

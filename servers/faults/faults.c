@@ -100,10 +100,16 @@ enum mode { AT_REST, AT_WORK, MODES }; /* where the driver's thread was stopped 
 static const char *const outcome_names[OUTCOMES] = { "none", "error", "restart", "mismatch",
 						     "unrecovered", "skipped" };
 
-/* The fault types: the injector's ops, a register fault split by the register's role. */
-enum type { REG_ARG, REG_SAVED, REG_SP, REG_RA, REG_PC, TEXT_FLIP, TEXT_SET, DATA, HANG, TYPES };
+/* The fault types: the injector's ops, a register fault split by the register's role. The last
+ * two, garbage in a reply and a driver that stops consuming its rings, are drawn only with the
+ * `g` option (a seed's faults without it are those it always drew: FIRST_TYPES). */
+enum type { REG_ARG, REG_SAVED, REG_SP, REG_RA, REG_PC, TEXT_FLIP, TEXT_SET, DATA, HANG, REPLY,
+	    DEAF, TYPES };
+#define FIRST_TYPES REPLY
 static const char *const type_names[TYPES] = { "reg-arg", "reg-saved", "reg-sp", "reg-ra",
-					       "reg-pc", "text-flip", "text-set", "data", "hang" };
+					       "reg-pc", "text-flip", "text-set", "data", "hang",
+					       "reply", "deaf" };
+static unsigned int types_drawn = FIRST_TYPES; /* TYPES with the `g` option */
 
 struct driver {
 	char letter;
@@ -581,6 +587,12 @@ static unsigned long fault_args(enum type t, unsigned long *where, unsigned long
 	case DATA:
 		*value = pick();
 		return TACET_INJECT_DATA;
+	case REPLY:
+		*value = pick() | 1; /* never 0 */
+		return TACET_INJECT_REPLY;
+	case DEAF:
+		*value = 0;
+		return TACET_INJECT_DEAF;
 	default:
 		*value = 0;
 		return TACET_INJECT_HANG;
@@ -927,7 +939,7 @@ static struct fault draw(void)
 {
 	struct fault f = { .d = chosen[pick() % nchosen] };
 
-	f.t = (enum type)(pick() % TYPES);
+	f.t = (enum type)(pick() % types_drawn);
 	f.m = (enum mode)(pick() % MODES);
 	f.op = fault_args(f.t, &f.where, &f.value) | inject_flags;
 	return f;
@@ -1002,8 +1014,9 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* The options after `N.SEED.DRIVERS`, each after a dot (the name is short: init keeps 23
- * bytes): `d` (faults into what a device is given too: TACET_INJECT_DMA), `fK` (faults K to
- * K+N-1: the generator drawn past the first K); `p` (the virtio devices are PCI functions
+ * bytes): `d` (faults into what a device is given too: TACET_INJECT_DMA), `g` (garbage in a
+ * reply and a driver deaf to its notification drawn too: TACET_INJECT_REPLY, _DEAF), `fK`
+ * (faults K to K+N-1: the generator drawn past the first K); `p` (the virtio devices are PCI functions
  * behind the pci server), `s` (blk on rng's INTx line) and `a` (the AIA's machine) are the
  * runner's, said in the name so the log says them: the campaign is the same. 0, or
  * -TACET_EINVAL. */
@@ -1014,6 +1027,9 @@ static long options(const char *p, unsigned long *first)
 	while (*p == '.') {
 		if (p[1] == 'd') {
 			inject_flags |= TACET_INJECT_DMA;
+			p += 2;
+		} else if (p[1] == 'g') {
+			types_drawn = TYPES;
 			p += 2;
 		} else if (p[1] == 'p' || p[1] == 's' || p[1] == 'a') {
 			p += 2;

@@ -73,6 +73,10 @@ static void bad_calls(unsigned int tid)
 	       target_inject(TACET_INJECT_TEXT_SET, tid, 0, 1ul << 32, TRIES), -TACET_EINVAL);
 	expect("a hang with a value", target_inject(TACET_INJECT_HANG, tid, 0, 1, TRIES),
 	       -TACET_EINVAL);
+	expect("garbage for a reply made from 0", target_inject(TACET_INJECT_REPLY, tid, 0, 0, TRIES),
+	       -TACET_EINVAL);
+	expect("a deaf driver with a value", target_inject(TACET_INJECT_DEAF, tid, 0, 1, TRIES),
+	       -TACET_EINVAL);
 	/* waiting in its receive (or running): not stopped by an interrupt in its work */
 	expect("a busy fault into rng, which no interrupt stopped",
 	       tacet_inject(TACET_INJECT_REG | TACET_INJECT_BUSY, TACET_CHILD_TRACE, tid, 2, 1),

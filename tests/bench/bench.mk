@@ -37,9 +37,12 @@ bench-stress: deps
 # its driver on hart 0, idle then with a stressor on each other hart; each phase's driver
 # latency, the line's top half and wake-up and every hart's BKL hand-overs, and the stressed
 # phase's ratios to the idle one. Noisy (the host's load): printed, never budgeted. One boot
-# at a time; WALL_REPEAT=N boots each N times and prints the docs' table over the runs.
+# at a time; WALL_REPEAT=N boots each N times and prints the docs' table over the runs;
+# WALL_SPIN_US=N boots with bkl_spin_us=N (an interrupt's entry spins that long for the BKL
+# before it sleeps: docs/foundation.md).
 WALL_REPEAT ?= 1
+WALL_SPIN_US ?=
 .PHONY: bench-wall
 bench-wall: deps
 	@$(MAKE) --no-print-directory kernel userspace
-	@python3 tests/bench/bench.py --wall --repeat $(WALL_REPEAT)
+	@WALL_SPIN_US=$(WALL_SPIN_US) python3 tests/bench/bench.py --wall --repeat $(WALL_REPEAT)

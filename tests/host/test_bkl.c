@@ -48,6 +48,26 @@ uint64_t arch_cycles(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The timebase is the cycle counter's nanoseconds; bkl_spin_us= comes from spin_arg (NULL:
+ * not given). */
+static const char *spin_arg;
+
+uint64_t arch_time_now(void)
+{
+	return arch_cycles();
+}
+
+uint64_t timer_us_to_ticks(uint64_t us)
+{
+	return us * 1000;
+}
+
+const char *platform_bootarg(const char *key, char *buf, int size)
+{
+	(void)key, (void)buf, (void)size;
+	return spin_arg;
+}
+
 /* test_wait_record's spinner: its first look waits here until the holder has let go, so it
  * takes the lock at its next look, never sleeping (-1: nobody). */
 static int gate_hart = -1;
@@ -145,6 +165,8 @@ static int setup(void **state)
 	memset(bkl_waits, 0, sizeof(bkl_waits));
 	gate_hart = -1;
 	gate_looks = gate_open = 0;
+	spin_arg = NULL;
+	bkl_spin_init(); /* no bkl_spin_us=: sleep after HART_WAIT_LOOKS looks */
 	for (unsigned int h = 0; h < MAX_HARTS; h++) {
 		harts[h].id = h;
 		harts[h].bkl_token = h + 1;
@@ -500,6 +522,46 @@ static void test_heir_woken_by_a_release_that_missed_it(void **state)
  * of the lock in a loop, hart 1 enters as an interrupt does, each 20,000 times. An heir that
  * sleeps must be woken by the release whichever way it goes: handed over (it saw the heir) or
  * freed (it looked at the heir before the claim): a sleeper nobody wakes fails after 5 s. */
+/* bkl_spin_us=: an interrupt's entry behind a hold shorter than the spin looks until the
+ * release and takes the lock without sleeping (no IPI sent); behind a hold longer than the
+ * spin it sleeps, and the release wakes it. Before: it slept after 64 looks whatever the hold
+ * (the wake-up's IPI costs more than the hold where the harts run side by side). */
+static void urgent_behind_a_hold(const char *spin_us, long hold_ms)
+{
+	struct timespec hold = { .tv_sec = 0, .tv_nsec = hold_ms * 1000000L };
+	pthread_t t;
+
+	spin_arg = spin_us;
+	bkl_spin_init();
+	memset(bkl_waits, 0, sizeof(bkl_waits));
+	ipis_sent = 0;
+	bkl_lock();
+	pthread_create(&t, NULL, urgent_waiter, (void *)(uintptr_t)1);
+	while (__atomic_load_n(&bkl.heir, __ATOMIC_SEQ_CST) != &harts[1])
+		sched_yield();
+	nanosleep(&hold, NULL);
+	bkl_unlock();
+	pthread_join(t, NULL);
+}
+
+static void test_urgent_spins_through_a_short_hold(void **state)
+{
+	(void)state;
+	norder = 0;
+	urgent_behind_a_hold("2000000", 20); /* a 2 s spin, a 20 ms hold */
+	if (bkl_waits[1].slept)
+		fail_msg("the interrupt's entry slept behind a 20 ms hold with a 2 s spin");
+	assert_int_equal(ipis_sent, 0);
+	norder = 0;
+	urgent_behind_a_hold("1000", 30); /* a 1 ms spin, a 30 ms hold */
+	assert_int_equal(bkl_waits[1].slept, 1);
+	assert_true(ipis_sent > 0); /* woken by the release */
+	norder = 0;
+	urgent_behind_a_hold(NULL, 30); /* none: asleep after the looks */
+	assert_int_equal(bkl_waits[1].slept, 1);
+	assert_false(bkl_is_locked());
+}
+
 static void *urgent_adder(void *arg)
 {
 	as_hart((unsigned int)(uintptr_t)arg);
@@ -613,6 +675,7 @@ int main(void)
 		cmocka_unit_test_setup(test_wait_record, setup),
 		cmocka_unit_test_setup(test_urgent_goes_first, setup),
 		cmocka_unit_test_setup(test_urgent_against_a_releasing_holder, setup),
+		cmocka_unit_test_setup(test_urgent_spins_through_a_short_hold, setup),
 		cmocka_unit_test_setup(test_heir_woken_by_a_release_that_missed_it, setup),
 		cmocka_unit_test_setup(test_spinlock_mutual_exclusion, setup),
 		cmocka_unit_test_setup(test_spinlock_sleeper_woken, setup),

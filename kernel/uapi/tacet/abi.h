@@ -422,6 +422,13 @@ enum tacet_inject_op {
 				 * heap, stack, DMA buffers; not device registers) becomes `value` */
 	TACET_INJECT_HANG,      /* an endless loop (`j .`, 16 bits) at the pc it resumes at, which
 				 * must be in its executable pages: it spins once it runs; -> pc */
+	TACET_INJECT_REPLY,     /* garbage to a client: the thread's next reply carries, in place
+				 * of each of its words, a number made from `value` (not 0) and
+				 * the word's index; -> 0 */
+	TACET_INJECT_DEAF,      /* it stops consuming its rings: the notification bound to the
+				 * thread (NTFN_BIND: its device's interrupts, its clients' kicks)
+				 * is unbound, so its receive loop answers calls but never again
+				 * those signals (ENOENT: none bound; `value` 0); -> 0 */
 	TACET_INJECT_OPS
 };
 #define TACET_INJECT_REG_PC 32
