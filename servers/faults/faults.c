@@ -1016,9 +1016,9 @@ static int cmp_u64(const void *a, const void *b)
 /* The options after `N.SEED.DRIVERS`, each after a dot (the name is short: init keeps 23
  * bytes): `d` (faults into what a device is given too: TACET_INJECT_DMA), `g` (garbage in a
  * reply and a driver deaf to its notification drawn too: TACET_INJECT_REPLY, _DEAF), `fK`
- * (faults K to K+N-1: the generator drawn past the first K); `p` (the virtio devices are PCI functions
- * behind the pci server), `s` (blk on rng's INTx line) and `a` (the AIA's machine) are the
- * runner's, said in the name so the log says them: the campaign is the same. 0, or
+ * (faults K to K+N-1: the generator drawn past the first K); `p` (the virtio devices are PCI
+ * functions behind the pci server), `s` (blk on rng's INTx line) and `a` (the AIA's machine)
+ * are the runner's, said in the name so the log says them: the campaign is the same. 0, or
  * -TACET_EINVAL. */
 static long options(const char *p, unsigned long *first)
 {
