@@ -113,14 +113,19 @@ OUTCOMES = ("no effect", "detected error", "crash + restart", "hang + restart",
             HANG_REPORTED, "data mismatch", "unrecovered", "skipped")
 
 
+def says(options, letter):
+    """Does the campaign's name say option `letter` (`.LETTER` before any `.fK`)?"""
+    return f".{letter}" in options.split(".f")[0]
+
+
 def over_pci(options):
     """Does the campaign's name say its virtio devices are PCI functions (`.p`)?"""
-    return ".p" in options.split(".f")[0]
+    return says(options, "p")
 
 
 def shared_line(options):
     """Does the campaign's name say blk shares rng's INTx line (`.s`, with `.p`)?"""
-    return ".s" in options.split(".f")[0]
+    return says(options, "s")
 
 
 def pci_devices(options):
@@ -130,7 +135,7 @@ def pci_devices(options):
 
 def machine_of(options):
     """The machine the campaign's name says (`.a`: the AIA's, else the PLIC's with ACLINT)."""
-    return "aia" if ".a" in options.split(".f")[0] else "aclint"
+    return "aia" if says(options, "a") else "aclint"
 
 
 def bootargs(n, seed, drivers, alive_ms=ALIVE_MS, options=""):
@@ -478,7 +483,7 @@ def summary(text, passed, batch=None, built=None, tcp=None):
             "drivers": p.group(3) if p else "", "commit": built or commit(),
             "machine": machine_of(options), "transport": "pci" if over_pci(options) else "mmio",
             **({"shared_line": True} if shared_line(options) else {}),
-            **({"garbage": True} if ".g" in options.split(".f")[0] else {}),
+            **({"garbage": True} if says(options, "g") else {}),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "passed": passed, "panics": text.count("PANIC"),
             "campaign_ms": int(m.group(2)) if m else 0, "batch": batch or {},

@@ -252,9 +252,7 @@ static void invoke(struct inject *in)
 		in->t->inject_reply = in->value;
 		return;
 	case TACET_INJECT_DEAF: /* as the thread's end unbinds it */
-		in->t->bound_ntfn->bound = NULL;
-		kobj_put(&in->t->bound_ntfn->obj);
-		in->t->bound_ntfn = NULL;
+		notification_unbind(in->t);
 		return;
 	}
 	/* its next fetch sees the word (arch_user_text_changed says which harts' fetches) */

@@ -128,5 +128,15 @@ void sys_timer_set(struct thread *t);
 void notification_timers_expire(unsigned int hart, uint64_t now);
 /* Take the bits of t's bound notification, if any are set (0 if none). */
 uint64_t notification_take_bound(struct thread *t);
+/* t's bound notification (NTFN_BIND), if any, unbound and its reference dropped: t's receive
+ * no longer ends on its signals (t's end; the injector's TACET_INJECT_DEAF). */
+static inline void notification_unbind(struct thread *t)
+{
+	if (!t->bound_ntfn)
+		return;
+	t->bound_ntfn->bound = NULL;
+	kobj_put(&t->bound_ntfn->obj);
+	t->bound_ntfn = NULL;
+}
 
 #endif

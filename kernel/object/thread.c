@@ -81,11 +81,7 @@ static void thread_detach(struct thread *t)
 	default:
 		break;
 	}
-	if (t->bound_ntfn) {
-		t->bound_ntfn->bound = NULL;
-		kobj_put(&t->bound_ntfn->obj);
-		t->bound_ntfn = NULL;
-	}
+	notification_unbind(t);
 	if (t->reply_to) { /* a caller waits for an answer that will not come */
 		endpoint_reply_error(t->reply_to, TACET_EDEAD);
 		t->reply_to = NULL;
