@@ -38,6 +38,7 @@ static pthread_mutex_t ipi_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ipi_cv = PTHREAD_COND_INITIALIZER;
 static int ipi_pending_flag[MAX_HARTS];
 static int raised_self[MAX_HARTS];
+static int ipi_waiting[MAX_HARTS]; /* in arch_ipi_wait: asleep for good, not about to be */
 static unsigned int ipis_sent;
 
 uint64_t arch_cycles(void)
@@ -110,9 +111,11 @@ void arch_ipi_wait(void)
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += 5;
 	pthread_mutex_lock(&ipi_mu);
+	__atomic_store_n(&ipi_waiting[me], 1, __ATOMIC_SEQ_CST);
 	while (!ipi_pending_flag[me] && !lost)
 		lost = pthread_cond_timedwait(&ipi_cv, &ipi_mu, &until) == ETIMEDOUT;
 	ipi_pending_flag[me] = 0;
+	__atomic_store_n(&ipi_waiting[me], 0, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&ipi_mu);
 	if (lost)
 		fail_msg("hart %u slept 5 s for the BKL: a lost wake-up", me);
@@ -162,6 +165,7 @@ static int setup(void **state)
 	memset(&bkl, 0, sizeof(bkl));
 	memset(ipi_pending_flag, 0, sizeof(ipi_pending_flag));
 	memset(raised_self, 0, sizeof(raised_self));
+	memset(ipi_waiting, 0, sizeof(ipi_waiting));
 	memset(bkl_waits, 0, sizeof(bkl_waits));
 	gate_hart = -1;
 	gate_looks = gate_open = 0;
@@ -497,7 +501,9 @@ static void start_heir_inside_release(uint32_t *p)
 		return;
 	hook_armed = false;
 	pthread_create(&late_heir, NULL, urgent_waiter, (void *)(uintptr_t)1);
-	while (!__atomic_load_n(&harts[1].bkl_asleep, __ATOMIC_SEQ_CST))
+	/* asleep in its wait, not only marked so: the mark comes before it asks the holder, and a
+	 * release let go on then would leave it the lock free, no sleep (a flake under load) */
+	while (!__atomic_load_n(&ipi_waiting[1], __ATOMIC_SEQ_CST))
 		sched_yield();
 }
 
@@ -526,9 +532,12 @@ static void test_heir_woken_by_a_release_that_missed_it(void **state)
  * release and takes the lock without sleeping (no IPI sent); behind a hold longer than the
  * spin it sleeps, and the release wakes it. Before: it slept after 64 looks whatever the hold
  * (the wake-up's IPI costs more than the hold where the harts run side by side). */
-static void urgent_behind_a_hold(const char *spin_us, long hold_ms)
+/* The lock held hold_ms, and (until_asleep) until the waiter sleeps in its wait, up to 5 s:
+ * a waiter the host has not run for hold_ms would otherwise be handed the lock unslept. */
+static void urgent_behind_a_hold(const char *spin_us, long hold_ms, bool until_asleep)
 {
 	struct timespec hold = { .tv_sec = 0, .tv_nsec = hold_ms * 1000000L };
+	uint64_t give_up;
 	pthread_t t;
 
 	spin_arg = spin_us;
@@ -540,6 +549,12 @@ static void urgent_behind_a_hold(const char *spin_us, long hold_ms)
 	while (__atomic_load_n(&bkl.heir, __ATOMIC_SEQ_CST) != &harts[1])
 		sched_yield();
 	nanosleep(&hold, NULL);
+	give_up = arch_cycles() + 5000000000ull;
+	while (until_asleep && !__atomic_load_n(&ipi_waiting[1], __ATOMIC_SEQ_CST))
+		if (arch_cycles() > give_up)
+			fail_msg("the interrupt's entry did not sleep within 5 s of a hold");
+		else
+			sched_yield();
 	bkl_unlock();
 	pthread_join(t, NULL);
 }
@@ -548,16 +563,16 @@ static void test_urgent_spins_through_a_short_hold(void **state)
 {
 	(void)state;
 	norder = 0;
-	urgent_behind_a_hold("2000000", 20); /* a 2 s spin, a 20 ms hold */
+	urgent_behind_a_hold("2000000", 20, false); /* a 2 s spin, a 20 ms hold */
 	if (bkl_waits[1].slept)
 		fail_msg("the interrupt's entry slept behind a 20 ms hold with a 2 s spin");
 	assert_int_equal(ipis_sent, 0);
 	norder = 0;
-	urgent_behind_a_hold("1000", 30); /* a 1 ms spin, a 30 ms hold */
+	urgent_behind_a_hold("1000", 30, true); /* a 1 ms spin, a 30 ms hold */
 	assert_int_equal(bkl_waits[1].slept, 1);
 	assert_true(ipis_sent > 0); /* woken by the release */
 	norder = 0;
-	urgent_behind_a_hold(NULL, 30); /* none: asleep after the looks */
+	urgent_behind_a_hold(NULL, 30, true); /* none: asleep after the looks */
 	assert_int_equal(bkl_waits[1].slept, 1);
 	assert_false(bkl_is_locked());
 }
