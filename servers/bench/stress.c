@@ -25,20 +25,54 @@ static long stress_begin(void)
 	return err;
 }
 
-/* Say ready, then wait for the go; 1 if the stop came first (no rounds), 0, or the error. */
-static long stress_await_go(void)
+/* STRESS_SPIN_LOOK_NS of a loop in user mode (no kernel entry), then a look at the stop
+ * notification: its bits, or the error. */
+static long stress_spin(void)
 {
-	long bits = 0, err = tacet_signal(STRESS_SLOT_DONE, STRESS_READY(hart));
+	unsigned long until = tacet_time() + tacet_ns_to_ticks(STRESS_SPIN_LOOK_NS);
 
-	while (!err && !bits)
-		if ((bits = tacet_wait(STRESS_SLOT_STOP)) < 0)
-			err = bits;
-	return err ? err : (bits & STRESS_STOP) != 0;
+	while (tacet_time() < until)
+		;
+	return tacet_poll(STRESS_SLOT_STOP);
 }
 
-static int stress_stopped(void)
+/* Held: say ready, then wait for the go or the stop, asleep or (spin) in a loop in user mode;
+ * a hold or a spin meanwhile says ready again and changes how. 1 if the stop came (no more
+ * rounds), 0 for the go, or the error. A hold or spin is looked at before a go that came with
+ * it: the measuring server waits for the ready after each, never after a go, so the go is the
+ * older. */
+static long stress_held(int spin)
 {
-	return (tacet_poll(STRESS_SLOT_STOP) & STRESS_STOP) != 0;
+	long err = tacet_signal(STRESS_SLOT_DONE, STRESS_READY(hart));
+
+	while (!err) {
+		long bits = spin ? stress_spin() : tacet_wait(STRESS_SLOT_STOP);
+
+		if (bits < 0)
+			return bits;
+		if (bits & STRESS_STOP)
+			return 1;
+		if (bits & (STRESS_HOLD | STRESS_SPIN)) {
+			spin = (bits & STRESS_SPIN) != 0;
+			err = tacet_signal(STRESS_SLOT_DONE, STRESS_READY(hart));
+		} else if (bits & STRESS_GO) {
+			return 0;
+		}
+	}
+	return err;
+}
+
+/* Between two rounds: 1 if the stop came, 0 to go on (after a hold or spin, once the go came),
+ * or the error. */
+static long stress_between(void)
+{
+	long bits = tacet_poll(STRESS_SLOT_STOP);
+
+	if (bits < 0)
+		return bits;
+	if (bits & STRESS_STOP)
+		return 1;
+	return bits & (STRESS_HOLD | STRESS_SPIN) ? stress_held((bits & STRESS_SPIN) != 0) : 0;
 }
 
 static long stress_pause(void)
@@ -68,11 +102,16 @@ int stress_run(const struct stressor *s)
 
 	if (!err && s->start)
 		err = s->start();
-	if (!err && (stopped = stress_await_go()) < 0)
+	if (!err && (stopped = stress_held(0)) < 0)
 		err = stopped;
-	while (!err && !stopped && !stress_stopped()) {
-		long done = s->round();
+	while (!err && !stopped) {
+		long done;
 
+		if ((stopped = stress_between()) != 0) {
+			err = stopped < 0 ? stopped : 0;
+			break;
+		}
+		done = s->round();
 		if (done < 0)
 			err = done;
 		else

@@ -22,9 +22,14 @@
  *   the measuring server, once it has looked up "stress.H" for every stressor hart and seen
  *       each one's ready (or done) bit, may measure the machine with every stressor waiting
  *       (the idle phase), then signals STRESS_GO on each stop notification, and measures;
- *       then signals STRESS_STOP on each;
+ *       it may hold them (STRESS_HOLD, or STRESS_SPIN, on each, then wait for each one's ready
+ *       bit again) and let them go again, as often as it likes; then it signals STRESS_STOP;
  *   a stressor waits for STRESS_GO (or STRESS_STOP: no rounds) before its first round, then
- *       polls its stop notification between two rounds of its work; stopped, it prints
+ *       polls its stop notification between two rounds of its work; held, it signals ready
+ *       again and waits for the next go or the stop, asleep (STRESS_HOLD, as before its first
+ *       round) or in a loop in user mode that looks every STRESS_SPIN_LOOK_NS (STRESS_SPIN:
+ *       its hart busy as in its rounds, but never in the kernel; a hold or spin while held
+ *       says ready again and changes how it waits); stopped, it prints
  *       `stress NAME: COUNT UNIT on hart H` (or `stress NAME: FAIL ...`: what
  *       tests/bench/bench.py checks) and signals STRESS_DONE(H) on STRESS_DONE_NAME (at once,
  *       if its set-up failed);
@@ -38,6 +43,9 @@
 #define STRESS_NAME_FMT      "stress.%u" /* a stressor's stop notification, by its hart */
 #define STRESS_STOP          1ul /* on a stop notification: end the rounds */
 #define STRESS_GO            2ul /* on a stop notification: start the rounds */
+#define STRESS_HOLD          4ul /* on a stop notification: stop them until the next go */
+#define STRESS_SPIN          8ul /* the same, but wait in a loop in user mode, not asleep */
+#define STRESS_SPIN_LOOK_NS  5000000ul /* how long that loop runs between two looks */
 #define STRESS_DONE(h)       (1ul << (h))        /* on STRESS_DONE_NAME: hart h's stopped */
 #define STRESS_READY(h)      (1ul << (32 + (h))) /* on STRESS_DONE_NAME: hart h's set up */
 #define STRESS_LINE_HART     0 /* the cross-hart path's line (its raiser, and init's hart) */
@@ -82,6 +90,9 @@ long stress_ctl_find(struct stress_ctl *c, unsigned long skip);
 long stress_ctl_ready(struct stress_ctl *c);
 /* Signal STRESS_GO on every stressor's stop notification: their rounds start. */
 long stress_ctl_go(struct stress_ctl *c);
+/* Signal STRESS_HOLD (spin: STRESS_SPIN) on each and wait until each has said it is ready again
+ * (its rounds held until the next stress_ctl_go; asleep, or in its loop) or done. */
+long stress_ctl_hold(struct stress_ctl *c, int spin);
 /* Signal STRESS_STOP on each and wait until each has said it stopped. */
 long stress_ctl_stop(struct stress_ctl *c);
 

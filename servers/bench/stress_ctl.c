@@ -73,6 +73,15 @@ long stress_ctl_go(struct stress_ctl *c)
 	return signal_each(c, STRESS_GO);
 }
 
+long stress_ctl_hold(struct stress_ctl *c, int spin)
+{
+	long err;
+
+	c->got &= ~(~0ul << 32); /* forget the last ready bits (STRESS_READY) */
+	err = signal_each(c, spin ? STRESS_SPIN : STRESS_HOLD);
+	return err ? err : wait_each(c, ready_bit);
+}
+
 long stress_ctl_stop(struct stress_ctl *c)
 {
 	long err = signal_each(c, STRESS_STOP);

@@ -21,9 +21,10 @@ and without -icount; their figures are printed only (not with --check-determinis
 --check-budgets).
 
 --wall (`make bench-wall`) runs only the wall-clock stress benchmarks (WALL_STRESS: no -icount,
-4 harts really in parallel, an RTC alarm's driver on hart 0 idle and then beside a stressor on
-each other hart; servers/bench/wall.c), one boot at a time, --repeat N times each; it prints
-each boot's phases and the stressed phase's ratios to the idle one (tests/bench/wall.py) and
+2 or 4 harts really in parallel, an RTC alarm's driver on hart 0 while a stressor on each other
+hart is held asleep, held busy in user mode, or running, in turns; servers/bench/wall.c), one
+boot at a time, --repeat N times each; it prints each boot's phases, the stressed phase's
+ratios to the busy one and the busy phase's to the idle one (tests/bench/wall.py) and
 exits 1 only if a boot fails or a phase's report is missing: never on a time.
 
 --check-budgets exits 1 if a figure's median or maximum is over its budget (tests/bench/
@@ -667,7 +668,7 @@ def main_wall(pattern, repeat):
     if repeat > 1:
         print("\n".join(wall.table([(boot[len("wall_"):], p) for boot, p in runs])))
     print(f"bench: wall clock, not budgeted (no -icount; noisy): {len(runs)} boots, each "
-          f"phase reported, ratios to the idle phase printed")
+          f"phase reported, ratios to the busy phase printed")
     return 0
 
 

@@ -1,11 +1,13 @@
 """wall.py: the wall-clock stress benchmark's figures (servers/bench/wall.c; bench.py --wall,
-`make bench-wall`): reads its WALL lines, checks their shape, and gives each stressed phase's
-figures as ratios to the idle phase of the same boot. No bound on time anywhere: a wall-clock
-figure moves with the host's load (docs/benchmarks.md, "The tail on parallel harts").
+`make bench-wall`): reads its WALL lines, checks their shape, and gives the stressed phase's
+figures as ratios to the busy phase of the same boot (what the kernel's work costs: the other
+harts as busy in both, in the kernel only in one), and the busy phase's to the idle one's (what a
+busy hart costs on this host). No bound on time anywhere: a wall-clock figure moves with the
+host's load (docs/benchmarks.md, "The tail on parallel harts").
 
 A boot prints, for each phase (PHASES), these lines (all times in ns; one subject's values may
 come on two lines, each under the kernel's 128-byte DEBUG_WRITE chunk: they are merged):
-  WALL phase=P driver alarms=N p50_ns= p99_ns= max_ns=      alarm due -> driver running
+  WALL phase=P driver alarms=N windows=N p50_ns= p99_ns= max_ns=  alarm due -> driver running
   WALL phase=P top count=N avg_ns= p50_ns= p99_ns= max_ns=  the RTC line's histogram diff:
   WALL phase=P wake avg_ns= p50_ns= p99_ns= max_ns=           top half, wake-up
   WALL phase=P hart=H waits=N slept=N total_ns= avg_ns=     hart H's BKL hand-overs
@@ -13,7 +15,9 @@ come on two lines, each under the kernel's 128-byte DEBUG_WRITE chunk: they are 
 """
 import re
 
-PHASES = ("idle", "stressed")
+PHASES = ("idle", "busy", "stressed")
+# The ratios a boot is judged by: (row label, phase, over phase).
+RATIOS = (("ratio", "stressed", "busy"), ("busy/idle", "busy", "idle"))
 LINE_RE = re.compile(r"^WALL phase=(\w+) (driver|top|wake|hart=(\d+)) ((?:\w+=\d+ ?)+)\s*$",
                      re.M)
 # What a phase is summed up by, in order: (key, label) of summary()'s figures.
@@ -76,10 +80,10 @@ def summary(phase):
             "waits": waits, "slept": sum(h["slept"] for h in harts)}
 
 
-def ratios(phases):
-    """Each SUMMARY figure of the stressed phase over the idle one's (None where idle is 0)."""
-    idle, stressed = summary(phases["idle"]), summary(phases["stressed"])
-    return {k: stressed[k] / idle[k] if idle[k] else None for k, _ in SUMMARY}
+def ratios(phases, of="stressed", over="busy"):
+    """Each SUMMARY figure of phase of over phase over's (None where over's is 0)."""
+    a, b = summary(phases[of]), summary(phases[over])
+    return {k: a[k] / b[k] if b[k] else None for k, _ in SUMMARY}
 
 
 def us(ns):
@@ -98,8 +102,10 @@ def report(boot, phases):
         s = summary(phases[name])
         lines.append(f"{boot}: {name:<10}" + "".join(f"{us(s[k]):>{WIDTH}}" for k, _ in SUMMARY)
                      + f"  {s['slept']}/{s['waits']}")
-    r = ratios(phases)
-    lines.append(f"{boot}: {'ratio':<10}" + "".join(f"{ratio(r[k]):>{WIDTH}}" for k, _ in SUMMARY))
+    for label, of, over in RATIOS:
+        r = ratios(phases, of, over)
+        lines.append(f"{boot}: {label:<10}" + "".join(f"{ratio(r[k]):>{WIDTH}}"
+                                                      for k, _ in SUMMARY))
     for name in PHASES:
         for h, w in sorted(phases[name]["harts"].items()):
             lines.append(f"{boot}: {name} hart {h}: {w['waits']} hand-overs, {w['slept']} slept,"
@@ -116,8 +122,8 @@ def span(values, fmt):
 
 def table(runs):
     """The docs' table (markdown) over runs: [(stressor, phases)], several per stressor; per
-    stressor the idle and stressed phases' driver p50, p99, trap -> top half done and hand-over
-    averages (every hart's, and hart 0's: the driver's), and the ratios."""
+    stressor each phase's driver p50, p99, trap -> top half done and hand-over averages (every
+    hart's, and hart 0's: the driver's), and the ratios (RATIOS)."""
     keys = ("driver_p50", "driver_p99", "top_avg", "handover_avg", "hart0_avg")
     lines = ["| stressor (on harts 1 to n-1) | phase | driver p50 (us) | p99 (us) | trap -> top half "
              "done avg (us) | hand-over avg, all harts (us) | hart 0's (us) |",
@@ -127,8 +133,9 @@ def table(runs):
         for name in PHASES:
             cells = [span([summary(p[name])[k] for p in mine], us) for k in keys]
             lines.append(f"| {stressor} | {name} | " + " | ".join(cells) + " |")
-        rs = [ratios(p) for p in mine]
-        cells = [span(known, lambda x: f"{x:.2f}x") if known else "- (idle: none)"
-                 for known in ([r[k] for r in rs if r[k] is not None] for k in keys)]
-        lines.append(f"| {stressor} | ratio | " + " | ".join(cells) + " |")
+        for label, of, over in RATIOS:
+            rs = [ratios(p, of, over) for p in mine]
+            cells = [span(known, lambda x: f"{x:.2f}x") if known else f"- ({over}: none)"
+                     for known in ([r[k] for r in rs if r[k] is not None] for k in keys)]
+            lines.append(f"| {stressor} | {label} | " + " | ".join(cells) + " |")
     return lines
