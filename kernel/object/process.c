@@ -31,6 +31,10 @@
  * process_held_end if the thread ends first). Each such call is counted in p->calls, and p's
  * end is over only once none is under way (release_step's last look).
  *
+ * PROCESS_NEW has one point, between the new process's two pages (process_new_point): until the
+ * second stretch the process is known to no one, and the call looks again after a point that
+ * let the lock go, as FRAME_NEW does (frame.c).
+ *
  * A process's end unhooks it at once (release_begin: nothing reaches it any more) and gives
  * back what it held in bounded steps of the reaper (release_step), p first in the queue until
  * it is all back: its children queued to end, its endpoints ended, its mappings dropped, its
@@ -73,24 +77,23 @@ static void process_adopt(struct process *p)
 	list_push_back(&creator->proc->children, &p->sibling);
 }
 
-/* Its root table and its cspace: a page each, charged to p's account. 0 or -1. */
-static int process_new_memory(struct process *p)
+/* process_new's two stretches, which PROCESS_NEW parts with a preemption point (a fresh page
+ * for the root table and another for the cspace, each zeroed, with the object cache's and the
+ * account's work, come near 5,000 instructions together). Until the second, p is known to no
+ * one (on no list, named by no capability), and process_new_undo gives it all back. */
+static void process_new_undo(struct process *p)
 {
-	if (account_charge(p->acct, 2 * PAGE_SIZE) < 0)
-		return -1;
-	p->root = arch_aspace_new();
-	p->cspace = cspace_new();
-	if (p->root && p->cspace)
-		return 0;
-	if (p->root)
+	if (p->root) {
 		arch_aspace_free(p->root);
-	if (p->cspace)
-		cspace_free(p->cspace);
-	account_refund(p->acct, 2 * PAGE_SIZE);
-	return -1;
+		account_refund(p->acct, 2 * PAGE_SIZE);
+	}
+	account_put(p->acct);
+	kobj_free(&p->obj, sizeof(*p));
 }
 
-struct process *process_new(struct account *acct, const char *name)
+/* The first stretch: the object, its account's reference, the two pages' charge and its root
+ * table (p->root 0 if none: kalloc zeroes the object). */
+static struct process *process_new_begin(struct account *acct, const char *name)
 {
 	struct process *p = kobj_new(acct, sizeof(struct process), TACET_CAP_PROCESS);
 
@@ -98,13 +101,25 @@ struct process *process_new(struct account *acct, const char *name)
 		return NULL;
 	p->acct = acct;
 	account_get(acct);
-	if (process_new_memory(p) < 0) {
-		account_put(acct);
-		kobj_free(&p->obj, sizeof(*p));
-		return NULL;
-	}
 	for (size_t i = 0; i < PROCESS_NAME_MAX - 1 && name[i]; i++)
 		p->name[i] = name[i];
+	if (account_charge(acct, 2 * PAGE_SIZE) == 0 && !(p->root = arch_aspace_new()))
+		account_refund(acct, 2 * PAGE_SIZE);
+	if (!p->root) {
+		process_new_undo(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* The second stretch: its cspace, and its place among the processes. 0, or -1 (p undone). */
+static int process_new_end(struct process *p)
+{
+	p->cspace = cspace_new();
+	if (!p->cspace) {
+		process_new_undo(p);
+		return -1;
+	}
 	p->kill_status = -TACET_EDEAD;
 	list_init(&p->threads);
 	list_init(&p->endpoints);
@@ -113,7 +128,14 @@ struct process *process_new(struct account *acct, const char *name)
 	list_init(&p->watches);
 	list_push_back(&all_processes, &p->all_link);
 	process_adopt(p);
-	return p;
+	return 0;
+}
+
+struct process *process_new(struct account *acct, const char *name)
+{
+	struct process *p = process_new_begin(acct, name);
+
+	return p && process_new_end(p) == 0 ? p : NULL;
 }
 
 /* One page, with the page tables it needs charged to p's account (room for the most a page
@@ -647,6 +669,29 @@ static long decode_process_new(struct thread *t, struct cap **dst, struct cap **
 	return 0;
 }
 
+/* PROCESS_NEW's point, between process_new's two stretches. What the call keeps across it: p,
+ * known to no one, holding a reference to its account; and its thread t (this hart's current
+ * thread, kept allocated as FRAME_NEW's is: frame.c), whose process counts the call (calls)
+ * meanwhile, so that its end waits for p's charge to come back. After a point that let the
+ * lock go, the call looks again as its decode did: t ended (nothing to answer, 0 in *err) or
+ * a capability it names changed (the decode's error: the slot filled, the fault endpoint
+ * gone) undoes p. Then the decode's capabilities again in *dst and *ep. Whether to go on. */
+static bool process_new_point(struct thread *t, struct process *p, struct cap **dst,
+			      struct cap **ep, long *err)
+{
+	char name[PROCESS_NAME_MAX];
+
+	t->proc->calls++;
+	if (preempt_point())
+		*err = t->state == TACET_THREAD_DEAD ? 0 : decode_process_new(t, dst, ep, name);
+	t->proc->calls--;
+	if (*err || t->state == TACET_THREAD_DEAD) {
+		process_new_undo(p);
+		return false;
+	}
+	return true;
+}
+
 /* (slot, fault endpoint or 0, name, budget in pages or 0: the caller's account, same_as: a
  * process whose account it shares, or 0). Sharing is how a supervisor restarts a server
  * without laundering its memory: what the dead instances made and gave away stays
@@ -669,10 +714,15 @@ void sys_process_new(struct thread *t)
 		acct = ((struct process *)t->proc->cspace->slots[syscall_arg(t, 4)].obj)->acct;
 	else
 		acct = budget ? account_new(t->proc->acct, budget * PAGE_SIZE) : t->proc->acct;
-	p = acct ? process_new(acct, name) : NULL;
+	p = acct ? process_new_begin(acct, name) : NULL;
 	if (budget && acct)
 		account_put(acct); /* p holds it now (or it ends here, its reservation back) */
-	if (!p) {
+	if (p && !process_new_point(t, p, &dst, &ep, &err)) {
+		if (err)
+			syscall_ret(t, -err);
+		return;
+	}
+	if (!p || process_new_end(p) < 0) {
 		syscall_ret(t, -TACET_ENOMEM);
 		return;
 	}
