@@ -640,7 +640,7 @@ void sys_unmap(struct thread *t)
 #define PROCESS_BUDGET_MAX ((1ul << 40) / PAGE_SIZE)
 
 /* PROCESS_NEW's decode: an empty slot, a fault endpoint (WRITE) if one is named, a readable
- * name, a budget in range. */
+ * name (copied into name; NULL: not again, after the point), a budget in range. */
 static long decode_process_new(struct thread *t, struct cap **dst, struct cap **ep, char *name)
 {
 	long err;
@@ -655,7 +655,7 @@ static long decode_process_new(struct thread *t, struct cap **dst, struct cap **
 		if (!*ep)
 			return err;
 	}
-	if (copy_from_user(t->proc, name, syscall_arg(t, 2), PROCESS_NAME_MAX - 1) < 0)
+	if (name && copy_from_user(t->proc, name, syscall_arg(t, 2), PROCESS_NAME_MAX - 1) < 0)
 		return TACET_EFAULT;
 	if (syscall_arg(t, 3) > PROCESS_BUDGET_MAX)
 		return TACET_ERANGE;
@@ -673,17 +673,17 @@ static long decode_process_new(struct thread *t, struct cap **dst, struct cap **
  * known to no one, holding a reference to its account; and its thread t (this hart's current
  * thread, kept allocated as FRAME_NEW's is: frame.c), whose process counts the call (calls)
  * meanwhile, so that its end waits for p's charge to come back. After a point that let the
- * lock go, the call looks again as its decode did: t ended (nothing to answer, 0 in *err) or
- * a capability it names changed (the decode's error: the slot filled, the fault endpoint
- * gone) undoes p. Then the decode's capabilities again in *dst and *ep. Whether to go on. */
+ * lock go, the call looks again as its decode did, but for the name (copied already): t ended
+ * (nothing to answer, 0 in *err) or a capability it names changed (the decode's error: the
+ * slot filled, the fault endpoint or the same_as process gone) undoes p. Then the decode's
+ * capabilities again in *dst and *ep. The account stays the one chosen before the point (a
+ * same_as slot given another process meanwhile does not move p's charge). Whether to go on. */
 static bool process_new_point(struct thread *t, struct process *p, struct cap **dst,
 			      struct cap **ep, long *err)
 {
-	char name[PROCESS_NAME_MAX];
-
 	t->proc->calls++;
 	if (preempt_point())
-		*err = t->state == TACET_THREAD_DEAD ? 0 : decode_process_new(t, dst, ep, name);
+		*err = t->state == TACET_THREAD_DEAD ? 0 : decode_process_new(t, dst, ep, NULL);
 	t->proc->calls--;
 	if (*err || t->state == TACET_THREAD_DEAD) {
 		process_new_undo(p);

@@ -37,9 +37,10 @@ struct process {
 	unsigned int irq_refs;    /* interrupt lines naming it, as a binder, as the owner of
 				   * their detection history or as a message-signalled line's
 				   * lender (irq_bind.c); BKL */
-	unsigned int calls;       /* MAP, UNMAP and FRAME_NEW calls under way that keep what it
-				   * owns (its mappings, a frame charged to it) across a point:
-				   * its end is over only once none is (release_step) */
+	unsigned int calls;       /* MAP, UNMAP, FRAME_NEW and PROCESS_NEW calls under way that
+				   * keep what it owns or made (its mappings, a frame charged to
+				   * it, a process not yet installed) across a point: its end
+				   * is over only once none is (release_step) */
 	struct kobj *fault_ep;    /* endpoint told about faults (a reference), or NULL */
 	struct list_node watches; /* notifications signalled when it ends: PROCESS_WATCH's
 				   * records (process_watch.h), up to PROCESS_WATCHERS */
