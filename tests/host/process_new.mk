@@ -3,5 +3,6 @@
 # test.
 HOST_TESTS += process_new
 HOST_SRCS_process_new := kernel/object/process.c kernel/object/process_watch.c \
-	kernel/object/account.c kernel/object/cap.c tests/host/fake_kernel.c tests/host/fake_pages.c
+	kernel/object/account.c kernel/object/cap.c tests/host/fake_kernel.c tests/host/fake_pages.c \
+	tests/host/fake_kobj.c
 $(BUILD)/host/test_process_new: HOST_CFLAGS += -Ikernel/arch/riscv/include

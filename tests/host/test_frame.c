@@ -29,28 +29,6 @@
 
 #define DEPTH 1000 /* fake_kernel.c records up to FAKE_DESTROYED_MAX (1024) ends */
 
-/* kobj.c's, which the host build leaves out (it reaches every object type). */
-void *kobj_new(struct account *acct, size_t size, uint32_t type)
-{
-	struct kobj *o = account_kalloc(acct, size);
-
-	if (!o)
-		return NULL;
-	*o = (struct kobj){ .type = (uint16_t)type, .acct = acct };
-	if (acct)
-		account_get(acct);
-	return o;
-}
-
-void kobj_free(struct kobj *o, size_t size)
-{
-	struct account *acct = o->acct;
-
-	account_kfree(acct, o, size);
-	if (acct)
-		account_put(acct);
-}
-
 static struct frame *chain[DEPTH];
 static size_t reaped; /* objects the fake kobj_put recorded that the test destroyed */
 

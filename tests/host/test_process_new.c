@@ -130,28 +130,6 @@ static const char *scene_name(void)
 			fail_msg("%s: %s is %lld, not %lld (%s)", scene_name(), #a, a_, b_, #b);  \
 	} while (0)
 
-/* kobj.c's, which the host build leaves out (it reaches every object type). */
-void *kobj_new(struct account *acct, size_t size, uint32_t type)
-{
-	struct kobj *o = account_kalloc(acct, size);
-
-	if (!o)
-		return NULL;
-	*o = (struct kobj){ .type = (uint16_t)type, .acct = acct };
-	if (acct)
-		account_get(acct);
-	return o;
-}
-
-void kobj_free(struct kobj *o, size_t size)
-{
-	struct account *acct = o->acct;
-
-	account_kfree(acct, o, size);
-	if (acct)
-		account_put(acct);
-}
-
 /* --- the rest of the kernel process.c reaches --------------------------------------------- */
 
 /* The root table: one page of its own (the kernel's shares the kernel half). */
