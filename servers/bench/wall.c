@@ -15,9 +15,10 @@
  * phase as often early as late: a drift of the host's load over the boot weighs on them alike,
  * as one phase after another did not); before a window of another phase the stressors are let
  * go or held as it wants (stress_ctl_go, stress_ctl_hold: each says it is waiting again), and
- * WALL_SETTLE alarms pass unrecorded (WALL_WARMUP before the first window). Once the stressors
- * have stopped and the kernel's log is written out (a stressor can fill it: lines are dropped
- * then), it reports each phase over its windows, all times in ns:
+ * WALL_SETTLE alarms pass unrecorded, WALL_WAKE when the harts leave their sleep (the host's
+ * transient above), WALL_WARMUP before the first window. Once the stressors have stopped and
+ * the kernel's log is written out (a stressor can fill it: lines are dropped then), it reports
+ * each phase over its windows, all times in ns:
  *   WALL phase=P driver ...   the alarm's due time to its driver running (the RTC's clock
  *                             read first thing after the wait): p50, p99, max;
  *   WALL phase=P top ...      the kernel's record of the RTC's line over the phase
@@ -45,6 +46,7 @@
 #define WALL_WINDOW    (WALL_PHASES * WALL_ALARMS / WALL_WINDOWS)
 #define WALL_WARMUP    50ul   /* before the first window, unrecorded */
 #define WALL_SETTLE    10ul   /* after each go or hold, unrecorded */
+#define WALL_WAKE      50ul   /* instead, after the harts leave their sleep (idle's end) */
 #define WALL_HARTS     TACET_INFO_MAX_HARTS
 #define SLOT_DONE      TACET_CHILD_FIRST_FREE       /* published as STRESS_DONE_NAME */
 #define SLOT_STOP0     (TACET_CHILD_FIRST_FREE + 1) /* + h: the stressor on hart h's */
@@ -257,7 +259,7 @@ static long measure(void)
 		if (next != now) {
 			err = turn_to(next);
 			if (!err)
-				err = settle(WALL_SETTLE);
+				err = settle(now == &idle ? WALL_WAKE : WALL_SETTLE);
 			now = next;
 		}
 		if (!err)
