@@ -30,3 +30,8 @@ enum alive_verdict alive_verdict(const struct alive_look *l, unsigned long *agai
 		*again = longest;
 	return ALIVE_NOT_YET;
 }
+
+int alive_own_held_ends(unsigned long held_for, unsigned long limit, unsigned int state_now)
+{
+	return held_for >= limit && state_now == TACET_THREAD_BLOCKED_RECV;
+}
