@@ -1,5 +1,6 @@
-/* alive_rule.c: the liveness check's verdict on an unanswered question (alive_rule.h). No state,
- * no system call: the supervisor (liveness.c) calls it, and the host tests. */
+/* alive_rule.c: the liveness check's verdict on an unanswered question, and on an interrupt of
+ * a line a server has alone that it holds untaken (alive_rule.h). No state, no system call: the
+ * supervisor and the asking threads (liveness.c) call it, and the host tests. */
 #include <tacet/abi.h>
 #include "alive_rule.h"
 
