@@ -298,17 +298,18 @@ static void end_unanswering(struct server *s)
 }
 
 /* The supervisor: server n's asking thread saw it hold its interrupt (own_held): its end, if
- * it is still the instance seen. */
-static void own_held_noted(unsigned int n)
+ * it is still the instance seen. Whether it ended it. */
+static int own_held_noted(unsigned int n)
 {
 	struct server *s = &servers[n];
 	unsigned long told = __atomic_load_n(&own_ended[n], __ATOMIC_ACQUIRE);
 
 	if (s->state != SERVER_RUNNING || (told & 0xfffff) != (s->restarts & 0xffff) + 1ul)
-		return;
+		return 0;
 	printf("init: server %s has held its interrupt unacknowledged for %lu ms (it answers "
 	       "calls, but its device is not served); ending it\n", s->name, told >> 20);
 	end_unanswering(s);
+	return 1;
 }
 
 /* The supervisor: ALIVE_STUCK bits from the service thread (a client's INIT_STUCK), and
@@ -318,8 +319,8 @@ void liveness_noted(unsigned long bits)
 	for (unsigned int n = 0; n < nservers && n < ALIVE_SERVERS_MAX; n++) {
 		struct server *s = &servers[n];
 
-		if (bits & ALIVE_OWN_HELD(n))
-			own_held_noted(n);
+		if ((bits & ALIVE_OWN_HELD(n)) && own_held_noted(n))
+			continue; /* ended: a client's report of it too says nothing more */
 		if (!(bits & ALIVE_STUCK(n)) || s->state != SERVER_RUNNING)
 			continue;
 		printf("init: a client of %s says it left a request unanswered; ending it\n", s->name);
