@@ -116,7 +116,8 @@ static long decode_info_process(struct thread *t, unsigned long slot, struct pro
 
 /* The process in slot `index` (WRITE): its first live thread's preemptions and state
  * (TACET_INFO_PROCESS), O(1): the first thread on its list, the oldest; and the oldest
- * shared line's interrupt it holds (a walk of the lines, only for a process some name). */
+ * interrupts it holds, of a shared line and of one it has alone (a walk of the lines, only for
+ * a process some name). */
 static long info_process(struct thread *t, unsigned long index, void *out)
 {
 	struct tacet_process_info *pi = out;
@@ -127,7 +128,9 @@ static long info_process(struct thread *t, unsigned long index, void *out)
 	if (err)
 		return err;
 	pi->threads = p->nthreads;
-	pi->irq_held = p->irq_refs ? irq_held_shared(p) : 0;
+	pi->irq_held = pi->irq_held_own = 0;
+	if (p->irq_refs)
+		irq_held_by(p, &pi->irq_held, &pi->irq_held_own);
 	pi->state = TACET_THREAD_DEAD;
 	if (list_empty(&p->threads))
 		return sizeof(*pi);

@@ -224,11 +224,16 @@ void irq_release_owner(struct process *p);
  * leaves, the controller has the line back, and every capability the lending made reaches
  * nothing from now on (irq_cap_live). BKL held. */
 void irq_msi_end(struct irq_desc *d);
-/* The trap-entry stamp of the oldest interrupt of a line bound shared that p was signalled and
- * has not acknowledged, which holds the line masked for every binder, those bound now and those
- * that bind it later (a restarted neighbour); 0 if none (TACET_INFO_PROCESS's irq_held). Walks
- * the lines only while some name p. BKL held. */
-uint64_t irq_held_shared(const struct process *p);
+/* The interrupts p holds (TACET_INFO_PROCESS's irq_held and irq_held_own), in one walk of the
+ * lines, only while some name p. BKL held. *shared: the trap-entry stamp of the oldest
+ * interrupt of a line bound shared that p was signalled and has not acknowledged, which holds
+ * the line masked for every binder, those bound now and those that bind it later (a restarted
+ * neighbour). *own: the oldest of a line p has alone (bound without TACET_IRQ_SHARED, or
+ * message-signalled) whose signal p has neither taken (the badge's bits are still in the
+ * notification) nor acknowledged: p has not looked at its device's interrupt since; one taken
+ * and not yet acknowledged (lib's device loop puts the ack off to its next wait) is not
+ * reported. 0: none. */
+void irq_held_by(const struct process *p, uint64_t *shared, uint64_t *own);
 
 /* The scheduler is about to run t: if an interrupt woke it and it has not run since, count the
  * wake-up latency (sched_make_current looks first, so that a switch to any other thread makes

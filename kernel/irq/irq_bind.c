@@ -79,25 +79,40 @@ void irq_release_owner(struct process *p)
 	}
 }
 
-uint64_t irq_held_shared(const struct process *p)
+/* Whether binder b of d, owing its ack, has not even taken the interrupt's signal: its badge's
+ * bits are still in its notification. */
+static bool signal_untaken(const struct irq_binder *b)
 {
-	uint64_t oldest = 0;
+	return (b->ntfn->bits & b->badge) == b->badge;
+}
+
+/* The older of two stamps (0: none). */
+static uint64_t older(uint64_t oldest, uint64_t stamp)
+{
+	return !oldest || stamp < oldest ? stamp : oldest;
+}
+
+void irq_held_by(const struct process *p, uint64_t *shared, uint64_t *own)
+{
 	unsigned int seen = 0;
 
+	*shared = *own = 0;
 	for (unsigned int irq = 1; seen < p->irq_refs && irq < IRQ_MAX && irq_descs[irq]; irq++) {
 		const struct irq_desc *d = irq_descs[irq];
 
 		seen += (d->history_of == p) + (d->msi && d->lender == p);
 		for (unsigned int i = 0; i < d->nbinders; i++) {
-			if (d->binders[i].owner != p)
+			const struct irq_binder *b = &d->binders[i];
+
+			if (b->owner != p)
 				continue;
 			seen++;
-			if (d->binders[i].waiting && d->shared &&
-			    (!oldest || d->last_trap < oldest))
-				oldest = d->last_trap;
+			if (b->waiting && d->shared)
+				*shared = older(*shared, d->last_trap);
+			else if (b->waiting && signal_untaken(b))
+				*own = older(*own, d->last_trap);
 		}
 	}
-	return oldest;
 }
 
 /* The binder of d that belongs to t's process, or NULL. */

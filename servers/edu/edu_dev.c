@@ -52,13 +52,17 @@ static long claim(const struct edu *e, unsigned long *irq)
 	return index;
 }
 
-/* The device's interrupt: with msi, a message-signalled line on this driver's hart where the
- * machine has them (PCI_MSI), bound alone; else (or without msi) its INTx line, bound shared.
- * e->msi says which. 0 or a negative TACET_E* code; *step names what failed. */
-static long get_interrupt(struct edu *e, unsigned long badge, int msi, const char **step)
+/* How open_at gets the device's interrupt. */
+enum { INTX_SHARED, INTX_ALONE, MSI };
+
+/* The device's interrupt: with MSI, a message-signalled line on this driver's hart where the
+ * machine has them (PCI_MSI), bound alone; else (or without it) its INTx line, bound shared
+ * unless INTX_ALONE. e->msi says which. 0 or a negative TACET_E* code; *step names what
+ * failed. */
+static long get_interrupt(struct edu *e, unsigned long badge, int how, const char **step)
 {
 	struct tacet_self self = { 0 };
-	long err = msi ? 0 : -TACET_ENODEV;
+	long err = how == MSI ? 0 : -TACET_ENODEV;
 
 	tacet_self(&self);
 	e->msi = 0;
@@ -73,28 +77,33 @@ static long get_interrupt(struct edu *e, unsigned long badge, int msi, const cha
 				    (unsigned long)e->index, SLOT(e, EDU_SLOT_IRQ));
 	if (!err && (*step = "bind the interrupt"))
 		err = tacet_irq_bind(SLOT(e, EDU_SLOT_IRQ), SLOT(e, EDU_SLOT_NTFN), badge,
-				     e->msi ? 0 : TACET_IRQ_SHARED);
+				     e->msi || how == INTX_ALONE ? 0 : TACET_IRQ_SHARED);
 	return err;
 }
 
-static long open_at(struct edu *e, unsigned long badge, unsigned long first_slot, int msi);
+static long open_at(struct edu *e, unsigned long badge, unsigned long first_slot, int how);
 
 long edu_open(struct edu *e, unsigned long badge)
 {
-	return open_at(e, badge, EDU_SLOT_PCI, 0);
+	return open_at(e, badge, EDU_SLOT_PCI, INTX_SHARED);
+}
+
+long edu_open_alone(struct edu *e, unsigned long badge)
+{
+	return open_at(e, badge, EDU_SLOT_PCI, INTX_ALONE);
 }
 
 long edu_open_msi(struct edu *e, unsigned long badge)
 {
-	return open_at(e, badge, EDU_SLOT_PCI, 1);
+	return open_at(e, badge, EDU_SLOT_PCI, MSI);
 }
 
 long edu_open_at(struct edu *e, unsigned long badge, unsigned long first_slot)
 {
-	return open_at(e, badge, first_slot, 0);
+	return open_at(e, badge, first_slot, INTX_SHARED);
 }
 
-static long open_at(struct edu *e, unsigned long badge, unsigned long first_slot, int msi)
+static long open_at(struct edu *e, unsigned long badge, unsigned long first_slot, int how)
 {
 	const char *step = "look up \"pci\"";
 	long err;
@@ -143,7 +152,7 @@ static long open_at(struct edu *e, unsigned long badge, unsigned long first_slot
 		err = tacet_pci_master(SLOT(e, EDU_SLOT_PCI), EDU_VENDOR, EDU_DEVICE,
 				       (unsigned long)e->index);
 	if (!err)
-		err = get_interrupt(e, badge, msi, &step);
+		err = get_interrupt(e, badge, how, &step);
 	if (err) {
 		printf("edu: cannot %s: %s: FAIL\n", step, tacet_strerror(err));
 		return err;

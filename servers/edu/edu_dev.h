@@ -48,6 +48,8 @@ struct edu {
  * checks the device answers.
  * Returns 0, or prints `edu: cannot STEP: ERROR` and returns a negative TACET_E* code. */
 long edu_open(struct edu *e, unsigned long badge);
+/* The same with the INTx line bound alone (not TACET_IRQ_SHARED): no other driver may bind it. */
+long edu_open_alone(struct edu *e, unsigned long badge);
 /* The same with a message-signalled interrupt (PCI_MSI, on this driver's hart) where the
  * machine has them (the AIA's), bound alone; on the PLIC's machine the INTx line. */
 long edu_open_msi(struct edu *e, unsigned long badge);

@@ -1,5 +1,6 @@
-/* alive_rule.c: the liveness check's verdict on an unanswered question (alive_rule.h). No state,
- * no system call: the supervisor (liveness.c) calls it, and the host tests. */
+/* alive_rule.c: the liveness check's verdict on an unanswered question, and on an interrupt of
+ * a line a server has alone that it holds untaken (alive_rule.h). No state, no system call: the
+ * supervisor and the asking threads (liveness.c) call it, and the host tests. */
 #include <tacet/abi.h>
 #include "alive_rule.h"
 
@@ -29,4 +30,9 @@ enum alive_verdict alive_verdict(const struct alive_look *l, unsigned long *agai
 	if (l->elapsed < longest && *again > longest)
 		*again = longest;
 	return ALIVE_NOT_YET;
+}
+
+int alive_own_held_ends(unsigned long held_for, unsigned long limit, unsigned int state_now)
+{
+	return held_for >= limit && state_now == TACET_THREAD_BLOCKED_RECV;
 }

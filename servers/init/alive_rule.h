@@ -17,6 +17,18 @@
  * the others init restarts with it on that hart; one that spins there is ended all the same. */
 #define ALIVE_START_TIMES 20
 
+/* A server that holds an interrupt of a line it has alone, its signal untaken
+ * (TACET_INFO_PROCESS's irq_held_own: it has not looked at its device's interrupt since), for
+ * this long while it sits in a receive (a driver deaf to its line: it answers calls, but its
+ * device is not served) is ended whatever its `~MS`. A healthy driver takes its interrupt's
+ * signal as soon as it is in its loop (a wait on the notification, or the receive the
+ * notification is bound to): microseconds, a few milliseconds on a loaded host; one that takes
+ * it and puts its ack off (lib's device loop) is not reported at all, nor is one busy in a
+ * handler (a call, a sleep: not a receive). Two seconds is far above any of these, under
+ * -icount or a host that stalls the machine for a while, yet well below what a client of the
+ * dead device waits before giving up (a stream's 10 s). */
+#define ALIVE_OWN_HELD_MS 2000
+
 enum alive_verdict {
 	ALIVE_NOT_YET,  /* not past its limit, or its server was kept from running: look again */
 	ALIVE_END_RAN,  /* it ran since the last look and wants its hart: it spins, or works
@@ -48,5 +60,12 @@ struct alive_look {
  * ALIVE_WAIT_TIMES limits; a first look that comes later than that (the machine itself was
  * stopped: a host that did not run it) lets it wait one limit more. */
 enum alive_verdict alive_verdict(const struct alive_look *l, unsigned long *again);
+
+/* Whether a server that has held the same interrupt of a line it has alone, its signal untaken,
+ * for held_for (any unit of time, the same as limit: ALIVE_OWN_HELD_MS's) is ended, its first
+ * thread seen now in state_now (enum tacet_thread_state): only past the limit and while it sits
+ * in a receive (its loop's, deaf to the line); one in a call, a wait or running is busy in a
+ * handler (the console's shell pinging for seconds), and its own question judges it. */
+int alive_own_held_ends(unsigned long held_for, unsigned long limit, unsigned int state_now);
 
 #endif

@@ -52,6 +52,9 @@
  * unanswered (INIT_STUCK) */
 #define ALIVE_ASKED (1ul << 16)
 #define ALIVE_STUCK(n) (1ul << (24 + (n)))
+/* exits_slot: server n's asking thread saw it hold an interrupt of a line it has alone,
+ * untaken, for ALIVE_OWN_HELD_MS in its receive (liveness.c) */
+#define ALIVE_OWN_HELD(n) (1ul << (32 + (n)))
 #define ALIVE_GO (1ul << 0)   /* an asking thread's notification: every server has started */
 #define ALIVE_QUIT (1ul << 1) /* ...: end */
 #define ALIVE_TICK (1ul << 2) /* ...: its timer, the next question */

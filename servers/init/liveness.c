@@ -30,7 +30,13 @@
  * they never wait for another of init's threads (the service thread, below the drivers, may be
  * the spinner's to starve: an ended instance's endpoint it has not withdrawn yet is not asked).
  * They exist only in a boot whose init.run= has a `~` (started before the leak check's
- * baseline, like the service thread). */
+ * baseline, like the service thread).
+ * A server deaf to a line it has alone (it answers calls, but has not taken its device's
+ * interrupt: TACET_INFO_PROCESS's irq_held_own) is seen by its asking thread at each round:
+ * the same interrupt held ALIVE_OWN_HELD_MS while its first thread sits in a receive
+ * (alive_own_held_ends) signals the supervisor ALIVE_OWN_HELD(n), which ends it if it is still
+ * the instance seen (own_token, own_since and own_told are the asking thread's; own_ended the
+ * word it tells: (ms << 20) | instance + 1, stored before the signal). */
 #include <stdio.h>
 #include <string.h>
 #include "alive_rule.h"
@@ -56,6 +62,12 @@ static unsigned int asked_state[ALIVE_SERVERS_MAX];
 /* the shared line's interrupt (TACET_INFO_PROCESS's irq_held) server n held when it was asked
  * and still held when it answered: the question stands until that changes (asking thread's) */
 static unsigned long held[ALIVE_SERVERS_MAX];
+/* the interrupt of a line it has alone (irq_held_own) server n held at the last round, since
+ * when, whether the supervisor was told of it (its asking thread's), and what it was told */
+static unsigned long own_token[ALIVE_SERVERS_MAX];
+static unsigned long own_since[ALIVE_SERVERS_MAX];
+static unsigned long own_told[ALIVE_SERVERS_MAX];
+static unsigned long own_ended[ALIVE_SERVERS_MAX];
 /* the supervisor's */
 static unsigned long ended_ask[ALIVE_SERVERS_MAX];   /* the question it last ended server n for */
 static unsigned long waiting_ask[ALIVE_SERVERS_MAX]; /* the question it lets wait, ... */
@@ -108,6 +120,29 @@ static int still_held(unsigned int n, unsigned long w, const struct tacet_proces
 	return 0;
 }
 
+/* Whether server n's instance `instance`, seen as pi, has held the same interrupt of a line it
+ * has alone, untaken, for ALIVE_OWN_HELD_MS, sitting in its receive (its asking thread's): the
+ * supervisor is told, once for that interrupt, and the server is not asked this round. */
+static int own_held(unsigned int n, unsigned long instance, const struct tacet_process_info *pi)
+{
+	unsigned long now = tacet_time(), held_for;
+
+	if (pi->irq_held_own != own_token[n]) {
+		own_token[n] = pi->irq_held_own;
+		own_since[n] = now;
+		return 0;
+	}
+	held_for = now - own_since[n];
+	if (!own_token[n] || own_told[n] == own_token[n] ||
+	    !alive_own_held_ends(held_for, ms_ticks(ALIVE_OWN_HELD_MS), pi->state))
+		return 0;
+	own_told[n] = own_token[n];
+	__atomic_store_n(&own_ended[n], (held_for / ms_ticks(1)) << 20 | (instance + 1),
+			 __ATOMIC_RELEASE);
+	tacet_signal(exits_slot, ALIVE_OWN_HELD(n));
+	return 1;
+}
+
 /* Ask server n (its asking thread's), after taking its first thread's preemptions and state:
  * one call through what its instance published, or, if it has published nothing yet (an
  * endpoint there is an ended instance's until the service thread withdraws it), the question
@@ -122,7 +157,8 @@ static void ask(unsigned int n)
 	unsigned int restarts = servers[n].restarts;
 	unsigned long instance = restarts & 0xffff, w;
 
-	if (tacet_process_info(servers[n].process_slot, &pi) || servers[n].restarts != restarts)
+	if (tacet_process_info(servers[n].process_slot, &pi) || servers[n].restarts != restarts ||
+	    own_held(n, instance, &pi))
 		return;
 	w = __atomic_load_n(&asking[n], __ATOMIC_RELAXED);
 	if (still_held(n, w, &pi))
@@ -152,8 +188,9 @@ static int asker_server(unsigned int k)
 	return -1;
 }
 
-/* Asking thread k (arg): waits for ALIVE_GO, then asks its server every quarter of its limit,
- * until ALIVE_QUIT. */
+/* Asking thread k (arg): waits for ALIVE_GO, then asks its server every quarter of its limit
+ * (or of ALIVE_OWN_HELD_MS, if shorter: the interrupt it holds is looked at each round), until
+ * ALIVE_QUIT. */
 static void asker_main(void *arg)
 {
 	unsigned int k = (unsigned int)(unsigned long)arg;
@@ -168,8 +205,12 @@ static void asker_main(void *arg)
 		bits |= (unsigned long)got;
 	}
 	n = asker_server(k);
-	if (n >= 0)
-		round = ms_ticks(servers[n].alive_ms / 4 ? servers[n].alive_ms / 4 : 1);
+	if (n >= 0) {
+		unsigned long ms = servers[n].alive_ms < ALIVE_OWN_HELD_MS ? servers[n].alive_ms
+									 : ALIVE_OWN_HELD_MS;
+
+		round = ms_ticks(ms / 4 ? ms / 4 : 1);
+	}
 	for (;;) {
 		if (n >= 0) {
 			ask((unsigned int)n);
@@ -256,12 +297,30 @@ static void end_unanswering(struct server *s)
 	tacet_process_end(s->process_slot);
 }
 
-/* The supervisor: ALIVE_STUCK bits from the service thread (a client's INIT_STUCK). */
+/* The supervisor: server n's asking thread saw it hold its interrupt (own_held): its end, if
+ * it is still the instance seen. Whether it ended it. */
+static int own_held_noted(unsigned int n)
+{
+	struct server *s = &servers[n];
+	unsigned long told = __atomic_load_n(&own_ended[n], __ATOMIC_ACQUIRE);
+
+	if (s->state != SERVER_RUNNING || (told & 0xfffff) != (s->restarts & 0xffff) + 1ul)
+		return 0;
+	printf("init: server %s has held its interrupt unacknowledged for %lu ms (it answers "
+	       "calls, but its device is not served); ending it\n", s->name, told >> 20);
+	end_unanswering(s);
+	return 1;
+}
+
+/* The supervisor: ALIVE_STUCK bits from the service thread (a client's INIT_STUCK), and
+ * ALIVE_OWN_HELD bits from the asking threads. */
 void liveness_noted(unsigned long bits)
 {
 	for (unsigned int n = 0; n < nservers && n < ALIVE_SERVERS_MAX; n++) {
 		struct server *s = &servers[n];
 
+		if ((bits & ALIVE_OWN_HELD(n)) && own_held_noted(n))
+			continue; /* ended: a client's report of it too says nothing more */
 		if (!(bits & ALIVE_STUCK(n)) || s->state != SERVER_RUNNING)
 			continue;
 		printf("init: a client of %s says it left a request unanswered; ending it\n", s->name);

@@ -5,7 +5,8 @@
  * between; a wait, looked at again every limit up to ALIVE_WAIT_TIMES limits, for one that never
  * got its hart (ready, not preempted) or waits in a call (the spinner's neighbour, whose call to
  * init's service thread the spinner starves) or went into a wait since; the end of any at the
- * longer limit. */
+ * longer limit. And the end of a server that held an interrupt of a line it has alone, untaken,
+ * for ALIVE_OWN_HELD_MS while it sits in a receive, not before, nor while it is busy. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -151,6 +152,21 @@ static void test_preemptions_wrap(void **state)
 	assert_int_equal(verdict(LIMIT, ~0ul, READY, 0, READY, &again), ALIVE_END_RAN);
 }
 
+/* A driver deaf to a line it has alone: ended once it held the interrupt the limit, sitting in
+ * its receive; not before, and never while it runs, waits or is in a call (a handler). */
+static void test_own_line_held(void **state)
+{
+	unsigned long limit = ALIVE_OWN_HELD_MS;
+
+	(void)state;
+	assert_false(alive_own_held_ends(limit - 1, limit, TACET_THREAD_BLOCKED_RECV));
+	assert_true(alive_own_held_ends(limit, limit, TACET_THREAD_BLOCKED_RECV));
+	assert_true(alive_own_held_ends(10 * limit, limit, TACET_THREAD_BLOCKED_RECV));
+	for (unsigned int s = TACET_THREAD_RUNNING; s <= TACET_THREAD_DEAD; s++)
+		if (s != TACET_THREAD_BLOCKED_RECV)
+			assert_false(alive_own_held_ends(10 * limit, limit, s));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +178,7 @@ int main(void)
 		cmocka_unit_test(test_longer_limit_ends_any),
 		cmocka_unit_test(test_late_first_look_waits_once),
 		cmocka_unit_test(test_preemptions_wrap),
+		cmocka_unit_test(test_own_line_held),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1086,18 +1086,23 @@ static void test_shared_line(void **state)
 	assert_int_equal(irq_count(d), 4);
 }
 
-/* irq_held_shared (TACET_INFO_PROCESS's irq_held): the stamp of the shared line's interrupt a
- * process owes, while it owes it, also while it is alone on the line for a time (its neighbour
- * restarted); nothing for a line it bound unshared, nor once it acknowledged; the next
- * interrupt another stamp. */
-static uint64_t held(const struct process *p)
+/* irq_held_by's *shared (TACET_INFO_PROCESS's irq_held): the stamp of the shared line's
+ * interrupt a process owes, while it owes it, also while it is alone on the line for a time
+ * (its neighbour restarted); nothing for a line it bound unshared, nor once it acknowledged;
+ * the next interrupt another stamp. */
+static uint64_t held_as(const struct process *p, bool own)
 {
-	uint64_t h;
+	uint64_t shared, mine;
 
 	bkl_lock();
-	h = irq_held_shared(p);
+	irq_held_by(p, &shared, &mine);
 	bkl_unlock();
-	return h;
+	return own ? mine : shared;
+}
+
+static uint64_t held(const struct process *p)
+{
+	return held_as(p, false);
 }
 
 static void test_shared_line_held(void **state)
@@ -1137,6 +1142,43 @@ static void test_shared_line_held(void **state)
 	assert_int_equal(ack_as(&w.thr, SLOT_IRQ3, true), 0);
 	assert_int_equal(held(&w.proc), 0);
 	assert_int_equal(ack(SLOT_IRQ), 0);
+}
+
+/* irq_held_by's *own (TACET_INFO_PROCESS's irq_held_own): the stamp of the interrupt of a line
+ * a process has alone that it was signalled and has neither taken from its notification nor
+ * acknowledged (a driver deaf to its line); nothing once it took the bits (an ack put off to
+ * the next wait, lib's device loop), nor once it acknowledged; a shared line's is irq_held's
+ * alone; the oldest of two. */
+static void test_own_line_held(void **state)
+{
+	(void)state;
+	assert_int_equal(bind(SLOT_IRQ, SLOT_NTFN, 0x1), 0); /* LINE: alone */
+	fake_irqchip_raise(LINE);
+	harts[0].trap_cycle = 1000;
+	interrupt(0);
+	assert_int_equal(desc(LINE)->state, IRQ_PENDING);
+	assert_int_equal(held_as(&w.proc, true), 1000);
+	assert_int_equal(held(&w.proc), 0);
+	assert_int_equal(notification_take(&w.ntfn), 0x1); /* it looked: the ack may wait */
+	assert_int_equal(held_as(&w.proc, true), 0);
+	assert_int_equal(ack(SLOT_IRQ), 0);
+	assert_int_equal(held_as(&w.proc, true), 0);
+
+	fake_irqchip_raise(LINE);
+	harts[0].trap_cycle = 2000;
+	interrupt(0);
+	assert_int_equal(held_as(&w.proc, true), 2000); /* the next one: a new token */
+	assert_int_equal(bind_as(&w.thr, SLOT_IRQ3, SLOT_NTFN2, 0x2, TACET_IRQ_SHARED), 0);
+	fake_irqchip_raise(LINE3);
+	harts[0].trap_cycle = 3000;
+	interrupt(0);
+	assert_int_equal(held_as(&w.proc, true), 2000); /* the older; LINE3 is shared */
+	assert_int_equal(held(&w.proc), 3000);
+	assert_int_equal(ack(SLOT_IRQ), 0); /* acknowledged without taking the bits */
+	assert_int_equal(held_as(&w.proc, true), 0);
+	assert_int_equal(held(&w.proc), 3000);
+	assert_int_equal(ack_as(&w.thr, SLOT_IRQ3, true), 0);
+	assert_int_equal(held(&w.proc), 0);
 }
 
 /* A second process with capabilities to LINE3 and ntfn2, for the binders limit. */
@@ -3444,6 +3486,7 @@ int main(void)
 		IRQ_TEST(test_release_owner),
 		IRQ_TEST(test_shared_line),
 		IRQ_TEST(test_shared_line_held),
+		IRQ_TEST(test_own_line_held),
 		IRQ_TEST(test_shared_bind_rules),
 		IRQ_TEST(test_unhandled_disables),
 		IRQ_TEST(test_busy_line_stays_on),

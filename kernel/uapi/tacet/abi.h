@@ -322,6 +322,13 @@ struct tacet_process_info {
 	 * token, not a time to compare: the same value later means that interrupt is still
 	 * unacknowledged. */
 	unsigned long irq_held;
+	/* The same for a line it has alone (bound without TACET_IRQ_SHARED, or message-
+	 * signalled): the oldest interrupt it was signalled and has neither taken (the badge's
+	 * bits are still in the notification the line signals) nor acknowledged: it has not
+	 * looked at its device's interrupt since, and the line stays masked until it does. One
+	 * taken and not yet acknowledged (lib's device loop puts the ack off to its next wait)
+	 * is not reported. 0: none. A token, like irq_held. */
+	unsigned long irq_held_own;
 };
 
 enum tacet_thread_state {
