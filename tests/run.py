@@ -498,7 +498,10 @@ def run_qemu_case(results, c):
         if m:
             problems.append(f"unexpected /{pattern}/ in: {out[m.start():m.start() + 120]!r}")
     if c.get("check") and not timed_out:
-        problems += c["check"](out)
+        try:
+            problems += c["check"](out)
+        except Exception as e:  # a checker that cannot read the output: this case fails
+            problems.append(f"its check could not read the output: {e!r}")
     detail = "; ".join(problems)
     if problems:
         tail = "\n".join("    | " + line for line in out.strip().splitlines()[-12:])
