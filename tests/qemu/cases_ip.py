@@ -330,7 +330,7 @@ def irqs_tables(out):
         rows = {}
         for row in block.splitlines():
             f = row.split()
-            if not all(x.isdigit() for x in f[:1] + f[2:]):
+            if len(f) < 4 or not all(x.isdigit() for x in f[:1] + f[2:]):
                 continue  # another writer's line inside the row: the row is not there
             rows[int(f[0])] = (int(f[2]), int(f[3]), [int(x) for x in f[4:]])
         tables.append(rows)
